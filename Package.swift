@@ -10,7 +10,10 @@ let package = Package(
   ],
   dependencies: [],
   targets: [
-    .target(name: "IPSDoctorCore"),
+    .target(
+      name: "IPSDoctorCore",
+      linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+    ),
     .executableTarget(name: "ips-doctor", dependencies: ["IPSDoctorCore"]),
     .testTarget(name: "IPSDoctorCoreTests", dependencies: ["IPSDoctorCore"]),
   ],

@@ -1,0 +1,3 @@
+import IPSDoctorCore
+
+print("ips-doctor")

@@ -1,0 +1,99 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+@Suite("JSON parser")
+struct JSONParserTests {
+  private func parseError(_ text: String, maxDepth: Int = JSONParser.defaultMaxDepth) -> JSONError? {
+    do throws(JSONError) {
+      _ = try JSONParser.parse(text, maxDepth: maxDepth)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test("64-bit integers keep their exact value")
+  func exactIntegers() throws {
+    let value = try JSONParser.parse(
+      #"{"max":18446744073709551615,"min":-9223372036854775808,"odd":9007199254740993}"#)
+    #expect(value["max"]?.numberValue == .unsigned(.max))
+    #expect(value["min"]?.numberValue?.int64 == .min)
+    #expect(value["odd"]?.numberValue?.uint64 == 9_007_199_254_740_993)
+  }
+
+  @Test("Fractions, exponents and oversized integers keep their text")
+  func otherNumbers() throws {
+    let value = try JSONParser.parse("[1.5, 2e3, -0.0, 18446744073709551616]")
+    #expect(value[0]?.numberValue == .other("1.5"))
+    #expect(value[1]?.numberValue?.uint64 == 2000)
+    #expect(value[2]?.numberValue?.double == 0)
+    #expect(value[3]?.numberValue == .other("18446744073709551616"))
+    #expect(value[3]?.numberValue?.uint64 == nil)
+  }
+
+  @Test("Escapes and surrogate pairs decode")
+  func escapes() throws {
+    let value = try JSONParser.parse(#""a\"b\\c\/d\u00e9\ud83d\ude00\n""#)
+    #expect(value.stringValue == "a\"b\\c/d\u{e9}\u{1F600}\n")
+  }
+
+  @Test("Errors carry line, column and JSON path")
+  func errorLocation() throws {
+    let text = "{\n  \"threads\": [{\"frames\": [{\"imageIndex\": 1}, {\"imageIndex\": 2 \"x\": 1}]}]\n}"
+    let error = try #require(parseError(text))
+    #expect(error.location.line == 2)
+    #expect(error.location.column == 63)
+    #expect(error.path.description == "threads[0].frames[1]")
+    #expect(error.message == "expected ',' or '}' after object member, found '\"'")
+    #expect(error.description == "2:63: error: expected ',' or '}' after object member, found '\"' (at threads[0].frames[1])")
+  }
+
+  @Test("An error inside a member value names the member")
+  func errorInMemberValue() throws {
+    let error = try #require(parseError(#"{"exception": {"codes": tru}}"#))
+    #expect(error.path.description == "exception.codes")
+    #expect(error.location.column == 25)
+  }
+
+  @Test("Nesting beyond the limit fails with the depth error")
+  func depthLimit() throws {
+    let deep = String(repeating: "[", count: 1_000_000)
+    let error = try #require(parseError(deep))
+    #expect(error.reason == .tooDeep(limit: 512))
+    #expect(parseError(String(repeating: "[", count: 512) + String(repeating: "]", count: 512)) == nil)
+    let objects = String(repeating: "{\"a\":", count: 100_000)
+    #expect(parseError(objects)?.reason == .tooDeep(limit: 512))
+  }
+
+  @Test("Invalid UTF-8 is reported at the offending byte")
+  func invalidUTF8() throws {
+    let bytes: [UInt8] = Array("[\"ok\", \"bad ".utf8) + [0xC3, 0x28] + Array("\"]".utf8)
+    do throws(JSONError) {
+      _ = try JSONParser.parse(bytes)
+      Issue.record("accepted invalid UTF-8")
+    } catch {
+      #expect(error.reason == .invalidUTF8)
+      #expect(error.location.offset == 12)
+      #expect(error.path.description == "[1]")
+    }
+  }
+
+  @Test("parsePrefix stops after the first value")
+  func prefix() throws {
+    let bytes = Array("{\"a\":1}\n{\"b\":2}".utf8)
+    let (value, end) = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+      try JSONParser.parsePrefix(buffer, from: 0)
+    }
+    #expect(value["a"]?.numberValue == .unsigned(1))
+    #expect(end == 7)
+  }
+
+  @Test("Writer round-trips and escapes terminal-unsafe characters")
+  func writer() throws {
+    let value = try JSONParser.parse(#"{"s":"a\u001b[31mb\u202e","n":[18446744073709551615,1.5]}"#)
+    let text = JSONWriter.string(value, style: .compact)
+    #expect(text == #"{"s":"a\u001b[31mb\u202e","n":[18446744073709551615,1.5]}"#)
+    #expect(try JSONParser.parse(text) == value)
+  }
+}
