@@ -1,0 +1,57 @@
+/// The `bug_type` of a report: which kind of diagnostic file it is.
+public struct BugType: Sendable, Hashable, CustomStringConvertible {
+  /// As written in the header ("309"); a number in the header is kept as its decimal text.
+  public var rawValue: String
+
+  public init(_ rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  /// The common bug_type numbers. Sources: Apple's JSON crash report documentation and reports seen
+  /// in the wild (see docs/report-kinds.md).
+  public static let known: [String: (name: String, kind: ReportKind)] = [
+    "109": ("crash report (legacy text)", .crash),
+    "309": ("crash report", .crash),
+    "210": ("kernel panic", .panic),
+    "298": ("jetsam event", .jetsam),
+    "288": ("stackshot", .stackshot),
+    "188": ("stackshot (legacy)", .stackshot),
+    "202": ("CPU resource report", .resource),
+    "145": ("disk writes resource report", .resource),
+    "385": ("resource or user fault report", .resource),
+    "327": ("resource report", .resource),
+    "185": ("resource exception report", .resource),
+    "206": ("wakeups resource report", .resource),
+    "409": ("system watchdog report", .watchdog),
+    "226": ("networking analytics", .unknown),
+  ]
+
+  /// A human name: "crash report", or "unknown (N)".
+  public var name: String {
+    Self.known[rawValue]?.name ?? "unknown (\(rawValue))"
+  }
+
+  public var kind: ReportKind {
+    Self.known[rawValue]?.kind ?? .unknown
+  }
+
+  public var description: String { rawValue }
+}
+
+/// What a report is about, which decides how it is diagnosed.
+public enum ReportKind: String, Sendable, Equatable, CaseIterable {
+  /// A process crashed or was terminated (bug_type 309/109 and legacy text).
+  case crash
+  /// The kernel panicked (210).
+  case panic
+  /// The system killed processes for memory (298).
+  case jetsam
+  /// A snapshot of all stacks, usually for a hang (288/188).
+  case stackshot
+  /// A resource-use report (CPU, disk writes, wakeups, user faults); usually not a crash.
+  case resource
+  /// A system watchdog report (409).
+  case watchdog
+  /// A bug_type we do not know.
+  case unknown
+}

@@ -1,0 +1,337 @@
+extension IPSHeader {
+  /// Reads line 1 of an `.ips` file.
+  init(json object: JSONObject, decoder: inout FieldDecoder) {
+    let path = JSONPath([.key("header")])
+    self.init()
+    appName = decoder.string(object, "app_name", at: path)
+    appVersion = decoder.string(object, "app_version", at: path)
+    buildVersion = decoder.string(object, "build_version", at: path)
+    bundleID = decoder.string(object, "bundleID", at: path)
+    bugType = decoder.string(object, "bug_type", at: path)
+    osVersion = decoder.string(object, "os_version", at: path)
+    platform = decoder.int(object, "platform", at: path)
+    incidentID = decoder.string(object, "incident_id", at: path)
+    timestamp = decoder.string(object, "timestamp", at: path)
+    sliceUUID = decoder.string(object, "slice_uuid", at: path)
+    name = decoder.string(object, "name", at: path)
+  }
+}
+
+extension CrashReport {
+  /// Fills the report's identity from the header; the body may refine it later.
+  mutating func apply(header: IPSHeader) {
+    self.header = header
+    if let bugType = header.bugType { self.bugType = BugType(bugType) }
+    incidentID = incidentID ?? header.incidentID
+    processName = processName ?? header.name ?? header.appName
+    bundleID = bundleID ?? header.bundleID
+    appVersion = appVersion ?? header.appVersion
+    buildVersion = buildVersion ?? header.buildVersion
+    platform = platform ?? header.platform
+    if osVersion == nil, let display = header.osVersion {
+      osVersion = OSVersion(displayString: display)
+    }
+    captureTime = captureTime ?? header.timestamp
+  }
+
+  /// Reads a bug_type 309 crash report body.
+  mutating func apply(crashBody object: JSONObject, decoder: inout FieldDecoder) {
+    let root = JSONPath.root
+    if let bugType = decoder.string(object, "bug_type", at: root), self.bugType == nil {
+      self.bugType = BugType(bugType)
+    }
+    incidentID = decoder.string(object, "incident", at: root) ?? incidentID
+    processName = decoder.string(object, "procName", at: root) ?? processName
+    processPath = decoder.string(object, "procPath", at: root)
+    pid = decoder.int(object, "pid", at: root)
+    if let parent = decoder.string(object, "parentProc", at: root) {
+      let parentPid = decoder.int(object, "parentPid", at: root)
+      parentProcess = parentPid.map { "\(parent) [\($0)]" } ?? parent
+    }
+    modelCode = decoder.string(object, "modelCode", at: root)
+    cpuType = decoder.string(object, "cpuType", at: root)
+    captureTime = decoder.string(object, "captureTime", at: root) ?? captureTime
+    launchTime = decoder.string(object, "procLaunch", at: root)
+    bundleInfo = decoder.object(object, "bundleInfo", at: root)
+    storeInfo = decoder.object(object, "storeInfo", at: root)
+    if let bundleInfo {
+      let path = root.appending("bundleInfo")
+      bundleID = decoder.string(bundleInfo, "CFBundleIdentifier", at: path) ?? bundleID
+      appVersion = decoder.string(bundleInfo, "CFBundleShortVersionString", at: path) ?? appVersion
+      buildVersion = decoder.string(bundleInfo, "CFBundleVersion", at: path) ?? buildVersion
+    }
+    if let os = decoder.object(object, "osVersion", at: root) {
+      let path = root.appending("osVersion")
+      var version = OSVersion(
+        train: decoder.string(os, "train", at: path), build: decoder.string(os, "build", at: path),
+        releaseType: decoder.string(os, "releaseType", at: path))
+      version.isEmbedded = decoder.bool(os, "isEmbedded", at: path)
+      osVersion = version
+    }
+
+    if let exception = decoder.object(object, "exception", at: root) {
+      self.exception = ExceptionInfo(json: exception, at: root.appending("exception"), decoder: &decoder)
+    }
+    if let reason = decoder.object(object, "exceptionReason", at: root) {
+      exceptionReason = ExceptionReason(
+        json: reason, at: root.appending("exceptionReason"), decoder: &decoder)
+    }
+    if let termination = decoder.object(object, "termination", at: root) {
+      self.termination = Termination(
+        json: termination, at: root.appending("termination"), decoder: &decoder)
+    }
+    if let asi = object["asi"] {
+      applicationSpecificInfo = Self.applicationSpecificInfo(asi, decoder: &decoder)
+    }
+    kernelTriage = decoder.string(object, "ktriageinfo", at: root)
+    vmSummary = decoder.string(object, "vmSummary", at: root)
+    vmRegionInfo =
+      decoder.string(object, "vmregioninfo", at: root)
+      ?? decoder.string(object, "vmRegionInfo", at: root)
+    legacyInfo = object["legacyInfo"]
+    isCorpse = decoder.bool(object, "isCorpse", at: root) ?? decoder.bool(object, "is_corpse", at: root)
+    isNonFatal = decoder.bool(object, "isNonFatal", at: root)
+    isSimulated = decoder.bool(object, "isSimulated", at: root)
+
+    if let cache = decoder.object(object, "sharedCache", at: root) {
+      let path = root.appending("sharedCache")
+      var shared = SharedCache()
+      shared.base = decoder.uint64(cache, "base", at: path)
+      shared.size = decoder.uint64(cache, "size", at: path)
+      shared.uuid = decoder.string(cache, "uuid", at: path)
+      sharedCache = shared
+    }
+
+    // Images first: frames resolve their image names against them.
+    if let used = decoder.array(object, "usedImages", at: root) {
+      images.reserveCapacity(used.count)
+      for (index, element) in used.enumerated() {
+        let path = root.appending("usedImages").appending(index)
+        guard case .object(let image) = element else {
+          decoder.wrongType(element, at: path, expected: "an object")
+          images.append(BinaryImage())
+          continue
+        }
+        images.append(BinaryImage(json: image, at: path, decoder: &decoder))
+      }
+    }
+
+    if let backtrace = decoder.array(object, "lastExceptionBacktrace", at: root) {
+      lastExceptionBacktrace = frames(
+        backtrace, at: root.appending("lastExceptionBacktrace"), decoder: &decoder)
+    }
+
+    if let threadValues = decoder.array(object, "threads", at: root) {
+      threads.reserveCapacity(threadValues.count)
+      for (index, element) in threadValues.enumerated() {
+        let path = root.appending("threads").appending(index)
+        guard case .object(let thread) = element else {
+          decoder.wrongType(element, at: path, expected: "an object")
+          threads.append(CrashThread(index: index))
+          continue
+        }
+        threads.append(crashThread(thread, index: index, at: path, decoder: &decoder))
+      }
+    }
+
+    if let faulting = object["faultingThread"] {
+      let path = root.appending("faultingThread")
+      if let index = decoder.int(faulting, at: path) {
+        if threads.indices.contains(index) {
+          faultingThread = index
+        } else {
+          decoder.warn(path, "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
+        }
+      }
+    }
+    if faultingThread == nil {
+      faultingThread = threads.firstIndex(where: \.triggered)
+    }
+  }
+
+  static func applicationSpecificInfo(_ value: JSONValue, decoder: inout FieldDecoder)
+    -> [ApplicationSpecificInfo]
+  {
+    let path = JSONPath.root.appending("asi")
+    switch value {
+    case .object(let object):
+      return object.members.map { member in
+        var lines: [String] = []
+        switch member.value {
+        case .string(let text): lines = [text]
+        case .array(let elements):
+          for (index, element) in elements.enumerated() {
+            if let text = element.stringValue {
+              lines.append(text)
+            } else if case .number(let number) = element {
+              lines.append(number.description)
+            } else {
+              decoder.wrongType(element, at: path.appending(member.key).appending(index), expected: "a string")
+            }
+          }
+        default:
+          decoder.wrongType(member.value, at: path.appending(member.key), expected: "an array of strings")
+        }
+        return ApplicationSpecificInfo(image: member.key, lines: lines)
+      }
+    case .string(let text):
+      return [ApplicationSpecificInfo(image: nil, lines: [text])]
+    case .array(let elements):
+      return [ApplicationSpecificInfo(image: nil, lines: elements.compactMap(\.stringValue))]
+    case .null:
+      return []
+    default:
+      decoder.wrongType(value, at: path, expected: "an object")
+      return []
+    }
+  }
+
+  func crashThread(
+    _ object: JSONObject, index: Int, at path: JSONPath, decoder: inout FieldDecoder
+  ) -> CrashThread {
+    var thread = CrashThread(index: index)
+    thread.id = decoder.uint64(object, "id", at: path)
+    thread.name = decoder.string(object, "name", at: path)
+    thread.queue = decoder.string(object, "queue", at: path)
+    thread.triggered = decoder.bool(object, "triggered", at: path) ?? false
+    if let frameValues = decoder.array(object, "frames", at: path) {
+      thread.frames = frames(frameValues, at: path.appending("frames"), decoder: &decoder)
+    }
+    if let state = decoder.object(object, "threadState", at: path) {
+      thread.state = ThreadState(json: state, at: path.appending("threadState"), decoder: &decoder)
+    }
+    return thread
+  }
+
+  func frames(_ values: [JSONValue], at path: JSONPath, decoder: inout FieldDecoder) -> [Frame] {
+    var result: [Frame] = []
+    result.reserveCapacity(values.count)
+    for (index, element) in values.enumerated() {
+      let framePath = path.appending(index)
+      guard case .object(let object) = element else {
+        decoder.wrongType(element, at: framePath, expected: "an object")
+        continue
+      }
+      var frame = Frame()
+      frame.imageOffset = decoder.uint64(object, "imageOffset", at: framePath)
+      frame.symbol = decoder.string(object, "symbol", at: framePath)
+      frame.symbolLocation = decoder.uint64(object, "symbolLocation", at: framePath)
+      frame.sourceFile = decoder.string(object, "sourceFile", at: framePath)
+      frame.sourceLine = decoder.int(object, "sourceLine", at: framePath)
+      frame.isInline = decoder.bool(object, "inline", at: framePath) ?? false
+      if let imageIndex = decoder.int(object, "imageIndex", at: framePath) {
+        if let image = image(at: imageIndex) {
+          frame.imageIndex = imageIndex
+          frame.imageName = image.name ?? image.path.map(Self.lastPathComponent)
+          if let base = image.base, let offset = frame.imageOffset {
+            let (sum, overflow) = base.addingReportingOverflow(offset)
+            if !overflow { frame.address = sum }
+          }
+        } else {
+          decoder.warn(
+            framePath.appending("imageIndex"),
+            "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
+        }
+      }
+      result.append(frame)
+    }
+    return result
+  }
+
+  static func lastPathComponent(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
+  }
+}
+
+extension ExceptionInfo {
+  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+    self.init(
+      type: decoder.string(object, "type", at: path), signal: decoder.string(object, "signal", at: path))
+    codes = decoder.string(object, "codes", at: path)
+    subtype = decoder.string(object, "subtype", at: path)
+    message = decoder.string(object, "message", at: path)
+    if let raw = decoder.array(object, "rawCodes", at: path) {
+      for (index, value) in raw.enumerated() {
+        if let code = decoder.uint64(value, at: path.appending("rawCodes").appending(index)) {
+          rawCodes.append(code)
+        }
+      }
+    }
+  }
+}
+
+extension ExceptionReason {
+  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+    self.init(
+      name: decoder.string(object, "name", at: path),
+      composedMessage: decoder.string(object, "composed_message", at: path))
+    type = decoder.string(object, "type", at: path)
+    className = decoder.string(object, "class", at: path)
+    formatString = decoder.string(object, "format_string", at: path)
+    arguments = decoder.strings(object, "arguments", at: path)
+  }
+}
+
+extension Termination {
+  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+    self.init(
+      namespace: decoder.string(object, "namespace", at: path),
+      code: decoder.uint64(object, "code", at: path))
+    indicator = decoder.string(object, "indicator", at: path)
+    reasons = decoder.strings(object, "reasons", at: path)
+    details = decoder.strings(object, "details", at: path)
+    byProc = decoder.string(object, "byProc", at: path)
+    byPid = decoder.int(object, "byPid", at: path)
+    flags = decoder.uint64(object, "flags", at: path)
+  }
+}
+
+extension BinaryImage {
+  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+    self.init(
+      name: decoder.string(object, "name", at: path), path: decoder.string(object, "path", at: path),
+      uuid: decoder.string(object, "uuid", at: path), base: decoder.uint64(object, "base", at: path))
+    size = decoder.uint64(object, "size", at: path)
+    arch = decoder.string(object, "arch", at: path)
+    source = decoder.string(object, "source", at: path)
+    bundleID = decoder.string(object, "CFBundleIdentifier", at: path)
+    bundleShortVersion = decoder.string(object, "CFBundleShortVersionString", at: path)
+    bundleVersion = decoder.string(object, "CFBundleVersion", at: path)
+  }
+}
+
+extension ThreadState {
+  /// Registers in report order: x0…x28 from the `x` array, then every other member with a
+  /// `value` (fp, lr, sp, pc, cpsr, far, esr on ARM; rax…r15, rip, rflags on Intel).
+  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+    self.init(flavor: decoder.string(object, "flavor", at: path))
+    for member in object.members {
+      let memberPath = path.appending(member.key)
+      switch member.value {
+      case .array(let elements) where member.key == "x":
+        for (index, element) in elements.enumerated() {
+          guard case .object(let register) = element, let valueJSON = register["value"] else { continue }
+          let elementPath = memberPath.appending(index)
+          if let value = decoder.uint64(valueJSON, at: elementPath.appending("value")) {
+            registers.append(
+              Register(name: "x\(index)", value: value, symbol: register["symbol"]?.stringValue))
+          }
+        }
+      case .object(let register):
+        guard let valueJSON = register["value"] else { continue }
+        if let value = decoder.uint64(valueJSON, at: memberPath.appending("value")) {
+          registers.append(
+            Register(name: member.key, value: value, symbol: register["symbol"]?.stringValue))
+        }
+        if member.key == "esr" { esrDescription = register["description"]?.stringValue }
+      case .number(let number):
+        if let value = number.uint64 ?? number.int64.map({ UInt64(bitPattern: $0) }) {
+          registers.append(Register(name: member.key, value: value))
+        }
+      default:
+        continue
+      }
+    }
+  }
+}

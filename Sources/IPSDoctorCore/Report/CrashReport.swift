@@ -1,0 +1,422 @@
+/// One crash report, whatever its on-disk form (JSON `.ips`, legacy text `.crash`, or a JSON header
+/// with a text body), in the typed shape that the diagnosis rules and every output format read.
+///
+/// Every field is optional because real reports omit, rename and retype fields across OS releases.
+/// Nothing is lost: the parsed JSON trees stay reachable through ``headerJSON`` and ``bodyJSON``.
+public struct CrashReport: Sendable, Equatable {
+  /// How the report was laid out on disk.
+  public enum Format: String, Sendable, Equatable {
+    /// A JSON header line followed by a JSON body (bug_type 309 and most modern kinds).
+    case json
+    /// A JSON header line followed by a legacy text body (bug_type 109 and older kinds).
+    case jsonHeaderTextBody = "json-header-text-body"
+    /// A plain legacy text report (Xcode/Organizer `.crash`).
+    case legacyText = "legacy-text"
+    /// Only a JSON header, no body.
+    case headerOnly = "header-only"
+  }
+
+  public var format: Format
+  public var bugType: BugType?
+  public var kind: ReportKind
+
+  // MARK: Header (line 1) and process identity
+
+  public var header: IPSHeader
+  public var incidentID: String?
+  public var processName: String?
+  public var processPath: String?
+  public var pid: Int?
+  public var parentProcess: String?
+  public var bundleID: String?
+  /// `CFBundleShortVersionString`, e.g. "2.4".
+  public var appVersion: String?
+  /// `CFBundleVersion`, e.g. "118".
+  public var buildVersion: String?
+  public var osVersion: OSVersion?
+  public var platform: Int?
+  public var modelCode: String?
+  public var cpuType: String?
+  public var captureTime: String?
+  public var launchTime: String?
+  public var bundleInfo: JSONObject?
+  public var storeInfo: JSONObject?
+
+  // MARK: What happened
+
+  public var exception: ExceptionInfo?
+  public var exceptionReason: ExceptionReason?
+  public var termination: Termination?
+  /// Application Specific Information: lines grouped by the image that wrote them.
+  public var applicationSpecificInfo: [ApplicationSpecificInfo]
+  public var kernelTriage: String?
+  public var lastExceptionBacktrace: [Frame]?
+  /// Index into ``threads`` of the thread that crashed; `nil` when absent or out of range.
+  public var faultingThread: Int?
+  public var threads: [CrashThread]
+  public var images: [BinaryImage]
+  public var sharedCache: SharedCache?
+  public var vmSummary: String?
+  public var vmRegionInfo: String?
+  public var legacyInfo: JSONValue?
+  public var isCorpse: Bool?
+  public var isNonFatal: Bool?
+  public var isSimulated: Bool?
+
+  // MARK: Other report kinds
+
+  public var panic: PanicSummary?
+  public var jetsam: JetsamSummary?
+  public var stackshot: StackshotSummary?
+  public var resource: ResourceSummary?
+
+  // MARK: Provenance
+
+  public var headerJSON: JSONValue?
+  public var bodyJSON: JSONValue?
+  /// The legacy text body, when the report has one.
+  public var textBody: String?
+  /// Problems that did not stop the report from being read (wrong types, out-of-range indexes, …).
+  public var warnings: [ReportWarning]
+  /// Set when the body could not be parsed; the header and whatever came before are still usable.
+  public var bodyError: ReportError?
+
+  public init(format: Format, kind: ReportKind = .unknown) {
+    self.format = format
+    self.kind = kind
+    self.header = IPSHeader()
+    self.applicationSpecificInfo = []
+    self.threads = []
+    self.images = []
+    self.warnings = []
+  }
+
+  /// The crashed thread, when the report names one.
+  public var crashedThread: CrashThread? {
+    if let faultingThread, threads.indices.contains(faultingThread) { return threads[faultingThread] }
+    return threads.first(where: \.triggered)
+  }
+
+  /// Every line of Application Specific Information, in order.
+  public var applicationSpecificLines: [String] {
+    applicationSpecificInfo.flatMap(\.lines)
+  }
+
+  /// The language exception's reason (`exceptionReason.composed_message`), when recorded.
+  public var exceptionMessage: String? {
+    exceptionReason?.composedMessage
+  }
+
+  /// The image at `index`, or `nil` when the index is out of range.
+  public func image(at index: Int?) -> BinaryImage? {
+    guard let index, images.indices.contains(index) else { return nil }
+    return images[index]
+  }
+
+  /// The app's own main executable image: the one whose path is the process path, else the first
+  /// image loaded from the process's bundle.
+  public var mainImage: BinaryImage? {
+    if let processPath, let image = images.first(where: { $0.path == processPath }) { return image }
+    if let processName, let image = images.first(where: { $0.name == processName && $0.isAppImage }) {
+      return image
+    }
+    return images.first(where: { $0.source == "P" && $0.name != nil })
+  }
+}
+
+/// Line 1 of an `.ips` file. Unknown keys stay in ``CrashReport/headerJSON``.
+public struct IPSHeader: Sendable, Equatable {
+  public var appName: String?
+  public var appVersion: String?
+  public var buildVersion: String?
+  public var bundleID: String?
+  public var bugType: String?
+  public var osVersion: String?
+  public var platform: Int?
+  public var incidentID: String?
+  public var timestamp: String?
+  public var sliceUUID: String?
+  public var name: String?
+
+  public init() {}
+}
+
+public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
+  /// e.g. "iPhone OS 26.6"
+  public var train: String?
+  /// e.g. "23G80"
+  public var build: String?
+  public var releaseType: String?
+  public var isEmbedded: Bool?
+
+  public init(train: String? = nil, build: String? = nil, releaseType: String? = nil) {
+    self.train = train
+    self.build = build
+    self.releaseType = releaseType
+  }
+
+  /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)".
+  public init(displayString: String) {
+    let trimmed = displayString.trimmingWhitespace()
+    if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
+      train = String(trimmed[..<open]).trimmingWhitespace()
+      build = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+    } else {
+      train = trimmed
+    }
+  }
+
+  public var description: String {
+    switch (train, build) {
+    case (let train?, let build?): "\(train) (\(build))"
+    case (let train?, nil): train
+    case (nil, let build?): build
+    case (nil, nil): ""
+    }
+  }
+}
+
+/// The Mach exception (`exception` in JSON, "Exception Type/Codes/Subtype" in text).
+public struct ExceptionInfo: Sendable, Equatable {
+  /// e.g. "EXC_BAD_ACCESS"
+  public var type: String?
+  /// e.g. "SIGSEGV"
+  public var signal: String?
+  /// e.g. "0x0000000000000001, 0x0000000000000000"
+  public var codes: String?
+  public var rawCodes: [UInt64]
+  /// e.g. "KERN_INVALID_ADDRESS at 0x0000000000000010"
+  public var subtype: String?
+  public var message: String?
+  /// The Exception Note lines of a legacy report (EXC_CORPSE_NOTIFY, NON-FATAL CONDITION, …).
+  public var notes: [String]
+
+  public init(type: String? = nil, signal: String? = nil) {
+    self.type = type
+    self.signal = signal
+    self.rawCodes = []
+    self.notes = []
+  }
+
+  /// The address after "at" in the subtype ("KERN_INVALID_ADDRESS at 0x10" → 0x10).
+  public var faultAddress: UInt64? {
+    guard let subtype, let range = subtype.firstRange(of: " at 0x") else { return nil }
+    let digits = subtype[range.upperBound...].prefix(while: \.isHexDigit)
+    return UInt64(digits, radix: 16)
+  }
+}
+
+/// The language exception (`exceptionReason`), e.g. an uncaught `NSException`.
+public struct ExceptionReason: Sendable, Equatable {
+  /// e.g. "NSInternalInconsistencyException"
+  public var name: String?
+  /// e.g. "objc-exception"
+  public var type: String?
+  /// e.g. "NSException"
+  public var className: String?
+  public var composedMessage: String?
+  public var formatString: String?
+  public var arguments: [String]
+
+  public init(name: String? = nil, composedMessage: String? = nil) {
+    self.name = name
+    self.composedMessage = composedMessage
+    self.arguments = []
+  }
+}
+
+/// Why the OS ended the process (`termination` in JSON, "Termination Reason" in text).
+public struct Termination: Sendable, Equatable {
+  /// e.g. "SIGNAL", "FRONTBOARD", "RUNNINGBOARD", "DYLD", "CODESIGNING", "TCC"
+  public var namespace: String?
+  /// e.g. 0x8badf00d
+  public var code: UInt64?
+  /// e.g. "Abort trap: 6", "Library missing"
+  public var indicator: String?
+  public var reasons: [String]
+  public var details: [String]
+  public var byProc: String?
+  public var byPid: Int?
+  public var flags: UInt64?
+
+  public init(namespace: String? = nil, code: UInt64? = nil) {
+    self.namespace = namespace
+    self.code = code
+    self.reasons = []
+    self.details = []
+  }
+
+  /// The code as Apple writes it in text reports: `0x8badf00d`.
+  public var hexCode: String? {
+    code.map { "0x" + String($0, radix: 16) }
+  }
+
+  /// Reasons, details and indicator together, for text matching.
+  public var allText: [String] {
+    reasons + details + (indicator.map { [$0] } ?? [])
+  }
+}
+
+public struct ApplicationSpecificInfo: Sendable, Equatable {
+  /// The image that wrote the lines (the JSON key), when known.
+  public var image: String?
+  public var lines: [String]
+
+  public init(image: String?, lines: [String]) {
+    self.image = image
+    self.lines = lines
+  }
+}
+
+public struct CrashThread: Sendable, Equatable {
+  /// Position in the report's thread list ("Thread N").
+  public var index: Int
+  /// The kernel thread id.
+  public var id: UInt64?
+  public var name: String?
+  /// The dispatch queue label, e.g. "com.apple.main-thread".
+  public var queue: String?
+  public var triggered: Bool
+  public var frames: [Frame]
+  public var state: ThreadState?
+
+  public init(index: Int, frames: [Frame] = []) {
+    self.index = index
+    self.triggered = false
+    self.frames = frames
+  }
+
+  public var isMainThread: Bool {
+    queue == "com.apple.main-thread" || name == "com.apple.main-thread"
+      || (index == 0 && queue == nil && name == nil)
+  }
+
+  /// Whether the thread was running a job of the Swift concurrency cooperative pool.
+  public var isOnCooperativeQueue: Bool {
+    queue?.hasSuffix(".cooperative") ?? false
+  }
+}
+
+/// Registers of the crashed thread. Values are exact 64-bit numbers.
+public struct ThreadState: Sendable, Equatable {
+  public struct Register: Sendable, Equatable {
+    public var name: String
+    public var value: UInt64
+    public var symbol: String?
+
+    public init(name: String, value: UInt64, symbol: String? = nil) {
+      self.name = name
+      self.value = value
+      self.symbol = symbol
+    }
+  }
+
+  /// e.g. "ARM_THREAD_STATE64", "x86_THREAD_STATE"
+  public var flavor: String?
+  public var registers: [Register]
+  /// The exception syndrome's description on ARM, e.g. "(Data Abort) byte read Translation fault".
+  public var esrDescription: String?
+
+  public init(flavor: String? = nil, registers: [Register] = []) {
+    self.flavor = flavor
+    self.registers = registers
+  }
+
+  public subscript(name: String) -> UInt64? {
+    registers.first(where: { $0.name == name })?.value
+  }
+}
+
+/// One stack frame (`threads[].frames[]` or `lastExceptionBacktrace[]`).
+public struct Frame: Sendable, Equatable {
+  public var imageIndex: Int?
+  /// pc − image base
+  public var imageOffset: UInt64?
+  /// The symbol exactly as the report wrote it (simplified demangled, full, or mangled).
+  public var symbol: String?
+  /// Offset from the symbol's start ("+ N").
+  public var symbolLocation: UInt64?
+  public var sourceFile: String?
+  public var sourceLine: Int?
+  public var isInline: Bool
+  /// The image's name, resolved from ``imageIndex`` (JSON) or read from the line (text).
+  public var imageName: String?
+  /// The absolute address: image base + offset, or as written in a text report.
+  public var address: UInt64?
+
+  public init(
+    imageIndex: Int? = nil, imageOffset: UInt64? = nil, symbol: String? = nil,
+    symbolLocation: UInt64? = nil, imageName: String? = nil, address: UInt64? = nil
+  ) {
+    self.imageIndex = imageIndex
+    self.imageOffset = imageOffset
+    self.symbol = symbol
+    self.symbolLocation = symbolLocation
+    self.isInline = false
+    self.imageName = imageName
+    self.address = address
+  }
+}
+
+/// A loaded image (`usedImages[]` or a "Binary Images" line).
+public struct BinaryImage: Sendable, Equatable {
+  public var uuid: String?
+  public var base: UInt64?
+  public var size: UInt64?
+  public var arch: String?
+  public var name: String?
+  public var path: String?
+  /// "P" process, "S" shared cache, "C" shared-cache library, "K" kernel, "A" absolute, …
+  public var source: String?
+  public var bundleID: String?
+  public var bundleShortVersion: String?
+  public var bundleVersion: String?
+
+  public init(name: String? = nil, path: String? = nil, uuid: String? = nil, base: UInt64? = nil) {
+    self.name = name
+    self.path = path
+    self.uuid = uuid
+    self.base = base
+  }
+
+  /// Whether the image ships inside an app bundle or container (the developer's own code or one of
+  /// its frameworks), rather than with the OS.
+  public var isAppImage: Bool {
+    guard let path else { return source == "P" && name != nil }
+    if path.hasPrefix("/System/") || path.hasPrefix("/usr/lib/") || path.hasPrefix("/usr/libexec/")
+      || path.hasPrefix("/Library/Apple/") || path.hasPrefix("/sbin/") || path.hasPrefix("/bin/")
+    {
+      return false
+    }
+    if path.hasPrefix("/private/var/containers/Bundle/Application/")
+      || path.hasPrefix("/var/containers/Bundle/Application/") || path.contains(".app/")
+      || path.hasSuffix(".app") || path.contains("/Developer/CoreSimulator/")
+    {
+      return true
+    }
+    return !path.hasPrefix("/System") && source != "S" && source != "C" && source != "K"
+  }
+}
+
+public struct SharedCache: Sendable, Equatable {
+  public var base: UInt64?
+  public var size: UInt64?
+  public var uuid: String?
+
+  public init() {}
+}
+
+/// A problem in a report that did not stop it from being read.
+public struct ReportWarning: Sendable, Equatable, CustomStringConvertible {
+  /// The JSON path or text position the warning is about, e.g. `threads[3].frames[12].imageIndex`
+  /// or `line 41`.
+  public var location: String
+  public var message: String
+
+  public init(location: String, message: String) {
+    self.location = location
+    self.message = message
+  }
+
+  public var description: String { "\(location): \(message)" }
+}

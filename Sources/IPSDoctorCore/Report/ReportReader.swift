@@ -1,0 +1,469 @@
+/// Turns the bytes of a file into a ``CrashReport``.
+///
+/// The reader is lenient about framing and strict about JSON:
+/// - a UTF-8 byte order mark, CRLF line endings, text pasted before the header or after the body,
+///   Xcode's "Translated Report / Full Report" wrapper, a header with no body, and a body with no
+///   header are all accepted (with a warning where something was skipped);
+/// - a JSON body that does not parse is reported with its line, column and JSON path, and the
+///   header is still returned (``CrashReport/bodyError``);
+/// - a plain legacy text report, or a JSON header followed by a text body, is read by
+///   ``LegacyTextParser``.
+///
+/// It throws only when nothing in the file can be read as a report.
+public enum ReportReader {
+  public static func read(_ bytes: [UInt8]) throws(ReportError) -> CrashReport {
+    let result: Result<CrashReport, ReportError> = bytes.withUnsafeBufferPointer { buffer in
+      Result { () throws(ReportError) -> CrashReport in try read(buffer: buffer) }
+    }
+    return try result.get()
+  }
+
+  public static func read(_ text: String) throws(ReportError) -> CrashReport {
+    try read(Array(text.utf8))
+  }
+
+  public static func read(buffer: UnsafeBufferPointer<UInt8>) throws(ReportError) -> CrashReport {
+    var start = 0
+    if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
+    guard let firstContent = Scan.firstNonWhitespace(buffer, from: start) else {
+      throw ReportError(message: buffer.isEmpty ? "the file is empty" : "the file holds only white space")
+    }
+
+    // Xcode's "Translated Report (Full Report Below)": prefer the full JSON report after the marker.
+    if let fullStart = Scan.fullReportStart(buffer, from: firstContent) {
+      if var report = try? readFraming(buffer, from: fullStart), report.bodyError == nil {
+        report.warnings.insert(
+          ReportWarning(
+            location: "line \(SourceLocation(offset: fullStart, in: buffer).line)",
+            message: "read the full report below Xcode's translated report"), at: 0)
+        return report
+      }
+    }
+    return try readFraming(buffer, from: firstContent)
+  }
+
+  static func readFraming(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) throws(ReportError)
+    -> CrashReport
+  {
+    guard let jsonStart = Scan.firstLineStartingWithBrace(buffer, from: start) else {
+      return try readLegacyText(buffer, from: start, header: nil, headerJSON: nil, warnings: [])
+    }
+    // A legacy text report that merely contains a line starting with "{" (inside
+    // Application Specific Information, say) is still a text report.
+    if jsonStart > start, LegacyTextParser.looksLikeTextReport(Scan.text(buffer, start..<jsonStart)) {
+      return try readLegacyText(buffer, from: start, header: nil, headerJSON: nil, warnings: [])
+    }
+
+    var warnings: [ReportWarning] = []
+    if jsonStart > start {
+      warnings.append(
+        ReportWarning(
+          location: "line \(SourceLocation(offset: start, in: buffer).line)",
+          message: "skipped text before the JSON header"))
+    }
+
+    let first: JSONValue
+    let firstEnd: Int
+    do throws(JSONError) {
+      (first, firstEnd) = try JSONParser.parsePrefix(buffer, from: jsonStart)
+    } catch {
+      let firstLineEnd = Scan.endOfLine(buffer, from: jsonStart)
+      let damage = ReportWarning(
+        location: "line \(error.location.line)",
+        message: "the header line is not valid JSON (\(error.message)); read the body alone")
+      // The header line itself is damaged: if a body follows on a later line, read it alone.
+      if error.location.offset < firstLineEnd,
+        let bodyStart = Scan.firstLineStartingWithBrace(buffer, from: firstLineEnd),
+        var salvaged = try? readBody(
+          buffer, from: bodyStart, header: nil, headerJSON: nil, warnings: warnings + [damage])
+      {
+        salvaged.apply(header: Scan.salvageHeader(buffer, before: bodyStart))
+        return salvaged
+      }
+      // Braces in text pasted around a text report (code in a forum question, say).
+      let whole = Scan.text(buffer, start..<buffer.count)
+      if LegacyTextParser.looksLikeTextReport(whole) {
+        return try readLegacyText(buffer, from: start, header: nil, headerJSON: nil, warnings: warnings)
+      }
+      // A multi-line value that breaks: a body whose header line is missing or cut. Keep whatever
+      // the damaged header text says and report the body's error.
+      if error.location.offset >= firstLineEnd {
+        var report = CrashReport(format: .json)
+        report.apply(header: Scan.salvageHeader(buffer, before: jsonStart))
+        report.kind = report.bugType?.kind ?? .crash
+        report.warnings = warnings
+        report.bodyError = ReportError(error, context: "the report body is not valid JSON")
+        return report
+      }
+      throw ReportError(error, context: "the JSON header is not valid")
+    }
+
+    guard case .object(let firstObject) = first else {
+      throw ReportError(
+        message: "expected a JSON object as the report header, found \(first.typeName)",
+        line: SourceLocation(offset: jsonStart, in: buffer).line, column: 1)
+    }
+
+    if Scan.looksLikeBody(firstObject) {
+      // No header line: someone saved the body alone (or the header was cut off above it).
+      var report = try readBody(
+        buffer, parsed: firstObject, end: firstEnd, header: nil, headerJSON: nil,
+        warnings: warnings + [
+          ReportWarning(location: "line 1", message: "the report has no JSON header line")
+        ])
+      report.apply(header: Scan.salvageHeader(buffer, before: jsonStart))
+      return report
+    }
+
+    var decoder = FieldDecoder()
+    let header = IPSHeader(json: firstObject, decoder: &decoder)
+    warnings += decoder.warnings
+
+    guard let next = Scan.firstNonWhitespace(buffer, from: firstEnd) else {
+      var report = CrashReport(format: .headerOnly)
+      report.apply(header: header)
+      report.kind = report.bugType?.kind ?? .unknown
+      report.headerJSON = first
+      report.warnings = warnings + [
+        ReportWarning(location: "line 2", message: "the report has a header but no body")
+      ]
+      return report
+    }
+    if buffer[next] == UInt8(ascii: "{") {
+      return try readBody(buffer, from: next, header: header, headerJSON: first, warnings: warnings)
+    }
+    return try readLegacyText(buffer, from: next, header: header, headerJSON: first, warnings: warnings)
+  }
+
+  static func readBody(
+    _ buffer: UnsafeBufferPointer<UInt8>, from bodyStart: Int, header: IPSHeader?,
+    headerJSON: JSONValue?, warnings: [ReportWarning]
+  ) throws(ReportError) -> CrashReport {
+    let body: JSONValue
+    let end: Int
+    do throws(JSONError) {
+      (body, end) = try JSONParser.parsePrefix(buffer, from: bodyStart)
+    } catch {
+      guard let header else { throw ReportError(error, context: "the report body is not valid JSON") }
+      var report = CrashReport(format: .json)
+      report.apply(header: header)
+      report.kind = report.bugType?.kind ?? .unknown
+      report.headerJSON = headerJSON
+      report.warnings = warnings
+      report.bodyError = ReportError(error, context: "the report body is not valid JSON")
+      return report
+    }
+    guard case .object(let object) = body else {
+      throw ReportError(
+        message: "expected a JSON object as the report body, found \(body.typeName)",
+        line: SourceLocation(offset: bodyStart, in: buffer).line, column: 1)
+    }
+    return try readBody(
+      buffer, parsed: object, end: end, header: header, headerJSON: headerJSON, warnings: warnings)
+  }
+
+  static func readBody(
+    _ buffer: UnsafeBufferPointer<UInt8>, parsed object: JSONObject, end: Int, header: IPSHeader?,
+    headerJSON: JSONValue?, warnings: [ReportWarning]
+  ) throws(ReportError) -> CrashReport {
+    var report = CrashReport(format: .json)
+    if let header { report.apply(header: header) }
+    report.headerJSON = headerJSON
+    report.bodyJSON = .object(object)
+    var decoder = FieldDecoder()
+    report.kind = Scan.kind(of: object, bugType: report.bugType)
+    switch report.kind {
+    case .panic: report.apply(panicBody: object, decoder: &decoder)
+    case .jetsam: report.apply(jetsamBody: object, decoder: &decoder)
+    case .stackshot: report.apply(stackshotBody: object, decoder: &decoder)
+    case .crash: report.apply(crashBody: object, decoder: &decoder)
+    case .resource, .watchdog, .unknown:
+      if Scan.looksLikeCrashBody(object) {
+        report.apply(crashBody: object, decoder: &decoder)
+      } else {
+        report.apply(genericBody: object, decoder: &decoder)
+      }
+    }
+    report.warnings = warnings + decoder.warnings
+    if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
+      report.warnings.append(
+        ReportWarning(
+          location: "line \(SourceLocation(offset: trailing, in: buffer).line)",
+          message: "ignored \(buffer.count - trailing) bytes of text after the report body"))
+    }
+    return report
+  }
+
+  static func readLegacyText(
+    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, header: IPSHeader?, headerJSON: JSONValue?,
+    warnings: [ReportWarning]
+  ) throws(ReportError) -> CrashReport {
+    let text = Scan.text(buffer, start..<buffer.count)
+    let firstLine = SourceLocation(offset: start, in: buffer).line
+    var report = CrashReport(format: header == nil ? .legacyText : .jsonHeaderTextBody)
+    if let header { report.apply(header: header) }
+    report.headerJSON = headerJSON
+    report.textBody = text
+    report.warnings = warnings
+    if text.hasPrefix("panic(") || (header?.bugType == "210") {
+      // A kernel panic saved as plain text.
+      var summary = PanicSummary()
+      summary.panicString = text
+      PanicSummary.fill(&summary, fromPanicString: text)
+      report.panic = summary
+      report.kind = .panic
+      return report
+    }
+    if header == nil && !LegacyTextParser.looksLikeTextReport(text) {
+      throw ReportError(
+        message: "not a crash report: no JSON header and none of the fields of a text crash report",
+        line: firstLine, column: 1)
+    }
+    LegacyTextParser.parse(text, firstLine: firstLine, into: &report)
+    return report
+  }
+}
+
+extension CrashReport {
+  mutating func apply(panicBody object: JSONObject, decoder: inout FieldDecoder) {
+    var summary = PanicSummary()
+    summary.panicString = decoder.string(object, "panicString", at: .root)
+    summary.product = decoder.string(object, "product", at: .root)
+    summary.build = decoder.string(object, "build", at: .root)
+    if let text = summary.panicString {
+      PanicSummary.fill(&summary, fromPanicString: text)
+    }
+    incidentID = decoder.string(object, "incident", at: .root) ?? incidentID
+    panic = summary
+  }
+
+  mutating func apply(jetsamBody object: JSONObject, decoder: inout FieldDecoder) {
+    var summary = JetsamSummary()
+    summary.largestProcess = decoder.string(object, "largestProcess", at: .root)
+    summary.product = decoder.string(object, "product", at: .root)
+    summary.build = decoder.string(object, "build", at: .root)
+    if let status = decoder.object(object, "memoryStatus", at: .root) {
+      summary.pageSize = decoder.uint64(status, "pageSize", at: JSONPath.root.appending("memoryStatus"))
+    }
+    if let processes = decoder.array(object, "processes", at: .root) {
+      for (index, element) in processes.enumerated() {
+        let path = JSONPath.root.appending("processes").appending(index)
+        guard case .object(let entry) = element else {
+          decoder.wrongType(element, at: path, expected: "an object")
+          continue
+        }
+        var process = JetsamSummary.Process(name: decoder.string(entry, "name", at: path))
+        process.pid = decoder.int(entry, "pid", at: path)
+        process.reason = decoder.string(entry, "reason", at: path)
+        process.residentPages = decoder.uint64(entry, "rpages", at: path)
+        process.states = decoder.strings(entry, "states", at: path)
+        summary.processes.append(process)
+      }
+    }
+    incidentID = decoder.string(object, "incident", at: .root) ?? incidentID
+    jetsam = summary
+  }
+
+  mutating func apply(stackshotBody object: JSONObject, decoder: inout FieldDecoder) {
+    var summary = StackshotSummary()
+    summary.reason = decoder.string(object, "reason", at: .root)
+    summary.product = decoder.string(object, "product", at: .root)
+    summary.build = decoder.string(object, "build", at: .root)
+    if let processes = object["processByPid"]?.objectValue {
+      summary.processCount = processes.count
+      if let frontmost = object["frontmostPids"]?.arrayValue {
+        for pid in frontmost {
+          let key = pid.numberValue?.description ?? pid.stringValue ?? ""
+          if let name = processes[key]?["procname"]?.stringValue { summary.frontmostProcesses.append(name) }
+        }
+      }
+    }
+    stackshot = summary
+  }
+
+  /// A body of a kind we do not model in detail: keep a few well-known fields.
+  mutating func apply(genericBody object: JSONObject, decoder: inout FieldDecoder) {
+    processName = decoder.string(object, "procName", at: .root) ?? processName
+    incidentID = decoder.string(object, "incident", at: .root) ?? incidentID
+    if kind == .resource || kind == .watchdog {
+      var summary = ResourceSummary()
+      summary.event = decoder.string(object, "event", at: .root)
+      for member in object.members {
+        switch member.value {
+        case .string(let text): summary.fields.append(.init(key: member.key, value: text))
+        case .number(let number): summary.fields.append(.init(key: member.key, value: number.description))
+        default: continue
+        }
+      }
+      resource = summary
+    }
+  }
+}
+
+extension PanicSummary {
+  /// Reads the headline, panicked task and panicked thread out of a panic string.
+  static func fill(_ summary: inout PanicSummary, fromPanicString text: String) {
+    for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+      let line = rawLine.trimmingWhitespace()
+      if summary.headline == nil, !line.isEmpty { summary.headline = line }
+      if line.hasPrefix("Panicked task") {
+        // "Panicked task 0xffffff…: 123 pages, 5 threads: pid 0: kernel_task"
+        if let range = line.firstRange(of: "pid ") {
+          summary.panickedTask = String(line[range.lowerBound...])
+        } else {
+          summary.panickedTask = line
+        }
+      } else if line.hasPrefix("Panicked thread") {
+        summary.panickedThread = line
+      }
+    }
+  }
+}
+
+/// Byte-level scanning helpers for framing.
+enum Scan {
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  static func firstNonWhitespace(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    var index = start
+    while index < buffer.count {
+      if !isWhitespace(buffer[index]) { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  static func endOfLine(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var index = start
+    while index < buffer.count && buffer[index] != 0x0A { index += 1 }
+    return min(index + 1, buffer.count)
+  }
+
+  /// The offset of the first `{` that starts a line (after optional spaces), from `start`.
+  static func firstLineStartingWithBrace(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> Int?
+  {
+    var index = start
+    var atLineStart = true
+    while index < buffer.count {
+      let byte = buffer[index]
+      if byte == 0x0A {
+        atLineStart = true
+      } else if atLineStart {
+        if byte == UInt8(ascii: "{") { return index }
+        if byte != 0x20 && byte != 0x09 && byte != 0x0D { atLineStart = false }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// After Xcode's "Translated Report (Full Report Below)", the line "Full Report" between dashed
+  /// lines introduces the real report; returns where it starts.
+  static func fullReportStart(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    let marker = Array("Translated Report".utf8)
+    guard let markerStart = firstIndex(of: marker, in: buffer, from: start) else { return nil }
+    let full = Array("Full Report".utf8)
+    var index = markerStart + marker.count
+    while index + full.count <= buffer.count {
+      if buffer[index] == full[0] && matches(buffer, full, at: index)
+        && (index == 0 || buffer[index - 1] == 0x0A)
+      {
+        let lineEnd = endOfLine(buffer, from: index)
+        // Skip the dashed line that follows.
+        var next = lineEnd
+        while let content = firstNonWhitespace(buffer, from: next), buffer[content] == UInt8(ascii: "-") {
+          next = endOfLine(buffer, from: content)
+        }
+        return next
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  static func matches(_ buffer: UnsafeBufferPointer<UInt8>, _ pattern: [UInt8], at index: Int) -> Bool {
+    guard index + pattern.count <= buffer.count else { return false }
+    for offset in 0..<pattern.count where buffer[index + offset] != pattern[offset] { return false }
+    return true
+  }
+
+  static func firstIndex(of pattern: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> Int?
+  {
+    var index = start
+    while index + pattern.count <= buffer.count {
+      if buffer[index] == pattern[0] && matches(buffer, pattern, at: index) { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  static func text(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+  }
+
+  /// Reads what it can of a damaged header line (cut at the start, say) in the text before `end`:
+  /// `"key":"value"` pairs for the header's documented keys.
+  static func salvageHeader(_ buffer: UnsafeBufferPointer<UInt8>, before end: Int) -> IPSHeader {
+    let text = self.text(buffer, 0..<end)
+    var header = IPSHeader()
+    guard text.contains("\":") else { return header }
+    func value(_ key: String) -> String? {
+      guard let range = text.firstRange(of: "\"\(key)\"") else { return nil }
+      var rest = text[range.upperBound...].drop(while: { $0 == " " })
+      guard rest.first == ":" else { return nil }
+      rest = rest.dropFirst().drop(while: { $0 == " " })
+      if rest.first == "\"" {
+        let body = rest.dropFirst()
+        guard let close = body.firstIndex(where: { $0 == "\"" || $0 == "\\" || $0 == "\n" }),
+          body[close] == "\""
+        else { return nil }
+        return String(body[..<close])
+      }
+      let digits = rest.prefix(while: \.isNumber)
+      return digits.isEmpty ? nil : String(digits)
+    }
+    header.appName = value("app_name")
+    header.appVersion = value("app_version")
+    header.buildVersion = value("build_version")
+    header.bundleID = value("bundleID")
+    header.bugType = value("bug_type")
+    header.osVersion = value("os_version")
+    header.incidentID = value("incident_id")
+    header.timestamp = value("timestamp")
+    header.name = value("name")
+    header.sliceUUID = value("slice_uuid")
+    header.platform = value("platform").flatMap { Int($0) }
+    return header
+  }
+
+  static let bodyKeys: Set<String> = [
+    "threads", "exception", "usedImages", "procName", "faultingThread", "panicString",
+    "memoryStatus", "processByPid", "largestProcess", "lastExceptionBacktrace",
+  ]
+
+  static func looksLikeBody(_ object: JSONObject) -> Bool {
+    object.members.contains(where: { bodyKeys.contains($0.key) })
+  }
+
+  static func looksLikeCrashBody(_ object: JSONObject) -> Bool {
+    object["threads"] != nil || object["exception"] != nil
+  }
+
+  /// The kind of a JSON body: from the header's bug_type when known, otherwise from its keys.
+  static func kind(of object: JSONObject, bugType: BugType?) -> ReportKind {
+    if let bugType, bugType.kind != .unknown { return bugType.kind }
+    if let inner = object["bug_type"]?.stringValue ?? object["bug_type"]?.numberValue?.description {
+      let kind = BugType(inner).kind
+      if kind != .unknown { return kind }
+    }
+    if object["panicString"] != nil { return .panic }
+    if object["memoryStatus"] != nil || object["largestProcess"] != nil { return .jetsam }
+    if object["processByPid"] != nil { return .stackshot }
+    if looksLikeCrashBody(object) { return .crash }
+    return .unknown
+  }
+}
