@@ -1,0 +1,173 @@
+/// A report plus the derived facts most rules ask for, computed once per report.
+public struct DiagnosisContext: Sendable {
+  public let report: CrashReport
+  /// Index of the crashed thread in `report.threads`.
+  public let crashedThreadIndex: Int?
+  /// The language exception's reason: `exceptionReason.composed_message`, else `nil`.
+  public let exceptionMessage: String?
+  /// Every line of Application Specific Information.
+  public let applicationSpecificLines: [String]
+  /// Indexes of images that belong to the app (its executable, frameworks and extensions).
+  public let appImageIndexes: Set<Int>
+  /// Names of the app's images (for text reports whose frames name images directly).
+  public let appImageNames: Set<String>
+
+  public init(report: CrashReport) {
+    self.report = report
+    if let faulting = report.faultingThread, report.threads.indices.contains(faulting) {
+      crashedThreadIndex = faulting
+    } else {
+      crashedThreadIndex = report.threads.firstIndex(where: \.triggered)
+    }
+    exceptionMessage = report.exceptionReason?.composedMessage
+    applicationSpecificLines = report.applicationSpecificLines
+    var indexes = Set<Int>()
+    var names = Set<String>()
+    for (index, image) in report.images.enumerated() where image.isAppImage && image.name != nil {
+      indexes.insert(index)
+      if let name = image.name { names.insert(name) }
+    }
+    if let main = report.mainImage, let name = main.name { names.insert(name) }
+    if let processName = report.processName, names.isEmpty { names.insert(processName) }
+    appImageIndexes = indexes
+    appImageNames = names
+  }
+
+  public var crashedThread: CrashThread? {
+    crashedThreadIndex.map { report.threads[$0] }
+  }
+
+  public var exceptionType: String? { report.exception?.type }
+  public var signal: String? { report.exception?.signal }
+
+  /// The reason text wherever the report put it: the composed message, then Application Specific
+  /// Information lines, then the exception message.
+  public var reasonTexts: [String] {
+    var texts: [String] = []
+    if let exceptionMessage { texts.append(exceptionMessage) }
+    texts += applicationSpecificLines
+    if let message = report.exception?.message { texts.append(message) }
+    return texts
+  }
+
+  /// The first reason text containing `fragment`, with where it was found.
+  public func reasonText(containing fragment: String) -> Evidence? {
+    if let exceptionMessage, exceptionMessage.contains(fragment) {
+      return Evidence("exceptionReason.composed_message", exceptionMessage)
+    }
+    for info in report.applicationSpecificInfo {
+      for (index, line) in info.lines.enumerated() where line.contains(fragment) {
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        return Evidence(key, line)
+      }
+    }
+    if let message = report.exception?.message, message.contains(fragment) {
+      return Evidence("exception.message", message)
+    }
+    if let termination = report.termination {
+      for (index, reason) in termination.reasons.enumerated() where reason.contains(fragment) {
+        return Evidence("termination.reasons[\(index)]", reason)
+      }
+      for (index, detail) in termination.details.enumerated() where detail.contains(fragment) {
+        return Evidence("termination.details[\(index)]", detail)
+      }
+    }
+    return nil
+  }
+
+  // MARK: Frames
+
+  /// A sequence of frames and where it lives in the report.
+  public struct Backtrace: Sendable {
+    /// `lastExceptionBacktrace` or `threads[N].frames`.
+    public var path: String
+    public var frames: [Frame]
+    public var thread: CrashThread?
+
+    public func framePath(_ index: Int) -> String { "\(path)[\(index)]" }
+  }
+
+  public var lastExceptionBacktrace: Backtrace? {
+    guard let frames = report.lastExceptionBacktrace, !frames.isEmpty else { return nil }
+    return Backtrace(path: "lastExceptionBacktrace", frames: frames, thread: nil)
+  }
+
+  public var crashedBacktrace: Backtrace? {
+    guard let index = crashedThreadIndex else { return nil }
+    let thread = report.threads[index]
+    return Backtrace(path: "threads[\(index)].frames", frames: thread.frames, thread: thread)
+  }
+
+  /// Where the language exception was thrown when recorded, then the crashed thread.
+  public var backtraces: [Backtrace] {
+    [lastExceptionBacktrace, crashedBacktrace].compactMap { $0 }
+  }
+
+  public func isAppFrame(_ frame: Frame) -> Bool {
+    if let index = frame.imageIndex { return appImageIndexes.contains(index) }
+    if let name = frame.imageName { return appImageNames.contains(name) }
+    return false
+  }
+
+  /// The symbol of `frame` with its demangled forms, or `nil` when the frame is unsymbolicated.
+  public func symbol(_ frame: Frame) -> SymbolName? {
+    guard let raw = frame.symbol, !raw.isEmpty, raw != "???" else { return nil }
+    return SymbolName(raw)
+  }
+
+  /// The first frame in `backtrace` whose symbol (any form) contains `fragment`.
+  public func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (
+    index: Int, evidence: Evidence
+  )? {
+    for (index, frame) in backtrace.frames.enumerated() {
+      guard let raw = frame.symbol else { continue }
+      if raw.contains(fragment) {
+        return (index, Evidence(backtrace.framePath(index), describe(frame)))
+      }
+    }
+    return nil
+  }
+
+  /// The first frame of the app's own code in `backtrace`, skipping compiler thunks.
+  public func firstAppFrame(in backtrace: Backtrace) -> (index: Int, frame: Frame)? {
+    var fallback: (Int, Frame)?
+    for (index, frame) in backtrace.frames.enumerated() where isAppFrame(frame) {
+      if fallback == nil { fallback = (index, frame) }
+      if let name = symbol(frame)?.display, Self.isThunk(name) { continue }
+      return (index, frame)
+    }
+    return fallback
+  }
+
+  static func isThunk(_ name: String) -> Bool {
+    name.hasPrefix("thunk for ") || name.hasPrefix("reabstraction thunk") || name.hasPrefix("merged ")
+      || name.hasPrefix("outlined ") || name.hasPrefix("__swift_")
+  }
+
+  /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
+  /// `ChatApp + 0x13c40` when unsymbolicated.
+  public func describe(_ frame: Frame) -> String {
+    var parts: [String] = []
+    if let image = frame.imageName { parts.append(image) }
+    if let name = symbol(frame)?.display {
+      var text = name
+      if let location = frame.symbolLocation { text += " + \(location)" }
+      parts.append(text)
+    } else if let offset = frame.imageOffset {
+      parts.append("+ " + String.hex(offset))
+    } else if let address = frame.address {
+      parts.append(String.hex(address))
+    }
+    if let file = frame.sourceFile {
+      parts.append("(\(file)" + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
+    }
+    return parts.isEmpty ? "???" : parts.joined(separator: " ")
+  }
+
+  /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.
+  public var hasUnsymbolicatedAppFrames: Bool {
+    backtraces.contains { backtrace in
+      backtrace.frames.contains { isAppFrame($0) && symbol($0) == nil }
+    }
+  }
+}

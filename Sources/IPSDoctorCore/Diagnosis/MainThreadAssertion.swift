@@ -1,0 +1,185 @@
+/// Shared recognisers for UIKit's "Call must be made on main thread" assertion and for the
+/// compiler's bridge from an Objective-C completion-handler method to a Swift `async` method.
+public enum MainThreadAssertion {
+  public static let message = "Call must be made on main thread"
+
+  /// UIKit and BaseBoard frames that assert the main thread when a completion block runs.
+  static let assertingFrames = [
+    "_updateSnapshotAndStateRestorationWithAction:windowScene:",
+    "_updateStateRestorationArchiveForBackgroundEvent:",
+    "_performBlockAfterCATransactionCommitSynchronizes:",
+    "-[BSAction sendResponse:]",
+    "action_sendResponse:",
+  ]
+
+  static let assertionHandler = "-[NSAssertionHandler handleFailureInMethod:"
+
+  /// Frames of the Swift concurrency runtime that run a job on the cooperative pool.
+  static let concurrencyRuntimeFrames = [
+    "completeTaskWithClosure", "runJobInEstablishedExecutorContext", "swift_job_run",
+    "swift::runJobInEstablishedExecutorContext",
+  ]
+
+  /// The evidence that the framework asserted the main thread: the reason text and the asserting
+  /// frames, wherever the report put them.
+  public struct Assertion: Sendable {
+    public var reason: Evidence?
+    public var assertingFrames: [Evidence]
+    public var backtrace: DiagnosisContext.Backtrace?
+    /// Index of the deepest asserting framework frame; app frames below it called it.
+    public var deepestAssertingFrame: Int?
+
+    public var isPresent: Bool { reason != nil || !assertingFrames.isEmpty }
+  }
+
+  public static func find(in context: DiagnosisContext) -> Assertion {
+    var assertion = Assertion(
+      reason: context.reasonText(containing: message), assertingFrames: [], backtrace: nil)
+    for backtrace in context.backtraces {
+      var evidence: [Evidence] = []
+      var deepest: Int?
+      var hasHandler = false
+      for (index, frame) in backtrace.frames.enumerated() {
+        guard let symbol = frame.symbol else { continue }
+        if symbol.contains(assertionHandler) {
+          hasHandler = true
+          evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
+        } else if assertingFrames.contains(where: { symbol.contains($0) }) {
+          evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
+          deepest = index
+        }
+      }
+      // The asserting UIKit frames without the assertion handler are an ordinary call path.
+      if hasHandler && deepest != nil {
+        assertion.assertingFrames = evidence
+        assertion.backtrace = backtrace
+        assertion.deepestAssertingFrame = deepest
+        break
+      }
+    }
+    return assertion
+  }
+
+  /// A frame of the compiler's `@objc` bridge closure for an `async` method.
+  public struct BridgeFrame: Sendable {
+    /// e.g. "PushNotificationDelegate"
+    public var typeName: String
+    /// e.g. "userNotificationCenter(_:didReceive:)"
+    public var method: String
+    public var evidence: Evidence
+    public var index: Int
+    public var backtrace: DiagnosisContext.Backtrace
+
+    public var qualifiedName: String { "\(typeName).\(method)" }
+  }
+
+  /// The first `@objc closure #N in T.m(…)` frame (any symbol form) in the backtraces.
+  public static func bridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
+    for backtrace in context.backtraces {
+      for (index, frame) in backtrace.frames.enumerated() {
+        guard let symbol = context.symbol(frame) else { continue }
+        if let (typeName, method) = bridgeName(symbol) {
+          return BridgeFrame(
+            typeName: typeName, method: method,
+            evidence: Evidence(backtrace.framePath(index), context.describe(frame)), index: index,
+            backtrace: backtrace)
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Type and method of a bridge closure symbol, from its simplified or full demangled form, or
+  /// from the mangled form's shape when it cannot be demangled.
+  static func bridgeName(_ symbol: SymbolName) -> (type: String, method: String)? {
+    for form in [symbol.simplified, symbol.raw].compactMap({ $0 }) {
+      if let parsed = parseBridge(form) { return parsed }
+    }
+    if let full = symbol.full, let parsed = parseBridge(SwiftDemangler.simplify(full)) {
+      return parsed
+    }
+    if isMangledBridge(symbol.raw) {
+      return ("(unknown type)", "(async method)")
+    }
+    return nil
+  }
+
+  /// Parses "[(N) await resume partial function for ][partial apply for ]@objc closure #N in
+  /// [Module.]Type.method(labels)".
+  static func parseBridge(_ text: String) -> (type: String, method: String)? {
+    guard let objc = text.firstRange(of: "@objc closure #") else { return nil }
+    let afterClosure = text[objc.upperBound...]
+    guard let inRange = afterClosure.firstRange(of: " in ") else { return nil }
+    let entity = afterClosure[inRange.upperBound...].trimmingWhitespace()
+    guard let paren = entity.firstIndex(of: "(") else { return nil }
+    let name = entity[..<paren]
+    let parts = name.split(separator: ".")
+    guard parts.count >= 2 else { return nil }
+    // The balanced argument list after the method name.
+    var depth = 0
+    var close: String.Index?
+    var cursor = paren
+    while cursor < entity.endIndex {
+      if entity[cursor] == "(" { depth += 1 }
+      if entity[cursor] == ")" {
+        depth -= 1
+        if depth == 0 {
+          close = cursor
+          break
+        }
+      }
+      cursor = entity.index(after: cursor)
+    }
+    guard let close else { return nil }
+    let inner = entity[entity.index(after: paren)..<close]
+    let labels =
+      inner.contains(" ") || inner.contains(",") ? SwiftDemangler.labels(of: inner) : String(inner)
+    return (String(parts[parts.count - 2]), String(parts[parts.count - 1]) + "(" + labels + ")")
+  }
+
+  /// The mangled shape of the bridge closure: `…YaF…fU_To` optionally followed by `TA`, `TQn_`,
+  /// `TYn_`, `Tu` and a `.N` merge suffix (taxonomy D.3).
+  static func isMangledBridge(_ raw: String) -> Bool {
+    guard SwiftDemangler.isMangled(raw), raw.contains("Ya") else { return false }
+    var text = Substring(raw)
+    if let dot = text.lastIndex(of: "."), text[text.index(after: dot)...].allSatisfy(\.isNumber) {
+      text = text[..<dot]
+    }
+    for suffix in ["Tu", "_"] where text.hasSuffix(suffix) {
+      if suffix == "Tu" {
+        text = text.dropLast(2)
+      } else if let t = text.dropLast().lastIndex(of: "T"),
+        "QY".contains(text[text.index(after: t)]),
+        text[text.index(t, offsetBy: 2)..<text.index(before: text.endIndex)].allSatisfy(\.isNumber)
+      {
+        text = text[..<t]
+      }
+    }
+    if text.hasSuffix("TA") { text = text.dropLast(2) }
+    guard text.hasSuffix("_To"), let closure = text.dropLast(3).lastIndex(of: "f") else { return false }
+    let marker = text[closure...].dropFirst()
+    guard marker.first == "U" else { return false }
+    return text[..<closure].contains("YaF") || text[..<closure].contains("YaKF")
+  }
+
+  /// Whether the Swift concurrency runtime ran the job: its frames in the backtrace or the crashed
+  /// thread on a cooperative queue.
+  public static func concurrencyEvidence(in context: DiagnosisContext, below index: Int?, of backtrace: DiagnosisContext.Backtrace?) -> [Evidence] {
+    var evidence: [Evidence] = []
+    if let thread = context.crashedThread, thread.isOnCooperativeQueue, let queue = thread.queue {
+      evidence.append(Evidence("threads[\(thread.index)].queue", queue))
+    }
+    let candidates = [backtrace].compactMap { $0 } + context.backtraces
+    for candidate in candidates {
+      let start = candidate.path == backtrace?.path ? (index ?? 0) : 0
+      for (offset, frame) in candidate.frames.enumerated() where offset >= start {
+        guard let symbol = frame.symbol else { continue }
+        if concurrencyRuntimeFrames.contains(where: { symbol.contains($0) }) {
+          evidence.append(Evidence(candidate.framePath(offset), context.describe(frame)))
+          return evidence
+        }
+      }
+    }
+    return evidence
+  }
+}

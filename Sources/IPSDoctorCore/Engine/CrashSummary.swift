@@ -1,0 +1,79 @@
+/// The facts of a report that a person reads first, whether or not a rule matched.
+public struct CrashSummary: Sendable, Equatable {
+  /// e.g. "EXC_CRASH (SIGABRT)"
+  public var exception: String?
+  /// e.g. "NSInternalInconsistencyException: Call must be made on main thread"
+  public var reason: String?
+  /// e.g. "SIGNAL 6 Abort trap: 6" or "FRONTBOARD 0x8badf00d"
+  public var termination: String?
+  public var crashedThread: Int?
+  public var crashedThreadName: String?
+  public var crashedQueue: String?
+  /// The first frame of the app's own code, in the exception backtrace or the crashed thread.
+  public var firstAppFrame: String?
+  /// Where that frame is, e.g. `lastExceptionBacktrace[7]`.
+  public var firstAppFramePath: String?
+  /// One line for non-crash kinds (panic headline, jetsam largest process, …).
+  public var headline: String?
+
+  public init(context: DiagnosisContext) {
+    let report = context.report
+    if let exception = report.exception {
+      switch (exception.type, exception.signal) {
+      case (let type?, let signal?): self.exception = "\(type) (\(signal))"
+      case (let type?, nil): self.exception = type
+      case (nil, let signal?): self.exception = signal
+      default: self.exception = nil
+      }
+    }
+    if let name = report.exceptionReason?.name, let message = report.exceptionReason?.composedMessage {
+      reason = "\(name): \(message)"
+    } else if let message = report.exceptionReason?.composedMessage ?? report.exceptionReason?.name {
+      reason = message
+    } else if let line = context.applicationSpecificLines.first(where: { !$0.isEmpty }) {
+      reason = line
+    } else if let subtype = report.exception?.subtype {
+      reason = subtype
+    }
+    if let termination = report.termination {
+      var parts: [String] = []
+      if let namespace = termination.namespace { parts.append(namespace) }
+      if let code = termination.code {
+        parts.append(termination.namespace == "SIGNAL" ? String(code) : String.hex(code))
+      }
+      if let indicator = termination.indicator { parts.append(indicator) }
+      self.termination = parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+    if let thread = context.crashedThread {
+      crashedThread = thread.index
+      crashedThreadName = thread.name
+      crashedQueue = thread.queue
+    }
+    for backtrace in context.backtraces {
+      if let (index, frame) = context.firstAppFrame(in: backtrace) {
+        firstAppFrame = context.describe(frame)
+        firstAppFramePath = backtrace.framePath(index)
+        break
+      }
+    }
+    switch report.kind {
+    case .panic:
+      headline = report.panic?.headline
+    case .jetsam:
+      if let jetsam = report.jetsam {
+        let killed = jetsam.killed.compactMap { process in
+          process.name.map { "\($0) (\(process.reason ?? "killed"))" }
+        }
+        var text = "largest process: \(jetsam.largestProcess ?? "unknown")"
+        if !killed.isEmpty { text += "; killed: " + killed.prefix(5).joined(separator: ", ") }
+        headline = text
+      }
+    case .stackshot:
+      headline = report.stackshot?.reason
+    case .resource, .watchdog:
+      headline = report.resource?.event
+    case .crash, .unknown:
+      break
+    }
+  }
+}

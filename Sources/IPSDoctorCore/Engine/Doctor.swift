@@ -1,0 +1,46 @@
+/// Everything ips-doctor concludes about one report.
+public struct DiagnosisResult: Sendable, Equatable {
+  /// Findings, best first. Empty means inconclusive.
+  public var diagnoses: [Diagnosis]
+  /// What the report says happened, independent of any rule.
+  public var summary: CrashSummary
+  public var signature: CrashSignature
+  /// Ready-to-run commands to symbolicate the app's frames, when they lack symbols.
+  public var symbolication: SymbolicationHint?
+
+  public var isInconclusive: Bool { diagnoses.isEmpty }
+
+  /// The highest severity among the findings.
+  public var severity: Severity? { diagnoses.map(\.severity).max() }
+}
+
+/// Runs the rule catalog over reports.
+public enum Doctor {
+  public static func diagnose(
+    _ report: CrashReport, rules: [any DiagnosisRule.Type] = RuleCatalog.all
+  ) -> DiagnosisResult {
+    let context = DiagnosisContext(report: report)
+    var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
+    for (order, rule) in rules.enumerated() {
+      if let diagnosis = rule.init().diagnose(context) {
+        found.append((diagnosis, rule.description.specificity, order))
+      }
+    }
+    found.sort { lhs, rhs in
+      if lhs.diagnosis.confidence != rhs.diagnosis.confidence {
+        return lhs.diagnosis.confidence > rhs.diagnosis.confidence
+      }
+      if lhs.specificity != rhs.specificity { return lhs.specificity > rhs.specificity }
+      if lhs.diagnosis.severity != rhs.diagnosis.severity {
+        return lhs.diagnosis.severity > rhs.diagnosis.severity
+      }
+      return lhs.order < rhs.order
+    }
+    let diagnoses = found.map(\.diagnosis)
+    let summary = CrashSummary(context: context)
+    return DiagnosisResult(
+      diagnoses: diagnoses, summary: summary,
+      signature: CrashSignature(context: context, winner: diagnoses.first, summary: summary),
+      symbolication: SymbolicationHint(context: context))
+  }
+}
