@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the coverage-guided fuzz target (libFuzzer + AddressSanitizer) for the reader and the rule
+# engine, and runs it.
+#
+#   Fuzz/fuzz.sh --seconds 60          # time-boxed run (CI uses this)
+#   Fuzz/fuzz.sh --runs 10000000       # a fixed number of executions
+#
+# Seeds: Fixtures/reports, Fixtures/json and ../shared/corpus when present, copied to a scratch
+# corpus directory (the inputs are never modified). Crashes are written to Fuzz/artifacts/; each one
+# found becomes a fixture and a test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+runs=-1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs="$2"; seconds=0; shift 2 ;;
+    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N]" >&2; exit 64 ;;
+  esac
+done
+
+build=.build/fuzz
+mkdir -p "$build" Fuzz/artifacts
+work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus}"
+mkdir -p "$work"
+
+echo "building the fuzz target (this takes a minute)"
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O \
+  -swift-version 6 -enforce-exclusivity=checked \
+  $(find Sources/IPSDoctorCore -name '*.swift' | sort) Fuzz/FuzzEntry.swift \
+  -lm -o "$build/ips-doctor-fuzz"
+
+for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
+  [ -d "$seed" ] || continue
+  find "$seed" -type f \( -name '*.ips' -o -name '*.crash' -o -name '*.json' \) -size -512k \
+    -exec cp -n {} "$work"/ \; 2>/dev/null || true
+done
+
+args=(-max_len=262144 -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
+if [ "$seconds" -gt 0 ]; then args+=(-max_total_time="$seconds"); fi
+if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); fi
+"$build/ips-doctor-fuzz" "${args[@]}" "$work"
