@@ -1,0 +1,45 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+@Suite("Swift demangler")
+struct SwiftDemanglerTests {
+  @Test("Recognises mangled prefixes")
+  func prefixes() {
+    #expect(SwiftDemangler.isMangled("$s7ChatApp3FooC"))
+    #expect(SwiftDemangler.isMangled("_$s7ChatApp3FooC"))
+    #expect(SwiftDemangler.isMangled("$S7ChatApp3FooC"))
+    #expect(SwiftDemangler.isMangled("_T07ChatApp3FooC"))
+    #expect(!SwiftDemangler.isMangled("-[UIApplication sendEvent:]"))
+    #expect(!SwiftDemangler.isMangled("closure #1 in Foo.bar()"))
+  }
+
+  @Test("Demangles the async bridge closure in full and simplified style")
+  func bridge() throws {
+    let symbol = SymbolName(
+      "$s7ChatApp24PushNotificationDelegateC04userD6Center_10didReceiveySo06UNUserdG0C_So22UNNotificationResponseCtYaFyyYacfU_ToTQ0_")
+    let full = try #require(symbol.full)
+    #expect(full.contains("@objc closure #1"))
+    #expect(full.contains("ChatApp.PushNotificationDelegate.userNotificationCenter("))
+    #expect(symbol.simplified == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)")
+    let leading = SymbolName(
+      "_$s7ChatApp0B8DelegateC22userNotificationCenter_10didReceiveySo06UNUsereF0C_So22UNNotificationResponseCtYaFyyYacfU_ToTQ0_")
+    #expect(leading.simplified?.hasSuffix("@objc closure #1 in AppDelegate.userNotificationCenter(_:didReceive:)") == true)
+  }
+
+  @Test("Simplifies a full demangled name")
+  func simplify() {
+    #expect(
+      SwiftDemangler.simplify(
+        "(1) await resume partial function for @objc closure #1 () async -> () in ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()"
+      ) == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)")
+    #expect(SwiftDemangler.simplify("ChatApp.Store.load(from: Swift.String) throws -> ChatApp.Model") == "Store.load(from:)")
+    #expect(SwiftDemangler.simplify("ChatApp.Store.reset() -> ()") == "Store.reset()")
+  }
+
+  @Test("Leaves unmangled and malformed symbols alone")
+  func passthrough() {
+    #expect(SymbolName("objc_msgSend").full == nil)
+    #expect(SymbolName("$sGARBAGE!!").full == nil || SymbolName("$sGARBAGE!!").simplified != nil)
+  }
+}
