@@ -26,6 +26,10 @@ for path in CommandLine.arguments.dropFirst() {
     let r = try ReportReader.read(bytes)
     print("\(path): \(r.format) \(r.kind) bug=\(r.bugType?.rawValue ?? "-") exc=\(r.exception?.type ?? "-")/\(r.exception?.signal ?? "-") threads=\(r.threads.count) images=\(r.images.count) ft=\(r.faultingThread.map(String.init) ?? "-") warn=\(r.warnings.count) bodyErr=\(r.bodyError?.description ?? "-")")
     for w in r.warnings.prefix(3) { print("   warning: \(w)") }
+    let result = Doctor.diagnose(r)
+    for d in result.diagnoses { print("   => \(d.ruleID) [\(d.confidence)] \(d.summary)") }
+    if result.isInconclusive { print("   => inconclusive: \(result.summary.exception ?? "-") / \(result.summary.reason ?? "-") / first app frame \(result.summary.firstAppFrame ?? "-")") }
+    if let s = result.symbolication { for i in s.images { print("   atos: \(i.atos)") } }
   } catch {
     print("\(path): \(error)")
   }

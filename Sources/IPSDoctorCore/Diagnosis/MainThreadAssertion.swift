@@ -3,6 +3,12 @@
 public enum MainThreadAssertion {
   public static let message = "Call must be made on main thread"
 
+  /// Main-thread assertion texts of UIKit, WebKit and other frameworks.
+  public static let messages = [
+    message, "must be called on the main thread", "must be called from the main thread",
+    "must be made on the main thread", "must be used from main thread only",
+  ]
+
   /// UIKit and BaseBoard frames that assert the main thread when a completion block runs.
   static let assertingFrames = [
     "_updateSnapshotAndStateRestorationWithAction:windowScene:",
@@ -30,11 +36,31 @@ public enum MainThreadAssertion {
     public var deepestAssertingFrame: Int?
 
     public var isPresent: Bool { reason != nil || !assertingFrames.isEmpty }
+
+    /// The framework that asserted, from its frames ("UIKit", "BaseBoard") or its text.
+    public func framework(in context: DiagnosisContext) -> String {
+      if let backtrace, let deepest = deepestAssertingFrame,
+        let image = backtrace.frames[deepest].imageName
+      {
+        return image == "UIKitCore" ? "UIKit" : image
+      }
+      if let text = reason?.detail, text.contains("WKNavigationDelegate") || text.contains("WKUIDelegate") {
+        return "WebKit"
+      }
+      return "UIKit"
+    }
+
+    /// The assertion's text as the report wrote it, or UIKit's usual text when only frames show it.
+    public var text: String {
+      guard let detail = reason?.detail else { return MainThreadAssertion.message }
+      return detail.count > 160 ? String(detail.prefix(157)) + "…" : detail
+    }
   }
 
   public static func find(in context: DiagnosisContext) -> Assertion {
     var assertion = Assertion(
-      reason: context.reasonText(containing: message), assertingFrames: [], backtrace: nil)
+      reason: messages.lazy.compactMap { context.reasonText(containing: $0) }.first,
+      assertingFrames: [], backtrace: nil)
     for backtrace in context.backtraces {
       var evidence: [Evidence] = []
       var deepest: Int?

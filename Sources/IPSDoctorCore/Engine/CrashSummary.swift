@@ -30,7 +30,7 @@ public struct CrashSummary: Sendable, Equatable {
       reason = "\(name): \(message)"
     } else if let message = report.exceptionReason?.composedMessage ?? report.exceptionReason?.name {
       reason = message
-    } else if let line = context.applicationSpecificLines.first(where: { !$0.isEmpty }) {
+    } else if let line = context.applicationSpecificLines.first(where: Self.isMeaningfulReason) {
       reason = line
     } else if let subtype = report.exception?.subtype {
       reason = subtype
@@ -75,5 +75,12 @@ public struct CrashSummary: Sendable, Equatable {
     case .crash, .unknown:
       break
     }
+  }
+
+  /// Application Specific Information lines that describe the environment, not the crash.
+  static func isMeaningfulReason(_ line: String) -> Bool {
+    let trimmed = line.trimmingWhitespace()
+    return !trimmed.isEmpty && !trimmed.hasPrefix("CoreSimulator ") && !trimmed.hasPrefix("dyld4 config")
+      && !trimmed.hasPrefix("dyld2 mode") && !trimmed.hasPrefix("dyld3 mode")
   }
 }

@@ -66,7 +66,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       let confidence: Confidence =
         assertion.reason != nil || !assertion.assertingFrames.isEmpty ? .definite : .likely
       return diagnosis(
-        context, confidence: confidence, bridge: bridge, evidence: evidence,
+        context, confidence: confidence, bridge: bridge, assertion: assertion, evidence: evidence,
         hasConcurrency: !concurrency.isEmpty)
     }
 
@@ -124,12 +124,12 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
 
   private func diagnosis(
     _ context: DiagnosisContext, confidence: Confidence, bridge: MainThreadAssertion.BridgeFrame,
-    evidence: [Evidence], hasConcurrency: Bool
+    assertion: MainThreadAssertion.Assertion, evidence: [Evidence], hasConcurrency: Bool
   ) -> Diagnosis {
     let method = CompletionHandlerMethod.lookup(bridge.method)
     let thread = context.crashedThread
     var summary =
-      "UIKit asserted \"\(MainThreadAssertion.message)\" because the completion handler of "
+      "\(assertion.framework(in: context)) asserted \"\(assertion.text)\" because the completion handler of "
       + "`\(bridge.qualifiedName)` ran off the main thread. The frame "
       + "`@objc closure #1 in \(bridge.qualifiedName)` (\(bridge.evidence.path)) is the compiler's "
       + "bridge for your `async` implementation of "
