@@ -100,7 +100,6 @@ private struct Reader {
   let buffer: UnsafeBufferPointer<UInt8>
   var position: Int
   let maxDepth: Int
-  var depth = 0
 
   init(buffer: UnsafeBufferPointer<UInt8>, position: Int, maxDepth: Int) {
     self.buffer = buffer
@@ -134,25 +133,147 @@ private struct Reader {
     }
   }
 
+  /// An array or object being filled, innermost last.
+  enum OpenContainer {
+    case array([JSONValue])
+    case object([JSONObject.Member], key: String)
+  }
+
+  /// Parses one value without recursion: containers live on an explicit stack, so the depth limit,
+  /// not the thread's stack size, bounds nesting.
   mutating func parseValue() throws(JSONError) -> JSONValue {
-    guard position < buffer.count else { throw unexpected("a value") }
-    switch buffer[position] {
-    case ASCII.openBrace: return try parseObject()
-    case ASCII.openBracket: return try parseArray()
-    case ASCII.quote: return .string(try parseString())
-    case ASCII.minus, ASCII.zero...ASCII.nine: return .number(try parseNumber())
-    case UInt8(ascii: "t"):
-      try expectLiteral("true")
-      return .bool(true)
-    case UInt8(ascii: "f"):
-      try expectLiteral("false")
-      return .bool(false)
-    case UInt8(ascii: "n"):
-      try expectLiteral("null")
-      return .null
-    default:
-      throw unexpected("a value")
+    var stack: [OpenContainer] = []
+    // Set when an error is about the innermost container itself (a missing ',' say), so its path
+    // stops at the container rather than naming the next member.
+    var atContainer = false
+    do throws(JSONError) {
+      while true {
+        // Read a value: a scalar, an empty container, or the opening of a non-empty one.
+        var value: JSONValue
+        guard position < buffer.count else { throw unexpected("a value") }
+        switch buffer[position] {
+        case ASCII.openBrace:
+          try enter(stack.count)
+          position += 1
+          skipWhitespace()
+          if position < buffer.count && buffer[position] == ASCII.closeBrace {
+            position += 1
+            value = .object(JSONObject())
+          } else {
+            let key = try parseKey(isFirst: true)
+            stack.append(.object([], key: key))
+            skipWhitespace()
+            continue
+          }
+        case ASCII.openBracket:
+          try enter(stack.count)
+          position += 1
+          skipWhitespace()
+          if position < buffer.count && buffer[position] == ASCII.closeBracket {
+            position += 1
+            value = .array([])
+          } else {
+            stack.append(.array([]))
+            continue
+          }
+        case ASCII.quote: value = .string(try parseString())
+        case ASCII.minus, ASCII.zero...ASCII.nine: value = .number(try parseNumber())
+        case UInt8(ascii: "t"):
+          try expectLiteral("true")
+          value = .bool(true)
+        case UInt8(ascii: "f"):
+          try expectLiteral("false")
+          value = .bool(false)
+        case UInt8(ascii: "n"):
+          try expectLiteral("null")
+          value = .null
+        default:
+          throw unexpected("a value")
+        }
+
+        // Attach the value to the open containers, closing as many as end here.
+        while true {
+          guard let top = stack.popLast() else { return value }
+          skipWhitespace()
+          switch top {
+          case .array(var elements):
+            elements.append(value)
+            guard position < buffer.count else {
+              stack.append(.array(elements))
+              atContainer = true
+              throw unexpected("',' or ']' after array element")
+            }
+            if buffer[position] == ASCII.comma {
+              position += 1
+              skipWhitespace()
+              stack.append(.array(elements))
+            } else if buffer[position] == ASCII.closeBracket {
+              position += 1
+              value = .array(elements)
+              continue
+            } else {
+              stack.append(.array(elements))
+              atContainer = true
+              throw unexpected("',' or ']' after array element")
+            }
+          case .object(var members, let key):
+            members.append(JSONObject.Member(key: key, value: value))
+            guard position < buffer.count else {
+              stack.append(.object(members, key: key))
+              atContainer = true
+              throw unexpected("',' or '}' after object member")
+            }
+            if buffer[position] == ASCII.comma {
+              position += 1
+              stack.append(.object(members, key: ""))
+              let next = try parseKey(isFirst: false)
+              stack[stack.count - 1] = .object(members, key: next)
+              skipWhitespace()
+            } else if buffer[position] == ASCII.closeBrace {
+              position += 1
+              value = .object(JSONObject(members))
+              continue
+            } else {
+              // The error is about the object itself, not the member just read.
+              stack.append(.object(members, key: ""))
+              atContainer = true
+              throw unexpected("',' or '}' after object member")
+            }
+          }
+          break
+        }
+      }
+    } catch {
+      var failure = error
+      // Innermost first; JSONParser reverses the path once.
+      for (level, container) in stack.reversed().enumerated() {
+        if level == 0 && atContainer { continue }
+        switch container {
+        case .array(let elements): failure.path.components.append(.index(elements.count))
+        case .object(_, let key):
+          if !key.isEmpty { failure.path.components.append(.key(key)) }
+        }
+      }
+      throw failure
     }
+  }
+
+  /// Reads `"key" :` and leaves the position at the member's value.
+  mutating func parseKey(isFirst: Bool) throws(JSONError) -> String {
+    skipWhitespace()
+    guard position < buffer.count, buffer[position] == ASCII.quote else {
+      throw unexpected(isFirst ? "a string key or '}'" : "a string key")
+    }
+    let key = try parseString()
+    skipWhitespace()
+    guard position < buffer.count, buffer[position] == ASCII.colon else {
+      var failure = unexpected("':' after object key")
+      failure.path.components.append(.key(key))
+      throw failure
+    }
+    position += 1
+    skipWhitespace()
+    return key
   }
 
   mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
@@ -169,93 +290,8 @@ private struct Reader {
     }
   }
 
-  mutating func enter() throws(JSONError) {
-    depth += 1
-    if depth > maxDepth { throw error(.tooDeep(limit: maxDepth), at: position) }
-  }
-
-  mutating func parseObject() throws(JSONError) -> JSONValue {
-    try enter()
-    position += 1  // {
-    var members: [JSONObject.Member] = []
-    skipWhitespace()
-    if position < buffer.count && buffer[position] == ASCII.closeBrace {
-      position += 1
-      depth -= 1
-      return .object(JSONObject(members))
-    }
-    while true {
-      skipWhitespace()
-      guard position < buffer.count, buffer[position] == ASCII.quote else {
-        throw unexpected(members.isEmpty ? "a string key or '}'" : "a string key")
-      }
-      let key = try parseString()
-      skipWhitespace()
-      guard position < buffer.count, buffer[position] == ASCII.colon else {
-        var failure = unexpected("':' after object key")
-        failure.path.components.append(.key(key))
-        throw failure
-      }
-      position += 1
-      skipWhitespace()
-      let value: JSONValue
-      do throws(JSONError) {
-        value = try parseValue()
-      } catch {
-        var failure = error
-        failure.path.components.append(.key(key))
-        throw failure
-      }
-      members.append(JSONObject.Member(key: key, value: value))
-      skipWhitespace()
-      guard position < buffer.count else { throw unexpected("',' or '}' after object member") }
-      let byte = buffer[position]
-      if byte == ASCII.comma {
-        position += 1
-        continue
-      }
-      if byte == ASCII.closeBrace {
-        position += 1
-        depth -= 1
-        return .object(JSONObject(members))
-      }
-      throw unexpected("',' or '}' after object member")
-    }
-  }
-
-  mutating func parseArray() throws(JSONError) -> JSONValue {
-    try enter()
-    position += 1  // [
-    var elements: [JSONValue] = []
-    skipWhitespace()
-    if position < buffer.count && buffer[position] == ASCII.closeBracket {
-      position += 1
-      depth -= 1
-      return .array(elements)
-    }
-    while true {
-      skipWhitespace()
-      do throws(JSONError) {
-        elements.append(try parseValue())
-      } catch {
-        var failure = error
-        failure.path.components.append(.index(elements.count))
-        throw failure
-      }
-      skipWhitespace()
-      guard position < buffer.count else { throw unexpected("',' or ']' after array element") }
-      let byte = buffer[position]
-      if byte == ASCII.comma {
-        position += 1
-        continue
-      }
-      if byte == ASCII.closeBracket {
-        position += 1
-        depth -= 1
-        return .array(elements)
-      }
-      throw unexpected("',' or ']' after array element")
-    }
+  func enter(_ depth: Int) throws(JSONError) {
+    if depth + 1 > maxDepth { throw error(.tooDeep(limit: maxDepth), at: position) }
   }
 
   // MARK: Strings

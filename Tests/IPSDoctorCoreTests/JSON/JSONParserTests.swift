@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import Testing
 
 @testable import IPSDoctorCore
@@ -95,5 +100,76 @@ struct JSONParserTests {
     let text = JSONWriter.string(value, style: .compact)
     #expect(text == #"{"s":"a\u001b[31mb\u202e","n":[18446744073709551615,1.5]}"#)
     #expect(try JSONParser.parse(text) == value)
+  }
+}
+
+@Suite("JSON parser stack use")
+struct JSONParserStackTests {
+  /// macOS runs Dispatch workers on 512 KiB stacks; the deepest document the parser accepts must
+  /// fit there, even in a debug build.
+  @Test("The depth limit fits in a 512 KiB thread stack")
+  func smallStack() throws {
+    final class Box: @unchecked Sendable { var outcome: String = "not run" }
+    let box = Box()
+    let text = String(repeating: "[{\"a\":", count: 256) + "1" + String(repeating: "}]", count: 256)
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    pthread_attr_setstacksize(&attributes, 512 * 1024)
+    let context = Unmanaged.passRetained(ThreadWork {
+      do {
+        _ = try JSONParser.parse(text)
+        box.outcome = "ok"
+      } catch {
+        box.outcome = "error: \(error)"
+      }
+    }).toOpaque()
+    #if os(Linux)
+      var thread = pthread_t()
+    #else
+      var thread: pthread_t?
+    #endif
+    let created = pthread_create(&thread, &attributes, { raw in
+      let work = Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue()
+      work.body()
+      return nil
+    }, context)
+    #expect(created == 0)
+    #if os(Linux)
+      pthread_join(thread, nil)
+    #else
+      pthread_join(thread!, nil)
+    #endif
+    #expect(box.outcome == "ok")
+  }
+}
+
+final class ThreadWork: @unchecked Sendable {
+  let body: () -> Void
+  init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+@Suite("JSON parser error paths")
+struct JSONParserErrorPathTests {
+  private func path(_ text: String) -> String? {
+    do throws(JSONError) {
+      _ = try JSONParser.parse(text)
+      return nil
+    } catch {
+      return error.path.description
+    }
+  }
+
+  @Test("Paths name the value being parsed", arguments: [
+    ("[1 2]", "$"),
+    ("[1, x]", "[1]"),
+    ("{\"a\": [1, {\"b\": ]}]}", "a[1].b"),
+    ("{\"a\": 1 \"b\": 2}", "$"),
+    ("{\"a\": {\"b\" 1}}", "a.b"),
+    ("{\"a\": [[], [1,]]}", "a[1][1]"),
+    ("{\"k\": \"v\", }", "$"),
+    ("[[[", "[0][0][0]"),
+  ])
+  func paths(_ text: String, _ expected: String) {
+    #expect(path(text) == expected)
   }
 }
