@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import IPSDoctorCore
+
+/// One row of Fixtures/reports/MANIFEST.tsv.
+struct ManifestRow: Sendable, CustomTestStringConvertible {
+  let file: String
+  let expectedRules: [String]
+  let mustNotFire: [String]
+  let notes: String
+
+  var testDescription: String { file }
+
+  static func load() -> [ManifestRow] {
+    guard let text = try? String(contentsOf: Fixtures.url("reports/MANIFEST.tsv"), encoding: .utf8)
+    else { return [] }
+    var rows: [ManifestRow] = []
+    for (number, line) in text.components(separatedBy: "\n").enumerated() where number > 0 {
+      let columns = line.components(separatedBy: "\t")
+      guard columns.count >= 7, !columns[0].isEmpty else { continue }
+      func ids(_ column: String) -> [String] {
+        column.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+          .filter { !$0.isEmpty }
+      }
+      rows.append(
+        ManifestRow(
+          file: columns[0], expectedRules: ids(columns[5]), mustNotFire: ids(columns[6]),
+          notes: columns.count > 7 ? columns[7] : ""))
+    }
+    return rows
+  }
+}
+
+/// Reads a fixture and diagnoses it; `nil` when the reader cannot give the rules anything to work
+/// with yet (a legacy text report before the text parser reads its backtraces).
+func diagnoseFixture(_ file: String) throws -> (report: CrashReport, result: DiagnosisResult)? {
+  let report = try ReportReader.read(Fixtures.bytes("reports/" + file))
+  if report.threads.isEmpty && (report.lastExceptionBacktrace ?? []).isEmpty { return nil }
+  return (report, Doctor.diagnose(report))
+}
+
+@Suite("Concurrency rules on the fixtures")
+struct ConcurrencyFixtureTests {
+  static let ourIDs = Set(RuleCatalog.concurrencyRules.map { $0.description.id })
+
+  static let rows: [ManifestRow] = ManifestRow.load().filter { row in
+    (row.expectedRules + row.mustNotFire).contains { ourIDs.contains($0) }
+  }
+
+  @Test("The manifest lists fixtures for our rules")
+  func manifestHasRows() {
+    #expect(Self.rows.count >= 10, "only \(Self.rows.count) rows mention the concurrency rules")
+  }
+
+  @Test("Expected rules fire, rank first and must-not-fire rules stay silent", arguments: rows)
+  func fixture(_ row: ManifestRow) throws {
+    guard let (_, result) = try diagnoseFixture(row.file) else {
+      // The legacy text reader does not read backtraces yet; nothing to diagnose.
+      return
+    }
+    let fired = result.diagnoses.map(\.ruleID)
+    for id in row.expectedRules where Self.ourIDs.contains(id) {
+      #expect(fired.contains(id), "\(row.file): \(id) did not fire; fired: \(fired)")
+    }
+    for id in row.mustNotFire where Self.ourIDs.contains(id) {
+      #expect(!fired.contains(id), "\(row.file): \(id) fired but must not")
+    }
+    if let first = row.expectedRules.first, Self.ourIDs.contains(first),
+      row.expectedRules.allSatisfy({ RuleCatalog.rule(id: $0) != nil })
+    {
+      #expect(result.diagnoses.first?.ruleID == first, "\(row.file): ranked \(fired)")
+    }
+  }
+
+  @Test("A concurrency rule that fires definitely is never second to another definite one of ours", arguments: rows)
+  func noDefiniteTies(_ row: ManifestRow) throws {
+    guard let (_, result) = try diagnoseFixture(row.file) else { return }
+    let definite = result.diagnoses.filter { $0.confidence == .definite && Self.ourIDs.contains($0.ruleID) }
+    #expect(definite.count <= 1, "\(row.file): several definite concurrency findings \(definite.map(\.ruleID))")
+  }
+
+  @Test("Our rules stay silent on the rest of the fixtures")
+  func silentElsewhere() throws {
+    let mentioned = Set(Self.rows.map(\.file))
+    for row in ManifestRow.load() where !mentioned.contains(row.file) {
+      guard let (_, result) = try diagnoseFixture(row.file) else { continue }
+      let ours = result.diagnoses.filter { Self.ourIDs.contains($0.ruleID) }.map(\.ruleID)
+      #expect(ours.isEmpty, "\(row.file): \(ours) fired")
+    }
+  }
+
+  @Test("Our rules fire nothing on the real corpus")
+  func corpus() throws {
+    guard let shared = Fixtures.shared else { return }
+    let root = shared.appendingPathComponent("corpus")
+    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return }
+    var checked = 0
+    while let path = enumerator.nextObject() as? String {
+      guard !path.hasSuffix(".md"), !path.hasSuffix(".tsv") else { continue }
+      let url = root.appendingPathComponent(path)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+        !isDirectory.boolValue, let data = try? Data(contentsOf: url),
+        let report = try? ReportReader.read([UInt8](data))
+      else { continue }
+      checked += 1
+      let ours = Doctor.diagnose(report).diagnoses.filter { Self.ourIDs.contains($0.ruleID) }
+      // None of the corpus reports is a concurrency or main-thread crash.
+      #expect(ours.isEmpty, "\(path): \(ours.map { "\($0.ruleID) \($0.confidence): \($0.summary)" })")
+    }
+    #expect(checked > 0)
+  }
+}
