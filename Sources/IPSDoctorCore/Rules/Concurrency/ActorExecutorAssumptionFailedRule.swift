@@ -51,6 +51,7 @@ public struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
   /// libdispatch isolation trap on the crashed thread.
   static func assumption(in context: DiagnosisContext) -> Assumption? {
     let text = context.reasonText(containing: message)
+    guard text != nil || SwiftIsolationTrap.evidence(in: context) != nil else { return nil }
     var frame: (Int, Evidence)?
     let backtrace = context.crashedBacktrace
     if let backtrace {
@@ -61,8 +62,7 @@ public struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
         }
       }
     }
-    let trapped = SwiftIsolationTrap.evidence(in: context) != nil
-    guard text != nil || (frame != nil && trapped) else { return nil }
+    guard text != nil || frame != nil else { return nil }
     return Assumption(
       text: text, assumingFrame: frame, backtrace: backtrace,
       expected: text.flatMap { expectedExecutor($0.detail) })

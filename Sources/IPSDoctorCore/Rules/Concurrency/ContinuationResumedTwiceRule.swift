@@ -61,7 +61,7 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
     var summary = "The Swift runtime stopped the app because the checked continuation created in "
     summary += function.map { "`\($0)`" } ?? "a function of the app"
     summary += " was resumed a second time"
-    if let outcome { summary += " (the second call was `resume(\(outcome)…)`)" }
+    if let outcome { summary += ", with `resume(\(outcome):)`" }
     summary += " (\(text.path))."
     if let caller {
       summary += " The second resume came from \(caller.quotedName) (\(caller.evidence.path))"
@@ -89,6 +89,7 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
       ```swift
       \(owner.map { "extension \($0) {" } ?? "// In the type that owns the continuation:")
         // var continuation: CheckedContinuation<Value, Error>?  (set by \(function ?? "the async function"))
+        // Call this from \(site.replacing("`", with: "")) instead of resuming directly.
         func finish(with result: Result<Value, Error>) {
           guard let continuation else { return }  // already resumed: ignore later callbacks
           self.continuation = nil

@@ -149,10 +149,11 @@ public struct SwiftIsolationCheckFailedRule: DiagnosisRule {
   private func remedy(closure: String?, caller: String?, requestAuthorization: Bool) -> String {
     var text = Self.description.remedy
     if requestAuthorization {
+      let place = closure.map { " in `\(SymbolText.enclosingFunction($0))`" } ?? ""
       text += """
 
 
-        For `requestAuthorization`, either mark the completion handler `@Sendable` and hop to the \
+        For `requestAuthorization`\(place), either mark the completion handler `@Sendable` and hop to the \
         main actor:
 
         ```swift

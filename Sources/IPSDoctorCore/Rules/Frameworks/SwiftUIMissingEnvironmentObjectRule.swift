@@ -52,7 +52,13 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
       "SwiftUI stopped the app because no `\(type)` was in the environment "
       + "(\"\(marker)\(type) found\", \(reason.path))."
     if let reader {
-      summary += " The reading view is \(reader.quotedName) (\(reader.evidence.path))."
+      if let name = reader.name, let body = name.firstRange(of: ".body"),
+        let view = name[..<body.lowerBound].split(separator: " ").last?.split(separator: ".").last
+      {
+        summary += " The view `\(view)` read it in its body (`\(name)`, \(reader.evidence.path))."
+      } else {
+        summary += " It was read by \(reader.quotedName) (\(reader.evidence.path))."
+      }
     }
     summary +=
       isObservation
@@ -74,7 +80,12 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
   private func remedy(type: String?, reader: String?, observation: Bool) -> String {
     let type = type ?? "Store"
     let variable = lowerFirst(type)
-    let view = reader.flatMap { SymbolText.typeName(ofFunction: SymbolText.enclosingFunction($0)) } ?? "ProfileView"
+    let view =
+      reader.flatMap { name in
+        name.firstRange(of: ".body").flatMap { body in
+          name[..<body.lowerBound].split(separator: " ").last?.split(separator: ".").last.map(String.init)
+        }
+      } ?? "ProfileView"
     var text = Self.description.remedy + "\n\n```swift\n"
     if observation {
       text += """
@@ -144,7 +155,10 @@ extension SwiftUIMissingEnvironmentObjectRule {
           "SwiftUI/EnvironmentObject.swift:92: Fatal error: No ObservableObject of type SessionStore found. A View.environmentObject(_:) for SessionStore may be missing as an ancestor of this view."
         ),
         .definite,
-        summaryContains: ["`SessionStore`", "SettingsView.body.getter", "threads[0].frames[2]", ".environmentObject(sessionStore)"]),
+        summaryContains: [
+          "`SessionStore`", "The view `SettingsView` read it", "SettingsView.body.getter",
+          "threads[0].frames[2]", ".environmentObject(sessionStore)",
+        ]),
       .triggers(
         "@Environment(Type.self) with Observation",
         report(
