@@ -4,7 +4,7 @@ import Testing
 @testable import IPSDoctorCore
 
 /// One row of Fixtures/reports/MANIFEST.tsv.
-struct ManifestRow: Sendable, CustomTestStringConvertible {
+struct ConcurrencyManifestRow: Sendable, CustomTestStringConvertible {
   let file: String
   let expectedRules: [String]
   let mustNotFire: [String]
@@ -12,10 +12,10 @@ struct ManifestRow: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { file }
 
-  static func load() -> [ManifestRow] {
+  static func load() -> [ConcurrencyManifestRow] {
     guard let text = try? String(contentsOf: Fixtures.url("reports/MANIFEST.tsv"), encoding: .utf8)
     else { return [] }
-    var rows: [ManifestRow] = []
+    var rows: [ConcurrencyManifestRow] = []
     for (number, line) in text.components(separatedBy: "\n").enumerated() where number > 0 {
       let columns = line.components(separatedBy: "\t")
       guard columns.count >= 7, !columns[0].isEmpty else { continue }
@@ -24,7 +24,7 @@ struct ManifestRow: Sendable, CustomTestStringConvertible {
           .filter { !$0.isEmpty }
       }
       rows.append(
-        ManifestRow(
+        ConcurrencyManifestRow(
           file: columns[0], expectedRules: ids(columns[5]), mustNotFire: ids(columns[6]),
           notes: columns.count > 7 ? columns[7] : ""))
     }
@@ -32,19 +32,19 @@ struct ManifestRow: Sendable, CustomTestStringConvertible {
   }
 }
 
-/// Reads a fixture and diagnoses it; `nil` when the reader cannot give the rules anything to work
-/// with yet (a legacy text report before the text parser reads its backtraces).
-func diagnoseFixture(_ file: String) throws -> (report: CrashReport, result: DiagnosisResult)? {
-  let report = try ReportReader.read(Fixtures.bytes("reports/" + file))
-  if report.threads.isEmpty && (report.lastExceptionBacktrace ?? []).isEmpty { return nil }
-  return (report, Doctor.diagnose(report))
-}
-
 @Suite("Concurrency rules on the fixtures")
 struct ConcurrencyFixtureTests {
+  /// Reads a fixture and diagnoses it; `nil` when the reader cannot give the rules anything to
+  /// work with yet (a legacy text report before the text parser reads its backtraces).
+  static func diagnoseFixture(_ file: String) throws -> (report: CrashReport, result: DiagnosisResult)? {
+    let report = try ReportReader.read(Fixtures.bytes("reports/" + file))
+    if report.threads.isEmpty && (report.lastExceptionBacktrace ?? []).isEmpty { return nil }
+    return (report, Doctor.diagnose(report))
+  }
+
   static let ourIDs = Set(RuleCatalog.concurrencyRules.map { $0.description.id })
 
-  static let rows: [ManifestRow] = ManifestRow.load().filter { row in
+  static let rows: [ConcurrencyManifestRow] = ConcurrencyManifestRow.load().filter { row in
     (row.expectedRules + row.mustNotFire).contains { ourIDs.contains($0) }
   }
 
@@ -54,8 +54,8 @@ struct ConcurrencyFixtureTests {
   }
 
   @Test("Expected rules fire, rank first and must-not-fire rules stay silent", arguments: rows)
-  func fixture(_ row: ManifestRow) throws {
-    guard let (_, result) = try diagnoseFixture(row.file) else {
+  func fixture(_ row: ConcurrencyManifestRow) throws {
+    guard let (_, result) = try Self.diagnoseFixture(row.file) else {
       // The legacy text reader does not read backtraces yet; nothing to diagnose.
       return
     }
@@ -73,9 +73,9 @@ struct ConcurrencyFixtureTests {
     }
   }
 
-  @Test("A concurrency rule that fires definitely is never second to another definite one of ours", arguments: rows)
-  func noDefiniteTies(_ row: ManifestRow) throws {
-    guard let (_, result) = try diagnoseFixture(row.file) else { return }
+  @Test("At most one of our rules is definite on each fixture", arguments: rows)
+  func noDefiniteTies(_ row: ConcurrencyManifestRow) throws {
+    guard let (_, result) = try Self.diagnoseFixture(row.file) else { return }
     let definite = result.diagnoses.filter { $0.confidence == .definite && Self.ourIDs.contains($0.ruleID) }
     #expect(definite.count <= 1, "\(row.file): several definite concurrency findings \(definite.map(\.ruleID))")
   }
@@ -83,8 +83,8 @@ struct ConcurrencyFixtureTests {
   @Test("Our rules stay silent on the rest of the fixtures")
   func silentElsewhere() throws {
     let mentioned = Set(Self.rows.map(\.file))
-    for row in ManifestRow.load() where !mentioned.contains(row.file) {
-      guard let (_, result) = try diagnoseFixture(row.file) else { continue }
+    for row in ConcurrencyManifestRow.load() where !mentioned.contains(row.file) {
+      guard let (_, result) = try Self.diagnoseFixture(row.file) else { continue }
       let ours = result.diagnoses.filter { Self.ourIDs.contains($0.ruleID) }.map(\.ruleID)
       #expect(ours.isEmpty, "\(row.file): \(ours) fired")
     }

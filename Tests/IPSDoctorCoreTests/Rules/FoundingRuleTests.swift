@@ -76,7 +76,7 @@ struct FoundingRuleTests {
 
   @Test("Fires, ranks first and names the bridge", arguments: FoundingCase.all)
   func founding(_ testCase: FoundingCase) throws {
-    guard let (report, result) = try diagnoseFixture(testCase.file) else {
+    guard let (report, result) = try ConcurrencyFixtureTests.diagnoseFixture(testCase.file) else {
       // A legacy text report before the text reader reads backtraces: nothing to diagnose yet.
       return
     }
@@ -161,7 +161,7 @@ struct FoundingRuleTests {
 
   @Test("Look-alikes: the founding rule stays silent and the right rule fires", arguments: lookAlikes)
   func lookAlike(_ lookAlike: LookAlike) throws {
-    guard let (_, result) = try diagnoseFixture(lookAlike.file) else {
+    guard let (_, result) = try ConcurrencyFixtureTests.diagnoseFixture(lookAlike.file) else {
       Issue.record("\(lookAlike.file) did not read")
       return
     }
