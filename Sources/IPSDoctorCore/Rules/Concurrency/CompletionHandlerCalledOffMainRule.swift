@@ -44,6 +44,11 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
+    // Cheap pre-check before the full search: UIKit's assertion goes through NSAssertionHandler.
+    let hasHandler = context.backtraces.contains { backtrace in
+      backtrace.frames.contains { $0.symbol?.hasPrefix(MainThreadAssertion.assertionHandler) ?? false }
+    }
+    guard hasHandler else { return nil }
     let assertion = MainThreadAssertion.find(in: context)
     guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
       return nil

@@ -54,8 +54,10 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
       }
       return diagnosis(context, method: method, dropped: isDropped, evidence: evidence, confidence: .definite)
     }
-    // Without the reason text: WebKit's checker destructor raising an exception.
-    guard context.report.exceptionReason?.name == "NSInternalInconsistencyException" || context.report.exceptionReason == nil,
+    // Without the reason text: WebKit's checker destructor raising an exception (which aborts).
+    let aborted = (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").contains("SIGABRT")
+    guard aborted,
+      context.report.exceptionReason?.name == "NSInternalInconsistencyException" || context.report.exceptionReason == nil,
       let checker = context.firstFrame(containing: "CompletionHandlerCallChecker::~CompletionHandlerCallChecker")
     else { return nil }
     return diagnosis(context, method: nil, dropped: true, evidence: [checker.evidence], confidence: .likely)
