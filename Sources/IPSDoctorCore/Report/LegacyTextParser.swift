@@ -1,7 +1,11 @@
-/// Reads Apple's legacy text crash report layout (`.crash`, and the text body of bug_type 109).
+/// Reads Apple's legacy text crash report layout (`.crash`, and the text body of bug_type 109 and
+/// of the older resource and stackshot kinds) into the same ``CrashReport`` the JSON reader fills.
 ///
-/// First version: recognises the layout and reads the header fields; threads, backtraces and
-/// images follow.
+/// The reader makes one pass over the lines. It accepts CRLF line endings, leading blank lines, a
+/// report pasted with a common indentation (into a forum question, say), a report that stops after
+/// its header, an `EOF` marker and unrelated text after the report. A line that looks like part of
+/// a section but cannot be read becomes a ``ReportWarning`` located at its line in the file; the
+/// reader never traps on bad input.
 public enum LegacyTextParser {
   static let markers = [
     "Incident Identifier:", "Exception Type:", "Hardware Model:", "Crashed Thread:",
@@ -18,8 +22,742 @@ public enum LegacyTextParser {
     return false
   }
 
+  /// Reads `text` into `report`, keeping what the JSON header (if any) already put there unless the
+  /// text says otherwise.
+  ///
+  /// - Parameters:
+  ///   - text: The text body.
+  ///   - firstLine: The file line number of the text's first line, so warnings point into the file.
+  ///   - report: The report to fill.
   public static func parse(_ text: String, firstLine: Int, into report: inout CrashReport) {
-    if report.kind == .unknown { report.kind = report.bugType?.kind ?? .crash }
-    if report.bugType == nil || report.bugType?.kind == .crash { report.kind = .crash }
+    var reader = LegacyTextReader(report: report, firstLine: firstLine)
+    reader.read(text)
+    report = reader.finish()
+  }
+}
+
+/// The state of one pass over a legacy text report.
+struct LegacyTextReader {
+  /// The multi-line block the current line belongs to.
+  enum Block: Equatable {
+    case none
+    case applicationSpecific
+    case kernelTriage
+    case vmRegionInfo
+    case vmSummary
+    case terminationReasons
+    /// Frames of the thread at this position of `report.threads`.
+    case threadFrames(Int)
+    case lastExceptionBacktrace
+    case applicationSpecificBacktrace
+    /// Registers of the thread at this position.
+    case registers(Int)
+    case images
+    /// A block we do not model (Filtered syslog, External Modification Summary, …).
+    case skipped
+  }
+
+  var report: CrashReport
+  let firstLine: Int
+  var block = Block.none
+  var stopped = false
+
+  var threadPositions: [Int: Int] = [:]
+  var triggered: (number: Int, queue: String?, line: Int)?
+  var highlighted: (number: Int, line: Int)?
+  var statePosition: Int?
+  var versionText: Substring?
+  var terminationSignal: String?
+  var applicationSpecificLines: [String] = []
+  var kernelTriageLines: [String] = []
+  var vmRegionLines: [String] = []
+  var vmSummaryLines: [String] = []
+  var pendingBlankLines = 0
+  var lastExceptionFrames: [Frame]?
+  var applicationBacktraceFrames: [Frame]?
+  var addressListOpen = false
+
+  // Resource and stackshot bodies.
+  var headerFields: [ResourceSummary.Field] = []
+  var inHeaderBlock = true
+  var event: String?
+  var actionTaken: String?
+  var isMicrostackshot = false
+  var stackshotReason: String?
+  var stackshotCode: String?
+  var frontmostPids: [Int] = []
+  var processNamesByPid: [Int: String] = [:]
+  var stackshotProcessCount = 0
+
+  var lastContentLine: Int
+  var sawBody = false
+
+  init(report: CrashReport, firstLine: Int) {
+    self.report = report
+    self.firstLine = firstLine
+    self.lastContentLine = firstLine
+  }
+
+  func location(_ line: Int) -> String { "line \(line)" }
+
+  mutating func warn(_ line: Int, _ message: String) {
+    report.warnings.append(ReportWarning(location: location(line), message: message))
+  }
+
+  // MARK: Lines
+
+  /// Labels that can open a report; the first line holding one fixes the report's indentation.
+  static let openingLabels = [
+    "Incident Identifier:", "CrashReporter Key:", "Hardware Model:", "Process:", "Path:",
+    "Identifier:", "Date/Time:", "OS Version:", "Exception Type:", "Command:", "Event:",
+    "Crashed Thread:", "Triggered by Thread:", "Code Type:", "Version:",
+  ]
+
+  mutating func read(_ text: String) {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // Find where the report starts and how far it is indented.
+    var start = 0
+    var indent = 0
+    var found = false
+    for (offset, raw) in lines.enumerated() {
+      let line = Self.withoutCarriageReturn(raw)
+      let content = LegacyTextLine.droppingLeadingSpace(line)
+      if Self.openingLabels.contains(where: { content.hasPrefix($0) }) {
+        start = offset
+        indent = line.count - content.count
+        found = true
+        break
+      }
+    }
+    if !found {
+      start = lines.firstIndex(where: { !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty }) ?? 0
+    } else if lines[..<start].contains(where: { !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty }) {
+      warn(firstLine, "skipped text before the report")
+    }
+
+    var offset = start
+    while offset < lines.count && !stopped {
+      let number = firstLine + offset
+      var line = Self.withoutCarriageReturn(lines[offset])
+      offset += 1
+      if indent > 0 {
+        let content = LegacyTextLine.droppingLeadingSpace(line)
+        if content.isEmpty {
+          line = content
+        } else if line.count - content.count < indent {
+          warn(number, "ignored the text after the indented report")
+          break
+        } else {
+          line = line.dropFirst(indent)
+        }
+      }
+      process(LegacyTextLine.droppingTrailingSpace(line), number: number)
+    }
+  }
+
+  static func withoutCarriageReturn(_ line: Substring) -> Substring {
+    line.hasSuffix("\r") ? line.dropLast() : line
+  }
+
+  static func startsSection(_ line: Substring) -> Bool {
+    if line.hasPrefix("Thread "), let next = line.dropFirst(7).first, LegacyTextLine.isDigit(next) {
+      return true
+    }
+    return line.hasPrefix("Binary Images") || line.hasPrefix("Last Exception Backtrace:")
+      || line.hasPrefix("Application Specific Backtrace") || line == "EOF"
+  }
+
+  /// Labels that end the continuation lines of "Termination Reason".
+  static let sectionLabels: Set<Substring> = [
+    "Termination Description", "Termination Details", "Termination Signal", "Terminating Process",
+    "Termination Reason", "Triggered by Thread", "Crashed Thread", "Highlighted Thread",
+    "Exception Note", "Exception Notes", "Exception Type", "Exception Codes", "Exception Subtype",
+    "Exception Message", "Exception Reason", "Application Specific Information",
+    "Application Specific Signatures", "Kernel Triage", "VM Region Info", "VM Region Summary",
+    "Filtered syslog", "External Modification Summary",
+  ]
+
+  mutating func process(_ line: Substring, number: Int) {
+    let isBlank = LegacyTextLine.droppingLeadingSpace(line).isEmpty
+    if !isBlank { lastContentLine = number }
+    switch block {
+    case .none:
+      break
+    case .applicationSpecific, .kernelTriage, .vmRegionInfo:
+      if isBlank {
+        block = .none
+        return
+      }
+      if Self.startsSection(line) { break }
+      let text = String(line)
+      switch block {
+      case .applicationSpecific: applicationSpecificLines.append(text)
+      case .kernelTriage: kernelTriageLines.append(text)
+      default: vmRegionLines.append(text)
+      }
+      return
+    case .vmSummary:
+      if isBlank {
+        pendingBlankLines += 1
+        return
+      }
+      let continues =
+        pendingBlankLines == 0 || line.first.map(LegacyTextLine.isSpace) == true
+        || line.hasPrefix("REGION TYPE") || line.hasPrefix("=")
+      if continues && !Self.startsSection(line) {
+        vmSummaryLines += Array(repeating: "", count: pendingBlankLines)
+        vmSummaryLines.append(String(line))
+        pendingBlankLines = 0
+        return
+      }
+      pendingBlankLines = 0
+    case .terminationReasons:
+      if isBlank {
+        block = .none
+        return
+      }
+      if Self.startsSection(line) { break }
+      if let (key, _) = LegacyTextLine.keyValue(line), Self.sectionLabels.contains(key) { break }
+      let text = LegacyTextLine.trimmed(line)
+      var termination = report.termination ?? Termination()
+      if text.hasPrefix("(") && text.hasSuffix(")") {
+        termination.details.append(String(text))
+      } else {
+        termination.reasons.append(String(text))
+      }
+      report.termination = termination
+      return
+    case .skipped:
+      if isBlank {
+        block = .none
+        return
+      }
+      if !Self.startsSection(line) { return }
+    case .threadFrames, .lastExceptionBacktrace, .applicationSpecificBacktrace:
+      if isBlank {
+        if !addressListOpen { block = .none }
+        return
+      }
+      if readFrameLine(line, number: number) { return }
+    case .registers(let position):
+      if isBlank {
+        block = .none
+        return
+      }
+      if let (registers, esr) = LegacyTextLine.registers(line), !registers.isEmpty {
+        var state = report.threads[position].state ?? ThreadState()
+        state.registers += registers
+        if let esr { state.esrDescription = esr }
+        report.threads[position].state = state
+        return
+      }
+    case .images:
+      if isBlank {
+        block = .none
+        return
+      }
+      let content = LegacyTextLine.droppingLeadingSpace(line)
+      if content.hasPrefix("0x") {
+        if let image = LegacyTextLine.binaryImage(content) {
+          report.images.append(image)
+        } else {
+          warn(number, "could not read the binary image line")
+        }
+        return
+      }
+    }
+    block = .none
+    if !isBlank { readTopLevel(line, number: number) }
+  }
+
+  /// A frame (or a line of a one-line backtrace) inside a frame block; `false` when the line
+  /// belongs to something else.
+  mutating func readFrameLine(_ line: Substring, number: Int) -> Bool {
+    let content = LegacyTextLine.droppingLeadingSpace(line)
+    if block == .lastExceptionBacktrace, addressListOpen || content.hasPrefix("(") {
+      readAddressList(content, number: number)
+      return true
+    }
+    guard let first = content.first, LegacyTextLine.isDigit(first) else { return false }
+    guard let (_, frame) = LegacyTextLine.frame(content) else {
+      warn(number, "could not read the stack frame")
+      return true
+    }
+    switch block {
+    case .threadFrames(let position): report.threads[position].frames.append(frame)
+    case .lastExceptionBacktrace: lastExceptionFrames = (lastExceptionFrames ?? []) + [frame]
+    case .applicationSpecificBacktrace:
+      applicationBacktraceFrames = (applicationBacktraceFrames ?? []) + [frame]
+    default: break
+    }
+    return true
+  }
+
+  /// "(0x1a2b 0x3c4d …)", possibly wrapped over several lines.
+  mutating func readAddressList(_ content: Substring, number: Int) {
+    var text = content
+    if text.hasPrefix("(") { text = text.dropFirst() }
+    addressListOpen = true
+    if let close = text.firstIndex(of: ")") {
+      text = text[..<close]
+      addressListOpen = false
+    }
+    var frames = lastExceptionFrames ?? []
+    for token in text.split(whereSeparator: LegacyTextLine.isSpace) {
+      guard let address = LegacyTextLine.hex(token) else {
+        warn(number, "could not read the address \"\(token)\" of the last exception backtrace")
+        continue
+      }
+      frames.append(Frame(address: address))
+    }
+    lastExceptionFrames = frames
+    if !addressListOpen { block = .none }
+  }
+
+  // MARK: Top level
+
+  mutating func readTopLevel(_ line: Substring, number: Int) {
+    if line == "EOF" {
+      stopped = true
+      return
+    }
+    if line.hasPrefix("Thread "), let next = line.dropFirst(7).first, LegacyTextLine.isDigit(next) {
+      readThreadHeader(line, number: number)
+      return
+    }
+    if line.hasPrefix("Binary Images"), line.hasSuffix(":") {
+      inHeaderBlock = false
+      sawBody = true
+      block = .images
+      return
+    }
+    if line.hasPrefix("Last Exception Backtrace:") {
+      inHeaderBlock = false
+      sawBody = true
+      block = .lastExceptionBacktrace
+      lastExceptionFrames = lastExceptionFrames ?? []
+      let rest = LegacyTextLine.trimmed(line.dropFirst("Last Exception Backtrace:".count))
+      if rest.hasPrefix("(") { readAddressList(rest, number: number) }
+      return
+    }
+    if line.hasPrefix("Application Specific Backtrace"), line.hasSuffix(":") {
+      block = .applicationSpecificBacktrace
+      applicationBacktraceFrames = applicationBacktraceFrames ?? []
+      return
+    }
+    if let (key, value) = LegacyTextLine.keyValue(line) {
+      readField(key, value, line: line, number: number)
+      return
+    }
+    if let first = line.first, LegacyTextLine.isDigit(first), LegacyTextLine.frame(line) != nil {
+      warn(number, "found a stack frame outside any thread")
+    }
+  }
+
+  mutating func ensureThread(_ number: Int) -> Int {
+    if let position = threadPositions[number] { return position }
+    let position = report.threads.count
+    report.threads.append(CrashThread(index: number))
+    threadPositions[number] = position
+    return position
+  }
+
+  mutating func readThreadHeader(_ line: Substring, number: Int) {
+    inHeaderBlock = false
+    sawBody = true
+    guard let header = LegacyTextLine.threadHeader(line) else {
+      warn(number, "could not read the thread header \"\(line.prefix(60))\"")
+      return
+    }
+    switch header {
+    case .name(let thread, let name, let queue):
+      let position = ensureThread(thread)
+      if let name { report.threads[position].name = name }
+      if let queue { report.threads[position].queue = queue }
+    case .start(let thread, let crashed, let name, let queue):
+      let position = ensureThread(thread)
+      if crashed { report.threads[position].triggered = true }
+      if let name { report.threads[position].name = name }
+      if let queue { report.threads[position].queue = queue }
+      block = .threadFrames(position)
+    case .state(let thread, let flavor):
+      let position = ensureThread(thread)
+      var state = report.threads[position].state ?? ThreadState()
+      state.flavor = flavor
+      report.threads[position].state = state
+      statePosition = position
+      block = .registers(position)
+    case .other:
+      block = .skipped
+    }
+  }
+
+  // MARK: Fields
+
+  mutating func readField(_ key: Substring, _ value: Substring, line: Substring, number: Int) {
+    if inHeaderBlock && !value.isEmpty {
+      headerFields.append(ResourceSummary.Field(key: String(key), value: String(value)))
+    }
+    let text = value.isEmpty ? nil : String(value)
+    switch key {
+    case "Incident Identifier": report.incidentID = text ?? report.incidentID
+    case "Hardware Model", "Hardware model": report.modelCode = text ?? report.modelCode
+    case "Process":
+      let (name, pid) = LegacyTextLine.nameAndPid(value)
+      report.processName = name ?? report.processName
+      report.pid = pid ?? report.pid
+    case "Command":
+      isMicrostackshot = true
+      report.processName = text ?? report.processName
+    case "PID": report.pid = Int(value) ?? report.pid
+    case "Powerstats for":
+      let (name, pid) = LegacyTextLine.nameAndPid(value)
+      report.processName = report.processName ?? name
+      report.pid = report.pid ?? pid
+    case "Path": if let text, text != "???" { report.processPath = text }
+    case "Identifier": if let text, text != "???" { report.bundleID = text }
+    case "Version": versionText = value
+    case "Code Type":
+      if let text { report.cpuType = text.hasSuffix(" (Native)") ? String(text.dropLast(9)) : text }
+    case "Parent Process": report.parentProcess = text ?? report.parentProcess
+    case "Date/Time": report.captureTime = text ?? report.captureTime
+    case "Date": report.captureTime = report.captureTime ?? text
+    case "Launch Time": report.launchTime = text ?? report.launchTime
+    case "OS Version":
+      guard let text else { break }
+      let releaseType = report.osVersion?.releaseType
+      var version = OSVersion(displayString: text)
+      if let build = version.build, build.hasPrefix("Build ") { version.build = String(build.dropFirst(6)) }
+      version.releaseType = releaseType
+      report.osVersion = version
+    case "Release Type":
+      var version = report.osVersion ?? OSVersion()
+      version.releaseType = text
+      report.osVersion = version
+    case "Exception Type":
+      sawBody = true
+      let (type, signal) = LegacyTextLine.exceptionType(value)
+      guard type != nil || signal != nil else {
+        warn(number, "the exception type is empty")
+        break
+      }
+      var exception = report.exception ?? ExceptionInfo()
+      exception.type = type
+      exception.signal = signal
+      report.exception = exception
+    case "Exception Codes":
+      guard let text else { break }
+      var exception = report.exception ?? ExceptionInfo()
+      if let codes = LegacyTextLine.codes(value) {
+        exception.codes = text
+        exception.rawCodes = codes
+      } else {
+        // macOS and third-party reporters write the subtype here: "KERN_INVALID_ADDRESS at 0x18".
+        if exception.codes == nil { exception.codes = text }
+        if exception.subtype == nil { exception.subtype = text }
+      }
+      report.exception = exception
+    case "Exception Subtype":
+      var exception = report.exception ?? ExceptionInfo()
+      exception.subtype = text
+      report.exception = exception
+    case "Exception Message":
+      var exception = report.exception ?? ExceptionInfo()
+      exception.message = text
+      report.exception = exception
+    case "Exception Note", "Exception Notes":
+      guard let text else { break }
+      var exception = report.exception ?? ExceptionInfo()
+      exception.notes.append(text)
+      report.exception = exception
+      if text.contains("EXC_CORPSE_NOTIFY") { report.isCorpse = true }
+      if text.contains("NON-FATAL CONDITION") { report.isNonFatal = true }
+      if text.contains("SIMULATED") { report.isSimulated = true }
+    case "Exception Reason":
+      var reason = report.exceptionReason ?? ExceptionReason()
+      reason.composedMessage = text
+      report.exceptionReason = reason
+    case "Termination Reason":
+      sawBody = true
+      var termination = report.termination ?? Termination()
+      if let parsed = LegacyTextLine.terminationReason(value) {
+        termination.namespace = parsed.namespace
+        termination.code = parsed.code
+        termination.indicator = parsed.indicator ?? termination.indicator
+      } else if let text {
+        warn(number, "could not read the termination reason")
+        termination.reasons.append(text)
+      }
+      report.termination = termination
+      block = .terminationReasons
+    case "Termination Description":
+      guard let text else { break }
+      var termination = report.termination ?? Termination()
+      termination.reasons.append(text)
+      report.termination = termination
+    case "Termination Details":
+      guard let text else { break }
+      var termination = report.termination ?? Termination()
+      termination.details.append(text)
+      report.termination = termination
+    case "Termination Signal": terminationSignal = text
+    case "Terminating Process":
+      let (name, pid) = LegacyTextLine.nameAndPid(value)
+      var termination = report.termination ?? Termination()
+      termination.byProc = name
+      termination.byPid = pid
+      report.termination = termination
+    case "Triggered by Thread", "Crashed Thread":
+      guard let (thread, queue) = LegacyTextLine.threadNumber(value) else {
+        warn(number, "could not read the number of the crashed thread")
+        break
+      }
+      triggered = (thread, queue, number)
+    case "Highlighted Thread":
+      if let (thread, _) = LegacyTextLine.threadNumber(value) { highlighted = (thread, number) }
+    case "Application Specific Information":
+      sawBody = true
+      inHeaderBlock = false
+      if let text { applicationSpecificLines.append(text) }
+      block = .applicationSpecific
+    case "Kernel Triage":
+      if let text { kernelTriageLines.append(text) }
+      block = .kernelTriage
+    case "VM Region Info":
+      if let text { vmRegionLines.append(text) }
+      block = .vmRegionInfo
+    case "VM Region Summary":
+      inHeaderBlock = false
+      if let text { vmSummaryLines.append(text) }
+      pendingBlankLines = 0
+      block = .vmSummary
+    case "Filtered syslog", "External Modification Summary", "Translated Code Information",
+      "System Profile", "Application Specific Signatures":
+      inHeaderBlock = false
+      block = .skipped
+    case "Logical CPU": addRegister("cpu", value)
+    case "Error Code": addRegister("err", value)
+    case "Trap Number": addRegister("trap", value)
+    case "Event": event = text
+    case "Action taken": actionTaken = text
+    case "Reason": stackshotReason = stackshotReason ?? text
+    case "Exception Code": stackshotCode = stackshotCode ?? text
+    case "Frontmost process PID": if let pid = Int(value) { frontmostPids.append(pid) }
+    default:
+      if key.hasPrefix("VM Regions Near") {
+        block = .vmRegionInfo
+      } else if key.hasPrefix("Process "), value.isEmpty {
+        readStackshotProcess(key)
+      }
+    }
+  }
+
+  /// "Process 12 info" and "Process 12 SpringBoard threads" lines of a text stackshot.
+  mutating func readStackshotProcess(_ key: Substring) {
+    let words = key.split(separator: " ")
+    guard words.count >= 3, let pid = Int(words[1]) else { return }
+    if words.count == 3 && words[2] == "info" {
+      stackshotProcessCount += 1
+    } else if words.last == "threads" && words.count >= 4 {
+      processNamesByPid[pid] = words[2..<(words.count - 1)].joined(separator: " ")
+    }
+  }
+
+  /// The x86 "Logical CPU", "Error Code" and "Trap Number" lines after the registers.
+  mutating func addRegister(_ name: String, _ value: Substring) {
+    guard let position = statePosition else { return }
+    let valueText = value.prefix(while: { !LegacyTextLine.isSpace($0) })
+    guard let number = LegacyTextLine.number(valueText) else { return }
+    var state = report.threads[position].state ?? ThreadState()
+    state.registers.append(ThreadState.Register(name: name, value: number))
+    report.threads[position].state = state
+  }
+
+  // MARK: Finishing
+
+  /// Whether the report's Version line is "short (build)" (macOS and microstackshots) rather than
+  /// iOS's "build (short)".
+  var versionIsShortFirst: Bool {
+    if isMicrostackshot { return true }
+    guard let train = report.osVersion?.train else { return false }
+    return train.hasPrefix("Mac OS") || train.hasPrefix("macOS") || train.hasPrefix("OS X")
+  }
+
+  mutating func finish() -> CrashReport {
+    if let versionText {
+      let (first, second) = LegacyTextLine.version(versionText)
+      if versionIsShortFirst {
+        report.appVersion = first ?? report.appVersion
+        report.buildVersion = second ?? report.buildVersion
+      } else if second == nil && versionText.firstIndex(of: "(") == nil {
+        report.buildVersion = first ?? report.buildVersion
+      } else {
+        report.buildVersion = first ?? report.buildVersion
+        report.appVersion = second ?? report.appVersion
+      }
+    }
+    if let terminationSignal, report.termination?.indicator == nil {
+      var termination = report.termination ?? Termination()
+      termination.indicator = terminationSignal
+      report.termination = termination
+    }
+    if !applicationSpecificLines.isEmpty {
+      report.applicationSpecificInfo = [ApplicationSpecificInfo(image: nil, lines: applicationSpecificLines)]
+    }
+    if !kernelTriageLines.isEmpty { report.kernelTriage = kernelTriageLines.joined(separator: "\n") }
+    if !vmRegionLines.isEmpty { report.vmRegionInfo = vmRegionLines.joined(separator: "\n") }
+    if !vmSummaryLines.isEmpty { report.vmSummary = vmSummaryLines.joined(separator: "\n") }
+    if let frames = lastExceptionFrames ?? applicationBacktraceFrames, !frames.isEmpty {
+      report.lastExceptionBacktrace = frames
+    }
+
+    resolveFaultingThread()
+    resolveFrames()
+    decideKind()
+
+    if report.kind == .crash && !sawBody && report.exception == nil && report.threads.isEmpty
+      && report.images.isEmpty
+    {
+      warn(
+        lastContentLine,
+        "the report ends after its header: no exception, threads or binary images")
+    }
+    return report
+  }
+
+  mutating func resolveFaultingThread() {
+    if let triggered {
+      if let position = threadPositions[triggered.number] {
+        report.faultingThread = position
+        report.threads[position].triggered = true
+        if report.threads[position].queue == nil, let queue = triggered.queue {
+          report.threads[position].queue = queue
+        }
+      } else if !report.threads.isEmpty {
+        warn(
+          triggered.line,
+          "thread \(triggered.number) is not in the report (it has \(report.threads.count) threads); ignored")
+      }
+    }
+    if report.faultingThread == nil {
+      report.faultingThread = report.threads.firstIndex(where: \.triggered)
+    }
+    if report.faultingThread == nil, let highlighted, let position = threadPositions[highlighted.number] {
+      report.faultingThread = position
+    }
+  }
+
+  /// Gives each frame its image index, name and offset: by the image name written on the frame
+  /// line, else by the address range that holds the frame's address.
+  mutating func resolveFrames() {
+    guard !report.images.isEmpty else { return }
+    let resolver = ImageResolver(images: report.images)
+    for position in report.threads.indices {
+      resolver.resolve(&report.threads[position].frames)
+    }
+    if report.lastExceptionBacktrace != nil {
+      resolver.resolve(&report.lastExceptionBacktrace!)
+    }
+  }
+
+  mutating func decideKind() {
+    let bugKind = report.bugType?.kind
+    let looksLikeStackshot = stackshotReason != nil && (stackshotCode != nil || !frontmostPids.isEmpty)
+    let kind: ReportKind
+    switch bugKind {
+    case .some(.unknown):
+      kind = (report.exception != nil || !report.threads.isEmpty) ? .crash : .unknown
+    case .some(let known):
+      kind = known
+    case nil:
+      if looksLikeStackshot && report.exception == nil {
+        kind = .stackshot
+      } else if event != nil || isMicrostackshot {
+        kind = .resource
+      } else {
+        kind = .crash
+      }
+    }
+    report.kind = kind
+    switch kind {
+    case .stackshot:
+      var summary = report.stackshot ?? StackshotSummary()
+      summary.reason = stackshotReason ?? summary.reason
+      if stackshotProcessCount > 0 { summary.processCount = stackshotProcessCount }
+      summary.frontmostProcesses = frontmostPids.compactMap { processNamesByPid[$0] }
+      report.stackshot = summary
+    case .resource, .watchdog:
+      var summary = report.resource ?? ResourceSummary()
+      summary.event = event ?? summary.event
+      summary.actionTaken = actionTaken ?? summary.actionTaken
+      summary.fields = headerFields
+      report.resource = summary
+    default:
+      break
+    }
+  }
+}
+
+/// Finds the image of a frame by name or by address.
+struct ImageResolver {
+  let images: [BinaryImage]
+  var byName: [String: Int] = [:]
+  /// (base, last address, index), sorted by base.
+  var ranges: [(base: UInt64, last: UInt64, index: Int)] = []
+
+  init(images: [BinaryImage]) {
+    self.images = images
+    for (index, image) in images.enumerated() {
+      for key in [image.name, image.bundleID, image.path.map(CrashReport.lastPathComponent)] {
+        if let key, byName[key] == nil { byName[key] = index }
+      }
+      if let base = image.base, let size = image.size, size > 0 {
+        ranges.append((base, base &+ (size - 1), index))
+      }
+    }
+    ranges.sort { $0.base < $1.base }
+  }
+
+  func imageIndex(containing address: UInt64) -> Int? {
+    var low = 0
+    var high = ranges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ranges[middle].base <= address { low = middle + 1 } else { high = middle }
+    }
+    guard low > 0 else { return nil }
+    let candidate = ranges[low - 1]
+    return address <= candidate.last ? candidate.index : nil
+  }
+
+  func contains(_ image: BinaryImage, _ address: UInt64) -> Bool {
+    guard let base = image.base, let size = image.size else { return true }
+    return address >= base && address - base < size
+  }
+
+  func resolve(_ frames: inout [Frame]) {
+    for position in frames.indices {
+      var frame = frames[position]
+      var found: Int?
+      if let name = frame.imageName, let index = byName[name] {
+        if let address = frame.address, !contains(images[index], address),
+          let byAddress = imageIndex(containing: address)
+        {
+          found = byAddress
+        } else {
+          found = index
+        }
+      } else if let address = frame.address {
+        found = imageIndex(containing: address)
+      }
+      guard let found else { continue }
+      let image = images[found]
+      frame.imageIndex = found
+      frame.imageName = image.name ?? frame.imageName
+      if let base = image.base, let address = frame.address, address >= base {
+        frame.imageOffset = address - base
+      }
+      frames[position] = frame
+    }
   }
 }
