@@ -480,8 +480,8 @@ enum LegacyTextLine {
       if let dash = inside.firstRange(of: " - ") {
         let short = trimmed(inside[..<dash.lowerBound])
         let build = trimmed(inside[dash.upperBound...])
-        if !short.isEmpty && short != "*" { image.bundleShortVersion = String(short) }
-        if !build.isEmpty && build != "*" { image.bundleVersion = String(build) }
+        if !short.isEmpty && short != "*" && short != "???" { image.bundleShortVersion = String(short) }
+        if !build.isEmpty && build != "*" && build != "???" { image.bundleVersion = String(build) }
       } else if !inside.isEmpty && inside != "*" && inside != "???" {
         image.bundleVersion = String(inside)
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".

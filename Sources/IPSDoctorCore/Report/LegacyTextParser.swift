@@ -114,7 +114,9 @@ struct LegacyTextReader {
   ]
 
   mutating func read(_ text: String) {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // "\r\n" is one Character, so split on both forms.
+    let lines = text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     // Find where the report starts and how far it is indented.
     var start = 0
     var indent = 0
@@ -163,7 +165,8 @@ struct LegacyTextReader {
     if line.hasPrefix("Thread "), let next = line.dropFirst(7).first, LegacyTextLine.isDigit(next) {
       return true
     }
-    return line.hasPrefix("Binary Images") || line.hasPrefix("Last Exception Backtrace:")
+    return LegacyTextLine.droppingLeadingSpace(line).hasPrefix("Binary Images")
+      || line.hasPrefix("Last Exception Backtrace:")
       || line.hasPrefix("Application Specific Backtrace") || line == "EOF"
   }
 
@@ -325,7 +328,8 @@ struct LegacyTextReader {
       readThreadHeader(line, number: number)
       return
     }
-    if line.hasPrefix("Binary Images"), line.hasSuffix(":") {
+    let content = LegacyTextLine.droppingLeadingSpace(line)
+    if content.hasPrefix("Binary Images"), content.hasSuffix(":") {
       inHeaderBlock = false
       sawBody = true
       block = .images
