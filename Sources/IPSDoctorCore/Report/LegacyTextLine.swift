@@ -360,8 +360,8 @@ enum LegacyTextLine {
       let offset = number(parts[2].prefix(while: { !isSpace($0) && $0 != "/" }))
     {
       // Unsymbolicated: base + offset. The offset must be consistent with the base.
-      frame.imageOffset = offset
-      if base == 0, frame.address == 0 || frame.address == nil { frame.address = offset }
+      // A zero base means the writer did not know the image: the offset is then meaningless.
+      if base != 0 { frame.imageOffset = offset }
       if let comment = tail.firstRange(of: "//") {
         symbolPart = trimmed(tail[comment.upperBound...])
       } else {
@@ -389,6 +389,11 @@ enum LegacyTextLine {
         frame.symbolLocation = offset
         text = droppingTrailingSpace(text[..<plus])
       }
+    }
+    // "// 0x00020d58 + 0x80": an address is not a symbol.
+    if text.hasPrefix("0x"), hex(text) != nil {
+      frame.symbolLocation = nil
+      return
     }
     if !text.isEmpty && text != "???" { frame.symbol = String(text) }
   }
@@ -474,6 +479,9 @@ enum LegacyTextLine {
     if !path.isEmpty && path != "???" { image.path = String(path) }
 
     descriptor = trimmed(descriptor)
+    if image.path == nil && image.uuid == nil && descriptor.hasSuffix(" ???") {
+      descriptor = droppingTrailingSpace(descriptor.dropLast(3))
+    }
     if descriptor.hasSuffix(")"), let open = descriptor.lastIndex(of: "(") {
       let inside = trimmed(descriptor[descriptor.index(after: open)..<descriptor.index(before: descriptor.endIndex)])
       descriptor = droppingTrailingSpace(descriptor[..<open])

@@ -97,6 +97,21 @@ struct CorpusTests {
     }
   }
 
+  @Test("Every corpus report renders as text; text reports read back the same", arguments: manifest())
+  func rendersAndReadsBack(_ row: Row) throws {
+    let report = try Self.read(row)
+    let text = LegacyTextRenderer.render(report)
+    #expect(!text.isEmpty)
+    guard report.kind == .crash, report.format != .json, report.bodyError == nil else { return }
+    var again = CrashReport(format: .legacyText)
+    LegacyTextParser.parse(text, firstLine: 1, into: &again)
+    #expect(again.exception == report.exception)
+    #expect(again.faultingThread == report.faultingThread)
+    #expect(again.threads == report.threads)
+    #expect(again.images == report.images)
+    #expect(again.lastExceptionBacktrace == report.lastExceptionBacktrace)
+  }
+
   @Test("Print a summary table of the corpus")
   func printTable() {
     var lines: [String] = []
