@@ -114,9 +114,10 @@ struct LegacyTextReader {
   ]
 
   mutating func read(_ text: String) {
-    // "\r\n" is one Character, so split on both forms.
-    let lines = text.split(
-      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    // Split the bytes (fast, and "\r\n" is one Character); a trailing "\r" is dropped per line.
+    let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+      Substring($0)
+    }
     // Find where the report starts and how far it is indented.
     var start = 0
     var indent = 0
@@ -288,9 +289,12 @@ struct LegacyTextReader {
     }
     switch block {
     case .threadFrames(let position): report.threads[position].frames.append(frame)
-    case .lastExceptionBacktrace: lastExceptionFrames = (lastExceptionFrames ?? []) + [frame]
+    case .lastExceptionBacktrace:
+      lastExceptionFrames = lastExceptionFrames ?? []
+      lastExceptionFrames!.append(frame)
     case .applicationSpecificBacktrace:
-      applicationBacktraceFrames = (applicationBacktraceFrames ?? []) + [frame]
+      applicationBacktraceFrames = applicationBacktraceFrames ?? []
+      applicationBacktraceFrames!.append(frame)
     default: break
     }
     return true
@@ -306,6 +310,7 @@ struct LegacyTextReader {
       addressListOpen = false
     }
     var frames = lastExceptionFrames ?? []
+    lastExceptionFrames = nil
     for token in text.split(whereSeparator: LegacyTextLine.isSpace) {
       guard let address = LegacyTextLine.hex(token) else {
         warn(number, "could not read the address \"\(token)\" of the last exception backtrace")
