@@ -34,20 +34,37 @@ enum LegacyTextLine {
     return text.isEmpty ? nil : UInt64(text, radix: 16)
   }
 
-  /// The text without leading spaces and tabs.
+  static func isSpaceByte(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09
+  }
+
+  static func isHexByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+  }
+
+  static func hexValue(_ byte: UInt8) -> UInt64 {
+    switch byte {
+    case 0x30...0x39: UInt64(byte - 0x30)
+    case 0x61...0x66: UInt64(byte - 0x61 + 10)
+    default: UInt64(byte - 0x41 + 10)
+    }
+  }
+
+  /// The text without leading spaces and tabs. (Works on UTF-8: spaces and tabs are single bytes,
+  /// so every index found is a character boundary.)
   static func droppingLeadingSpace(_ text: Substring) -> Substring {
-    text.drop(while: isSpace)
+    let utf8 = text.utf8
+    guard let first = utf8.firstIndex(where: { !isSpaceByte($0) }) else { return text[text.endIndex...] }
+    return text[first...]
   }
 
   /// The text without trailing spaces and tabs.
   static func droppingTrailingSpace(_ text: Substring) -> Substring {
-    var end = text.endIndex
-    while end > text.startIndex {
-      let before = text.index(before: end)
-      guard isSpace(text[before]) else { break }
-      end = before
+    let utf8 = text.utf8
+    guard let last = utf8.lastIndex(where: { !isSpaceByte($0) }) else {
+      return text[text.startIndex..<text.startIndex]
     }
-    return text[..<end]
+    return text[..<utf8.index(after: last)]
   }
 
   static func trimmed(_ text: Substring) -> Substring {
@@ -57,8 +74,8 @@ enum LegacyTextLine {
   /// Splits "Key:   value" at its first colon; `nil` when the line has no colon or the key does
   /// not look like a label (empty, or starting with a space).
   static func keyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
-    guard let colon = line.firstIndex(of: ":"), colon > line.startIndex,
-      !isSpace(line[line.startIndex])
+    guard let colon = line.utf8.firstIndex(of: 0x3A), colon > line.startIndex,
+      let first = line.utf8.first, !isSpaceByte(first)
     else { return nil }
     let key = droppingTrailingSpace(line[..<colon])
     let value = trimmed(line[line.index(after: colon)...])
@@ -290,11 +307,17 @@ enum LegacyTextLine {
   /// the address column. Returns the frame number too.
   static func frame(_ line: Substring) -> (number: Int, frame: Frame)? {
     let text = trimmed(line)
-    let digits = text.prefix(while: isDigit)
-    guard let number = Int(digits), digits.endIndex < text.endIndex,
-      isSpace(text[digits.endIndex])
-    else { return nil }
-    let rest = droppingLeadingSpace(text[digits.endIndex...])
+    let utf8 = text.utf8
+    var index = utf8.startIndex
+    var number = 0
+    var digits = 0
+    while index < utf8.endIndex, utf8[index] >= 0x30 && utf8[index] <= 0x39, digits < 9 {
+      number = number * 10 + Int(utf8[index] - 0x30)
+      digits += 1
+      index = utf8.index(after: index)
+    }
+    guard digits > 0, index < utf8.endIndex, isSpaceByte(utf8[index]) else { return nil }
+    let rest = droppingLeadingSpace(text[index...])
     guard let (addressRange, address) = addressColumn(rest) else { return nil }
     var frame = Frame()
     let name = trimmed(rest[..<addressRange.lowerBound])
@@ -308,35 +331,41 @@ enum LegacyTextLine {
   /// Finds the address column: the first "0x…" token preceded by white space; failing that, a
   /// token of eight or more bare hexadecimal digits (some tools drop the "0x").
   static func addressColumn(_ text: Substring) -> (Range<Substring.Index>, UInt64)? {
-    var index = text.startIndex
+    let utf8 = text.utf8
+    var index = utf8.startIndex
     var previousIsSpace = true
-    while index < text.endIndex {
-      let character = text[index]
-      if previousIsSpace && character == "0" {
-        let next = text.index(after: index)
-        if next < text.endIndex, text[next] == "x" || text[next] == "X" {
-          let digitsStart = text.index(after: next)
-          let end = text[digitsStart...].firstIndex(where: { !isHexDigit($0) }) ?? text.endIndex
-          if end > digitsStart, end == text.endIndex || isSpace(text[end]),
-            let value = UInt64(text[digitsStart..<end], radix: 16)
-          {
+    while index < utf8.endIndex {
+      let byte = utf8[index]
+      if previousIsSpace && byte == 0x30 {
+        let next = utf8.index(after: index)
+        if next < utf8.endIndex, utf8[next] == 0x78 || utf8[next] == 0x58 {
+          var end = utf8.index(after: next)
+          var value: UInt64 = 0
+          var count = 0
+          while end < utf8.endIndex, isHexByte(utf8[end]) {
+            value = value &<< 4 | hexValue(utf8[end])
+            count += 1
+            end = utf8.index(after: end)
+          }
+          if count > 0 && count <= 16, end == utf8.endIndex || isSpaceByte(utf8[end]) {
             return (index..<end, value)
           }
         }
       }
-      previousIsSpace = isSpace(character)
-      index = text.index(after: index)
+      previousIsSpace = isSpaceByte(byte)
+      index = utf8.index(after: index)
     }
     // Bare digits: "???   000000000000000000 0 + 0".
+    index = utf8.startIndex
     var tokenStart: Substring.Index?
-    index = text.startIndex
-    while index <= text.endIndex {
-      let atEnd = index == text.endIndex
-      if atEnd || isSpace(text[index]) {
+    while true {
+      let atEnd = index == utf8.endIndex
+      if atEnd || isSpaceByte(utf8[index]) {
         if let start = tokenStart {
-          let token = text[start..<index]
-          if token.count >= 8, token.allSatisfy(isHexDigit), start > text.startIndex {
-            let value = UInt64(token.suffix(16), radix: 16) ?? 0
+          let token = utf8[start..<index]
+          if token.count >= 8, token.allSatisfy(isHexByte), start > utf8.startIndex {
+            var value: UInt64 = 0
+            for byte in token.suffix(16) { value = value &<< 4 | hexValue(byte) }
             return (start..<index, value)
           }
           tokenStart = nil
@@ -345,7 +374,7 @@ enum LegacyTextLine {
         tokenStart = index
       }
       if atEnd { break }
-      index = text.index(after: index)
+      index = utf8.index(after: index)
     }
     return nil
   }
@@ -428,7 +457,7 @@ enum LegacyTextLine {
 
   // MARK: Binary images
 
-  static let architectures: Set<Substring> = [
+  static let architectures: Set<String> = [
     "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "armv6", "arm", "x86_64", "x86_64h",
     "i386", "ppc", "ppc64",
   ]
@@ -436,108 +465,237 @@ enum LegacyTextLine {
   /// "0x1045a0000 - 0x1046bffff ChatApp arm64  <6f1c…> /private/var/…/ChatApp", the macOS
   /// "0x10e30e000 - 0x10e311fff +com.example.App (1.0 - 1) <UUID> /path" form, names with spaces,
   /// and "???" names. A "+" marker (an image that is not part of the OS) gives source "P".
+  ///
+  /// Scanned as bytes: every delimiter is ASCII, and these lines are most of a report.
   static func binaryImage(_ line: Substring) -> BinaryImage? {
-    let text = trimmed(line)
-    guard text.hasPrefix("0x") else { return nil }
-    let baseText = text.prefix(while: { !isSpace($0) && $0 != "-" })
-    guard let base = number(baseText) else { return nil }
-    var rest = droppingLeadingSpace(text[baseText.endIndex...])
-    guard rest.hasPrefix("-") else { return nil }
-    rest = droppingLeadingSpace(rest.dropFirst())
-    let endText = rest.prefix(while: { !isSpace($0) })
-    let end = number(endText)
-    guard end != nil || endText == "???" else { return nil }
-    rest = droppingLeadingSpace(rest[endText.endIndex...])
+    let bytes = Array(line.utf8)
+    var scanner = ByteScanner(bytes: bytes)
+    scanner.skipSpace()
+    guard scanner.peek(0x30), scanner.peek(0x78, at: 1) else { return nil }
+    guard let base = scanner.number() else { return nil }
+    scanner.skipSpace()
+    guard scanner.take(0x2D) else { return nil }
+    scanner.skipSpace()
+    var end: UInt64?
+    if scanner.takeWord("???") {
+      end = nil
+    } else {
+      guard let value = scanner.number() else { return nil }
+      end = value
+    }
+    scanner.skipSpace()
 
     var image = BinaryImage(base: base)
     if let end, end >= base {
       let (size, overflow) = (end - base).addingReportingOverflow(1)
       if !overflow { image.size = size }
     }
-    if rest.hasPrefix("+") {
+    if scanner.take(0x2B) {
       image.source = "P"
-      rest = droppingLeadingSpace(rest.dropFirst())
+      scanner.skipSpace()
     }
 
     // The UUID in angle brackets separates "name [arch] [(version)]" from the path.
-    var descriptor = rest
-    var pathText: Substring = ""
-    if let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-      let inside = rest[rest.index(after: open)..<close]
-      if !inside.isEmpty, inside.allSatisfy({ isHexDigit($0) || $0 == "-" }) {
+    let restStart = scanner.index
+    var descriptorEnd = bytes.count
+    var pathStart = bytes.count
+    if let open = scanner.find([0x3C], from: restStart), let close = scanner.find([0x3E], from: open) {
+      let inside = bytes[(open + 1)..<close]
+      if !inside.isEmpty, inside.allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
         image.uuid = normalizedUUID(inside)
       }
-      descriptor = rest[..<open]
-      pathText = rest[rest.index(after: close)...]
-    } else if let slash = rest.firstRange(of: " /") {
-      descriptor = rest[..<slash.lowerBound]
-      pathText = rest[rest.index(after: slash.lowerBound)...]
+      descriptorEnd = open
+      pathStart = close + 1
+    } else if let slash = scanner.find([0x20, 0x2F], from: restStart) {
+      descriptorEnd = slash
+      pathStart = slash + 1
     }
-    var path = trimmed(pathText)
     // Jailbreak tools append package metadata as JSON: " {"install_date":…}".
-    if let brace = path.firstRange(of: " {\"") { path = droppingTrailingSpace(path[..<brace.lowerBound]) }
-    if !path.isEmpty && path != "???" { image.path = String(path) }
-
-    descriptor = trimmed(descriptor)
-    if image.path == nil && image.uuid == nil && descriptor.hasSuffix(" ???") {
-      descriptor = droppingTrailingSpace(descriptor.dropLast(3))
+    let pathEnd = scanner.find([0x20, 0x7B, 0x22], from: pathStart) ?? bytes.count
+    let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
+    if !path.isEmpty && !(path.count == 3 && bytes[path] == [0x3F, 0x3F, 0x3F]) {
+      image.path = String(decoding: bytes[path], as: UTF8.self)
     }
-    if descriptor.hasSuffix(")"), let open = descriptor.lastIndex(of: "(") {
-      let inside = trimmed(descriptor[descriptor.index(after: open)..<descriptor.index(before: descriptor.endIndex)])
-      descriptor = droppingTrailingSpace(descriptor[..<open])
-      if let dash = inside.firstRange(of: " - ") {
-        let short = trimmed(inside[..<dash.lowerBound])
-        let build = trimmed(inside[dash.upperBound...])
-        if !short.isEmpty && short != "*" && short != "???" { image.bundleShortVersion = String(short) }
-        if !build.isEmpty && build != "*" && build != "???" { image.bundleVersion = String(build) }
-      } else if !inside.isEmpty && inside != "*" && inside != "???" {
-        image.bundleVersion = String(inside)
+
+    var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
+    func endsWith(_ suffix: [UInt8]) -> Bool {
+      descriptor.count >= suffix.count
+        && bytes[(descriptor.upperBound - suffix.count)..<descriptor.upperBound].elementsEqual(suffix)
+    }
+    if image.path == nil && image.uuid == nil && endsWith([0x20, 0x3F, 0x3F, 0x3F]) {
+      descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
+    }
+    if endsWith([0x29]), let open = bytes[descriptor].lastIndex(of: 0x28) {
+      let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
+      descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
+      readVersion(String(decoding: bytes[inside], as: UTF8.self), into: &image)
+      if image.bundleShortVersion == nil, image.bundleVersion != nil,
+        let space = bytes[descriptor].lastIndex(where: isSpaceByte)
+      {
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".
-        if let space = descriptor.lastIndex(where: isSpace) {
-          let last = descriptor[descriptor.index(after: space)...]
-          if let first = last.first, isDigit(first), last.contains(".") {
-            image.bundleShortVersion = String(last)
-            descriptor = droppingTrailingSpace(descriptor[..<space])
-          }
+        let last = (space + 1)..<descriptor.upperBound
+        if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E) {
+          image.bundleShortVersion = String(decoding: bytes[last], as: UTF8.self)
+          descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
         }
       }
     }
-    if let space = descriptor.lastIndex(where: isSpace) {
-      let last = descriptor[descriptor.index(after: space)...]
+    if let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
+      let last = String(decoding: bytes[(space + 1)..<descriptor.upperBound], as: UTF8.self)
       if architectures.contains(last) {
-        image.arch = String(last)
-        descriptor = droppingTrailingSpace(descriptor[..<space])
+        image.arch = last
+        descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
       }
-    } else if architectures.contains(descriptor), image.path != nil {
-      image.arch = String(descriptor)
-      descriptor = ""
+    } else if image.path != nil {
+      let whole = String(decoding: bytes[descriptor], as: UTF8.self)
+      if architectures.contains(whole) {
+        image.arch = whole
+        descriptor = descriptor.lowerBound..<descriptor.lowerBound
+      }
     }
-    let column = trimmed(descriptor)
+    let column = String(decoding: bytes[descriptor], as: UTF8.self)
     if !column.isEmpty && column != "???" {
       // macOS writes the bundle identifier in the name column; the name is then the file name.
-      let fileName = image.path.map { Substring(CrashReport.lastPathComponent($0)) }
-      if let fileName, column != fileName, column.contains("."), !fileName.isEmpty,
+      let fileName = image.path.map(CrashReport.lastPathComponent)
+      if let fileName, column != fileName, !fileName.isEmpty, bytes[descriptor].contains(0x2E),
         !column.hasSuffix(".dylib")
       {
-        image.bundleID = String(column)
-        image.name = String(fileName)
+        image.bundleID = column
+        image.name = fileName
       } else {
-        image.name = String(column)
+        image.name = column
       }
     }
     return image
   }
 
-  /// "6f1c3b2a…" (32 digits) or "6F1C3B2A-…" → "6F1C3B2A-1234-…" upper-case, dashed 8-4-4-4-12.
-  static func normalizedUUID(_ text: Substring) -> String {
-    let digits = text.filter { $0 != "-" }.uppercased()
-    guard digits.count == 32 else { return text.uppercased() }
-    var result = ""
-    result.reserveCapacity(36)
-    for (offset, character) in digits.enumerated() {
-      if offset == 8 || offset == 12 || offset == 16 || offset == 20 { result.append("-") }
-      result.append(character)
+  /// "(1.0 - 1)", "(817)", "(*)".
+  static func readVersion(_ inside: String, into image: inout BinaryImage) {
+    func clean(_ text: Substring) -> String? {
+      let text = trimmed(text)
+      return text.isEmpty || text == "*" || text == "???" ? nil : String(text)
     }
-    return result
+    let parts = inside.split(separator: " - ", maxSplits: 1, omittingEmptySubsequences: false)
+    if parts.count == 2 {
+      image.bundleShortVersion = clean(parts[0])
+      image.bundleVersion = clean(parts[1])
+    } else {
+      image.bundleVersion = clean(Substring(inside))
+    }
+  }
+
+  /// "6f1c3b2a…" (32 digits) or "6F1C3B2A-…" → "6F1C3B2A-1234-…" upper-case, dashed 8-4-4-4-12.
+  static func normalizedUUID(_ text: some Collection<UInt8>) -> String {
+    var digits: [UInt8] = []
+    digits.reserveCapacity(36)
+    for byte in text where byte != 0x2D {
+      digits.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+    }
+    guard digits.count == 32 else { return String(decoding: digits, as: UTF8.self) }
+    var result: [UInt8] = []
+    result.reserveCapacity(36)
+    var offset = 0
+    while offset < 32 {
+      if offset == 8 || offset == 12 || offset == 16 || offset == 20 { result.append(0x2D) }
+      result.append(digits[offset])
+      offset += 1
+    }
+    return String(decoding: result, as: UTF8.self)
+  }
+}
+
+/// A cursor over the bytes of one line.
+struct ByteScanner {
+  let bytes: [UInt8]
+  var index = 0
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  func peek(_ byte: UInt8, at offset: Int = 0) -> Bool {
+    index + offset < bytes.count && bytes[index + offset] == byte
+  }
+
+  mutating func take(_ byte: UInt8) -> Bool {
+    guard peek(byte) else { return false }
+    index += 1
+    return true
+  }
+
+  mutating func takeWord(_ word: String) -> Bool {
+    let pattern = Array(word.utf8)
+    guard index + pattern.count <= bytes.count,
+      bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+    else { return false }
+    index += pattern.count
+    return true
+  }
+
+  mutating func skipSpace() {
+    while index < bytes.count && LegacyTextLine.isSpaceByte(bytes[index]) { index += 1 }
+  }
+
+  /// "0x1f" or "31", up to the next space or "-".
+  mutating func number() -> UInt64? {
+    var end = index
+    while end < bytes.count && !LegacyTextLine.isSpaceByte(bytes[end]) && bytes[end] != 0x2D {
+      end += 1
+    }
+    var position = index
+    var radix: UInt64 = 10
+    if end - index > 2 && bytes[index] == 0x30 && (bytes[index + 1] == 0x78 || bytes[index + 1] == 0x58) {
+      radix = 16
+      position += 2
+    }
+    guard position < end, end - position <= 16 else { return nil }
+    var value: UInt64 = 0
+    while position < end {
+      let byte = bytes[position]
+      let digit: UInt64
+      if radix == 16 && LegacyTextLine.isHexByte(byte) {
+        digit = LegacyTextLine.hexValue(byte)
+      } else if byte >= 0x30 && byte <= 0x39 {
+        digit = UInt64(byte - 0x30)
+      } else {
+        return nil
+      }
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
+      guard !overflow else { return nil }
+      value = shifted + digit
+      position += 1
+    }
+    index = end
+    return value
+  }
+
+  /// Where `pattern` first occurs at or after `start`.
+  func find(_ pattern: [UInt8], from start: Int) -> Int? {
+    var position = start
+    while position + pattern.count <= bytes.count {
+      if bytes[position] == pattern[0] {
+        var matches = true
+        var offset = 1
+        while offset < pattern.count {
+          if bytes[position + offset] != pattern[offset] {
+            matches = false
+            break
+          }
+          offset += 1
+        }
+        if matches { return position }
+      }
+      position += 1
+    }
+    return nil
+  }
+
+  /// `range` without leading and trailing spaces and tabs.
+  static func trimmed(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+    var lower = range.lowerBound
+    var upper = range.upperBound
+    while lower < upper && LegacyTextLine.isSpaceByte(bytes[lower]) { lower += 1 }
+    while upper > lower && LegacyTextLine.isSpaceByte(bytes[upper - 1]) { upper -= 1 }
+    return lower..<upper
   }
 }

@@ -127,7 +127,7 @@ struct LegacyTextReader {
       let content = LegacyTextLine.droppingLeadingSpace(line)
       if Self.openingLabels.contains(where: { content.hasPrefix($0) }) {
         start = offset
-        indent = line.count - content.count
+        indent = line.utf8.count - content.utf8.count
         found = true
         break
       }
@@ -147,11 +147,11 @@ struct LegacyTextReader {
         let content = LegacyTextLine.droppingLeadingSpace(line)
         if content.isEmpty {
           line = content
-        } else if line.count - content.count < indent {
+        } else if line.utf8.count - content.utf8.count < indent {
           warn(number, "ignored the text after the indented report")
           break
         } else {
-          line = line.dropFirst(indent)
+          line = line[line.utf8.index(line.startIndex, offsetBy: indent)...]
         }
       }
       process(LegacyTextLine.droppingTrailingSpace(line), number: number)
