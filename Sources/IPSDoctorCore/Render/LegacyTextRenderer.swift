@@ -176,7 +176,8 @@ struct LegacyTextWriter {
     guard let resource = report.resource else { return }
     field("Event", resource.event)
     field("Action taken", resource.actionTaken)
-    for item in resource.fields where !writtenLabels.contains(item.key) && !Self.bodyLabels.contains(item.key) {
+    for item in resource.fields
+    where !writtenLabels.contains(item.key) && !Self.bodyLabels.contains(item.key) {
       field(item.key, item.value)
     }
     blank()
@@ -216,7 +217,8 @@ struct LegacyTextWriter {
       blank()
     }
     for (position, thread) in report.threads.enumerated() {
-      writeThread(thread, crashed: thread.triggered || position == report.faultingThread, width: width)
+      writeThread(
+        thread, crashed: thread.triggered || position == report.faultingThread, width: width)
     }
     for thread in report.threads {
       if let state = thread.state { writeState(state, thread: thread.index) }
@@ -249,7 +251,8 @@ struct LegacyTextWriter {
         field("Exception Codes", codes, width: 17)
       } else if !exception.rawCodes.isEmpty {
         field(
-          "Exception Codes", exception.rawCodes.map { String.hex($0, width: 16) }.joined(separator: ", "),
+          "Exception Codes",
+          exception.rawCodes.map { String.hex($0, width: 16) }.joined(separator: ", "),
           width: 17)
       }
       field("Exception Subtype", exception.subtype, width: 17)
@@ -301,7 +304,9 @@ struct LegacyTextWriter {
     for thread in report.threads {
       for frame in thread.frames { longest = max(longest, imageName(of: frame).count) }
     }
-    for frame in report.lastExceptionBacktrace ?? [] { longest = max(longest, imageName(of: frame).count) }
+    for frame in report.lastExceptionBacktrace ?? [] {
+      longest = max(longest, imageName(of: frame).count)
+    }
     return max(30, longest + 1)
   }
 
@@ -330,7 +335,8 @@ struct LegacyTextWriter {
     if address == nil, let base = image?.base, let offset = frame.imageOffset {
       address = base &+ offset
     }
-    var line = Self.padded(String(number), 4) + Self.padded(Self.escaped(imageName(of: frame)), width)
+    var line =
+      Self.padded(String(number), 4) + Self.padded(Self.escaped(imageName(of: frame)), width)
     line += String.hex(address ?? 0, width: 16)
     if let symbol = frame.symbol {
       line += " " + Self.escaped(symbol)
@@ -355,7 +361,8 @@ struct LegacyTextWriter {
     var row: [String] = []
     for register in state.registers where !trailing.contains(register.name) {
       let name = register.name == "rflags" ? "rfl" : register.name
-      row.append(Self.leftPadded(Self.escaped(name), 5) + ": " + String.hex(register.value, width: digits))
+      row.append(
+        Self.leftPadded(Self.escaped(name), 5) + ": " + String.hex(register.value, width: digits))
       if row.count == 4 {
         lines.append(row.joined(separator: "  "))
         row = []
@@ -371,7 +378,9 @@ struct LegacyTextWriter {
     }
     blank()
     var extras = false
-    for (name, label) in [("cpu", "Logical CPU:"), ("err", "Error Code:"), ("trap", "Trap Number:")] {
+    for (name, label) in [
+      ("cpu", "Logical CPU:"), ("err", "Error Code:"), ("trap", "Trap Number:"),
+    ] {
       guard let value = state[name] else { continue }
       let text = name == "err" ? String.hex(value, width: 8) : "\(value)"
       lines.append(Self.padded(label, 17) + text)
@@ -406,7 +415,8 @@ struct LegacyTextWriter {
       line += Self.escaped(Self.nameColumn(image))
       if let arch = image.arch { line += " " + Self.escaped(arch) }
       switch (image.bundleShortVersion, image.bundleVersion) {
-      case (let short?, let build?): line += " (" + Self.escaped(short) + " - " + Self.escaped(build) + ")"
+      case (let short?, let build?):
+        line += " (" + Self.escaped(short) + " - " + Self.escaped(build) + ")"
       case (let short?, nil): line += " (" + Self.escaped(short) + " - ???)"
       case (nil, let build?): line += " (" + Self.escaped(build) + ")"
       case (nil, nil): break

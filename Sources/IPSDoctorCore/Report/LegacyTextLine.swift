@@ -39,7 +39,8 @@ enum LegacyTextLine {
   }
 
   static func isHexByte(_ byte: UInt8) -> Bool {
-    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+      || (byte >= 0x41 && byte <= 0x46)
   }
 
   static func hexValue(_ byte: UInt8) -> UInt64 {
@@ -54,7 +55,9 @@ enum LegacyTextLine {
   /// so every index found is a character boundary.)
   static func droppingLeadingSpace(_ text: Substring) -> Substring {
     let utf8 = text.utf8
-    guard let first = utf8.firstIndex(where: { !isSpaceByte($0) }) else { return text[text.endIndex...] }
+    guard let first = utf8.firstIndex(where: { !isSpaceByte($0) }) else {
+      return text[text.endIndex...]
+    }
     return text[first...]
   }
 
@@ -139,7 +142,9 @@ enum LegacyTextLine {
       return termination
     }
     let parts = text.split(maxSplits: 2, whereSeparator: isSpace)
-    guard parts.count >= 2, let code = number(parts[1]), !parts[0].hasSuffix(",") else { return nil }
+    guard parts.count >= 2, let code = number(parts[1]), !parts[0].hasSuffix(",") else {
+      return nil
+    }
     termination.namespace = String(parts[0])
     termination.code = code
     if parts.count == 3 {
@@ -171,7 +176,10 @@ enum LegacyTextLine {
       return part.isEmpty || part == "???" ? nil : String(part)
     }
     if text.hasSuffix(")"), let open = text.lastIndex(of: "(") {
-      return (clean(text[..<open]), clean(text[text.index(after: open)..<text.index(before: text.endIndex)]))
+      return (
+        clean(text[..<open]),
+        clean(text[text.index(after: open)..<text.index(before: text.endIndex)])
+      )
     }
     return (clean(text), nil)
   }
@@ -435,7 +443,9 @@ enum LegacyTextLine {
     let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
     guard let colon = inside.lastIndex(of: ":"), colon > inside.startIndex else { return nil }
     let lineText = inside[inside.index(after: colon)...]
-    guard !lineText.isEmpty, lineText.allSatisfy(isDigit), let line = Int(lineText) else { return nil }
+    guard !lineText.isEmpty, lineText.allSatisfy(isDigit), let line = Int(lineText) else {
+      return nil
+    }
     let file = inside[..<colon]
     guard !file.contains(":") else { return nil }
     return (String(file), line, droppingTrailingSpace(text[..<open]))
@@ -499,7 +509,9 @@ enum LegacyTextLine {
     let restStart = scanner.index
     var descriptorEnd = bytes.count
     var pathStart = bytes.count
-    if let open = scanner.find([0x3C], from: restStart), let close = scanner.find([0x3E], from: open) {
+    if let open = scanner.find([0x3C], from: restStart),
+      let close = scanner.find([0x3E], from: open)
+    {
       let inside = bytes[(open + 1)..<close]
       if !inside.isEmpty, inside.allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
         image.uuid = normalizedUUID(inside)
@@ -520,7 +532,8 @@ enum LegacyTextLine {
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
     func endsWith(_ suffix: [UInt8]) -> Bool {
       descriptor.count >= suffix.count
-        && bytes[(descriptor.upperBound - suffix.count)..<descriptor.upperBound].elementsEqual(suffix)
+        && bytes[(descriptor.upperBound - suffix.count)..<descriptor.upperBound].elementsEqual(
+          suffix)
     }
     if image.path == nil && image.uuid == nil && endsWith([0x20, 0x3F, 0x3F, 0x3F]) {
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
@@ -534,7 +547,8 @@ enum LegacyTextLine {
       {
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".
         let last = (space + 1)..<descriptor.upperBound
-        if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E) {
+        if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E)
+        {
           image.bundleShortVersion = String(decoding: bytes[last], as: UTF8.self)
           descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
         }
@@ -644,7 +658,9 @@ struct ByteScanner {
     }
     var position = index
     var radix: UInt64 = 10
-    if end - index > 2 && bytes[index] == 0x30 && (bytes[index + 1] == 0x78 || bytes[index + 1] == 0x58) {
+    if end - index > 2 && bytes[index] == 0x30
+      && (bytes[index + 1] == 0x78 || bytes[index + 1] == 0x58)
+    {
       radix = 16
       position += 2
     }

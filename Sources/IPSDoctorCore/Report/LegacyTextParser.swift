@@ -133,8 +133,12 @@ struct LegacyTextReader {
       }
     }
     if !found {
-      start = lines.firstIndex(where: { !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty }) ?? 0
-    } else if lines[..<start].contains(where: { !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty }) {
+      start =
+        lines.firstIndex(where: { !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty })
+        ?? 0
+    } else if lines[..<start].contains(where: {
+      !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty
+    }) {
       warn(firstLine, "skipped text before the report")
     }
 
@@ -436,7 +440,9 @@ struct LegacyTextReader {
       guard let text else { break }
       let releaseType = report.osVersion?.releaseType
       var version = OSVersion(displayString: text)
-      if let build = version.build, build.hasPrefix("Build ") { version.build = String(build.dropFirst(6)) }
+      if let build = version.build, build.hasPrefix("Build ") {
+        version.build = String(build.dropFirst(6))
+      }
       version.releaseType = releaseType
       report.osVersion = version
     case "Release Type":
@@ -611,9 +617,13 @@ struct LegacyTextReader {
       report.termination = termination
     }
     if !applicationSpecificLines.isEmpty {
-      report.applicationSpecificInfo = [ApplicationSpecificInfo(image: nil, lines: applicationSpecificLines)]
+      report.applicationSpecificInfo = [
+        ApplicationSpecificInfo(image: nil, lines: applicationSpecificLines)
+      ]
     }
-    if !kernelTriageLines.isEmpty { report.kernelTriage = kernelTriageLines.joined(separator: "\n") }
+    if !kernelTriageLines.isEmpty {
+      report.kernelTriage = kernelTriageLines.joined(separator: "\n")
+    }
     if !vmRegionLines.isEmpty { report.vmRegionInfo = vmRegionLines.joined(separator: "\n") }
     if !vmSummaryLines.isEmpty { report.vmSummary = vmSummaryLines.joined(separator: "\n") }
     if let frames = lastExceptionFrames ?? applicationBacktraceFrames, !frames.isEmpty {
@@ -643,15 +653,18 @@ struct LegacyTextReader {
           report.threads[position].queue = queue
         }
       } else if !report.threads.isEmpty {
+        let count = report.threads.count
         warn(
           triggered.line,
-          "thread \(triggered.number) is not in the report (it has \(report.threads.count) threads); ignored")
+          "thread \(triggered.number) is not in the report (it has \(count) threads); ignored")
       }
     }
     if report.faultingThread == nil {
       report.faultingThread = report.threads.firstIndex(where: \.triggered)
     }
-    if report.faultingThread == nil, let highlighted, let position = threadPositions[highlighted.number] {
+    if report.faultingThread == nil, let highlighted,
+      let position = threadPositions[highlighted.number]
+    {
       report.faultingThread = position
     }
   }
@@ -671,7 +684,8 @@ struct LegacyTextReader {
 
   mutating func decideKind() {
     let bugKind = report.bugType?.kind
-    let looksLikeStackshot = stackshotReason != nil && (stackshotCode != nil || !frontmostPids.isEmpty)
+    let looksLikeStackshot =
+      stackshotReason != nil && (stackshotCode != nil || !frontmostPids.isEmpty)
     let kind: ReportKind
     switch bugKind {
     case .some(.unknown):
