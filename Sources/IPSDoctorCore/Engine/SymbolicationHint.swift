@@ -31,7 +31,7 @@ public struct SymbolicationHint: Sendable, Equatable {
       guard let name = image.name, let base = image.base, let addresses = byImage[index] else { continue }
       let arch = image.arch ?? Self.arch(cpuType: context.report.cpuType)
       let uuid = image.uuid?.uppercased()
-      let binary = "\(name).app.dSYM/Contents/Resources/DWARF/\(name)"
+      let binary = Self.dSYMBinary(image: image, name: name, isMain: image == context.report.mainImage)
       let atos =
         "atos -arch \(arch) -o \(Self.shellQuoted(binary)) -l \(String.hex(base)) "
         + addresses.map { String.hex($0) }.joined(separator: " ")
@@ -42,6 +42,24 @@ public struct SymbolicationHint: Sendable, Equatable {
     }
     guard !images.isEmpty else { return nil }
     self.images = images
+  }
+
+  /// The DWARF file inside the image's dSYM bundle: `App.app.dSYM` for the executable,
+  /// `Kit.framework.dSYM` for a framework, `name.dSYM` otherwise.
+  static func dSYMBinary(image: BinaryImage, name: String, isMain: Bool) -> String {
+    let bundle: String
+    if let path = image.path, let range = path.firstRange(of: ".framework/") {
+      let framework = path[..<range.lowerBound].split(separator: "/").last.map(String.init) ?? name
+      bundle = framework + ".framework.dSYM"
+    } else if let path = image.path, let range = path.firstRange(of: ".appex/") {
+      let appex = path[..<range.lowerBound].split(separator: "/").last.map(String.init) ?? name
+      bundle = appex + ".appex.dSYM"
+    } else if isMain || image.path?.contains(".app/") == true {
+      bundle = name + ".app.dSYM"
+    } else {
+      bundle = name + ".dSYM"
+    }
+    return bundle + "/Contents/Resources/DWARF/" + name
   }
 
   static func arch(cpuType: String?) -> String {

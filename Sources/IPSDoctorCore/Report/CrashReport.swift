@@ -382,6 +382,8 @@ public struct BinaryImage: Sendable, Equatable {
   /// Whether the image ships inside an app bundle or container (the developer's own code or one of
   /// its frameworks), rather than with the OS.
   public var isAppImage: Bool {
+    // Swift runtime libraries that old apps embedded are Apple's code, not the app's.
+    if let name, name.hasPrefix("libswift") && name.hasSuffix(".dylib") { return false }
     guard let path else { return source == "P" && name != nil }
     if path.hasPrefix("/System/") || path.hasPrefix("/usr/lib/") || path.hasPrefix("/usr/libexec/")
       || path.hasPrefix("/Library/Apple/") || path.hasPrefix("/sbin/") || path.hasPrefix("/bin/")
