@@ -27,6 +27,10 @@ struct MemoryFault: Sendable {
     guard type.hasPrefix("EXC_BAD_ACCESS") || type.hasPrefix("SIGSEGV") || type.hasPrefix("SIGBUS")
       || (type.isEmpty && (signal.hasPrefix("SIGSEGV") || signal.hasPrefix("SIGBUS")))
     else { return nil }
+    // A kill (watchdog, code signing, jetsam) reported with the exception the thread was in when
+    // killed ("EXC_BAD_ACCESS (SIGKILL)", namespace SPRINGBOARD): not a memory fault of the app.
+    if signal.hasPrefix("SIGKILL") || type.contains("SIGKILL") { return nil }
+    if let namespace = context.report.termination?.namespace, namespace != "SIGNAL" { return nil }
 
     var found: (kind: Kind, text: String, path: String)?
     let sources: [(String, String?)] = [
@@ -128,6 +132,12 @@ struct MemoryFault: Sendable {
     }
     var sentence = " The faulting frame is \(DiagnosisContext.quote(crashing.evidence))"
     evidence.append(crashing.evidence)
+    // Identical functions merged by the linker carry no useful name; the next frame has one.
+    if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
+      let next = context.frameEvidence(backtrace, 1)
+      sentence += " (a function the linker merged with identical ones), inside \(DiagnosisContext.quote(next))"
+      evidence.append(next)
+    }
     if context.isAppFrame(crashing.frame) {
       if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
     } else if let app = context.appFrameEvidence(in: backtrace) {

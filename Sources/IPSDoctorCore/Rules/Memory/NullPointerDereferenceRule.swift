@@ -54,7 +54,7 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
         ? "inside the unmapped zero page: it dereferenced a null pointer"
         : "just above the zero page: most likely a field far inside a null pointer's memory"
       if address > 0 {
-        summary += " (an offset of \(address) bytes: a field of a struct, object or C++ `this` that is null)"
+        summary += " (an offset of \(address) byte\(address == 1 ? "" : "s"): a field of a struct, object or C++ `this` that is null)"
       }
       summary += "."
     }
@@ -98,6 +98,11 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x0000000000000010",
           frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "ChatCell.configure(with:)")])),
+      .ignores(
+        "watchdog kill while the main thread was in a bad state (EXC_BAD_ACCESS (SIGKILL))",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGKILL", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000000",
+          frames: [E.F(.app)], termination: #"{"namespace":"SPRINGBOARD","code":2343432205}"#)),
       .ignores(
         "0xbad0 (objc-concurrent-property-access)",
         E.badAccess("KERN_INVALID_ADDRESS at 0x000000000000bad0")),

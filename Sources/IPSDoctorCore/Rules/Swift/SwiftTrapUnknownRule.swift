@@ -67,9 +67,9 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     var summary: String
     if let name = context.symbol(top)?.display, (top.imageName ?? "").hasPrefix("libswift") {
       // The standard library's assertion machinery, called by the app.
-      guard name.hasPrefix("_assertionFailure") || name.hasPrefix("_fatalErrorMessage")
-        || name.hasPrefix("fatalError") || name.hasPrefix("_preconditionFailure")
-        || name.hasPrefix("Swift._assertionFailure")
+      // Also "closure #1 in closure #1 in _assertionFailure(…)", the inlined message printer.
+      guard ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
+        .contains(where: { name.contains($0) })
       else { return nil }
       evidence.append(topEvidence)
       summary = "The Swift standard library stopped the app in `\(name)` (\(topEvidence.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
