@@ -32,11 +32,17 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// Messages that other rules explain better.
+  /// Messages that other rules explain better: the Swift runtime rules here, and the Swift
+  /// concurrency and framework fatal errors of the concurrency rules.
   static var specificFragments: [String] {
     SwiftForceUnwrapNilRule.fragments + SwiftIndexOutOfRangeRule.fragments
       + SwiftArithmeticOverflowRule.fragments
-      + ["Could not cast value of type", "Attempted to read an unowned reference", "Simultaneous accesses to"]
+      + [
+        "Could not cast value of type", "Attempted to read an unowned reference", "Simultaneous accesses to",
+        "SWIFT TASK CONTINUATION MISUSE", "Incorrect actor executor assumption",
+        "No ObservableObject of type", "No Observable object of type",
+        "failed to find a currently active container",
+      ]
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
@@ -89,6 +95,11 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
       .ignores(
         "force unwrap (swift-force-unwrap-nil)",
         E.trap(frames: frames, asi: #"{"libswiftCore.dylib":["Example/A.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#)),
+      .ignores(
+        "continuation resumed twice (continuation-resumed-twice)",
+        E.trap(
+          frames: frames,
+          asi: #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#)),
       .ignores(
         "libdispatch assertion",
         E.trap(

@@ -36,10 +36,9 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
 
   /// Signatures of traps that other rules own.
   static let otherTrapFrames = [
-    "_dispatch_assert_queue_fail", "dispatch_assert_queue", "_dispatch_", "__Multithreading_Violation",
-    "_os_unfair_lock", "__BUG_IN_CLIENT", "CheckedContinuation", "swift_task_",
-    "_swift_task_checkIsolated", "__CFRunLoop", "objc_exception", "_NSApplication",
-    "-[NSApplication _crashOnException:]", "_crashOnException",
+    "_dispatch_assert_queue_fail", "dispatch_assert_queue", "__Multithreading_Violation",
+    "_os_unfair_lock", "__BUG_IN_CLIENT", "CheckedContinuation", "swift_task_isCurrentExecutor",
+    "_swift_task_checkIsolated", "swift_task_checkIsolated", "objc_exception", "_crashOnException",
   ]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
@@ -131,6 +130,10 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
           E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.swiftCore, "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"),
           E.F(.app),
         ])),
+      .triggers(
+        "unsymbolicated app frames called from a dispatch block",
+        E.trap(frames: [E.F(.app, offset: 0x7d38), E.F(.app, offset: 0x7a10), E.F(.libdispatch, "_dispatch_call_block_and_release"), E.F(.libdispatch, "_dispatch_client_callout")]),
+        .likely, summaryContains: ["Example + 0x7d38"]),
       .ignores(
         "Core Data concurrency debugging trap",
         E.trap(frames: [E.F(.coreData, "+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"), E.F(.app)])),
