@@ -35,6 +35,7 @@ public struct InvalidAddressRule: DiagnosisRule {
     guard let fault = MemoryFault(context),
       fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0
     else { return nil }
+    if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow
     if let address = fault.address, address < 0x10000, !fault.isPACFlagged { return nil }  // null-pointer-dereference
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary: String

@@ -141,7 +141,15 @@ struct MemoryFault: Sendable {
     if context.isAppFrame(crashing.frame) {
       if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
     } else if let app = context.appFrameEvidence(in: backtrace) {
-      sentence += ", called from \(DiagnosisContext.quote(app))"
+      if let index = Int(app.path.split(separator: "[").last?.dropLast() ?? ""), index > 6 {
+        let caller = context.frameEvidence(backtrace, 1)
+        sentence += ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
+          + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
+          + "(with an object, delegate or buffer the app gave them)"
+        evidence.append(caller)
+      } else {
+        sentence += ", called from \(DiagnosisContext.quote(app))"
+      }
       evidence.append(app)
     }
     sentence += "."

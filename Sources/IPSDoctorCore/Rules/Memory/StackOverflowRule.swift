@@ -44,6 +44,15 @@ public struct StackOverflowRule: DiagnosisRule {
     return line.detail.containsIgnoringCase("stack guard") ? line : nil
   }
 
+  /// Whether the crashed thread overflowed its stack (guard page, stack probe or long recursion).
+  static func isPresent(in context: DiagnosisContext) -> Bool {
+    guard MemoryFault(context) != nil, let backtrace = context.crashedBacktrace else { return false }
+    if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil {
+      return true
+    }
+    return (longestCycle(in: backtrace.frames)?.length ?? 0) >= 40
+  }
+
   /// The longest run of a repeating cycle of 1 to 4 frames in `frames`.
   struct Cycle {
     var start: Int

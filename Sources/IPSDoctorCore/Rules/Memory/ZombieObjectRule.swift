@@ -56,7 +56,9 @@ public struct ZombieObjectRule: DiagnosisRule {
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    if let fault = MemoryFault(context), !fault.isBad0, let runtime = Self.runtimeFrame(in: context) {
+    if let fault = MemoryFault(context), !fault.isBad0, let runtime = Self.runtimeFrame(in: context),
+      !StackOverflowRule.isPresent(in: context)
+    {
       var evidence = [fault.subtypeEvidence].compactMap { $0 }
       evidence.append(runtime.evidence)
       var summary = "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay) inside `\(runtime.name)` (\(runtime.evidence.path)): "
@@ -71,9 +73,18 @@ public struct ZombieObjectRule: DiagnosisRule {
         summary += " The selector was `\(selector.detail)`."
         evidence.append(selector)
       }
-      if let backtrace = context.crashedBacktrace, let app = context.appFrameEvidence(in: backtrace) {
-        summary += " The app frame that used the object is \(DiagnosisContext.quote(app))."
-        evidence.append(app)
+      if let backtrace = context.crashedBacktrace, backtrace.frames.count > 1 {
+        let caller = backtrace.frames[1]
+        if context.isAppFrame(caller) {
+          let app = context.appFrameEvidence(in: backtrace, from: 1) ?? context.frameEvidence(backtrace, 1)
+          summary += " The app frame that used the object is \(DiagnosisContext.quote(app))."
+          evidence.append(app)
+        } else {
+          let sender = context.frameEvidence(backtrace, 1)
+          summary += " The caller is \(DiagnosisContext.quote(sender)): the framework still pointed to an object the app gave it (a delegate, data source, target or observer) after that object was deallocated."
+          evidence.append(sender)
+          if let app = context.appFrameEvidence(in: backtrace, from: 2) { evidence.append(app) }
+        }
       }
       if let thread = context.crashedThreadDisplay { summary += " It happened on \(thread)." }
       return finding(confidence: runtime.isSwift ? .possible : .likely, summary: summary, evidence: evidence)
@@ -134,6 +145,18 @@ public struct ZombieObjectRule: DiagnosisRule {
         E.exception(
           name: "NSInvalidArgumentException",
           reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0")),
+      .triggers(
+        "a framework messaging a freed delegate",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x0000003dd2a8c3e8",
+          frames: [E.F(.libobjc, "objc_msgSend"), E.F(.uiKit, "-[UIScrollView(UIScrollViewInternal) _notifyDidScroll]"), E.F(.uiKit, "-[UIScrollView setContentOffset:]")]),
+        .likely, summaryContains: ["_notifyDidScroll", "delegate"]),
+      .ignores(
+        "swift_retain at the stack guard (stack-overflow)",
+        E.badAccess(
+          "KERN_PROTECTION_FAILURE at 0x000000016b1cbff0", frames: [E.F(.swiftCore, "swift_retain"), E.F(.app, "CommentNode.flatten(into:depth:)")],
+          signal: "SIGBUS",
+          vmRegionInfo: "0x16b1cbff0 is in 0x16b1c8000-0x16b1cc000\n--->  STACK GUARD  16b1c8000-16b1cc000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0")),
       .ignores(
         "crash in app code",
         E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
