@@ -6,7 +6,7 @@ public struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "objc-concurrent-property-access",
     title: "Object Property Accessed From Several Threads At Once",
-    summary: "The crash address ends in 0xbad0, the marker Apple documents for a nonatomic object property read and written concurrently.",
+    summary: "The fault address ends in 0xbad0, Apple's marker for a nonatomic property used from several threads.",
     category: .languageException,
     severity: .error,
     specificity: 85,

@@ -6,7 +6,7 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "objc-invalid-argument",
     title: "Invalid Argument Passed To A Framework",
-    summary: "A Foundation or UIKit method raised NSInvalidArgumentException, most often because nil was inserted into a collection.",
+    summary: "A framework raised NSInvalidArgumentException, most often for nil inserted into a collection.",
     category: .languageException,
     severity: .error,
     specificity: 65,

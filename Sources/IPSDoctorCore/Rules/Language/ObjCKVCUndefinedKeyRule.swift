@@ -6,7 +6,7 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "objc-kvc-undefined-key",
     title: "Key-Value Coding Undefined Key",
-    summary: "An object was asked to set or get a key it does not have, typically a storyboard or XIB outlet whose property was removed or renamed.",
+    summary: "A key-value coding key did not exist on its object, typically a stale storyboard or XIB outlet.",
     category: .languageException,
     severity: .error,
     specificity: 75,

@@ -5,7 +5,7 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "objc-range-exception",
     title: "Index Or Range Out Of Bounds In A Foundation Collection",
-    summary: "An NSArray, NSString or other Foundation type was accessed with an index or range outside its bounds.",
+    summary: "A Foundation collection or string was accessed at an index or range outside its bounds.",
     category: .languageException,
     severity: .error,
     specificity: 70,

@@ -6,7 +6,7 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "objc-uncaught-exception",
     title: "Uncaught Objective-C Exception",
-    summary: "An Objective-C exception (NSException) was raised and nothing caught it, so the runtime aborted the app.",
+    summary: "An NSException was raised and not caught, so the Objective-C runtime aborted the app.",
     category: .languageException,
     severity: .error,
     specificity: 30,

@@ -6,7 +6,7 @@ public struct BadInstructionFetchRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "bad-instruction-fetch",
     title: "Call Through A Bad Function Pointer",
-    summary: "The program counter jumped to an address that is not code: the app called a bad function pointer, block or method implementation.",
+    summary: "The app jumped to an address that is not code, through a bad function pointer, block or method.",
     category: .memory,
     severity: .error,
     specificity: 70,

@@ -6,7 +6,7 @@ public struct InvalidAddressRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "invalid-address",
     title: "Access To An Unmapped Address",
-    summary: "The app accessed memory at an address that is not mapped: a symptom of a dangling, corrupted or uninitialised pointer.",
+    summary: "The app accessed unmapped memory, a symptom of a dangling, corrupted or uninitialised pointer.",
     category: .memory,
     severity: .error,
     specificity: 20,

@@ -5,7 +5,7 @@ public struct KernMemoryErrorRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "kern-memory-error",
     title: "Memory-Mapped File Could Not Be Read",
-    summary: "The app touched memory backed by a file that could no longer be read, such as a mapped file that was truncated, deleted or on an ejected volume.",
+    summary: "Memory mapped from a file could not be read: the file was truncated, deleted or on a vanished volume.",
     category: .memory,
     severity: .error,
     specificity: 70,

@@ -5,7 +5,7 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "pointer-authentication-failure",
     title: "Possible Pointer Authentication Failure",
-    summary: "A signed pointer failed authentication on an arm64e device: a corrupted, stale or forged code or object pointer.",
+    summary: "A signed pointer failed arm64e pointer authentication: it was corrupted, stale or forged.",
     category: .memory,
     severity: .error,
     specificity: 65,

@@ -6,7 +6,7 @@ public struct ProtectionFailureRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "protection-failure",
     title: "Access Forbidden By Memory Protection",
-    summary: "The app accessed mapped memory in a way its protection forbids, such as writing to read-only memory.",
+    summary: "The app accessed mapped memory in a way its protection forbids, such as writing read-only memory.",
     category: .memory,
     severity: .error,
     specificity: 40,

@@ -6,7 +6,7 @@ public struct StackOverflowRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "stack-overflow",
     title: "Stack Overflow",
-    summary: "A thread used up its stack, through runaway recursion or very large stack allocations, and hit the stack guard page.",
+    summary: "A thread used up its stack through runaway recursion or huge stack frames and hit the guard page.",
     category: .memory,
     severity: .error,
     specificity: 85,

@@ -5,7 +5,7 @@ public struct SwiftArithmeticOverflowRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "swift-arithmetic-overflow",
     title: "Swift Arithmetic Overflow Or Division By Zero",
-    summary: "Swift integer arithmetic overflowed, divided by zero, or a numeric conversion could not represent its value.",
+    summary: "Swift integer arithmetic overflowed or divided by zero, or a numeric conversion lost its value.",
     category: .swiftRuntime,
     severity: .error,
     specificity: 80,

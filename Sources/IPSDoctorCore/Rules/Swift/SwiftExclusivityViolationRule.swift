@@ -5,7 +5,7 @@ public struct SwiftExclusivityViolationRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "swift-exclusivity-violation",
     title: "Swift Exclusive Access Violation",
-    summary: "A variable was modified while another access to it was still in progress, violating Swift's law of exclusivity.",
+    summary: "A variable was modified while another access to it was in progress (Swift exclusivity).",
     category: .swiftRuntime,
     severity: .error,
     specificity: 80,

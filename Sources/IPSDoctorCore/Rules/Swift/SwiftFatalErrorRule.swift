@@ -5,7 +5,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "swift-fatal-error",
     title: "Swift Fatal Error, Precondition Or Assertion",
-    summary: "Swift code stopped the app on purpose with fatalError, a failed precondition or a failed assertion.",
+    summary: "Swift code stopped the app on purpose: fatalError, a failed precondition or a failed assertion.",
     category: .swiftRuntime,
     severity: .error,
     specificity: 45,

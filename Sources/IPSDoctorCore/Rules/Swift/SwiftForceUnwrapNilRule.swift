@@ -5,7 +5,7 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "swift-force-unwrap-nil",
     title: "Force Unwrap Of Nil",
-    summary: "A Swift optional was force-unwrapped (!) or an implicitly unwrapped optional was used while it was nil.",
+    summary: "A Swift optional (! or an implicitly unwrapped T!) was unwrapped while it was nil.",
     category: .swiftRuntime,
     severity: .error,
     specificity: 80,

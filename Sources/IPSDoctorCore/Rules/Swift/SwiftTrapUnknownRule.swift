@@ -6,7 +6,7 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "swift-trap-unknown",
     title: "Swift Runtime Trap Without A Message",
-    summary: "The app stopped on a trap instruction in its own code with no message; symbolicate to learn which Swift check failed.",
+    summary: "The app stopped on a trap in its own code with no message; symbolicate to see which check failed.",
     category: .swiftRuntime,
     severity: .error,
     specificity: 10,
