@@ -36,7 +36,9 @@ public struct InvalidAddressRule: DiagnosisRule {
       fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0
     else { return nil }
     if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow
-    if let address = fault.address, address < 0x10000, !fault.isPACFlagged { return nil }  // null-pointer-dereference
+    if fault.kind == .invalidAddress, let address = fault.address, address < 0x10000, !fault.isPACFlagged {
+      return nil  // null-pointer-dereference
+    }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary: String
     if fault.kind == .generalProtection {
@@ -80,6 +82,12 @@ public struct InvalidAddressRule: DiagnosisRule {
         LanguageRuntimeExamples.signal(
           type: "SIGSEGV", signal: "SIGSEGV", codes: "SEGV_MAPERR at 0x88000", frames: [E.F(.app)]),
         .likely, summaryContains: ["`0x88000`"]),
+      .triggers(
+        "Intel general protection fault",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "EXC_I386_GPFLT", codes: "0x000000000000000d, 0x0000000000000000",
+          frames: [E.F(.app, "Mesh.vertex(at:)")]),
+        .likely, summaryContains: ["EXC_I386_GPFLT", "non-canonical", "Mesh.vertex(at:)"]),
       .ignores("null dereference", E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000")),
       .ignores(
         "protection failure",
