@@ -1,0 +1,136 @@
+// Shared recognisers for the language-exception, Swift-runtime and memory-access rules
+// (Rules/Language, Rules/Swift, Rules/Memory).
+
+extension DiagnosisContext {
+  /// The Mach exception as Apple writes it: `EXC_BAD_ACCESS (SIGSEGV)`.
+  var exceptionDisplay: String {
+    switch (exceptionType, signal) {
+    case (let type?, let signal?): "\(type) (\(signal))"
+    case (let type?, nil): type
+    case (nil, let signal?): signal
+    case (nil, nil): "the exception"
+    }
+  }
+
+  /// `exception.type` (or the signal) as evidence.
+  var exceptionEvidence: Evidence? {
+    if let type = exceptionType {
+      return Evidence("exception.type", signal.map { "\(type) (\($0))" } ?? type)
+    }
+    if let signal { return Evidence("exception.signal", signal) }
+    return nil
+  }
+
+  /// Whether the process stopped on a trap instruction: `EXC_BREAKPOINT (SIGTRAP)` on ARM,
+  /// `EXC_BAD_INSTRUCTION (SIGILL)` on Intel and in the simulator.
+  var isTrap: Bool {
+    let type = exceptionType ?? ""
+    let signal = signal ?? ""
+    return type.hasPrefix("EXC_BREAKPOINT") || type.hasPrefix("EXC_BAD_INSTRUCTION")
+      || signal.hasPrefix("SIGTRAP") || signal.hasPrefix("SIGILL")
+  }
+
+  /// Whether the process was stopped by `abort()` (`EXC_CRASH (SIGABRT)`).
+  var isAbort: Bool {
+    (signal ?? "").hasPrefix("SIGABRT") || (exceptionType ?? "").contains("SIGABRT")
+  }
+
+  /// The frame that crashed: frame 0 of the crashed thread.
+  var crashingFrame: (index: Int, frame: Frame, evidence: Evidence)? {
+    guard let backtrace = crashedBacktrace, let frame = backtrace.frames.first else { return nil }
+    return (0, frame, Evidence(backtrace.framePath(0), describe(frame)))
+  }
+
+  /// Evidence for frame `index` of `backtrace`.
+  func frameEvidence(_ backtrace: Backtrace, _ index: Int) -> Evidence {
+    Evidence(backtrace.framePath(index), describe(backtrace.frames[index]))
+  }
+
+  /// The first app frame of `backtrace` as evidence, marked when it lacks a symbol.
+  func appFrameEvidence(in backtrace: Backtrace, from start: Int = 0) -> Evidence? {
+    guard start < backtrace.frames.count else { return nil }
+    let slice = Backtrace(
+      path: backtrace.path, frames: Array(backtrace.frames[start...]), thread: backtrace.thread)
+    guard let (offset, frame) = firstAppFrame(in: slice) else { return nil }
+    let index = start + offset
+    var text = describe(frame)
+    if symbol(frame) == nil { text += " (unsymbolicated)" }
+    return Evidence(backtrace.framePath(index), text)
+  }
+
+  /// "`threads[3].frames[2]` (`Example + 0x1f40`)" for summaries.
+  static func quote(_ evidence: Evidence) -> String {
+    "`\(evidence.detail)` (\(evidence.path))"
+  }
+
+  /// The crashed thread's name for summaries: "thread 3 (queue `com.example.sync`)".
+  var crashedThreadDisplay: String? {
+    guard let thread = crashedThread else { return nil }
+    if thread.isMainThread { return "the main thread" }
+    if let queue = thread.queue { return "thread \(thread.index) (queue `\(queue)`)" }
+    if let name = thread.name { return "thread \(thread.index) (`\(name)`)" }
+    return "thread \(thread.index)"
+  }
+
+  /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.
+  func crashedThreadTop(_ limit: Int, contains fragment: String) -> (index: Int, evidence: Evidence)? {
+    guard let backtrace = crashedBacktrace else { return nil }
+    for (index, frame) in backtrace.frames.prefix(limit).enumerated() {
+      if let raw = frame.symbol, raw.contains(fragment) {
+        return (index, frameEvidence(backtrace, index))
+      }
+    }
+    return nil
+  }
+
+  /// Application Specific Information lines that say something (not "abort() called", not the
+  /// simulator's and dyld's configuration lines), with their paths.
+  var informativeApplicationSpecificLines: [Evidence] {
+    var result: [Evidence] = []
+    for info in report.applicationSpecificInfo {
+      if let image = info.image, image.hasPrefix("dyld") || image == "libsystem_sim_platform.dylib" {
+        continue
+      }
+      for (index, line) in info.lines.enumerated() {
+        let trimmed = line.trimmingWhitespace()
+        if trimmed.isEmpty || trimmed == "abort() called" || trimmed.hasPrefix("dyld")
+          || trimmed.hasPrefix("CoreSimulator ")
+        {
+          continue
+        }
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        result.append(Evidence(key, trimmed))
+      }
+    }
+    return result
+  }
+}
+
+// MARK: - Text helpers
+
+enum TextScan {
+  /// The text between the first `open` and the next `close` after it.
+  static func between(_ text: some StringProtocol, _ open: String, _ close: String) -> String? {
+    guard let start = text.firstRange(of: open) else { return nil }
+    let rest = text[start.upperBound...]
+    guard let end = rest.firstRange(of: close) else { return nil }
+    return String(rest[..<end.lowerBound])
+  }
+
+  /// The first `0x…` number in `text` at or after `marker` (or anywhere when `marker` is empty).
+  static func hexNumber(in text: some StringProtocol, after marker: String = "") -> UInt64? {
+    var rest = Substring(text)
+    if !marker.isEmpty {
+      guard let range = rest.firstRange(of: marker) else { return nil }
+      rest = rest[range.upperBound...]
+    }
+    guard let range = rest.firstRange(of: "0x") else { return nil }
+    let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
+    return UInt64(digits, radix: 16)
+  }
+
+  /// Shortens `text` to `limit` characters with an ellipsis.
+  static func clip(_ text: String, _ limit: Int = 300) -> String {
+    text.count <= limit ? text : String(text.prefix(limit)) + "…"
+  }
+}

@@ -1,0 +1,159 @@
+/// A bad memory access (`EXC_BAD_ACCESS`, or `SIGSEGV`/`SIGBUS` in older and third-party reports),
+/// with the kind of fault and the address, wherever the report wrote them.
+struct MemoryFault: Sendable {
+  enum Kind: String, Sendable {
+    case invalidAddress = "KERN_INVALID_ADDRESS"
+    case protectionFailure = "KERN_PROTECTION_FAILURE"
+    case memoryError = "KERN_MEMORY_ERROR"
+    case misaligned = "EXC_ARM_DA_ALIGN"
+    case generalProtection = "EXC_I386_GPFLT"
+    case other = "other"
+  }
+
+  var kind: Kind
+  /// The address the report names (for PAC-flagged faults, the signed pointer before "->").
+  var address: UInt64?
+  /// The address after "->" (the pointer with its authentication bits stripped), when present.
+  var strippedAddress: UInt64?
+  var isPACFlagged: Bool
+  /// The text that named the fault (subtype, codes or type), for summaries.
+  var text: String?
+  var subtypeEvidence: Evidence?
+
+  init?(_ context: DiagnosisContext) {
+    let exception = context.report.exception
+    let type = exception?.type ?? ""
+    let signal = exception?.signal ?? ""
+    guard type.hasPrefix("EXC_BAD_ACCESS") || type.hasPrefix("SIGSEGV") || type.hasPrefix("SIGBUS")
+      || (type.isEmpty && (signal.hasPrefix("SIGSEGV") || signal.hasPrefix("SIGBUS")))
+    else { return nil }
+    // A kill (watchdog, code signing, jetsam) reported with the exception the thread was in when
+    // killed ("EXC_BAD_ACCESS (SIGKILL)", namespace SPRINGBOARD): not a memory fault of the app.
+    if signal.hasPrefix("SIGKILL") || type.contains("SIGKILL") { return nil }
+    if let namespace = context.report.termination?.namespace, namespace != "SIGNAL" { return nil }
+
+    var found: (kind: Kind, text: String, path: String)?
+    let sources: [(String, String?)] = [
+      ("exception.subtype", exception?.subtype), ("exception.codes", exception?.codes),
+      ("exception.message", exception?.message), ("exception.type", exception?.type),
+    ]
+    let markers: [(String, Kind)] = [
+      ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
+      ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
+      ("BUS_ADRALN", .misaligned), ("SEGV_MAPERR", .invalidAddress),
+      ("SEGV_ACCERR", .protectionFailure), ("EXC_I386_GPFLT", .generalProtection),
+    ]
+    search: for (path, value) in sources {
+      guard let value else { continue }
+      for (marker, kind) in markers where value.contains(marker) {
+        found = (kind, value, path)
+        break search
+      }
+    }
+    if found == nil, let code = exception?.rawCodes.first {
+      let kind: Kind? =
+        switch code {
+        case 1: .invalidAddress
+        case 2: .protectionFailure
+        case 10: .memoryError
+        case 0x101: .misaligned
+        default: nil
+        }
+      if let kind { found = (kind, exception?.codes ?? String.hex(code), "exception.codes") }
+    }
+    kind = found?.kind ?? .other
+    text = found?.text ?? exception?.subtype
+    if let found { subtypeEvidence = Evidence(found.path, found.text) }
+    isPACFlagged = (exception?.subtype ?? "").contains("pointer authentication")
+      || (found?.text ?? "").contains("pointer authentication")
+
+    if let text = found?.text, let at = TextScan.hexNumber(in: text, after: " at ") {
+      address = at
+    } else if let codes = exception?.rawCodes, codes.count >= 2, type.hasPrefix("EXC_BAD_ACCESS") {
+      address = codes[1]
+    } else if let codes = exception?.codes, type.hasPrefix("EXC_BAD_ACCESS") {
+      let parts = codes.split(separator: ",")
+      if parts.count >= 2 { address = String.parseUInt64(parts[1]) }
+    }
+    if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
+  }
+
+  /// The address without pointer-authentication bits.
+  var effectiveAddress: UInt64? { strippedAddress ?? address }
+
+  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`).
+  var isBad0: Bool {
+    guard kind == .invalidAddress || kind == .other else { return false }
+    for value in [address, strippedAddress].compactMap({ $0 }) {
+      if value & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
+    }
+    return false
+  }
+
+  var addressDisplay: String {
+    guard let address else { return "an unknown address" }
+    if let strippedAddress, strippedAddress != address {
+      return "`\(String.hex(address))` (`\(String.hex(strippedAddress))` without its authentication bits)"
+    }
+    return "`\(String.hex(address))`"
+  }
+
+  /// The region line of `vmRegionInfo` marked with the arrow (`--->`), trimmed.
+  static func arrowLine(in context: DiagnosisContext) -> Evidence? {
+    for (path, text) in [("vmRegionInfo", context.report.vmRegionInfo), ("vmSummary", context.report.vmSummary)] {
+      guard let text else { continue }
+      for line in text.split(separator: "\n") where line.contains("--->") {
+        return Evidence(path, line.replacing("--->", with: "").trimmingWhitespace())
+      }
+    }
+    return nil
+  }
+
+  /// The first line of `vmRegionInfo`, e.g. "0x8 is not in any region.".
+  static func regionHeadline(in context: DiagnosisContext) -> Evidence? {
+    guard let text = context.report.vmRegionInfo,
+      let first = text.split(separator: "\n").first?.trimmingWhitespace(), !first.isEmpty
+    else { return nil }
+    return Evidence("vmRegionInfo", first)
+  }
+
+  /// Whether the access was a read or a write, from the ARM exception syndrome.
+  static func accessKind(in context: DiagnosisContext) -> String? {
+    guard let description = context.crashedThread?.state?.esrDescription else { return nil }
+    if description.contains("write") { return "write" }
+    if description.contains("read") { return "read" }
+    return nil
+  }
+
+  /// A sentence naming the faulting frame and the first app frame below it.
+  static func crashSiteSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else {
+      return ""
+    }
+    var sentence = " The faulting frame is \(DiagnosisContext.quote(crashing.evidence))"
+    evidence.append(crashing.evidence)
+    // Identical functions merged by the linker carry no useful name; the next frame has one.
+    if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
+      let next = context.frameEvidence(backtrace, 1)
+      sentence += " (a function the linker merged with identical ones), inside \(DiagnosisContext.quote(next))"
+      evidence.append(next)
+    }
+    if context.isAppFrame(crashing.frame) {
+      if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
+    } else if let app = context.appFrameEvidence(in: backtrace) {
+      if let index = Int(app.path.split(separator: "[").last?.dropLast() ?? ""), index > 6 {
+        let caller = context.frameEvidence(backtrace, 1)
+        sentence += ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
+          + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
+          + "(with an object, delegate or buffer the app gave them)"
+        evidence.append(caller)
+      } else {
+        sentence += ", called from \(DiagnosisContext.quote(app))"
+      }
+      evidence.append(app)
+    }
+    sentence += "."
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
+  }
+}

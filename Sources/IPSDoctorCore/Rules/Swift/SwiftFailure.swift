@@ -1,0 +1,150 @@
+/// A Swift runtime error message, wherever the report put it: Application Specific Information
+/// (`asi["libswiftCore.dylib"]`: "File.swift:42: Fatal error: …"), the exception reason or message,
+/// or — in optimised builds symbolicated with a dSYM — an inlined frame named
+/// "Swift runtime failure: <reason>".
+struct SwiftFailure: Sendable {
+  enum Kind: String, Sendable {
+    case fatalError = "Fatal error"
+    case preconditionFailed = "Precondition failed"
+    case assertionFailed = "Assertion failed"
+    case runtimeFailure = "Swift runtime failure"
+    /// A line written by the Swift runtime without one of the prefixes above.
+    case runtimeMessage = "runtime message"
+  }
+
+  var kind: Kind
+  /// The message after the prefix, e.g. "Index out of range".
+  var message: String
+  var file: String?
+  var line: Int?
+  var evidence: Evidence
+  /// Index of the frame in the crashed thread, when the message is a frame symbol.
+  var frameIndex: Int?
+
+  /// "ViewController.swift:42" when known.
+  var location: String? {
+    guard let file else { return nil }
+    return line.map { "\(file):\($0)" } ?? file
+  }
+
+  static let prefixes: [(String, Kind)] = [
+    ("Swift runtime failure: ", .runtimeFailure), ("Fatal error", .fatalError),
+    ("Precondition failed", .preconditionFailed), ("Assertion failed", .assertionFailed),
+  ]
+
+  /// Every Swift failure message in the report, most authoritative first.
+  static func all(in context: DiagnosisContext) -> [SwiftFailure] {
+    var result: [SwiftFailure] = []
+    for info in context.report.applicationSpecificInfo {
+      let fromSwift = (info.image ?? "").hasPrefix("libswift")
+      for (index, line) in info.lines.enumerated() {
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        if let failure = parse(line, evidence: Evidence(key, line)) {
+          result.append(failure)
+        } else if fromSwift, !line.trimmingWhitespace().isEmpty {
+          result.append(
+            SwiftFailure(
+              kind: .runtimeMessage, message: line.trimmingWhitespace(), evidence: Evidence(key, line)))
+        }
+      }
+    }
+    if let message = context.exceptionMessage,
+      let failure = parse(message, evidence: Evidence("exceptionReason.composed_message", message))
+    {
+      result.append(failure)
+    }
+    if let message = context.report.exception?.message,
+      let failure = parse(message, evidence: Evidence("exception.message", message))
+    {
+      result.append(failure)
+    }
+    if let backtrace = context.crashedBacktrace {
+      for (index, frame) in backtrace.frames.prefix(12).enumerated() {
+        guard let symbol = frame.symbol, symbol.contains("Swift runtime failure: "),
+          var failure = parse(symbol, evidence: context.frameEvidence(backtrace, index))
+        else { continue }
+        failure.frameIndex = index
+        // The inlined failure frame carries the caller's source location, or the next frame does.
+        if let file = frame.sourceFile, file != "<compiler-generated>" {
+          failure.file = file
+          failure.line = frame.sourceLine
+        } else if index + 1 < backtrace.frames.count, let file = backtrace.frames[index + 1].sourceFile,
+          file != "<compiler-generated>"
+        {
+          failure.file = file
+          failure.line = backtrace.frames[index + 1].sourceLine
+        }
+        result.append(failure)
+      }
+    }
+    return result
+  }
+
+  /// The first failure whose message contains one of `fragments`.
+  static func find(in context: DiagnosisContext, containing fragments: [String]) -> (SwiftFailure, String)? {
+    for failure in all(in: context) {
+      if let fragment = fragments.first(where: { failure.message.contains($0) }) {
+        return (failure, fragment)
+      }
+    }
+    return nil
+  }
+
+  /// Parses "[File.swift:42: ]Fatal error[: message][: file F, line N]" and
+  /// "Swift runtime failure: reason".
+  static func parse(_ text: String, evidence: Evidence) -> SwiftFailure? {
+    // libdispatch's and C's assertions use the same words: "BUG IN CLIENT OF LIBDISPATCH:
+    // Assertion failed: …", "Assertion failed: (x > 0), function f, file f.c, line 3."
+    if text.contains("BUG IN CLIENT") || text.contains(", function ") { return nil }
+    for (marker, kind) in prefixes {
+      guard let range = text.firstRange(of: marker) else { continue }
+      let before = text[..<range.lowerBound].trimmingWhitespace()
+      if kind != .runtimeFailure, !before.isEmpty, !before.hasSuffix(":") { continue }
+      var message = text[range.upperBound...].trimmingWhitespace()
+      if message.hasPrefix(":") { message = String(message.dropFirst()).trimmingWhitespace() }
+      var failure = SwiftFailure(kind: kind, message: message, evidence: evidence)
+      // New format: "Module/File.swift:42: Fatal error: message".
+      let prefix = text[..<range.lowerBound].trimmingWhitespace()
+      if kind != .runtimeFailure, prefix.hasSuffix(":") {
+        let location = prefix.dropLast()
+        if let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) {
+          failure.file = String(location[..<colon])
+          failure.line = line
+        }
+      }
+      // Old format (Swift 5.0–5.3): "Fatal error: message: file Module/File.swift, line 42".
+      if failure.file == nil, let fileRange = message.firstRange(of: ": file "),
+        let lineRange = message[fileRange.upperBound...].firstRange(of: ", line ")
+      {
+        failure.file = String(message[fileRange.upperBound..<lineRange.lowerBound])
+        failure.line = Int(message[lineRange.upperBound...].prefix(while: \.isNumber))
+        failure.message = String(message[..<fileRange.lowerBound])
+      } else if failure.file == nil, message.hasPrefix("file "),
+        let lineRange = message.firstRange(of: ", line ")
+      {
+        failure.file = String(message[message.index(message.startIndex, offsetBy: 5)..<lineRange.lowerBound])
+        failure.line = Int(message[lineRange.upperBound...].prefix(while: \.isNumber))
+        failure.message = ""
+      }
+      return failure
+    }
+    return nil
+  }
+
+  /// A sentence naming where the failure happened: the source location and the crashing app
+  /// frame.
+  func locationSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    var sentence = ""
+    if let location { sentence += " It was raised at `\(location)`." }
+    guard let backtrace = context.crashedBacktrace else { return sentence }
+    // The inlined "Swift runtime failure" frame sits on top of the function that failed.
+    let start = frameIndex.map { $0 + 1 } ?? 0
+    if let app = context.appFrameEvidence(in: backtrace, from: start) {
+      sentence += " The app frame that failed is \(DiagnosisContext.quote(app))"
+      sentence += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
+      evidence.append(app)
+    }
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
+  }
+}

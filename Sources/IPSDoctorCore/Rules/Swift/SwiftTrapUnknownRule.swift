@@ -1,0 +1,156 @@
+/// A trap instruction in the app's (or the Swift runtime's) code with no message: a Swift runtime
+/// check whose message the build dropped. The generic fallback under the specific Swift rules.
+public struct SwiftTrapUnknownRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "swift-trap-unknown",
+    title: "Swift Runtime Trap Without A Message",
+    summary: "The app stopped on a trap in its own code with no message; symbolicate to see which check failed.",
+    category: .swiftRuntime,
+    severity: .error,
+    specificity: 10,
+    rationale: """
+      Swift turns failed runtime checks into a trap instruction: `EXC_BREAKPOINT (SIGTRAP)` on \
+      ARM, `EXC_BAD_INSTRUCTION (SIGILL)` on Intel and in the simulator. Force unwraps of `nil`, \
+      out-of-range indexes, arithmetic overflow, failed `as!` casts, `precondition` and \
+      `fatalError` all look the same here. Debug builds write a message into Application \
+      Specific Information; optimised (Release, App Store, TestFlight) builds do not, so the report \
+      only shows where the trap happened. Symbolicating with the build's dSYM names the line, and \
+      the inlined frame then reads "Swift runtime failure: <reason>". Traps in libdispatch, the \
+      Objective-C runtime or Core Data have their own signatures and are not reported here.
+      """,
+    remedy: """
+      Symbolicate the report with the dSYM of this build (Xcode Organizer does it for App Store \
+      and TestFlight builds; or `atos -arch arm64 -o MyApp.app.dSYM/Contents/Resources/DWARF/MyApp \
+      -l <load address> <address>`). The top app frame then points at the line, usually with a \
+      "Swift runtime failure: …" frame that names the check. Look there for `!`, `as!`, \
+      subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/addressing-crashes-from-swift-runtime-errors",
+      "https://developer.apple.com/documentation/xcode/sigtrap_sigill",
+      "https://developer.apple.com/documentation/xcode/adding-identifiable-symbol-names-to-a-crash-report",
+    ],
+    examples: examples)
+
+  /// Signatures of traps that other rules own.
+  static let otherTrapFrames = [
+    "_dispatch_assert_queue_fail", "dispatch_assert_queue", "__Multithreading_Violation",
+    "_os_unfair_lock", "__BUG_IN_CLIENT", "CheckedContinuation", "swift_task_isCurrentExecutor",
+    "_swift_task_checkIsolated", "swift_task_checkIsolated", "objc_exception", "_crashOnException",
+  ]
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard context.isTrap, let backtrace = context.crashedBacktrace, let top = backtrace.frames.first
+    else { return nil }
+    // A message anywhere means a more specific rule (or none) applies.
+    if !SwiftFailure.all(in: context).isEmpty { return nil }
+    if !context.informativeApplicationSpecificLines.isEmpty { return nil }
+    if context.exceptionMessage != nil || LanguageException.find(in: context) != nil { return nil }
+    if SwiftIsolationTrap.evidence(in: context) != nil { return nil }
+    for frame in backtrace.frames.prefix(6) {
+      if let symbol = frame.symbol, Self.otherTrapFrames.contains(where: { symbol.contains($0) }) {
+        return nil
+      }
+    }
+    // An assertion message in a frame symbol (libc++ hardening: "vector:1393: assertion … failed").
+    for frame in backtrace.frames.prefix(3) {
+      if let symbol = frame.symbol, symbol.contains("assertion ") || symbol.contains(" failed: ") {
+        return nil
+      }
+    }
+
+    var evidence = [context.exceptionEvidence].compactMap { $0 }
+    let topEvidence = context.frameEvidence(backtrace, 0)
+    var summary: String
+    if let name = context.symbol(top)?.display, (top.imageName ?? "").hasPrefix("libswift") {
+      // The standard library's assertion machinery, called by the app.
+      // Also "closure #1 in closure #1 in _assertionFailure(…)", the inlined message printer.
+      guard ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
+        .contains(where: { name.contains($0) })
+      else { return nil }
+      evidence.append(topEvidence)
+      summary = "The Swift standard library stopped the app in `\(name)` (\(topEvidence.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+    } else if context.isAppFrame(top) {
+      if let name = context.symbol(top)?.display {
+        // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
+        guard Self.looksLikeSwift(name) else { return nil }
+      }
+      evidence.append(topEvidence)
+      summary = "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(topEvidence)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+    } else {
+      return nil
+    }
+    if let app = context.appFrameEvidence(in: backtrace), app.path != topEvidence.path {
+      summary += " The app frame that called it is \(DiagnosisContext.quote(app))."
+      evidence.append(app)
+    }
+    if context.hasUnsymbolicatedAppFrames {
+      summary += " Symbolicate the report with this build's dSYM: the frame then names the line and usually the check (\"Swift runtime failure: …\")."
+    } else {
+      summary += " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
+    }
+    if let thread = context.crashedThreadDisplay { summary += " It happened on \(thread)." }
+    return finding(confidence: .likely, summary: summary, evidence: evidence)
+  }
+
+  static func looksLikeSwift(_ name: String) -> Bool {
+    if name.hasPrefix("-[") || name.hasPrefix("+[") || name.contains("::") { return false }
+    if SwiftDemangler.isMangled(name) { return true }
+    return name.contains("closure #") || name.contains(".") || name.contains("(_:")
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    return [
+      .triggers(
+        "unsymbolicated app frame",
+        E.trap(frames: [E.F(.app, offset: 0x1c2f4), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+        .likely, summaryContains: ["Example + 0x1c2f4", "threads[0].frames[0]", "Symbolicate", "dSYM"]),
+      .triggers(
+        "_assertionFailure called from an unsymbolicated frame (no message)",
+        E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+        .likely, summaryContains: ["_assertionFailure", "threads[0].frames[1]"]),
+      .triggers(
+        "Intel: EXC_BAD_INSTRUCTION",
+        E.trap(frames: [E.F(.app, "Parser.next()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
+        .likely, summaryContains: ["EXC_BAD_INSTRUCTION", "Parser.next()"]),
+      .ignores(
+        "message present (swift-fatal-error)",
+        E.trap(frames: [E.F(.app)], asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#)),
+      .ignores(
+        "libdispatch client bug",
+        E.trap(
+          frames: [E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app)],
+          asi: #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#)),
+      .ignores(
+        "Swift 6 isolation check without a message",
+        E.trap(frames: [
+          E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.swiftCore, "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"),
+          E.F(.app),
+        ])),
+      .triggers(
+        "unsymbolicated app frames called from a dispatch block",
+        E.trap(frames: [E.F(.app, offset: 0x7d38), E.F(.app, offset: 0x7a10), E.F(.libdispatch, "_dispatch_call_block_and_release"), E.F(.libdispatch, "_dispatch_client_callout")]),
+        .likely, summaryContains: ["Example + 0x7d38"]),
+      .ignores(
+        "Core Data concurrency debugging trap",
+        E.trap(frames: [E.F(.coreData, "+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"), E.F(.app)])),
+      .ignores(
+        "continuation misuse",
+        E.trap(
+          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.swiftCore, "CheckedContinuation.resume(returning:)"), E.F(.app)],
+          asi: #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#)),
+      .ignores(
+        "Objective-C __builtin_trap in a test",
+        E.trap(frames: [E.F(.app, "-[TpxUnitTests testExample1]"), E.F(.coreFoundation, "__invoking___")])),
+      .ignores(
+        "libc++ hardening assertion",
+        E.trap(frames: [
+          E.F(.app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds", inline: true),
+          E.F(.app, "std::__1::vector<int>::operator[](unsigned long)"),
+        ])),
+    ]
+  }()
+}
