@@ -1,0 +1,120 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads and diagnoses a list of inputs in parallel, in bounded windows, handing the outcomes of
+/// each window to the caller in input order. Memory stays flat: only one window of outcomes (never
+/// a parsed report) is alive at a time, and output is byte-for-byte the same for any `--jobs`.
+struct BatchRunner {
+  var items: [InputItem]
+  var options: Options
+  var baseline: Set<String>?
+  var standardInput: Result<[UInt8], FileError>?
+  var jobs: Int
+
+  /// How many reports are read before their results are handed on.
+  var windowSize: Int { max(32, jobs * 8) }
+
+  /// Calls `handle` once per window with the outcomes (files that turned out not to be reports are
+  /// left out) and the messages for inputs skipped while reading, both in input order.
+  func run(_ handle: (_ outcomes: [ReportOutcome], _ skipped: [InputNotice], _ done: Int) -> Void) {
+    var start = 0
+    while start < items.count {
+      let end = min(items.count, start + windowSize)
+      let window = Array(items[start..<end])
+      let results = process(window, firstIndex: start)
+      var outcomes: [ReportOutcome] = []
+      var skipped: [InputNotice] = []
+      for (offset, result) in results.enumerated() {
+        if let outcome = result.outcome { outcomes.append(outcome) }
+        if let message = result.skipped {
+          skipped.append(InputNotice(kind: .skipped, path: window[offset].display, message: message))
+        }
+      }
+      handle(outcomes, skipped, end)
+      start = end
+    }
+  }
+
+  private func process(_ window: [InputItem], firstIndex: Int) -> [(
+    outcome: ReportOutcome?, skipped: String?
+  )] {
+    let count = window.count
+    let options = self.options
+    let baseline = self.baseline
+    let standardInput = self.standardInput
+    let work: @Sendable (Int) -> (ReportOutcome?, String?) = { offset in
+      ReportOutcome.make(
+        item: window[offset], index: firstIndex + offset, standardInput: standardInput,
+        options: options, baseline: baseline)
+    }
+    if jobs <= 1 || count == 1 {
+      return (0..<count).map { work($0) }
+    }
+    let slots = ResultSlots<(ReportOutcome?, String?)>(count: count)
+    let counter = WorkCounter()
+    DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
+      while true {
+        let offset = counter.next()
+        guard offset < count else { return }
+        slots.store(work(offset), at: offset)
+      }
+    }
+    return slots.take().map { ($0.0, $0.1) }
+  }
+}
+
+/// Slots that workers fill, each index exactly once; read after every worker has finished.
+private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+  private var values: [Value?]
+  private let lock = Lock()
+
+  init(count: Int) { values = Array(repeating: nil, count: count) }
+
+  func store(_ value: Value, at index: Int) {
+    lock.locked { values[index] = value }
+  }
+
+  func take() -> [Value] {
+    lock.locked { values.map { $0! } }
+  }
+}
+
+/// Hands out 0, 1, 2, … to workers.
+private final class WorkCounter: @unchecked Sendable {
+  private var value = 0
+  private let lock = Lock()
+
+  func next() -> Int {
+    lock.locked {
+      defer { value += 1 }
+      return value
+    }
+  }
+}
+
+/// A pthread mutex (no Foundation, and `Synchronization.Mutex` needs macOS 15).
+final class Lock: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func locked<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+}

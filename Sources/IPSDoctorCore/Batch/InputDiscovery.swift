@@ -1,0 +1,160 @@
+/// One file to read: a path found on the command line or in a scanned folder, or standard input.
+public struct InputItem: Sendable, Equatable {
+  public enum Source: Sendable, Equatable {
+    case file(PathName)
+    case standardInput
+  }
+
+  public var source: Source
+  /// The path as the user wrote it (joined with the names found below a folder), printable.
+  public var display: String
+  /// Found in a folder under a name that is not `.ips`/`.crash`: read it only if its first bytes
+  /// look like a crash report.
+  public var mustSniff: Bool
+}
+
+/// Something about an input that is not a report result: a missing path, a skipped FIFO, a
+/// symbolic link loop, an unreadable folder.
+public struct InputNotice: Sendable, Equatable {
+  public enum Kind: String, Sendable, Equatable {
+    /// A named path does not exist (exit 66).
+    case missing
+    /// Skipped on purpose (not a regular file, a symbolic link loop); not an error.
+    case skipped
+    /// A folder could not be read (exit 65).
+    case unreadable
+  }
+
+  public var kind: Kind
+  public var path: String
+  public var message: String
+}
+
+/// Expands the command line's paths into a sorted, de-duplicated list of files.
+///
+/// Folders are searched recursively. `.ips` and `.crash` files are always taken; other files only if
+/// their first bytes look like a report (checked later, by the reader). Hidden files and folders are
+/// skipped unless named explicitly. Symbolic links are followed, and a link back to a folder being
+/// scanned is reported as a loop instead of being followed forever.
+public struct InputDiscovery {
+  public private(set) var items: [InputItem] = []
+  public private(set) var notices: [InputNotice] = []
+  private var seenFiles = Set<FileIdentity>()
+  private var seenDirectories = Set<FileIdentity>()
+  private var seenStandardInput = false
+
+  struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  static let reportExtensions: Set<String> = ["ips", "crash"]
+
+  public init(paths: [String]) {
+    for path in paths {
+      if path == "-" {
+        if !seenStandardInput {
+          seenStandardInput = true
+          items.append(InputItem(source: .standardInput, display: "<stdin>", mustSniff: false))
+        }
+        continue
+      }
+      let name = PathName(path)
+      switch POSIX.status(name) {
+      case .failure(let error):
+        if case .success(let link) = POSIX.lstatus(name), link.kind == .symbolicLink {
+          notices.append(
+            InputNotice(kind: .unreadable, path: name.display, message: "broken symbolic link (\(error.message))"))
+        } else if error.reason == .notFound {
+          notices.append(InputNotice(kind: .missing, path: name.display, message: error.message))
+        } else {
+          notices.append(InputNotice(kind: .unreadable, path: name.display, message: error.message))
+        }
+      case .success(let status):
+        switch status.kind {
+        case .directory:
+          scan(name, display: name.display, status: status, ancestors: [])
+        case .regular:
+          addFile(name, display: name.display, status: status, mustSniff: false)
+        default:
+          notices.append(
+            InputNotice(kind: .skipped, path: name.display, message: "skipped: \(status.kind.phrase), not a regular file"))
+        }
+      }
+    }
+  }
+
+  private mutating func addFile(_ path: PathName, display: String, status: FileStatus, mustSniff: Bool) {
+    let identity = FileIdentity(device: status.device, inode: status.inode)
+    guard seenFiles.insert(identity).inserted else { return }
+    items.append(InputItem(source: .file(path), display: display, mustSniff: mustSniff))
+  }
+
+  private mutating func scan(
+    _ directory: PathName, display: String, status: FileStatus, ancestors: Set<FileIdentity>
+  ) {
+    let identity = FileIdentity(device: status.device, inode: status.inode)
+    if ancestors.contains(identity) {
+      notices.append(
+        InputNotice(kind: .skipped, path: display, message: "skipped: symbolic link loop (a link back to a folder being scanned)"))
+      return
+    }
+    guard seenDirectories.insert(identity).inserted else { return }  // already scanned by another route
+    let names: [[UInt8]]
+    switch POSIX.directoryEntries(directory) {
+    case .success(let found): names = found
+    case .failure(let error):
+      notices.append(InputNotice(kind: .unreadable, path: display, message: "cannot read folder: \(error.message)"))
+      return
+    }
+    let inner = ancestors.union([identity])
+    for name in names where name.first != UInt8(ascii: ".") {
+      let path = directory.appending(name)
+      let childDisplay = path.display
+      guard case .success(var entry) = POSIX.lstatus(path) else {
+        notices.append(
+          InputNotice(kind: .unreadable, path: childDisplay, message: "the file disappeared while the folder was scanned"))
+        continue
+      }
+      let isReportName = Self.reportExtensions.contains(path.pathExtension)
+      if entry.kind == .symbolicLink {
+        switch POSIX.status(path) {
+        case .success(let target): entry = target
+        case .failure(let error):
+          if error.reason == .notFound && !isReportName { continue }
+          let message = error.message == "too many levels of symbolic links"
+            ? "skipped: symbolic link loop" : "broken symbolic link (\(error.message))"
+          notices.append(InputNotice(
+            kind: error.message.hasPrefix("too many") ? .skipped : (isReportName ? .unreadable : .skipped),
+            path: childDisplay, message: message))
+          continue
+        }
+      }
+      switch entry.kind {
+      case .directory:
+        scan(path, display: childDisplay, status: entry, ancestors: inner)
+      case .regular:
+        addFile(path, display: childDisplay, status: entry, mustSniff: !isReportName)
+      default:
+        if isReportName {
+          notices.append(
+            InputNotice(kind: .skipped, path: childDisplay, message: "skipped: \(entry.kind.phrase), not a regular file"))
+        }
+      }
+    }
+  }
+
+  /// Whether the first bytes of a file look like a crash report: a JSON object whose first line
+  /// names a `bug_type`, or the labels of a legacy text report.
+  public static func looksLikeReport(_ prefix: [UInt8]) -> Bool {
+    var start = 0
+    if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
+    let text = String(decoding: prefix[start...], as: UTF8.self)
+    if text.hasPrefix("{") {
+      return text.contains("\"bug_type\"") || text.contains("\"bugType\"")
+    }
+    if text.hasPrefix("Incident Identifier:") || text.hasPrefix("Process:") { return true }
+    return LegacyTextParser.looksLikeTextReport(text)
+  }
+}

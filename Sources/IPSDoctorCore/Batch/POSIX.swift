@@ -1,0 +1,342 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a file could not be read or written. Messages are lowercase phrases without a trailing
+/// period, like compiler diagnostics.
+public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
+  public enum Reason: Sendable, Equatable {
+    case notFound
+    case permissionDenied
+    case tooLarge
+    case notRegularFile
+    case vanished
+    case other
+  }
+
+  public var reason: Reason
+  public var message: String
+
+  public init(_ reason: Reason, _ message: String) {
+    self.reason = reason
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// The kind of a file system entry, from `st_mode`.
+enum FileKind: Sendable, Equatable {
+  case regular, directory, symbolicLink, fifo, characterDevice, blockDevice, socket, unknown
+
+  init(mode: UInt32) {
+    switch mode & 0o170000 {
+    case 0o100000: self = .regular
+    case 0o040000: self = .directory
+    case 0o120000: self = .symbolicLink
+    case 0o010000: self = .fifo
+    case 0o020000: self = .characterDevice
+    case 0o060000: self = .blockDevice
+    case 0o140000: self = .socket
+    default: self = .unknown
+    }
+  }
+
+  var phrase: String {
+    switch self {
+    case .regular: "a regular file"
+    case .directory: "a directory"
+    case .symbolicLink: "a symbolic link"
+    case .fifo: "a FIFO (named pipe)"
+    case .characterDevice: "a character device"
+    case .blockDevice: "a block device"
+    case .socket: "a socket"
+    case .unknown: "not a regular file"
+    }
+  }
+}
+
+/// What `stat`/`lstat` says about a path.
+struct FileStatus: Sendable, Equatable {
+  var kind: FileKind
+  var size: Int64
+  var device: UInt64
+  var inode: UInt64
+
+  init(_ info: stat) {
+    kind = FileKind(mode: UInt32(info.st_mode))
+    size = Int64(info.st_size)
+    device = UInt64(truncatingIfNeeded: info.st_dev)
+    inode = UInt64(truncatingIfNeeded: info.st_ino)
+  }
+}
+
+/// A path as the bytes the kernel sees, plus a printable form. File names need not be UTF-8: the
+/// bytes are kept for opening and only the display form is decoded.
+public struct PathName: Sendable, Hashable, Comparable {
+  public var bytes: [UInt8]
+
+  public init(bytes: [UInt8]) { self.bytes = bytes }
+  public init(_ string: String) { self.bytes = Array(string.utf8) }
+
+  /// The path with invalid UTF-8 bytes shown as `\xFF` and control characters escaped: safe for a
+  /// terminal and unambiguous.
+  public var display: String {
+    if let text = String(validating: bytes, as: UTF8.self) { return TerminalText.escaped(text) }
+    var output = ""
+    var index = 0
+    while index < bytes.count {
+      // Find the longest valid UTF-8 sequence starting here (1 to 4 bytes).
+      var decoded: String?
+      var length = 1
+      for candidate in 1...4 where index + candidate <= bytes.count {
+        if let text = String(validating: bytes[index..<index + candidate], as: UTF8.self) {
+          decoded = text
+          length = candidate
+          break
+        }
+      }
+      if let decoded {
+        output += TerminalText.escaped(decoded)
+      } else {
+        output += "\\x" + String.hexByte(bytes[index])
+      }
+      index += length
+    }
+    return output
+  }
+
+  func appending(_ name: [UInt8]) -> PathName {
+    if bytes.isEmpty { return PathName(bytes: name) }
+    if bytes.last == UInt8(ascii: "/") { return PathName(bytes: bytes + name) }
+    return PathName(bytes: bytes + [UInt8(ascii: "/")] + name)
+  }
+
+  /// The last path component.
+  var lastComponent: ArraySlice<UInt8> {
+    var end = bytes.endIndex
+    while end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+    let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? bytes.startIndex
+    return bytes[start..<end]
+  }
+
+  /// The lowercased extension of the last component, without the dot.
+  var pathExtension: String {
+    let name = lastComponent
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return "" }
+    return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+  }
+
+  /// The directory part ("." when there is none).
+  var directory: PathName {
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return PathName(".") }
+    if slash == 0 { return PathName("/") }
+    return PathName(bytes: Array(bytes[..<slash]))
+  }
+
+  func withCString<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
+    (bytes + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+    }
+  }
+
+  public static func < (lhs: PathName, rhs: PathName) -> Bool {
+    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+  }
+}
+
+extension String {
+  static func hexByte(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+  }
+}
+
+/// Thin wrappers over the C library, so no Foundation is needed.
+enum POSIX {
+  static func currentErrno() -> Int32 { errno }
+
+  static func message(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: return "no such file or directory"
+    case EACCES: return "permission denied"
+    case EPERM: return "operation not permitted"
+    case EISDIR: return "is a directory"
+    case ENOTDIR: return "not a directory"
+    case ELOOP: return "too many levels of symbolic links"
+    case ENAMETOOLONG: return "file name too long"
+    case EIO: return "input/output error"
+    case ENOSPC: return "no space left on device"
+    case EROFS: return "read-only file system"
+    case EMFILE, ENFILE: return "too many open files"
+    default:
+      guard let text = strerror(code) else { return "error \(code)" }
+      return String(cString: text).lowercased()
+    }
+  }
+
+  static func error(_ code: Int32, vanishedIfMissing: Bool = false) -> FileError {
+    switch code {
+    case ENOENT:
+      vanishedIfMissing
+        ? FileError(.vanished, "the file disappeared while it was being read")
+        : FileError(.notFound, message(code))
+    case EACCES, EPERM: FileError(.permissionDenied, message(code))
+    default: FileError(.other, message(code))
+    }
+  }
+
+  static func lstatus(_ path: PathName) -> Result<FileStatus, FileError> {
+    var info = stat()
+    let result = path.withCString { lstat($0, &info) }
+    return result == 0 ? .success(FileStatus(info)) : .failure(error(errno))
+  }
+
+  static func status(_ path: PathName) -> Result<FileStatus, FileError> {
+    var info = stat()
+    let result = path.withCString { stat($0, &info) }
+    return result == 0 ? .success(FileStatus(info)) : .failure(error(errno))
+  }
+
+  /// The names in a directory (without "." and ".."), sorted by their bytes.
+  static func directoryEntries(_ path: PathName) -> Result<[[UInt8]], FileError> {
+    guard let directory = path.withCString({ opendir($0) }) else { return .failure(error(errno)) }
+    defer { closedir(directory) }
+    var names: [[UInt8]] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(directory) else {
+        if errno != 0 { return .failure(error(errno)) }
+        break
+      }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix(while: { $0 != 0 }))
+      }
+      if name == [0x2E] || name == [0x2E, 0x2E] || name.isEmpty { continue }
+      names.append(name)
+    }
+    names.sort { $0.lexicographicallyPrecedes($1) }
+    return .success(names)
+  }
+
+  /// Reads a whole file, refusing anything but a regular file and anything larger than `limit`.
+  /// Opens with `O_NONBLOCK` so that a FIFO swapped in after the type check cannot block.
+  static func readFile(_ path: PathName, limit: Int, prefixOnly: Int? = nil) -> Result<
+    [UInt8], FileError
+  > {
+    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    guard fd >= 0 else { return .failure(error(errno, vanishedIfMissing: true)) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .failure(error(errno)) }
+    let status = FileStatus(info)
+    guard status.kind == .regular else {
+      return .failure(FileError(.notRegularFile, "skipped: \(status.kind.phrase), not a regular file"))
+    }
+    if let prefixOnly {
+      return readAll(fd: fd, sizeHint: min(prefixOnly, Int(status.size)), limit: prefixOnly,
+        truncate: true)
+    }
+    if status.size > Int64(limit) {
+      return .failure(tooLarge(size: status.size, limit: limit))
+    }
+    return readAll(fd: fd, sizeHint: Int(status.size), limit: limit)
+  }
+
+  static func tooLarge(size: Int64?, limit: Int) -> FileError {
+    let what = size.map { "the file is \(ByteCount.describe($0))" } ?? "the input is"
+    return FileError(
+      .tooLarge,
+      "\(what) larger than the --max-size limit of \(ByteCount.describe(Int64(limit)))")
+  }
+
+  /// Reads until end of file. Fails with `tooLarge` past `limit` bytes unless `truncate` is set, in
+  /// which case it returns the first `limit` bytes.
+  static func readAll(fd: Int32, sizeHint: Int, limit: Int, truncate: Bool = false) -> Result<
+    [UInt8], FileError
+  > {
+    let capacity = max(0, min(sizeHint, limit)) + 1
+    var bytes = [UInt8](repeating: 0, count: max(capacity, 4096))
+    var count = 0
+    while true {
+      if count == bytes.count {
+        if count > limit { break }
+        bytes.append(contentsOf: repeatElement(0, count: max(65536, bytes.count)))
+      }
+      let wanted = bytes.count - count
+      let result = bytes.withUnsafeMutableBytes { raw in
+        read(fd, raw.baseAddress! + count, wanted)
+      }
+      if result < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN { break }  // a non-blocking pipe with no writer data: stop, never wait
+        return .failure(error(errno))
+      }
+      if result == 0 { break }
+      count += result
+      if count > limit { break }
+    }
+    if count > limit {
+      if truncate {
+        bytes.removeSubrange(limit...)
+        return .success(bytes)
+      }
+      return .failure(tooLarge(size: nil, limit: limit))
+    }
+    bytes.removeSubrange(count...)
+    return .success(bytes)
+  }
+
+  /// Writes every byte of `text` to `fd`, retrying short writes. Returns false on error.
+  @discardableResult
+  static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let result = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if result < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        offset += result
+      }
+      return true
+    }
+  }
+}
+
+/// Byte sizes for options and messages: "64 MiB", `--max-size 10M`.
+public enum ByteCount {
+  /// Parses "1048576", "512k", "64M", "64MiB", "1G", "2GB" (binary multiples).
+  public static func parse(_ text: String) -> Int? {
+    var digits = text.trimmingWhitespace()
+    var multiplier = 1
+    let lower = digits.lowercased()
+    for (suffixes, value) in [
+      (["kib", "kb", "k"], 1 << 10), (["mib", "mb", "m"], 1 << 20), (["gib", "gb", "g"], 1 << 30),
+    ] {
+      if let suffix = suffixes.first(where: { lower.hasSuffix($0) }) {
+        digits = String(digits.dropLast(suffix.count)).trimmingWhitespace()
+        multiplier = value
+        break
+      }
+    }
+    if lower.hasSuffix("b"), multiplier == 1 { digits = String(digits.dropLast()) }
+    guard let number = Int(digits), number > 0 else { return nil }
+    let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
+    return overflow ? nil : product
+  }
+
+  public static func describe(_ bytes: Int64) -> String {
+    if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes >= 1 << 20 {
+      let tenths = (bytes * 10) >> 20
+      return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+    if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+  }
+}

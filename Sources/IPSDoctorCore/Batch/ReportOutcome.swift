@@ -1,0 +1,185 @@
+/// The identity of a report that every output format prints: app, OS, device and time.
+public struct ReportFacts: Sendable, Equatable {
+  public var kind: ReportKind
+  public var format: CrashReport.Format
+  public var bugType: String?
+  public var bugTypeName: String?
+  public var appName: String?
+  public var bundleID: String?
+  public var appVersion: String?
+  public var buildVersion: String?
+  public var osTrain: String?
+  public var osBuild: String?
+  public var device: String?
+  public var cpuType: String?
+  /// When the crash happened, as the report wrote it.
+  public var time: String?
+  public var incidentID: String?
+  public var exceptionType: String?
+  public var exceptionSignal: String?
+  public var exceptionCodes: String?
+  public var exceptionSubtype: String?
+
+  public init(_ report: CrashReport) {
+    kind = report.kind
+    format = report.format
+    bugType = report.bugType?.rawValue ?? report.header.bugType
+    bugTypeName = report.bugType?.name
+    appName = report.header.appName ?? report.processName ?? report.header.name
+    bundleID = report.bundleID ?? report.header.bundleID
+    appVersion = report.appVersion ?? report.header.appVersion
+    buildVersion = report.buildVersion ?? report.header.buildVersion
+    let os = report.osVersion ?? report.header.osVersion.map(OSVersion.init(displayString:))
+    osTrain = os?.train
+    osBuild = os?.build
+    device = report.modelCode
+    cpuType = report.cpuType
+    time = report.captureTime ?? report.header.timestamp
+    incidentID = report.incidentID ?? report.header.incidentID
+    exceptionType = report.exception?.type
+    exceptionSignal = report.exception?.signal
+    exceptionCodes = report.exception?.codes
+    exceptionSubtype = report.exception?.subtype
+  }
+
+  /// "ChatApp 2.4 (118)".
+  public var appDescription: String? {
+    guard appName != nil || appVersion != nil else { return nil }
+    var text = appName ?? "unknown app"
+    if let version = versionDescription { text += " " + version }
+    return text
+  }
+
+  /// "2.4 (118)".
+  public var versionDescription: String? {
+    switch (appVersion, buildVersion) {
+    case (let version?, let build?): version == build ? version : "\(version) (\(build))"
+    case (let version?, nil): version
+    case (nil, let build?): "(\(build))"
+    case (nil, nil): nil
+    }
+  }
+
+  /// "iPhone OS 26.6 (23G80)".
+  public var osDescription: String? {
+    let text = OSVersion(train: osTrain, build: osBuild).description
+    return text.isEmpty ? nil : text
+  }
+}
+
+/// Whether a report's signature is in the `--baseline` file.
+public enum BaselineState: String, Sendable, Equatable {
+  case new
+  case known
+}
+
+/// What ips-doctor found for one input file: small, so that a batch keeps only a window of them.
+public struct ReportOutcome: Sendable, Equatable {
+  /// Position in the batch (the sorted input order).
+  public var index: Int
+  /// The path as given on the command line, printable.
+  public var path: String
+  /// `nil` when nothing could be read.
+  public var facts: ReportFacts?
+  public var result: DiagnosisResult?
+  public var warnings: [ReportWarning]
+  /// Why the file (or its body) could not be read; also set under `--strict` for warnings.
+  public var error: ReportError?
+  public var baseline: BaselineState?
+
+  public init(
+    index: Int, path: String, facts: ReportFacts? = nil, result: DiagnosisResult? = nil,
+    warnings: [ReportWarning] = [], error: ReportError? = nil, baseline: BaselineState? = nil
+  ) {
+    self.index = index
+    self.path = path
+    self.facts = facts
+    self.result = result
+    self.warnings = warnings
+    self.error = error
+    self.baseline = baseline
+  }
+
+  public var diagnoses: [Diagnosis] { result?.diagnoses ?? [] }
+
+  /// The most serious thing found: the top diagnosis's severity; for an inconclusive report,
+  /// `warning` for a crash (the app crashed, but no rule can say it was its fault) and `note` for
+  /// other kinds; `note` for parse warnings. `nil` when nothing was found or nothing was read.
+  public var severity: Severity? {
+    var level = diagnoses.map(\.severity).max()
+    if let result, result.isInconclusive {
+      let inconclusive: Severity = facts?.kind == .crash ? .warning : .note
+      level = max(level ?? inconclusive, inconclusive)
+    }
+    if !warnings.isEmpty { level = max(level ?? .note, .note) }
+    return level
+  }
+
+  /// Whether this report fails the run at `threshold` (baseline-known reports never do).
+  public func fails(at threshold: Severity?) -> Bool {
+    guard let threshold, let severity, baseline != .known else { return false }
+    return severity >= threshold
+  }
+}
+
+extension ReportOutcome {
+  /// Reads, parses and diagnoses one input. Returns `nil` for a file found in a folder that turns
+  /// out not to be a crash report, and a `skipped` reason for one that is not a regular file.
+  static func make(
+    item: InputItem, index: Int, standardInput: Result<[UInt8], FileError>?, options: Options,
+    baseline: Set<String>?
+  ) -> (outcome: ReportOutcome?, skipped: String?) {
+    let bytes: [UInt8]
+    switch item.source {
+    case .standardInput:
+      switch standardInput ?? .failure(FileError(.other, "standard input was not read")) {
+      case .success(let read): bytes = read
+      case .failure(let error):
+        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+      }
+    case .file(let path):
+      if item.mustSniff {
+        switch POSIX.readFile(path, limit: options.maxSize, prefixOnly: 4096) {
+        case .success(let prefix):
+          if !InputDiscovery.looksLikeReport(prefix) { return (nil, nil) }
+        case .failure(let error):
+          if error.reason == .notRegularFile { return (nil, nil) }
+          // Unreadable and not named like a report: we cannot tell it is one, so say nothing.
+          return (nil, nil)
+        }
+      }
+      switch POSIX.readFile(path, limit: options.maxSize) {
+      case .success(let read): bytes = read
+      case .failure(let error):
+        if error.reason == .notRegularFile { return (nil, error.message) }
+        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+      }
+    }
+    return (diagnose(bytes: bytes, index: index, path: item.display, options: options, baseline: baseline), nil)
+  }
+
+  /// Parses and diagnoses bytes already in memory.
+  static func diagnose(
+    bytes: [UInt8], index: Int, path: String, options: Options, baseline: Set<String>?
+  ) -> ReportOutcome {
+    let report: CrashReport
+    do throws(ReportError) {
+      report = try ReportReader.read(bytes)
+    } catch {
+      return ReportOutcome(index: index, path: path, error: error)
+    }
+    let result = Doctor.diagnose(report)
+    var outcome = ReportOutcome(
+      index: index, path: path, facts: ReportFacts(report), result: result, warnings: report.warnings,
+      error: report.bodyError)
+    if outcome.error == nil, options.strict, let first = report.warnings.first {
+      let count = report.warnings.count
+      outcome.error = ReportError(
+        message: "--strict: the report has \(count) warning\(count == 1 ? "" : "s"), the first: \(first.location): \(first.message)")
+    }
+    if let baseline {
+      outcome.baseline = baseline.contains(result.signature.id) ? .known : .new
+    }
+    return outcome
+  }
+}

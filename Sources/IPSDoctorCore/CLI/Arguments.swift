@@ -1,0 +1,406 @@
+/// One command-line argument, classified without knowing which options exist (stage 1 of 2).
+public enum Token: Sendable, Equatable {
+  /// `--name` or `--name=value`.
+  case long(String, value: String?)
+  /// `-abc`: one or more short options; a short option that takes a value takes the rest of the
+  /// cluster (`-j4`) or the next argument.
+  case shorts([Character])
+  /// A path, a command or a value; `-` (standard input) is positional.
+  case positional(String)
+  /// `--`: everything after it is positional.
+  case terminator
+
+  /// Splits arguments into tokens. Pure; never fails.
+  public static func tokenize(_ arguments: [String]) -> [Token] {
+    var tokens: [Token] = []
+    var afterTerminator = false
+    for argument in arguments {
+      if afterTerminator {
+        tokens.append(.positional(argument))
+      } else if argument == "--" {
+        tokens.append(.terminator)
+        afterTerminator = true
+      } else if argument.hasPrefix("--") {
+        let body = argument.dropFirst(2)
+        if let equals = body.firstIndex(of: "=") {
+          tokens.append(.long(String(body[..<equals]), value: String(body[body.index(after: equals)...])))
+        } else {
+          tokens.append(.long(String(body), value: nil))
+        }
+      } else if argument.hasPrefix("-") && argument.count > 1 {
+        tokens.append(.shorts(Array(argument.dropFirst())))
+      } else {
+        tokens.append(.positional(argument))
+      }
+    }
+    return tokens
+  }
+}
+
+/// The subcommands. `diagnose` is the default when the first positional argument is not a command.
+public enum Command: String, Sendable, CaseIterable, Equatable {
+  case diagnose, show, rules, explain, help
+
+  var abstract: String {
+    switch self {
+    case .diagnose: "Diagnose crash reports: why the app crashed and how to fix it (the default)."
+    case .show: "Print a report the way Xcode shows a crash (Apple's legacy text layout)."
+    case .rules: "List the diagnosis rules."
+    case .explain: "Explain one rule: what it detects, why it happens and how to fix it."
+    case .help: "Show help for ips-doctor or one of its commands."
+    }
+  }
+
+  var usage: String {
+    switch self {
+    case .diagnose:
+      "ips-doctor [diagnose] <path>... [--format <format>] [--output <file>] [--fail-on <severity>] [--baseline <file>] [<options>]"
+    case .show: "ips-doctor show <path> [--output <file>]"
+    case .rules: "ips-doctor rules [--format text|json|markdown]"
+    case .explain: "ips-doctor explain <rule-id> [--format text|json|markdown]"
+    case .help: "ips-doctor help [<command>]"
+    }
+  }
+}
+
+/// Which `--color` behaviour was asked for.
+public enum ColorChoice: String, Sendable, CaseIterable, Equatable {
+  case auto, always, never
+}
+
+/// The threshold for a failing exit status.
+public enum FailOn: String, Sendable, CaseIterable, Equatable {
+  case error, warning, note, never
+
+  /// The lowest severity that fails, or `nil` for `never`.
+  var threshold: Severity? {
+    switch self {
+    case .error: .error
+    case .warning: .warning
+    case .note: .note
+    case .never: nil
+    }
+  }
+}
+
+/// The formats of `rules` and `explain`.
+public enum CatalogFormat: String, Sendable, CaseIterable, Equatable {
+  case text, json, markdown
+}
+
+/// Everything the options set, with defaults.
+public struct Options: Sendable, Equatable {
+  public static let defaultMaxSize = 64 << 20
+
+  /// `--format` as written; validated against the command's formats when bound.
+  public var format: OutputFormat?
+  public var catalogFormat: CatalogFormat = .text
+  public var output: String?
+  public var color: ColorChoice = .auto
+  public var verbose = false
+  public var quiet = false
+  public var strict = false
+  public var failOn: FailOn = .error
+  public var baseline: String?
+  public var writeBaseline: String?
+  public var jobs: Int?
+  public var maxSize: Int = Options.defaultMaxSize
+  public var progress = true
+
+  public init() {}
+}
+
+/// The result of binding: what to run, with what.
+public struct Invocation: Sendable, Equatable {
+  public enum Action: Sendable, Equatable {
+    case run(Command)
+    case help(Command?)
+    case version
+  }
+
+  public var action: Action
+  public var options: Options
+  /// Paths for `diagnose`/`show`, the rule id for `explain`.
+  public var arguments: [String]
+}
+
+/// One option: the single source for parsing, validation and `--help`.
+struct OptionSpec: Sendable {
+  enum Key: Sendable {
+    case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
+    case maxSize, noProgress, help, version
+  }
+
+  var key: Key
+  var long: String
+  var short: Character?
+  /// The value's placeholder, or `nil` for a flag.
+  var placeholder: String?
+  var help: String
+  var commands: [Command]
+
+  var takesValue: Bool { placeholder != nil }
+
+  var spelling: String {
+    placeholder.map { "--\(long) <\($0)>" } ?? "--\(long)"
+  }
+
+  static let all: [OptionSpec] = [
+    OptionSpec(
+      key: .format, long: "format", short: "f", placeholder: "format",
+      help:
+        "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: text, or the --output file's extension. For rules and explain: text, json, markdown.",
+      commands: [.diagnose, .rules, .explain]),
+    OptionSpec(
+      key: .output, long: "output", short: "o", placeholder: "file",
+      help: "Write the output to a file (atomically: a temporary file, then a rename).",
+      commands: [.diagnose, .show, .rules, .explain]),
+    OptionSpec(
+      key: .failOn, long: "fail-on", short: nil, placeholder: "severity",
+      help: "Exit 1 when a finding is at or above this severity: error, warning, note, never. Default: error.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .baseline, long: "baseline", short: nil, placeholder: "file",
+      help: "Known crash signatures (from --write-baseline): their findings are shown but do not fail the run.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .writeBaseline, long: "write-baseline", short: nil, placeholder: "file",
+      help: "Write the signatures of this run (plus those of --baseline) to a baseline file.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .strict, long: "strict", short: nil, placeholder: nil,
+      help: "Treat report warnings (wrong-typed or missing fields) as errors: exit 65 for that file.",
+      commands: [.diagnose, .show]),
+    OptionSpec(
+      key: .verbose, long: "verbose", short: "v", placeholder: nil,
+      help: "Also show the evidence for each finding, the signature and parse warnings.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .quiet, long: "quiet", short: "q", placeholder: nil,
+      help: "Print only findings, one line each.", commands: [.diagnose]),
+    OptionSpec(
+      key: .color, long: "color", short: nil, placeholder: "when",
+      help: "Colour the text output: auto, always, never. Default: auto (a terminal, and NO_COLOR unset).",
+      commands: [.diagnose, .rules, .explain]),
+    OptionSpec(
+      key: .jobs, long: "jobs", short: "j", placeholder: "n",
+      help: "Read and diagnose up to n reports at a time. Default: the number of cores.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .maxSize, long: "max-size", short: nil, placeholder: "size",
+      help: "Refuse files larger than this (e.g. 512K, 64M, 1G). Default: 64M.",
+      commands: [.diagnose, .show]),
+    OptionSpec(
+      key: .noProgress, long: "no-progress", short: nil, placeholder: nil,
+      help: "Never show the progress line (shown only on a terminal, outside CI, for long batches).",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .help, long: "help", short: "h", placeholder: nil, help: "Show help information.",
+      commands: Command.allCases),
+    OptionSpec(
+      key: .version, long: "version", short: "V", placeholder: nil, help: "Show the version.",
+      commands: Command.allCases),
+  ]
+
+  static func named(_ long: String) -> OptionSpec? { all.first { $0.long == long } }
+  static func named(short: Character) -> OptionSpec? { all.first { $0.short == short } }
+}
+
+/// Stage 2: binds tokens to the option table. Pure apart from `pathExists`, which tells a
+/// misspelt command (`ips-doctor explian`) from a file that happens to have a short name.
+public enum ArgumentBinder {
+  public static func bind(
+    _ arguments: [String], pathExists: (String) -> Bool = { _ in false }
+  ) throws(UsageError) -> Invocation {
+    let tokens = Token.tokenize(arguments)
+    var given: [(spec: OptionSpec, value: String?, spelling: String)] = []
+    var positionals: [String] = []
+    var afterTerminator = false
+    var firstPositionalIsCommandCandidate = true
+
+    var index = 0
+    func takeValue(for spec: OptionSpec, spelling: String) throws(UsageError) -> String {
+      guard index + 1 < tokens.count, case .positional(let value) = tokens[index + 1] else {
+        throw .missingValue(option: "--\(spec.long) <\(spec.placeholder ?? "value")>")
+      }
+      index += 1
+      return value
+    }
+
+    while index < tokens.count {
+      switch tokens[index] {
+      case .terminator:
+        afterTerminator = true
+        if positionals.isEmpty { firstPositionalIsCommandCandidate = false }
+      case .positional(let text):
+        if afterTerminator && positionals.isEmpty { firstPositionalIsCommandCandidate = false }
+        positionals.append(text)
+      case .long(let name, let inline):
+        guard let spec = OptionSpec.named(name) else {
+          throw .unknownOption(
+            "--" + name,
+            suggestion: Suggest.best(name, among: OptionSpec.all.map(\.long)).map { "--" + $0 })
+        }
+        if spec.takesValue {
+          if let inline {
+            given.append((spec, inline, "--" + name))
+          } else {
+            given.append((spec, try takeValue(for: spec, spelling: "--" + name), "--" + name))
+          }
+        } else {
+          if inline != nil { throw .unexpectedValue(option: "--" + name) }
+          given.append((spec, nil, "--" + name))
+        }
+      case .shorts(let characters):
+        var position = 0
+        while position < characters.count {
+          let character = characters[position]
+          guard let spec = OptionSpec.named(short: character) else {
+            let longMatch = OptionSpec.named(String(characters))
+            throw .unknownOption(
+              "-" + String(character),
+              suggestion: longMatch.map { "--" + $0.long }
+                ?? (characters.count > 1 ? Suggest.best(String(characters), among: OptionSpec.all.map(\.long)).map { "--" + $0 } : nil))
+          }
+          if spec.takesValue {
+            let rest = String(characters[(position + 1)...])
+            if rest.isEmpty {
+              given.append((spec, try takeValue(for: spec, spelling: "-\(character)"), "-\(character)"))
+            } else {
+              given.append((spec, rest, "-\(character)"))
+            }
+            position = characters.count
+          } else {
+            given.append((spec, nil, "-\(character)"))
+            position += 1
+          }
+        }
+      }
+      index += 1
+    }
+
+    // The command.
+    var command = Command.diagnose
+    var commandNamed = false
+    if firstPositionalIsCommandCandidate, let first = positionals.first {
+      if let named = Command(rawValue: first) {
+        command = named
+        commandNamed = true
+        positionals.removeFirst()
+      } else if looksLikeCommand(first), !pathExists(first),
+        let suggestion = Suggest.best(first, among: Command.allCases.map(\.rawValue))
+      {
+        throw .unknownCommand(first, suggestion: suggestion)
+      }
+    }
+
+    if given.contains(where: { $0.spec.key == .version }) {
+      return Invocation(action: .version, options: Options(), arguments: [])
+    }
+    if given.contains(where: { $0.spec.key == .help }) {
+      return Invocation(
+        action: .help(command == .help ? nil : (commandNamed ? command : nil)),
+        options: Options(), arguments: [])
+    }
+    if command == .help {
+      guard let topic = positionals.first else {
+        return Invocation(action: .help(nil), options: Options(), arguments: [])
+      }
+      guard let helpCommand = Command(rawValue: topic) else {
+        throw .unknownCommand(topic, suggestion: Suggest.best(topic, among: Command.allCases.map(\.rawValue)))
+      }
+      if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: .help) }
+      return Invocation(action: .help(helpCommand), options: Options(), arguments: [])
+    }
+
+    var options = Options()
+    var formatText: (value: String, spelling: String)?
+    for (spec, value, spelling) in given {
+      guard spec.commands.contains(command) else {
+        throw .optionNotApplicable(option: spelling, command: command)
+      }
+      let value = value ?? ""
+      switch spec.key {
+      case .format: formatText = (value, spelling)
+      case .output: options.output = value
+      case .color: options.color = try choice(value, option: spec)
+      case .verbose: options.verbose = true
+      case .quiet: options.quiet = true
+      case .strict: options.strict = true
+      case .failOn: options.failOn = try choice(value, option: spec)
+      case .baseline: options.baseline = value
+      case .writeBaseline: options.writeBaseline = value
+      case .jobs:
+        guard let jobs = Int(value), jobs > 0, jobs <= 1024 else {
+          throw .invalidValue(
+            option: spec.spelling, value: value, expected: "a whole number from 1 to 1024", suggestion: nil)
+        }
+        options.jobs = jobs
+      case .maxSize:
+        guard let size = ByteCount.parse(value) else {
+          throw .invalidValue(
+            option: spec.spelling, value: value, expected: "a size such as 512K, 64M or 1G",
+            suggestion: nil)
+        }
+        options.maxSize = size
+      case .noProgress: options.progress = false
+      case .help, .version: break
+      }
+    }
+    if options.verbose && options.quiet {
+      throw .conflictingOptions("--verbose", "--quiet")
+    }
+    if let output = options.output, output.isEmpty {
+      throw .invalidValue(option: "--output <file>", value: "", expected: "a file name", suggestion: nil)
+    }
+
+    // Formats depend on the command.
+    let formatSpec = OptionSpec.named("format")!
+    switch command {
+    case .diagnose:
+      if let formatText {
+        options.format = try choice(formatText.value, option: formatSpec)
+      } else if let output = options.output, output != "-" {
+        options.format = OutputFormat(fileExtension: PathName(output).pathExtension)
+      }
+    case .rules, .explain:
+      if let formatText { options.catalogFormat = try choice(formatText.value, option: formatSpec) }
+    case .show, .help:
+      break
+    }
+
+    // Arguments.
+    switch command {
+    case .diagnose:
+      if positionals.isEmpty { throw .missingArgument("<path>...", command: .diagnose) }
+    case .show:
+      if positionals.isEmpty { throw .missingArgument("<path>", command: .show) }
+      if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: .show) }
+    case .rules:
+      if let extra = positionals.first { throw .unexpectedArgument(extra, command: .rules) }
+    case .explain:
+      if positionals.isEmpty { throw .missingArgument("<rule-id>", command: .explain) }
+      if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: .explain) }
+    case .help:
+      break
+    }
+    return Invocation(action: .run(command), options: options, arguments: positionals)
+  }
+
+  /// A word that could be a command: letters and dashes only, no path separator or extension.
+  static func looksLikeCommand(_ text: String) -> Bool {
+    !text.isEmpty && text.count <= 20 && text.allSatisfy { $0.isLetter || $0 == "-" }
+  }
+
+  static func choice<T: RawRepresentable & CaseIterable>(_ value: String, option spec: OptionSpec)
+    throws(UsageError) -> T where T.RawValue == String
+  {
+    if let choice = T(rawValue: value) { return choice }
+    let allowed = T.allCases.map(\.rawValue)
+    if let choice = T(rawValue: value.lowercased()) { return choice }
+    throw .invalidValue(
+      option: spec.spelling, value: value,
+      expected: "one of " + allowed.joined(separator: ", "),
+      suggestion: Suggest.best(value, among: allowed))
+  }
+}

@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The output formats of `diagnose`. Each maps to exactly one reporter, so adding a case without a
+/// reporter does not compile.
+public enum OutputFormat: String, Sendable, CaseIterable, Equatable {
+  case text, json, jsonl, sarif, junit, github, markdown
+
+  var reporter: any Reporter.Type {
+    switch self {
+    case .text: TextReporter.self
+    case .json: JSONReporter.self
+    case .jsonl: JSONLinesReporter.self
+    case .sarif: SARIFReporter.self
+    case .junit: JUnitReporter.self
+    case .github: GitHubReporter.self
+    case .markdown: MarkdownReporter.self
+    }
+  }
+
+  /// The format for an `--output` file name's extension; `nil` (plain text) when unknown.
+  public init?(fileExtension: String) {
+    switch fileExtension.lowercased() {
+    case "json": self = .json
+    case "jsonl", "ndjson": self = .jsonl
+    case "sarif": self = .sarif
+    case "xml", "junit": self = .junit
+    case "md", "markdown": self = .markdown
+    case "txt", "text", "log": self = .text
+    default: return nil
+    }
+  }
+}
+
+/// Everything a reporter may consult besides the outcomes.
+struct ReporterContext {
+  var options: Options
+  var color: Bool
+  /// Columns to wrap text at.
+  var width: Int
+  var environment: [String: String]
+  var baselineGiven: Bool
+  /// Messages for standard error (the GitHub reporter's step summary problems, say).
+  var diagnostics: (String) -> Void
+}
+
+/// Renders a batch. Outcomes arrive in input order, one at a time, as their window finishes; a
+/// reporter writes what it can at once and keeps only what its ending needs.
+protocol Reporter {
+  init(context: ReporterContext)
+  mutating func begin(_ out: TextOutput)
+  mutating func report(_ outcome: ReportOutcome, _ out: TextOutput)
+  mutating func finish(_ run: RunSummary, _ out: TextOutput)
+}
+
+/// The whole batch, for the end of a report: counts, groups, skipped inputs and the exit status.
+public struct RunSummary: Sendable {
+  public var reports = 0
+  public var diagnosed = 0
+  public var inconclusive = 0
+  public var unreadable = 0
+  public var withWarnings = 0
+  public var known = 0
+  /// Reports that fail at the `--fail-on` threshold.
+  public var failing = 0
+  public var errors = 0
+  public var warnings = 0
+  public var notes = 0
+  public var groups: [CrashGroup] = []
+  public var notices: [InputNotice] = []
+  public var failOn: FailOn = .error
+  public var exitCode: ExitCode = .success
+
+  mutating func add(_ outcome: ReportOutcome, failOn: FailOn) {
+    reports += 1
+    if outcome.error != nil { unreadable += 1 }
+    if let result = outcome.result {
+      if result.isInconclusive { inconclusive += 1 } else { diagnosed += 1 }
+    }
+    if !outcome.warnings.isEmpty { withWarnings += 1 }
+    if outcome.baseline == .known { known += 1 }
+    switch outcome.severity {
+    case .error?: errors += 1
+    case .warning?: warnings += 1
+    case .note?: notes += 1
+    case nil: break
+    }
+    if outcome.fails(at: failOn.threshold) { failing += 1 }
+  }
+
+  /// "3 reports: 1 diagnosed, 1 inconclusive, 1 could not be read".
+  var sentence: String {
+    var parts: [String] = []
+    if diagnosed > 0 { parts.append("\(diagnosed) diagnosed") }
+    if inconclusive > 0 { parts.append("\(inconclusive) inconclusive") }
+    if unreadable > 0 { parts.append("\(unreadable) could not be read") }
+    var text = "\(reports) report\(reports == 1 ? "" : "s")"
+    if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
+    text += "; \(groups.count) crash group\(groups.count == 1 ? "" : "s")"
+    if known > 0 { text += "; \(known) known from the baseline" }
+    if failOn != .never {
+      text += "; \(failing) at or above --fail-on \(failOn.rawValue)"
+    }
+    return text
+  }
+}
+
+/// Buffered text output to standard output or a file. Write failures are remembered, not thrown.
+final class TextOutput {
+  private var buffer = ""
+  private let sink: (String) -> Bool
+  private(set) var failed = false
+
+  init(sink: @escaping (String) -> Bool) {
+    self.sink = sink
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  func write(_ text: String) {
+    buffer += text
+    if buffer.utf8.count >= 1 << 16 { flush() }
+  }
+
+  func flush() {
+    guard !buffer.isEmpty else { return }
+    if !failed && !sink(buffer) { failed = true }
+    buffer = ""
+  }
+}
+
+/// Text that must be printed after something computed later (a summary table before per-report
+/// sections): held in memory up to a few megabytes, then in an unlinked temporary file, so memory
+/// stays flat however long the batch.
+final class Spool {
+  private var memory = ""
+  private var fd: Int32 = -1
+  static let memoryLimit = 4 << 20
+
+  deinit {
+    if fd >= 0 { close(fd) }
+  }
+
+  func write(_ text: String) {
+    memory += text
+    if memory.utf8.count > Self.memoryLimit { spill() }
+  }
+
+  private func spill() {
+    if fd < 0 {
+      let directory = Self.temporaryDirectory()
+      var template = Array((directory + "/ips-doctor-spool.XXXXXX").utf8CString)
+      fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+    }
+    guard fd >= 0 else { return }  // no temporary file: keep it in memory
+    if POSIX.writeAll(fd, memory) { memory = "" }
+  }
+
+  /// Writes everything spooled to `out`, in order.
+  func drain(into out: TextOutput) {
+    if fd >= 0 {
+      _ = lseek(fd, 0, SEEK_SET)
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        out.write(String(decoding: chunk[..<count], as: UTF8.self))
+      }
+    }
+    out.write(memory)
+    memory = ""
+  }
+
+  static func temporaryDirectory() -> String {
+    if let pointer = getenv("TMPDIR"), let value = String(validatingCString: pointer), !value.isEmpty {
+      return value.hasSuffix("/") ? String(value.dropLast()) : value
+    }
+    return "/tmp"
+  }
+}
+
+/// ANSI styles, or nothing when colour is off.
+struct Style {
+  var enabled: Bool
+
+  func apply(_ code: String, _ text: String) -> String {
+    enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  func bold(_ text: String) -> String { apply("1", text) }
+  func dim(_ text: String) -> String { apply("2", text) }
+  func code(_ text: String) -> String { apply("36", text) }
+
+  func severity(_ severity: Severity?, _ text: String) -> String {
+    switch severity {
+    case .error?: apply("1;31", text)
+    case .warning?: apply("1;33", text)
+    case .note?: apply("1;36", text)
+    case nil: text
+    }
+  }
+}

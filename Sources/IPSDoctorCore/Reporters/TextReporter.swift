@@ -1,0 +1,270 @@
+/// The default, human-readable output: a crash-group table first when there are several reports,
+/// then one section per report (the top diagnosis, its fix, other candidate causes, and for an
+/// inconclusive report the crash's facts and symbolication commands), then a one-line summary.
+///
+/// `--quiet` prints one compiler-style line per finding instead; `--verbose` adds evidence, the
+/// signature and parse warnings.
+struct TextReporter: Reporter {
+  let context: ReporterContext
+  let style: Style
+  private let spool = Spool()
+  private var spooling = false
+  private var count = 0
+
+  init(context: ReporterContext) {
+    self.context = context
+    self.style = Style(enabled: context.color)
+  }
+
+  var width: Int { context.width }
+  var verbose: Bool { context.options.verbose }
+
+  mutating func begin(_ out: TextOutput) {}
+
+  mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
+    if context.options.quiet {
+      out.write(quietLines(outcome))
+      return
+    }
+    count += 1
+    // The group table leads when there is more than one report, so hold sections back from the
+    // second report on (the first is held too, until we know).
+    let section = (count > 1 ? "\n" : "") + render(outcome)
+    spool.write(section)
+  }
+
+  mutating func finish(_ run: RunSummary, _ out: TextOutput) {
+    if context.options.quiet { return }
+    if run.reports > 1 && !run.groups.isEmpty {
+      out.write(groupTable(run))
+      out.write("\n")
+    }
+    spool.drain(into: out)
+    if run.reports > 1 || !run.notices.isEmpty || run.reports == 0 {
+      if run.reports > 0 { out.write("\n") }
+      out.write(style.bold(run.sentence) + "\n")
+    }
+  }
+
+  // MARK: Quiet
+
+  func quietLines(_ outcome: ReportOutcome) -> String {
+    let path = outcome.path
+    var text = ""
+    if let error = outcome.error {
+      text += style.severity(.error, error.diagnostic(file: path).replacing(": error:", with: ": error:")) + "\n"
+    }
+    for diagnosis in outcome.diagnoses {
+      text += "\(path): \(style.severity(diagnosis.severity, diagnosis.severity.rawValue)): "
+        + "\(TerminalText.escaped(diagnosis.title)) [\(diagnosis.ruleID)] (\(diagnosis.confidence.rawValue))"
+        + (outcome.baseline == .known ? " (known)" : "") + "\n"
+    }
+    if let result = outcome.result, result.isInconclusive, let severity = outcome.severity,
+      outcome.facts != nil, outcome.warnings.isEmpty || severity > .note
+    {
+      text += "\(path): \(style.severity(severity, severity.rawValue)): inconclusive"
+        + (result.summary.exception.map { ": " + TerminalText.escaped($0) } ?? "")
+        + (outcome.baseline == .known ? " (known)" : "") + "\n"
+    }
+    return text
+  }
+
+  // MARK: One report
+
+  func render(_ outcome: ReportOutcome) -> String {
+    var lines: [String] = [headerLine(outcome)]
+    if let error = outcome.error {
+      lines.append("  " + style.severity(.error, "error:") + " " + TerminalText.escaped(errorText(error)))
+    }
+    if let result = outcome.result {
+      lines.append("")
+      if let top = result.diagnoses.first {
+        lines += diagnosisLines(top, outcome: outcome)
+        let others = result.diagnoses.dropFirst()
+        if !others.isEmpty {
+          lines.append("")
+          lines.append("  " + style.bold("Also consistent with:"))
+          for other in others {
+            let line = "- \(TerminalText.escaped(other.title)) [\(other.ruleID)] (\(other.severity.rawValue), \(other.confidence.rawValue))"
+            lines += PlainText.wrap(line, width: width, indent: "      ", hanging: "    ")
+            if verbose {
+              lines += evidenceLines(other.evidence, indent: "      ")
+            }
+          }
+        }
+        if verbose, let hint = result.symbolication { lines += symbolicationLines(hint) }
+      } else {
+        lines += inconclusiveLines(result, outcome: outcome)
+      }
+      if verbose {
+        lines.append("")
+        lines.append("  " + style.bold("Signature:") + " " + result.signature.id)
+        for component in result.signature.components {
+          lines.append("    " + style.dim(TerminalText.escaped(component)))
+        }
+      }
+    }
+    if !outcome.warnings.isEmpty {
+      lines.append("")
+      if verbose {
+        lines.append("  " + style.bold("Parse warnings:"))
+        for warning in outcome.warnings {
+          lines += PlainText.wrap(
+            "- " + TerminalText.escaped(warning.location) + ": " + TerminalText.escaped(warning.message),
+            width: width, indent: "      ", hanging: "    ")
+        }
+      } else {
+        let count = outcome.warnings.count
+        lines.append("  " + style.dim("\(count) parse warning\(count == 1 ? "" : "s") (see --verbose)."))
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  func headerLine(_ outcome: ReportOutcome) -> String {
+    var parts: [String] = []
+    if let facts = outcome.facts {
+      if let app = facts.appDescription { parts.append(app) }
+      if let os = facts.osDescription { parts.append(os) }
+      if let device = facts.device { parts.append(device) }
+      if let time = facts.time { parts.append(time) }
+      if facts.kind != .crash { parts.append(facts.bugTypeName ?? facts.kind.rawValue) }
+    }
+    var line = style.bold(outcome.path)
+    if !parts.isEmpty { line += " — " + TerminalText.escaped(parts.joined(separator: " · ")) }
+    if outcome.baseline == .known { line += " " + style.dim("(known: in the baseline)") }
+    return line
+  }
+
+  func errorText(_ error: ReportError) -> String {
+    var text = ""
+    if let line = error.line {
+      text += "line \(line)"
+      if let column = error.column { text += ", column \(column)" }
+      text += ": "
+    }
+    text += error.message
+    if let path = error.path { text += " (at \(path))" }
+    return text
+  }
+
+  func diagnosisLines(_ diagnosis: Diagnosis, outcome: ReportOutcome) -> [String] {
+    var lines: [String] = []
+    let severity = style.severity(diagnosis.severity, diagnosis.severity.rawValue + ":")
+    lines.append(
+      "  \(severity) \(style.bold(TerminalText.escaped(diagnosis.title))) [\(diagnosis.ruleID)]")
+    lines.append("  " + style.dim("Confidence: \(diagnosis.confidence.rawValue)"))
+    lines.append("")
+    lines += PlainText.renderMarkdown(diagnosis.summary, width: width, indent: "    ", style: style)
+    if verbose && !diagnosis.evidence.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("Evidence:"))
+      lines += evidenceLines(diagnosis.evidence, indent: "    ")
+    }
+    if !diagnosis.remedy.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("How to fix it:"))
+      lines += PlainText.renderMarkdown(diagnosis.remedy, width: width, indent: "    ", style: style)
+    }
+    if !diagnosis.verification.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("To confirm:"))
+      for step in diagnosis.verification {
+        lines += PlainText.wrap(PlainText.inline(step), width: width, indent: "      ", hanging: "    - ")
+      }
+    }
+    if verbose && !diagnosis.references.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("References:"))
+      for reference in diagnosis.references { lines.append("    - " + TerminalText.escaped(reference)) }
+    }
+    return lines
+  }
+
+  func evidenceLines(_ evidence: [Evidence], indent: String) -> [String] {
+    evidence.flatMap { item in
+      PlainText.wrap(
+        "- " + style.code(TerminalText.escaped(item.path)) + ": " + TerminalText.escaped(item.detail),
+        width: width + (style.enabled ? 9 : 0), indent: indent + "  ", hanging: indent)
+    }
+  }
+
+  func inconclusiveLines(_ result: DiagnosisResult, outcome: ReportOutcome) -> [String] {
+    var lines: [String] = []
+    let severity = outcome.severity
+    let label = severity.map { style.severity($0, $0.rawValue + ":") + " " } ?? ""
+    let what = outcome.facts?.kind == .crash || outcome.facts == nil ? "crash" : "report"
+    lines.append("  \(label)\(style.bold("Inconclusive:")) no rule recognises this \(what).")
+    let summary = result.summary
+    var facts: [(String, String)] = []
+    if let exception = summary.exception { facts.append(("Exception", exception)) }
+    if let reason = summary.reason { facts.append(("Reason", reason)) }
+    if let termination = summary.termination { facts.append(("Termination", termination)) }
+    if let headline = summary.headline { facts.append(("Summary", headline)) }
+    if let thread = summary.crashedThread {
+      var text = String(thread)
+      let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }
+      if !label.isEmpty { text += " (" + label.joined(separator: ", ") + ")" }
+      facts.append(("Crashed thread", text))
+    }
+    if let frame = summary.firstAppFrame {
+      facts.append(("First app frame", frame + (summary.firstAppFramePath.map { " (\($0))" } ?? "")))
+    }
+    if !facts.isEmpty {
+      lines.append("")
+      let labelWidth = facts.map(\.0.count).max()! + 2
+      for (name, value) in facts {
+        let head = "    " + name + ":" + String(repeating: " ", count: labelWidth - name.count - 1)
+        lines += PlainText.wrap(
+          TerminalText.escaped(value), width: width,
+          indent: String(repeating: " ", count: head.count), hanging: head)
+      }
+    }
+    if let hint = result.symbolication { lines += symbolicationLines(hint) }
+    return lines
+  }
+
+  func symbolicationLines(_ hint: SymbolicationHint) -> [String] {
+    var lines = ["", "  " + style.bold("Symbolicate the app's frames") + " (on a Mac with the build's dSYM):"]
+    for image in hint.images {
+      if let find = image.findDSYM { lines.append("    " + style.code(TerminalText.escaped(find))) }
+      lines.append("    " + style.code(TerminalText.escaped(image.atos)))
+    }
+    return lines
+  }
+
+  // MARK: Groups
+
+  func groupTable(_ run: RunSummary) -> String {
+    var lines = [style.bold("Crash groups") + " (\(run.groups.count) in \(run.reports) report\(run.reports == 1 ? "" : "s")):", ""]
+    let countWidth = String(run.groups.first?.count ?? 1).count
+    for group in run.groups {
+      let count = String(repeating: " ", count: countWidth - String(group.count).count) + "\(group.count)×"
+      let severityWord = (group.severity?.rawValue ?? "-")
+      let severity = style.severity(group.severity, severityWord) + String(repeating: " ", count: 8 - severityWord.count)
+      let name: String
+      if let rule = group.rule {
+        name = "\(rule) — \(TerminalText.escaped(group.title ?? ""))"
+      } else {
+        name = "inconclusive " + (group.kind.map { $0 == .crash ? "crash" : $0.rawValue } ?? "report")
+          + (group.exception.map { ": " + TerminalText.escaped($0) } ?? "")
+      }
+      let known = group.baseline == .known ? " " + style.dim("(known)") : (group.baseline == .new ? " " + style.bold("(new)") : "")
+      let head = "  \(count)  \(severity)"
+      lines += PlainText.wrap(name + known, width: width, indent: String(repeating: " ", count: countWidth + 14), hanging: head + " ")
+      let detailIndent = String(repeating: " ", count: countWidth + 14)
+      var details: [String] = []
+      if let first = group.firstSeen, let last = group.lastSeen {
+        details.append(first == last ? "seen \(first)" : "seen \(first) to \(last)")
+      }
+      if !group.appVersions.isEmpty { details.append("app " + group.appVersions.joined(separator: ", ")) }
+      if !group.osVersions.isEmpty { details.append(group.osVersions.joined(separator: ", ")) }
+      if !details.isEmpty {
+        lines += PlainText.wrap(TerminalText.escaped(details.joined(separator: " · ")), width: width, indent: detailIndent)
+      }
+      let examples = "e.g. " + group.examples.joined(separator: ", ") + (group.count > group.examples.count ? ", …" : "")
+      lines += PlainText.wrap(examples, width: width, indent: detailIndent).map { style.dim($0) }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
