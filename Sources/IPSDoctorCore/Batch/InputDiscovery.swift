@@ -131,6 +131,9 @@ public struct InputDiscovery {
         }
       }
       switch entry.kind {
+      case .directory where isReportName:
+        notices.append(
+          InputNotice(kind: .skipped, path: childDisplay, message: "skipped: a directory named like a crash report"))
       case .directory:
         scan(path, display: childDisplay, status: entry, ancestors: inner)
       case .regular:

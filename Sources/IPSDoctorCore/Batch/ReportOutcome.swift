@@ -32,7 +32,7 @@ public struct ReportFacts: Sendable, Equatable {
     let os = report.osVersion ?? report.header.osVersion.map(OSVersion.init(displayString:))
     osTrain = os?.train
     osBuild = os?.build
-    device = report.modelCode
+    device = report.modelCode ?? report.jetsam?.product ?? report.panic?.product ?? report.stackshot?.product
     cpuType = report.cpuType
     time = report.captureTime ?? report.header.timestamp
     incidentID = report.incidentID ?? report.header.incidentID

@@ -29,6 +29,12 @@ public enum CLI {
       io.writeStandardOutput(Help.text(for: command))
       return .success
     case .run(let command):
+      // A hook for the exit-status tests: there is no other way to reach an internal error on
+      // purpose.
+      if environment["IPS_DOCTOR_SIMULATE_INTERNAL_ERROR"] == "1" {
+        writeError("internal error: simulated (IPS_DOCTOR_SIMULATE_INTERNAL_ERROR=1)", io: io)
+        return .software
+      }
       switch command {
       case .diagnose:
         return DiagnoseCommand(invocation: invocation, environment: environment, io: io).run()

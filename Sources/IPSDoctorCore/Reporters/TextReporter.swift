@@ -40,9 +40,8 @@ struct TextReporter: Reporter {
       out.write("\n")
     }
     spool.drain(into: out)
-    if run.reports > 1 || !run.notices.isEmpty || run.reports == 0 {
-      if run.reports > 0 { out.write("\n") }
-      out.write(style.bold(run.sentence) + "\n")
+    if run.reports > 1 || (run.reports == 1 && !run.notices.isEmpty) {
+      out.write("\n" + style.bold(run.sentence) + "\n")
     }
   }
 
@@ -52,7 +51,7 @@ struct TextReporter: Reporter {
     let path = outcome.path
     var text = ""
     if let error = outcome.error {
-      text += style.severity(.error, error.diagnostic(file: path).replacing(": error:", with: ": error:")) + "\n"
+      text += TerminalText.escaped(error.diagnostic(file: path)) + "\n"
     }
     for diagnosis in outcome.diagnoses {
       text += "\(path): \(style.severity(diagnosis.severity, diagnosis.severity.rawValue)): "
@@ -74,7 +73,9 @@ struct TextReporter: Reporter {
   func render(_ outcome: ReportOutcome) -> String {
     var lines: [String] = [headerLine(outcome)]
     if let error = outcome.error {
-      lines.append("  " + style.severity(.error, "error:") + " " + TerminalText.escaped(errorText(error)))
+      lines += PlainText.wrap(
+        TerminalText.escaped(errorText(error)), width: width, indent: "         ",
+        hanging: "  " + style.severity(.error, "error:") + " ")
     }
     if let result = outcome.result {
       lines.append("")
