@@ -18,7 +18,8 @@ public enum CLI {
         return false
       })
     } catch {
-      io.writeStandardError(error.rendered())
+      let named = arguments.prefix(while: { $0 != "--" }).first { Command(rawValue: $0) != nil }
+      io.writeStandardError(error.rendered(for: named.flatMap(Command.init(rawValue:))))
       return .usage
     }
     switch invocation.action {

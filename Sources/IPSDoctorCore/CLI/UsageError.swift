@@ -45,20 +45,21 @@ public enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     suggestion.map { " Did you mean '\($0)'?" } ?? ""
   }
 
-  /// The command whose usage line to print.
-  var command: Command {
+  /// The command the error names, if any.
+  var namedCommand: Command? {
     switch self {
     case .optionNotApplicable(_, let command), .missingArgument(_, let command),
       .unexpectedArgument(_, let command):
       command
     case .unknownRule: .explain
-    default: .diagnose
+    default: nil
     }
   }
 
-  /// The three lines printed to standard error.
+  /// The three lines printed to standard error, with the usage line of the command the error
+  /// names, else of `command` (the one on the command line), else of `diagnose`.
   public func rendered(for command: Command? = nil) -> String {
-    let command = command ?? self.command
+    let command = namedCommand ?? command ?? .diagnose
     let help = command == .diagnose ? "ips-doctor --help" : "ips-doctor help \(command.rawValue)"
     return "Error: \(description)\nUsage: \(command.usage)\n  See '\(help)' for more information.\n"
   }
