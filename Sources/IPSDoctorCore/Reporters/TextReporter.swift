@@ -93,7 +93,7 @@ struct TextReporter: Reporter {
             }
           }
         }
-        if verbose, let hint = result.symbolication { lines += symbolicationLines(hint) }
+        if let hint = result.symbolication { lines += symbolicationLines(hint) }
       } else {
         lines += inconclusiveLines(result, outcome: outcome)
       }
@@ -263,8 +263,17 @@ struct TextReporter: Reporter {
       if !details.isEmpty {
         lines += PlainText.wrap(TerminalText.escaped(details.joined(separator: " · ")), width: width, indent: detailIndent)
       }
-      let examples = "e.g. " + group.examples.joined(separator: ", ") + (group.count > group.examples.count ? ", …" : "")
-      lines += PlainText.wrap(examples, width: width, indent: detailIndent).map { style.dim($0) }
+      let more = group.count > group.examples.count ? ", …" : ""
+      let examples = detailIndent + "e.g. " + group.examples.joined(separator: ", ") + more
+      if examples.count <= width || group.examples.count == 1 {
+        lines.append(style.dim(examples))
+      } else {
+        // Paths are never broken: one per line.
+        for (index, example) in group.examples.enumerated() {
+          let isLast = index == group.examples.count - 1
+          lines.append(style.dim(detailIndent + (index == 0 ? "e.g. " : "     ") + example + (isLast ? more : ",")))
+        }
+      }
     }
     return lines.joined(separator: "\n") + "\n"
   }
