@@ -223,11 +223,13 @@ enum POSIX {
 
   /// Reads a whole file, refusing anything but a regular file and anything larger than `limit`.
   /// Opens with `O_NONBLOCK` so that a FIFO swapped in after the type check cannot block.
-  static func readFile(_ path: PathName, limit: Int, prefixOnly: Int? = nil) -> Result<
-    [UInt8], FileError
-  > {
+  /// A missing file is reported as having vanished (it was there when the folder was scanned)
+  /// unless `expectedToExist` is false.
+  static func readFile(
+    _ path: PathName, limit: Int, prefixOnly: Int? = nil, expectedToExist: Bool = true
+  ) -> Result<[UInt8], FileError> {
     let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-    guard fd >= 0 else { return .failure(error(errno, vanishedIfMissing: true)) }
+    guard fd >= 0 else { return .failure(error(errno, vanishedIfMissing: expectedToExist)) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { return .failure(error(errno)) }

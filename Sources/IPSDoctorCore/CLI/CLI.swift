@@ -110,7 +110,7 @@ struct DiagnoseCommand<IO: CLIIO> {
     // The baseline first: a bad one stops the run before any work.
     var baseline: Baseline?
     if let path = options.baseline {
-      switch POSIX.readFile(PathName(path), limit: 64 << 20) {
+      switch POSIX.readFile(PathName(path), limit: 64 << 20, expectedToExist: false) {
       case .success(let bytes):
         do throws(ReportError) {
           baseline = try Baseline.parse(bytes)
