@@ -148,16 +148,21 @@ public struct InputDiscovery {
   }
 
   /// Whether the first bytes of a file look like a crash report: a JSON object whose first line
-  /// names a `bug_type`, or the labels of a legacy text report.
+  /// names a `bug_type`, or a text report whose first line is one of the labels a `.crash` file
+  /// starts with (a Markdown note that merely mentions those labels is not a report).
   public static func looksLikeReport(_ prefix: [UInt8]) -> Bool {
     var start = 0
     if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
     let text = String(decoding: prefix[start...], as: UTF8.self)
-    if text.hasPrefix("{") {
-      return text.contains("\"bug_type\"") || text.contains("\"bugType\"")
+    let firstLine = text.prefix(while: { $0 != "\n" && $0 != "\r\n" })
+    if firstLine.hasPrefix("{") {
+      return firstLine.contains("\"bug_type\"") || text.contains("\"bug_type\"")
     }
-    if text.hasPrefix("Incident Identifier:") || text.hasPrefix("Process:") { return true }
-    return LegacyTextParser.looksLikeTextReport(text)
+    let openings = [
+      "Incident Identifier:", "Process:", "Hardware Model:", "CrashReporter Key:", "Date/Time:",
+      "OS Version:", "Translated Report",
+    ]
+    return openings.contains(where: { firstLine.hasPrefix($0) })
   }
 }

@@ -132,6 +132,8 @@ struct BatchTests {
     try CLITest.copyFixture(CLITest.jetsam, to: directory, as: "renamed.txt")
     try CLITest.copyFixture(CLITest.diagnosed, to: directory, as: "b.log")
     try "hello {\"bug_type\"}".write(to: directory.appendingPathComponent("readme.md"), atomically: true, encoding: .utf8)
+    try "# Notes\nIncident Identifier: and Exception Type: are the labels of a text report.\n".write(
+      to: directory.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
     try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir.ips"), withIntermediateDirectories: true)
     let run = CLITest.run([directory.path + "/", "--format", "jsonl", "--fail-on", "never"])
     let paths = run.stdout.split(separator: "\n").compactMap { line in
