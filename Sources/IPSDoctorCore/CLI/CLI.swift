@@ -149,7 +149,7 @@ struct DiagnoseCommand<IO: CLIIO> {
     let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
     let context = ReporterContext(
       options: options, color: color, width: width, environment: environment,
-      baselineGiven: baseline != nil, diagnostics: { io.writeStandardError($0) })
+      diagnostics: { io.writeStandardError($0) })
     var reporter = format.reporter.init(context: context)
 
     let standardInput: Result<[UInt8], FileError>? =

@@ -34,7 +34,7 @@ public struct ProcessIO: CLIIO {
     #if canImport(Glibc)
       let request = UInt(TIOCGWINSZ)
     #else
-      let request = TIOCGWINSZ
+      let request: UInt = 0x4008_7468  // TIOCGWINSZ: a function-like macro Swift cannot import
     #endif
     guard ioctl(1, request, &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
@@ -42,5 +42,23 @@ public struct ProcessIO: CLIIO {
 
   public func readStandardInput(limit: Int) -> Result<[UInt8], FileError> {
     POSIX.readAll(fd: 0, sizeHint: 0, limit: limit)
+  }
+}
+
+extension CLI {
+  /// The environment as a dictionary, from a C `environ` array.
+  public static func environment(_ variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
+    -> [String: String]
+  {
+    var environment: [String: String] = [:]
+    guard var entry = variables else { return environment }
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.firstIndex(of: "=") {
+        environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    return environment
   }
 }

@@ -42,7 +42,6 @@ struct ReporterContext {
   /// Columns to wrap text at.
   var width: Int
   var environment: [String: String]
-  var baselineGiven: Bool
   /// Messages for standard error (the GitHub reporter's step summary problems, say).
   var diagnostics: (String) -> Void
 }

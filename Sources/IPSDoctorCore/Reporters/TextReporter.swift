@@ -8,7 +8,6 @@ struct TextReporter: Reporter {
   let context: ReporterContext
   let style: Style
   private let spool = Spool()
-  private var spooling = false
   private var count = 0
 
   init(context: ReporterContext) {
