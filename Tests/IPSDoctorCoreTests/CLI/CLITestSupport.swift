@@ -79,6 +79,7 @@ enum CLITest {
   static let diagnosed = "Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips"
   static let unsymbolicated = "Fixtures/reports/async-bridge-didreceive-unsymbolicated.ips"
   static let otherCrash = "Fixtures/reports/uikit-call-must-be-main-other.ips"
+  static let inconclusive = "Fixtures/cli/inconclusive-sigusr1.ips"
   static let jetsam = "Fixtures/cli/jetsam-event.ips"
   static let truncated = "Fixtures/cli/truncated-body.ips"
 }

@@ -21,8 +21,8 @@ struct ExitCodeTests {
   @Test("1: findings at or above --fail-on")
   func findings() {
     #expect(CLITest.run([CLITest.diagnosed]).status == .findings)
-    #expect(CLITest.run([CLITest.otherCrash]).status == .success)  // inconclusive: a warning
-    #expect(CLITest.run([CLITest.otherCrash, "--fail-on", "warning"]).status == .findings)
+    #expect(CLITest.run([CLITest.inconclusive]).status == .success)  // inconclusive: a warning
+    #expect(CLITest.run([CLITest.inconclusive, "--fail-on", "warning"]).status == .findings)
     #expect(CLITest.run([CLITest.jetsam, "--fail-on", "warning"]).status == .success)
     #expect(CLITest.run([CLITest.jetsam, "--fail-on", "note"]).status == .findings)
     #expect(ExitCode.findings.rawValue == 1)
@@ -348,5 +348,36 @@ struct CatalogCommandTests {
     for heading in ["Why it happens", "How to fix it"] { #expect(run.stdout.contains(heading)) }
     if let reference = rule.references.first { #expect(run.stdout.contains(reference)) }
     if let example = rule.examples.first { #expect(run.stdout.contains(example.name)) }
+  }
+}
+
+@Suite("show")
+struct ShowCommandTests {
+  @Test("show prints the legacy text layout; exit 0, 65 or 66 by what could be read")
+  func show() throws {
+    let good = CLITest.run(["show", CLITest.diagnosed])
+    #expect(good.status == .success)
+    #expect(good.stdout.hasPrefix("Incident Identifier:"))
+    #expect(good.stdout.contains("Exception Type:  EXC_CRASH (SIGABRT)"))
+    #expect(good.stderr.isEmpty)
+    let truncated = CLITest.run(["show", CLITest.truncated])
+    #expect(truncated.status == .dataError)
+    #expect(truncated.stdout.hasPrefix("Incident Identifier:") || !truncated.stdout.isEmpty)
+    #expect(truncated.stderr.hasPrefix("ips-doctor: Fixtures/cli/truncated-body.ips:46:1599: error: "))
+    #expect(CLITest.run(["show", "Fixtures/none.ips"]).status == .noInput)
+    #expect(CLITest.run(["show", "Fixtures"]).status == .dataError)
+    let directory = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(directory) }
+    let notAReport = directory.appendingPathComponent("hello.txt")
+    try "hello world\n".write(to: notAReport, atomically: true, encoding: .utf8)
+    let refused = CLITest.run(["show", notAReport.path])
+    #expect(refused.status == .dataError)
+    #expect(refused.stdout.isEmpty)
+    #expect(refused.stderr.contains("hello.txt:1:1: error: not a crash report"))
+    let strict = CLITest.run(["show", CLITest.jetsam, "--strict"])
+    #expect(strict.status == .dataError)
+    #expect(strict.stderr.contains("1 parse warning"))
+    let bytes = Array(try Data(contentsOf: Fixtures.url("cli/jetsam-event.ips")))
+    #expect(CLITest.run(["show", "-"], io: CapturedIO(input: bytes)).status == .success)
   }
 }

@@ -16,10 +16,10 @@ struct GoldenTests {
     var testDescription: String { file }
   }
 
-  /// A diagnosed crash, the same crash unsymbolicated, a crash no rule recognises yet, a jetsam
+  /// A diagnosed crash, the same crash unsymbolicated, a crash no rule recognises, a jetsam
   /// event with a parse warning, and a report whose body is cut off.
   static let batch = [
-    CLITest.diagnosed, CLITest.unsymbolicated, CLITest.otherCrash, CLITest.jetsam, CLITest.truncated,
+    CLITest.diagnosed, CLITest.unsymbolicated, CLITest.inconclusive, CLITest.jetsam, CLITest.truncated,
   ]
 
   static let cases: [GoldenCase] = [
@@ -33,8 +33,9 @@ struct GoldenTests {
     GoldenCase(file: "batch.md", arguments: batch + ["--format", "markdown"], status: .dataError),
     GoldenCase(file: "single.txt", arguments: [CLITest.diagnosed], status: .findings),
     GoldenCase(file: "single-verbose.txt", arguments: [CLITest.unsymbolicated, "--verbose"], status: .findings),
-    GoldenCase(file: "inconclusive.txt", arguments: [CLITest.otherCrash, "--fail-on", "never"], status: .success),
+    GoldenCase(file: "inconclusive.txt", arguments: [CLITest.inconclusive], status: .success),
     GoldenCase(file: "help.txt", arguments: ["--help"], status: .success),
+    GoldenCase(file: "show.txt", arguments: ["show", CLITest.diagnosed], status: .success),
   ]
 
   static var record: Bool { ProcessInfo.processInfo.environment["IPS_DOCTOR_RECORD"] == "1" }
