@@ -96,6 +96,19 @@ extension DiagnosisContext {
     terminationTexts.map(\.text).joined(separator: "\n")
   }
 
+  /// "The system killed `Example` with termination code 0xdead10cc (namespace RUNNINGBOARD)"
+  public func killedSentence(_ match: TerminationCodeMatch, by killer: String = "The system") -> String {
+    "\(killer) killed \(processDisplayName) with \(match.phrase)"
+  }
+
+  /// The termination description as one quoted line, shortened to `limit` characters.
+  public func quotedTerminationDescription(limit: Int = 240) -> String? {
+    let text = terminationTexts.map { $0.text.trimmingWhitespace() }.filter { !$0.isEmpty }
+      .joined(separator: " ")
+    guard !text.isEmpty else { return nil }
+    return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
+  }
+
   /// The first termination text, then reason text, containing `fragment`.
   public func terminationText(containing fragment: String) -> Evidence? {
     if let item = terminationTexts.first(where: { $0.text.contains(fragment) }) {

@@ -2,7 +2,22 @@ extension RuleCatalog {
   /// System terminations, resources, jetsam, dyld, code signing, privacy, guards and the generic
   /// fallbacks (Rules/System, Rules/Resources, Rules/Launch).
   static let systemRules: [any DiagnosisRule.Type] = [
+    // System terminations by code (taxonomy B.4).
     WatchdogTimeoutRule.self,
+    WatchdogBackgroundAssertionRule.self,
+    BackgroundTaskTimeoutRule.self,
+    FileLockHeldInBackgroundRule.self,
+    VoIPPushWithoutCallKitRule.self,
+    VoIPResumeTooFrequentRule.self,
+    ThermalShutdownRule.self,
+    DiskSpaceReclaimRule.self,
+    SystemResourcesExhaustedRule.self,
+    WatchOSBackgroundBudgetRule.self,
+    UserForceQuitRule.self,
+    SecurityViolationRule.self,
+    ExtensionLaunchHangRule.self,
+    TerminatedBySignalRule.self,
+    BadSystemCallRule.self,
   ]
 
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and

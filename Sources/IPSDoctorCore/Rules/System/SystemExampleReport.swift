@@ -4,7 +4,7 @@ enum SystemExampleReport {
   static let imageNames = [
     "Example", "libsystem_kernel.dylib", "UIKitCore", "libdispatch.dylib", "Foundation",
     "CoreFoundation", "libsystem_c.dylib", "libsqlite3.dylib", "TCC", "AVFCapture", "PushKit",
-    "libswift_Concurrency.dylib", "CoreData",
+    "libswift_Concurrency.dylib", "CoreData", "CoreUI", "dyld",
   ]
 
   static var usedImages: String {
