@@ -18,6 +18,9 @@ extension RuleCatalog {
     ExtensionLaunchHangRule.self,
     TerminatedBySignalRule.self,
     BadSystemCallRule.self,
+    // Launch, linking, signing, privacy and guards (taxonomy B.5).
+    DyldMissingLibraryRule.self,
+    DyldMissingSymbolRule.self,
   ]
 
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
