@@ -21,6 +21,8 @@ extension RuleCatalog {
     // Launch, linking, signing, privacy and guards (taxonomy B.5).
     DyldMissingLibraryRule.self,
     DyldMissingSymbolRule.self,
+    CodeSigningInvalidRule.self,
+    PrivacyUsageDescriptionMissingRule.self,
   ]
 
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
