@@ -23,6 +23,9 @@ extension RuleCatalog {
     DyldMissingSymbolRule.self,
     CodeSigningInvalidRule.self,
     PrivacyUsageDescriptionMissingRule.self,
+    GuardFileDescriptorRule.self,
+    GuardMachPortRule.self,
+    UserFaultRule.self,
   ]
 
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
