@@ -26,6 +26,9 @@ extension RuleCatalog {
     GuardFileDescriptorRule.self,
     GuardMachPortRule.self,
     UserFaultRule.self,
+    LibdispatchClientBugRule.self,
+    // Generic fallback: after every specific SIGABRT cause.
+    AbortCalledRule.self,
   ]
 
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
