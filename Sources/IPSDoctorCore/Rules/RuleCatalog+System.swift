@@ -27,11 +27,18 @@ extension RuleCatalog {
     GuardMachPortRule.self,
     UserFaultRule.self,
     LibdispatchClientBugRule.self,
+    // Resources and jetsam (taxonomy B.5).
+    JetsamMemoryLimitRule.self,
+    CPUResourceLimitRule.self,
+    WakeupsResourceLimitRule.self,
+    DiskWritesResourceLimitRule.self,
     // Generic fallback: after every specific SIGABRT cause.
     AbortCalledRule.self,
   ]
 
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
   /// watchdog reports (Rules/OtherReports).
-  static let otherReportRules: [any DiagnosisRule.Type] = []
+  static let otherReportRules: [any DiagnosisRule.Type] = [
+    JetsamEventRule.self,
+  ]
 }
