@@ -39,6 +39,10 @@ extension RuleCatalog {
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
   /// watchdog reports (Rules/OtherReports).
   static let otherReportRules: [any DiagnosisRule.Type] = [
+    KernelPanicRule.self,
     JetsamEventRule.self,
+    StackshotRule.self,
+    ResourceReportRule.self,
+    SystemWatchdogReportRule.self,
   ]
 }
