@@ -85,8 +85,8 @@ extension DiagnosisContext {
       }
       if let indicator = termination.indicator { texts.append(("termination.indicator", indicator)) }
     }
-    if texts.isEmpty, let line = textBodyLine(startingWith: "Termination Description:") {
-      texts.append((line.path, line.text))
+    if texts.isEmpty, let line = textBodyValue("Termination Description:") {
+      texts.append((line.path, line.value))
     }
     return texts
   }

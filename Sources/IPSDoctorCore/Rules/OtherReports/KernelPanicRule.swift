@@ -36,6 +36,16 @@ public struct KernelPanicRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
+  /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
+  static func panicMessage(_ headline: String) -> String {
+    var message = headline.firstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
+    if let range = message.firstRange(of: "\\n") { message = String(message[..<range.lowerBound]) }
+    message = message.replacing("\" \"", with: " ").replacing("  ", with: " ")
+    while message.first == "\"" || message.first == " " { message.removeFirst() }
+    while message.last == "\"" || message.last == " " { message.removeLast() }
+    return message
+  }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .panic else { return nil }
     let panic = context.report.panic
@@ -46,8 +56,7 @@ public struct KernelPanicRule: DiagnosisRule {
     summary += "."
     if let headline = panic?.headline {
       evidence.append(Evidence("panicString", headline))
-      let message = headline.firstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
-      summary += " The panic reads \"\(message.trimmingWhitespace())\"."
+      summary += " The panic reads \"\(Self.panicMessage(headline))\"."
     } else if context.report.bodyError != nil {
       evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "210"))
       summary += " The panic body could not be read."
