@@ -117,18 +117,63 @@ extension DiagnosisContext {
     return reasonText(containing: fragment)
   }
 
-  /// A line of the legacy text body that starts with `label`, when the report has a text body.
+  /// A line of the legacy text body that starts with `label` (after leading white space), when
+  /// the report has a text body. Only the header part of the body is searched: the scan stops at
+  /// the first backtrace ("Thread …" at the start of a line), "Binary Images:" or after 150
+  /// lines, so it stays cheap on large reports. Panic text is not a crash report and is skipped.
   public func textBodyLine(startingWith label: String) -> (path: String, text: String)? {
-    guard let body = report.textBody else { return nil }
-    var number = 0
-    for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
-      number += 1
-      let trimmed = line.trimmingWhitespace()
-      if trimmed.hasPrefix(label) {
-        return ("text line \(number)", trimmed)
+    guard let body = report.textBody, report.kind != .panic else { return nil }
+    var found: (path: String, text: String)?
+    Self.scanHeader(of: body, label: Array(label.utf8)) { line in
+      found = line
+      return false
+    }
+    return found
+  }
+
+  /// Every line of the text body's header part (see ``textBodyLine(startingWith:)``), trimmed.
+  public var textBodyHeaderLines: [(path: String, text: String)] {
+    guard let body = report.textBody, report.kind != .panic else { return [] }
+    var lines: [(path: String, text: String)] = []
+    Self.scanHeader(of: body, label: nil) { line in
+      lines.append(line)
+      return true
+    }
+    return lines
+  }
+
+  /// Calls `visit` with each header line (or only those starting with `label`) until it returns
+  /// `false`.
+  static func scanHeader(
+    of body: String, label: [UInt8]?, visit: ((path: String, text: String)) -> Bool
+  ) {
+    var body = body
+    body.withUTF8 { bytes in
+      let thread = Array("Thread ".utf8)
+      let images = Array("Binary Images:".utf8)
+      func starts(_ start: Int, _ end: Int, with prefix: [UInt8]) -> Bool {
+        guard end - start >= prefix.count else { return false }
+        for offset in 0..<prefix.count where bytes[start + offset] != prefix[offset] { return false }
+        return true
+      }
+      var line = 1
+      var lineStart = 0
+      while lineStart < bytes.count && line <= 150 {
+        var lineEnd = lineStart
+        while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+        var content = lineStart
+        while content < lineEnd && (bytes[content] == 0x20 || bytes[content] == 0x09) { content += 1 }
+        if content == lineStart && (starts(content, lineEnd, with: thread) || starts(content, lineEnd, with: images)) {
+          return
+        }
+        if label.map({ starts(content, lineEnd, with: $0) }) ?? true {
+          let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[content..<lineEnd]), as: UTF8.self)
+          if !visit(("text line \(line)", text.trimmingWhitespace())) { return }
+        }
+        lineStart = lineEnd + 1
+        line += 1
       }
     }
-    return nil
   }
 
   /// The value after `label` on its legacy text line ("Event:           cpu usage" → "cpu usage").

@@ -79,7 +79,7 @@ struct SystemFixtureTests {
     "legacy-text/macos-iOSonMac-tcc-camera.crash": (["privacy-usage-description-missing"], []),
     "legacy-text/macos11-rosetta-translated-abort.crash": ([], ["abort-called"]),
     "other/ios-exc-guard-in-stackoverflow-question.crash": ([], ["guard-file-descriptor"]),
-    "other/ios11-cpu-usage-resource-report.crash": (["resource-report"], []),
+    "other/ios11-cpu-usage-resource-report.crash": (["cpu-resource-limit", "resource-report"], []),
     "other/ios8-exc-resource-wakeups-185.crash": (["wakeups-resource-limit"], []),
     "other/macos14-dyld-library-missing-in-readme.ips": (["dyld-missing-library"], []),
     "panic/bridgeos-210-panic-imac-short.ips": (["kernel-panic"], []),

@@ -23,17 +23,13 @@ struct DyldError: Sendable {
         for piece in Self.pieces(line) { lines.append(Evidence(key, piece)) }
       }
     }
-    if lines.isEmpty, let body = context.report.textBody {
-      var number = 0
-      for raw in body.split(separator: "\n", omittingEmptySubsequences: false) {
-        number += 1
-        let line = raw.trimmingWhitespace()
-        if line.hasPrefix("Library not loaded:") || line.hasPrefix("dyld: ") || line.hasPrefix("Referenced from:")
-          || line.hasPrefix("Reason:") || line.hasPrefix("Symbol not found:") || line.hasPrefix("Expected in:")
-          || line.contains("dependent dylib")
-        {
-          lines.append(Evidence("text line \(number)", line))
-        }
+    if lines.isEmpty {
+      for (path, line) in context.textBodyHeaderLines
+      where line.hasPrefix("Library not loaded:") || line.hasPrefix("dyld: ") || line.hasPrefix("Referenced from:")
+        || line.hasPrefix("Reason:") || line.hasPrefix("Symbol not found:") || line.hasPrefix("Expected in:")
+        || line.contains("dependent dylib")
+      {
+        lines.append(Evidence(path, line))
       }
     }
     self.lines = lines

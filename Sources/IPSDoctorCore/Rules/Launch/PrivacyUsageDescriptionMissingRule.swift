@@ -99,7 +99,8 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     let namespaceIsTCC = context.report.termination?.namespace == "TCC"
       || context.textBodyLine(startingWith: "Termination Reason:")?.text.contains("Namespace TCC") == true
     if namespaceIsTCC { evidence.append(Evidence("termination.namespace", "TCC")) }
-    let frame = context.firstFrameInAnyThread(containing: [Self.crashFrame])
+    let frame = context.crashedBacktrace.flatMap { context.firstFrame(in: $0, containing: Self.crashFrame)?.evidence }
+      ?? (namespaceIsTCC ? context.firstFrameInAnyThread(containing: [Self.crashFrame]) : nil)
     if let frame { evidence.append(frame) }
     let text = context.terminationText(containing: "UsageDescription")
       ?? context.terminationText(containing: "without a usage description")

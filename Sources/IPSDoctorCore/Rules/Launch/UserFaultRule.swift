@@ -34,6 +34,12 @@ public struct UserFaultRule: DiagnosisRule {
           extra: ",\"isSimulated\":true"),
         .definite, summaryContains: ["GUARD_TYPE_USER", "namespace 18", "not a crash"]),
       .ignores(
+        "a resource-kind report (resource-report summarises it)",
+        SystemExampleReport.report(
+          exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
+          message: "namespace 18 reason_code 0x0000000000000002", mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
+          bugType: "385")),
+      .ignores(
         "file-descriptor guard",
         SystemExampleReport.report(
           exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_FD",
@@ -42,6 +48,8 @@ public struct UserFaultRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .user else { return nil }
+    // A resource-kind report (bug_type 385) is summarised by resource-report.
+    if context.report.kind == .resource { return nil }
     var evidence = guardException.evidence
     var summary = "A library in \(context.processDisplayName) reported a user-space fault (`EXC_GUARD`, `GUARD_TYPE_USER`)"
     if let message = guardException.message { summary += ": \"\(message)\"" }

@@ -17,7 +17,7 @@ public struct JetsamEventRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "jetsam-event",
     title: "Jetsam Event",
-    summary: "The system killed processes to free memory; the app did not cross its own limit in this report.",
+    summary: "The system killed processes to free memory; a summary of the jetsam event report.",
     category: .otherReports,
     severity: .warning,
     specificity: 40,
@@ -50,18 +50,19 @@ public struct JetsamEventRule: DiagnosisRule {
           #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Game","processes":[{"name":"Example","pid":812,"rpages":9000,"reason":"vm-pageshortage","states":["suspended"]},{"name":"Mail","pid":813,"rpages":4000,"reason":"vm-pageshortage"},{"name":"Maps","pid":814,"rpages":5000,"reason":"vm-pageshortage"},{"name":"Game","pid":90,"rpages":120000,"states":["frontmost"]}]}"#,
           bugType: "298"),
         .definite, summaryContains: ["3 processes", "vm-pageshortage", "`Game`", "not the fault"]),
-      .ignores(
-        "the app crossed its own limit (jetsam-memory-limit)",
+      .triggers(
+        "the app crossed its own limit: summary beside jetsam-memory-limit",
         ExampleReport.ips(
           #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Example","processes":[{"name":"Example","pid":812,"rpages":92802,"reason":"per-process-limit","states":["frontmost"]}]}"#,
-          bugType: "298")),
+          bugType: "298"),
+        .definite, summaryContains: ["jetsam-memory-limit"]),
       .ignores(
         "a crash report",
         SystemExampleReport.report(namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let analysis = JetsamAnalysis(context), analysis.limitKill == nil else { return nil }
+    guard let analysis = JetsamAnalysis(context) else { return nil }
     let jetsam = analysis.jetsam
     var evidence: [Evidence] = []
     var summary = "This is a jetsam event report (the system ran low on memory), not a crash of the app."
@@ -101,6 +102,10 @@ public struct JetsamEventRule: DiagnosisRule {
       evidence.append(Evidence(app.path, app.process.name ?? ""))
     }
     if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "298")) }
+    if let kill = analysis.limitKill {
+      summary += " \(analysis.describe(kill.process)) crossed its own memory limit (see `jetsam-memory-limit`)."
+      return finding(confidence: .definite, summary: summary, evidence: evidence, severity: .note)
+    }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 }

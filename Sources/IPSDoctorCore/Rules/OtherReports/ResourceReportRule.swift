@@ -34,6 +34,13 @@ public struct ResourceReportRule: DiagnosisRule {
         "JSON disk writes report",
         ExampleReport.ips(#"{"event":"disk writes","action":"none","procName":"Example","writes":"2147.65 MB"}"#, bugType: "145"),
         .likely, summaryContains: ["disk writes"]),
+      .triggers(
+        "ExcUserFault report (bug_type 385)",
+        SystemExampleReport.report(
+          exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
+          message: "namespace 18 reason_code 0x0000000000000002", mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
+          extra: ",\"isNonFatal\":true", bugType: "385"),
+        .definite, summaryContains: ["GUARD_TYPE_USER", "kept running"]),
       .ignores(
         "EXC_RESOURCE crash report (wakeups-resource-limit)",
         SystemExampleReport.report(
@@ -44,7 +51,7 @@ public struct ResourceReportRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .resource else { return nil }
-    if ResourceException(context) != nil || GuardException(context) != nil { return nil }
+    if ResourceException(context) != nil { return nil }
     let resource = context.report.resource
     var evidence: [Evidence] = []
     func field(_ key: String, json: [String]) -> (String, String)? {
@@ -52,7 +59,8 @@ public struct ResourceReportRule: DiagnosisRule {
       return context.textBodyValue(key + ":").map { ($0.path, $0.value) }
     }
     let event = resource?.event.map { ("event", $0) } ?? field("Event", json: [])
-    guard event != nil || resource != nil || context.report.textBody != nil else { return nil }
+    guard event != nil || resource != nil || context.report.textBody != nil || context.report.exception != nil
+    else { return nil }
     var summary = "This is a resource report"
     if let (path, value) = event {
       summary += " for \"\(value)\""
@@ -60,6 +68,16 @@ public struct ResourceReportRule: DiagnosisRule {
     }
     if let command = field("Command", json: ["procName", "process"]) { summary += " about `\(command.1)`" }
     summary += ", measured by the system; it is not a crash report."
+    if let guardException = GuardException(context) {
+      summary += " It records an `EXC_GUARD` exception"
+      if guardException.kind == .user { summary += " of type `GUARD_TYPE_USER` (a user fault a library reported)" }
+      if let message = guardException.message { summary += ": \"\(message)\"" }
+      summary += "."
+      evidence += guardException.evidence
+      if context.report.isNonFatal == true || context.report.isSimulated == true {
+        summary += " It is marked non-fatal: the process kept running."
+      }
+    }
     var killed = false
     if let action = field("Action taken", json: ["action", "actionTaken"]) {
       evidence.append(Evidence(action.0, action.1))
@@ -74,6 +92,6 @@ public struct ResourceReportRule: DiagnosisRule {
     }
     if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "")) }
     return finding(
-      confidence: .likely, summary: summary, evidence: evidence, severity: killed ? .error : .note)
+      confidence: .definite, summary: summary, evidence: evidence, severity: killed ? .error : .note)
   }
 }

@@ -40,6 +40,15 @@ public struct CPUResourceLimitRule: DiagnosisRule {
           message: "(Limit 50%) Observed 60% over 180 secs", mainFrames: ["Example`Indexer.run()"],
           extra: ",\"isNonFatal\":true"),
         .definite, summaryContains: ["not killed"]),
+      .triggers(
+        "cpu usage resource report (bug_type 202)",
+        ExampleReport.ips(
+          "Command:         Example\nEvent:           cpu usage\nAction taken:    none\nCPU:             90 seconds cpu time over 151 seconds (60% cpu average), exceeding limit of 50% cpu over 180 seconds\n",
+          bugType: "202"),
+        .definite, summaryContains: ["60% cpu average", "not killed"]),
+      .ignores(
+        "disk writes resource report",
+        ExampleReport.ips("Command:         Example\nEvent:           disk writes\nAction taken:    none\n", bugType: "145")),
       .ignores(
         "wakeups limit",
         SystemExampleReport.report(
@@ -48,12 +57,39 @@ public struct CPUResourceLimitRule: DiagnosisRule {
     ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let resource = ResourceException(context), resource.kind == .cpu else { return nil }
+    guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
+    guard resource.kind == .cpu else { return nil }
     var evidence = resource.evidence
     var summary = "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)"
     if let message = resource.message { summary += ": \(message)" }
     summary += resource.fatal ? ". The system killed the process." : ". This is a non-fatal report: the process was not killed."
     summary += resource.stackSentence(context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence, severity: resource.fatal ? .error : .note)
+  }
+
+  /// A microstackshot "cpu usage" resource report (bug_type 202/206, "Event: cpu usage").
+  func diagnoseResourceReport(_ context: DiagnosisContext) -> Diagnosis? {
+    guard context.report.kind == .resource else { return nil }
+    let resource = context.report.resource
+    func field(_ key: String, json: String) -> Evidence? {
+      if let value = resource?[json] { return Evidence(json, value) }
+      return context.textBodyValue(key + ":").map { Evidence($0.path, $0.value) }
+    }
+    guard let event = field("Event", json: "event"), event.detail.lowercased() == "cpu usage" else { return nil }
+    var evidence = [event]
+    var summary = "\(context.processDisplayName) used more CPU than the system allows (resource report \"cpu usage\")"
+    if let cpu = field("CPU", json: "cpu") {
+      summary += ": \(cpu.detail)"
+      evidence.append(cpu)
+    }
+    summary += "."
+    var killed = false
+    if let action = field("Action taken", json: "action") {
+      evidence.append(action)
+      killed = action.detail.lowercased().contains("kill")
+      summary += killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
+    }
+    summary += " The report's heaviest sampled stack shows where the CPU time went."
+    return finding(confidence: .definite, summary: summary, evidence: evidence, severity: killed ? .error : .note)
   }
 }

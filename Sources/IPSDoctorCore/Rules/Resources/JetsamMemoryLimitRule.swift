@@ -86,7 +86,7 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
           + (others.count > 3 ? " and \(others.count - 3) more" : "") + "."
       }
       summary += " Jetsam reports carry no backtraces: profile the app's memory at the same point."
-      return finding(confidence: analysis.appNames.isEmpty ? .likely : .definite, summary: summary, evidence: evidence)
+      return finding(confidence: .definite, summary: summary, evidence: evidence)
     }
 
     let report = context.report

@@ -59,11 +59,13 @@ public struct AbortCalledRule: DiagnosisRule {
           signal: "SIGABRT", asi: ["libsystem_c.dylib": ["abort() called"]],
           mainFrames: SystemExampleReport.abortFrames(),
           extra: ",\"exceptionReason\":{\"name\":\"NSInvalidArgumentException\",\"composed_message\":\"*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\"}")),
-      .ignores(
-        "Swift fatal error",
+      .triggers(
+        "Swift fatal error: recorded as the mechanism only",
         SystemExampleReport.report(
-          signal: "SIGABRT", asi: ["libswiftCore.dylib": ["Example/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]],
-          mainFrames: SystemExampleReport.abortFrames())),
+          signal: "SIGABRT",
+          asi: ["libswiftCore.dylib": ["Example/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"], "libsystem_c.dylib": ["abort() called"]],
+          mainFrames: SystemExampleReport.abortFrames(caller: "libswiftCore.dylib`swift::fatalErrorv(unsigned int, char const*, char*)")),
+        .possible, summaryContains: ["only the mechanism", "Unexpectedly found nil"]),
       .ignores(
         "dyld launch failure",
         SystemExampleReport.report(
@@ -82,17 +84,28 @@ public struct AbortCalledRule: DiagnosisRule {
     if report.exceptionReason != nil || context.lastExceptionBacktrace != nil { return nil }
     if report.exception?.subtype?.contains("LAUNCH_HANG") == true { return nil }
     let lines = context.reasonTexts
-    let specific = [
-      "Fatal error", "Precondition failed", "Assertion failed: ", "BUG IN CLIENT OF", "Library not loaded",
-      "Symbol not found", "never posted an incoming call", "terminating due to uncaught exception",
-      "terminating with uncaught exception",
-    ]
-    let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.contains(", function ") && $0.contains(", line ") })
-    if lines.contains(where: { line in specific.contains(where: { line.contains($0) }) && line != cAssert }) { return nil }
-    if let thread = context.crashedThread,
-      thread.frames.contains(where: { frame in Self.throwFrames.contains(where: { frame.symbol?.contains($0) == true }) })
-    {
+    let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
+    if lines.contains(where: { line in excluded.contains(where: { line.contains($0) }) }) { return nil }
+    if context.crashedThread?.frames.contains(where: { $0.symbol?.contains("objc_exception_throw") == true }) == true {
       return nil
+    }
+    let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.contains(", function ") && $0.contains(", line ") })
+    // A C++ terminate or a Swift runtime error also ends in abort(): the specific rule explains
+    // it, and this finding only records the mechanism, at the lowest confidence.
+    let runtimeMessages = [
+      "Fatal error", "Precondition failed", "Could not cast value", "Simultaneous accesses",
+      "terminating due to uncaught exception", "terminating with uncaught exception", "Assertion failed: ",
+    ]
+    var specificCause = lines.first(where: { line in
+      line != cAssert && runtimeMessages.contains(where: { line.contains($0) })
+    })
+    if specificCause == nil, let thread = context.crashedThread,
+      let frame = thread.frames.first(where: { frame in
+        Self.throwFrames.contains(where: { frame.symbol?.contains($0) == true })
+          || frame.symbol?.hasPrefix("swift::fatalError") == true
+      })
+    {
+      specificCause = frame.symbol
     }
 
     var evidence: [Evidence] = []
@@ -138,6 +151,10 @@ public struct AbortCalledRule: DiagnosisRule {
       }
     } else if abortText == nil {
       return nil
+    }
+    if let specificCause {
+      summary += " The abort is only the mechanism: the runtime reported \"\(specificCause)\" first, and the diagnosis for that message explains the crash."
+      return finding(confidence: .possible, summary: summary, evidence: evidence)
     }
     summary += " No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead."
     return finding(confidence: confidence, summary: summary, evidence: evidence)
