@@ -101,12 +101,22 @@ extension DiagnosisContext {
     "\(killer) killed \(processDisplayName) with \(match.phrase)"
   }
 
-  /// The termination description as one quoted line, shortened to `limit` characters.
+  /// The termination description as one quoted line, shortened to `limit` characters; the
+  /// `<RBSTerminateContext| … explanation:` wrapper is dropped.
   public func quotedTerminationDescription(limit: Int = 240) -> String? {
-    let text = terminationTexts.map { $0.text.trimmingWhitespace() }.filter { !$0.isEmpty }
+    let text = terminationTexts.map { Self.explanation($0.text) }.filter { !$0.isEmpty }
       .joined(separator: " ")
     guard !text.isEmpty else { return nil }
     return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
+  }
+
+  /// "<RBSTerminateContext| domain:10 code:0x… explanation:TEXT reportType:CrashLog …>" → "TEXT".
+  public static func explanation(_ text: String) -> String {
+    var value = Substring(text.trimmingWhitespace())
+    if let range = value.firstRange(of: "explanation:") { value = value[range.upperBound...] }
+    if let range = value.firstRange(of: " reportType:") { value = value[..<range.lowerBound] }
+    if value.hasSuffix(">") && text.hasPrefix("<RBS") { value = value.dropLast() }
+    return value.trimmingWhitespace()
   }
 
   /// The first termination text, then reason text, containing `fragment`.

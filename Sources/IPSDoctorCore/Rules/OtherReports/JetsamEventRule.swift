@@ -86,7 +86,8 @@ public struct JetsamEventRule: DiagnosisRule {
       var counts: [String: Int] = [:]
       for item in killed { counts[item.element.reason ?? "", default: 0] += 1 }
       for (reason, count) in counts.sorted(by: { $0.key < $1.key }) {
-        guard let meaning = Self.reasonMeanings[reason] else { continue }
+        guard let meaning = Self.reasonMeanings[reason], reason != "per-process-limit" || analysis.limitKill == nil
+        else { continue }
         if reason == "highwater" {
           summary += " `highwater`: \(meaning) — a system process, not the app."
         } else if count >= 3 {

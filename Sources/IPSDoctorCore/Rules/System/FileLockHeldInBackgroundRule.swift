@@ -55,7 +55,18 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
     } else {
       summary += " The backtraces show where the app was when it was suspended, not necessarily where the lock was taken."
     }
-    if let text = context.quotedTerminationDescription() {
+    if let locked = context.terminationText(containing: "locked system files:") {
+      let files = locked.detail.split(separator: "\n").dropFirst().map { $0.trimmingWhitespace() }
+        .filter { $0.hasPrefix("/") }
+      if !files.isEmpty {
+        summary += " The locked file" + (files.count > 1 ? "s were " : " was ")
+          + files.prefix(3).map { "`\($0)`" }.joined(separator: ", ") + "."
+        if files.contains(where: { $0.contains("/Shared/AppGroup/") }) {
+          summary += " It is in an App Group container, shared with the app's extensions."
+        }
+        if !evidence.contains(locked) { evidence.append(locked) }
+      }
+    } else if let text = context.quotedTerminationDescription() {
       summary += " The termination description reads \(text)."
     }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
@@ -71,6 +82,13 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
           "libsqlite3.dylib`sqlite3_step", "Example`MessageStore.insert(_:)",
         ]]),
       .definite, summaryContains: ["0xdead10cc", "RUNNINGBOARD", "sqlite3_step", "threads[1].frames[2]"]),
+    .triggers(
+      "RunningBoard names the locked App Group database",
+      SystemExampleReport.report(
+        namespace: "RUNNINGBOARD", code: 0xdead10cc,
+        reasons: ["<RBSTerminateContext| domain:15 code:0xDEAD10CC explanation:[app<com.example.app>:812] was suspended with locked system files:\n/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite\n reportType:CrashLog>"],
+        mainFrames: SystemExampleReport.idleMainThread),
+      .definite, summaryContains: ["`/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite`", "App Group"]),
     .triggers(
       "legacy exception codes",
       SystemExampleReport.report(codes: "0x00000000dead10cc", mainFrames: SystemExampleReport.idleMainThread),

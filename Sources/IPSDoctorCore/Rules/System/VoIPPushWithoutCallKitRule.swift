@@ -55,7 +55,7 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
       ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
     {
       evidence.append(text)
-      summary = "PushKit killed \(context.processDisplayName): \"\(text.detail.trimmingWhitespace())\"."
+      summary = "PushKit killed \(context.processDisplayName): \"\(DiagnosisContext.explanation(text.detail))\"."
     } else if let match = context.terminationCode(in: [Self.code]) {
       evidence.append(match.evidence)
       summary = context.killedSentence(match) + ": it received a VoIP push and did not report an incoming call to CallKit."
