@@ -1,0 +1,279 @@
+// Helpers for the system-termination, resource, launch and other-report rules.
+
+extension DiagnosisContext {
+  /// A termination code (such as `0x8badf00d`) and where the report states it.
+  public struct TerminationCodeMatch: Sendable {
+    public var code: UInt64
+    public var namespace: String?
+    public var evidence: Evidence
+
+    /// `0x8badf00d`
+    public var hex: String { String.hex(code) }
+
+    /// "code 0x8badf00d (namespace FRONTBOARD)"
+    public var phrase: String {
+      "termination code \(hex)" + (namespace.map { " (namespace \($0))" } ?? "")
+    }
+  }
+
+  /// The first of `codes` that the report gives as its termination code: `termination.code`, then
+  /// the exception codes (pre-iOS 13 reports write `Exception Codes: 0x000000008badf00d`), then a
+  /// "Code 0x…" in the termination texts or the legacy text body.
+  public func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
+    let termination = report.termination
+    if let code = termination?.code, codes.contains(code), termination?.namespace != "SIGNAL" {
+      let namespace = termination?.namespace
+      return TerminationCodeMatch(
+        code: code, namespace: namespace,
+        evidence: Evidence(
+          "termination.code", String.hex(code) + (namespace.map { " (namespace \($0))" } ?? "")))
+    }
+    if let text = report.exception?.codes {
+      for part in text.split(separator: ",") {
+        if let value = String.parseUInt64(part), codes.contains(value) {
+          return TerminationCodeMatch(
+            code: value, namespace: termination?.namespace,
+            evidence: Evidence("exception.codes", text))
+        }
+      }
+    }
+    for item in terminationTexts {
+      if let value = Self.magicCode(in: item.text, codes: codes) {
+        return TerminationCodeMatch(
+          code: value, namespace: termination?.namespace ?? Self.namespace(in: item.text),
+          evidence: Evidence(item.path, item.text))
+      }
+    }
+    if termination == nil, let line = textBodyLine(startingWith: "Termination Reason:")
+      ?? textBodyLine(startingWith: "Exception Codes:") ?? textBodyLine(startingWith: "Exception Code:"),
+      let value = Self.magicCode(in: line.text, codes: codes)
+    {
+      return TerminationCodeMatch(
+        code: value, namespace: Self.namespace(in: line.text), evidence: Evidence(line.path, line.text))
+    }
+    return nil
+  }
+
+  /// A hexadecimal number in `text` that is one of `codes`.
+  static func magicCode(in text: String, codes: Set<UInt64>) -> UInt64? {
+    var rest = Substring(text)
+    while let range = rest.firstRange(of: "0x") ?? rest.firstRange(of: "0X") {
+      let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
+      if let value = UInt64(digits, radix: 16), codes.contains(value) { return value }
+      rest = rest[range.upperBound...]
+    }
+    return nil
+  }
+
+  /// "Namespace SPRINGBOARD, Code 0x8badf00d" → "SPRINGBOARD".
+  static func namespace(in text: String) -> String? {
+    guard let range = text.firstRange(of: "Namespace ") else { return nil }
+    let name = text[range.upperBound...].prefix(while: { $0 != "," && $0 != " " })
+    return name.isEmpty ? nil : String(name)
+  }
+
+  /// The termination's reasons, details and indicator, then the legacy "Termination Description"
+  /// line when the text body was not read into the model, each with its path.
+  public var terminationTexts: [(path: String, text: String)] {
+    var texts: [(path: String, text: String)] = []
+    if let termination = report.termination {
+      for (index, reason) in termination.reasons.enumerated() {
+        texts.append(("termination.reasons[\(index)]", reason))
+      }
+      for (index, detail) in termination.details.enumerated() {
+        texts.append(("termination.details[\(index)]", detail))
+      }
+      if let indicator = termination.indicator { texts.append(("termination.indicator", indicator)) }
+    }
+    if texts.isEmpty, let line = textBodyValue("Termination Description:") {
+      texts.append((line.path, line.value))
+    }
+    return texts
+  }
+
+  /// All termination texts joined by newlines (watchdog reasons are split over several strings).
+  public var terminationDescription: String {
+    terminationTexts.map(\.text).joined(separator: "\n")
+  }
+
+  /// "The system killed `Example` with termination code 0xdead10cc (namespace RUNNINGBOARD)"
+  public func killedSentence(_ match: TerminationCodeMatch, by killer: String = "The system") -> String {
+    "\(killer) killed \(processDisplayName) with \(match.phrase)"
+  }
+
+  /// The termination description as one quoted line, shortened to `limit` characters; the
+  /// `<RBSTerminateContext| … explanation:` wrapper is dropped.
+  public func quotedTerminationDescription(limit: Int = 240) -> String? {
+    let text = terminationTexts.map { Self.explanation($0.text) }.filter { !$0.isEmpty }
+      .joined(separator: " ")
+    guard !text.isEmpty else { return nil }
+    return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
+  }
+
+  /// "<RBSTerminateContext| domain:10 code:0x… explanation:TEXT reportType:CrashLog …>" → "TEXT".
+  public static func explanation(_ text: String) -> String {
+    var value = Substring(text.trimmingWhitespace())
+    if let range = value.firstRange(of: "explanation:") { value = value[range.upperBound...] }
+    if let range = value.firstRange(of: " reportType:") { value = value[..<range.lowerBound] }
+    if value.hasSuffix(">") && text.hasPrefix("<RBS") { value = value.dropLast() }
+    return value.trimmingWhitespace()
+  }
+
+  /// The first termination text, then reason text, containing `fragment`.
+  public func terminationText(containing fragment: String) -> Evidence? {
+    if let item = terminationTexts.first(where: { $0.text.contains(fragment) }) {
+      return Evidence(item.path, item.text)
+    }
+    return reasonText(containing: fragment)
+  }
+
+  /// A line of the legacy text body that starts with `label` (after leading white space), when
+  /// the report has a text body. Only the header part of the body is searched: the scan stops at
+  /// the first backtrace ("Thread …" at the start of a line), "Binary Images:" or after 150
+  /// lines, so it stays cheap on large reports. Panic text is not a crash report and is skipped.
+  public func textBodyLine(startingWith label: String) -> (path: String, text: String)? {
+    guard let body = report.textBody, report.kind != .panic else { return nil }
+    var found: (path: String, text: String)?
+    Self.scanHeader(of: body, label: Array(label.utf8)) { line in
+      found = line
+      return false
+    }
+    return found
+  }
+
+  /// Every line of the text body's header part (see ``textBodyLine(startingWith:)``), trimmed.
+  public var textBodyHeaderLines: [(path: String, text: String)] {
+    guard let body = report.textBody, report.kind != .panic else { return [] }
+    var lines: [(path: String, text: String)] = []
+    Self.scanHeader(of: body, label: nil) { line in
+      lines.append(line)
+      return true
+    }
+    return lines
+  }
+
+  /// Calls `visit` with each header line (or only those starting with `label`) until it returns
+  /// `false`.
+  static func scanHeader(
+    of body: String, label: [UInt8]?, visit: ((path: String, text: String)) -> Bool
+  ) {
+    var body = body
+    body.withUTF8 { bytes in
+      let thread = Array("Thread ".utf8)
+      let images = Array("Binary Images:".utf8)
+      func starts(_ start: Int, _ end: Int, with prefix: [UInt8]) -> Bool {
+        guard end - start >= prefix.count else { return false }
+        for offset in 0..<prefix.count where bytes[start + offset] != prefix[offset] { return false }
+        return true
+      }
+      var line = 1
+      var lineStart = 0
+      while lineStart < bytes.count && line <= 150 {
+        var lineEnd = lineStart
+        while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+        var content = lineStart
+        while content < lineEnd && (bytes[content] == 0x20 || bytes[content] == 0x09) { content += 1 }
+        if content == lineStart && (starts(content, lineEnd, with: thread) || starts(content, lineEnd, with: images)) {
+          return
+        }
+        if label.map({ starts(content, lineEnd, with: $0) }) ?? true {
+          let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[content..<lineEnd]), as: UTF8.self)
+          if !visit(("text line \(line)", text.trimmingWhitespace())) { return }
+        }
+        lineStart = lineEnd + 1
+        line += 1
+      }
+    }
+  }
+
+  /// The value after `label` on its legacy text line ("Event:           cpu usage" → "cpu usage").
+  public func textBodyValue(_ label: String) -> (path: String, value: String)? {
+    guard let line = textBodyLine(startingWith: label) else { return nil }
+    let value = line.text.dropFirst(label.count).trimmingWhitespace()
+    return value.isEmpty ? nil : (line.path, value)
+  }
+
+  // MARK: Process and threads
+
+  /// The process the report is about, for summaries: "`ChatApp`", or "the app".
+  public var processDisplayName: String {
+    if let name = report.processName ?? report.header.appName ?? report.header.name {
+      return "`\(name)`"
+    }
+    return "the app"
+  }
+
+  /// Whether the process is an app extension (its path runs through a `.appex` bundle).
+  public var processIsAppExtension: Bool {
+    (report.processPath ?? report.mainImage?.path ?? "").contains(".appex/")
+  }
+
+  /// The main thread (by queue or name, else thread 0), with its index.
+  public var mainOrFirstThread: CrashThread? {
+    report.threads.first(where: { $0.queue == "com.apple.main-thread" || $0.name == "com.apple.main-thread" })
+      ?? report.threads.first(where: { $0.index == 0 })
+  }
+
+  /// Up to `limit` top frames of `thread`, as "`symbol` (threads[0].frames[0])", skipping frames
+  /// with neither symbol nor image.
+  public func topFrames(of thread: CrashThread, limit: Int = 4) -> [Evidence] {
+    var result: [Evidence] = []
+    for (index, frame) in thread.frames.enumerated() {
+      let text = describe(frame)
+      if text == "???" { continue }
+      result.append(Evidence("threads[\(thread.index)].frames[\(index)]", text))
+      if result.count == limit { break }
+    }
+    return result
+  }
+
+  /// "`a` (threads[0].frames[0]), `b` (threads[0].frames[1])"
+  public static func frameList(_ frames: [Evidence]) -> String {
+    frames.map { "`\($0.detail)` (\($0.path))" }.joined(separator: ", ")
+  }
+
+  /// The first app frame on `thread`, with its path.
+  public func firstAppFrame(on thread: CrashThread) -> Evidence? {
+    let backtrace = Backtrace(
+      path: "threads[\(thread.index)].frames", frames: thread.frames, thread: thread)
+    guard let (index, frame) = firstAppFrame(in: backtrace) else { return nil }
+    return Evidence(backtrace.framePath(index), describe(frame))
+  }
+
+  /// The first frame of any thread whose symbol contains one of `fragments`.
+  public func firstFrameInAnyThread(containing fragments: [String]) -> Evidence? {
+    for thread in report.threads {
+      for (index, frame) in thread.frames.enumerated() {
+        guard let symbol = frame.symbol else { continue }
+        if fragments.contains(where: { symbol.contains($0) }) {
+          return Evidence("threads[\(thread.index)].frames[\(index)]", describe(frame))
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Whether the exception type (or the legacy "Exception Type" line) starts with `type`.
+  public func exceptionTypeHasPrefix(_ type: String) -> Bool {
+    if let value = report.exception?.type { return value.hasPrefix(type) }
+    return textBodyValue("Exception Type:")?.value.hasPrefix(type) ?? false
+  }
+}
+
+extension String {
+  /// A decimal number that follows `marker` in the text ("allowance of 19.97 seconds" with marker
+  /// "allowance of " → "19.97").
+  func numberFollowing(_ marker: String) -> String? {
+    guard let range = firstRange(of: marker) else { return nil }
+    let digits = self[range.upperBound...].prefix(while: { $0.isNumber || $0 == "." })
+    return digits.isEmpty ? nil : String(digits)
+  }
+
+  /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
+  func textFollowing(_ marker: String, upTo terminators: Set<Character> = ["\n"]) -> String? {
+    guard let range = firstRange(of: marker) else { return nil }
+    let value = self[range.upperBound...].prefix(while: { !terminators.contains($0) })
+      .trimmingWhitespace()
+    return value.isEmpty ? nil : value
+  }
+}

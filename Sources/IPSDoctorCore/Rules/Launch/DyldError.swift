@@ -1,0 +1,122 @@
+/// The dynamic loader's launch error, from `termination.reasons` (iOS 15+/macOS 12+), a legacy
+/// "Termination Description: DYLD, …" line, `asi["dyld"]`, or the text body's "Dyld Error
+/// Message".
+struct DyldError: Sendable {
+  /// Every line of dyld text the report holds, with where it was found.
+  var lines: [Evidence]
+  var namespaceIsDYLD: Bool
+  var code: UInt64?
+  var indicator: String?
+
+  init(_ context: DiagnosisContext) {
+    let termination = context.report.termination
+    namespaceIsDYLD = termination?.namespace == "DYLD"
+    code = namespaceIsDYLD ? termination?.code : nil
+    indicator = termination?.indicator
+    var lines: [Evidence] = []
+    for item in context.terminationTexts {
+      for piece in Self.pieces(item.text) { lines.append(Evidence(item.path, piece)) }
+    }
+    for info in context.report.applicationSpecificInfo {
+      for (index, line) in info.lines.enumerated() {
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        for piece in Self.pieces(line) { lines.append(Evidence(key, piece)) }
+      }
+    }
+    if lines.isEmpty {
+      for (path, line) in context.textBodyHeaderLines
+      where line.hasPrefix("Library not loaded:") || line.hasPrefix("dyld: ") || line.hasPrefix("Referenced from:")
+        || line.hasPrefix("Reason:") || line.hasPrefix("Symbol not found:") || line.hasPrefix("Expected in:")
+        || line.contains("dependent dylib")
+      {
+        lines.append(Evidence(path, line))
+      }
+    }
+    self.lines = lines
+  }
+
+  /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
+  static func pieces(_ text: String) -> [String] {
+    text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }
+      .filter { !$0.isEmpty }
+  }
+
+  /// The first line containing `marker` and the text after it (up to the end of the line).
+  func value(after marker: String) -> (evidence: Evidence, value: String)? {
+    for line in lines {
+      if let value = line.detail.textFollowing(marker) { return (line, value) }
+    }
+    return nil
+  }
+
+  /// The missing library: "Library not loaded: X" or "dependent dylib 'X' not found".
+  var missingLibrary: (evidence: Evidence, path: String)? {
+    if let found = value(after: "Library not loaded: ") {
+      return (found.evidence, Self.stripTrailingNotes(found.value))
+    }
+    if let found = value(after: "dependent dylib '"), let end = found.value.firstIndex(of: "'") {
+      return (found.evidence, String(found.value[..<end]))
+    }
+    return nil
+  }
+
+  /// "Referenced from: <UUID> /path" → "/path"
+  var referencedFrom: String? {
+    guard var value = value(after: "Referenced from: ")?.value else {
+      if let found = value(after: "not found for '"), let end = found.value.firstIndex(of: "'") {
+        return String(found.value[..<end])
+      }
+      return nil
+    }
+    if value.hasPrefix("<"), let close = value.firstIndex(of: ">") {
+      value = value[value.index(after: close)...].trimmingWhitespace()
+    }
+    return Self.stripTrailingNotes(value)
+  }
+
+  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)").
+  var triedPaths: [String] {
+    guard let value = value(after: "tried: ")?.value else { return [] }
+    var paths: [String] = []
+    var rest = Substring(value)
+    while let open = rest.firstIndex(of: "'") {
+      let after = rest[rest.index(after: open)...]
+      guard let close = after.firstIndex(of: "'") else { break }
+      paths.append(String(after[..<close]))
+      rest = after[after.index(after: close)...]
+    }
+    return paths
+  }
+
+  /// "Symbol not found: _X" → "_X"
+  var missingSymbol: (evidence: Evidence, symbol: String)? {
+    guard let found = value(after: "Symbol not found: ") else { return nil }
+    return (found.evidence, Self.stripTrailingNotes(found.value))
+  }
+
+  /// "Expected in: <UUID> /path" → "/path"
+  var expectedIn: String? {
+    guard var value = value(after: "Expected in: ")?.value else { return nil }
+    if value.hasPrefix("<"), let close = value.firstIndex(of: ">") {
+      value = value[value.index(after: close)...].trimmingWhitespace()
+    }
+    return Self.stripTrailingNotes(value)
+  }
+
+  /// Drops " (which was built for iOS 17.0)" style notes and trailing punctuation.
+  static func stripTrailingNotes(_ text: String) -> String {
+    var value = text
+    if let range = value.firstRange(of: " (which was built") { value = String(value[..<range.lowerBound]) }
+    if let range = value.firstRange(of: " Referenced from") { value = String(value[..<range.lowerBound]) }
+    return value.trimmingWhitespace()
+  }
+
+  /// "X" for ".../X.framework/X", else the last path component.
+  static func frameworkName(_ path: String) -> String {
+    if let range = path.firstRange(of: ".framework") {
+      let before = path[..<range.lowerBound]
+      return String(before.split(separator: "/").last ?? before)
+    }
+    return String(path.split(separator: "/").last ?? Substring(path))
+  }
+}

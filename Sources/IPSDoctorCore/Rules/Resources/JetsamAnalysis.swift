@@ -1,0 +1,90 @@
+/// Which process of a jetsam event (bug_type 298) the report is about, and how much memory the
+/// processes used.
+struct JetsamAnalysis: Sendable {
+  struct Entry: Sendable {
+    var index: Int
+    var process: JetsamSummary.Process
+    var path: String { "processes[\(index)]" }
+  }
+
+  /// Reasons that mean the process crossed its own memory limit.
+  static let limitReasons: Set<String> = ["per-process-limit", "highwater"]
+
+  /// Well-known system processes (a highwater kill of one of them is not the app's limit).
+  static let systemProcesses: Set<String> = [
+    "SpringBoard", "backboardd", "mediaserverd", "assertiond", "locationd", "kernel_task", "launchd",
+    "configd", "powerd", "wifid", "bluetoothd", "searchd", "mds", "cloudd", "nsurlsessiond",
+    "mediaanalysisd", "photoanalysisd", "assetsd", "itunesstored", "dasd", "runningboardd",
+    "WindowServer", "coreduetd", "healthd", "CommCenter", "imagent", "apsd", "suggestd",
+  ]
+
+  var jetsam: JetsamSummary
+  /// Names the report's header gives for the app, if any.
+  var appNames: Set<String>
+  /// The process killed for crossing its own limit (the app's, when the header names it).
+  var limitKill: Entry?
+
+  init?(_ context: DiagnosisContext) {
+    guard let jetsam = context.report.jetsam else { return nil }
+    self.jetsam = jetsam
+    var names = Set<String>()
+    for name in [context.report.header.appName, context.report.header.name, context.report.processName] {
+      if let name, !name.isEmpty { names.insert(name) }
+    }
+    if let bundle = context.report.header.bundleID ?? context.report.bundleID,
+      let last = bundle.split(separator: ".").last
+    {
+      names.insert(String(last))
+    }
+    appNames = names
+    let entries = jetsam.processes.enumerated().map { Entry(index: $0.offset, process: $0.element) }
+    let limitKills = entries.filter { entry in
+      guard let reason = entry.process.reason, Self.limitReasons.contains(reason) else { return false }
+      if reason == "highwater" { return !Self.isSystem(entry.process) }
+      return true
+    }
+    if !names.isEmpty {
+      limitKill = limitKills.first(where: { entry in entry.process.name.map { Self.matches($0, names) } ?? false })
+    } else {
+      limitKill = limitKills.first
+    }
+  }
+
+  static func isSystem(_ process: JetsamSummary.Process) -> Bool {
+    if process.states.contains("daemon") { return true }
+    return process.name.map { systemProcesses.contains($0) } ?? false
+  }
+
+  /// Jetsam truncates names to 16 or 32 characters: compare by prefix.
+  static func matches(_ processName: String, _ names: Set<String>) -> Bool {
+    names.contains { $0 == processName || ($0.hasPrefix(processName) && processName.count >= 15) }
+  }
+
+  /// The app's own entry, when the header names the app.
+  var appEntry: Entry? {
+    guard !appNames.isEmpty else { return nil }
+    return jetsam.processes.enumerated().first(where: { item in
+      item.element.name.map { Self.matches($0, appNames) } ?? false
+    }).map { Entry(index: $0.offset, process: $0.element) }
+  }
+
+  /// "240.0 MB", from rpages × pageSize.
+  func footprint(_ process: JetsamSummary.Process) -> String? {
+    guard let bytes = jetsam.residentBytes(process) else { return nil }
+    return Self.megabytes(bytes)
+  }
+
+  static func megabytes(_ bytes: UInt64) -> String {
+    let tenths = (bytes * 10 + 524_288) / 1_048_576
+    return "\(tenths / 10).\(tenths % 10) MB"
+  }
+
+  /// "`name` (pid 12, 240.0 MB)"
+  func describe(_ process: JetsamSummary.Process) -> String {
+    var details: [String] = []
+    if let pid = process.pid { details.append("pid \(pid)") }
+    if let size = footprint(process) { details.append(size) }
+    if let reason = process.reason { details.append(reason) }
+    return "`\(process.name ?? "unnamed")`" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
+  }
+}

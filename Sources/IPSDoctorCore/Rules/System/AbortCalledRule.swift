@@ -1,0 +1,162 @@
+/// The generic fallback for `SIGABRT`: `abort()` was called (directly, by a C `assert`, or by a
+/// library) without a language exception, Swift runtime message or dyld cause.
+public struct AbortCalledRule: DiagnosisRule {
+  public init() {}
+
+  static let abortFrames = [
+    "abort", "__assert_rtn", "__abort_message", "abort_with_payload", "abort_with_reason",
+    "__pthread_kill", "pthread_kill", "raise", "__abort_with_payload", "abort_message",
+  ]
+  static let throwFrames = [
+    "objc_exception_throw", "__cxa_throw", "std::terminate", "std::__terminate", "_objc_terminate",
+    "__cxa_rethrow", "swift_unexpectedError", "_assertionFailure", "fatalError",
+  ]
+
+  public static let description = RuleDescription(
+    id: "abort-called",
+    title: "Abort Called",
+    summary: "The process called abort(), directly or through a C assertion or a library, without a more specific cause.",
+    category: .systemTermination,
+    severity: .error,
+    specificity: 15,
+    rationale: """
+      `EXC_CRASH (SIGABRT)` with "abort() called" in the Application Specific Information means \
+      code in the process called `abort()`. Most aborts have a more specific explanation — an \
+      uncaught Objective-C or C++ exception, a Swift runtime error, a dyld or privacy \
+      termination, a libdispatch client bug — and those rules rank first. When none applies, \
+      the caller of `abort()` is the lead: a failed C `assert()` (`__assert_rtn`, with the \
+      condition, function, file and line in the report), a library that aborts on a fatal \
+      condition (for example "multi-threaded process forked"), or the app's own call.
+      """,
+    remedy: """
+      Read the frames that called `abort()` (listed in the summary) and any Application Specific \
+      Information lines: a failed `assert` names the condition and the source line; a library \
+      abort usually prints why. Fix the condition the caller checks; symbolicate the app's \
+      frames if they are unsymbolicated.
+      """,
+    references: ["https://developer.apple.com/documentation/xcode/understanding-the-exception-types-in-a-crash-report"],
+    examples: [
+      .triggers(
+        "C assert",
+        SystemExampleReport.report(
+          signal: "SIGABRT",
+          asi: ["libsystem_c.dylib": ["abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212."]],
+          mainFrames: [
+            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_c.dylib`__assert_rtn",
+            "Example`decode_frame", "Example`Decoder.next()", "Example`main",
+          ]),
+        .likely, summaryContains: ["Assertion failed: (buffer != NULL)", "`Example decode_frame`", "threads[0].frames[3]"]),
+      .triggers(
+        "library abort with a message",
+        SystemExampleReport.report(
+          signal: "SIGABRT",
+          asi: ["libsystem_c.dylib": ["crashed on child side of fork pre-exec", "abort() called"], "libsystem_kernel.dylib": ["*** multi-threaded process forked ***"]],
+          mainFrames: SystemExampleReport.abortFrames(caller: "Example`Launcher.spawn()")),
+        .likely, summaryContains: ["multi-threaded process forked", "Launcher.spawn()"]),
+      .ignores(
+        "uncaught Objective-C exception",
+        SystemExampleReport.report(
+          signal: "SIGABRT", asi: ["libsystem_c.dylib": ["abort() called"]],
+          mainFrames: SystemExampleReport.abortFrames(),
+          extra: ",\"exceptionReason\":{\"name\":\"NSInvalidArgumentException\",\"composed_message\":\"*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\"}")),
+      .triggers(
+        "Swift fatal error: recorded as the mechanism only",
+        SystemExampleReport.report(
+          signal: "SIGABRT",
+          asi: ["libswiftCore.dylib": ["Example/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"], "libsystem_c.dylib": ["abort() called"]],
+          mainFrames: SystemExampleReport.abortFrames(caller: "libswiftCore.dylib`swift::fatalErrorv(unsigned int, char const*, char*)")),
+        .possible, summaryContains: ["only the mechanism", "Unexpectedly found nil"]),
+      .ignores(
+        "dyld launch failure",
+        SystemExampleReport.report(
+          signal: "SIGABRT", namespace: "DYLD", code: 1, indicator: "Library missing",
+          reasons: ["Library not loaded: @rpath/Analytics.framework/Analytics"],
+          mainFrames: ["dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal"])),
+    ])
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    let report = context.report
+    let signal = report.exception?.signal ?? ""
+    let isAbort = signal.hasPrefix("SIGABRT") || report.exception?.type?.contains("SIGABRT") == true
+      || (report.termination?.namespace == "SIGNAL" && report.termination?.code == 6)
+    guard isAbort else { return nil }
+    if let namespace = report.termination?.namespace, namespace != "SIGNAL" { return nil }
+    if report.exceptionReason != nil || context.lastExceptionBacktrace != nil { return nil }
+    if report.exception?.subtype?.contains("LAUNCH_HANG") == true { return nil }
+    let lines = context.reasonTexts
+    let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
+    if lines.contains(where: { line in excluded.contains(where: { line.contains($0) }) }) { return nil }
+    if context.crashedThread?.frames.contains(where: { $0.symbol?.contains("objc_exception_throw") == true }) == true {
+      return nil
+    }
+    let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.contains(", function ") && $0.contains(", line ") })
+    // A C++ terminate or a Swift runtime error also ends in abort(): the specific rule explains
+    // it, and this finding only records the mechanism, at the lowest confidence.
+    let runtimeMessages = [
+      "Fatal error", "Precondition failed", "Could not cast value", "Simultaneous accesses",
+      "terminating due to uncaught exception", "terminating with uncaught exception", "Assertion failed: ",
+    ]
+    var specificCause = lines.first(where: { line in
+      line != cAssert && runtimeMessages.contains(where: { line.contains($0) })
+    })
+    if specificCause == nil, let thread = context.crashedThread,
+      let frame = thread.frames.first(where: { frame in
+        Self.throwFrames.contains(where: { frame.symbol?.contains($0) == true })
+          || frame.symbol?.hasPrefix("swift::fatalError") == true
+      })
+    {
+      specificCause = frame.symbol
+    }
+
+    var evidence: [Evidence] = []
+    let abortText = context.reasonText(containing: "abort() called")
+    if let abortText { evidence.append(abortText) }
+    var summary = "\(context.processDisplayName) called `abort()`"
+    if let cAssert, let item = context.reasonText(containing: cAssert) {
+      evidence.append(item)
+      summary += " after a failed C assertion: \"\(cAssert)\""
+    }
+    summary += "."
+    let others = lines.filter { $0 != "abort() called" && $0 != cAssert && !$0.isEmpty && !$0.hasPrefix("dyld") }
+    if !others.isEmpty {
+      summary += " Application Specific Information: " + others.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + "."
+    }
+    var confidence: Confidence = abortText != nil ? .likely : .possible
+    if let backtrace = context.crashedBacktrace {
+      let frames = backtrace.frames
+      var lastAbort: Int?
+      for (index, frame) in frames.enumerated() {
+        if let symbol = frame.symbol, Self.abortFrames.contains(where: { symbol == $0 || symbol.hasPrefix($0 + " ") }) {
+          lastAbort = index
+        }
+      }
+      if let lastAbort {
+        if abortText == nil { confidence = .possible }
+        evidence.append(Evidence(backtrace.framePath(lastAbort), context.describe(frames[lastAbort])))
+        let callers = frames.indices.dropFirst(lastAbort + 1).prefix(2).map {
+          Evidence(backtrace.framePath($0), context.describe(frames[$0]))
+        }
+        if !callers.isEmpty {
+          summary += " It was called from " + DiagnosisContext.frameList(callers) + "."
+          evidence += callers
+        }
+      } else if abortText == nil {
+        return nil
+      }
+      if let (index, frame) = context.firstAppFrame(in: backtrace),
+        !evidence.contains(where: { $0.path == backtrace.framePath(index) })
+      {
+        summary += " The first frame of the app's own code is `\(context.describe(frame))` (\(backtrace.framePath(index)))."
+        evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
+      }
+    } else if abortText == nil {
+      return nil
+    }
+    if let specificCause {
+      summary += " The abort is only the mechanism: the runtime reported \"\(specificCause)\" first, and the diagnosis for that message explains the crash."
+      return finding(confidence: .possible, summary: summary, evidence: evidence)
+    }
+    summary += " No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead."
+    return finding(confidence: confidence, summary: summary, evidence: evidence)
+  }
+}
