@@ -81,5 +81,6 @@ enum CLITest {
   static let otherCrash = "Fixtures/reports/uikit-call-must-be-main-other.ips"
   static let inconclusive = "Fixtures/cli/inconclusive-sigusr1.ips"
   static let jetsam = "Fixtures/cli/jetsam-event.ips"
+  static let panic = "Fixtures/reports/kernel-panic-210.ips"
   static let truncated = "Fixtures/cli/truncated-body.ips"
 }
