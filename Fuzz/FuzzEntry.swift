@@ -22,7 +22,7 @@ enum FuzzSink {
       total &+= TerminalText.escaped(diagnosis.summary).utf8.count
       total &+= JSONWriter.quoted(diagnosis.remedy).utf8.count
     }
-    if let body = report.bodyJSON { total &+= JSONWriter.string(body, style: .compact).utf8.count }
+    if let header = report.headerJSON { total &+= JSONWriter.string(header, style: .compact).utf8.count }
     FuzzSink.checksum &+= total
   }
 

@@ -34,11 +34,11 @@ swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O 
 
 for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
   [ -d "$seed" ] || continue
-  find "$seed" -type f \( -name '*.ips' -o -name '*.crash' -o -name '*.json' \) -size -512k \
+  find "$seed" -type f \( -name '*.ips' -o -name '*.crash' -o -name '*.json' \) -size -64k \
     -exec cp -n {} "$work"/ \; 2>/dev/null || true
 done
 
-args=(-max_len=262144 -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
+args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-16384}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
 if [ "$seconds" -gt 0 ]; then args+=(-max_total_time="$seconds"); fi
 if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); fi
 "$build/ips-doctor-fuzz" "${args[@]}" "$work"
