@@ -22,7 +22,12 @@ public enum Doctor {
     let context = DiagnosisContext(report: report)
     var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
     for (order, rule) in rules.enumerated() {
-      if let diagnosis = rule.init().diagnose(context) {
+      if var diagnosis = rule.init().diagnose(context) {
+        // A body that broke part-way may lack the very field that would rule this out.
+        if report.bodyError != nil && diagnosis.confidence == .definite {
+          diagnosis.confidence = .likely
+          diagnosis.summary += " (The report is damaged; this was read from the part before the damage.)"
+        }
         found.append((diagnosis, rule.description.specificity, order))
       }
     }

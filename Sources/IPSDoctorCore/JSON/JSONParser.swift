@@ -65,6 +65,26 @@ public enum JSONParser {
     }
   }
 
+  /// Like ``parsePrefix(_:from:maxDepth:)``, but when the input breaks inside an array or object
+  /// it also returns what was read before the break: every open container closed at that point,
+  /// without the value that failed. For salvaging truncated or hand-edited reports; the error is
+  /// always returned with it.
+  public static func parsePrefixRecovering(
+    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
+  ) -> (value: JSONValue?, end: Int, error: JSONError?) {
+    var reader = Reader(buffer: buffer, position: start, maxDepth: maxDepth)
+    do throws(JSONError) {
+      reader.skipWhitespace()
+      guard reader.position < buffer.count else {
+        throw JSONError(reason: .empty, location: reader.location(reader.position))
+      }
+      let value = try reader.parseValue()
+      return (value, reader.position, nil)
+    } catch {
+      return (reader.recovered, reader.position, finished(error, in: buffer))
+    }
+  }
+
   /// Paths are collected innermost-first while the error unwinds; put them in reading order and
   /// compute line and column once.
   private static func finished(_ error: JSONError, in buffer: UnsafeBufferPointer<UInt8>)
@@ -100,6 +120,9 @@ private struct Reader {
   let buffer: UnsafeBufferPointer<UInt8>
   var position: Int
   let maxDepth: Int
+  /// After an error: the containers that were open, closed where the input broke, without the
+  /// value that failed. See ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``.
+  var recovered: JSONValue?
 
   init(buffer: UnsafeBufferPointer<UInt8>, position: Int, maxDepth: Int) {
     self.buffer = buffer
@@ -244,6 +267,7 @@ private struct Reader {
         }
       }
     } catch {
+      recovered = Self.close(stack)
       var failure = error
       // Innermost first; JSONParser reverses the path once.
       for (level, container) in stack.reversed().enumerated() {
@@ -256,6 +280,23 @@ private struct Reader {
       }
       throw failure
     }
+  }
+
+  /// Closes every open container, innermost first, dropping the member or element that was being
+  /// read when the input broke.
+  static func close(_ stack: [OpenContainer]) -> JSONValue? {
+    var value: JSONValue?
+    for container in stack.reversed() {
+      switch container {
+      case .array(var elements):
+        if let value { elements.append(value) }
+        value = .array(elements)
+      case .object(var members, let key):
+        if let value, !key.isEmpty { members.append(JSONObject.Member(key: key, value: value)) }
+        value = .object(JSONObject(members))
+      }
+    }
+    return value
   }
 
   /// Reads `"key" :` and leaves the position at the member's value.

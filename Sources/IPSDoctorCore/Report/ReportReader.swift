@@ -88,6 +88,14 @@ public enum ReportReader {
       // A multi-line value that breaks: a body whose header line is missing or cut. Keep whatever
       // the damaged header text says and report the body's error.
       if error.location.offset >= firstLineEnd {
+        let (partial, _, failure) = JSONParser.parsePrefixRecovering(buffer, from: jsonStart)
+        if let failure, var salvaged = salvage(
+          buffer, partial: partial, failure: failure, header: nil, headerJSON: nil, warnings: warnings)
+        {
+          salvaged.apply(header: Scan.salvageHeader(buffer, before: jsonStart))
+          salvaged.bodyError = ReportError(error, context: "the report body is not valid JSON")
+          return salvaged
+        }
         var report = CrashReport(format: .json)
         report.apply(header: Scan.salvageHeader(buffer, before: jsonStart))
         report.kind = report.bugType?.kind ?? .crash
@@ -139,19 +147,27 @@ public enum ReportReader {
     _ buffer: UnsafeBufferPointer<UInt8>, from bodyStart: Int, header: IPSHeader?,
     headerJSON: JSONValue?, warnings: [ReportWarning]
   ) throws(ReportError) -> CrashReport {
-    let body: JSONValue
-    let end: Int
-    do throws(JSONError) {
-      (body, end) = try JSONParser.parsePrefix(buffer, from: bodyStart)
-    } catch {
-      guard let header else { throw ReportError(error, context: "the report body is not valid JSON") }
+    let (parsed, end, failure) = JSONParser.parsePrefixRecovering(buffer, from: bodyStart)
+    if let failure {
+      let bodyError = ReportError(failure, context: "the report body is not valid JSON")
+      if var salvaged = salvage(
+        buffer, partial: parsed, failure: failure, header: header, headerJSON: headerJSON,
+        warnings: warnings)
+      {
+        salvaged.bodyError = bodyError
+        return salvaged
+      }
+      guard let header else { throw bodyError }
       var report = CrashReport(format: .json)
       report.apply(header: header)
       report.kind = report.bugType?.kind ?? .unknown
       report.headerJSON = headerJSON
       report.warnings = warnings
-      report.bodyError = ReportError(error, context: "the report body is not valid JSON")
+      report.bodyError = bodyError
       return report
+    }
+    guard let body = parsed else {
+      throw ReportError(message: "the report body is empty", line: SourceLocation(offset: bodyStart, in: buffer).line)
     }
     guard case .object(let object) = body else {
       throw ReportError(
@@ -160,6 +176,23 @@ public enum ReportReader {
     }
     return try readBody(
       buffer, parsed: object, end: end, header: header, headerJSON: headerJSON, warnings: warnings)
+  }
+
+  /// Reads the part of a broken body that came before the break, when it is recognisably a report
+  /// body. The caller keeps the error as ``CrashReport/bodyError``; ``Doctor`` caps the confidence
+  /// of anything diagnosed from a partial body.
+  static func salvage(
+    _ buffer: UnsafeBufferPointer<UInt8>, partial: JSONValue?, failure: JSONError, header: IPSHeader?,
+    headerJSON: JSONValue?, warnings: [ReportWarning]
+  ) -> CrashReport? {
+    guard case .object(let object)? = partial, Scan.looksLikeBody(object) else { return nil }
+    let note = ReportWarning(
+      location: "line \(failure.location.line)",
+      message: "the body breaks here (\(failure.message)); read the \(object.count) top-level fields before it")
+    // The text after the break is not the report's: do not warn about it as trailing text.
+    return try? readBody(
+      buffer, parsed: object, end: buffer.count, header: header, headerJSON: headerJSON,
+      warnings: warnings + [note])
   }
 
   static func readBody(

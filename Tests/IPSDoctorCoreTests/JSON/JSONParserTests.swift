@@ -173,3 +173,39 @@ struct JSONParserErrorPathTests {
     #expect(path(text) == expected)
   }
 }
+
+@Suite("JSON parser recovery")
+struct JSONParserRecoveryTests {
+  private func recover(_ text: String) -> (JSONValue?, JSONError?) {
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBufferPointer { buffer in
+      let result = JSONParser.parsePrefixRecovering(buffer, from: 0)
+      return (result.value, result.error)
+    }
+  }
+
+  @Test("A truncated document yields what came before the break, and the error")
+  func truncated() throws {
+    let (value, error) = recover(#"{"a": 1, "b": [1, 2, {"c": "x"}, {"d": tr"#)
+    #expect(error != nil)
+    let object = try #require(value?.objectValue)
+    #expect(object["a"]?.numberValue == .unsigned(1))
+    #expect(object["b"]?.arrayValue?.count == 4)
+    #expect(object["b"]?[2]?["c"]?.stringValue == "x")
+    #expect(object["b"]?[3]?.objectValue?.count == 0)
+  }
+
+  @Test("A complete document recovers nothing and reports no error")
+  func complete() {
+    let (value, error) = recover(#"{"a": [1]}"#)
+    #expect(error == nil)
+    #expect(value?["a"]?[0]?.numberValue == .unsigned(1))
+  }
+
+  @Test("A broken scalar at the top level recovers nothing")
+  func scalar() {
+    let (value, error) = recover("tru")
+    #expect(value == nil)
+    #expect(error != nil)
+  }
+}

@@ -162,6 +162,12 @@ struct ReaderTrapTests {
     #expect(report.header.appName != nil)
     #expect(error.line != nil && error.column != nil)
     #expect(error.description.contains("error: the report body is not valid JSON"))
+    // What came before the break is read, and nothing diagnosed from it is called definite.
+    #expect(report.exception?.type == "EXC_BAD_ACCESS")
+    #expect(report.warnings.contains { $0.message.contains("the body breaks here") })
+    let result = Doctor.diagnose(report)
+    #expect(!result.diagnoses.isEmpty)
+    #expect(result.diagnoses.allSatisfy { $0.confidence < .definite })
   }
 
   @Test("A JSON header with a legacy text body (bug_type 109)")

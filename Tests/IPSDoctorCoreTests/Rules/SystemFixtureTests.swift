@@ -70,6 +70,8 @@ struct SystemFixtureTests {
     "crash-json/macos15-translated-full-rust-panic-abort.ips": (["abort-called"], []),
     "hang/ios7-stackshot-188.crash": (["stackshot"], []),
     "jetsam/ios10-jetsam-highwater.ips": (["jetsam-event"], []),
+    // Elided with "..." by its author: read up to the break.
+    "jetsam/ios9-jetsam-vm-thrashing-elided.ips": (["jetsam-event"], []),
     "legacy-text/ios11-json-header-text-body-2bad45ec.crash": (["security-violation"], []),
     "legacy-text/ios11-watchdog-8badf00d-kiosk-startup.crash": (["watchdog-timeout"], []),
     "legacy-text/ios14-libdispatch-semaphore-bug-in-client.crash": (["libdispatch-client-bug"], []),
