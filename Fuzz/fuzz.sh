@@ -27,9 +27,15 @@ work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus}"
 mkdir -p "$work"
 
 echo "building the fuzz target (this takes a minute)"
+# Compile a snapshot of the sources, so that editing them meanwhile cannot break the build.
+snapshot="$build/src"
+rm -rf "$snapshot"
+mkdir -p "$snapshot"
+cp -R Sources/IPSDoctorCore "$snapshot/"
+cp Fuzz/FuzzEntry.swift "$snapshot/"
 swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O \
   -swift-version 6 -enforce-exclusivity=checked \
-  $(find Sources/IPSDoctorCore -name '*.swift' | sort) Fuzz/FuzzEntry.swift \
+  $(find "$snapshot" -name '*.swift' | sort) \
   -lm -o "$build/ips-doctor-fuzz"
 
 for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
