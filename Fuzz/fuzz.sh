@@ -4,6 +4,7 @@
 #
 #   Fuzz/fuzz.sh --seconds 60          # time-boxed run (CI uses this)
 #   Fuzz/fuzz.sh --runs 10000000       # a fixed number of executions
+#   Fuzz/fuzz.sh --reader-only ...     # the JSON parser and report reader alone (much faster)
 #
 # Seeds: Fixtures/reports, Fixtures/json and ../shared/corpus when present, copied to a scratch
 # corpus directory (the inputs are never modified). Crashes are written to Fuzz/artifacts/; each one
@@ -13,13 +14,17 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 runs=-1
+target=full
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --runs) runs="$2"; seconds=0; shift 2 ;;
-    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N]" >&2; exit 64 ;;
+    --reader-only) target=reader; shift ;;
+    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N] [--reader-only]" >&2; exit 64 ;;
   esac
 done
+defines=()
+if [ "$target" = reader ]; then defines=(-D FUZZ_READER_ONLY); fi
 
 build=.build/fuzz
 mkdir -p "$build" Fuzz/artifacts
@@ -28,15 +33,15 @@ mkdir -p "$work"
 
 echo "building the fuzz target (this takes a minute)"
 # Compile a snapshot of the sources, so that editing them meanwhile cannot break the build.
-snapshot="$build/src"
+snapshot="$build/src-$target"
 rm -rf "$snapshot"
 mkdir -p "$snapshot"
 cp -R Sources/IPSDoctorCore "$snapshot/"
 cp Fuzz/FuzzEntry.swift "$snapshot/"
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O \
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O "${defines[@]}" \
   -swift-version 6 -enforce-exclusivity=checked \
   $(find "$snapshot" -name '*.swift' | sort) \
-  -lm -o "$build/ips-doctor-fuzz"
+  -lm -o "$build/ips-doctor-fuzz-$target"
 
 for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
   [ -d "$seed" ] || continue
@@ -47,4 +52,4 @@ done
 args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-16384}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
 if [ "$seconds" -gt 0 ]; then args+=(-max_total_time="$seconds"); fi
 if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); fi
-"$build/ips-doctor-fuzz" "${args[@]}" "$work"
+"$build/ips-doctor-fuzz-$target" "${args[@]}" "$work"
