@@ -72,10 +72,11 @@ public struct CPUResourceLimitRule: DiagnosisRule {
     guard context.report.kind == .resource else { return nil }
     let resource = context.report.resource
     func field(_ key: String, json: String) -> Evidence? {
-      if let value = resource?[json] { return Evidence(json, value) }
-      return context.textBodyValue(key + ":").map { Evidence($0.path, $0.value) }
+      for name in [json, key] { if let value = resource?[name] { return Evidence(name, value) } }
+      return nil
     }
-    guard let event = field("Event", json: "event"), event.detail.lowercased() == "cpu usage" else { return nil }
+    guard let event = resource?.event.map({ Evidence("event", $0) }), event.detail.lowercased() == "cpu usage"
+    else { return nil }
     var evidence = [event]
     var summary = "\(context.processDisplayName) used more CPU than the system allows (resource report \"cpu usage\")"
     if let cpu = field("CPU", json: "cpu") {

@@ -11,7 +11,7 @@ struct ResourceException: Sendable {
   init?(_ context: DiagnosisContext) {
     guard context.exceptionTypeHasPrefix("EXC_RESOURCE") else { return nil }
     let exception = context.report.exception
-    let subtype = exception?.subtype ?? context.textBodyValue("Exception Subtype:")?.value ?? ""
+    let subtype = exception?.subtype ?? ""
     var kind: Kind?
     for candidate in [Kind.cpu, .wakeups, .memory, .io, .threads, .ports] where subtype.hasPrefix(candidate.rawValue) {
       kind = candidate
@@ -23,12 +23,12 @@ struct ResourceException: Sendable {
     guard let kind else { return nil }
     self.kind = kind
     self.subtype = subtype.isEmpty ? kind.rawValue : subtype
-    message = exception?.message ?? context.textBodyValue("Exception Message:")?.value
+    message = exception?.message
     evidence = [Evidence("exception.type", exception?.type ?? "EXC_RESOURCE")]
     if !subtype.isEmpty { evidence.append(Evidence("exception.subtype", subtype)) }
     if let message { evidence.append(Evidence("exception.message", message)) }
     let report = context.report
-    let notes = (report.exception?.notes ?? []) + [context.textBodyValue("Exception Note:")?.value ?? ""]
+    let notes = report.exception?.notes ?? []
     let nonFatal = report.isNonFatal == true || report.isSimulated == true
       || notes.contains(where: { $0.contains("NON-FATAL") || $0.contains("SIMULATED") })
     switch kind {
