@@ -59,12 +59,10 @@ public struct CPUResourceLimitRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
     guard resource.kind == .cpu else { return nil }
-    var evidence = resource.evidence
-    var summary = "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)"
-    if let message = resource.message { summary += ": \(message)" }
-    summary += resource.fatal ? ". The system killed the process." : ". This is a non-fatal report: the process was not killed."
-    summary += resource.stackSentence(context, evidence: &evidence)
-    return finding(confidence: .definite, summary: summary, evidence: evidence, severity: resource.fatal ? .error : .note)
+    return resource.finding(
+      of: self, context,
+      opening: "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)",
+      notKilled: "This is a non-fatal report: the process was not killed.", fatalSeverity: .error)
   }
 
   /// A microstackshot "cpu usage" resource report (bug_type 202/206, "Event: cpu usage").

@@ -38,6 +38,22 @@ struct ResourceException: Sendable {
     }
   }
 
+  /// The finding of `rule` for this exception: "`opening`: message.", whether the system killed
+  /// the process (else `notKilled`), and the reporting thread's stack; `fatalSeverity` when killed,
+  /// a note otherwise.
+  func finding(
+    of rule: some DiagnosisRule, _ context: DiagnosisContext, opening: String, notKilled: String,
+    fatalSeverity: Severity
+  ) -> Diagnosis {
+    var evidence = self.evidence
+    var summary = opening
+    if let message { summary += ": \(message)" }
+    summary += fatal ? ". The system killed the process." : ". " + notKilled
+    summary += stackSentence(context, evidence: &evidence)
+    return rule.finding(
+      confidence: .definite, summary: summary, evidence: evidence, severity: fatal ? fatalSeverity : .note)
+  }
+
   /// The crashed (reporting) thread's first app frame, or its top frames.
   func stackSentence(_ context: DiagnosisContext, evidence: inout [Evidence]) -> String {
     guard let thread = context.crashedThread else { return "" }
