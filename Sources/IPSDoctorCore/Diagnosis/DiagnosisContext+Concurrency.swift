@@ -39,6 +39,23 @@ extension DiagnosisContext {
     return fallback
   }
 
+  /// The first app frame of the first backtrace that has one (exception backtrace first) and, when
+  /// the frame just above it is a symbolicated framework frame, that frame: the framework call the
+  /// app made (e.g. `-[UIView(Hierarchy) addSubview:]`).
+  public func firstAppFrameAndCall() -> (caller: AppFrame, call: Evidence?)? {
+    for backtrace in backtraces {
+      guard let found = appFrame(in: backtrace) else { continue }
+      var call: Evidence?
+      if found.index > 0, !isAppFrame(backtrace.frames[found.index - 1]),
+        let name = symbol(backtrace.frames[found.index - 1])?.display
+      {
+        call = Evidence(backtrace.framePath(found.index - 1), name)
+      }
+      return (found, call)
+    }
+    return nil
+  }
+
   /// The first frame at or after `start` that is not the app's and not a compiler thunk: the
   /// framework code that called the app (e.g. a `…_block_invoke` of the framework that ran the
   /// app's closure).

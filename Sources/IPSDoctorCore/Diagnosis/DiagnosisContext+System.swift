@@ -18,7 +18,7 @@ extension DiagnosisContext {
 
   /// The first of `codes` that the report gives as its termination code: `termination.code`, then
   /// the exception codes (pre-iOS 13 reports write `Exception Codes: 0x000000008badf00d`), then a
-  /// "Code 0x…" in the termination texts or the legacy text body.
+  /// "Code 0x…" in the termination texts.
   public func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
     let termination = report.termination
     if let code = termination?.code, codes.contains(code), termination?.namespace != "SIGNAL" {
@@ -44,13 +44,6 @@ extension DiagnosisContext {
           evidence: Evidence(item.path, item.text))
       }
     }
-    if termination == nil, let line = textBodyLine(startingWith: "Termination Reason:")
-      ?? textBodyLine(startingWith: "Exception Codes:") ?? textBodyLine(startingWith: "Exception Code:"),
-      let value = Self.magicCode(in: line.text, codes: codes)
-    {
-      return TerminationCodeMatch(
-        code: value, namespace: Self.namespace(in: line.text), evidence: Evidence(line.path, line.text))
-    }
     return nil
   }
 
@@ -72,8 +65,8 @@ extension DiagnosisContext {
     return name.isEmpty ? nil : String(name)
   }
 
-  /// The termination's reasons, details and indicator, then the legacy "Termination Description"
-  /// line when the text body was not read into the model, each with its path.
+  /// The termination's reasons, details and indicator, each with its path. Legacy text reports
+  /// have their "Termination Description" among the reasons.
   public var terminationTexts: [(path: String, text: String)] {
     var texts: [(path: String, text: String)] = []
     if let termination = report.termination {
@@ -84,9 +77,6 @@ extension DiagnosisContext {
         texts.append(("termination.details[\(index)]", detail))
       }
       if let indicator = termination.indicator { texts.append(("termination.indicator", indicator)) }
-    }
-    if texts.isEmpty, let line = textBodyValue("Termination Description:") {
-      texts.append((line.path, line.value))
     }
     return texts
   }
@@ -125,72 +115,6 @@ extension DiagnosisContext {
       return Evidence(item.path, item.text)
     }
     return reasonText(containing: fragment)
-  }
-
-  /// A line of the legacy text body that starts with `label` (after leading white space), when
-  /// the report has a text body. Only the header part of the body is searched: the scan stops at
-  /// the first backtrace ("Thread …" at the start of a line), "Binary Images:" or after 150
-  /// lines, so it stays cheap on large reports. Panic text is not a crash report and is skipped.
-  public func textBodyLine(startingWith label: String) -> (path: String, text: String)? {
-    guard let body = report.textBody, report.kind != .panic else { return nil }
-    var found: (path: String, text: String)?
-    Self.scanHeader(of: body, label: Array(label.utf8)) { line in
-      found = line
-      return false
-    }
-    return found
-  }
-
-  /// Every line of the text body's header part (see ``textBodyLine(startingWith:)``), trimmed.
-  public var textBodyHeaderLines: [(path: String, text: String)] {
-    guard let body = report.textBody, report.kind != .panic else { return [] }
-    var lines: [(path: String, text: String)] = []
-    Self.scanHeader(of: body, label: nil) { line in
-      lines.append(line)
-      return true
-    }
-    return lines
-  }
-
-  /// Calls `visit` with each header line (or only those starting with `label`) until it returns
-  /// `false`.
-  static func scanHeader(
-    of body: String, label: [UInt8]?, visit: ((path: String, text: String)) -> Bool
-  ) {
-    var body = body
-    body.withUTF8 { bytes in
-      let thread = Array("Thread ".utf8)
-      let images = Array("Binary Images:".utf8)
-      func starts(_ start: Int, _ end: Int, with prefix: [UInt8]) -> Bool {
-        guard end - start >= prefix.count else { return false }
-        for offset in 0..<prefix.count where bytes[start + offset] != prefix[offset] { return false }
-        return true
-      }
-      var line = 1
-      var lineStart = 0
-      while lineStart < bytes.count && line <= 150 {
-        var lineEnd = lineStart
-        while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-        var content = lineStart
-        while content < lineEnd && (bytes[content] == 0x20 || bytes[content] == 0x09) { content += 1 }
-        if content == lineStart && (starts(content, lineEnd, with: thread) || starts(content, lineEnd, with: images)) {
-          return
-        }
-        if label.map({ starts(content, lineEnd, with: $0) }) ?? true {
-          let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[content..<lineEnd]), as: UTF8.self)
-          if !visit(("text line \(line)", text.trimmingWhitespace())) { return }
-        }
-        lineStart = lineEnd + 1
-        line += 1
-      }
-    }
-  }
-
-  /// The value after `label` on its legacy text line ("Event:           cpu usage" → "cpu usage").
-  public func textBodyValue(_ label: String) -> (path: String, value: String)? {
-    guard let line = textBodyLine(startingWith: label) else { return nil }
-    let value = line.text.dropFirst(label.count).trimmingWhitespace()
-    return value.isEmpty ? nil : (line.path, value)
   }
 
   // MARK: Process and threads
@@ -253,10 +177,9 @@ extension DiagnosisContext {
     return nil
   }
 
-  /// Whether the exception type (or the legacy "Exception Type" line) starts with `type`.
+  /// Whether the exception type starts with `type`.
   public func exceptionTypeHasPrefix(_ type: String) -> Bool {
-    if let value = report.exception?.type { return value.hasPrefix(type) }
-    return textBodyValue("Exception Type:")?.value.hasPrefix(type) ?? false
+    report.exception?.type?.hasPrefix(type) ?? false
   }
 }
 

@@ -58,6 +58,9 @@ public struct CrashReport: Sendable, Equatable {
   public var sharedCache: SharedCache?
   public var vmSummary: String?
   public var vmRegionInfo: String?
+  /// A legacy text report's "Dyld Error Message" block (macOS launch failures), one trimmed line
+  /// per line.
+  public var dyldErrorMessage: String?
   public var legacyInfo: JSONValue?
   public var isCorpse: Bool?
   public var isNonFatal: Bool?

@@ -46,6 +46,7 @@ struct LegacyTextReader {
     case vmRegionInfo
     case vmSummary
     case terminationReasons
+    case dyldErrorMessage
     /// Frames of the thread at this position of `report.threads`.
     case threadFrames(Int)
     case lastExceptionBacktrace
@@ -72,6 +73,7 @@ struct LegacyTextReader {
   var kernelTriageLines: [String] = []
   var vmRegionLines: [String] = []
   var vmSummaryLines: [String] = []
+  var dyldErrorLines: [String] = []
   var pendingBlankLines = 0
   var lastExceptionFrames: [Frame]?
   var applicationBacktraceFrames: [Frame]?
@@ -235,6 +237,15 @@ struct LegacyTextReader {
       }
       report.termination = termination
       return
+    case .dyldErrorMessage:
+      if isBlank {
+        block = .none
+        return
+      }
+      if !Self.startsSection(line) {
+        dyldErrorLines.append(String(LegacyTextLine.trimmed(line)))
+        return
+      }
     case .skipped:
       if isBlank {
         block = .none
@@ -546,6 +557,9 @@ struct LegacyTextReader {
       if let text { vmSummaryLines.append(text) }
       pendingBlankLines = 0
       block = .vmSummary
+    case "Dyld Error Message":
+      if let text { dyldErrorLines.append(text) }
+      block = .dyldErrorMessage
     case "Filtered syslog", "External Modification Summary", "Translated Code Information",
       "System Profile", "Application Specific Signatures":
       inHeaderBlock = false
@@ -626,6 +640,7 @@ struct LegacyTextReader {
     }
     if !vmRegionLines.isEmpty { report.vmRegionInfo = vmRegionLines.joined(separator: "\n") }
     if !vmSummaryLines.isEmpty { report.vmSummary = vmSummaryLines.joined(separator: "\n") }
+    if !dyldErrorLines.isEmpty { report.dyldErrorMessage = dyldErrorLines.joined(separator: "\n") }
     if let frames = lastExceptionFrames ?? applicationBacktraceFrames, !frames.isEmpty {
       report.lastExceptionBacktrace = frames
     }
@@ -706,6 +721,7 @@ struct LegacyTextReader {
     case .stackshot:
       var summary = report.stackshot ?? StackshotSummary()
       summary.reason = stackshotReason ?? summary.reason
+      summary.exceptionCode = stackshotCode ?? summary.exceptionCode
       if stackshotProcessCount > 0 { summary.processCount = stackshotProcessCount }
       summary.frontmostProcesses = frontmostPids.compactMap { processNamesByPid[$0] }
       report.stackshot = summary

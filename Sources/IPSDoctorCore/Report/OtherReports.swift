@@ -53,6 +53,8 @@ public struct JetsamSummary: Sendable, Equatable {
 /// A stackshot (bug_type 288/188), usually taken for a hang or a slow event.
 public struct StackshotSummary: Sendable, Equatable {
   public var reason: String?
+  /// A legacy text stackshot's "Exception Code" line, e.g. "0xbaaaaaad".
+  public var exceptionCode: String?
   public var product: String?
   public var build: String?
   public var processCount: Int?

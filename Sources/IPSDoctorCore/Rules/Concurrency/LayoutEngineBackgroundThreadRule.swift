@@ -42,19 +42,10 @@ public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
     guard let reason = context.reasonText(containingAny: Self.messages) else { return nil }
     var evidence = [reason]
     // The app frame that made the change, and the UIKit call it made.
-    var caller: DiagnosisContext.AppFrame?
-    var uikitCall: String?
-    for backtrace in context.backtraces {
-      guard let found = context.appFrame(in: backtrace) else { continue }
-      caller = found
-      if found.index > 0, let name = context.symbol(backtrace.frames[found.index - 1])?.display,
-        !context.isAppFrame(backtrace.frames[found.index - 1])
-      {
-        uikitCall = name
-        evidence.append(Evidence(backtrace.framePath(found.index - 1), name))
-      }
-      break
-    }
+    let found = context.firstAppFrameAndCall()
+    let caller = found?.caller
+    let uikitCall = found?.call?.detail
+    if let call = found?.call { evidence.append(call) }
     if let caller { evidence.append(caller.evidence) }
     if let queue = context.crashedQueueEvidence { evidence.append(queue) }
     let thread = context.crashedThread
@@ -107,22 +98,9 @@ public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
 extension LayoutEngineBackgroundThreadRule {
   enum Examples {
     static func report(reason: String, queue: String = "com.apple.NSURLSession-delegate") -> String {
-      ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_CRASH","signal":"SIGABRT"},
-         "exceptionReason":{"name":"NSInternalInconsistencyException","type":"objc-exception","composed_message":"\(reason)"},
-         "asi":{"libsystem_c.dylib":["abort() called"]},
-         "faultingThread":1,
-         "threads":[{"id":1,"queue":"com.apple.main-thread","frames":[]},
-           {"id":2,"triggered":true,"queue":"\(queue)","frames":[{"imageIndex":1,"imageOffset":10,"symbol":"__pthread_kill"}]}],
-         "lastExceptionBacktrace":[
-           {"imageIndex":1,"imageOffset":100,"symbol":"objc_exception_throw"},
-           {"imageIndex":2,"imageOffset":200,"symbol":"_AssertAutoLayoutOnAllowedThreadsOnly"},
-           {"imageIndex":3,"imageOffset":300,"symbol":"-[UIView(Hierarchy) addSubview:]"},
-           {"imageIndex":0,"imageOffset":4096,"symbol":"closure #1 in AvatarLoader.load(into:)"}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libobjc.A.dylib")),
-           \(ExampleReport.systemImage("CoreAutoLayout")),\(ExampleReport.systemImage("UIKitCore"))]}
-        """)
+      ExampleReport.addSubviewOffMain(
+        reason: reason, queue: queue, assertion: "_AssertAutoLayoutOnAllowedThreadsOnly", in: "CoreAutoLayout",
+        appSymbol: "closure #1 in AvatarLoader.load(into:)")
     }
 
     static let all: [RuleExample] = [

@@ -44,19 +44,10 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     if MainThreadAssertion.find(in: context).deepestAssertingFrame != nil { return nil }
 
     var evidence = [reason]
-    var caller: DiagnosisContext.AppFrame?
-    var uikitCall: (path: String, name: String)?
-    for backtrace in context.backtraces {
-      guard let found = context.appFrame(in: backtrace) else { continue }
-      caller = found
-      if found.index > 0, !context.isAppFrame(backtrace.frames[found.index - 1]),
-        let name = context.symbol(backtrace.frames[found.index - 1])?.display
-      {
-        uikitCall = (backtrace.framePath(found.index - 1), name)
-      }
-      break
-    }
-    if let uikitCall { evidence.append(Evidence(uikitCall.path, uikitCall.name)) }
+    let found = context.firstAppFrameAndCall()
+    let caller = found?.caller
+    let uikitCall = found?.call
+    if let uikitCall { evidence.append(uikitCall) }
     if let caller { evidence.append(caller.evidence) }
     if let queue = context.crashedQueueEvidence { evidence.append(queue) }
     let thread = context.crashedThread
@@ -64,7 +55,7 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     var summary = "UIKit asserted \"\(MainThreadAssertion.message)\" (\(reason.path)). "
     if let caller {
       summary += "The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
-      if let uikitCall { summary += " called `\(uikitCall.name)`" } else { summary += " called UIKit" }
+      if let uikitCall { summary += " called `\(uikitCall.detail)`" } else { summary += " called UIKit" }
     } else {
       summary += "A UIKit call was made"
     }
@@ -88,7 +79,7 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     }
     return finding(
       confidence: confidence, summary: summary, evidence: evidence,
-      remedy: remedy(caller: caller?.name, uikitCall: uikitCall?.name, cooperative: thread?.isOnCooperativeQueue ?? false),
+      remedy: remedy(caller: caller?.name, uikitCall: uikitCall?.detail, cooperative: thread?.isOnCooperativeQueue ?? false),
       verification: [
         "Run the flow with the Main Thread Checker enabled (Xcode's Debug scheme): it stops at the off-main UIKit call.",
       ])
@@ -122,23 +113,10 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
 extension UIKitCallMustBeMainRule {
   enum Examples {
     static func report(appSymbol: String?, queue: String = "com.apple.root.utility-qos") -> String {
-      let symbol = appSymbol.map { #","symbol":"\#($0)""# } ?? ""
-      return ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_CRASH","signal":"SIGABRT"},
-         "exceptionReason":{"name":"NSInternalInconsistencyException","type":"objc-exception","composed_message":"Call must be made on main thread"},
-         "asi":{"libsystem_c.dylib":["abort() called"]},
-         "faultingThread":1,
-         "threads":[{"id":1,"queue":"com.apple.main-thread","frames":[]},
-           {"id":2,"triggered":true,"queue":"\(queue)","frames":[{"imageIndex":1,"imageOffset":10,"symbol":"__pthread_kill"}]}],
-         "lastExceptionBacktrace":[
-           {"imageIndex":1,"imageOffset":100,"symbol":"objc_exception_throw"},
-           {"imageIndex":2,"imageOffset":200,"symbol":"-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]"},
-           {"imageIndex":3,"imageOffset":300,"symbol":"-[UIView(Hierarchy) addSubview:]"},
-           {"imageIndex":0,"imageOffset":4096\(symbol)}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libobjc.A.dylib")),
-           \(ExampleReport.systemImage("Foundation")),\(ExampleReport.systemImage("UIKitCore"))]}
-        """)
+      ExampleReport.addSubviewOffMain(
+        reason: "Call must be made on main thread", queue: queue,
+        assertion: "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]", in: "Foundation",
+        appSymbol: appSymbol)
     }
 
     static let all: [RuleExample] = [

@@ -87,18 +87,9 @@ public struct SwiftDataNoActiveContainerRule: DiagnosisRule {
 extension SwiftDataNoActiveContainerRule {
   enum Examples {
     static func report(_ message: String) -> String {
-      ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_BREAKPOINT","signal":"SIGTRAP"},
-         "asi":{"libswiftCore.dylib":["\(message)"]},
-         "faultingThread":0,
-         "threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","frames":[
-           {"imageIndex":1,"imageOffset":100,"symbol":"_assertionFailure(_:_:file:line:flags:)"},
-           {"imageIndex":2,"imageOffset":200,"symbol":"static PersistentModel.createBackingData<A>()"},
-           {"imageIndex":0,"imageOffset":4096,"symbol":"Trip.init(name:)"}]}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libswiftCore.dylib")),
-           \(ExampleReport.systemImage("SwiftData"))]}
-        """)
+      ExampleReport.swiftFatalError(
+        message, from: "static PersistentModel.createBackingData<A>()", in: "SwiftData",
+        calledBy: "Trip.init(name:)")
     }
 
     static let all: [RuleExample] = [

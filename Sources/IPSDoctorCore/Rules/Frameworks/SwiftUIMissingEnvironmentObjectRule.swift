@@ -134,18 +134,8 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
 extension SwiftUIMissingEnvironmentObjectRule {
   enum Examples {
     static func report(_ message: String) -> String {
-      ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_BREAKPOINT","signal":"SIGTRAP"},
-         "asi":{"libswiftCore.dylib":["\(message)"]},
-         "faultingThread":0,
-         "threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","frames":[
-           {"imageIndex":1,"imageOffset":100,"symbol":"_assertionFailure(_:_:file:line:flags:)"},
-           {"imageIndex":2,"imageOffset":200,"symbol":"EnvironmentObject.error()"},
-           {"imageIndex":0,"imageOffset":4096,"symbol":"SettingsView.body.getter"}]}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libswiftCore.dylib")),
-           \(ExampleReport.systemImage("SwiftUICore"))]}
-        """)
+      ExampleReport.swiftFatalError(
+        message, from: "EnvironmentObject.error()", in: "SwiftUICore", calledBy: "SettingsView.body.getter")
     }
 
     static let all: [RuleExample] = [

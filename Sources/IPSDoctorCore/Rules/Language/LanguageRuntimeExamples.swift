@@ -57,6 +57,13 @@ enum LanguageRuntimeExamples {
     F(.libobjc, "objc_exception_throw"), F(.coreFoundation, "CFRunLoopRunSpecific"),
   ]
 
+  /// The top of a thread the Swift runtime aborted with `swift::fatalError`.
+  static let swiftRuntimeAbortFrames: [F] = [
+    F(.kernel, "__pthread_kill"), F(.libc, "abort"),
+    F(.swiftCore, "swift::fatalErrorv(unsigned int, char const*, char*)"),
+    F(.swiftCore, "swift::fatalError(unsigned int, char const*, ...)"),
+  ]
+
   /// The last exception backtrace: the throw machinery, `middle`, the app frame, then UIKit.
   static func exceptionBacktrace(middle: [F], app: String?) -> [F] {
     [F(.coreFoundation, "__exceptionPreprocess"), F(.libobjc, "objc_exception_throw")] + middle

@@ -1,6 +1,6 @@
 /// The dynamic loader's launch error, from `termination.reasons` (iOS 15+/macOS 12+), a legacy
-/// "Termination Description: DYLD, …" line, `asi["dyld"]`, or the text body's "Dyld Error
-/// Message".
+/// "Termination Description: DYLD, …" line, `asi["dyld"]`, or a legacy report's "Dyld Error
+/// Message" block.
 struct DyldError: Sendable {
   /// Every line of dyld text the report holds, with where it was found.
   var lines: [Evidence]
@@ -23,14 +23,8 @@ struct DyldError: Sendable {
         for piece in Self.pieces(line) { lines.append(Evidence(key, piece)) }
       }
     }
-    if lines.isEmpty {
-      for (path, line) in context.textBodyHeaderLines
-      where line.hasPrefix("Library not loaded:") || line.hasPrefix("dyld: ") || line.hasPrefix("Referenced from:")
-        || line.hasPrefix("Reason:") || line.hasPrefix("Symbol not found:") || line.hasPrefix("Expected in:")
-        || line.contains("dependent dylib")
-      {
-        lines.append(Evidence(path, line))
-      }
+    if lines.isEmpty, let message = context.report.dyldErrorMessage {
+      for line in Self.pieces(message) { lines.append(Evidence("dyldErrorMessage", line)) }
     }
     self.lines = lines
   }

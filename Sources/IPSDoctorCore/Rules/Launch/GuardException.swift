@@ -84,8 +84,7 @@ struct GuardException: Sendable {
 
   static func firstCode(_ context: DiagnosisContext) -> UInt64? {
     if let first = context.report.exception?.rawCodes.first { return first }
-    let text = context.report.exception?.codes ?? context.textBodyValue("Exception Codes:")?.value
-    guard let text, let part = text.split(separator: ",").first else { return nil }
+    guard let text = context.report.exception?.codes, let part = text.split(separator: ",").first else { return nil }
     return String.parseUInt64(part)
   }
 

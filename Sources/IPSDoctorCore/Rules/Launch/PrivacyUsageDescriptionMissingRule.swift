@@ -97,7 +97,7 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     let namespaceIsTCC = context.report.termination?.namespace == "TCC"
-      || context.textBodyLine(startingWith: "Termination Reason:")?.text.contains("Namespace TCC") == true
+      || context.report.termination?.reasons.contains(where: { $0.contains("Namespace TCC") }) == true
     if namespaceIsTCC { evidence.append(Evidence("termination.namespace", "TCC")) }
     let frame = context.crashedBacktrace.flatMap { context.firstFrame(in: $0, containing: Self.crashFrame)?.evidence }
       ?? (namespaceIsTCC ? context.firstFrameInAnyThread(containing: [Self.crashFrame]) : nil)

@@ -55,11 +55,11 @@ public struct ResourceReportRule: DiagnosisRule {
     let resource = context.report.resource
     var evidence: [Evidence] = []
     func field(_ key: String, json: [String]) -> (String, String)? {
-      for name in json { if let value = resource?[name] { return (name, value) } }
-      return context.textBodyValue(key + ":").map { ($0.path, $0.value) }
+      for name in json + [key] { if let value = resource?[name] { return (name, value) } }
+      return nil
     }
-    let event = resource?.event.map { ("event", $0) } ?? field("Event", json: [])
-    guard event != nil || resource != nil || context.report.textBody != nil || context.report.exception != nil
+    let event = resource?.event.map { ("event", $0) }
+    guard event != nil || resource != nil || context.report.exception != nil
     else { return nil }
     var summary = "This is a resource report"
     if let (path, value) = event {

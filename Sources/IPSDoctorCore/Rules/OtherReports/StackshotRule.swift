@@ -40,16 +40,16 @@ public struct StackshotRule: DiagnosisRule {
     let stackshot = context.report.stackshot
     var evidence: [Evidence] = []
     var summary = "This is a stackshot (the stacks of every process at one moment), not a crash."
-    let reason = stackshot?.reason.map { ("reason", $0) } ?? context.textBodyValue("Reason:").map { ($0.path, $0.value) }
+    let reason = stackshot?.reason.map { ("reason", $0) }
     if let (path, text) = reason {
       evidence.append(Evidence(path, text))
       summary += " Reason: \"\(text)\"."
     }
-    if let code = context.textBodyValue("Exception Code:") {
-      evidence.append(Evidence(code.path, code.value))
-      summary += code.value.contains("baaaaaad")
+    if let code = stackshot?.exceptionCode {
+      evidence.append(Evidence("exceptionCode", code))
+      summary += code.contains("baaaaaad")
         ? " Exception code `0xbaaaaaad` means someone triggered it with the buttons; it is not a hang report."
-        : " Exception code `\(code.value)`."
+        : " Exception code `\(code)`."
     }
     if let frontmost = stackshot?.frontmostProcesses, !frontmost.isEmpty {
       summary += " Frontmost: " + frontmost.map { "`\($0)`" }.joined(separator: ", ") + "."

@@ -59,12 +59,10 @@ public struct CPUResourceLimitRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
     guard resource.kind == .cpu else { return nil }
-    var evidence = resource.evidence
-    var summary = "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)"
-    if let message = resource.message { summary += ": \(message)" }
-    summary += resource.fatal ? ". The system killed the process." : ". This is a non-fatal report: the process was not killed."
-    summary += resource.stackSentence(context, evidence: &evidence)
-    return finding(confidence: .definite, summary: summary, evidence: evidence, severity: resource.fatal ? .error : .note)
+    return resource.finding(
+      of: self, context,
+      opening: "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)",
+      notKilled: "This is a non-fatal report: the process was not killed.", fatalSeverity: .error)
   }
 
   /// A microstackshot "cpu usage" resource report (bug_type 202/206, "Event: cpu usage").
@@ -72,10 +70,11 @@ public struct CPUResourceLimitRule: DiagnosisRule {
     guard context.report.kind == .resource else { return nil }
     let resource = context.report.resource
     func field(_ key: String, json: String) -> Evidence? {
-      if let value = resource?[json] { return Evidence(json, value) }
-      return context.textBodyValue(key + ":").map { Evidence($0.path, $0.value) }
+      for name in [json, key] { if let value = resource?[name] { return Evidence(name, value) } }
+      return nil
     }
-    guard let event = field("Event", json: "event"), event.detail.lowercased() == "cpu usage" else { return nil }
+    guard let event = resource?.event.map({ Evidence("event", $0) }), event.detail.lowercased() == "cpu usage"
+    else { return nil }
     var evidence = [event]
     var summary = "\(context.processDisplayName) used more CPU than the system allows (resource report \"cpu usage\")"
     if let cpu = field("CPU", json: "cpu") {

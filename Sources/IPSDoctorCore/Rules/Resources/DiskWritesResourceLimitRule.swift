@@ -39,11 +39,9 @@ public struct DiskWritesResourceLimitRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context), resource.kind == .io else { return nil }
-    var evidence = resource.evidence
-    var summary = "\(context.processDisplayName) wrote more data to disk than the system allows (`EXC_RESOURCE`, subtype `IO`)"
-    if let message = resource.message { summary += ": \(message)" }
-    summary += resource.fatal ? ". The system killed the process." : ". This is a diagnostic; the process was not killed."
-    summary += resource.stackSentence(context, evidence: &evidence)
-    return finding(confidence: .definite, summary: summary, evidence: evidence, severity: resource.fatal ? .warning : .note)
+    return resource.finding(
+      of: self, context,
+      opening: "\(context.processDisplayName) wrote more data to disk than the system allows (`EXC_RESOURCE`, subtype `IO`)",
+      notKilled: "This is a diagnostic; the process was not killed.", fatalSeverity: .warning)
   }
 }

@@ -11,7 +11,7 @@ struct ResourceException: Sendable {
   init?(_ context: DiagnosisContext) {
     guard context.exceptionTypeHasPrefix("EXC_RESOURCE") else { return nil }
     let exception = context.report.exception
-    let subtype = exception?.subtype ?? context.textBodyValue("Exception Subtype:")?.value ?? ""
+    let subtype = exception?.subtype ?? ""
     var kind: Kind?
     for candidate in [Kind.cpu, .wakeups, .memory, .io, .threads, .ports] where subtype.hasPrefix(candidate.rawValue) {
       kind = candidate
@@ -23,12 +23,12 @@ struct ResourceException: Sendable {
     guard let kind else { return nil }
     self.kind = kind
     self.subtype = subtype.isEmpty ? kind.rawValue : subtype
-    message = exception?.message ?? context.textBodyValue("Exception Message:")?.value
+    message = exception?.message
     evidence = [Evidence("exception.type", exception?.type ?? "EXC_RESOURCE")]
     if !subtype.isEmpty { evidence.append(Evidence("exception.subtype", subtype)) }
     if let message { evidence.append(Evidence("exception.message", message)) }
     let report = context.report
-    let notes = (report.exception?.notes ?? []) + [context.textBodyValue("Exception Note:")?.value ?? ""]
+    let notes = report.exception?.notes ?? []
     let nonFatal = report.isNonFatal == true || report.isSimulated == true
       || notes.contains(where: { $0.contains("NON-FATAL") || $0.contains("SIMULATED") })
     switch kind {
@@ -36,6 +36,22 @@ struct ResourceException: Sendable {
     case .memory: fatal = !nonFatal
     default: fatal = !nonFatal && (report.exception?.signal?.hasPrefix("SIGKILL") ?? false)
     }
+  }
+
+  /// The finding of `rule` for this exception: "`opening`: message.", whether the system killed
+  /// the process (else `notKilled`), and the reporting thread's stack; `fatalSeverity` when killed,
+  /// a note otherwise.
+  func finding(
+    of rule: some DiagnosisRule, _ context: DiagnosisContext, opening: String, notKilled: String,
+    fatalSeverity: Severity
+  ) -> Diagnosis {
+    var evidence = self.evidence
+    var summary = opening
+    if let message { summary += ": \(message)" }
+    summary += fatal ? ". The system killed the process." : ". " + notKilled
+    summary += stackSentence(context, evidence: &evidence)
+    return rule.finding(
+      confidence: .definite, summary: summary, evidence: evidence, severity: fatal ? fatalSeverity : .note)
   }
 
   /// The crashed (reporting) thread's first app frame, or its top frames.

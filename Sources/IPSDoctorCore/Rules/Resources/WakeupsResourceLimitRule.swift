@@ -41,11 +41,9 @@ public struct WakeupsResourceLimitRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context), resource.kind == .wakeups else { return nil }
-    var evidence = resource.evidence
-    var summary = "\(context.processDisplayName) woke its threads more often than the system allows (`EXC_RESOURCE`, subtype `WAKEUPS`)"
-    if let message = resource.message { summary += ": \(message)" }
-    summary += resource.fatal ? ". The system killed the process." : ". This is an energy diagnostic; the process was not necessarily killed."
-    summary += resource.stackSentence(context, evidence: &evidence)
-    return finding(confidence: .definite, summary: summary, evidence: evidence, severity: resource.fatal ? .warning : .note)
+    return resource.finding(
+      of: self, context,
+      opening: "\(context.processDisplayName) woke its threads more often than the system allows (`EXC_RESOURCE`, subtype `WAKEUPS`)",
+      notKilled: "This is an energy diagnostic; the process was not necessarily killed.", fatalSeverity: .warning)
   }
 }

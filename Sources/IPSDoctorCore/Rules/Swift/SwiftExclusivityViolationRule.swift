@@ -63,9 +63,8 @@ public struct SwiftExclusivityViolationRule: DiagnosisRule {
 
   private static let examples: [RuleExample] = {
     typealias E = LanguageRuntimeExamples
-    let frames: [E.F] = [
-      E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.swiftCore, "swift::fatalErrorv(unsigned int, char const*, char*)"),
-      E.F(.swiftCore, "swift::fatalError(unsigned int, char const*, ...)"), E.F(.swiftCore, "swift::runtime::AccessSet::insert(swift::runtime::Access*, void*, void*, swift::ExclusivityFlags)"),
+    let frames: [E.F] = E.swiftRuntimeAbortFrames + [
+      E.F(.swiftCore, "swift::runtime::AccessSet::insert(swift::runtime::Access*, void*, void*, swift::ExclusivityFlags)"),
       E.F(.swiftCore, "swift_beginAccess"), E.F(.app, "Playlist.shuffle()"),
     ]
     return [

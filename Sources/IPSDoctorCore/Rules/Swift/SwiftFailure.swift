@@ -131,6 +131,13 @@ struct SwiftFailure: Sendable {
     return nil
   }
 
+  /// `remedy`, opened with `pointer(location)` (the location in backticks) and a blank line when the
+  /// failure names its source location.
+  func remedy(_ remedy: String, pointer: (String) -> String) -> String {
+    guard let location else { return remedy }
+    return pointer("`\(location)`") + "\n\n" + remedy
+  }
+
   /// A sentence naming where the failure happened: the source location and the crashing app
   /// frame.
   func locationSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {

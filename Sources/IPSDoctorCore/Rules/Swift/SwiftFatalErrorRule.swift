@@ -69,10 +69,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
       summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     }
     summary += failure.locationSentence(in: context, evidence: &evidence)
-    var remedy = Self.description.remedy
-    if let location = failure.location {
-      remedy = "Open `\(location)`: the check that failed is there.\n\n" + remedy
-    }
+    let remedy = failure.remedy(Self.description.remedy) { "Open \($0): the check that failed is there." }
     return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
   }
 

@@ -64,9 +64,8 @@ public struct SwiftForceCastFailedRule: DiagnosisRule {
 
   private static let examples: [RuleExample] = {
     typealias E = LanguageRuntimeExamples
-    let frames: [E.F] = [
-      E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.swiftCore, "swift::fatalErrorv(unsigned int, char const*, char*)"),
-      E.F(.swiftCore, "swift::fatalError(unsigned int, char const*, ...)"), E.F(.swiftCore, "swift::swift_dynamicCastFailure(void const*, char const*, void const*, char const*, char const*)"),
+    let frames: [E.F] = E.swiftRuntimeAbortFrames + [
+      E.F(.swiftCore, "swift::swift_dynamicCastFailure(void const*, char const*, void const*, char const*, char const*)"),
       E.F(.swiftCore, "swift_dynamicCast"), E.F(.app, "ItemsViewController.tableView(_:cellForRowAt:)"),
     ]
     return [

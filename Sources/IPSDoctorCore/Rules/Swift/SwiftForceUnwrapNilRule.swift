@@ -53,10 +53,7 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
       : "The app force-unwrapped (`!`) an optional that was nil"
     summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     summary += failure.locationSentence(in: context, evidence: &evidence)
-    var remedy = Self.description.remedy
-    if let location = failure.location {
-      remedy = "Open `\(location)` and replace the force unwrap there.\n\n" + remedy
-    }
+    let remedy = failure.remedy(Self.description.remedy) { "Open \($0) and replace the force unwrap there." }
     return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
   }
 

@@ -116,9 +116,7 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
     ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let found = context.terminationText(containing: "BUG IN CLIENT OF LIBDISPATCH")
-      ?? context.textBodyLine(startingWith: "BUG IN CLIENT OF LIBDISPATCH").map({ Evidence($0.path, $0.text) })
-    else { return nil }
+    guard let found = context.terminationText(containing: "BUG IN CLIENT OF LIBDISPATCH") else { return nil }
     let message = found.detail.textFollowing(Self.marker) ?? found.detail
     if message.contains("Block was expected to execute on queue"), SwiftIsolationTrap.isPresent(in: context) {
       return nil
