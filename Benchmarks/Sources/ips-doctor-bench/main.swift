@@ -1,0 +1,51 @@
+// Times ips-doctor's library on a corpus held in memory:
+//   parse     ReportReader.read(bytes)                  (framing + JSON + typed CrashReport)
+//   diagnose  ReportReader.read(bytes) + Doctor.diagnose (everything but printing)
+// each with 1 job and with every core. File I/O is done up front and reported on its own line.
+
+import BenchSupport
+import IPSDoctorCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let usage = """
+  usage: ips-doctor-bench [--corpus DIR] [--runs N] [--jobs 1,2] [--limit FILES] [--mode parse,diagnose]
+  """
+var options = Options(arguments: CommandLine.arguments, usage: usage)
+if options.modes.isEmpty { options.modes = ["parse", "diagnose"] }
+
+let corpus = Corpus(directory: options.corpus, limit: options.limit)
+print("load\tips-doctor\t\(corpus.count)\t\(corpus.totalBytes)\t\(corpus.loadSeconds)")
+
+// Files the reader rejects (plain text that is not a report, say) count as done: they are part of
+// the same corpus the peers see.
+var rejected = 0
+for bytes in corpus.contents {
+  if (try? ReportReader.read(bytes)) == nil { rejected += 1 }
+}
+print("rejected\tips-doctor\t\(rejected)")
+
+let data = corpus
+for mode in options.modes {
+  for jobs in options.jobs {
+    switch mode {
+    case "parse":
+      measure(tool: "ips-doctor", mode: "parse", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+        return report.threads.count &+ report.images.count &+ report.warnings.count
+      }
+    case "diagnose":
+      measure(tool: "ips-doctor", mode: "diagnose", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+        let result = Doctor.diagnose(report)
+        return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+      }
+    default:
+      fatalError("unknown mode \(mode)\n\(usage)")
+    }
+  }
+}
