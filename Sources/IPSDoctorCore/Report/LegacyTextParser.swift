@@ -13,9 +13,12 @@ public enum LegacyTextParser {
   ]
 
   /// Whether `text` has at least two of the section labels of a text crash report.
+  ///
+  /// Searches UTF-8 bytes (`memmem`), not characters: it runs on every file that is not plain JSON,
+  /// often over the whole text, and `String.contains` costs half the read time there.
   public static func looksLikeTextReport(_ text: String) -> Bool {
     var found = 0
-    for marker in markers where text.contains(marker) {
+    for marker in markers where ByteSearch.contains(text, marker) {
       found += 1
       if found >= 2 { return true }
     }

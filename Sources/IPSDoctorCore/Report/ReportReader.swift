@@ -426,12 +426,9 @@ enum Scan {
   static func firstIndex(of pattern: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from start: Int)
     -> Int?
   {
-    var index = start
-    while index + pattern.count <= buffer.count {
-      if buffer[index] == pattern[0] && matches(buffer, pattern, at: index) { return index }
-      index += 1
+    pattern.withUnsafeBytes { needle in
+      ByteSearch.firstIndex(of: needle, in: UnsafeRawBufferPointer(buffer), from: start)
     }
-    return nil
   }
 
   static func text(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Byte-level substring search for ASCII markers in large texts (`memchr` for the first byte, which
+/// the C library vectorises, then `memcmp`), for hot paths where `String.contains` would walk
+/// grapheme clusters.
+enum ByteSearch {
+  /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
+  static func firstIndex(
+    of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0
+  ) -> Int? {
+    guard !needle.isEmpty, start >= 0, haystack.count - start >= needle.count,
+      let base = haystack.baseAddress, let needleBase = needle.baseAddress
+    else { return nil }
+    let first = Int32(needle[0])
+    let last = haystack.count - needle.count  // the last offset a match can start at
+    var index = start
+    while index <= last {
+      guard let hit = memchr(base + index, first, last - index + 1) else { return nil }
+      let offset = base.distance(to: UnsafeRawPointer(hit))
+      if memcmp(base + offset, needleBase, needle.count) == 0 { return offset }
+      index = offset + 1
+    }
+    return nil
+  }
+
+  /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
+  static func contains(_ text: String, _ needle: String) -> Bool {
+    var text = text
+    var needle = needle
+    return text.withUTF8 { haystack in
+      needle.withUTF8 { pattern in
+        firstIndex(of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(haystack)) != nil
+      }
+    }
+  }
+}
+
+extension String {
+  /// `contains(_:)` for the hot paths: a byte search when `needle` is ASCII (frame symbols and reason
+  /// texts are checked against dozens of markers per report, and `String.contains` builds a search
+  /// table over `Character`s on every call). The one difference: an ASCII match is found even when
+  /// a combining mark follows it in `self`. Non-ASCII needles go through `String.contains`, so
+  /// canonical equivalence still applies to them.
+  func utf8Contains(_ needle: String) -> Bool {
+    guard needle.utf8.allSatisfy({ $0 < 0x80 }) else { return contains(needle) }
+    return ByteSearch.contains(self, needle)
+  }
+}
