@@ -52,23 +52,23 @@ public struct DiagnosisContext: Sendable {
 
   /// The first reason text containing `fragment`, with where it was found.
   public func reasonText(containing fragment: String) -> Evidence? {
-    if let exceptionMessage, exceptionMessage.contains(fragment) {
+    if let exceptionMessage, exceptionMessage.utf8Contains(fragment) {
       return Evidence("exceptionReason.composed_message", exceptionMessage)
     }
     for info in report.applicationSpecificInfo {
-      for (index, line) in info.lines.enumerated() where line.contains(fragment) {
+      for (index, line) in info.lines.enumerated() where line.utf8Contains(fragment) {
         let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
         return Evidence(key, line)
       }
     }
-    if let message = report.exception?.message, message.contains(fragment) {
+    if let message = report.exception?.message, message.utf8Contains(fragment) {
       return Evidence("exception.message", message)
     }
     if let termination = report.termination {
-      for (index, reason) in termination.reasons.enumerated() where reason.contains(fragment) {
+      for (index, reason) in termination.reasons.enumerated() where reason.utf8Contains(fragment) {
         return Evidence("termination.reasons[\(index)]", reason)
       }
-      for (index, detail) in termination.details.enumerated() where detail.contains(fragment) {
+      for (index, detail) in termination.details.enumerated() where detail.utf8Contains(fragment) {
         return Evidence("termination.details[\(index)]", detail)
       }
     }
@@ -121,7 +121,7 @@ public struct DiagnosisContext: Sendable {
   )? {
     for (index, frame) in backtrace.frames.enumerated() {
       guard let raw = frame.symbol else { continue }
-      if raw.contains(fragment) {
+      if raw.utf8Contains(fragment) {
         return (index, Evidence(backtrace.framePath(index), describe(frame)))
       }
     }

@@ -67,10 +67,10 @@ public enum MainThreadAssertion {
       var hasHandler = false
       for (index, frame) in backtrace.frames.enumerated() {
         guard let symbol = frame.symbol else { continue }
-        if symbol.contains(assertionHandler) {
+        if symbol.utf8Contains(assertionHandler) {
           hasHandler = true
           evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
-        } else if assertingFrames.contains(where: { symbol.contains($0) }) {
+        } else if assertingFrames.contains(where: { symbol.utf8Contains($0) }) {
           evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
           deepest = index
         }
@@ -200,7 +200,7 @@ public enum MainThreadAssertion {
       let start = candidate.path == backtrace?.path ? (index ?? 0) : 0
       for (offset, frame) in candidate.frames.enumerated() where offset >= start {
         guard let symbol = frame.symbol else { continue }
-        if concurrencyRuntimeFrames.contains(where: { symbol.contains($0) }) {
+        if concurrencyRuntimeFrames.contains(where: { symbol.utf8Contains($0) }) {
           evidence.append(Evidence(candidate.framePath(offset), context.describe(frame)))
           return evidence
         }

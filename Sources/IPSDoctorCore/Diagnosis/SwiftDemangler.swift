@@ -36,7 +36,8 @@ public struct SymbolName: Sendable, Equatable {
 
   /// Whether any form contains `text`.
   public func contains(_ text: String) -> Bool {
-    raw.contains(text) || (full?.contains(text) ?? false) || (simplified?.contains(text) ?? false)
+    raw.utf8Contains(text) || (full?.utf8Contains(text) ?? false)
+      || (simplified?.utf8Contains(text) ?? false)
   }
 
   /// Every form, raw first.
