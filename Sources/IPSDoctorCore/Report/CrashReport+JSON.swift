@@ -106,13 +106,13 @@ extension CrashReport {
     if let used = decoder.array(object, "usedImages", at: root) {
       images.reserveCapacity(used.count)
       for (index, element) in used.enumerated() {
-        let path = root.appending("usedImages").appending(index)
+        func path() -> JSONPath { root.appending("usedImages").appending(index) }
         guard case .object(let image) = element else {
-          decoder.wrongType(element, at: path, expected: "an object")
+          decoder.wrongType(element, at: path(), expected: "an object")
           images.append(BinaryImage())
           continue
         }
-        images.append(BinaryImage(json: image, at: path, decoder: &decoder))
+        images.append(BinaryImage(json: image, at: path(), decoder: &decoder))
       }
     }
 
@@ -124,13 +124,13 @@ extension CrashReport {
     if let threadValues = decoder.array(object, "threads", at: root) {
       threads.reserveCapacity(threadValues.count)
       for (index, element) in threadValues.enumerated() {
-        let path = root.appending("threads").appending(index)
+        func path() -> JSONPath { root.appending("threads").appending(index) }
         guard case .object(let thread) = element else {
-          decoder.wrongType(element, at: path, expected: "an object")
+          decoder.wrongType(element, at: path(), expected: "an object")
           threads.append(CrashThread(index: index))
           continue
         }
-        threads.append(crashThread(thread, index: index, at: path, decoder: &decoder))
+        threads.append(crashThread(thread, index: index, at: path(), decoder: &decoder))
       }
     }
 
@@ -187,39 +187,41 @@ extension CrashReport {
   }
 
   func crashThread(
-    _ object: JSONObject, index: Int, at path: JSONPath, decoder: inout FieldDecoder
+    _ object: JSONObject, index: Int, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> CrashThread {
     var thread = CrashThread(index: index)
-    thread.id = decoder.uint64(object, "id", at: path)
-    thread.name = decoder.string(object, "name", at: path)
-    thread.queue = decoder.string(object, "queue", at: path)
-    thread.triggered = decoder.bool(object, "triggered", at: path) ?? false
-    if let frameValues = decoder.array(object, "frames", at: path) {
-      thread.frames = frames(frameValues, at: path.appending("frames"), decoder: &decoder)
+    thread.id = decoder.uint64(object, "id", at: path())
+    thread.name = decoder.string(object, "name", at: path())
+    thread.queue = decoder.string(object, "queue", at: path())
+    thread.triggered = decoder.bool(object, "triggered", at: path()) ?? false
+    if let frameValues = decoder.array(object, "frames", at: path()) {
+      thread.frames = frames(frameValues, at: path().appending("frames"), decoder: &decoder)
     }
-    if let state = decoder.object(object, "threadState", at: path) {
-      thread.state = ThreadState(json: state, at: path.appending("threadState"), decoder: &decoder)
+    if let state = decoder.object(object, "threadState", at: path()) {
+      thread.state = ThreadState(json: state, at: path().appending("threadState"), decoder: &decoder)
     }
     return thread
   }
 
-  func frames(_ values: [JSONValue], at path: JSONPath, decoder: inout FieldDecoder) -> [Frame] {
+  func frames(
+    _ values: [JSONValue], at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
+  ) -> [Frame] {
     var result: [Frame] = []
     result.reserveCapacity(values.count)
     for (index, element) in values.enumerated() {
-      let framePath = path.appending(index)
+      func framePath() -> JSONPath { path().appending(index) }
       guard case .object(let object) = element else {
-        decoder.wrongType(element, at: framePath, expected: "an object")
+        decoder.wrongType(element, at: framePath(), expected: "an object")
         continue
       }
       var frame = Frame()
-      frame.imageOffset = decoder.uint64(object, "imageOffset", at: framePath)
-      frame.symbol = decoder.string(object, "symbol", at: framePath)
-      frame.symbolLocation = decoder.uint64(object, "symbolLocation", at: framePath)
-      frame.sourceFile = decoder.string(object, "sourceFile", at: framePath)
-      frame.sourceLine = decoder.int(object, "sourceLine", at: framePath)
-      frame.isInline = decoder.bool(object, "inline", at: framePath) ?? false
-      if let imageIndex = decoder.int(object, "imageIndex", at: framePath) {
+      frame.imageOffset = decoder.uint64(object, "imageOffset", at: framePath())
+      frame.symbol = decoder.string(object, "symbol", at: framePath())
+      frame.symbolLocation = decoder.uint64(object, "symbolLocation", at: framePath())
+      frame.sourceFile = decoder.string(object, "sourceFile", at: framePath())
+      frame.sourceLine = decoder.int(object, "sourceLine", at: framePath())
+      frame.isInline = decoder.bool(object, "inline", at: framePath()) ?? false
+      if let imageIndex = decoder.int(object, "imageIndex", at: framePath()) {
         if let image = image(at: imageIndex) {
           frame.imageIndex = imageIndex
           frame.imageName = image.name ?? image.path.map(Self.lastPathComponent)
@@ -229,7 +231,7 @@ extension CrashReport {
           }
         } else {
           decoder.warn(
-            framePath.appending("imageIndex"),
+            framePath().appending("imageIndex"),
             "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
         }
       }
@@ -245,15 +247,15 @@ extension CrashReport {
 }
 
 extension ExceptionInfo {
-  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(
-      type: decoder.string(object, "type", at: path), signal: decoder.string(object, "signal", at: path))
-    codes = decoder.string(object, "codes", at: path)
-    subtype = decoder.string(object, "subtype", at: path)
-    message = decoder.string(object, "message", at: path)
-    if let raw = decoder.array(object, "rawCodes", at: path) {
+      type: decoder.string(object, "type", at: path()), signal: decoder.string(object, "signal", at: path()))
+    codes = decoder.string(object, "codes", at: path())
+    subtype = decoder.string(object, "subtype", at: path())
+    message = decoder.string(object, "message", at: path())
+    if let raw = decoder.array(object, "rawCodes", at: path()) {
       for (index, value) in raw.enumerated() {
-        if let code = decoder.uint64(value, at: path.appending("rawCodes").appending(index)) {
+        if let code = decoder.uint64(value, at: path().appending("rawCodes").appending(index)) {
           rawCodes.append(code)
         }
       }
@@ -262,65 +264,65 @@ extension ExceptionInfo {
 }
 
 extension ExceptionReason {
-  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(
-      name: decoder.string(object, "name", at: path),
-      composedMessage: decoder.string(object, "composed_message", at: path))
-    type = decoder.string(object, "type", at: path)
-    className = decoder.string(object, "class", at: path)
-    formatString = decoder.string(object, "format_string", at: path)
-    arguments = decoder.strings(object, "arguments", at: path)
+      name: decoder.string(object, "name", at: path()),
+      composedMessage: decoder.string(object, "composed_message", at: path()))
+    type = decoder.string(object, "type", at: path())
+    className = decoder.string(object, "class", at: path())
+    formatString = decoder.string(object, "format_string", at: path())
+    arguments = decoder.strings(object, "arguments", at: path())
   }
 }
 
 extension Termination {
-  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(
-      namespace: decoder.string(object, "namespace", at: path),
-      code: decoder.uint64(object, "code", at: path))
-    indicator = decoder.string(object, "indicator", at: path)
-    reasons = decoder.strings(object, "reasons", at: path)
-    details = decoder.strings(object, "details", at: path)
-    byProc = decoder.string(object, "byProc", at: path)
-    byPid = decoder.int(object, "byPid", at: path)
-    flags = decoder.uint64(object, "flags", at: path)
+      namespace: decoder.string(object, "namespace", at: path()),
+      code: decoder.uint64(object, "code", at: path()))
+    indicator = decoder.string(object, "indicator", at: path())
+    reasons = decoder.strings(object, "reasons", at: path())
+    details = decoder.strings(object, "details", at: path())
+    byProc = decoder.string(object, "byProc", at: path())
+    byPid = decoder.int(object, "byPid", at: path())
+    flags = decoder.uint64(object, "flags", at: path())
   }
 }
 
 extension BinaryImage {
-  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(
-      name: decoder.string(object, "name", at: path), path: decoder.string(object, "path", at: path),
-      uuid: decoder.string(object, "uuid", at: path), base: decoder.uint64(object, "base", at: path))
-    size = decoder.uint64(object, "size", at: path)
-    arch = decoder.string(object, "arch", at: path)
-    source = decoder.string(object, "source", at: path)
-    bundleID = decoder.string(object, "CFBundleIdentifier", at: path)
-    bundleShortVersion = decoder.string(object, "CFBundleShortVersionString", at: path)
-    bundleVersion = decoder.string(object, "CFBundleVersion", at: path)
+      name: decoder.string(object, "name", at: path()), path: decoder.string(object, "path", at: path()),
+      uuid: decoder.string(object, "uuid", at: path()), base: decoder.uint64(object, "base", at: path()))
+    size = decoder.uint64(object, "size", at: path())
+    arch = decoder.string(object, "arch", at: path())
+    source = decoder.string(object, "source", at: path())
+    bundleID = decoder.string(object, "CFBundleIdentifier", at: path())
+    bundleShortVersion = decoder.string(object, "CFBundleShortVersionString", at: path())
+    bundleVersion = decoder.string(object, "CFBundleVersion", at: path())
   }
 }
 
 extension ThreadState {
   /// Registers in report order: x0…x28 from the `x` array, then every other member with a
   /// `value` (fp, lr, sp, pc, cpsr, far, esr on ARM; rax…r15, rip, rflags on Intel).
-  init(json object: JSONObject, at path: JSONPath, decoder: inout FieldDecoder) {
-    self.init(flavor: decoder.string(object, "flavor", at: path))
+  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    self.init(flavor: decoder.string(object, "flavor", at: path()))
     for member in object.members {
-      let memberPath = path.appending(member.key)
+      func memberPath() -> JSONPath { path().appending(member.key) }
       switch member.value {
       case .array(let elements) where member.key == "x":
         for (index, element) in elements.enumerated() {
           guard case .object(let register) = element, let valueJSON = register["value"] else { continue }
-          let elementPath = memberPath.appending(index)
-          if let value = decoder.uint64(valueJSON, at: elementPath.appending("value")) {
+          func elementPath() -> JSONPath { memberPath().appending(index) }
+          if let value = decoder.uint64(valueJSON, at: elementPath().appending("value")) {
             registers.append(
               Register(name: "x\(index)", value: value, symbol: register["symbol"]?.stringValue))
           }
         }
       case .object(let register):
         guard let valueJSON = register["value"] else { continue }
-        if let value = decoder.uint64(valueJSON, at: memberPath.appending("value")) {
+        if let value = decoder.uint64(valueJSON, at: memberPath().appending("value")) {
           registers.append(
             Register(name: member.key, value: value, symbol: register["symbol"]?.stringValue))
         }
