@@ -9,6 +9,7 @@ memory-growth check). Re-running with the same sources and count is a no-op.
 """
 import argparse
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -28,6 +29,20 @@ def sources(dirs):
     return sorted(files)
 
 
+def both_json(path):
+    with open(path, "rb") as handle:
+        blob = handle.read()
+    newline = blob.find(b"\n")
+    if newline < 0:
+        return False
+    try:
+        json.loads(blob[:newline])
+        json.loads(blob[newline + 1 :])
+        return True
+    except ValueError:
+        return False
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
@@ -36,6 +51,11 @@ def main():
     parser.add_argument("--count", type=int, default=10000)
     parser.add_argument("--subset", type=int, default=1000)
     parser.add_argument("--source", action="append")
+    parser.add_argument(
+        "--json-only",
+        action="store_true",
+        help="keep only reports whose first line and remainder both parse as JSON (every peer can read them)",
+    )
     args = parser.parse_args()
 
     dirs = args.source or [os.path.join(repo, "Fixtures", "reports")]
@@ -43,6 +63,8 @@ def main():
     if args.source is None and os.path.isdir(shared):
         dirs.append(shared)
     files = sources(dirs)
+    if args.json_only:
+        files = [f for f in files if both_json(f)]
     if not files:
         sys.exit("no source reports found in " + ", ".join(dirs))
 
@@ -51,7 +73,7 @@ def main():
         digest.update(path.encode())
         with open(path, "rb") as handle:
             digest.update(handle.read())
-    stamp = f"{digest.hexdigest()} {args.count} {args.subset}\n"
+    stamp = f"{digest.hexdigest()} {args.count} {args.subset} {args.json_only}\n"
 
     full = os.path.join(args.out, f"n{args.count}")
     stamp_path = os.path.join(args.out, "STAMP")

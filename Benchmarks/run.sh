@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# ips-doctor's benchmark, end to end: builds release binaries, assembles a 10,000-file corpus,
+# measures ips-doctor and its peers in one run, and prints one table. See docs/performance.md.
+#
+#   Benchmarks/run.sh                 # full run (about 10 minutes on 2 cores)
+#   FILES=2000 RUNS=3 Benchmarks/run.sh   # quicker
+#
+# Environment: FILES (10000), RUNS (5), JOBS (1,<nproc>), CORPUS_ROOT (/tmp/ips-doctor-bench-corpus),
+# BENCH_VENV (/work/bench-venv), RESULTS (a new temp dir), JSON_TABLE=0 to skip the JSON-only table,
+# CLI_MODE=dir|files to force how the CLI is given the corpus.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(dirname "$HERE")"
+FILES="${FILES:-10000}"
+RUNS="${RUNS:-5}"
+NPROC="$(nproc)"
+JOBS="${JOBS:-1,$NPROC}"
+CORPUS_ROOT="${CORPUS_ROOT:-/tmp/ips-doctor-bench-corpus}"
+BENCH_VENV="${BENCH_VENV:-/work/bench-venv}"
+RESULTS="${RESULTS:-$(mktemp -d /tmp/ips-doctor-bench-results.XXXXXX)}"
+JSON_TABLE="${JSON_TABLE:-1}"
+SUBSET=1000
+[ "$FILES" -le "$SUBSET" ] && SUBSET=$((FILES / 10))
+mkdir -p "$RESULTS"
+OUT="$RESULTS/results.tsv"
+: > "$OUT"
+say() { printf '== %s\n' "$*" >&2; }
+
+say "machine: $NPROC cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'machine\t%s\t%s\t%s\n' "$NPROC" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" "$(swift --version 2>&1 | head -1)" >> "$OUT"
+printf 'load_start\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT"
+
+# Tools: hyperfine and GNU time (apt), Python peers (PyPI, in a venv outside the repo).
+missing=()
+command -v hyperfine >/dev/null || missing+=(hyperfine)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  (apt-get install -y "${missing[@]}" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "${missing[@]}" >/dev/null; })
+fi
+if [ ! -x "$BENCH_VENV/bin/python" ]; then
+  say "creating $BENCH_VENV"
+  python3 -m venv "$BENCH_VENV"
+fi
+"$BENCH_VENV/bin/python" -c 'import pycrashreport, simdjson' 2>/dev/null \
+  || "$BENCH_VENV/bin/pip" install -q 'pycrashreport==2.0.0' 'pysimdjson==7.0.2'
+
+say "building release binaries"
+(cd "$REPO" && swift build -c release 2>&1 | tail -1) >&2
+(cd "$HERE" && swift build -c release 2>&1 | tail -1) >&2
+CLI="$REPO/.build/release/ips-doctor"
+BIN="$HERE/.build/release"
+
+say "assembling the corpus"
+python3 "$HERE/tools/make_corpus.py" "$CORPUS_ROOT" --count "$FILES" --subset "$SUBSET" >&2
+CORPUS="$CORPUS_ROOT/n$FILES"
+CORPUS_JSON="$CORPUS_ROOT-json/n$FILES"
+[ "$JSON_TABLE" = 1 ] && python3 "$HERE/tools/make_corpus.py" "$CORPUS_ROOT-json" --count "$FILES" --subset 0 --json-only >&2
+
+bench_corpus() {  # $1 = corpus label, $2 = directory
+  local label="$1" dir="$2"
+  say "[$label] ips-doctor (parse, diagnose; jobs $JOBS; $RUNS runs)"
+  "$BIN/ips-doctor-bench" --corpus "$dir" --runs "$RUNS" --jobs "$JOBS" | sed "s/^/$label\t/" >> "$OUT"
+  say "[$label] Foundation JSONSerialization"
+  "$BIN/foundation-baseline" --corpus "$dir" --runs "$RUNS" --jobs "$JOBS" | sed "s/^/$label\t/" >> "$OUT"
+  say "[$label] Python peers (json, pysimdjson, pycrashreport)"
+  "$BENCH_VENV/bin/python" "$HERE/peers/bench_peers.py" --corpus "$dir" --runs "$RUNS" | sed "s/^/$label\t/" >> "$OUT"
+}
+bench_corpus all "$CORPUS"
+[ "$JSON_TABLE" = 1 ] && bench_corpus json "$CORPUS_JSON"
+
+# The CLI over the whole folder: peak RSS at SUBSET and FILES files. Until the CLI takes a folder,
+# it is given every path as arguments (one process either way).
+cli_mode="${CLI_MODE:-}"
+if [ -z "$cli_mode" ]; then
+  probe="$RESULTS/probe"; mkdir -p "$probe"
+  ls "$CORPUS" | head -2 | while read -r f; do cp "$CORPUS/$f" "$probe/"; done
+  if "$CLI" "$probe" 2>&1 | grep -qiE 'file is empty|is a directory|cannot read'; then cli_mode=files; else cli_mode=dir; fi
+fi
+printf 'cli_mode\t%s\n' "$cli_mode" >> "$OUT"
+run_cli() {  # $1 = folder; prints "max_rss_kb wall_s"
+  local dir="$1"
+  if [ "$cli_mode" = dir ]; then
+    /usr/bin/time -f '%M %e' -o "$RESULTS/time.txt" "$CLI" "$dir" > /dev/null 2>&1 || true
+  else
+    (cd "$dir" && /usr/bin/time -f '%M %e' -o "$RESULTS/time.txt" "$CLI" $(ls) > /dev/null 2>&1) || true
+  fi
+  tail -1 "$RESULTS/time.txt"
+}
+for n in "$SUBSET" "$FILES"; do
+  say "CLI peak RSS over $n files ($cli_mode mode, 3 runs)"
+  for _ in 1 2 3; do printf 'rss\t%s\t%s\n' "$n" "$(run_cli "$CORPUS_ROOT/n$n" | tr ' ' '\t')" >> "$OUT"; done
+done
+
+say "single-file wall time (hyperfine)"
+ONE="$REPO/Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips"
+hyperfine -N --warmup 20 --runs "${HYPERFINE_RUNS:-200}" --export-json "$RESULTS/hyperfine.json" \
+  "$CLI $ONE" "$BIN/hello" > "$RESULTS/hyperfine.txt" 2>&1 || cat "$RESULTS/hyperfine.txt" >&2
+python3 - "$RESULTS/hyperfine.json" >> "$OUT" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    name = "hello" if r["command"].endswith("/hello") else "ips-doctor-one"
+    print(f"startup\t{name}\t{r['median']}\t{r['mean']}\t{r['stddev']}")
+PY
+printf 'load_end\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT"
+
+python3 "$HERE/tools/report.py" "$OUT"
+say "raw results: $OUT"

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Turn the result lines written by Benchmarks/run.sh into one Markdown table plus target checks.
+
+    report.py results.tsv
+"""
+import statistics
+import sys
+from collections import defaultdict
+
+LABELS = [
+    ("ips-doctor", "parse", "ips-doctor parse (`ReportReader.read`)"),
+    ("ips-doctor", "diagnose", "ips-doctor diagnose (read + `Doctor.diagnose`)"),
+    ("foundation", "parse", "Foundation `JSONSerialization` (parse only)"),
+    ("python-json", "parse", "Python `json.loads`"),
+    ("pysimdjson", "parse", "pysimdjson 7 (`Parser.parse`)"),
+    ("pycrashreport", "parse", "pycrashreport 2.0 (`get_crash_report_from_buf`)"),
+    ("pycrashreport+fields", "parse", "pycrashreport 2.0 + reading exception, frames, registers"),
+]
+
+
+def main():
+    results = defaultdict(dict)  # corpus -> (tool, mode, jobs) -> row
+    loads, rejected = defaultdict(dict), defaultdict(dict)
+    rss, startup, meta = defaultdict(list), {}, {}
+    for line in open(sys.argv[1]):
+        f = line.rstrip("\n").split("\t")
+        if f[0] in ("all", "json"):
+            corpus, kind, rest = f[0], f[1], f[2:]
+            if kind == "result":
+                tool, mode, jobs, files, size, median = rest[0], rest[1], int(rest[2]), int(rest[3]), int(rest[4]), float(rest[5])
+                results[corpus][(tool, mode, jobs)] = dict(files=files, bytes=size, median=median, runs=rest[6])
+            elif kind == "load":
+                loads[corpus][rest[0]] = (int(rest[1]), int(rest[2]), float(rest[3]))
+            elif kind == "rejected":
+                rejected[corpus][rest[0]] = int(rest[1])
+        elif f[0] == "rss":
+            rss[int(f[1])].append((int(f[2]), float(f[3])))
+        elif f[0] == "startup":
+            startup[f[1]] = float(f[2])
+        else:
+            meta[f[0]] = f[1:]
+
+    machine = meta.get("machine", ["?", "?", "?"])
+    print(f"Machine: {machine[0]} cores, {machine[1]}; {machine[2]}")
+    print(f"Load average (1/5/15 min) at start: {' '.join(meta.get('load_start', ['?']))}; at end: {' '.join(meta.get('load_end', ['?']))}")
+    checks = []
+    for corpus in results:
+        rows = results[corpus]
+        any_row = next(iter(rows.values()))
+        files, size = any_row["files"], any_row["bytes"]
+        title = "mixed corpus (JSON .ips and legacy text, as collected)" if corpus == "all" else "JSON-only corpus (reports every peer can parse)"
+        print()
+        print(f"### {title}: {files} files, {size / 1e6:.1f} MB")
+        if "ips-doctor" in loads[corpus]:
+            n, b, s = loads[corpus]["ips-doctor"]
+            print(f"Reading the files into memory (not part of any figure below): {s:.2f} s, {b / s / 1e6:.0f} MB/s.")
+        print()
+        p1 = rows.get(("ips-doctor", "parse", 1))
+        d1 = rows.get(("ips-doctor", "diagnose", 1))
+        print("| tool | jobs | median s | files/s | MB/s | ips-doctor parse ÷ tool | ips-doctor diagnose ÷ tool |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for tool, mode, label in LABELS:
+            for (t, m, jobs), row in sorted(rows.items(), key=lambda kv: kv[0][2]):
+                if (t, m) != (tool, mode):
+                    continue
+                tput = row["files"] / row["median"]
+                mbs = row["bytes"] / row["median"] / 1e6
+                same_jobs_p = rows.get(("ips-doctor", "parse", jobs))
+                same_jobs_d = rows.get(("ips-doctor", "diagnose", jobs))
+                rp = f"{row['median'] / same_jobs_p['median']:.2f}×" if same_jobs_p and t != "ips-doctor" else ""
+                rd = f"{row['median'] / same_jobs_d['median']:.2f}×" if same_jobs_d and t != "ips-doctor" else ""
+                print(f"| {label} | {jobs} | {row['median']:.3f} | {tput:,.0f} | {mbs:,.0f} | {rp} | {rd} |")
+        rej = rejected[corpus]
+        if rej:
+            print()
+            print("Files a tool could not read (they still count; the JSON parsers fail fast on text): "
+                  + ", ".join(f"{k} {v}" for k, v in rej.items()) + ".")
+
+        def ratio(a, b):
+            return b["median"] / a["median"] if a and b else float("nan")
+
+        fnd = rows.get(("foundation", "parse", 1))
+        pcr = rows.get(("pycrashreport", "parse", 1))
+        simd = rows.get(("pysimdjson", "parse", 1))
+        jobs_n = max(j for (_, _, j) in rows)
+        checks.append((corpus, "diagnose ≥ 5× Foundation JSONSerialization (1 job each)", ratio(d1, fnd), 5.0))
+        checks.append((corpus, "diagnose ≥ 5× pycrashreport (1 job each)", ratio(d1, pcr), 5.0))
+        checks.append((corpus, "parse ≥ ⅓ of pysimdjson (1 job each)", ratio(p1, simd), 1 / 3))
+        if jobs_n > 1:
+            checks.append((corpus, f"diagnose {jobs_n} jobs ≥ 1.7× 1 job", ratio(rows.get(("ips-doctor", "diagnose", jobs_n)), d1), 1.7))
+            checks.append((corpus, f"parse {jobs_n} jobs ≥ 1.7× 1 job", ratio(rows.get(("ips-doctor", "parse", jobs_n)), p1), 1.7))
+
+    print()
+    print(f"### The CLI ({' '.join(meta.get('cli_mode', ['?']))} mode) and start-up")
+    print()
+    print("| measurement | median | runs |")
+    print("|---|---:|---|")
+    med_rss = {}
+    for n in sorted(rss):
+        values = [kb for kb, _ in rss[n]]
+        med_rss[n] = statistics.median(values) / 1024
+        walls = statistics.median([w for _, w in rss[n]])
+        print(f"| peak RSS, `ips-doctor` over {n} files | {med_rss[n]:.1f} MB ({walls:.2f} s wall) | {', '.join(f'{v / 1024:.1f}' for v in values)} MB |")
+    if "ips-doctor-one" in startup and "hello" in startup:
+        print(f"| wall time, `ips-doctor one.ips` | {startup['ips-doctor-one'] * 1000:.2f} ms | hyperfine |")
+        print(f"| wall time, trivial Swift program (`print(\"hi\")`) | {startup['hello'] * 1000:.2f} ms | hyperfine |")
+    if med_rss:
+        biggest = max(med_rss)
+        checks.append(("cli", f"peak RSS < 64 MB at {biggest} files", 64 / med_rss[biggest], 1.0))
+        if len(med_rss) > 1:
+            smallest = min(med_rss)
+            checks.append(("cli", f"RSS not growing: {smallest}→{biggest} files ratio ≤ 1.1", 1.1 / (med_rss[biggest] / med_rss[smallest]), 1.0))
+    if "ips-doctor-one" in startup and "hello" in startup:
+        checks.append(("cli", "`ips-doctor one.ips` within 2× of a trivial program", 2 * startup["hello"] / startup["ips-doctor-one"], 1.0))
+
+    print()
+    print("### Targets")
+    print()
+    print("| corpus | target | measured | met |")
+    print("|---|---|---:|---|")
+    for corpus, text, value, goal in checks:
+        shown = f"{value:.2f}×" if goal != 1.0 else f"{value:.2f} (≥ 1 means met)"
+        print(f"| {corpus} | {text} | {shown} | {'yes' if value >= goal else '**no**'} |")
+
+
+if __name__ == "__main__":
+    main()
