@@ -15,13 +15,12 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     var line = 1
     var lineStart = 0
     let end = min(max(offset, 0), bytes.count)
-    var index = 0
-    while index < end {
-      if bytes[index] == 0x0A {
-        line += 1
-        lineStart = index + 1
-      }
-      index += 1
+    // Newline to newline with memchr: reports locate warnings often, and lines are long.
+    while lineStart < end, let newline = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: lineStart),
+      newline < end
+    {
+      line += 1
+      lineStart = newline + 1
     }
     self.init(offset: offset, line: line, column: offset - lineStart + 1)
   }

@@ -386,7 +386,12 @@ enum Scan {
         atLineStart = true
       } else if atLineStart {
         if byte == UInt8(ascii: "{") { return index }
-        if byte != 0x20 && byte != 0x09 && byte != 0x0D { atLineStart = false }
+        if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+          // Not this line: jump to the next newline (memchr) instead of walking the text.
+          guard let newline = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: index) else { return nil }
+          index = newline
+          continue
+        }
       }
       index += 1
     }

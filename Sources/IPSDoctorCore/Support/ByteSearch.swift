@@ -29,6 +29,13 @@ enum ByteSearch {
     return nil
   }
 
+  /// The offset of the first `byte` in `buffer` at or after `start` (`memchr`).
+  static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard start >= 0, start < buffer.count, let base = buffer.baseAddress else { return nil }
+    guard let hit = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+    return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+  }
+
   /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
   static func contains(_ text: String, _ needle: String) -> Bool {
     var text = text
