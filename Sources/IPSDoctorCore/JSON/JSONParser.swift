@@ -216,9 +216,11 @@ private struct Reader {
 
         // Attach the value to the open containers, closing as many as end here.
         while true {
-          guard let top = stack.popLast() else { return value }
+          guard !stack.isEmpty else { return value }
           skipWhitespace()
-          switch top {
+          // Switch on the popped container itself (not a copy kept in a local), so the element
+          // arrays below stay uniquely referenced and `append` does not copy them.
+          switch stack.removeLast() {
           case .array(var elements):
             elements.append(value)
             guard position < buffer.count else {
@@ -249,8 +251,11 @@ private struct Reader {
             if buffer[position] == ASCII.comma {
               position += 1
               stack.append(.object(members, key: ""))
+              members = []  // the stack holds the only reference now
               let next = try parseKey(isFirst: false)
-              stack[stack.count - 1] = .object(members, key: next)
+              if case .object(let filled, _) = stack.removeLast() {
+                stack.append(.object(filled, key: next))
+              }
               skipWhitespace()
             } else if buffer[position] == ASCII.closeBrace {
               position += 1
