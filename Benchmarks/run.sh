@@ -75,7 +75,8 @@ bench_corpus all "$CORPUS"
 cli_mode="${CLI_MODE:-}"
 if [ -z "$cli_mode" ]; then
   probe="$RESULTS/probe"; mkdir -p "$probe"
-  ls "$CORPUS" | head -2 | while read -r f; do cp "$CORPUS/$f" "$probe/"; done
+  sample=("$CORPUS"/*)
+  cp "${sample[0]}" "${sample[1]}" "$probe/"
   if "$CLI" "$probe" 2>&1 | grep -qiE 'file is empty|is a directory|cannot read'; then cli_mode=files; else cli_mode=dir; fi
 fi
 printf 'cli_mode\t%s\n' "$cli_mode" >> "$OUT"
