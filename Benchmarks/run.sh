@@ -7,7 +7,8 @@
 #
 # Environment: FILES (10000), RUNS (5), JOBS (1,<nproc>), CORPUS_ROOT (/tmp/ips-doctor-bench-corpus),
 # BENCH_VENV (/work/bench-venv), RESULTS (a new temp dir), JSON_TABLE=0 to skip the JSON-only table,
-# CLI_MODE=dir|files to force how the CLI is given the corpus.
+# CLI_MODE=dir|files to force how the CLI is given the corpus. (The CLI exits 1 when it finds an error-level
+# diagnosis, so hyperfine runs with -i.)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -96,7 +97,7 @@ done
 
 say "single-file wall time (hyperfine)"
 ONE="$REPO/Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips"
-hyperfine -N --warmup 20 --runs "${HYPERFINE_RUNS:-200}" --export-json "$RESULTS/hyperfine.json" \
+hyperfine -N -i --warmup 20 --runs "${HYPERFINE_RUNS:-200}" --export-json "$RESULTS/hyperfine.json" \
   "$CLI $ONE" "$BIN/hello" > "$RESULTS/hyperfine.txt" 2>&1 || cat "$RESULTS/hyperfine.txt" >&2
 python3 - "$RESULTS/hyperfine.json" >> "$OUT" <<'PY'
 import json, sys

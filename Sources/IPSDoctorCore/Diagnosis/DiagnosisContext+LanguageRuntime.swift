@@ -76,7 +76,7 @@ extension DiagnosisContext {
   func crashedThreadTop(_ limit: Int, contains fragment: String) -> (index: Int, evidence: Evidence)? {
     guard let backtrace = crashedBacktrace else { return nil }
     for (index, frame) in backtrace.frames.prefix(limit).enumerated() {
-      if let raw = frame.symbol, raw.contains(fragment) {
+      if let raw = frame.symbol, raw.utf8Contains(fragment) {
         return (index, frameEvidence(backtrace, index))
       }
     }

@@ -49,6 +49,8 @@ extension DiagnosisContext {
 
   /// A hexadecimal number in `text` that is one of `codes`.
   static func magicCode(in text: String, codes: Set<UInt64>) -> UInt64? {
+    // Most texts have no hexadecimal number: a byte search rules them out cheaply.
+    guard text.utf8Contains("0x") || text.utf8Contains("0X") else { return nil }
     var rest = Substring(text)
     while let range = rest.firstRange(of: "0x") ?? rest.firstRange(of: "0X") {
       let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
@@ -111,7 +113,7 @@ extension DiagnosisContext {
 
   /// The first termination text, then reason text, containing `fragment`.
   public func terminationText(containing fragment: String) -> Evidence? {
-    if let item = terminationTexts.first(where: { $0.text.contains(fragment) }) {
+    if let item = terminationTexts.first(where: { $0.text.utf8Contains(fragment) }) {
       return Evidence(item.path, item.text)
     }
     return reasonText(containing: fragment)
@@ -169,7 +171,7 @@ extension DiagnosisContext {
     for thread in report.threads {
       for (index, frame) in thread.frames.enumerated() {
         guard let symbol = frame.symbol else { continue }
-        if fragments.contains(where: { symbol.contains($0) }) {
+        if fragments.contains(where: { symbol.utf8Contains($0) }) {
           return Evidence("threads[\(thread.index)].frames[\(index)]", describe(frame))
         }
       }
