@@ -361,6 +361,16 @@ public struct Frame: Sendable, Equatable {
   }
 }
 
+extension Frame {
+  /// The symbol with its demangled forms (full and simplified, through the Swift runtime's
+  /// `swift_demangle`), or `nil` when the frame is unsymbolicated. Computed on demand: most rules
+  /// never need a demangled name.
+  public var symbolName: SymbolName? {
+    guard let symbol, !symbol.isEmpty, symbol != "???" else { return nil }
+    return SymbolName(symbol)
+  }
+}
+
 /// A loaded image (`usedImages[]` or a "Binary Images" line).
 public struct BinaryImage: Sendable, Equatable {
   public var uuid: String?

@@ -42,4 +42,17 @@ struct SwiftDemanglerTests {
     #expect(SymbolName("objc_msgSend").full == nil)
     #expect(SymbolName("$sGARBAGE!!").full == nil || SymbolName("$sGARBAGE!!").simplified != nil)
   }
+
+  @Test("Frames resolve their image and carry the raw and demangled symbol")
+  func frames() throws {
+    let report = try ReportReader.read(try Fixtures.bytes("reports/async-bridge-didreceive-mangled.ips"))
+    let frame = try #require(report.lastExceptionBacktrace?.first { $0.symbol?.hasPrefix("$s") == true })
+    #expect(frame.imageName == "ChatApp")
+    let image = try #require(report.image(at: frame.imageIndex))
+    #expect(frame.address == image.base! + frame.imageOffset!)
+    #expect(frame.symbolName?.raw == frame.symbol)
+    #expect(frame.symbolName?.simplified?.contains("@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)") == true)
+    #expect(frame.symbolName?.full?.contains("ChatApp.PushNotificationDelegate") == true)
+    #expect(Frame(symbol: "???").symbolName == nil)
+  }
 }
