@@ -17,21 +17,60 @@ enum LegacyTextLine {
   }
 
   /// Parses "0x1f" (hexadecimal) or "31" (decimal).
-  static func number(_ text: some StringProtocol) -> UInt64? {
-    if text.hasPrefix("0x") || text.hasPrefix("0X") {
-      let digits = text.dropFirst(2)
+  static func number(_ text: Substring) -> UInt64? {
+    if hasHexPrefix(text) {
+      let digits = Substring(text.utf8.dropFirst(2))
       return digits.isEmpty ? nil : UInt64(digits, radix: 16)
     }
     return UInt64(text)
   }
 
   /// Parses "0x1f" or bare hexadecimal digits "1f".
-  static func hex(_ text: some StringProtocol) -> UInt64? {
-    if text.hasPrefix("0x") || text.hasPrefix("0X") {
-      let digits = text.dropFirst(2)
+  static func hex(_ text: Substring) -> UInt64? {
+    if hasHexPrefix(text) {
+      let digits = Substring(text.utf8.dropFirst(2))
       return digits.isEmpty ? nil : UInt64(digits, radix: 16)
     }
     return text.isEmpty ? nil : UInt64(text, radix: 16)
+  }
+
+  /// Whether `text` starts with "0x" or "0X" (compared as bytes).
+  static func hasHexPrefix(_ text: Substring) -> Bool {
+    let utf8 = text.utf8
+    var index = utf8.startIndex
+    guard index < utf8.endIndex, utf8[index] == 0x30 else { return false }
+    index = utf8.index(after: index)
+    return index < utf8.endIndex && (utf8[index] == 0x78 || utf8[index] == 0x58)
+  }
+
+  /// Whether the UTF-8 of `text` starts with that of the ASCII `prefix`.
+  static func hasPrefix(_ text: Substring, _ prefix: StaticString) -> Bool {
+    let utf8 = text.utf8
+    guard utf8.count >= prefix.utf8CodeUnitCount else { return false }
+    var index = utf8.startIndex
+    for offset in 0..<prefix.utf8CodeUnitCount {
+      if utf8[index] != prefix.utf8Start[offset] { return false }
+      index = utf8.index(after: index)
+    }
+    return true
+  }
+
+  /// Whether the UTF-8 of `text` ends with that of the ASCII `suffix`.
+  static func hasSuffix(_ text: Substring, _ suffix: StaticString) -> Bool {
+    let utf8 = text.utf8
+    let count = suffix.utf8CodeUnitCount
+    guard utf8.count >= count else { return false }
+    var index = utf8.index(utf8.endIndex, offsetBy: -count)
+    for offset in 0..<count {
+      if utf8[index] != suffix.utf8Start[offset] { return false }
+      index = utf8.index(after: index)
+    }
+    return true
+  }
+
+  /// Whether `text` is exactly "???".
+  static func isQuestionMarks(_ text: Substring) -> Bool {
+    text.utf8.count == 3 && text.utf8.allSatisfy { $0 == 0x3F }
   }
 
   static func isSpaceByte(_ byte: UInt8) -> Bool {
@@ -329,7 +368,7 @@ enum LegacyTextLine {
     guard let (addressRange, address) = addressColumn(rest) else { return nil }
     var frame = Frame()
     let name = trimmed(rest[..<addressRange.lowerBound])
-    if !name.isEmpty && name != "???" { frame.imageName = String(name) }
+    if !name.isEmpty && !isQuestionMarks(name) { frame.imageName = String(name) }
     frame.address = address
     let tail = trimmed(rest[addressRange.upperBound...])
     readFrameTail(tail, into: &frame)
@@ -389,18 +428,33 @@ enum LegacyTextLine {
 
   /// What follows the address: "0xBASE + offset" (optionally "// symbol + 0x10" after it),
   /// "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
+  ///
+  /// Works on the UTF-8 of the tail: every delimiter is ASCII, so each index found is a character
+  /// boundary, and only the kept fields become `String`s.
   static func readFrameTail(_ tail: Substring, into frame: inout Frame) {
     guard !tail.isEmpty else { return }
     var symbolPart: Substring? = tail
-    let parts = tail.split(maxSplits: 3, whereSeparator: isSpace)
-    if parts.count >= 3, parts[1] == "+", let base = number(parts[0]),
-      let offset = number(parts[2].prefix(while: { !isSpace($0) && $0 != "/" }))
+    let utf8 = tail.utf8
+    // The first three space-separated tokens.
+    var tokens: [Range<Substring.Index>] = []
+    var index = utf8.startIndex
+    while tokens.count < 3 {
+      while index < utf8.endIndex, isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
+      guard index < utf8.endIndex else { break }
+      let start = index
+      while index < utf8.endIndex, !isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
+      tokens.append(start..<index)
+    }
+    if tokens.count >= 3, utf8[tokens[1]].count == 1, utf8[tokens[1].lowerBound] == 0x2B,
+      let base = number(tail[tokens[0]]),
+      let offset = number(
+        tail[tokens[2].lowerBound..<(utf8[tokens[2]].firstIndex(of: 0x2F) ?? tokens[2].upperBound)])
     {
       // Unsymbolicated: base + offset. The offset must be consistent with the base.
       // A zero base means the writer did not know the image: the offset is then meaningless.
       if base != 0 { frame.imageOffset = offset }
-      if let comment = tail.firstRange(of: "//") {
-        symbolPart = trimmed(tail[comment.upperBound...])
+      if let comment = firstDoubleSlash(tail) {
+        symbolPart = trimmed(tail[comment...])
       } else {
         symbolPart = nil
       }
@@ -408,9 +462,9 @@ enum LegacyTextLine {
     guard var text = symbolPart, !text.isEmpty else { return }
     // "[inlined]" and the source location may come in either order.
     for _ in 0..<2 {
-      if text.hasSuffix("[inlined]") {
+      if hasSuffix(text, "[inlined]") {
         frame.isInline = true
-        text = droppingTrailingSpace(text.dropLast("[inlined]".count))
+        text = droppingTrailingSpace(text[..<text.utf8.index(text.endIndex, offsetBy: -9)])
       }
       if let (file, line, rest) = sourceSuffix(text) {
         frame.sourceFile = file
@@ -418,37 +472,54 @@ enum LegacyTextLine {
         text = rest
       }
     }
-    if let plus = text.lastIndex(of: "+"), plus > text.startIndex,
-      isSpace(text[text.index(before: plus)])
+    if let plus = text.utf8.lastIndex(of: 0x2B), plus > text.startIndex,
+      isSpaceByte(text.utf8[text.utf8.index(before: plus)])
     {
-      let offsetText = trimmed(text[text.index(after: plus)...])
+      let offsetText = trimmed(text[text.utf8.index(after: plus)...])
       if let offset = number(offsetText) {
         frame.symbolLocation = offset
         text = droppingTrailingSpace(text[..<plus])
       }
     }
     // "// 0x00020d58 + 0x80": an address is not a symbol.
-    if text.hasPrefix("0x"), hex(text) != nil {
+    if hasPrefix(text, "0x"), hex(text) != nil {
       frame.symbolLocation = nil
       return
     }
-    if !text.isEmpty && text != "???" { frame.symbol = String(text) }
+    if !text.isEmpty && !isQuestionMarks(text) { frame.symbol = String(text) }
+  }
+
+  /// Where the first "//" in `text` ends.
+  static func firstDoubleSlash(_ text: Substring) -> Substring.Index? {
+    let utf8 = text.utf8
+    var index = utf8.startIndex
+    var previousIsSlash = false
+    while index < utf8.endIndex {
+      let isSlash = utf8[index] == 0x2F
+      index = utf8.index(after: index)
+      if isSlash && previousIsSlash { return index }
+      previousIsSlash = isSlash
+    }
+    return nil
   }
 
   /// " (File.swift:42)" at the end of a symbol.
   static func sourceSuffix(_ text: Substring) -> (String, Int, Substring)? {
-    guard text.hasSuffix(")"), let open = text.lastIndex(of: "("), open > text.startIndex,
-      isSpace(text[text.index(before: open)])
+    let utf8 = text.utf8
+    guard utf8.last == 0x29, let open = utf8.lastIndex(of: 0x28), open > text.startIndex,
+      isSpaceByte(utf8[utf8.index(before: open)])
     else { return nil }
-    let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
-    guard let colon = inside.lastIndex(of: ":"), colon > inside.startIndex else { return nil }
+    let inside = utf8[utf8.index(after: open)..<utf8.index(before: utf8.endIndex)]
+    guard let colon = inside.lastIndex(of: 0x3A), colon > inside.startIndex else { return nil }
     let lineText = inside[inside.index(after: colon)...]
-    guard !lineText.isEmpty, lineText.allSatisfy(isDigit), let line = Int(lineText) else {
+    guard !lineText.isEmpty, lineText.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      let line = Int(Substring(lineText))
+    else {
       return nil
     }
     let file = inside[..<colon]
-    guard !file.contains(":") else { return nil }
-    return (String(file), line, droppingTrailingSpace(text[..<open]))
+    guard !file.contains(0x3A) else { return nil }
+    return (String(Substring(file)), line, droppingTrailingSpace(text[..<open]))
   }
 
   /// The unsymbolicated one-line backtrace "(0x1a2b 0x3c4d …)": its addresses, or `nil`.
@@ -478,7 +549,14 @@ enum LegacyTextLine {
   ///
   /// Scanned as bytes: every delimiter is ASCII, and these lines are most of a report.
   static func binaryImage(_ line: Substring) -> BinaryImage? {
-    let bytes = Array(line.utf8)
+    // The line's bytes in place (a native string is contiguous UTF-8); a copy only for a bridged one.
+    if let image = line.utf8.withContiguousStorageIfAvailable({ binaryImage(bytes: $0) }) {
+      return image
+    }
+    return Array(line.utf8).withUnsafeBufferPointer { binaryImage(bytes: $0) }
+  }
+
+  static func binaryImage(bytes: UnsafeBufferPointer<UInt8>) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()
     guard scanner.peek(0x30), scanner.peek(0x78, at: 1) else { return nil }
@@ -487,7 +565,7 @@ enum LegacyTextLine {
     guard scanner.take(0x2D) else { return nil }
     scanner.skipSpace()
     var end: UInt64?
-    if scanner.takeWord("???") {
+    if scanner.takeQuestionMarks() {
       end = nil
     } else {
       guard let value = scanner.number() else { return nil }
@@ -525,7 +603,7 @@ enum LegacyTextLine {
     // Jailbreak tools append package metadata as JSON: " {"install_date":…}".
     let pathEnd = scanner.find([0x20, 0x7B, 0x22], from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
-    if !path.isEmpty && !(path.count == 3 && bytes[path] == [0x3F, 0x3F, 0x3F]) {
+    if !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F })) {
       image.path = String(decoding: bytes[path], as: UTF8.self)
     }
 
@@ -620,10 +698,10 @@ enum LegacyTextLine {
 
 /// A cursor over the bytes of one line.
 struct ByteScanner {
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
 
-  init(bytes: [UInt8]) {
+  init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
   }
 
@@ -637,12 +715,10 @@ struct ByteScanner {
     return true
   }
 
-  mutating func takeWord(_ word: String) -> Bool {
-    let pattern = Array(word.utf8)
-    guard index + pattern.count <= bytes.count,
-      bytes[index..<(index + pattern.count)].elementsEqual(pattern)
-    else { return false }
-    index += pattern.count
+  /// Takes "???".
+  mutating func takeQuestionMarks() -> Bool {
+    guard peek(0x3F), peek(0x3F, at: 1), peek(0x3F, at: 2) else { return false }
+    index += 3
     return true
   }
 
@@ -707,7 +783,7 @@ struct ByteScanner {
   }
 
   /// `range` without leading and trailing spaces and tabs.
-  static func trimmed(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+  static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
     var lower = range.lowerBound
     var upper = range.upperBound
     while lower < upper && LegacyTextLine.isSpaceByte(bytes[lower]) { lower += 1 }
