@@ -241,8 +241,8 @@ extension CrashReport {
   }
 
   static func lastPathComponent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
+    guard let slash = path.utf8.lastIndex(of: 0x2F) else { return path }
+    return String(path[path.utf8.index(after: slash)...])
   }
 }
 

@@ -665,12 +665,28 @@ enum LegacyTextLine {
   static func readVersion(_ inside: String, into image: inout BinaryImage) {
     func clean(_ text: Substring) -> String? {
       let text = trimmed(text)
-      return text.isEmpty || text == "*" || text == "???" ? nil : String(text)
+      return text.isEmpty || (text.utf8.count == 1 && text.utf8.first == 0x2A) || isQuestionMarks(text)
+        ? nil : String(text)
     }
-    let parts = inside.split(separator: " - ", maxSplits: 1, omittingEmptySubsequences: false)
-    if parts.count == 2 {
-      image.bundleShortVersion = clean(parts[0])
-      image.bundleVersion = clean(parts[1])
+    // The first " - ", found as bytes.
+    let utf8 = inside.utf8
+    var index = utf8.startIndex
+    var separator: Range<String.Index>?
+    while index < utf8.endIndex, separator == nil {
+      if utf8[index] == 0x20 {
+        let dash = utf8.index(after: index)
+        if dash < utf8.endIndex, utf8[dash] == 0x2D {
+          let space = utf8.index(after: dash)
+          if space < utf8.endIndex, utf8[space] == 0x20 {
+            separator = index..<utf8.index(after: space)
+          }
+        }
+      }
+      index = utf8.index(after: index)
+    }
+    if let separator {
+      image.bundleShortVersion = clean(inside[..<separator.lowerBound])
+      image.bundleVersion = clean(inside[separator.upperBound...])
     } else {
       image.bundleVersion = clean(Substring(inside))
     }

@@ -749,10 +749,14 @@ struct ImageResolver {
 
   init(images: [BinaryImage]) {
     self.images = images
+    byName.reserveCapacity(images.count * 2)
     for (index, image) in images.enumerated() {
-      for key in [image.name, image.bundleID, image.path.map(CrashReport.lastPathComponent)] {
+      func add(_ key: String?) {
         if let key, byName[key] == nil { byName[key] = index }
       }
+      add(image.name)
+      add(image.bundleID)
+      add(image.path.map(CrashReport.lastPathComponent))
       if let base = image.base, let size = image.size, size > 0 {
         ranges.append((base, base &+ (size - 1), index))
       }
