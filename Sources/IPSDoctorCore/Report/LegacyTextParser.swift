@@ -130,7 +130,7 @@ struct LegacyTextReader {
     for (offset, raw) in lines.enumerated() {
       let line = Self.withoutCarriageReturn(raw)
       let content = LegacyTextLine.droppingLeadingSpace(line)
-      if Self.openingLabels.contains(where: { content.hasPrefix($0) }) {
+      if Self.openingLabels.contains(where: { content.utf8.starts(with: $0.utf8) }) {
         start = offset
         indent = line.utf8.count - content.utf8.count
         found = true
@@ -168,16 +168,22 @@ struct LegacyTextReader {
   }
 
   static func withoutCarriageReturn(_ line: Substring) -> Substring {
-    line.hasSuffix("\r") ? line.dropLast() : line
+    line.utf8.last == 0x0D ? line[..<line.utf8.index(before: line.endIndex)] : line
   }
 
   static func startsSection(_ line: Substring) -> Bool {
-    if line.hasPrefix("Thread "), let next = line.dropFirst(7).first, LegacyTextLine.isDigit(next) {
-      return true
-    }
-    return LegacyTextLine.droppingLeadingSpace(line).hasPrefix("Binary Images")
-      || line.hasPrefix("Last Exception Backtrace:")
-      || line.hasPrefix("Application Specific Backtrace") || line == "EOF"
+    if isThreadLine(line) { return true }
+    return LegacyTextLine.hasPrefix(LegacyTextLine.droppingLeadingSpace(line), "Binary Images")
+      || LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:")
+      || LegacyTextLine.hasPrefix(line, "Application Specific Backtrace") || line == "EOF"
+  }
+
+  /// "Thread " and a digit (compared as bytes).
+  static func isThreadLine(_ line: Substring) -> Bool {
+    guard LegacyTextLine.hasPrefix(line, "Thread ") else { return false }
+    let utf8 = line.utf8
+    let next = utf8.index(utf8.startIndex, offsetBy: 7)
+    return next < utf8.endIndex && utf8[next] >= 0x30 && utf8[next] <= 0x39
   }
 
   /// Labels that end the continuation lines of "Termination Reason".
@@ -215,8 +221,8 @@ struct LegacyTextReader {
         return
       }
       let continues =
-        pendingBlankLines == 0 || line.first.map(LegacyTextLine.isSpace) == true
-        || line.hasPrefix("REGION TYPE") || line.hasPrefix("=")
+        pendingBlankLines == 0 || line.utf8.first.map(LegacyTextLine.isSpaceByte) == true
+        || LegacyTextLine.hasPrefix(line, "REGION TYPE") || line.utf8.first == 0x3D
       if continues && !Self.startsSection(line) {
         vmSummaryLines += Array(repeating: "", count: pendingBlankLines)
         vmSummaryLines.append(String(line))
@@ -279,7 +285,7 @@ struct LegacyTextReader {
         return
       }
       let content = LegacyTextLine.droppingLeadingSpace(line)
-      if content.hasPrefix("0x") {
+      if LegacyTextLine.hasPrefix(content, "0x") {
         if let image = LegacyTextLine.binaryImage(content) {
           report.images.append(image)
         } else {
@@ -296,11 +302,11 @@ struct LegacyTextReader {
   /// belongs to something else.
   mutating func readFrameLine(_ line: Substring, number: Int) -> Bool {
     let content = LegacyTextLine.droppingLeadingSpace(line)
-    if block == .lastExceptionBacktrace, addressListOpen || content.hasPrefix("(") {
+    if case .lastExceptionBacktrace = block, addressListOpen || content.utf8.first == 0x28 {
       readAddressList(content, number: number)
       return true
     }
-    guard let first = content.first, LegacyTextLine.isDigit(first) else { return false }
+    guard let first = content.utf8.first, first >= 0x30 && first <= 0x39 else { return false }
     guard let (_, frame) = LegacyTextLine.frame(content) else {
       warn(number, "could not read the stack frame")
       return true
@@ -347,18 +353,18 @@ struct LegacyTextReader {
       stopped = true
       return
     }
-    if line.hasPrefix("Thread "), let next = line.dropFirst(7).first, LegacyTextLine.isDigit(next) {
+    if Self.isThreadLine(line) {
       readThreadHeader(line, number: number)
       return
     }
     let content = LegacyTextLine.droppingLeadingSpace(line)
-    if content.hasPrefix("Binary Images"), content.hasSuffix(":") {
+    if LegacyTextLine.hasPrefix(content, "Binary Images"), content.utf8.last == 0x3A {
       inHeaderBlock = false
       sawBody = true
       block = .images
       return
     }
-    if line.hasPrefix("Last Exception Backtrace:") {
+    if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
       inHeaderBlock = false
       sawBody = true
       block = .lastExceptionBacktrace
@@ -367,7 +373,7 @@ struct LegacyTextReader {
       if rest.hasPrefix("(") { readAddressList(rest, number: number) }
       return
     }
-    if line.hasPrefix("Application Specific Backtrace"), line.hasSuffix(":") {
+    if LegacyTextLine.hasPrefix(line, "Application Specific Backtrace"), line.utf8.last == 0x3A {
       block = .applicationSpecificBacktrace
       applicationBacktraceFrames = applicationBacktraceFrames ?? []
       return
