@@ -120,9 +120,7 @@ struct LegacyTextReader {
 
   mutating func read(_ text: String) {
     // Split the bytes (fast, and "\r\n" is one Character); a trailing "\r" is dropped per line.
-    let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-      Substring($0)
-    }
+    let lines = Self.lines(of: text)
     // Find where the report starts and how far it is indented.
     var start = 0
     var indent = 0
@@ -165,6 +163,26 @@ struct LegacyTextReader {
       }
       process(LegacyTextLine.droppingTrailingSpace(line), number: number)
     }
+  }
+
+  /// The lines of `text` (split at "\n", empty lines kept) as slices of its one UTF-8 buffer,
+  /// found with `memchr`.
+  static func lines(of text: String) -> [Substring] {
+    let utf8 = text.utf8
+    let found = utf8.withContiguousStorageIfAvailable { buffer -> [Substring] in
+      var result: [Substring] = []
+      var start = 0
+      while true {
+        let end = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: start) ?? buffer.count
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        let upper = utf8.index(lower, offsetBy: end - start)
+        result.append(text[lower..<upper])
+        if end == buffer.count { return result }
+        start = end + 1
+      }
+    }
+    return found
+      ?? text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
   }
 
   static func withoutCarriageReturn(_ line: Substring) -> Substring {
