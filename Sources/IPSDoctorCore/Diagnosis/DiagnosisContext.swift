@@ -11,6 +11,8 @@ public struct DiagnosisContext: Sendable {
   public let appImageIndexes: Set<Int>
   /// Names of the app's images (for text reports whose frames name images directly).
   public let appImageNames: Set<String>
+  /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
+  private(set) var swiftFailures: [SwiftFailure] = []
 
   public init(report: CrashReport) {
     self.report = report
@@ -31,6 +33,7 @@ public struct DiagnosisContext: Sendable {
     if let processName = report.processName, names.isEmpty { names.insert(processName) }
     appImageIndexes = indexes
     appImageNames = names
+    swiftFailures = SwiftFailure.collect(in: self)
   }
 
   public var crashedThread: CrashThread? {
