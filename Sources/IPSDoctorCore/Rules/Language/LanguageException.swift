@@ -38,7 +38,7 @@ struct LanguageException: Sendable {
         result.reasonEvidence = Evidence("exceptionReason.composed_message", message)
       }
       let type = reason.type ?? ""
-      result.isObjC = type.isEmpty || type.contains("objc") || reason.className == "NSException"
+      result.isObjC = type.isEmpty || type.prefilteredContains("objc") || reason.className == "NSException"
         || reason.className == nil && (reason.name ?? "").hasPrefix("NS")
     } else if let (evidence, name, text) = terminatingLine(in: context) {
       result.name = name
@@ -93,7 +93,7 @@ struct LanguageException: Sendable {
     let line = evidence.detail
     guard let name = TextScan.between(line, "uncaught exception '", "'") else { return nil }
     var reason: String?
-    if let start = line.firstRange(of: "reason: '") {
+    if let start = line.prefilteredFirstRange(of: "reason: '") {
       var text = line[start.upperBound...]
       if let end = text.lastIndex(of: "'") { text = text[..<end] }
       reason = String(text)
@@ -138,7 +138,7 @@ struct ObjCMethodReference: Sendable, Equatable {
   /// Parses the first `-[Class selector]` or `+[Class selector]` in `text`.
   init?(in text: some StringProtocol) {
     var rest = Substring(text)
-    while let open = rest.firstRange(of: "[") {
+    while let open = rest.prefilteredFirstRange(of: "[") {
       let before = rest[..<open.lowerBound].last
       let body = rest[open.upperBound...]
       rest = body
