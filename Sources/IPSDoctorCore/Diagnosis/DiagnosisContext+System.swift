@@ -189,14 +189,14 @@ extension String {
   /// A decimal number that follows `marker` in the text ("allowance of 19.97 seconds" with marker
   /// "allowance of " → "19.97").
   func numberFollowing(_ marker: String) -> String? {
-    guard let range = firstRange(of: marker) else { return nil }
+    guard let range = prefilteredFirstRange(of: marker) else { return nil }
     let digits = self[range.upperBound...].prefix(while: { $0.isNumber || $0 == "." })
     return digits.isEmpty ? nil : String(digits)
   }
 
   /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
   func textFollowing(_ marker: String, upTo terminators: Set<Character> = ["\n"]) -> String? {
-    guard let range = firstRange(of: marker) else { return nil }
+    guard let range = prefilteredFirstRange(of: marker) else { return nil }
     let value = self[range.upperBound...].prefix(while: { !terminators.contains($0) })
       .trimmingWhitespace()
     return value.isEmpty ? nil : value

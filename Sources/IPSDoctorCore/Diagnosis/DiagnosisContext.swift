@@ -13,6 +13,10 @@ public struct DiagnosisContext: Sendable {
   public let appImageNames: Set<String>
   /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
   private(set) var swiftFailures: [SwiftFailure] = []
+  /// `LanguageException.find(in:)`, found once for every rule.
+  private(set) var languageException: LanguageException?
+  /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
+  private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
 
   public init(report: CrashReport) {
     self.report = report
@@ -34,6 +38,8 @@ public struct DiagnosisContext: Sendable {
     appImageIndexes = indexes
     appImageNames = names
     swiftFailures = SwiftFailure.collect(in: self)
+    languageException = LanguageException.collect(in: self)
+    mainThreadAssertion = MainThreadAssertion.collect(in: self)
   }
 
   public var crashedThread: CrashThread? {

@@ -58,6 +58,11 @@ public enum MainThreadAssertion {
   }
 
   public static func find(in context: DiagnosisContext) -> Assertion {
+    context.mainThreadAssertion ?? collect(in: context)
+  }
+
+  /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
+  static func collect(in context: DiagnosisContext) -> Assertion {
     var assertion = Assertion(
       reason: messages.lazy.compactMap { context.reasonText(containing: $0) }.first,
       assertingFrames: [], backtrace: nil)

@@ -28,7 +28,11 @@ struct LanguageException: Sendable {
 
   static let throwFrames = ["objc_exception_throw", "__exceptionPreprocess", "objc_exception_rethrow"]
 
-  static func find(in context: DiagnosisContext) -> LanguageException? {
+  /// The report's language exception (found once per report, by `DiagnosisContext`).
+  static func find(in context: DiagnosisContext) -> LanguageException? { context.languageException }
+
+  /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
+  static func collect(in context: DiagnosisContext) -> LanguageException? {
     var result = LanguageException(isObjC: false)
     if let reason = context.report.exceptionReason, reason.name != nil || reason.composedMessage != nil {
       result.name = reason.name
