@@ -111,10 +111,10 @@ extension DiagnosisContext {
 enum SymbolText {
   /// The text between `start` and the next `end` (or the end of the text when `end` is nil).
   static func between(_ text: String, _ start: String, _ end: String?) -> String? {
-    guard let open = text.firstRange(of: start) else { return nil }
+    guard let open = text.prefilteredFirstRange(of: start) else { return nil }
     let rest = text[open.upperBound...]
     guard let end else { return String(rest) }
-    guard let close = rest.firstRange(of: end) else { return nil }
+    guard let close = rest.prefilteredFirstRange(of: end) else { return nil }
     return String(rest[..<close.lowerBound])
   }
 
@@ -125,10 +125,10 @@ enum SymbolText {
   static func enclosingFunction(_ name: String) -> String {
     if let block = objcBlockMethod(name) { return block }
     var text = Substring(name)
-    while let range = text.firstRange(of: " in ") {
+    while let range = text.prefilteredFirstRange(of: " in ") {
       let head = text[..<range.lowerBound]
       // Only strip " in " that ends a closure or thunk prefix, not one inside an argument list.
-      guard !head.contains("(") || head.hasPrefix("(") else { break }
+      guard !head.prefilteredContains("(") || head.hasPrefix("(") else { break }
       text = text[range.upperBound...]
     }
     for prefix in ["partial apply for ", "@objc "] where text.hasPrefix(prefix) {
@@ -140,7 +140,7 @@ enum SymbolText {
   /// "__58-[NotificationHandler handleResponse:completion:]_block_invoke" →
   /// "-[NotificationHandler handleResponse:completion:]".
   static func objcBlockMethod(_ name: String) -> String? {
-    guard name.hasPrefix("__"), name.contains("_block_invoke") else { return nil }
+    guard name.hasPrefix("__"), name.prefilteredContains("_block_invoke") else { return nil }
     guard let open = name.firstIndex(where: { $0 == "[" }), let close = name.firstIndex(of: "]"),
       open < close
     else { return nil }
@@ -151,8 +151,8 @@ enum SymbolText {
 
   /// What kind of code `name` is: "closure", "block" or "function".
   static func kind(_ name: String) -> String {
-    if objcBlockMethod(name) != nil || name.contains("_block_invoke") { return "block" }
-    if name.contains("closure #") { return "closure" }
+    if objcBlockMethod(name) != nil || name.prefilteredContains("_block_invoke") { return "block" }
+    if name.prefilteredContains("closure #") { return "closure" }
     return "function"
   }
 

@@ -32,7 +32,7 @@ extension DiagnosisContext {
 
   /// Whether the process was stopped by `abort()` (`EXC_CRASH (SIGABRT)`).
   var isAbort: Bool {
-    (signal ?? "").hasPrefix("SIGABRT") || (exceptionType ?? "").contains("SIGABRT")
+    (signal ?? "").hasPrefix("SIGABRT") || (exceptionType ?? "").prefilteredContains("SIGABRT")
   }
 
   /// The frame that crashed: frame 0 of the crashed thread.
@@ -111,9 +111,9 @@ extension DiagnosisContext {
 enum TextScan {
   /// The text between the first `open` and the next `close` after it.
   static func between(_ text: some StringProtocol, _ open: String, _ close: String) -> String? {
-    guard let start = text.firstRange(of: open) else { return nil }
+    guard let start = text.prefilteredFirstRange(of: open) else { return nil }
     let rest = text[start.upperBound...]
-    guard let end = rest.firstRange(of: close) else { return nil }
+    guard let end = rest.prefilteredFirstRange(of: close) else { return nil }
     return String(rest[..<end.lowerBound])
   }
 
@@ -121,10 +121,10 @@ enum TextScan {
   static func hexNumber(in text: some StringProtocol, after marker: String = "") -> UInt64? {
     var rest = Substring(text)
     if !marker.isEmpty {
-      guard let range = rest.firstRange(of: marker) else { return nil }
+      guard let range = rest.prefilteredFirstRange(of: marker) else { return nil }
       rest = rest[range.upperBound...]
     }
-    guard let range = rest.firstRange(of: "0x") else { return nil }
+    guard let range = rest.prefilteredFirstRange(of: "0x") else { return nil }
     let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
     return UInt64(digits, radix: 16)
   }

@@ -52,7 +52,7 @@ extension DiagnosisContext {
     // Most texts have no hexadecimal number: a byte search rules them out cheaply.
     guard text.utf8Contains("0x") || text.utf8Contains("0X") else { return nil }
     var rest = Substring(text)
-    while let range = rest.firstRange(of: "0x") ?? rest.firstRange(of: "0X") {
+    while let range = rest.prefilteredFirstRange(of: "0x") ?? rest.prefilteredFirstRange(of: "0X") {
       let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
       if let value = UInt64(digits, radix: 16), codes.contains(value) { return value }
       rest = rest[range.upperBound...]
@@ -62,7 +62,7 @@ extension DiagnosisContext {
 
   /// "Namespace SPRINGBOARD, Code 0x8badf00d" → "SPRINGBOARD".
   static func namespace(in text: String) -> String? {
-    guard let range = text.firstRange(of: "Namespace ") else { return nil }
+    guard let range = text.prefilteredFirstRange(of: "Namespace ") else { return nil }
     let name = text[range.upperBound...].prefix(while: { $0 != "," && $0 != " " })
     return name.isEmpty ? nil : String(name)
   }
@@ -105,8 +105,8 @@ extension DiagnosisContext {
   /// "<RBSTerminateContext| domain:10 code:0x… explanation:TEXT reportType:CrashLog …>" → "TEXT".
   public static func explanation(_ text: String) -> String {
     var value = Substring(text.trimmingWhitespace())
-    if let range = value.firstRange(of: "explanation:") { value = value[range.upperBound...] }
-    if let range = value.firstRange(of: " reportType:") { value = value[..<range.lowerBound] }
+    if let range = value.prefilteredFirstRange(of: "explanation:") { value = value[range.upperBound...] }
+    if let range = value.prefilteredFirstRange(of: " reportType:") { value = value[..<range.lowerBound] }
     if value.hasSuffix(">") && text.hasPrefix("<RBS") { value = value.dropLast() }
     return value.trimmingWhitespace()
   }
@@ -131,7 +131,7 @@ extension DiagnosisContext {
 
   /// Whether the process is an app extension (its path runs through a `.appex` bundle).
   public var processIsAppExtension: Bool {
-    (report.processPath ?? report.mainImage?.path ?? "").contains(".appex/")
+    (report.processPath ?? report.mainImage?.path ?? "").prefilteredContains(".appex/")
   }
 
   /// The main thread (by queue or name, else thread 0), with its index.
@@ -189,14 +189,14 @@ extension String {
   /// A decimal number that follows `marker` in the text ("allowance of 19.97 seconds" with marker
   /// "allowance of " → "19.97").
   func numberFollowing(_ marker: String) -> String? {
-    guard let range = firstRange(of: marker) else { return nil }
+    guard let range = prefilteredFirstRange(of: marker) else { return nil }
     let digits = self[range.upperBound...].prefix(while: { $0.isNumber || $0 == "." })
     return digits.isEmpty ? nil : String(digits)
   }
 
   /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
   func textFollowing(_ marker: String, upTo terminators: Set<Character> = ["\n"]) -> String? {
-    guard let range = firstRange(of: marker) else { return nil }
+    guard let range = prefilteredFirstRange(of: marker) else { return nil }
     let value = self[range.upperBound...].prefix(while: { !terminators.contains($0) })
       .trimmingWhitespace()
     return value.isEmpty ? nil : value

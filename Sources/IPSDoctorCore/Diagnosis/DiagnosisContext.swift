@@ -11,6 +11,12 @@ public struct DiagnosisContext: Sendable {
   public let appImageIndexes: Set<Int>
   /// Names of the app's images (for text reports whose frames name images directly).
   public let appImageNames: Set<String>
+  /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
+  private(set) var swiftFailures: [SwiftFailure] = []
+  /// `LanguageException.find(in:)`, found once for every rule.
+  private(set) var languageException: LanguageException?
+  /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
+  private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
 
   public init(report: CrashReport) {
     self.report = report
@@ -31,6 +37,9 @@ public struct DiagnosisContext: Sendable {
     if let processName = report.processName, names.isEmpty { names.insert(processName) }
     appImageIndexes = indexes
     appImageNames = names
+    swiftFailures = SwiftFailure.collect(in: self)
+    languageException = LanguageException.collect(in: self)
+    mainThreadAssertion = MainThreadAssertion.collect(in: self)
   }
 
   public var crashedThread: CrashThread? {

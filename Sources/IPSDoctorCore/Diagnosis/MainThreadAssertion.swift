@@ -44,7 +44,7 @@ public enum MainThreadAssertion {
       {
         return image == "UIKitCore" ? "UIKit" : image
       }
-      if let text = reason?.detail, text.contains("WKNavigationDelegate") || text.contains("WKUIDelegate") {
+      if let text = reason?.detail, text.prefilteredContains("WKNavigationDelegate") || text.prefilteredContains("WKUIDelegate") {
         return "WebKit"
       }
       return "UIKit"
@@ -58,6 +58,11 @@ public enum MainThreadAssertion {
   }
 
   public static func find(in context: DiagnosisContext) -> Assertion {
+    context.mainThreadAssertion ?? collect(in: context)
+  }
+
+  /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
+  static func collect(in context: DiagnosisContext) -> Assertion {
     var assertion = Assertion(
       reason: messages.lazy.compactMap { context.reasonText(containing: $0) }.first,
       assertingFrames: [], backtrace: nil)
@@ -133,9 +138,9 @@ public enum MainThreadAssertion {
   /// Parses "[(N) await resume partial function for ][partial apply for ]@objc closure #N in
   /// [Module.]Type.method(labels)".
   static func parseBridge(_ text: String) -> (type: String, method: String)? {
-    guard let objc = text.firstRange(of: "@objc closure #") else { return nil }
+    guard let objc = text.prefilteredFirstRange(of: "@objc closure #") else { return nil }
     let afterClosure = text[objc.upperBound...]
-    guard let inRange = afterClosure.firstRange(of: " in ") else { return nil }
+    guard let inRange = afterClosure.prefilteredFirstRange(of: " in ") else { return nil }
     let entity = afterClosure[inRange.upperBound...].trimmingWhitespace()
     guard let paren = entity.firstIndex(of: "(") else { return nil }
     let name = entity[..<paren]
@@ -159,14 +164,14 @@ public enum MainThreadAssertion {
     guard let close else { return nil }
     let inner = entity[entity.index(after: paren)..<close]
     let labels =
-      inner.contains(" ") || inner.contains(",") ? SwiftDemangler.labels(of: inner) : String(inner)
+      inner.prefilteredContains(" ") || inner.prefilteredContains(",") ? SwiftDemangler.labels(of: inner) : String(inner)
     return (String(parts[parts.count - 2]), String(parts[parts.count - 1]) + "(" + labels + ")")
   }
 
   /// The mangled shape of the bridge closure: `…YaF…fU_To` optionally followed by `TA`, `TQn_`,
   /// `TYn_`, `Tu` and a `.N` merge suffix (taxonomy D.3).
   static func isMangledBridge(_ raw: String) -> Bool {
-    guard SwiftDemangler.isMangled(raw), raw.contains("Ya") else { return false }
+    guard SwiftDemangler.isMangled(raw), raw.prefilteredContains("Ya") else { return false }
     var text = Substring(raw)
     if let dot = text.lastIndex(of: "."), text[text.index(after: dot)...].allSatisfy(\.isNumber) {
       text = text[..<dot]
@@ -185,7 +190,7 @@ public enum MainThreadAssertion {
     guard text.hasSuffix("_To"), let closure = text.dropLast(3).lastIndex(of: "f") else { return false }
     let marker = text[closure...].dropFirst()
     guard marker.first == "U" else { return false }
-    return text[..<closure].contains("YaF") || text[..<closure].contains("YaKF")
+    return text[..<closure].prefilteredContains("YaF") || text[..<closure].prefilteredContains("YaKF")
   }
 
   /// Whether the Swift concurrency runtime ran the job: its frames in the backtrace or the crashed

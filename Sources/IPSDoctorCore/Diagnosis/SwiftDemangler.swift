@@ -82,13 +82,13 @@ public enum SwiftDemangler {
     var text = Substring(full)
     var output = ""
     // Closure signatures: "closure #1 () async -> () in" → "closure #1 in".
-    while let range = text.firstRange(of: "closure #") {
+    while let range = text.prefilteredFirstRange(of: "closure #") {
       output += text[..<range.upperBound]
       text = text[range.upperBound...]
       let number = text.prefix(while: \.isNumber)
       output += number
       text = text[number.endIndex...]
-      if let inRange = text.firstRange(of: " in "), !text[..<inRange.lowerBound].contains("closure #") {
+      if let inRange = text.prefilteredFirstRange(of: " in "), !text[..<inRange.lowerBound].prefilteredContains("closure #") {
         text = text[inRange.lowerBound...]
       }
     }

@@ -48,13 +48,13 @@ public struct SymbolicationHint: Sendable, Equatable {
   /// `Kit.framework.dSYM` for a framework, `name.dSYM` otherwise.
   static func dSYMBinary(image: BinaryImage, name: String, isMain: Bool) -> String {
     let bundle: String
-    if let path = image.path, let range = path.firstRange(of: ".framework/") {
+    if let path = image.path, let range = path.prefilteredFirstRange(of: ".framework/") {
       let framework = path[..<range.lowerBound].split(separator: "/").last.map(String.init) ?? name
       bundle = framework + ".framework.dSYM"
-    } else if let path = image.path, let range = path.firstRange(of: ".appex/") {
+    } else if let path = image.path, let range = path.prefilteredFirstRange(of: ".appex/") {
       let appex = path[..<range.lowerBound].split(separator: "/").last.map(String.init) ?? name
       bundle = appex + ".appex.dSYM"
-    } else if isMain || image.path?.contains(".app/") == true {
+    } else if isMain || image.path?.prefilteredContains(".app/") == true {
       bundle = name + ".app.dSYM"
     } else {
       bundle = name + ".dSYM"

@@ -203,7 +203,7 @@ public struct ExceptionInfo: Sendable, Equatable {
 
   /// The address after "at" in the subtype ("KERN_INVALID_ADDRESS at 0x10" → 0x10).
   public var faultAddress: UInt64? {
-    guard let subtype, let range = subtype.firstRange(of: " at 0x") else { return nil }
+    guard let subtype, let range = subtype.prefilteredFirstRange(of: " at 0x") else { return nil }
     let digits = subtype[range.upperBound...].prefix(while: \.isHexDigit)
     return UInt64(digits, radix: 16)
   }
@@ -404,8 +404,8 @@ public struct BinaryImage: Sendable, Equatable {
       return false
     }
     if path.hasPrefix("/private/var/containers/Bundle/Application/")
-      || path.hasPrefix("/var/containers/Bundle/Application/") || path.contains(".app/")
-      || path.hasSuffix(".app") || path.contains("/Developer/CoreSimulator/")
+      || path.hasPrefix("/var/containers/Bundle/Application/") || path.prefilteredContains(".app/")
+      || path.hasSuffix(".app") || path.prefilteredContains("/Developer/CoreSimulator/")
     {
       return true
     }

@@ -36,6 +36,12 @@ enum ByteSearch {
     return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
   }
 
+  /// Whether a `Character`-wise match of `needle` implies a byte match: ASCII without `K`, `;` and
+  /// `` ` `` (the only ASCII characters with non-ASCII canonical equivalents).
+  static func isPrefilterable(_ needle: String) -> Bool {
+    needle.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }
+  }
+
   /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
   static func contains(_ text: String, _ needle: String) -> Bool {
     var text = text
@@ -57,5 +63,36 @@ extension String {
   func utf8Contains(_ needle: String) -> Bool {
     guard needle.utf8.allSatisfy({ $0 < 0x80 }) else { return contains(needle) }
     return ByteSearch.contains(self, needle)
+  }
+}
+
+extension StringProtocol {
+  /// Exactly `contains(_:)`, answered by a byte search first. For an ASCII `needle`, a
+  /// `Character`-wise match implies a byte match, so when the bytes are absent the answer is `false`
+  /// without `String.contains` (which builds a search table on every call); only a byte hit is
+  /// confirmed with `contains`. Unlike `utf8Contains`, the result never differs from `contains`.
+  /// (Three non-ASCII scalars are canonically equivalent to ASCII ones — U+212A KELVIN SIGN to `K`,
+  /// U+037E to `;`, U+1FEF to `` ` `` — so needles with those characters skip the pre-check.)
+  func prefilteredContains(_ needle: String) -> Bool {
+    if ByteSearch.isPrefilterable(needle), bytesAbsent(needle) { return false }
+    return contains(needle)
+  }
+
+  /// Exactly `firstRange(of:)`, with the same byte pre-check as `prefilteredContains`.
+  func prefilteredFirstRange(of needle: String) -> Range<Index>? {
+    if ByteSearch.isPrefilterable(needle), bytesAbsent(needle) { return nil }
+    return firstRange(of: needle)
+  }
+
+  /// `true` when the UTF-8 of `needle` certainly does not occur in `self` (`false` when it does or
+  /// when the text is not contiguous).
+  private func bytesAbsent(_ needle: String) -> Bool {
+    var needle = needle
+    let found = utf8.withContiguousStorageIfAvailable { haystack in
+      needle.withUTF8 { pattern in
+        ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(haystack)) != nil
+      }
+    }
+    return found == false
   }
 }

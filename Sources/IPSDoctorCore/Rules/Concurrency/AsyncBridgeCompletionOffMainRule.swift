@@ -113,7 +113,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       if context.isAppFrame(frame) { return cursor }
       // Only framework frames may sit between UIKit and the app's caller.
       if let symbol = frame.symbol,
-        MainThreadAssertion.concurrencyRuntimeFrames.contains(where: { symbol.contains($0) })
+        MainThreadAssertion.concurrencyRuntimeFrames.contains(where: { symbol.prefilteredContains($0) })
       {
         return nil
       }

@@ -40,12 +40,12 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let text = context.reasonText(containing: Self.twice),
-      text.detail.contains(Self.marker)
+      text.detail.prefilteredContains(Self.marker)
     else { return nil }
     var evidence = [text]
     let function = SymbolText.between(text.detail, Self.marker + ": ", " " + Self.twice)
     let outcome: String? =
-      text.detail.contains("more than once, throwing") ? "throwing" : text.detail.contains("more than once, returning") ? "returning" : nil
+      text.detail.prefilteredContains("more than once, throwing") ? "throwing" : text.detail.prefilteredContains("more than once, returning") ? "returning" : nil
 
     // The app frame that called resume the second time: the first app frame below the
     // `CheckedContinuation.resume…` frame on the crashed thread.
@@ -67,7 +67,7 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
       summary += " The second resume came from \(caller.quotedName) (\(caller.evidence.path))"
       if let thread = context.crashedThread { summary += " on \(context.threadDescription(thread))" }
       summary += "."
-      if let name = caller.name, name.contains("didUpdate") || name.contains("delegate") || name.contains("Delegate") {
+      if let name = caller.name, name.prefilteredContains("didUpdate") || name.prefilteredContains("delegate") || name.prefilteredContains("Delegate") {
         summary += " A delegate callback that can fire more than once is resuming the same continuation."
       }
     }

@@ -121,7 +121,7 @@ public struct SwiftIsolationCheckFailedRule: DiagnosisRule {
     } else {
       summary += " on another queue."
     }
-    let isRequestAuthorization = caller?.name.contains("requestAuthorization") ?? false
+    let isRequestAuthorization = caller?.name.prefilteredContains("requestAuthorization") ?? false
     if isRequestAuthorization {
       summary +=
         " This is the known `UNUserNotificationCenter.requestAuthorization` case: its completion "
@@ -140,7 +140,7 @@ public struct SwiftIsolationCheckFailedRule: DiagnosisRule {
   private func checkName(_ check: Evidence) -> String {
     for name in ["_swift_task_checkIsolatedSwift", "swift_task_isCurrentExecutorWithFlagsImpl",
       "swift_task_isCurrentExecutor", "_checkExpectedExecutor", "swift_task_checkIsolated"]
-    where check.detail.contains(name) {
+    where check.detail.prefilteredContains(name) {
       return name
     }
     return "swift_task_isCurrentExecutor"

@@ -45,8 +45,8 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
     let reason = context.reasonText(containing: Self.prefix)
     if let reason {
       let text = reason.detail
-      let isDropped = text.contains(Self.notCalled)
-      guard isDropped || text.contains(Self.calledTwice) else { return nil }
+      let isDropped = text.prefilteredContains(Self.notCalled)
+      guard isDropped || text.prefilteredContains(Self.calledTwice) else { return nil }
       let method = SymbolText.between(text, Self.prefix, isDropped ? Self.notCalled : Self.calledTwice)
       var evidence = [reason]
       if let checker = context.firstFrame(containing: "CompletionHandlerCallChecker") {
@@ -55,7 +55,7 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
       return diagnosis(context, method: method, dropped: isDropped, evidence: evidence, confidence: .definite)
     }
     // Without the reason text: WebKit's checker destructor raising an exception (which aborts).
-    let aborted = (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").contains("SIGABRT")
+    let aborted = (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").prefilteredContains("SIGABRT")
     guard aborted,
       context.report.exceptionReason?.name == "NSInternalInconsistencyException" || context.report.exceptionReason == nil,
       let checker = context.firstFrame(containing: "CompletionHandlerCallChecker::~CompletionHandlerCallChecker")
@@ -77,7 +77,7 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
         + "`\(swiftName(parts.selector))`"
       summary += dropped ? " for a return that skips the handler." : " for a second call of the handler."
     }
-    if dropped, let checker = evidence.first(where: { $0.detail.contains("~CompletionHandlerCallChecker") }) {
+    if dropped, let checker = evidence.first(where: { $0.detail.prefilteredContains("~CompletionHandlerCallChecker") }) {
       summary += " The checker fired when the block was released (\(checker.path)), not where the call was skipped."
     }
     return finding(
@@ -108,7 +108,7 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
     var text = Self.description.remedy + "\n\n"
     let typeName = parts.map { SymbolText.unqualified($0.className) } ?? "BrowserViewController"
     let selector = parts?.selector ?? "webView:decidePolicyForNavigationAction:decisionHandler:"
-    if selector.contains("NavigationResponse") {
+    if selector.prefilteredContains("NavigationResponse") {
       text += """
         ```swift
         extension \(typeName): WKNavigationDelegate {
@@ -123,7 +123,7 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
         }
         ```
         """
-    } else if selector.contains("AuthenticationChallenge") {
+    } else if selector.prefilteredContains("AuthenticationChallenge") {
       text += """
         ```swift
         extension \(typeName): WKNavigationDelegate {

@@ -52,7 +52,7 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
       "SwiftUI stopped the app because no `\(type)` was in the environment "
       + "(\"\(marker)\(type) found\", \(reason.path))."
     if let reader {
-      if let name = reader.name, let body = name.firstRange(of: ".body"),
+      if let name = reader.name, let body = name.prefilteredFirstRange(of: ".body"),
         let view = name[..<body.lowerBound].split(separator: " ").last?.split(separator: ".").last
       {
         summary += " The view `\(view)` read it in its body (`\(name)`, \(reader.evidence.path))."
@@ -82,7 +82,7 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
     let variable = lowerFirst(type)
     let view =
       reader.flatMap { name in
-        name.firstRange(of: ".body").flatMap { body in
+        name.prefilteredFirstRange(of: ".body").flatMap { body in
           name[..<body.lowerBound].split(separator: " ").last?.split(separator: ".").last.map(String.init)
         }
       } ?? "ProfileView"

@@ -55,7 +55,7 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
     guard message != nil || (throwHit != nil && terminateHit != nil) else { return nil }
 
     var summary = "An uncaught C++ exception ended the app"
-    if let message, let range = message.detail.firstRange(of: "uncaught exception of type ") {
+    if let message, let range = message.detail.prefilteredFirstRange(of: "uncaught exception of type ") {
       let tail = message.detail[range.upperBound...]
       let (type, what) = Self.typeAndWhat(String(tail))
       summary += ": an exception of type `\(type)`"
@@ -89,7 +89,7 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
 
   /// Splits "std::out_of_range: vector" at the first ": " that is not part of "::".
   static func typeAndWhat(_ text: String) -> (String, String?) {
-    guard let range = text.firstRange(of: ": ") else { return (text.trimmingWhitespace(), nil) }
+    guard let range = text.prefilteredFirstRange(of: ": ") else { return (text.trimmingWhitespace(), nil) }
     let type = text[..<range.lowerBound].trimmingWhitespace()
     let what = text[range.upperBound...].trimmingWhitespace()
     return (type, what.isEmpty ? nil : what)

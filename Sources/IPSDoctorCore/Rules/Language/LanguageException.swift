@@ -28,7 +28,11 @@ struct LanguageException: Sendable {
 
   static let throwFrames = ["objc_exception_throw", "__exceptionPreprocess", "objc_exception_rethrow"]
 
-  static func find(in context: DiagnosisContext) -> LanguageException? {
+  /// The report's language exception (found once per report, by `DiagnosisContext`).
+  static func find(in context: DiagnosisContext) -> LanguageException? { context.languageException }
+
+  /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
+  static func collect(in context: DiagnosisContext) -> LanguageException? {
     var result = LanguageException(isObjC: false)
     if let reason = context.report.exceptionReason, reason.name != nil || reason.composedMessage != nil {
       result.name = reason.name
@@ -38,7 +42,7 @@ struct LanguageException: Sendable {
         result.reasonEvidence = Evidence("exceptionReason.composed_message", message)
       }
       let type = reason.type ?? ""
-      result.isObjC = type.isEmpty || type.contains("objc") || reason.className == "NSException"
+      result.isObjC = type.isEmpty || type.prefilteredContains("objc") || reason.className == "NSException"
         || reason.className == nil && (reason.name ?? "").hasPrefix("NS")
     } else if let (evidence, name, text) = terminatingLine(in: context) {
       result.name = name
@@ -93,7 +97,7 @@ struct LanguageException: Sendable {
     let line = evidence.detail
     guard let name = TextScan.between(line, "uncaught exception '", "'") else { return nil }
     var reason: String?
-    if let start = line.firstRange(of: "reason: '") {
+    if let start = line.prefilteredFirstRange(of: "reason: '") {
       var text = line[start.upperBound...]
       if let end = text.lastIndex(of: "'") { text = text[..<end] }
       reason = String(text)
@@ -138,7 +142,7 @@ struct ObjCMethodReference: Sendable, Equatable {
   /// Parses the first `-[Class selector]` or `+[Class selector]` in `text`.
   init?(in text: some StringProtocol) {
     var rest = Substring(text)
-    while let open = rest.firstRange(of: "[") {
+    while let open = rest.prefilteredFirstRange(of: "[") {
       let before = rest[..<open.lowerBound].last
       let body = rest[open.upperBound...]
       rest = body

@@ -42,9 +42,9 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
       exception.name == "NSInvalidArgumentException"
     else { return nil }
     let reason = exception.reason ?? ""
-    if reason.contains(UnrecognizedSelector.marker) { return nil }  // objc-unrecognized-selector
-    let isNil = Self.nilMarkers.contains { reason.contains($0) }
-    let isCountMismatch = reason.contains("count of objects") && reason.contains("differs from count")
+    if reason.prefilteredContains(UnrecognizedSelector.marker) { return nil }  // objc-unrecognized-selector
+    let isNil = Self.nilMarkers.contains { reason.prefilteredContains($0) }
+    let isCountMismatch = reason.prefilteredContains("count of objects") && reason.prefilteredContains("differs from count")
 
     var summary = "An uncaught `NSInvalidArgumentException` ended the app: \(exception.reasonDisplay)."
     let method = ObjCMethodReference(in: reason)

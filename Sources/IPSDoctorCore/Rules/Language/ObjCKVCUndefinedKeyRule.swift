@@ -41,7 +41,7 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     guard let exception = LanguageException.find(in: context), exception.isObjC else { return nil }
     let reason = exception.reason ?? ""
     let textMatch =
-      reason.contains("not key value coding-compliant") || reason.contains("forUndefinedKey:")
+      reason.prefilteredContains("not key value coding-compliant") || reason.prefilteredContains("forUndefinedKey:")
     guard exception.name == "NSUnknownKeyException" || textMatch else { return nil }
 
     let key = Self.key(in: reason)
@@ -56,11 +56,11 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
         }
       }
     }
-    let isSetter = reason.contains("setValue:forUndefinedKey:")
+    let isSetter = reason.prefilteredContains("setValue:forUndefinedKey:")
 
     var summary = "An uncaught `NSUnknownKeyException` ended the app: \(exception.reasonDisplay)."
     var remedy = Self.description.remedy
-    if let nibEvidence, isSetter || !reason.contains("valueForUndefinedKey:") {
+    if let nibEvidence, isSetter || !reason.prefilteredContains("valueForUndefinedKey:") {
       summary += " A storyboard or XIB was being loaded (\(DiagnosisContext.quote(nibEvidence)))"
       summary += " and tried to connect the outlet"
       summary += key.map { " `\($0)`" } ?? ""
@@ -94,7 +94,7 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
 
   /// "…compliant for the key titleLabel." → "titleLabel".
   static func key(in reason: String) -> String? {
-    guard let range = reason.firstRange(of: "for the key ") else { return nil }
+    guard let range = reason.prefilteredFirstRange(of: "for the key ") else { return nil }
     var key = reason[range.upperBound...].trimmingWhitespace()
     if key.hasSuffix(".") { key.removeLast() }
     return key.isEmpty ? nil : key

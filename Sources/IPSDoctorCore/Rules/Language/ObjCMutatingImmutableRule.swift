@@ -32,7 +32,7 @@ public struct ObjCMutatingImmutableRule: DiagnosisRule {
     guard let exception = LanguageException.find(in: context), exception.isObjC else { return nil }
     let reason = exception.reason ?? ""
     var summary: String
-    if reason.contains("mutating method sent to immutable object") {
+    if reason.prefilteredContains("mutating method sent to immutable object") {
       summary = "An uncaught `\(exception.name ?? "NSInternalInconsistencyException")` ended the app: "
         + "\(exception.reasonDisplay)."
       if let method = ObjCMethodReference(in: reason) {

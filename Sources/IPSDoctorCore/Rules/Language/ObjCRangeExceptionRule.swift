@@ -44,7 +44,7 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
     guard let exception = LanguageException.find(in: context), exception.isObjC else { return nil }
     let reason = exception.reason ?? ""
     let named = exception.name == "NSRangeException"
-    let textMatch = Self.markers.contains { reason.contains($0) }
+    let textMatch = Self.markers.contains { reason.prefilteredContains($0) }
     guard named || (textMatch && exception.name == nil) else { return nil }
 
     var summary = "An uncaught `NSRangeException` ended the app: \(exception.reasonDisplay)."
@@ -52,7 +52,7 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
       summary += " `\(method.display)` was called with "
       if let index = Self.number(after: "index ", in: reason) {
         summary += "index \(index)"
-        if reason.contains("empty") {
+        if reason.prefilteredContains("empty") {
           summary += " on an empty collection."
         } else if let upper = Self.upperBound(in: reason) {
           summary += ", but the valid indexes were 0 to \(upper) (\(upper + 1) elements)."
@@ -73,7 +73,7 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
   }
 
   static func number(after marker: String, in text: String) -> Int? {
-    guard let range = text.firstRange(of: marker) else { return nil }
+    guard let range = text.prefilteredFirstRange(of: marker) else { return nil }
     let digits = text[range.upperBound...].prefix(while: \.isNumber)
     return Int(digits)
   }

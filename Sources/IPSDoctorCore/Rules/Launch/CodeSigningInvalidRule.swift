@@ -66,7 +66,7 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
       summary = "The kernel killed \(context.processDisplayName) for a code-signing violation (termination namespace `CODESIGNING`"
         + (indicator.map { ", \"\($0)\"" } ?? "") + ")."
     } else if let signal = report.exception?.signal,
-      signal.contains("Code Signature Invalid") || signal.contains("CODESIGNING")
+      signal.prefilteredContains("Code Signature Invalid") || signal.prefilteredContains("CODESIGNING")
     {
       evidence.append(Evidence("exception.signal", signal))
       summary = "The kernel killed \(context.processDisplayName) with `\(signal)`: its code signature was invalid."
@@ -85,12 +85,12 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
       summary += " A page of code did not match the signature: the binary was modified after it was signed, or code was generated at runtime without permission."
     case "Launch Constraint Violation":
       summary += " The executable violated a launch constraint: it was launched from a location or by a parent that its constraints do not allow."
-    case let value? where value.contains("Taskgated"):
+    case let value? where value.prefilteredContains("Taskgated"):
       summary += " The signature or its entitlements were rejected, typically restricted entitlements without a matching provisioning profile."
     default:
       break
     }
-    if let triage = report.kernelTriage, triage.contains("execute permissions") || triage.contains("code sign") {
+    if let triage = report.kernelTriage, triage.prefilteredContains("execute permissions") || triage.prefilteredContains("code sign") {
       evidence.append(Evidence("ktriageinfo", triage.trimmingWhitespace()))
       summary += " Kernel triage: \"\(triage.trimmingWhitespace())\"."
     }

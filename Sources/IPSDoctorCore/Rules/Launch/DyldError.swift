@@ -100,14 +100,14 @@ struct DyldError: Sendable {
   /// Drops " (which was built for iOS 17.0)" style notes and trailing punctuation.
   static func stripTrailingNotes(_ text: String) -> String {
     var value = text
-    if let range = value.firstRange(of: " (which was built") { value = String(value[..<range.lowerBound]) }
-    if let range = value.firstRange(of: " Referenced from") { value = String(value[..<range.lowerBound]) }
+    if let range = value.prefilteredFirstRange(of: " (which was built") { value = String(value[..<range.lowerBound]) }
+    if let range = value.prefilteredFirstRange(of: " Referenced from") { value = String(value[..<range.lowerBound]) }
     return value.trimmingWhitespace()
   }
 
   /// "X" for ".../X.framework/X", else the last path component.
   static func frameworkName(_ path: String) -> String {
-    if let range = path.firstRange(of: ".framework") {
+    if let range = path.prefilteredFirstRange(of: ".framework") {
       let before = path[..<range.lowerBound]
       return String(before.split(separator: "/").last ?? before)
     }

@@ -92,13 +92,13 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     if path.hasPrefix("@rpath/") || path.hasPrefix("@executable_path/") || path.hasPrefix("@loader_path/") {
       var text = """
         Embed `\(name)` in the app: in the app target's **General → Frameworks, Libraries, and \
-        Embedded Content**, set `\(name)\(path.contains(".framework") ? ".framework" : "")` to \
+        Embedded Content**, set `\(name)\(path.prefilteredContains(".framework") ? ".framework" : "")` to \
         **Embed & Sign**. If it is already embedded, check **Runpath Search Paths** \
         (`LD_RUNPATH_SEARCH_PATHS`): it must contain `@executable_path/Frameworks` for an iOS app, \
         `@executable_path/../Frameworks` for a macOS app, or `@executable_path/../../Frameworks` \
         for an app extension.
         """
-      if let referencedFrom, referencedFrom.contains(".appex/") {
+      if let referencedFrom, referencedFrom.prefilteredContains(".appex/") {
         text += "\n\nThe library is referenced from an app extension: embed it in the containing app and give the extension the `@executable_path/../../Frameworks` runpath."
       }
       text += "\n\nFor CocoaPods or Carthage, make sure the embed/copy build phase runs for this configuration; for a Swift package that vends a dynamic library, add the product to the app target's embedded content."

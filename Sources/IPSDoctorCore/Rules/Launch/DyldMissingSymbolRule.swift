@@ -65,7 +65,7 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
     let name = SymbolName(stripped)
     if let readable = name.full ?? (name.simplified) {
       summary += " (`\(readable)`)"
-    } else if let range = symbol.symbol.firstRange(of: "OBJC_CLASS_$_") {
+    } else if let range = symbol.symbol.prefilteredFirstRange(of: "OBJC_CLASS_$_") {
       summary += " (the Objective-C class `\(symbol.symbol[range.upperBound...])`)"
     }
     if let expected = dyld.expectedIn {

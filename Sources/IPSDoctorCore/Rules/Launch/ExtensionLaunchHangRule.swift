@@ -48,7 +48,7 @@ public struct ExtensionLaunchHangRule: DiagnosisRule {
     var evidence: [Evidence] = []
     var summary: String
     let confidence: Confidence
-    if let subtype = context.report.exception?.subtype, subtype.contains("LAUNCH_HANG") {
+    if let subtype = context.report.exception?.subtype, subtype.prefilteredContains("LAUNCH_HANG") {
       evidence.append(Evidence("exception.subtype", subtype))
       summary = "The system killed \(context.processDisplayName) because it did not finish launching in time (exception subtype `LAUNCH_HANG`)."
       confidence = .definite
@@ -59,7 +59,7 @@ public struct ExtensionLaunchHangRule: DiagnosisRule {
     } else {
       return nil
     }
-    if let path = context.report.processPath, path.contains(".appex/") {
+    if let path = context.report.processPath, path.prefilteredContains(".appex/") {
       let bundle = path.split(separator: "/").first(where: { $0.hasSuffix(".appex") }).map(String.init) ?? path
       summary += " The process is the extension `\(bundle)`."
       evidence.append(Evidence("procPath", path))

@@ -97,7 +97,7 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     let namespaceIsTCC = context.report.termination?.namespace == "TCC"
-      || context.report.termination?.reasons.contains(where: { $0.contains("Namespace TCC") }) == true
+      || context.report.termination?.reasons.contains(where: { $0.prefilteredContains("Namespace TCC") }) == true
     if namespaceIsTCC { evidence.append(Evidence("termination.namespace", "TCC")) }
     let frame = context.crashedBacktrace.flatMap { context.firstFrame(in: $0, containing: Self.crashFrame)?.evidence }
       ?? (namespaceIsTCC ? context.firstFrameInAnyThread(containing: [Self.crashFrame]) : nil)
@@ -105,7 +105,7 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     let text = context.terminationText(containing: "UsageDescription")
       ?? context.terminationText(containing: "without a usage description")
     if let text { evidence.append(text) }
-    guard namespaceIsTCC || frame != nil || text?.detail.contains("privacy-sensitive") == true else { return nil }
+    guard namespaceIsTCC || frame != nil || text?.detail.prefilteredContains("privacy-sensitive") == true else { return nil }
 
     var summary = "The privacy system (TCC) killed \(context.processDisplayName) because it accessed privacy-protected data without a purpose string in its Info.plist."
     var key = text.flatMap { Self.usageKey(in: $0.detail) }
@@ -141,7 +141,7 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
 
   /// The first `NS…UsageDescription` (or `…UsageDescription`) token in `text`.
   static func usageKey(in text: String) -> String? {
-    guard let range = text.firstRange(of: "UsageDescription") else { return nil }
+    guard let range = text.prefilteredFirstRange(of: "UsageDescription") else { return nil }
     let before = text[..<range.lowerBound].reversed().prefix(while: { $0.isLetter || $0.isNumber })
     guard !before.isEmpty else { return nil }
     return String(before.reversed()) + "UsageDescription"

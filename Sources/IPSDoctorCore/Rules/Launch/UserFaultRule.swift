@@ -56,7 +56,7 @@ public struct UserFaultRule: DiagnosisRule {
     summary += "."
     let report = context.report
     if report.isSimulated == true || report.isNonFatal == true
-      || report.exception?.notes.contains(where: { $0.contains("SIMULATED") || $0.contains("NON-FATAL") }) == true
+      || report.exception?.notes.contains(where: { $0.prefilteredContains("SIMULATED") || $0.prefilteredContains("NON-FATAL") }) == true
     {
       summary += " The report is marked simulated or non-fatal: this is not a crash."
     }

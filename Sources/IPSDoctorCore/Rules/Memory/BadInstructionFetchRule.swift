@@ -38,7 +38,7 @@ public struct BadInstructionFetchRule: DiagnosisRule {
     let far = state?["far"]
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var confidence: Confidence?
-    if let esr = state?.esrDescription, esr.contains("Instruction Abort") {
+    if let esr = state?.esrDescription, esr.prefilteredContains("Instruction Abort") {
       confidence = .definite
       evidence.append(Evidence("threads[\(thread.index)].threadState.esr", esr))
     }

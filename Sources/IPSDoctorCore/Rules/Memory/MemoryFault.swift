@@ -29,7 +29,7 @@ struct MemoryFault: Sendable {
     else { return nil }
     // A kill (watchdog, code signing, jetsam) reported with the exception the thread was in when
     // killed ("EXC_BAD_ACCESS (SIGKILL)", namespace SPRINGBOARD): not a memory fault of the app.
-    if signal.hasPrefix("SIGKILL") || type.contains("SIGKILL") { return nil }
+    if signal.hasPrefix("SIGKILL") || type.prefilteredContains("SIGKILL") { return nil }
     if let namespace = context.report.termination?.namespace, namespace != "SIGNAL" { return nil }
 
     var found: (kind: Kind, text: String, path: String)?
@@ -45,7 +45,7 @@ struct MemoryFault: Sendable {
     ]
     search: for (path, value) in sources {
       guard let value else { continue }
-      for (marker, kind) in markers where value.contains(marker) {
+      for (marker, kind) in markers where value.prefilteredContains(marker) {
         found = (kind, value, path)
         break search
       }
@@ -64,8 +64,8 @@ struct MemoryFault: Sendable {
     kind = found?.kind ?? .other
     text = found?.text ?? exception?.subtype
     if let found { subtypeEvidence = Evidence(found.path, found.text) }
-    isPACFlagged = (exception?.subtype ?? "").contains("pointer authentication")
-      || (found?.text ?? "").contains("pointer authentication")
+    isPACFlagged = (exception?.subtype ?? "").prefilteredContains("pointer authentication")
+      || (found?.text ?? "").prefilteredContains("pointer authentication")
 
     if let text = found?.text, let at = TextScan.hexNumber(in: text, after: " at ") {
       address = at
@@ -102,7 +102,7 @@ struct MemoryFault: Sendable {
   static func arrowLine(in context: DiagnosisContext) -> Evidence? {
     for (path, text) in [("vmRegionInfo", context.report.vmRegionInfo), ("vmSummary", context.report.vmSummary)] {
       guard let text else { continue }
-      for line in text.split(separator: "\n") where line.contains("--->") {
+      for line in text.split(separator: "\n") where line.prefilteredContains("--->") {
         return Evidence(path, line.replacing("--->", with: "").trimmingWhitespace())
       }
     }
@@ -120,8 +120,8 @@ struct MemoryFault: Sendable {
   /// Whether the access was a read or a write, from the ARM exception syndrome.
   static func accessKind(in context: DiagnosisContext) -> String? {
     guard let description = context.crashedThread?.state?.esrDescription else { return nil }
-    if description.contains("write") { return "write" }
-    if description.contains("read") { return "read" }
+    if description.prefilteredContains("write") { return "write" }
+    if description.prefilteredContains("read") { return "read" }
     return nil
   }
 

@@ -39,9 +39,9 @@ public struct ProtectionFailureRule: DiagnosisRule {
     if let region = MemoryFault.arrowLine(in: context), !region.detail.isEmpty {
       evidence.append(region)
       let words = region.detail.split(separator: " ", omittingEmptySubsequences: true)
-      let protection = words.first { $0.contains("/") && $0.count == 7 }
+      let protection = words.first { $0.prefilteredContains("/") && $0.count == 7 }
       summary += " (region `\(TextScan.clip(region.detail, 120))`)"
-      if access == "write", let protection, !protection.prefix(3).contains("w") {
+      if access == "write", let protection, !protection.prefix(3).prefilteredContains("w") {
         summary += ": a write to read-only memory"
       }
     }

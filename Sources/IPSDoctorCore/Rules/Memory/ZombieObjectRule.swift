@@ -105,12 +105,12 @@ public struct ZombieObjectRule: DiagnosisRule {
   /// register annotation.
   static func selector(in context: DiagnosisContext) -> Evidence? {
     if let line = context.reasonText(containing: "selector name: ") {
-      let name = line.detail[line.detail.firstRange(of: "selector name: ")!.upperBound...]
+      let name = line.detail[line.detail.prefilteredFirstRange(of: "selector name: ")!.upperBound...]
         .trimmingWhitespace()
       if !name.isEmpty { return Evidence(line.path, name) }
     }
     if let thread = context.crashedThread, let x1 = thread.state?.registers.first(where: { $0.name == "x1" }),
-      let symbol = x1.symbol, symbol.hasSuffix(":") || !symbol.contains(" ")
+      let symbol = x1.symbol, symbol.hasSuffix(":") || !symbol.prefilteredContains(" ")
     {
       return Evidence("threads[\(thread.index)].threadState.x[1]", symbol)
     }

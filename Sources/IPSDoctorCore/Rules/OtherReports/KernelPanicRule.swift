@@ -38,8 +38,8 @@ public struct KernelPanicRule: DiagnosisRule {
 
   /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
   static func panicMessage(_ headline: String) -> String {
-    var message = headline.firstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
-    if let range = message.firstRange(of: "\\n") { message = String(message[..<range.lowerBound]) }
+    var message = headline.prefilteredFirstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
+    if let range = message.prefilteredFirstRange(of: "\\n") { message = String(message[..<range.lowerBound]) }
     message = message.replacing("\" \"", with: " ").replacing("  ", with: " ")
     while message.first == "\"" || message.first == " " { message.removeFirst() }
     while message.last == "\"" || message.last == " " { message.removeLast() }
@@ -66,7 +66,7 @@ public struct KernelPanicRule: DiagnosisRule {
       evidence.append(Evidence("panicString (Panicked task)", task))
       summary += " Panicked task: `\(task)`."
       let names = [context.report.header.appName, context.report.processName].compactMap { $0 }
-      appPanicked = names.contains(where: { task.contains($0) })
+      appPanicked = names.contains(where: { task.prefilteredContains($0) })
     }
     if let thread = panic?.panickedThread { summary += " \(thread.trimmingWhitespace())." }
     summary += appPanicked

@@ -81,7 +81,7 @@ public struct ResourceReportRule: DiagnosisRule {
     var killed = false
     if let action = field("Action taken", json: ["action", "actionTaken"]) {
       evidence.append(Evidence(action.0, action.1))
-      killed = action.1.lowercased().contains("kill")
+      killed = action.1.lowercased().prefilteredContains("kill")
       summary += " Action taken: \"\(action.1)\"" + (killed ? " — the system ended the process." : ".")
     }
     for key in ["CPU", "Writes", "Wakeups", "Limit"] {

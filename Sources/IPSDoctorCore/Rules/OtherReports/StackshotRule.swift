@@ -47,7 +47,7 @@ public struct StackshotRule: DiagnosisRule {
     }
     if let code = stackshot?.exceptionCode {
       evidence.append(Evidence("exceptionCode", code))
-      summary += code.contains("baaaaaad")
+      summary += code.prefilteredContains("baaaaaad")
         ? " Exception code `0xbaaaaaad` means someone triggered it with the buttons; it is not a hang report."
         : " Exception code `\(code)`."
     }
@@ -57,7 +57,7 @@ public struct StackshotRule: DiagnosisRule {
     }
     if let count = stackshot?.processCount { summary += " It covers \(count) processes." }
     let lower = (reason?.1 ?? "").lowercased()
-    if lower.contains("hang") || lower.contains("watchdog") || lower.contains("unresponsive") || lower.contains("slow") {
+    if lower.prefilteredContains("hang") || lower.prefilteredContains("watchdog") || lower.prefilteredContains("unresponsive") || lower.prefilteredContains("slow") {
       summary += " It was taken for a hang or a slow event: look at the frontmost process's main thread."
     }
     if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "288")) }

@@ -85,7 +85,7 @@ public struct CPUResourceLimitRule: DiagnosisRule {
     var killed = false
     if let action = field("Action taken", json: "action") {
       evidence.append(action)
-      killed = action.detail.lowercased().contains("kill")
+      killed = action.detail.lowercased().prefilteredContains("kill")
       summary += killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
     }
     summary += " The report's heaviest sampled stack shows where the CPU time went."

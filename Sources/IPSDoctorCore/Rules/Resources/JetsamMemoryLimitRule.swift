@@ -93,7 +93,7 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
     var evidence: [Evidence] = []
     var summary: String
     if context.exceptionTypeHasPrefix("EXC_RESOURCE"),
-      let subtype = report.exception?.subtype, subtype.contains("MEMORY")
+      let subtype = report.exception?.subtype, subtype.prefilteredContains("MEMORY")
     {
       evidence.append(Evidence("exception.subtype", subtype))
       summary = "\(context.processDisplayName) exceeded its memory limit (`EXC_RESOURCE`, subtype `MEMORY`)"
@@ -102,7 +102,7 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
         summary += ": \"\(message)\""
       }
       summary += "."
-      if report.isNonFatal == true || report.exception?.notes.contains(where: { $0.contains("NON-FATAL") }) == true {
+      if report.isNonFatal == true || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true {
         summary += " The report is marked non-fatal: the process crossed the limit's warning level and kept running."
       }
     } else if report.termination?.namespace == "JETSAM" {
@@ -118,7 +118,7 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
       summary += " The app was in `\(app.detail)` (\(app.path)) when the limit was reached."
       evidence.append(app)
     }
-    let nonFatal = report.isNonFatal == true || report.exception?.notes.contains(where: { $0.contains("NON-FATAL") }) == true
+    let nonFatal = report.isNonFatal == true || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true
     return finding(confidence: .definite, summary: summary, evidence: evidence, severity: nonFatal ? .note : .error)
   }
 }

@@ -32,8 +32,12 @@ struct SwiftFailure: Sendable {
     ("Precondition failed", .preconditionFailed), ("Assertion failed", .assertionFailed),
   ]
 
-  /// Every Swift failure message in the report, most authoritative first.
-  static func all(in context: DiagnosisContext) -> [SwiftFailure] {
+  /// Every Swift failure message in the report, most authoritative first (found once per report,
+  /// by `DiagnosisContext`).
+  static func all(in context: DiagnosisContext) -> [SwiftFailure] { context.swiftFailures }
+
+  /// Finds `all(in:)`; called once per report by `DiagnosisContext.init`.
+  static func collect(in context: DiagnosisContext) -> [SwiftFailure] {
     var result: [SwiftFailure] = []
     for info in context.report.applicationSpecificInfo {
       let fromSwift = (info.image ?? "").hasPrefix("libswift")
@@ -60,7 +64,7 @@ struct SwiftFailure: Sendable {
     }
     if let backtrace = context.crashedBacktrace {
       for (index, frame) in backtrace.frames.prefix(12).enumerated() {
-        guard let symbol = frame.symbol, symbol.contains("Swift runtime failure: "),
+        guard let symbol = frame.symbol, symbol.prefilteredContains("Swift runtime failure: "),
           var failure = parse(symbol, evidence: context.frameEvidence(backtrace, index))
         else { continue }
         failure.frameIndex = index
@@ -83,7 +87,7 @@ struct SwiftFailure: Sendable {
   /// The first failure whose message contains one of `fragments`.
   static func find(in context: DiagnosisContext, containing fragments: [String]) -> (SwiftFailure, String)? {
     for failure in all(in: context) {
-      if let fragment = fragments.first(where: { failure.message.contains($0) }) {
+      if let fragment = fragments.first(where: { failure.message.prefilteredContains($0) }) {
         return (failure, fragment)
       }
     }
@@ -95,9 +99,9 @@ struct SwiftFailure: Sendable {
   static func parse(_ text: String, evidence: Evidence) -> SwiftFailure? {
     // libdispatch's and C's assertions use the same words: "BUG IN CLIENT OF LIBDISPATCH:
     // Assertion failed: …", "Assertion failed: (x > 0), function f, file f.c, line 3."
-    if text.contains("BUG IN CLIENT") || text.contains(", function ") { return nil }
+    if text.prefilteredContains("BUG IN CLIENT") || text.prefilteredContains(", function ") { return nil }
     for (marker, kind) in prefixes {
-      guard let range = text.firstRange(of: marker) else { continue }
+      guard let range = text.prefilteredFirstRange(of: marker) else { continue }
       let before = text[..<range.lowerBound].trimmingWhitespace()
       if kind != .runtimeFailure, !before.isEmpty, !before.hasSuffix(":") { continue }
       var message = text[range.upperBound...].trimmingWhitespace()
@@ -113,14 +117,14 @@ struct SwiftFailure: Sendable {
         }
       }
       // Old format (Swift 5.0–5.3): "Fatal error: message: file Module/File.swift, line 42".
-      if failure.file == nil, let fileRange = message.firstRange(of: ": file "),
-        let lineRange = message[fileRange.upperBound...].firstRange(of: ", line ")
+      if failure.file == nil, let fileRange = message.prefilteredFirstRange(of: ": file "),
+        let lineRange = message[fileRange.upperBound...].prefilteredFirstRange(of: ", line ")
       {
         failure.file = String(message[fileRange.upperBound..<lineRange.lowerBound])
         failure.line = Int(message[lineRange.upperBound...].prefix(while: \.isNumber))
         failure.message = String(message[..<fileRange.lowerBound])
       } else if failure.file == nil, message.hasPrefix("file "),
-        let lineRange = message.firstRange(of: ", line ")
+        let lineRange = message.prefilteredFirstRange(of: ", line ")
       {
         failure.file = String(message[message.index(message.startIndex, offsetBy: 5)..<lineRange.lowerBound])
         failure.line = Int(message[lineRange.upperBound...].prefix(while: \.isNumber))

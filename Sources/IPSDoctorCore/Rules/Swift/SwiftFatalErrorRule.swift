@@ -48,7 +48,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let candidates = SwiftFailure.all(in: context).filter { failure in
       failure.kind != .runtimeMessage
-        && !Self.specificFragments.contains { failure.message.contains($0) }
+        && !Self.specificFragments.contains { failure.message.prefilteredContains($0) }
     }
     guard let failure = candidates.first else { return nil }
     var evidence = [failure.evidence]

@@ -42,8 +42,8 @@ public struct SwiftForceCastFailedRule: DiagnosisRule {
     var evidence = [text, frame?.evidence].compactMap { $0 }
     var summary: String
     if let text, let from = TextScan.between(text.detail, "of type '", "'"),
-      let toRange = text.detail.firstRange(of: "' to '")
-        ?? text.detail.firstRange(of: ") to '")
+      let toRange = text.detail.prefilteredFirstRange(of: "' to '")
+        ?? text.detail.prefilteredFirstRange(of: ") to '")
     {
       let to = text.detail[toRange.upperBound...].prefix { $0 != "'" }
       summary = "A force cast (`as!`) to `\(to)` failed: the value was a `\(from)` (\(text.path))."

@@ -46,7 +46,7 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let (failure, _) = SwiftFailure.find(in: context, containing: Self.fragments) else { return nil }
-    let implicit = failure.message.contains("implicitly")
+    let implicit = failure.message.prefilteredContains("implicitly")
     var evidence = [failure.evidence]
     var summary = implicit
       ? "An implicitly unwrapped optional (a `T!` property or `@IBOutlet`) was used while it was nil"

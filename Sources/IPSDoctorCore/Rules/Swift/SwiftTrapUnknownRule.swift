@@ -50,13 +50,13 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     if context.exceptionMessage != nil || LanguageException.find(in: context) != nil { return nil }
     if SwiftIsolationTrap.evidence(in: context) != nil { return nil }
     for frame in backtrace.frames.prefix(6) {
-      if let symbol = frame.symbol, Self.otherTrapFrames.contains(where: { symbol.contains($0) }) {
+      if let symbol = frame.symbol, Self.otherTrapFrames.contains(where: { symbol.prefilteredContains($0) }) {
         return nil
       }
     }
     // An assertion message in a frame symbol (libc++ hardening: "vector:1393: assertion … failed").
     for frame in backtrace.frames.prefix(3) {
-      if let symbol = frame.symbol, symbol.contains("assertion ") || symbol.contains(" failed: ") {
+      if let symbol = frame.symbol, symbol.prefilteredContains("assertion ") || symbol.prefilteredContains(" failed: ") {
         return nil
       }
     }
@@ -68,7 +68,7 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       // The standard library's assertion machinery, called by the app.
       // Also "closure #1 in closure #1 in _assertionFailure(…)", the inlined message printer.
       guard ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
-        .contains(where: { name.contains($0) })
+        .contains(where: { name.prefilteredContains($0) })
       else { return nil }
       evidence.append(topEvidence)
       summary = "The Swift standard library stopped the app in `\(name)` (\(topEvidence.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
@@ -96,9 +96,9 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
   }
 
   static func looksLikeSwift(_ name: String) -> Bool {
-    if name.hasPrefix("-[") || name.hasPrefix("+[") || name.contains("::") { return false }
+    if name.hasPrefix("-[") || name.hasPrefix("+[") || name.prefilteredContains("::") { return false }
     if SwiftDemangler.isMangled(name) { return true }
-    return name.contains("closure #") || name.contains(".") || name.contains("(_:")
+    return name.prefilteredContains("closure #") || name.prefilteredContains(".") || name.prefilteredContains("(_:")
   }
 
   private static let examples: [RuleExample] = {

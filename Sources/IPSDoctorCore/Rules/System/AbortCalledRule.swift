@@ -77,19 +77,19 @@ public struct AbortCalledRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     let signal = report.exception?.signal ?? ""
-    let isAbort = signal.hasPrefix("SIGABRT") || report.exception?.type?.contains("SIGABRT") == true
+    let isAbort = signal.hasPrefix("SIGABRT") || report.exception?.type?.prefilteredContains("SIGABRT") == true
       || (report.termination?.namespace == "SIGNAL" && report.termination?.code == 6)
     guard isAbort else { return nil }
     if let namespace = report.termination?.namespace, namespace != "SIGNAL" { return nil }
     if report.exceptionReason != nil || context.lastExceptionBacktrace != nil { return nil }
-    if report.exception?.subtype?.contains("LAUNCH_HANG") == true { return nil }
+    if report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
     let lines = context.reasonTexts
     let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
-    if lines.contains(where: { line in excluded.contains(where: { line.contains($0) }) }) { return nil }
-    if context.crashedThread?.frames.contains(where: { $0.symbol?.contains("objc_exception_throw") == true }) == true {
+    if lines.contains(where: { line in excluded.contains(where: { line.prefilteredContains($0) }) }) { return nil }
+    if context.crashedThread?.frames.contains(where: { $0.symbol?.prefilteredContains("objc_exception_throw") == true }) == true {
       return nil
     }
-    let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.contains(", function ") && $0.contains(", line ") })
+    let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.prefilteredContains(", function ") && $0.prefilteredContains(", line ") })
     // A C++ terminate or a Swift runtime error also ends in abort(): the specific rule explains
     // it, and this finding only records the mechanism, at the lowest confidence.
     let runtimeMessages = [
@@ -97,11 +97,11 @@ public struct AbortCalledRule: DiagnosisRule {
       "terminating due to uncaught exception", "terminating with uncaught exception", "Assertion failed: ",
     ]
     var specificCause = lines.first(where: { line in
-      line != cAssert && runtimeMessages.contains(where: { line.contains($0) })
+      line != cAssert && runtimeMessages.contains(where: { line.prefilteredContains($0) })
     })
     if specificCause == nil, let thread = context.crashedThread,
       let frame = thread.frames.first(where: { frame in
-        Self.throwFrames.contains(where: { frame.symbol?.contains($0) == true })
+        Self.throwFrames.contains(where: { frame.symbol?.prefilteredContains($0) == true })
           || frame.symbol?.hasPrefix("swift::fatalError") == true
       })
     {

@@ -61,7 +61,7 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
       if !files.isEmpty {
         summary += " The locked file" + (files.count > 1 ? "s were " : " was ")
           + files.prefix(3).map { "`\($0)`" }.joined(separator: ", ") + "."
-        if files.contains(where: { $0.contains("/Shared/AppGroup/") }) {
+        if files.contains(where: { $0.prefilteredContains("/Shared/AppGroup/") }) {
           summary += " It is in an App Group container, shared with the app's extensions."
         }
         if !evidence.contains(locked) { evidence.append(locked) }

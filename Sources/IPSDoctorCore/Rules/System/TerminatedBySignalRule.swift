@@ -54,7 +54,7 @@ public struct TerminatedBySignalRule: DiagnosisRule {
       let name = Self.signals.keys.first(where: { signal.hasPrefix($0) }), let meaning = Self.signals[name]
     else { return nil }
     if name == "SIGQUIT", context.processIsAppExtension { return nil }
-    if context.report.exception?.subtype?.contains("LAUNCH_HANG") == true { return nil }
+    if context.report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
     var evidence = [Evidence("exception.signal", signal)]
     var summary = "\(context.processDisplayName) did not crash: it received \(meaning)."
     if let termination = context.report.termination, let sender = termination.byProc {

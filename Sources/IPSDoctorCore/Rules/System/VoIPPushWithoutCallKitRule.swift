@@ -63,11 +63,11 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
       return nil
     }
     if let bridge = context.firstFrameInAnyThread(containing: ["closure #1 in", "pushRegistry"]),
-      bridge.detail.contains("pushRegistry")
+      bridge.detail.prefilteredContains("pushRegistry")
     {
       evidence.append(bridge)
       summary += " The delegate method `\(bridge.detail)` (\(bridge.path)) is on the stack"
-      summary += bridge.detail.contains("@objc closure") ? "; it is the compiler's bridge for an `async` implementation, which reports the call too late." : "."
+      summary += bridge.detail.prefilteredContains("@objc closure") ? "; it is the compiler's bridge for an `async` implementation, which reports the call too late." : "."
     }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }

@@ -67,7 +67,7 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     }
     if let name = text.detail.textFollowing(" name: ", upTo: ["\n", ")"]).map(Self.assertionName) {
       summary += " The assertion that was still held is named \"\(name)\"."
-      if name.contains("beginBackgroundTask") {
+      if name.prefilteredContains("beginBackgroundTask") {
         summary += " It was taken by `beginBackgroundTask(withName:expirationHandler:)`, so a matching `endBackgroundTask(_:)` was not called in time."
       }
     } else {
@@ -78,8 +78,8 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
 
   /// "Called by UIKitCore, from -[UIApplication …] process: <…>" → up to " process:".
   static func assertionName(_ text: String) -> String {
-    if let range = text.firstRange(of: " process:") { return String(text[..<range.lowerBound]) }
-    if let range = text.firstRange(of: " permittedBackgroundDuration") {
+    if let range = text.prefilteredFirstRange(of: " process:") { return String(text[..<range.lowerBound]) }
+    if let range = text.prefilteredFirstRange(of: " permittedBackgroundDuration") {
       return String(text[..<range.lowerBound])
     }
     return text

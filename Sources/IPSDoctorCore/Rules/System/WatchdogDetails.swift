@@ -24,25 +24,25 @@ struct WatchdogDetails: Sendable, Equatable {
   init(text: String) {
     let separators: Set<Character> = [" ", "|", "\n", ">", ",", "\""]
     event = text.textFollowing("WatchdogEvent:", upTo: separators)
-    if event == nil, let range = text.firstRange(of: " watchdog transgression") {
+    if event == nil, let range = text.prefilteredFirstRange(of: " watchdog transgression") {
       let before = text[..<range.lowerBound]
       let word = before.reversed().prefix(while: { $0.isLetter || $0 == "-" })
       if !word.isEmpty { event = String(word.reversed()) }
     }
-    failedToTerminate = text.contains("Failed to terminate gracefully")
+    failedToTerminate = text.prefilteredContains("Failed to terminate gracefully")
     if event == nil, failedToTerminate { event = "process-exit" }
     wallClockAllowance = text.numberFollowing("real (wall clock) time allowance of ")
     cpuAllowance = text.numberFollowing("CPU time allowance of ")
     visibility = text.textFollowing("WatchdogVisibility:", upTo: separators)
       ?? text.textFollowing("ProcessVisibility:", upTo: separators)
-    stuck = text.contains(" is stuck")
+    stuck = text.prefilteredContains(" is stuck")
     (totalCPUSeconds, totalCPUPercent) = Self.cpu(in: text, marker: "Elapsed total CPU time (seconds): ")
     (appCPUSeconds, appCPUPercent) = Self.cpu(in: text, marker: "Elapsed application CPU time (seconds): ")
   }
 
   /// "0.367, 1% CPU" → ("0.367", "1")
   static func cpu(in text: String, marker: String) -> (String?, String?) {
-    guard let range = text.firstRange(of: marker) else { return (nil, nil) }
+    guard let range = text.prefilteredFirstRange(of: marker) else { return (nil, nil) }
     let line = text[range.upperBound...].prefix(while: { $0 != "\n" && $0 != "\"" && $0 != "|" })
     let seconds = line.prefix(while: { $0.isNumber || $0 == "." })
     var percent: String?

@@ -54,7 +54,7 @@ public struct WatchdogTimeoutRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: [Self.code]) else { return nil }
     let text = context.terminationDescription
-    if text.contains("has active assertions beyond permitted time") { return nil }
+    if text.prefilteredContains("has active assertions beyond permitted time") { return nil }
     let details = WatchdogDetails(text: text)
 
     var evidence = [match.evidence]
