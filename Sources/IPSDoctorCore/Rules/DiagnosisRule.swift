@@ -57,12 +57,15 @@ public struct RuleDescription: Sendable {
   /// What to do, in Markdown.
   public var remedy: String
   public var references: [String]
-  public var examples: [RuleExample]
+  /// Built when asked for (by `explain`, the docs and the example tests), not on every diagnosis:
+  /// a rule's examples are its largest part, and a run over one report needs none of them.
+  public var examples: [RuleExample] { makeExamples() }
+  private let makeExamples: @Sendable () -> [RuleExample]
 
   public init(
     id: String, title: String, summary: String, category: RuleCategory, severity: Severity = .error,
     specificity: Int = 50, rationale: String, remedy: String, references: [String] = [],
-    examples: [RuleExample]
+    examples: @autoclosure @escaping @Sendable () -> [RuleExample]
   ) {
     self.id = id
     self.title = title
@@ -73,7 +76,7 @@ public struct RuleDescription: Sendable {
     self.rationale = rationale
     self.remedy = remedy
     self.references = references
-    self.examples = examples
+    self.makeExamples = examples
   }
 }
 
