@@ -52,4 +52,6 @@ done
 args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-16384}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
 if [ "$seconds" -gt 0 ]; then args+=(-max_total_time="$seconds"); fi
 if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); fi
+# IPS_DOCTOR_FUZZ_FORK=N runs N fuzzing processes in parallel (libFuzzer's fork mode).
+if [ -n "${IPS_DOCTOR_FUZZ_FORK:-}" ]; then args+=(-fork="$IPS_DOCTOR_FUZZ_FORK" -ignore_crashes=0); fi
 "$build/ips-doctor-fuzz-$target" "${args[@]}" "$work"
