@@ -3,35 +3,6 @@ import Testing
 
 @testable import IPSDoctorCore
 
-/// One row of Fixtures/reports/MANIFEST.tsv.
-struct ConcurrencyManifestRow: Sendable, CustomTestStringConvertible {
-  let file: String
-  let expectedRules: [String]
-  let mustNotFire: [String]
-  let notes: String
-
-  var testDescription: String { file }
-
-  static func load() -> [ConcurrencyManifestRow] {
-    guard let text = try? String(contentsOf: Fixtures.url("reports/MANIFEST.tsv"), encoding: .utf8)
-    else { return [] }
-    var rows: [ConcurrencyManifestRow] = []
-    for (number, line) in text.components(separatedBy: "\n").enumerated() where number > 0 {
-      let columns = line.components(separatedBy: "\t")
-      guard columns.count >= 7, !columns[0].isEmpty else { continue }
-      func ids(_ column: String) -> [String] {
-        column.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-          .filter { !$0.isEmpty }
-      }
-      rows.append(
-        ConcurrencyManifestRow(
-          file: columns[0], expectedRules: ids(columns[5]), mustNotFire: ids(columns[6]),
-          notes: columns.count > 7 ? columns[7] : ""))
-    }
-    return rows
-  }
-}
-
 @Suite("Concurrency rules on the fixtures")
 struct ConcurrencyFixtureTests {
   /// Reads a fixture and diagnoses it; `nil` when the reader cannot give the rules anything to
@@ -44,7 +15,7 @@ struct ConcurrencyFixtureTests {
 
   static let ourIDs = Set(RuleCatalog.concurrencyRules.map { $0.description.id })
 
-  static let rows: [ConcurrencyManifestRow] = ConcurrencyManifestRow.load().filter { row in
+  static let rows: [FixtureRow] = FixtureRow.all.filter { row in
     (row.expectedRules + row.mustNotFire).contains { ourIDs.contains($0) }
   }
 
@@ -54,7 +25,7 @@ struct ConcurrencyFixtureTests {
   }
 
   @Test("Expected rules fire, rank first and must-not-fire rules stay silent", arguments: rows)
-  func fixture(_ row: ConcurrencyManifestRow) throws {
+  func fixture(_ row: FixtureRow) throws {
     guard let (_, result) = try Self.diagnoseFixture(row.file) else {
       // The legacy text reader does not read backtraces yet; nothing to diagnose.
       return
@@ -74,7 +45,7 @@ struct ConcurrencyFixtureTests {
   }
 
   @Test("At most one of our rules is definite on each fixture", arguments: rows)
-  func noDefiniteTies(_ row: ConcurrencyManifestRow) throws {
+  func noDefiniteTies(_ row: FixtureRow) throws {
     guard let (_, result) = try Self.diagnoseFixture(row.file) else { return }
     let definite = result.diagnoses.filter { $0.confidence == .definite && Self.ourIDs.contains($0.ruleID) }
     #expect(definite.count <= 1, "\(row.file): several definite concurrency findings \(definite.map(\.ruleID))")
@@ -83,7 +54,7 @@ struct ConcurrencyFixtureTests {
   @Test("Our rules stay silent on the rest of the fixtures")
   func silentElsewhere() throws {
     let mentioned = Set(Self.rows.map(\.file))
-    for row in ConcurrencyManifestRow.load() where !mentioned.contains(row.file) {
+    for row in FixtureRow.all where !mentioned.contains(row.file) {
       guard let (_, result) = try Self.diagnoseFixture(row.file) else { continue }
       let ours = result.diagnoses.filter { Self.ourIDs.contains($0.ruleID) }.map(\.ruleID)
       #expect(ours.isEmpty, "\(row.file): \(ours) fired")

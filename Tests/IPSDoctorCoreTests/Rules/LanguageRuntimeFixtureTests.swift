@@ -9,29 +9,9 @@ import Testing
 struct LanguageRuntimeFixtureTests {
   static let ourIDs = Set(RuleCatalog.languageAndRuntimeRules.map { $0.description.id })
 
-  struct Row: CustomTestStringConvertible, Sendable {
-    var file: String
-    var expected: [String]
-    var mustNotFire: [String]
-    var testDescription: String { file }
+  static let rows: [FixtureRow] = FixtureRow.all.filter { row in
+    !Set(row.expectedRules + row.mustNotFire).isDisjoint(with: ourIDs)
   }
-
-  static let rows: [Row] = {
-    guard let text = try? String(contentsOf: Fixtures.url("reports/MANIFEST.tsv"), encoding: .utf8)
-    else { return [] }
-    var rows: [Row] = []
-    for line in text.components(separatedBy: "\n").dropFirst() where !line.isEmpty {
-      let columns = line.components(separatedBy: "\t")
-      guard columns.count >= 7 else { continue }
-      func ids(_ column: String) -> [String] {
-        column.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-          .filter { !$0.isEmpty }
-      }
-      let row = Row(file: columns[0], expected: ids(columns[5]), mustNotFire: ids(columns[6]))
-      if !(Set(row.expected + row.mustNotFire).isDisjoint(with: ourIDs)) { rows.append(row) }
-    }
-    return rows
-  }()
 
   static func read(_ url: URL) throws -> CrashReport {
     try ReportReader.read([UInt8](try Data(contentsOf: url)))
@@ -43,7 +23,7 @@ struct LanguageRuntimeFixtureTests {
   }
 
   @Test("Fixture diagnoses match the manifest", arguments: rows)
-  func fixture(_ row: Row) throws {
+  func fixture(_ row: FixtureRow) throws {
     let report = try Self.read(Fixtures.url("reports/" + row.file))
     let fired = Doctor.diagnose(report).diagnoses.map(\.ruleID)
     for id in row.mustNotFire where Self.ourIDs.contains(id) {
@@ -51,11 +31,11 @@ struct LanguageRuntimeFixtureTests {
     }
     // A text report whose exception the legacy parser could not read yet has nothing to diagnose.
     if report.format != .json, report.exception == nil, report.threads.isEmpty { return }
-    for id in row.expected where Self.ourIDs.contains(id) {
+    for id in row.expectedRules where Self.ourIDs.contains(id) {
       #expect(fired.contains(id), "\(id) did not fire on \(row.file); fired: \(fired)")
     }
-    if let first = row.expected.first, Self.ourIDs.contains(first),
-      (row.expected + row.mustNotFire).allSatisfy({ RuleCatalog.rule(id: $0) != nil })
+    if let first = row.expectedRules.first, Self.ourIDs.contains(first),
+      (row.expectedRules + row.mustNotFire).allSatisfy({ RuleCatalog.rule(id: $0) != nil })
     {
       #expect(fired.first == first, "\(first) is not ranked first on \(row.file); ranking: \(fired)")
     }

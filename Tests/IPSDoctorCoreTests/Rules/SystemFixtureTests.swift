@@ -11,53 +11,23 @@ struct SystemFixtureTests {
   static let ids: Set<String> = Set(
     (RuleCatalog.systemRules + RuleCatalog.otherReportRules).map { $0.description.id })
 
-  /// Manifest expectations that deliberately differ from the rule's design, with the reason
-  /// (none at present: add an entry with a comment rather than editing a rule to fit a fixture).
-  static let manifestOverrides: [String: Set<String>] = [:]
-
-  struct Row: Sendable, CustomTestStringConvertible {
-    var file: String
-    var expected: [String]
-    var mustNotFire: [String]
-    var testDescription: String { file }
+  static let rows: [FixtureRow] = FixtureRow.all.filter { row in
+    row.expectedRules.contains(where: ids.contains) || row.mustNotFire.contains(where: ids.contains)
   }
 
-  static let rows: [Row] = {
-    guard let text = try? String(contentsOf: Fixtures.url("reports/MANIFEST.tsv"), encoding: .utf8)
-    else { return [] }
-    var rows: [Row] = []
-    for line in text.components(separatedBy: "\n").dropFirst() where !line.isEmpty {
-      let columns = line.components(separatedBy: "\t")
-      guard columns.count >= 7 else { continue }
-      func list(_ column: String) -> [String] {
-        column.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-          .filter { !$0.isEmpty }
-      }
-      let row = Row(file: columns[0], expected: list(columns[5]), mustNotFire: list(columns[6]))
-      if row.expected.contains(where: ids.contains) || row.mustNotFire.contains(where: ids.contains) {
-        rows.append(row)
-      }
-    }
-    return rows
-  }()
-
   @Test("Manifest fixtures", arguments: rows)
-  func manifestFixture(_ row: Row) throws {
+  func manifestFixture(_ row: FixtureRow) throws {
     let report = try ReportReader.read(Fixtures.bytes("reports/" + row.file))
     let result = Doctor.diagnose(report)
     let fired = result.diagnoses.map(\.ruleID)
-    let overridden = Self.manifestOverrides[row.file] ?? []
-    for id in row.expected where Self.ids.contains(id) && !overridden.contains(id) {
+    for id in row.expectedRules where Self.ids.contains(id) {
       #expect(fired.contains(id), "\(row.file): \(id) did not fire; fired \(fired)")
     }
     for id in row.mustNotFire where Self.ids.contains(id) {
       #expect(!fired.contains(id), "\(row.file): \(id) must not fire")
     }
-    for id in overridden {
-      #expect(!fired.contains(id), "\(row.file): \(id) should yield to the more specific rule")
-    }
-    if let first = row.expected.first, Self.ids.contains(first),
-      row.expected.allSatisfy({ RuleCatalog.rule(id: $0) != nil })
+    if let first = row.expectedRules.first, Self.ids.contains(first),
+      row.expectedRules.allSatisfy({ RuleCatalog.rule(id: $0) != nil })
     {
       #expect(fired.first == first, "\(row.file): \(first) should rank first; ranking \(fired)")
     }
