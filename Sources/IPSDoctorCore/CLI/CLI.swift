@@ -80,6 +80,16 @@ public enum CLI {
       }
     }
 
+    /// The destination for `path`, or `nil` after telling the user why it cannot be written.
+    static func open(_ path: String?, io: some CLIIO) -> Destination? {
+      do throws(FileError) {
+        return try Destination(path: path, io: io)
+      } catch {
+        CLI.writeError("cannot write '\(PathName(path ?? "").display)': \(error.message)", io: io)
+        return nil
+      }
+    }
+
     /// Flushes and, for a file, renames it into place. Returns an error message on failure.
     func commit() -> String? {
       out.flush()
@@ -128,13 +138,7 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
     }
 
-    let destination: CLI.Destination
-    do throws(FileError) {
-      destination = try CLI.Destination(path: options.output, io: io)
-    } catch {
-      CLI.writeError("cannot write '\(PathName(options.output ?? "").display)': \(error.message)", io: io)
-      return .cannotCreate
-    }
+    guard let destination = CLI.Destination.open(options.output, io: io) else { return .cannotCreate }
 
     let discovery = InputDiscovery(paths: invocation.arguments)
     var run = RunSummary()

@@ -34,13 +34,7 @@ struct CatalogCommand<IO: CLIIO> {
       case .markdown: text = CatalogRendering.markdownCatalog(descriptions)
       }
     }
-    let destination: CLI.Destination
-    do throws(FileError) {
-      destination = try CLI.Destination(path: options.output, io: io)
-    } catch {
-      CLI.writeError("cannot write '\(PathName(options.output ?? "").display)': \(error.message)", io: io)
-      return .cannotCreate
-    }
+    guard let destination = CLI.Destination.open(options.output, io: io) else { return .cannotCreate }
     destination.out.write(text)
     if let message = destination.commit() {
       CLI.writeError(message, io: io)

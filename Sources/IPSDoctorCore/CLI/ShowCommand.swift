@@ -45,13 +45,7 @@ struct ShowCommand<IO: CLIIO> {
       return .dataError
     }
 
-    let destination: CLI.Destination
-    do throws(FileError) {
-      destination = try CLI.Destination(path: options.output, io: io)
-    } catch {
-      CLI.writeError("cannot write '\(PathName(options.output ?? "").display)': \(error.message)", io: io)
-      return .cannotCreate
-    }
+    guard let destination = CLI.Destination.open(options.output, io: io) else { return .cannotCreate }
     destination.out.write(LegacyTextRenderer.render(report))
     if let message = destination.commit() {
       CLI.writeError(message, io: io)

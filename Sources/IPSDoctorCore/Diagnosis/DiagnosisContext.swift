@@ -119,10 +119,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// The symbol of `frame` with its demangled forms, or `nil` when the frame is unsymbolicated.
-  public func symbol(_ frame: Frame) -> SymbolName? {
-    guard let raw = frame.symbol, !raw.isEmpty, raw != "???" else { return nil }
-    return SymbolName(raw)
-  }
+  public func symbol(_ frame: Frame) -> SymbolName? { frame.symbolName }
 
   /// The first frame in `backtrace` whose symbol (any form) contains `fragment`.
   public func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (

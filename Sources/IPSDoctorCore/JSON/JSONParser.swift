@@ -30,21 +30,14 @@ public enum JSONParser {
   public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
     throws(JSONError) -> JSONValue
   {
-    var reader = Reader(buffer: buffer, position: 0, maxDepth: maxDepth)
-    do throws(JSONError) {
-      reader.skipWhitespace()
-      guard reader.position < buffer.count else {
-        throw JSONError(reason: .empty, location: reader.location(reader.position))
-      }
-      let value = try reader.parseValue()
-      reader.skipWhitespace()
-      if reader.position < buffer.count {
-        throw JSONError(reason: .trailingContent, location: reader.location(reader.position))
-      }
-      return value
-    } catch {
-      throw finished(error, in: buffer)
+    let (value, end) = try parsePrefix(buffer, from: 0, maxDepth: maxDepth)
+    var trailing = end
+    while trailing < buffer.count, Reader.isWhitespace(buffer[trailing]) { trailing += 1 }
+    if trailing < buffer.count {
+      throw JSONError(
+        reason: .trailingContent, location: SourceLocation(offset: trailing, in: buffer))
     }
+    return value
   }
 
   /// Parses one JSON value that starts at `start` (after optional whitespace) and returns it with the
@@ -52,17 +45,11 @@ public enum JSONParser {
   public static func parsePrefix(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
   ) throws(JSONError) -> (value: JSONValue, end: Int) {
-    var reader = Reader(buffer: buffer, position: start, maxDepth: maxDepth)
-    do throws(JSONError) {
-      reader.skipWhitespace()
-      guard reader.position < buffer.count else {
-        throw JSONError(reason: .empty, location: reader.location(reader.position))
-      }
-      let value = try reader.parseValue()
-      return (value, reader.position)
-    } catch {
-      throw finished(error, in: buffer)
-    }
+    let (value, end, error) = parsePrefixRecovering(buffer, from: start, maxDepth: maxDepth)
+    if let error { throw error }
+    // Without an error there is always a value.
+    guard let value else { throw JSONError(reason: .empty, location: SourceLocation(offset: end, in: buffer)) }
+    return (value, end)
   }
 
   /// Like ``parsePrefix(_:from:maxDepth:)``, but when the input breaks inside an array or object
@@ -147,13 +134,13 @@ private struct Reader {
   }
 
   @inline(__always)
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  @inline(__always)
   mutating func skipWhitespace() {
-    while position < buffer.count {
-      switch buffer[position] {
-      case 0x20, 0x0A, 0x0D, 0x09: position += 1
-      default: return
-      }
-    }
+    while position < buffer.count && Self.isWhitespace(buffer[position]) { position += 1 }
   }
 
   /// An array or object being filled, innermost last.

@@ -62,11 +62,8 @@ public enum ReportReader {
           message: "skipped text before the JSON header"))
     }
 
-    let first: JSONValue
-    let firstEnd: Int
-    do throws(JSONError) {
-      (first, firstEnd) = try JSONParser.parsePrefix(buffer, from: jsonStart)
-    } catch {
+    let (parsed, firstEnd, failure) = JSONParser.parsePrefixRecovering(buffer, from: jsonStart)
+    if let error = failure {
       let firstLineEnd = Scan.endOfLine(buffer, from: jsonStart)
       let damage = ReportWarning(
         location: "line \(error.location.line)",
@@ -87,24 +84,24 @@ public enum ReportReader {
       }
       // A multi-line value that breaks: a body whose header line is missing or cut. Keep whatever
       // the damaged header text says and report the body's error.
-      if error.location.offset >= firstLineEnd {
-        let (partial, _, failure) = JSONParser.parsePrefixRecovering(buffer, from: jsonStart)
-        if let failure, var salvaged = salvage(
-          buffer, partial: partial, failure: failure, header: nil, headerJSON: nil, warnings: warnings)
-        {
-          salvaged.apply(header: Scan.salvageHeader(buffer, before: jsonStart))
-          salvaged.bodyError = ReportError(error, context: "the report body is not valid JSON")
-          return salvaged
-        }
-        var report = CrashReport(format: .json)
-        report.apply(header: Scan.salvageHeader(buffer, before: jsonStart))
-        report.kind = report.bugType?.kind ?? .crash
-        report.warnings = warnings
-        report.bodyError = ReportError(error, context: "the report body is not valid JSON")
-        return report
+      guard error.location.offset >= firstLineEnd else {
+        throw ReportError(error, context: "the JSON header is not valid")
       }
-      throw ReportError(error, context: "the JSON header is not valid")
+      let header = Scan.salvageHeader(buffer, before: jsonStart)
+      let bodyError = ReportError(error, context: "the report body is not valid JSON")
+      if var salvaged = salvage(
+        buffer, partial: parsed, failure: error, header: nil, headerJSON: nil, warnings: warnings)
+      {
+        salvaged.apply(header: header)
+        salvaged.bodyError = bodyError
+        return salvaged
+      }
+      var report = damaged(header: header, headerJSON: nil, warnings: warnings, error: bodyError)
+      if report.bugType == nil { report.kind = .crash }
+      return report
     }
+    // Without an error the parser always returns a value.
+    guard let first = parsed else { throw ReportError(message: "the file holds no JSON value") }
 
     guard case .object(let firstObject) = first else {
       throw ReportError(
@@ -158,13 +155,7 @@ public enum ReportReader {
         return salvaged
       }
       guard let header else { throw bodyError }
-      var report = CrashReport(format: .json)
-      report.apply(header: header)
-      report.kind = report.bugType?.kind ?? .unknown
-      report.headerJSON = headerJSON
-      report.warnings = warnings
-      report.bodyError = bodyError
-      return report
+      return damaged(header: header, headerJSON: headerJSON, warnings: warnings, error: bodyError)
     }
     guard let body = parsed else {
       throw ReportError(message: "the report body is empty", line: SourceLocation(offset: bodyStart, in: buffer).line)
@@ -176,6 +167,19 @@ public enum ReportReader {
     }
     return try readBody(
       buffer, parsed: object, end: end, header: header, headerJSON: headerJSON, warnings: warnings)
+  }
+
+  /// A report of which only the header could be read.
+  static func damaged(
+    header: IPSHeader, headerJSON: JSONValue?, warnings: [ReportWarning], error: ReportError
+  ) -> CrashReport {
+    var report = CrashReport(format: .json)
+    report.apply(header: header)
+    report.kind = report.bugType?.kind ?? .unknown
+    report.headerJSON = headerJSON
+    report.warnings = warnings
+    report.bodyError = error
+    return report
   }
 
   /// Reads the part of a broken body that came before the break, when it is recognisably a report
