@@ -1,11 +1,14 @@
 /// A strict RFC 8259 JSON parser over raw bytes, with no Foundation in the parsing path.
 ///
 /// - Strings are validated as UTF-8 (invalid bytes are an error, never repaired) and every escape,
-///   including UTF-16 surrogate pairs, is decoded.
+///   including UTF-16 surrogate pairs, is checked.
 /// - Integers keep their exact 64-bit value (see ``JSONNumber``).
 /// - Nesting is capped (512 levels by default) so hostile input fails cleanly instead of exhausting
 ///   the stack.
 /// - Errors carry the byte offset, line, column and the JSON path of the value being parsed.
+///
+/// The parser writes a flat tape (``JSONDocument``): one fixed-size entry per value and no
+/// allocation per value. Strings are decoded, and a ``JSONValue`` tree is built, only when asked for.
 public enum JSONParser {
   public static let defaultMaxDepth = 512
 
@@ -30,14 +33,23 @@ public enum JSONParser {
   public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
     throws(JSONError) -> JSONValue
   {
-    let (value, end) = try parsePrefix(buffer, from: 0, maxDepth: maxDepth)
+    try parseDocument(buffer, maxDepth: maxDepth).value
+  }
+
+  /// Parses `buffer` as exactly one JSON document into a tape, without building a tree.
+  static func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
+    throws(JSONError) -> JSONDocument
+  {
+    let (document, end, error) = documentPrefix(buffer, from: 0, maxDepth: maxDepth)
+    if let error { throw error }
     var trailing = end
     while trailing < buffer.count, Reader.isWhitespace(buffer[trailing]) { trailing += 1 }
     if trailing < buffer.count {
       throw JSONError(
         reason: .trailingContent, location: SourceLocation(offset: trailing, in: buffer))
     }
-    return value
+    guard let document else { throw JSONError(reason: .empty, location: SourceLocation(offset: end, in: buffer)) }
+    return document
   }
 
   /// Parses one JSON value that starts at `start` (after optional whitespace) and returns it with the
@@ -45,11 +57,11 @@ public enum JSONParser {
   public static func parsePrefix(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
   ) throws(JSONError) -> (value: JSONValue, end: Int) {
-    let (value, end, error) = parsePrefixRecovering(buffer, from: start, maxDepth: maxDepth)
+    let (document, end, error) = documentPrefix(buffer, from: start, maxDepth: maxDepth)
     if let error { throw error }
     // Without an error there is always a value.
-    guard let value else { throw JSONError(reason: .empty, location: SourceLocation(offset: end, in: buffer)) }
-    return (value, end)
+    guard let document else { throw JSONError(reason: .empty, location: SourceLocation(offset: end, in: buffer)) }
+    return (document.value, end)
   }
 
   /// Like ``parsePrefix(_:from:maxDepth:)``, but when the input breaks inside an array or object
@@ -59,34 +71,53 @@ public enum JSONParser {
   public static func parsePrefixRecovering(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
   ) -> (value: JSONValue?, end: Int, error: JSONError?) {
-    var reader = Reader(buffer: buffer, position: start, maxDepth: maxDepth)
+    let (document, end, error) = documentPrefix(buffer, from: start, maxDepth: maxDepth)
+    return (document?.value, end, error)
+  }
+
+  /// The tape form of ``parsePrefixRecovering(_:from:maxDepth:)``: the document holds a copy of
+  /// the bytes it was read from, so it outlives `buffer`.
+  static func documentPrefix(
+    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
+  ) -> (document: JSONDocument?, end: Int, error: JSONError?) {
+    // The tape's offsets are relative to `start`; errors and `end` are reported in `buffer`.
+    let slice = UnsafeBufferPointer(rebasing: buffer[min(start, buffer.count)...])
+    var reader = Reader(buffer: slice, maxDepth: maxDepth)
     do throws(JSONError) {
       reader.skipWhitespace()
-      guard reader.position < buffer.count else {
+      guard reader.position < slice.count else {
         throw JSONError(reason: .empty, location: reader.location(reader.position))
       }
-      let value = try reader.parseValue()
-      return (value, reader.position, nil)
+      try reader.parseValue()
+      let document = JSONDocument(
+        bytes: Array(UnsafeBufferPointer(rebasing: slice[..<reader.position])), entries: reader.entries)
+      return (document, start + reader.position, nil)
     } catch {
-      return (reader.recovered, reader.position, finished(error, in: buffer))
+      var document: JSONDocument?
+      if !reader.entries.isEmpty {
+        document = JSONDocument(
+          bytes: Array(UnsafeBufferPointer(rebasing: slice[..<min(reader.position, slice.count)])),
+          entries: reader.entries)
+      }
+      return (document, start + reader.position, finished(error, shiftedBy: start, in: buffer))
     }
   }
 
   /// Paths are collected innermost-first while the error unwinds; put them in reading order and
   /// compute line and column once.
-  private static func finished(_ error: JSONError, in buffer: UnsafeBufferPointer<UInt8>)
-    -> JSONError
-  {
+  private static func finished(
+    _ error: JSONError, shiftedBy start: Int, in buffer: UnsafeBufferPointer<UInt8>
+  ) -> JSONError {
     var error = error
     error.path.components.reverse()
-    error.location = SourceLocation(offset: error.location.offset, in: buffer)
+    error.location = SourceLocation(offset: error.location.offset + start, in: buffer)
     return error
   }
 }
 
 // MARK: - Reader
 
-private enum ASCII {
+enum ASCII {
   static let quote: UInt8 = 0x22
   static let backslash: UInt8 = 0x5C
   static let slash: UInt8 = 0x2F
@@ -105,16 +136,17 @@ private enum ASCII {
 
 private struct Reader {
   let buffer: UnsafeBufferPointer<UInt8>
-  var position: Int
+  var position = 0
   let maxDepth: Int
-  /// After an error: the containers that were open, closed where the input broke, without the
-  /// value that failed. See ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``.
-  var recovered: JSONValue?
+  /// The tape, in source order. After an error it holds what was read before the break, with
+  /// every open container closed there (see ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
+  var entries: [JSONTapeEntry] = []
 
-  init(buffer: UnsafeBufferPointer<UInt8>, position: Int, maxDepth: Int) {
+  init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.buffer = buffer
-    self.position = position
     self.maxDepth = maxDepth
+    // About one value per 9 bytes in crash reports; growing past this is fine.
+    entries.reserveCapacity(min(buffer.count / 8 + 16, 1 << 20))
   }
 
   /// Line and column are filled in once, when the error leaves the parser.
@@ -144,14 +176,19 @@ private struct Reader {
   }
 
   /// An array or object being filled, innermost last.
-  enum OpenContainer {
-    case array([JSONValue])
-    case object([JSONObject.Member], key: String)
+  struct OpenContainer {
+    /// Its entry on the tape.
+    var entry: Int
+    var isObject: Bool
+    /// Values (or members) read so far.
+    var count = 0
+    /// The entry of the key whose value is being read, or -1.
+    var pendingKey = -1
   }
 
   /// Parses one value without recursion: containers live on an explicit stack, so the depth limit,
   /// not the thread's stack size, bounds nesting.
-  mutating func parseValue() throws(JSONError) -> JSONValue {
+  mutating func parseValue() throws(JSONError) {
     var stack: [OpenContainer] = []
     // Set when an error is about the innermost container itself (a missing ',' say), so its path
     // stops at the container rather than naming the next member.
@@ -159,140 +196,125 @@ private struct Reader {
     do throws(JSONError) {
       while true {
         // Read a value: a scalar, an empty container, or the opening of a non-empty one.
-        var value: JSONValue
         guard position < buffer.count else { throw unexpected("a value") }
         switch buffer[position] {
         case ASCII.openBrace:
           try enter(stack.count)
+          let index = entries.count
+          entries.append(JSONTapeEntry(kind: .object, start: position))
           position += 1
           skipWhitespace()
           if position < buffer.count && buffer[position] == ASCII.closeBrace {
             position += 1
-            value = .object(JSONObject())
+            entries[index].payload = UInt64(entries.count)
           } else {
-            let key = try parseKey(isFirst: true)
-            stack.append(.object([], key: key))
-            skipWhitespace()
+            let key: Int
+            do throws(JSONError) {
+              key = try parseKey(isFirst: true)
+            } catch {
+              // Like a value that failed: the object is not part of what was read.
+              entries.removeLast(entries.count - index)
+              throw error
+            }
+            stack.append(OpenContainer(entry: index, isObject: true, pendingKey: key))
             continue
           }
         case ASCII.openBracket:
           try enter(stack.count)
+          let index = entries.count
+          entries.append(JSONTapeEntry(kind: .array, start: position))
           position += 1
           skipWhitespace()
           if position < buffer.count && buffer[position] == ASCII.closeBracket {
             position += 1
-            value = .array([])
+            entries[index].payload = UInt64(entries.count)
           } else {
-            stack.append(.array([]))
+            stack.append(OpenContainer(entry: index, isObject: false))
             continue
           }
-        case ASCII.quote: value = .string(try parseString())
-        case ASCII.minus, ASCII.zero...ASCII.nine: value = .number(try parseNumber())
+        case ASCII.quote: entries.append(try parseString())
+        case ASCII.minus, ASCII.zero...ASCII.nine: entries.append(try parseNumber())
         case UInt8(ascii: "t"):
           try expectLiteral("true")
-          value = .bool(true)
+          entries.append(JSONTapeEntry(kind: .true, start: position - 4))
         case UInt8(ascii: "f"):
           try expectLiteral("false")
-          value = .bool(false)
+          entries.append(JSONTapeEntry(kind: .false, start: position - 5))
         case UInt8(ascii: "n"):
           try expectLiteral("null")
-          value = .null
+          entries.append(JSONTapeEntry(kind: .null, start: position - 4))
         default:
           throw unexpected("a value")
         }
 
-        // Attach the value to the open containers, closing as many as end here.
+        // A value is complete: count it in its container, closing as many containers as end here.
         while true {
-          guard !stack.isEmpty else { return value }
+          guard !stack.isEmpty else { return }
+          let top = stack.count - 1
+          stack[top].count += 1
+          stack[top].pendingKey = -1
           skipWhitespace()
-          // Switch on the popped container itself (not a copy kept in a local), so the element
-          // arrays below stay uniquely referenced and `append` does not copy them.
-          switch stack.removeLast() {
-          case .array(var elements):
-            elements.append(value)
-            guard position < buffer.count else {
-              stack.append(.array(elements))
-              atContainer = true
-              throw unexpected("',' or ']' after array element")
-            }
-            if buffer[position] == ASCII.comma {
-              position += 1
-              skipWhitespace()
-              stack.append(.array(elements))
-            } else if buffer[position] == ASCII.closeBracket {
-              position += 1
-              value = .array(elements)
-              continue
-            } else {
-              stack.append(.array(elements))
-              atContainer = true
-              throw unexpected("',' or ']' after array element")
-            }
-          case .object(var members, let key):
-            members.append(JSONObject.Member(key: key, value: value))
-            guard position < buffer.count else {
-              stack.append(.object(members, key: key))
-              atContainer = true
-              throw unexpected("',' or '}' after object member")
-            }
-            if buffer[position] == ASCII.comma {
-              position += 1
-              stack.append(.object(members, key: ""))
-              members = []  // the stack holds the only reference now
-              let next = try parseKey(isFirst: false)
-              if case .object(let filled, _) = stack.removeLast() {
-                stack.append(.object(filled, key: next))
-              }
-              skipWhitespace()
-            } else if buffer[position] == ASCII.closeBrace {
-              position += 1
-              value = .object(JSONObject(members))
-              continue
-            } else {
-              // The error is about the object itself, not the member just read.
-              stack.append(.object(members, key: ""))
-              atContainer = true
-              throw unexpected("',' or '}' after object member")
-            }
+          guard position < buffer.count else {
+            atContainer = true
+            throw unexpected(stack[top].isObject ? "',' or '}' after object member" : "',' or ']' after array element")
           }
-          break
+          let byte = buffer[position]
+          if byte == ASCII.comma {
+            position += 1
+            if stack[top].isObject {
+              stack[top].pendingKey = try parseKey(isFirst: false)
+            } else {
+              skipWhitespace()
+            }
+            break
+          }
+          if byte == (stack[top].isObject ? ASCII.closeBrace : ASCII.closeBracket) {
+            position += 1
+            let open = stack.removeLast()
+            entries[open.entry].end = open.count
+            entries[open.entry].payload = UInt64(entries.count)
+            continue
+          }
+          atContainer = true
+          throw unexpected(stack[top].isObject ? "',' or '}' after object member" : "',' or ']' after array element")
         }
       }
     } catch {
-      recovered = Self.close(stack)
       var failure = error
       // Innermost first; JSONParser reverses the path once.
       for (level, container) in stack.reversed().enumerated() {
         if level == 0 && atContainer { continue }
-        switch container {
-        case .array(let elements): failure.path.components.append(.index(elements.count))
-        case .object(_, let key):
-          if !key.isEmpty { failure.path.components.append(.key(key)) }
+        if !container.isObject {
+          failure.path.components.append(.index(container.count))
+        } else if container.pendingKey >= 0 {
+          failure.path.components.append(.key(JSONTapeEntry.decodedString(entries[container.pendingKey], in: buffer)))
         }
       }
+      close(stack)
       throw failure
     }
   }
 
   /// Closes every open container, innermost first, dropping the member or element that was being
   /// read when the input broke.
-  static func close(_ stack: [OpenContainer]) -> JSONValue? {
-    var value: JSONValue?
+  mutating func close(_ stack: [OpenContainer]) {
+    var inner = false
     for container in stack.reversed() {
-      switch container {
-      case .array(var elements):
-        if let value { elements.append(value) }
-        value = .array(elements)
-      case .object(var members, let key):
-        if let value, !key.isEmpty { members.append(JSONObject.Member(key: key, value: value)) }
-        value = .object(JSONObject(members))
+      var count = container.count
+      if inner {
+        count += 1  // the container closed just before this one
+      } else if container.pendingKey >= 0 && container.pendingKey == entries.count - 1 {
+        entries.removeLast()  // a key whose value failed
       }
+      entries[container.entry].end = count
+      entries[container.entry].payload = UInt64(entries.count)
+      inner = true
     }
-    return value
   }
 
-  /// Reads `"key" :` and leaves the position at the member's value.
-  mutating func parseKey(isFirst: Bool) throws(JSONError) -> String {
+  /// Reads `"key" :`, appends the key to the tape, leaves the position at the member's value and
+  /// returns the key's entry.
+  mutating func parseKey(isFirst: Bool) throws(JSONError) -> Int {
     skipWhitespace()
     guard position < buffer.count, buffer[position] == ASCII.quote else {
       throw unexpected(isFirst ? "a string key or '}'" : "a string key")
@@ -301,12 +323,13 @@ private struct Reader {
     skipWhitespace()
     guard position < buffer.count, buffer[position] == ASCII.colon else {
       var failure = unexpected("':' after object key")
-      failure.path.components.append(.key(key))
+      failure.path.components.append(.key(JSONTapeEntry.decodedString(key, in: buffer)))
       throw failure
     }
     position += 1
     skipWhitespace()
-    return key
+    entries.append(key)
+    return entries.count - 1
   }
 
   mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
@@ -329,47 +352,59 @@ private struct Reader {
 
   // MARK: Strings
 
-  /// Parses a string starting at its opening quote.
-  mutating func parseString() throws(JSONError) -> String {
+  /// Checks a string starting at its opening quote and returns its entry; the text is decoded
+  /// only when someone reads it.
+  mutating func parseString() throws(JSONError) -> JSONTapeEntry {
     position += 1  // "
     let start = position
-    // Fast path: printable ASCII without escapes, which is nearly every string in a crash report.
-    while position < buffer.count {
-      let byte = buffer[position]
-      if byte == ASCII.quote {
-        let text = String(
-          decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self)
-        position += 1
-        return text
-      }
-      if byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
-      position += 1
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(position - start + 16)
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<position]))
+    var flags: UInt8 = 0
     while true {
+      // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
+      // eight bytes at a time while none of them needs a closer look.
+      if let base = buffer.baseAddress {
+        let raw = UnsafeRawPointer(base)
+        while position + 8 <= buffer.count {
+          if Self.needsAttention(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)) { break }
+          position += 8
+        }
+      }
+      while position < buffer.count {
+        let byte = buffer[position]
+        if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
+        position += 1
+      }
       guard position < buffer.count else {
         throw error(.unexpectedEnd(expected: "'\"' to close the string"), at: position)
       }
       let byte = buffer[position]
       switch byte {
       case ASCII.quote:
+        let entry = JSONTapeEntry(kind: .string, flags: flags, start: start, end: position)
         position += 1
-        return String(decoding: bytes, as: UTF8.self)
+        return entry
       case ASCII.backslash:
-        try parseEscape(into: &bytes)
+        flags |= JSONTapeEntry.stringHasEscapes
+        try checkEscape()
       case 0..<0x20:
         throw error(.controlCharacterInString(byte), at: position)
-      case 0x20..<0x80:
-        bytes.append(byte)
-        position += 1
       default:
-        let length = try validatedUTF8SequenceLength(at: position)
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position..<position + length]))
-        position += length
+        position += try validatedUTF8SequenceLength(at: position)
       }
     }
+  }
+
+  /// Whether any of the eight bytes in `word` is a quote, a backslash, a control character or
+  /// not ASCII (the classic "has a zero byte" bit trick, applied to `word` XOR each byte sought).
+  @inline(__always)
+  static func needsAttention(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasZeroByte(_ value: UInt64) -> Bool {
+      (value &- ones) & ~value & highBits != 0
+    }
+    // A byte below 0x20, or at/above 0x80, has its high bit set after subtracting 0x20 or itself.
+    let controlOrHigh = ((word &- ones &* 0x20) | word) & highBits
+    return controlOrHigh != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
   }
 
   /// Returns the length of the valid UTF-8 sequence starting at `offset` (RFC 3629: no overlong
@@ -410,7 +445,8 @@ private struct Reader {
     return length
   }
 
-  mutating func parseEscape(into bytes: inout [UInt8]) throws(JSONError) {
+  /// Checks one escape sequence (the decoding is ``JSONTapeEntry/decodedString(_:in:)``'s).
+  mutating func checkEscape() throws(JSONError) {
     let escapeStart = position
     position += 1  // backslash
     guard position < buffer.count else {
@@ -419,17 +455,11 @@ private struct Reader {
     let byte = buffer[position]
     position += 1
     switch byte {
-    case ASCII.quote: bytes.append(ASCII.quote)
-    case ASCII.backslash: bytes.append(ASCII.backslash)
-    case ASCII.slash: bytes.append(ASCII.slash)
-    case UInt8(ascii: "b"): bytes.append(0x08)
-    case UInt8(ascii: "f"): bytes.append(0x0C)
-    case UInt8(ascii: "n"): bytes.append(0x0A)
-    case UInt8(ascii: "r"): bytes.append(0x0D)
-    case UInt8(ascii: "t"): bytes.append(0x09)
+    case ASCII.quote, ASCII.backslash, ASCII.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
+      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return
     case UInt8(ascii: "u"):
       let unit = try parseHex4(escapeStart: escapeStart)
-      var scalarValue = UInt32(unit)
       if unit >= 0xD800 && unit <= 0xDBFF {
         // A high surrogate must be followed by an escaped low surrogate.
         guard position + 1 < buffer.count, buffer[position] == ASCII.backslash,
@@ -439,14 +469,9 @@ private struct Reader {
         position += 2
         let low = try parseHex4(escapeStart: secondStart)
         guard low >= 0xDC00 && low <= 0xDFFF else { throw error(.loneSurrogate, at: escapeStart) }
-        scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
       } else if unit >= 0xDC00 && unit <= 0xDFFF {
         throw error(.loneSurrogate, at: escapeStart)
       }
-      guard let scalar = Unicode.Scalar(scalarValue) else {
-        throw error(.loneSurrogate, at: escapeStart)
-      }
-      bytes.append(contentsOf: UTF8.encode(scalar)!)
     default:
       throw error(.invalidEscape, at: escapeStart)
     }
@@ -456,13 +481,8 @@ private struct Reader {
     guard position + 4 <= buffer.count else { throw error(.invalidUnicodeEscape, at: escapeStart) }
     var value: UInt16 = 0
     for _ in 0..<4 {
-      let byte = buffer[position]
-      let digit: UInt8
-      switch byte {
-      case 0x30...0x39: digit = byte - 0x30
-      case 0x41...0x46: digit = byte - 0x41 + 10
-      case 0x61...0x66: digit = byte - 0x61 + 10
-      default: throw error(.invalidUnicodeEscape, at: escapeStart)
+      guard let digit = JSONTapeEntry.hexDigit(buffer[position]) else {
+        throw error(.invalidUnicodeEscape, at: escapeStart)
       }
       value = value << 4 | UInt16(digit)
       position += 1
@@ -472,7 +492,7 @@ private struct Reader {
 
   // MARK: Numbers
 
-  mutating func parseNumber() throws(JSONError) -> JSONNumber {
+  mutating func parseNumber() throws(JSONError) -> JSONTapeEntry {
     let start = position
     var negative = false
     if buffer[position] == ASCII.minus {
@@ -492,7 +512,7 @@ private struct Reader {
       }
     } else if isDigit(first) {
       while position < buffer.count, isDigit(buffer[position]) {
-        let digit = UInt64(buffer[position] - ASCII.zero)
+        let digit = UInt64(buffer[position] &- ASCII.zero)
         if !overflow {
           let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
           let (sum, o2) = times10.addingReportingOverflow(digit)
@@ -523,13 +543,17 @@ private struct Reader {
       }
       while position < buffer.count, isDigit(buffer[position]) { position += 1 }
     }
+    var entry = JSONTapeEntry(kind: .number, flags: JSONTapeEntry.numberOther, start: start, end: position)
     if integral && !overflow {
-      if !negative { return .unsigned(magnitude) }
-      if magnitude <= UInt64(Int64.max) { return .negative(-Int64(magnitude)) }
-      if magnitude == UInt64(Int64.max) + 1 { return .negative(.min) }
+      if !negative {
+        entry.flags = JSONTapeEntry.numberUnsigned
+        entry.payload = magnitude
+      } else if magnitude <= UInt64(Int64.max) + 1 {
+        entry.flags = JSONTapeEntry.numberNegative
+        entry.payload = UInt64(bitPattern: magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
+      }
     }
-    return .other(
-      String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self))
+    return entry
   }
 
   @inline(__always)

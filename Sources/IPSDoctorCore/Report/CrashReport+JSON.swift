@@ -1,6 +1,6 @@
 extension IPSHeader {
   /// Reads line 1 of an `.ips` file.
-  init(json object: JSONObject, decoder: inout FieldDecoder) {
+  init(json object: JSONNode, decoder: inout FieldDecoder) {
     let path = JSONPath([.key("header")])
     self.init()
     appName = decoder.string(object, "app_name", at: path)
@@ -35,7 +35,7 @@ extension CrashReport {
   }
 
   /// Reads a bug_type 309 crash report body.
-  mutating func apply(crashBody object: JSONObject, decoder: inout FieldDecoder) {
+  mutating func apply(crashBody object: JSONNode, decoder: inout FieldDecoder) {
     let root = JSONPath.root
     if let bugType = decoder.string(object, "bug_type", at: root), self.bugType == nil {
       self.bugType = BugType(bugType)
@@ -52,9 +52,10 @@ extension CrashReport {
     cpuType = decoder.string(object, "cpuType", at: root)
     captureTime = decoder.string(object, "captureTime", at: root) ?? captureTime
     launchTime = decoder.string(object, "procLaunch", at: root)
-    bundleInfo = decoder.object(object, "bundleInfo", at: root)
-    storeInfo = decoder.object(object, "storeInfo", at: root)
-    if let bundleInfo {
+    let bundleNode = decoder.object(object, "bundleInfo", at: root)
+    bundleInfo = bundleNode?.objectValue
+    storeInfo = decoder.object(object, "storeInfo", at: root)?.objectValue
+    if let bundleInfo = bundleNode {
       let path = root.appending("bundleInfo")
       bundleID = decoder.string(bundleInfo, "CFBundleIdentifier", at: path) ?? bundleID
       appVersion = decoder.string(bundleInfo, "CFBundleShortVersionString", at: path) ?? appVersion
@@ -88,7 +89,7 @@ extension CrashReport {
     vmRegionInfo =
       decoder.string(object, "vmregioninfo", at: root)
       ?? decoder.string(object, "vmRegionInfo", at: root)
-    legacyInfo = object["legacyInfo"]
+    legacyInfo = object["legacyInfo"]?.value
     isCorpse = decoder.bool(object, "isCorpse", at: root) ?? decoder.bool(object, "is_corpse", at: root)
     isNonFatal = decoder.bool(object, "isNonFatal", at: root)
     isSimulated = decoder.bool(object, "isSimulated", at: root)
@@ -105,10 +106,10 @@ extension CrashReport {
     // Images first: frames resolve their image names against them.
     if let used = decoder.array(object, "usedImages", at: root) {
       images.reserveCapacity(used.count)
-      for (index, element) in used.enumerated() {
+      for (index, image) in used.elements.enumerated() {
         func path() -> JSONPath { root.appending("usedImages").appending(index) }
-        guard case .object(let image) = element else {
-          decoder.wrongType(element, at: path(), expected: "an object")
+        guard image.kind == .object else {
+          decoder.wrongType(image, at: path(), expected: "an object")
           images.append(BinaryImage())
           continue
         }
@@ -123,10 +124,10 @@ extension CrashReport {
 
     if let threadValues = decoder.array(object, "threads", at: root) {
       threads.reserveCapacity(threadValues.count)
-      for (index, element) in threadValues.enumerated() {
+      for (index, thread) in threadValues.elements.enumerated() {
         func path() -> JSONPath { root.appending("threads").appending(index) }
-        guard case .object(let thread) = element else {
-          decoder.wrongType(element, at: path(), expected: "an object")
+        guard thread.kind == .object else {
+          decoder.wrongType(thread, at: path(), expected: "an object")
           threads.append(CrashThread(index: index))
           continue
         }
@@ -149,35 +150,36 @@ extension CrashReport {
     }
   }
 
-  static func applicationSpecificInfo(_ value: JSONValue, decoder: inout FieldDecoder)
+  static func applicationSpecificInfo(_ value: JSONNode, decoder: inout FieldDecoder)
     -> [ApplicationSpecificInfo]
   {
     let path = JSONPath.root.appending("asi")
-    switch value {
-    case .object(let object):
-      return object.members.map { member in
+    switch value.kind {
+    case .object:
+      return value.members.map { (keyNode, member) in
+        let key = keyNode.string ?? ""
         var lines: [String] = []
-        switch member.value {
-        case .string(let text): lines = [text]
-        case .array(let elements):
-          for (index, element) in elements.enumerated() {
-            if let text = element.stringValue {
+        switch member.kind {
+        case .string: lines = [member.string!]
+        case .array:
+          for (index, element) in member.elements.enumerated() {
+            if let text = element.string {
               lines.append(text)
-            } else if case .number(let number) = element {
+            } else if let number = element.number {
               lines.append(number.description)
             } else {
-              decoder.wrongType(element, at: path.appending(member.key).appending(index), expected: "a string")
+              decoder.wrongType(element, at: path.appending(key).appending(index), expected: "a string")
             }
           }
         default:
-          decoder.wrongType(member.value, at: path.appending(member.key), expected: "an array of strings")
+          decoder.wrongType(member, at: path.appending(key), expected: "an array of strings")
         }
-        return ApplicationSpecificInfo(image: member.key, lines: lines)
+        return ApplicationSpecificInfo(image: key, lines: lines)
       }
-    case .string(let text):
-      return [ApplicationSpecificInfo(image: nil, lines: [text])]
-    case .array(let elements):
-      return [ApplicationSpecificInfo(image: nil, lines: elements.compactMap(\.stringValue))]
+    case .string:
+      return [ApplicationSpecificInfo(image: nil, lines: [value.string!])]
+    case .array:
+      return [ApplicationSpecificInfo(image: nil, lines: value.elements.compactMap(\.string))]
     case .null:
       return []
     default:
@@ -187,7 +189,7 @@ extension CrashReport {
   }
 
   func crashThread(
-    _ object: JSONObject, index: Int, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
+    _ object: JSONNode, index: Int, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> CrashThread {
     var thread = CrashThread(index: index)
     thread.id = decoder.uint64(object, "id", at: path())
@@ -204,28 +206,50 @@ extension CrashReport {
   }
 
   func frames(
-    _ values: [JSONValue], at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
+    _ values: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> [Frame] {
     var result: [Frame] = []
     result.reserveCapacity(values.count)
-    for (index, element) in values.enumerated() {
+    for (index, object) in values.elements.enumerated() {
       func framePath() -> JSONPath { path().appending(index) }
-      guard case .object(let object) = element else {
-        decoder.wrongType(element, at: framePath(), expected: "an object")
+      guard object.kind == .object else {
+        decoder.wrongType(object, at: framePath(), expected: "an object")
         continue
       }
+      // Frames are most of a report: find their members in one pass rather than one per field.
+      var imageOffset, symbol, symbolLocation, sourceFile, sourceLine, inline, imageIndexNode: JSONNode?
+      for (key, value) in object.members {
+        switch key.keyLength {
+        case 6:
+          if key.keyEquals("symbol") { symbol = value } else if key.keyEquals("inline") { inline = value }
+        case 10:
+          if key.keyEquals("imageIndex") {
+            imageIndexNode = value
+          } else if key.keyEquals("sourceFile") {
+            sourceFile = value
+          } else if key.keyEquals("sourceLine") {
+            sourceLine = value
+          }
+        case 11: if key.keyEquals("imageOffset") { imageOffset = value }
+        case 14: if key.keyEquals("symbolLocation") { symbolLocation = value }
+        default: continue
+        }
+      }
       var frame = Frame()
-      frame.imageOffset = decoder.uint64(object, "imageOffset", at: framePath())
-      frame.symbol = decoder.string(object, "symbol", at: framePath())
-      frame.symbolLocation = decoder.uint64(object, "symbolLocation", at: framePath())
-      frame.sourceFile = decoder.string(object, "sourceFile", at: framePath())
-      frame.sourceLine = decoder.int(object, "sourceLine", at: framePath())
-      frame.isInline = decoder.bool(object, "inline", at: framePath()) ?? false
-      if let imageIndex = decoder.int(object, "imageIndex", at: framePath()) {
-        if let image = image(at: imageIndex) {
+      frame.imageOffset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
+      frame.symbol = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
+      frame.symbolLocation = symbolLocation.flatMap {
+        decoder.uint64($0, at: framePath().appending("symbolLocation"))
+      }
+      frame.sourceFile = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
+      frame.sourceLine = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
+      frame.isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
+      if let imageIndex = imageIndexNode.flatMap({ decoder.int($0, at: framePath().appending("imageIndex")) }) {
+        if images.indices.contains(imageIndex) {
+          // Read the image in place: copying a BinaryImage retains each of its strings.
           frame.imageIndex = imageIndex
-          frame.imageName = image.name ?? image.path.map(Self.lastPathComponent)
-          if let base = image.base, let offset = frame.imageOffset {
+          frame.imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
+          if let base = images[imageIndex].base, let offset = frame.imageOffset {
             let (sum, overflow) = base.addingReportingOverflow(offset)
             if !overflow { frame.address = sum }
           }
@@ -247,14 +271,14 @@ extension CrashReport {
 }
 
 extension ExceptionInfo {
-  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(
       type: decoder.string(object, "type", at: path()), signal: decoder.string(object, "signal", at: path()))
     codes = decoder.string(object, "codes", at: path())
     subtype = decoder.string(object, "subtype", at: path())
     message = decoder.string(object, "message", at: path())
     if let raw = decoder.array(object, "rawCodes", at: path()) {
-      for (index, value) in raw.enumerated() {
+      for (index, value) in raw.elements.enumerated() {
         if let code = decoder.uint64(value, at: path().appending("rawCodes").appending(index)) {
           rawCodes.append(code)
         }
@@ -264,7 +288,7 @@ extension ExceptionInfo {
 }
 
 extension ExceptionReason {
-  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(
       name: decoder.string(object, "name", at: path()),
       composedMessage: decoder.string(object, "composed_message", at: path()))
@@ -276,7 +300,7 @@ extension ExceptionReason {
 }
 
 extension Termination {
-  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(
       namespace: decoder.string(object, "namespace", at: path()),
       code: decoder.uint64(object, "code", at: path()))
@@ -290,50 +314,84 @@ extension Termination {
 }
 
 extension BinaryImage {
-  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
-    self.init(
-      name: decoder.string(object, "name", at: path()), path: decoder.string(object, "path", at: path()),
-      uuid: decoder.string(object, "uuid", at: path()), base: decoder.uint64(object, "base", at: path()))
-    size = decoder.uint64(object, "size", at: path())
-    arch = decoder.string(object, "arch", at: path())
-    source = decoder.string(object, "source", at: path())
-    bundleID = decoder.string(object, "CFBundleIdentifier", at: path())
-    bundleShortVersion = decoder.string(object, "CFBundleShortVersionString", at: path())
-    bundleVersion = decoder.string(object, "CFBundleVersion", at: path())
+  init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    self.init()
+    // One pass over the members (a report has dozens to hundreds of images).
+    for (key, value) in object.members {
+      func memberPath(_ name: String) -> JSONPath { path().appending(name) }
+      switch key.keyLength {
+      case 4:
+        if key.keyEquals("name") {
+          name = decoder.string(value, at: memberPath("name"))
+        } else if key.keyEquals("path") {
+          self.path = decoder.string(value, at: memberPath("path"))
+        } else if key.keyEquals("uuid") {
+          uuid = decoder.string(value, at: memberPath("uuid"))
+        } else if key.keyEquals("base") {
+          base = decoder.uint64(value, at: memberPath("base"))
+        } else if key.keyEquals("size") {
+          size = decoder.uint64(value, at: memberPath("size"))
+        } else if key.keyEquals("arch") {
+          arch = decoder.string(value, at: memberPath("arch"))
+        }
+      case 6:
+        if key.keyEquals("source") { source = decoder.string(value, at: memberPath("source")) }
+      case 15:
+        if key.keyEquals("CFBundleVersion") {
+          bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
+        }
+      case 18:
+        if key.keyEquals("CFBundleIdentifier") {
+          bundleID = decoder.string(value, at: memberPath("CFBundleIdentifier"))
+        }
+      case 26:
+        if key.keyEquals("CFBundleShortVersionString") {
+          bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
+        }
+      default: continue
+      }
+    }
   }
 }
 
 extension ThreadState {
   /// Registers in report order: x0…x28 from the `x` array, then every other member with a
   /// `value` (fp, lr, sp, pc, cpsr, far, esr on ARM; rax…r15, rip, rflags on Intel).
-  init(json object: JSONObject, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+  init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     self.init(flavor: decoder.string(object, "flavor", at: path()))
-    for member in object.members {
-      func memberPath() -> JSONPath { path().appending(member.key) }
-      switch member.value {
-      case .array(let elements) where member.key == "x":
-        for (index, element) in elements.enumerated() {
-          guard case .object(let register) = element, let valueJSON = register["value"] else { continue }
+    for (keyNode, member) in object.members {
+      let key = keyNode.string ?? ""
+      func memberPath() -> JSONPath { path().appending(key) }
+      switch member.kind {
+      case .array where key == "x":
+        for (index, register) in member.elements.enumerated() {
+          guard register.kind == .object, let valueJSON = register["value"] else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
           if let value = decoder.uint64(valueJSON, at: elementPath().appending("value")) {
             registers.append(
-              Register(name: "x\(index)", value: value, symbol: register["symbol"]?.stringValue))
+              Register(name: Self.registerName(index), value: value, symbol: register["symbol"]?.string))
           }
         }
-      case .object(let register):
-        guard let valueJSON = register["value"] else { continue }
+      case .object:
+        guard let valueJSON = member["value"] else { continue }
         if let value = decoder.uint64(valueJSON, at: memberPath().appending("value")) {
-          registers.append(
-            Register(name: member.key, value: value, symbol: register["symbol"]?.stringValue))
+          registers.append(Register(name: key, value: value, symbol: member["symbol"]?.string))
         }
-        if member.key == "esr" { esrDescription = register["description"]?.stringValue }
-      case .number(let number):
+        if key == "esr" { esrDescription = member["description"]?.string }
+      case .number:
+        let number = member.number!
         if let value = number.uint64 ?? number.int64.map({ UInt64(bitPattern: $0) }) {
-          registers.append(Register(name: member.key, value: value))
+          registers.append(Register(name: key, value: value))
         }
       default:
         continue
       }
     }
+  }
+
+  private static let xRegisterNames = (0..<32).map { "x\($0)" }
+
+  static func registerName(_ index: Int) -> String {
+    xRegisterNames.indices.contains(index) ? xRegisterNames[index] : "x\(index)"
   }
 }

@@ -2,7 +2,8 @@
 /// with a text body), in the typed shape that the diagnosis rules and every output format read.
 ///
 /// Every field is optional because real reports omit, rename and retype fields across OS releases.
-/// Nothing is lost: the parsed JSON trees stay reachable through ``headerJSON`` and ``bodyJSON``.
+/// Nothing is lost: the parsed JSON documents stay reachable through ``headerDocument`` and
+/// ``bodyDocument`` (as trees: ``headerJSON`` and ``bodyJSON``).
 public struct CrashReport: Sendable, Equatable {
   /// How the report was laid out on disk.
   public enum Format: String, Sendable, Equatable {
@@ -75,8 +76,14 @@ public struct CrashReport: Sendable, Equatable {
 
   // MARK: Provenance
 
-  public var headerJSON: JSONValue?
-  public var bodyJSON: JSONValue?
+  /// The JSON header line, parsed.
+  public var headerDocument: JSONDocument?
+  /// The JSON body, parsed (for a broken body: what was read before the break).
+  public var bodyDocument: JSONDocument?
+  /// The header line as a tree, built on each access.
+  public var headerJSON: JSONValue? { headerDocument?.value }
+  /// The body as a tree, built on each access.
+  public var bodyJSON: JSONValue? { bodyDocument?.value }
   /// The legacy text body, when the report has one.
   public var textBody: String?
   /// Problems that did not stop the report from being read (wrong types, out-of-range indexes, …).

@@ -1,6 +1,6 @@
-/// Reads typed fields out of a JSON tree leniently: a missing field is simply absent, a field of the
-/// wrong type becomes a ``ReportWarning`` naming its JSON path, and integers written as numeric
-/// strings ("812", "0x1f") are accepted.
+/// Reads typed fields out of a parsed JSON document leniently: a missing field is simply absent, a
+/// field of the wrong type becomes a ``ReportWarning`` naming its JSON path, and integers written as
+/// numeric strings ("812", "0x1f") are accepted.
 ///
 /// Paths are autoclosures: they are built only when a warning names them, not for every field read
 /// (building them eagerly was a fifth of the read time).
@@ -11,30 +11,35 @@ struct FieldDecoder {
     warnings.append(ReportWarning(location: path.description, message: message))
   }
 
-  mutating func wrongType(_ value: JSONValue, at path: JSONPath, expected: String) {
+  mutating func wrongType(_ value: JSONNode, at path: JSONPath, expected: String) {
     warn(path, "expected \(expected), found \(value.typeName); ignored")
   }
 
-  mutating func string(_ object: JSONObject, _ key: String, at path: @autoclosure () -> JSONPath) -> String? {
+  mutating func string(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> String? {
     guard let value = object[key] else { return nil }
-    switch value {
-    case .string(let text): return text
-    case .number(let number): return number.description
+    return string(value, at: path().appending(key.description))
+  }
+
+  mutating func string(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
+    switch value.kind {
+    case .string: return value.string
+    case .number: return value.number?.description
     case .null: return nil
     default:
-      wrongType(value, at: path().appending(key), expected: "a string")
+      wrongType(value, at: path(), expected: "a string")
       return nil
     }
   }
 
-  mutating func uint64(_ object: JSONObject, _ key: String, at path: @autoclosure () -> JSONPath) -> UInt64? {
+  mutating func uint64(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> UInt64? {
     guard let value = object[key] else { return nil }
-    return uint64(value, at: path().appending(key))
+    return uint64(value, at: path().appending(key.description))
   }
 
-  mutating func uint64(_ value: JSONValue, at path: @autoclosure () -> JSONPath) -> UInt64? {
-    switch value {
-    case .number(let number):
+  mutating func uint64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
+    switch value.kind {
+    case .number:
+      let number = value.number!
       if let exact = number.uint64 { return exact }
       if let negative = number.int64 {
         // Apple writes some 64-bit values (e.g. esr, flags) as signed; keep the bit pattern.
@@ -42,7 +47,8 @@ struct FieldDecoder {
       }
       warn(path(), "number \(number) is not a 64-bit integer; ignored")
       return nil
-    case .string(let text):
+    case .string:
+      let text = value.string!
       if let parsed = String.parseUInt64(text) { return parsed }
       warn(path(), "expected an integer, found string \"\(TerminalText.escaped(String(text.prefix(40))))\"; ignored")
       return nil
@@ -54,18 +60,20 @@ struct FieldDecoder {
     }
   }
 
-  mutating func int(_ object: JSONObject, _ key: String, at path: @autoclosure () -> JSONPath) -> Int? {
+  mutating func int(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> Int? {
     guard let value = object[key] else { return nil }
-    return int(value, at: path().appending(key))
+    return int(value, at: path().appending(key.description))
   }
 
-  mutating func int(_ value: JSONValue, at path: @autoclosure () -> JSONPath) -> Int? {
-    switch value {
-    case .number(let number):
+  mutating func int(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
+    switch value.kind {
+    case .number:
+      let number = value.number!
       if let exact = number.int { return exact }
       warn(path(), "number \(number) is not an integer in range; ignored")
       return nil
-    case .string(let text):
+    case .string:
+      let text = value.string!
       let trimmed = text.trimmingWhitespace()
       if let parsed = Int(trimmed) { return parsed }
       if let parsed = String.parseUInt64(trimmed), let exact = Int(exactly: parsed) { return exact }
@@ -79,71 +87,76 @@ struct FieldDecoder {
     }
   }
 
-  mutating func bool(_ object: JSONObject, _ key: String, at path: @autoclosure () -> JSONPath) -> Bool? {
+  mutating func bool(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> Bool? {
     guard let value = object[key] else { return nil }
-    switch value {
-    case .bool(let flag): return flag
-    case .number(let number):
+    return bool(value, at: path().appending(key.description))
+  }
+
+  mutating func bool(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Bool? {
+    switch value.kind {
+    case .true: return true
+    case .false: return false
+    case .number:
+      let number = value.number!
       if number.uint64 == 0 { return false }
       if number.uint64 == 1 { return true }
-      warn(path().appending(key), "expected a boolean, found number \(number); ignored")
+      warn(path(), "expected a boolean, found number \(number); ignored")
       return nil
-    case .string(let text):
-      switch text.lowercased() {
+    case .string:
+      switch value.string!.lowercased() {
       case "true", "1", "yes": return true
       case "false", "0", "no": return false
       default:
-        wrongType(value, at: path().appending(key), expected: "a boolean")
+        wrongType(value, at: path(), expected: "a boolean")
         return nil
       }
     case .null: return nil
     default:
-      wrongType(value, at: path().appending(key), expected: "a boolean")
+      wrongType(value, at: path(), expected: "a boolean")
       return nil
     }
   }
 
-  mutating func object(_ object: JSONObject, _ key: String, at path: @autoclosure () -> JSONPath) -> JSONObject? {
-    guard let value = object[key] else { return nil }
-    switch value {
-    case .object(let inner): return inner
-    case .null: return nil
-    default:
-      wrongType(value, at: path().appending(key), expected: "an object")
-      return nil
-    }
+  /// The member `key` when it is an object.
+  mutating func object(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> JSONNode? {
+    container(object, key, .object, at: path(), expected: "an object")
   }
 
-  mutating func array(_ object: JSONObject, _ key: String, at path: @autoclosure () -> JSONPath) -> [JSONValue]? {
+  /// The member `key` when it is an array.
+  mutating func array(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> JSONNode? {
+    container(object, key, .array, at: path(), expected: "an array")
+  }
+
+  private mutating func container(
+    _ object: JSONNode, _ key: StaticString, _ kind: JSONTapeEntry.Kind, at path: @autoclosure () -> JSONPath,
+    expected: String
+  ) -> JSONNode? {
     guard let value = object[key] else { return nil }
-    switch value {
-    case .array(let elements): return elements
-    case .null: return nil
-    default:
-      wrongType(value, at: path().appending(key), expected: "an array")
-      return nil
-    }
+    if value.kind == kind { return value }
+    if value.kind != .null { wrongType(value, at: path().appending(key.description), expected: expected) }
+    return nil
   }
 
   /// An array of strings; a lone string is accepted as a one-element array.
-  mutating func strings(_ object: JSONObject, _ key: String, at path: @autoclosure () -> JSONPath) -> [String] {
+  mutating func strings(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> [String] {
     guard let value = object[key] else { return [] }
-    switch value {
-    case .string(let text): return [text]
-    case .array(let elements):
+    switch value.kind {
+    case .string: return [value.string!]
+    case .array:
       var result: [String] = []
-      for (index, element) in elements.enumerated() {
-        switch element {
-        case .string(let text): result.append(text)
-        case .number(let number): result.append(number.description)
+      for (index, element) in value.elements.enumerated() {
+        switch element.kind {
+        case .string: result.append(element.string!)
+        case .number: result.append(element.number!.description)
         case .null: continue
-        default: wrongType(element, at: path().appending(key).appending(index), expected: "a string")
+        default:
+          wrongType(element, at: path().appending(key.description).appending(index), expected: "a string")
         }
       }
       return result
     case .null: return []
     default:
-      wrongType(value, at: path().appending(key), expected: "an array of strings")
+      wrongType(value, at: path().appending(key.description), expected: "an array of strings")
       return []
     }
   }

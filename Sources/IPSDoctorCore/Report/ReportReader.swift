@@ -46,12 +46,12 @@ public enum ReportReader {
     -> CrashReport
   {
     guard let jsonStart = Scan.firstLineStartingWithBrace(buffer, from: start) else {
-      return try readLegacyText(buffer, from: start, header: nil, headerJSON: nil, warnings: [])
+      return try readLegacyText(buffer, from: start, header: nil, headerDocument: nil, warnings: [])
     }
     // A legacy text report that merely contains a line starting with "{" (inside
     // Application Specific Information, say) is still a text report.
     if jsonStart > start, LegacyTextParser.looksLikeTextReport(Scan.text(buffer, start..<jsonStart)) {
-      return try readLegacyText(buffer, from: start, header: nil, headerJSON: nil, warnings: [])
+      return try readLegacyText(buffer, from: start, header: nil, headerDocument: nil, warnings: [])
     }
 
     var warnings: [ReportWarning] = []
@@ -62,7 +62,7 @@ public enum ReportReader {
           message: "skipped text before the JSON header"))
     }
 
-    let (parsed, firstEnd, failure) = JSONParser.parsePrefixRecovering(buffer, from: jsonStart)
+    let (parsed, firstEnd, failure) = JSONParser.documentPrefix(buffer, from: jsonStart)
     if let error = failure {
       let firstLineEnd = Scan.endOfLine(buffer, from: jsonStart)
       let damage = ReportWarning(
@@ -72,7 +72,7 @@ public enum ReportReader {
       if error.location.offset < firstLineEnd,
         let bodyStart = Scan.firstLineStartingWithBrace(buffer, from: firstLineEnd),
         var salvaged = try? readBody(
-          buffer, from: bodyStart, header: nil, headerJSON: nil, warnings: warnings + [damage])
+          buffer, from: bodyStart, header: nil, headerDocument: nil, warnings: warnings + [damage])
       {
         salvaged.apply(header: Scan.salvageHeader(buffer, before: bodyStart))
         return salvaged
@@ -80,7 +80,7 @@ public enum ReportReader {
       // Braces in text pasted around a text report (code in a forum question, say).
       let whole = Scan.text(buffer, start..<buffer.count)
       if LegacyTextParser.looksLikeTextReport(whole) {
-        return try readLegacyText(buffer, from: start, header: nil, headerJSON: nil, warnings: warnings)
+        return try readLegacyText(buffer, from: start, header: nil, headerDocument: nil, warnings: warnings)
       }
       // A multi-line value that breaks: a body whose header line is missing or cut. Keep whatever
       // the damaged header text says and report the body's error.
@@ -90,93 +90,104 @@ public enum ReportReader {
       let header = Scan.salvageHeader(buffer, before: jsonStart)
       let bodyError = ReportError(error, context: "the report body is not valid JSON")
       if var salvaged = salvage(
-        buffer, partial: parsed, failure: error, header: nil, headerJSON: nil, warnings: warnings)
+        buffer, partial: parsed, failure: error, header: nil, headerDocument: nil, warnings: warnings)
       {
         salvaged.apply(header: header)
         salvaged.bodyError = bodyError
         return salvaged
       }
-      var report = damaged(header: header, headerJSON: nil, warnings: warnings, error: bodyError)
+      var report = damaged(header: header, headerDocument: nil, warnings: warnings, error: bodyError)
       if report.bugType == nil { report.kind = .crash }
       return report
     }
     // Without an error the parser always returns a value.
     guard let first = parsed else { throw ReportError(message: "the file holds no JSON value") }
 
-    guard case .object(let firstObject) = first else {
-      throw ReportError(
-        message: "expected a JSON object as the report header, found \(first.typeName)",
-        line: SourceLocation(offset: jsonStart, in: buffer).line, column: 1)
+    enum FirstValue {
+      case notAnObject(String)
+      case body
+      case header(IPSHeader)
     }
-
-    if Scan.looksLikeBody(firstObject) {
+    var decoder = FieldDecoder()
+    let firstValue = first.withRoot { root -> FirstValue in
+      guard root.kind == .object else { return .notAnObject(root.typeName) }
+      if Scan.looksLikeBody(root) { return .body }
+      return .header(IPSHeader(json: root, decoder: &decoder))
+    }
+    let header: IPSHeader
+    switch firstValue {
+    case .notAnObject(let typeName):
+      throw ReportError(
+        message: "expected a JSON object as the report header, found \(typeName)",
+        line: SourceLocation(offset: jsonStart, in: buffer).line, column: 1)
+    case .body:
       // No header line: someone saved the body alone (or the header was cut off above it).
       var report = try readBody(
-        buffer, parsed: firstObject, end: firstEnd, header: nil, headerJSON: nil,
+        buffer, parsed: first, end: firstEnd, header: nil, headerDocument: nil,
         warnings: warnings + [
           ReportWarning(location: "line 1", message: "the report has no JSON header line")
         ])
       report.apply(header: Scan.salvageHeader(buffer, before: jsonStart))
       return report
+    case .header(let decoded):
+      header = decoded
     }
-
-    var decoder = FieldDecoder()
-    let header = IPSHeader(json: firstObject, decoder: &decoder)
     warnings += decoder.warnings
 
     guard let next = Scan.firstNonWhitespace(buffer, from: firstEnd) else {
       var report = CrashReport(format: .headerOnly)
       report.apply(header: header)
       report.kind = report.bugType?.kind ?? .unknown
-      report.headerJSON = first
+      report.headerDocument = first
       report.warnings = warnings + [
         ReportWarning(location: "line 2", message: "the report has a header but no body")
       ]
       return report
     }
     if buffer[next] == UInt8(ascii: "{") {
-      return try readBody(buffer, from: next, header: header, headerJSON: first, warnings: warnings)
+      return try readBody(buffer, from: next, header: header, headerDocument: first, warnings: warnings)
     }
-    return try readLegacyText(buffer, from: next, header: header, headerJSON: first, warnings: warnings)
+    return try readLegacyText(buffer, from: next, header: header, headerDocument: first, warnings: warnings)
   }
 
   static func readBody(
     _ buffer: UnsafeBufferPointer<UInt8>, from bodyStart: Int, header: IPSHeader?,
-    headerJSON: JSONValue?, warnings: [ReportWarning]
+    headerDocument: JSONDocument?, warnings: [ReportWarning]
   ) throws(ReportError) -> CrashReport {
-    let (parsed, end, failure) = JSONParser.parsePrefixRecovering(buffer, from: bodyStart)
+    let (parsed, end, failure) = JSONParser.documentPrefix(buffer, from: bodyStart)
     if let failure {
       let bodyError = ReportError(failure, context: "the report body is not valid JSON")
       if var salvaged = salvage(
-        buffer, partial: parsed, failure: failure, header: header, headerJSON: headerJSON,
+        buffer, partial: parsed, failure: failure, header: header, headerDocument: headerDocument,
         warnings: warnings)
       {
         salvaged.bodyError = bodyError
         return salvaged
       }
       guard let header else { throw bodyError }
-      return damaged(header: header, headerJSON: headerJSON, warnings: warnings, error: bodyError)
+      return damaged(header: header, headerDocument: headerDocument, warnings: warnings, error: bodyError)
     }
     guard let body = parsed else {
       throw ReportError(message: "the report body is empty", line: SourceLocation(offset: bodyStart, in: buffer).line)
     }
-    guard case .object(let object) = body else {
+    let typeName = body.withRoot { $0.typeName }
+    guard typeName == "object" else {
       throw ReportError(
-        message: "expected a JSON object as the report body, found \(body.typeName)",
+        message: "expected a JSON object as the report body, found \(typeName)",
         line: SourceLocation(offset: bodyStart, in: buffer).line, column: 1)
     }
     return try readBody(
-      buffer, parsed: object, end: end, header: header, headerJSON: headerJSON, warnings: warnings)
+      buffer, parsed: body, end: end, header: header, headerDocument: headerDocument, warnings: warnings)
   }
 
   /// A report of which only the header could be read.
   static func damaged(
-    header: IPSHeader, headerJSON: JSONValue?, warnings: [ReportWarning], error: ReportError
+    header: IPSHeader, headerDocument: JSONDocument?, warnings: [ReportWarning], error: ReportError
   ) -> CrashReport {
     var report = CrashReport(format: .json)
     report.apply(header: header)
     report.kind = report.bugType?.kind ?? .unknown
-    report.headerJSON = headerJSON
+    report.headerDocument = headerDocument
     report.warnings = warnings
     report.bodyError = error
     return report
@@ -186,39 +197,45 @@ public enum ReportReader {
   /// body. The caller keeps the error as ``CrashReport/bodyError``; ``Doctor`` caps the confidence
   /// of anything diagnosed from a partial body.
   static func salvage(
-    _ buffer: UnsafeBufferPointer<UInt8>, partial: JSONValue?, failure: JSONError, header: IPSHeader?,
-    headerJSON: JSONValue?, warnings: [ReportWarning]
+    _ buffer: UnsafeBufferPointer<UInt8>, partial: JSONDocument?, failure: JSONError, header: IPSHeader?,
+    headerDocument: JSONDocument?, warnings: [ReportWarning]
   ) -> CrashReport? {
-    guard case .object(let object)? = partial, Scan.looksLikeBody(object) else { return nil }
+    guard let partial,
+      let fieldCount = partial.withRoot({ root in
+        root.kind == .object && Scan.looksLikeBody(root) ? root.count : nil
+      })
+    else { return nil }
     let note = ReportWarning(
       location: "line \(failure.location.line)",
-      message: "the body breaks here (\(failure.message)); read the \(object.count) top-level fields before it")
+      message: "the body breaks here (\(failure.message)); read the \(fieldCount) top-level fields before it")
     // The text after the break is not the report's: do not warn about it as trailing text.
     return try? readBody(
-      buffer, parsed: object, end: buffer.count, header: header, headerJSON: headerJSON,
+      buffer, parsed: partial, end: buffer.count, header: header, headerDocument: headerDocument,
       warnings: warnings + [note])
   }
 
   static func readBody(
-    _ buffer: UnsafeBufferPointer<UInt8>, parsed object: JSONObject, end: Int, header: IPSHeader?,
-    headerJSON: JSONValue?, warnings: [ReportWarning]
+    _ buffer: UnsafeBufferPointer<UInt8>, parsed body: JSONDocument, end: Int, header: IPSHeader?,
+    headerDocument: JSONDocument?, warnings: [ReportWarning]
   ) throws(ReportError) -> CrashReport {
     var report = CrashReport(format: .json)
     if let header { report.apply(header: header) }
-    report.headerJSON = headerJSON
-    report.bodyJSON = .object(object)
+    report.headerDocument = headerDocument
+    report.bodyDocument = body
     var decoder = FieldDecoder()
-    report.kind = Scan.kind(of: object, bugType: report.bugType)
-    switch report.kind {
-    case .panic: report.apply(panicBody: object, decoder: &decoder)
-    case .jetsam: report.apply(jetsamBody: object, decoder: &decoder)
-    case .stackshot: report.apply(stackshotBody: object, decoder: &decoder)
-    case .crash: report.apply(crashBody: object, decoder: &decoder)
-    case .resource, .watchdog, .unknown:
-      if Scan.looksLikeCrashBody(object) {
-        report.apply(crashBody: object, decoder: &decoder)
-      } else {
-        report.apply(genericBody: object, decoder: &decoder)
+    body.withRoot { object in
+      report.kind = Scan.kind(of: object, bugType: report.bugType)
+      switch report.kind {
+      case .panic: report.apply(panicBody: object, decoder: &decoder)
+      case .jetsam: report.apply(jetsamBody: object, decoder: &decoder)
+      case .stackshot: report.apply(stackshotBody: object, decoder: &decoder)
+      case .crash: report.apply(crashBody: object, decoder: &decoder)
+      case .resource, .watchdog, .unknown:
+        if Scan.looksLikeCrashBody(object) {
+          report.apply(crashBody: object, decoder: &decoder)
+        } else {
+          report.apply(genericBody: object, decoder: &decoder)
+        }
       }
     }
     report.warnings = warnings + decoder.warnings
@@ -232,14 +249,14 @@ public enum ReportReader {
   }
 
   static func readLegacyText(
-    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, header: IPSHeader?, headerJSON: JSONValue?,
-    warnings: [ReportWarning]
+    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, header: IPSHeader?,
+    headerDocument: JSONDocument?, warnings: [ReportWarning]
   ) throws(ReportError) -> CrashReport {
     let text = Scan.text(buffer, start..<buffer.count)
     let firstLine = SourceLocation(offset: start, in: buffer).line
     var report = CrashReport(format: header == nil ? .legacyText : .jsonHeaderTextBody)
     if let header { report.apply(header: header) }
-    report.headerJSON = headerJSON
+    report.headerDocument = headerDocument
     report.textBody = text
     report.warnings = warnings
     if text.hasPrefix("panic(") || (header?.bugType == "210") {
@@ -262,7 +279,7 @@ public enum ReportReader {
 }
 
 extension CrashReport {
-  mutating func apply(panicBody object: JSONObject, decoder: inout FieldDecoder) {
+  mutating func apply(panicBody object: JSONNode, decoder: inout FieldDecoder) {
     var summary = PanicSummary()
     summary.panicString = decoder.string(object, "panicString", at: .root)
     summary.product = decoder.string(object, "product", at: .root)
@@ -274,7 +291,7 @@ extension CrashReport {
     panic = summary
   }
 
-  mutating func apply(jetsamBody object: JSONObject, decoder: inout FieldDecoder) {
+  mutating func apply(jetsamBody object: JSONNode, decoder: inout FieldDecoder) {
     var summary = JetsamSummary()
     summary.largestProcess = decoder.string(object, "largestProcess", at: .root)
     summary.product = decoder.string(object, "product", at: .root)
@@ -283,10 +300,10 @@ extension CrashReport {
       summary.pageSize = decoder.uint64(status, "pageSize", at: JSONPath.root.appending("memoryStatus"))
     }
     if let processes = decoder.array(object, "processes", at: .root) {
-      for (index, element) in processes.enumerated() {
+      for (index, entry) in processes.elements.enumerated() {
         let path = JSONPath.root.appending("processes").appending(index)
-        guard case .object(let entry) = element else {
-          decoder.wrongType(element, at: path, expected: "an object")
+        guard entry.kind == .object else {
+          decoder.wrongType(entry, at: path, expected: "an object")
           continue
         }
         var process = JetsamSummary.Process(name: decoder.string(entry, "name", at: path))
@@ -301,17 +318,17 @@ extension CrashReport {
     jetsam = summary
   }
 
-  mutating func apply(stackshotBody object: JSONObject, decoder: inout FieldDecoder) {
+  mutating func apply(stackshotBody object: JSONNode, decoder: inout FieldDecoder) {
     var summary = StackshotSummary()
     summary.reason = decoder.string(object, "reason", at: .root)
     summary.product = decoder.string(object, "product", at: .root)
     summary.build = decoder.string(object, "build", at: .root)
-    if let processes = object["processByPid"]?.objectValue {
+    if let processes = object["processByPid"], processes.kind == .object {
       summary.processCount = processes.count
-      if let frontmost = object["frontmostPids"]?.arrayValue {
-        for pid in frontmost {
-          let key = pid.numberValue?.description ?? pid.stringValue ?? ""
-          if let name = processes[key]?["procname"]?.stringValue { summary.frontmostProcesses.append(name) }
+      if let frontmost = object["frontmostPids"], frontmost.kind == .array {
+        for pid in frontmost.elements {
+          let key = pid.number?.description ?? pid.string ?? ""
+          if let name = processes[key]?["procname"]?.string { summary.frontmostProcesses.append(name) }
         }
       }
     }
@@ -319,18 +336,15 @@ extension CrashReport {
   }
 
   /// A body of a kind we do not model in detail: keep a few well-known fields.
-  mutating func apply(genericBody object: JSONObject, decoder: inout FieldDecoder) {
+  mutating func apply(genericBody object: JSONNode, decoder: inout FieldDecoder) {
     processName = decoder.string(object, "procName", at: .root) ?? processName
     incidentID = decoder.string(object, "incident", at: .root) ?? incidentID
     if kind == .resource || kind == .watchdog {
       var summary = ResourceSummary()
       summary.event = decoder.string(object, "event", at: .root)
-      for member in object.members {
-        switch member.value {
-        case .string(let text): summary.fields.append(.init(key: member.key, value: text))
-        case .number(let number): summary.fields.append(.init(key: member.key, value: number.description))
-        default: continue
-        }
+      for (key, value) in object.members {
+        guard let text = value.string ?? value.number?.description else { continue }
+        summary.fields.append(.init(key: key.string ?? "", value: text))
       }
       resource = summary
     }
@@ -479,23 +493,23 @@ enum Scan {
     return header
   }
 
-  static let bodyKeys: Set<String> = [
+  static let bodyKeys: [StaticString] = [
     "threads", "exception", "usedImages", "procName", "faultingThread", "panicString",
     "memoryStatus", "processByPid", "largestProcess", "lastExceptionBacktrace",
   ]
 
-  static func looksLikeBody(_ object: JSONObject) -> Bool {
-    object.members.contains(where: { bodyKeys.contains($0.key) })
+  static func looksLikeBody(_ object: JSONNode) -> Bool {
+    object.members.contains { key, _ in bodyKeys.contains(where: key.keyEquals) }
   }
 
-  static func looksLikeCrashBody(_ object: JSONObject) -> Bool {
+  static func looksLikeCrashBody(_ object: JSONNode) -> Bool {
     object["threads"] != nil || object["exception"] != nil
   }
 
   /// The kind of a JSON body: from the header's bug_type when known, otherwise from its keys.
-  static func kind(of object: JSONObject, bugType: BugType?) -> ReportKind {
+  static func kind(of object: JSONNode, bugType: BugType?) -> ReportKind {
     if let bugType, bugType.kind != .unknown { return bugType.kind }
-    if let inner = object["bug_type"]?.stringValue ?? object["bug_type"]?.numberValue?.description {
+    if let inner = object["bug_type"]?.string ?? object["bug_type"]?.number?.description {
       let kind = BugType(inner).kind
       if kind != .unknown { return kind }
     }

@@ -18,6 +18,28 @@ struct JSONParserTests {
     }
   }
 
+  /// The string scanner skips eight bytes at a time; a byte that needs attention must be found
+  /// wherever it falls within or across those words.
+  @Test("Quotes, escapes, control bytes and UTF-8 are found at every offset of a string")
+  func specialBytesAtEveryOffset() throws {
+    for length in 0..<20 {
+      for position in 0..<max(length, 1) where position <= length {
+        let before = String(repeating: "a", count: position)
+        let after = String(repeating: "b", count: max(length - position - 1, 0))
+        #expect(try JSONParser.parse("[\"\(before)\\n\(after)\"]") == .array([.string(before + "\n" + after)]))
+        #expect(try JSONParser.parse("[\"\(before)é\(after)\"]") == .array([.string(before + "é" + after)]))
+        #expect(try JSONParser.parse("[\"\(before)\",\"\(after)\"]") == .array([.string(before), .string(after)]))
+        let control = parseError("[\"\(before)\u{01}\(after)\"]")
+        #expect(control?.reason == .controlCharacterInString(0x01))
+        #expect(control?.location.column == position + 3)
+        var invalid = Array("[\"\(before)".utf8) + [0xFF] + Array("\(after)\"]".utf8)
+        #expect(throws: JSONError.self) { try JSONParser.parse(invalid) }
+        invalid[position + 2] = 0x7F  // DEL is allowed unescaped
+        #expect((try? JSONParser.parse(invalid)) != nil)
+      }
+    }
+  }
+
   @Test("64-bit integers keep their exact value")
   func exactIntegers() throws {
     let value = try JSONParser.parse(

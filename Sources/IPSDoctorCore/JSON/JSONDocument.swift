@@ -1,0 +1,375 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A parsed JSON document kept as a flat tape: one fixed-size entry per value, in source order,
+/// over a copy of the document's bytes.
+///
+/// Nothing is allocated per value while parsing: strings stay undecoded and numbers keep their
+/// exact value in the entry. Readers walk the tape with ``JSONNode``s (keys compared as bytes) and
+/// decode only the values they use; ``value`` builds the ``JSONValue`` tree on demand.
+public struct JSONDocument: Sendable, Equatable {
+  let bytes: [UInt8]
+  let entries: [JSONTapeEntry]
+
+  init(bytes: [UInt8], entries: [JSONTapeEntry]) {
+    self.bytes = bytes
+    self.entries = entries
+  }
+
+  /// The document as a tree (built on every call).
+  public var value: JSONValue {
+    withRoot { $0.value }
+  }
+
+  /// Calls `body` with the root value. Nodes are views into this document: they must not escape
+  /// `body`.
+  func withRoot<Result>(_ body: (JSONNode) -> Result) -> Result {
+    bytes.withUnsafeBufferPointer { bytes in
+      entries.withUnsafeBufferPointer { entries in
+        body(JSONNode(view: JSONView(bytes: bytes, entries: entries), index: 0))
+      }
+    }
+  }
+
+  /// Two documents are equal when their values are (formatting and key order within the source
+  /// aside, exactly as ``JSONValue`` compares).
+  public static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
+    (lhs.bytes == rhs.bytes && lhs.entries == rhs.entries) || lhs.value == rhs.value
+  }
+}
+
+/// One value on the tape.
+struct JSONTapeEntry: Sendable, Equatable {
+  enum Kind: UInt8, Sendable {
+    case null, `false`, `true`, number, string, array, object
+  }
+
+  var kind: Kind
+  /// Strings: ``stringHasEscapes``. Numbers: how ``payload`` holds the value.
+  var flags: UInt8 = 0
+  /// Offset of the value's first byte (for strings, the first byte after the opening quote).
+  var start: Int
+  /// Strings and numbers: offset just past the text (for strings, the closing quote). Arrays and
+  /// objects: the number of elements or members.
+  var end: Int = 0
+  /// Numbers: the value (see `flags`). Arrays and objects: the index of the entry after the last
+  /// one inside them.
+  var payload: UInt64 = 0
+
+  static let stringHasEscapes: UInt8 = 1
+  static let numberUnsigned: UInt8 = 0
+  static let numberNegative: UInt8 = 1
+  static let numberOther: UInt8 = 2
+
+  init(kind: Kind, flags: UInt8 = 0, start: Int, end: Int = 0) {
+    self.kind = kind
+    self.flags = flags
+    self.start = start
+    self.end = end
+  }
+
+  static func hexDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: byte - 0x30
+    case 0x41...0x46: byte - 0x41 + 10
+    case 0x61...0x66: byte - 0x61 + 10
+    default: nil
+    }
+  }
+
+  /// The text of a string entry the parser has validated.
+  static func decodedString(_ entry: JSONTapeEntry, in buffer: UnsafeBufferPointer<UInt8>) -> String {
+    let raw = UnsafeBufferPointer(rebasing: buffer[entry.start..<entry.end])
+    guard entry.flags & stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(raw.count)
+    var index = 0
+    func hex4(_ at: Int) -> UInt32 {
+      var value: UInt32 = 0
+      for offset in 0..<4 { value = value << 4 | UInt32(hexDigit(raw[at + offset]) ?? 0) }
+      return value
+    }
+    while index < raw.count {
+      let byte = raw[index]
+      guard byte == ASCII.backslash, index + 1 < raw.count else {
+        bytes.append(byte)
+        index += 1
+        continue
+      }
+      let escape = raw[index + 1]
+      index += 2
+      switch escape {
+      case UInt8(ascii: "b"): bytes.append(0x08)
+      case UInt8(ascii: "f"): bytes.append(0x0C)
+      case UInt8(ascii: "n"): bytes.append(0x0A)
+      case UInt8(ascii: "r"): bytes.append(0x0D)
+      case UInt8(ascii: "t"): bytes.append(0x09)
+      case UInt8(ascii: "u"):
+        guard index + 4 <= raw.count else { break }
+        var scalarValue = hex4(index)
+        index += 4
+        if scalarValue >= 0xD800 && scalarValue <= 0xDBFF && index + 6 <= raw.count {
+          let low = hex4(index + 2)
+          scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low &- 0xDC00)
+          index += 6
+        }
+        // The parser rejected lone surrogates; U+FFFD only guards against misuse.
+        bytes.append(contentsOf: UTF8.encode(Unicode.Scalar(scalarValue) ?? "\u{FFFD}")!)
+      default: bytes.append(escape)  // \" \\ \/
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// Unsafe views of a document's bytes and tape, valid inside ``JSONDocument/withRoot(_:)``.
+struct JSONView {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let entries: UnsafeBufferPointer<JSONTapeEntry>
+}
+
+/// A value inside a ``JSONDocument``, read in place.
+struct JSONNode {
+  let view: JSONView
+  let index: Int
+
+  @inline(__always)
+  var entry: JSONTapeEntry { view.entries[index] }
+
+  var kind: JSONTapeEntry.Kind { view.entries[index].kind }
+
+  var isNull: Bool { kind == .null }
+
+  /// The index of the entry after this value (and everything inside it).
+  @inline(__always)
+  var nextIndex: Int {
+    let entry = view.entries[index]
+    return entry.kind == .array || entry.kind == .object ? Int(truncatingIfNeeded: entry.payload) : index + 1
+  }
+
+  /// The name of this value's JSON type, as used in diagnostics ("object", "string", …).
+  var typeName: String {
+    switch kind {
+    case .null: "null"
+    case .false, .true: "boolean"
+    case .number: "number"
+    case .string: "string"
+    case .array: "array"
+    case .object: "object"
+    }
+  }
+
+  var string: String? {
+    guard kind == .string else { return nil }
+    return JSONTapeEntry.decodedString(entry, in: view.bytes)
+  }
+
+  var bool: Bool? {
+    switch kind {
+    case .true: true
+    case .false: false
+    default: nil
+    }
+  }
+
+  var number: JSONNumber? {
+    let entry = entry
+    guard entry.kind == .number else { return nil }
+    switch entry.flags {
+    case JSONTapeEntry.numberUnsigned: return .unsigned(entry.payload)
+    case JSONTapeEntry.numberNegative: return .negative(Int64(bitPattern: entry.payload))
+    default:
+      return .other(
+        String(decoding: UnsafeBufferPointer(rebasing: view.bytes[entry.start..<entry.end]), as: UTF8.self))
+    }
+  }
+
+  /// Elements of an array or members of an object.
+  var count: Int {
+    kind == .array || kind == .object ? entry.end : 0
+  }
+
+  /// The elements of an array (none for anything else).
+  var elements: Elements { Elements(node: self) }
+
+  /// The members of an object in source order, duplicates included (none for anything else).
+  var members: Members { Members(node: self) }
+
+  /// The value of the last member named `key` when this is an object.
+  subscript(key: StaticString) -> JSONNode? {
+    member(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+  }
+
+  /// The value of the last member named `key` when this is an object.
+  subscript(key: String) -> JSONNode? {
+    var key = key
+    return key.withUTF8 { member(UnsafeRawBufferPointer($0)) }
+  }
+
+  private func member(_ key: UnsafeRawBufferPointer) -> JSONNode? {
+    guard kind == .object else { return nil }
+    var found: JSONNode?
+    for (name, value) in members where name.keyEquals(key) { found = value }
+    return found
+  }
+
+  /// The length of this string in UTF-8 bytes, a quick filter before ``keyEquals(_:)`` (keys with
+  /// escapes are rare and are decoded for it).
+  var keyLength: Int {
+    let entry = entry
+    if entry.flags & JSONTapeEntry.stringHasEscapes != 0 {
+      return JSONTapeEntry.decodedString(entry, in: view.bytes).utf8.count
+    }
+    return entry.end - entry.start
+  }
+
+  /// Whether this string is `key`, compared as UTF-8 after decoding escapes.
+  @inline(__always)
+  func keyEquals(_ key: UnsafeRawBufferPointer) -> Bool {
+    let entry = entry
+    let count = key.count
+    if entry.flags & JSONTapeEntry.stringHasEscapes != 0 {
+      return Array(JSONTapeEntry.decodedString(entry, in: view.bytes).utf8).elementsEqual(key)
+    }
+    guard entry.end - entry.start == count else { return false }
+    guard let base = view.bytes.baseAddress, let other = key.baseAddress else { return count == 0 }
+    let mine = UnsafeRawPointer(base + entry.start)
+    if count >= 8 {
+      // Two overlapping 8-byte loads cover keys of 8 to 16 bytes, the usual report key.
+      guard mine.loadUnaligned(as: UInt64.self) == other.loadUnaligned(as: UInt64.self) else { return false }
+      if count <= 16 {
+        return mine.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+          == other.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      }
+    }
+    return memcmp(mine, other, count) == 0
+  }
+
+  func keyEquals(_ key: StaticString) -> Bool {
+    keyEquals(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+  }
+
+  /// This value and everything inside it as a tree. Built without recursion, like the parse, so
+  /// the deepest document the parser accepts fits on a small thread stack.
+  var value: JSONValue {
+    enum Open {
+      case array([JSONValue], end: Int)
+      case object([JSONObject.Member], key: String?, end: Int)
+    }
+    let entries = view.entries
+    var stack: [Open] = []
+    var position = index
+    while true {
+      if case .object(let members, nil, let end)? = stack.last {
+        // The next entry is a member's key.
+        stack[stack.count - 1] = .object(
+          members, key: JSONTapeEntry.decodedString(entries[position], in: view.bytes), end: end)
+        position += 1
+      }
+      let entry = entries[position]
+      var produced: JSONValue
+      switch entry.kind {
+      case .null: produced = .null
+      case .false: produced = .bool(false)
+      case .true: produced = .bool(true)
+      case .number: produced = .number(JSONNode(view: view, index: position).number!)
+      case .string: produced = .string(JSONTapeEntry.decodedString(entry, in: view.bytes))
+      case .array, .object:
+        let end = Int(truncatingIfNeeded: entry.payload)
+        if end > position + 1 {
+          var open: Open = .array([], end: end)
+          if entry.kind == .object { open = .object([], key: nil, end: end) }
+          stack.append(open)
+          position += 1
+          continue
+        }
+        produced = entry.kind == .array ? .array([]) : .object(JSONObject())
+      }
+      position = JSONNode(view: view, index: position).nextIndex
+      // Attach the value to the open containers, closing as many as end here.
+      while true {
+        guard !stack.isEmpty else { return produced }
+        // Switch on the popped container itself, so its storage stays uniquely referenced.
+        switch stack.removeLast() {
+        case .array(var values, let end):
+          values.append(produced)
+          if position < end {
+            stack.append(.array(values, end: end))
+          } else {
+            produced = .array(values)
+            continue
+          }
+        case .object(var members, let key, let end):
+          members.append(JSONObject.Member(key: key ?? "", value: produced))
+          if position < end {
+            stack.append(.object(members, key: nil, end: end))
+          } else {
+            produced = .object(JSONObject(members))
+            continue
+          }
+        }
+        break
+      }
+    }
+  }
+
+  /// The object value as a tree, or `nil` when this is not an object.
+  var objectValue: JSONObject? {
+    guard kind == .object, case .object(let object) = value else { return nil }
+    return object
+  }
+
+  struct Elements: Sequence {
+    let node: JSONNode
+
+    struct Iterator: IteratorProtocol {
+      let view: JSONView
+      var index: Int
+      let end: Int
+
+      mutating func next() -> JSONNode? {
+        guard index < end else { return nil }
+        let element = JSONNode(view: view, index: index)
+        index = element.nextIndex
+        return element
+      }
+    }
+
+    func makeIterator() -> Iterator {
+      guard node.kind == .array else { return Iterator(view: node.view, index: 0, end: 0) }
+      return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
+    }
+
+    var underestimatedCount: Int { node.kind == .array ? node.count : 0 }
+  }
+
+  struct Members: Sequence {
+    let node: JSONNode
+
+    struct Iterator: IteratorProtocol {
+      let view: JSONView
+      var index: Int
+      let end: Int
+
+      mutating func next() -> (key: JSONNode, value: JSONNode)? {
+        guard index + 1 < end else { return nil }
+        let key = JSONNode(view: view, index: index)
+        let value = JSONNode(view: view, index: index + 1)
+        index = value.nextIndex
+        return (key, value)
+      }
+    }
+
+    func makeIterator() -> Iterator {
+      guard node.kind == .object else { return Iterator(view: node.view, index: 0, end: 0) }
+      return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
+    }
+
+    var underestimatedCount: Int { node.kind == .object ? node.count : 0 }
+  }
+}
