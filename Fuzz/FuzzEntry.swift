@@ -27,6 +27,8 @@ enum FuzzSink {
       total &+= JSONWriter.quoted(diagnosis.remedy).utf8.count
     }
     if let header = report.headerJSON { total &+= JSONWriter.string(header, style: .compact).utf8.count }
+    // The tree built from the (possibly partial) body tape.
+    if case .object(let body)? = report.bodyJSON { total &+= body.count }
     FuzzSink.checksum &+= total
   }
 
