@@ -354,8 +354,14 @@ extension CrashReport {
 extension PanicSummary {
   /// Reads the headline, panicked task and panicked thread out of a panic string.
   static func fill(_ summary: inout PanicSummary, fromPanicString text: String) {
-    for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-      let line = rawLine.trimmingWhitespace()
+    // Split as bytes: panic strings run to hundreds of lines, and only a few of them are kept.
+    for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+      let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+      guard let first = rawLine.firstIndex(where: { !isSpace($0) }) else { continue }
+      let bytes = rawLine[first...]
+      let isHeadline = summary.headline == nil
+      guard isHeadline || bytes.starts(with: "Panicked ".utf8) else { continue }
+      let line = String(Substring(bytes)).trimmingWhitespace()
       if summary.headline == nil, !line.isEmpty { summary.headline = line }
       if line.hasPrefix("Panicked task") {
         // "Panicked task 0xffffff…: 123 pages, 5 threads: pid 0: kernel_task"
