@@ -67,6 +67,9 @@ public enum MainThreadAssertion {
       reason: messages.lazy.compactMap { context.reasonText(containing: $0) }.first,
       assertingFrames: [], backtrace: nil)
     for backtrace in context.backtraces {
+      // Without the assertion handler the backtrace adds nothing (see below): one byte search
+      // rules most backtraces out.
+      if backtrace.symbolText?.contains(assertionHandler) == false { continue }
       var evidence: [Evidence] = []
       var deepest: Int?
       var hasHandler = false

@@ -46,7 +46,7 @@ public struct StackOverflowRule: DiagnosisRule {
 
   /// Whether the crashed thread overflowed its stack (guard page, stack probe or long recursion).
   static func isPresent(in context: DiagnosisContext) -> Bool {
-    guard MemoryFault(context) != nil, let backtrace = context.crashedBacktrace else { return false }
+    guard context.memoryFault != nil, let backtrace = context.crashedBacktrace else { return false }
     if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil {
       return true
     }
@@ -91,7 +91,7 @@ public struct StackOverflowRule: DiagnosisRule {
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), let backtrace = context.crashedBacktrace else { return nil }
+    guard let fault = context.memoryFault, let backtrace = context.crashedBacktrace else { return nil }
     let guardLine = Self.stackGuard(in: context)
     let probe = context.crashedThreadTop(2, contains: "chkstk_darwin")
     var cycle = Self.longestCycle(in: backtrace.frames)
