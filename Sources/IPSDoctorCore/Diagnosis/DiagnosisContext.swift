@@ -19,6 +19,8 @@ public struct DiagnosisContext: Sendable {
   private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
   /// `MemoryFault(_:)`, found once for every rule (`nil` also while `init` runs).
   private(set) var memoryFault: MemoryFault?
+  /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
+  private(set) var dyldError: DyldError?
   /// Where the language exception was thrown, when recorded (`lastExceptionBacktrace`).
   public let lastExceptionBacktrace: Backtrace?
   /// The crashed thread's frames.
@@ -26,6 +28,9 @@ public struct DiagnosisContext: Sendable {
   /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: demangling and
   /// simplifying a name costs far more than every other frame check, and rules ask again and again.
   let demangledSymbols: [String: SymbolName]
+  /// Every text `reasonText(containing:)` looks through, joined: a fragment absent from it is
+  /// absent from all of them, which one byte search shows.
+  let reasonTextBytes: FrameSymbolText?
   /// `terminationTexts`, built once.
   let terminationTextList: [(path: String, text: String)]
   /// The comma-separated parts of `exception.codes`, parsed once (`nil` where a part is no number).
@@ -76,6 +81,12 @@ public struct DiagnosisContext: Sendable {
       }
     }
     demangledSymbols = demangled
+    var reasonTexts: [String?] = [exceptionMessage]
+    for info in report.applicationSpecificInfo { reasonTexts += info.lines }
+    reasonTexts.append(report.exception?.message)
+    reasonTexts += report.termination?.reasons ?? []
+    reasonTexts += report.termination?.details ?? []
+    reasonTextBytes = FrameSymbolText(texts: reasonTexts)
     let texts = Self.makeTerminationTexts(report)
     terminationTextList = texts
     exceptionCodeValues =
@@ -85,6 +96,7 @@ public struct DiagnosisContext: Sendable {
     languageException = LanguageException.collect(in: self)
     mainThreadAssertion = MainThreadAssertion.collect(in: self)
     memoryFault = MemoryFault(self)
+    dyldError = DyldError(self)
   }
 
   public var crashedThread: CrashThread? {
@@ -106,6 +118,7 @@ public struct DiagnosisContext: Sendable {
 
   /// The first reason text containing `fragment`, with where it was found.
   public func reasonText(containing fragment: String) -> Evidence? {
+    if reasonTextBytes?.contains(fragment) == false { return nil }
     if let exceptionMessage, exceptionMessage.utf8Contains(fragment) {
       return Evidence("exceptionReason.composed_message", exceptionMessage)
     }

@@ -11,17 +11,28 @@ struct FrameSymbolText: Sendable {
 
   /// `nil` when a symbol itself contains a NUL (then a match could not be told from a separator).
   init?(_ frames: [Frame]) {
+    self.init(texts: frames.map(\.symbol))
+  }
+
+  /// Any texts (`nil` ones are skipped); "frame" indexes are then indexes into `texts`.
+  init?(texts: [String?]) {
     var bytes: [UInt8] = []
     var starts: [Int] = []
     var frameIndexes: [Int] = []
-    for (index, frame) in frames.enumerated() {
-      guard let symbol = frame.symbol else { continue }
-      if symbol.utf8.contains(0) { return nil }
+    for (index, text) in texts.enumerated() {
+      guard let symbol = text else { continue }
       starts.append(bytes.count)
       frameIndexes.append(index)
       bytes.append(contentsOf: symbol.utf8)
       bytes.append(0)
     }
+    // Only the separators may be NULs.
+    let nulCount = bytes.withUnsafeBufferPointer { buffer in
+      var count = 0
+      for byte in buffer where byte == 0 { count += 1 }
+      return count
+    }
+    guard nulCount == starts.count else { return nil }
     self.bytes = bytes
     self.starts = starts
     self.frameIndexes = frameIndexes

@@ -110,7 +110,11 @@ public enum MainThreadAssertion {
   /// The first `@objc closure #N in T.m(…)` frame (any symbol form) in the backtraces.
   public static func bridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
     for backtrace in context.backtraces {
+      // A symbol that is not mangled has no other form, so without "@objc closure #" in any raw
+      // symbol only mangled ones can name a bridge.
+      let rawMayNameBridge = backtrace.symbolText?.contains("@objc closure #") ?? true
       for (index, frame) in backtrace.frames.enumerated() {
+        if !rawMayNameBridge, let raw = frame.symbol, !SwiftDemangler.isMangled(raw) { continue }
         guard let symbol = context.symbol(frame) else { continue }
         if let (typeName, method) = bridgeName(symbol) {
           return BridgeFrame(

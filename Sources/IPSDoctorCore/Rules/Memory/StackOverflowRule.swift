@@ -50,6 +50,8 @@ public struct StackOverflowRule: DiagnosisRule {
     if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil {
       return true
     }
+    // A cycle covers at most every frame.
+    guard backtrace.frames.count >= 40 else { return false }
     return (longestCycle(in: backtrace.frames)?.length ?? 0) >= 40
   }
 
@@ -62,12 +64,21 @@ public struct StackOverflowRule: DiagnosisRule {
     var repetitions: Int { length / period }
   }
 
+  /// What makes two frames the same call site. (The kinds never equal one another; they stand for
+  /// the texts "index:offset", "symbol+location", "address" and "?" that could never collide.)
+  enum FrameKey: Equatable {
+    case image(Int, UInt64)
+    case symbol(String, UInt64)
+    case address(UInt64)
+    case unknown
+  }
+
   static func longestCycle(in frames: [Frame]) -> Cycle? {
-    func key(_ frame: Frame) -> String {
-      if let index = frame.imageIndex, let offset = frame.imageOffset { return "\(index):\(offset)" }
-      if let symbol = frame.symbol { return symbol + "+\(frame.symbolLocation ?? 0)" }
-      if let address = frame.address { return String(address) }
-      return "?"
+    func key(_ frame: Frame) -> FrameKey {
+      if let index = frame.imageIndex, let offset = frame.imageOffset { return .image(index, offset) }
+      if let symbol = frame.symbol { return .symbol(symbol, frame.symbolLocation ?? 0) }
+      if let address = frame.address { return .address(address) }
+      return .unknown
     }
     let keys = frames.map(key)
     var best: Cycle?
@@ -75,7 +86,7 @@ public struct StackOverflowRule: DiagnosisRule {
       var runStart = 0
       var run = 0
       for index in 0..<(keys.count - period) {
-        if keys[index] == keys[index + period] && keys[index] != "?" {
+        if keys[index] == keys[index + period] && keys[index] != .unknown {
           if run == 0 { runStart = index }
           run += 1
           let length = run + period
