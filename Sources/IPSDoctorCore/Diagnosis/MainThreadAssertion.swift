@@ -63,9 +63,12 @@ public enum MainThreadAssertion {
 
   /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
   static func collect(in context: DiagnosisContext) -> Assertion {
-    var assertion = Assertion(
-      reason: messages.lazy.compactMap { context.reasonText(containing: $0) }.first,
-      assertingFrames: [], backtrace: nil)
+    var reason: Evidence?
+    for message in messages {
+      reason = context.reasonText(containing: message)
+      if reason != nil { break }
+    }
+    var assertion = Assertion(reason: reason, assertingFrames: [], backtrace: nil)
     for backtrace in context.backtraces {
       // Without the assertion handler the backtrace adds nothing (see below): one byte search
       // rules most backtraces out.

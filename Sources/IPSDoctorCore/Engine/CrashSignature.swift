@@ -24,7 +24,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     id = String(repeating: "0", count: 16 - digits.count) + digits
   }
 
-  init(context: DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
+  init(context: borrowing DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
     var components: [String] = []
     if let winner {
       components.append("rule:" + winner.ruleID)

@@ -8,7 +8,7 @@ struct DyldError: Sendable {
   var code: UInt64?
   var indicator: String?
 
-  init(_ context: DiagnosisContext) {
+  init(_ context: borrowing DiagnosisContext) {
     let termination = context.report.termination
     namespaceIsDYLD = termination?.namespace == "DYLD"
     code = namespaceIsDYLD ? termination?.code : nil

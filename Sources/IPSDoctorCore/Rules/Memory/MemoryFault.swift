@@ -20,7 +20,7 @@ struct MemoryFault: Sendable {
   var text: String?
   var subtypeEvidence: Evidence?
 
-  init?(_ context: DiagnosisContext) {
+  init?(_ context: borrowing DiagnosisContext) {
     let exception = context.report.exception
     let type = exception?.type ?? ""
     let signal = exception?.signal ?? ""
