@@ -75,6 +75,11 @@ extension DiagnosisContext {
   /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.
   func crashedThreadTop(_ limit: Int, contains fragment: String) -> (index: Int, evidence: Evidence)? {
     guard let backtrace = crashedBacktrace else { return nil }
+    switch backtrace.symbolText?.firstFrame(containing: fragment) ?? .undecided {
+    case .found(let index): return index < limit ? (index, frameEvidence(backtrace, index)) : nil
+    case .absent: return nil
+    case .undecided: break
+    }
     for (index, frame) in backtrace.frames.prefix(limit).enumerated() {
       if let raw = frame.symbol, raw.utf8Contains(fragment) {
         return (index, frameEvidence(backtrace, index))

@@ -29,16 +29,14 @@ extension DiagnosisContext {
           "termination.code", String.hex(code) + (namespace.map { " (namespace \($0))" } ?? "")))
     }
     if let text = report.exception?.codes {
-      for part in text.split(separator: ",") {
-        if let value = String.parseUInt64(part), codes.contains(value) {
-          return TerminationCodeMatch(
-            code: value, namespace: termination?.namespace,
-            evidence: Evidence("exception.codes", text))
-        }
+      for case let value? in exceptionCodeValues where codes.contains(value) {
+        return TerminationCodeMatch(
+          code: value, namespace: termination?.namespace,
+          evidence: Evidence("exception.codes", text))
       }
     }
-    for item in terminationTexts {
-      if let value = Self.magicCode(in: item.text, codes: codes) {
+    for (item, numbers) in zip(terminationTextList, terminationTextNumbers) {
+      if let value = numbers.first(where: { codes.contains($0) }) {
         return TerminationCodeMatch(
           code: value, namespace: termination?.namespace ?? Self.namespace(in: item.text),
           evidence: Evidence(item.path, item.text))
@@ -47,17 +45,19 @@ extension DiagnosisContext {
     return nil
   }
 
-  /// A hexadecimal number in `text` that is one of `codes`.
-  static func magicCode(in text: String, codes: Set<UInt64>) -> UInt64? {
+  /// The `0x…` numbers in `text` in order (`0X…` ones only when there is no `0x`); found once per
+  /// report for every termination text, so `terminationCode(in:)` takes the first one in its set.
+  static func hexNumbers(in text: String) -> [UInt64] {
     // Most texts have no hexadecimal number: a byte search rules them out cheaply.
-    guard text.utf8Contains("0x") || text.utf8Contains("0X") else { return nil }
+    guard text.utf8Contains("0x") || text.utf8Contains("0X") else { return [] }
+    var numbers: [UInt64] = []
     var rest = Substring(text)
     while let range = rest.prefilteredFirstRange(of: "0x") ?? rest.prefilteredFirstRange(of: "0X") {
       let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
-      if let value = UInt64(digits, radix: 16), codes.contains(value) { return value }
+      if let value = UInt64(digits, radix: 16) { numbers.append(value) }
       rest = rest[range.upperBound...]
     }
-    return nil
+    return numbers
   }
 
   /// "Namespace SPRINGBOARD, Code 0x8badf00d" → "SPRINGBOARD".
@@ -69,7 +69,9 @@ extension DiagnosisContext {
 
   /// The termination's reasons, details and indicator, each with its path. Legacy text reports
   /// have their "Termination Description" among the reasons.
-  public var terminationTexts: [(path: String, text: String)] {
+  public var terminationTexts: [(path: String, text: String)] { terminationTextList }
+
+  static func makeTerminationTexts(_ report: CrashReport) -> [(path: String, text: String)] {
     var texts: [(path: String, text: String)] = []
     if let termination = report.termination {
       for (index, reason) in termination.reasons.enumerated() {

@@ -17,6 +17,26 @@ public struct DiagnosisContext: Sendable {
   private(set) var languageException: LanguageException?
   /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
+  /// `MemoryFault(_:)`, found once for every rule (`nil` also while `init` runs).
+  private(set) var memoryFault: MemoryFault?
+  /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
+  private(set) var dyldError: DyldError?
+  /// Where the language exception was thrown, when recorded (`lastExceptionBacktrace`).
+  public let lastExceptionBacktrace: Backtrace?
+  /// The crashed thread's frames.
+  public let crashedBacktrace: Backtrace?
+  /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: demangling and
+  /// simplifying a name costs far more than every other frame check, and rules ask again and again.
+  let demangledSymbols: [String: SymbolName]
+  /// Every text `reasonText(containing:)` looks through, joined: a fragment absent from it is
+  /// absent from all of them, which one byte search shows.
+  let reasonTextBytes: FrameSymbolText?
+  /// `terminationTexts`, built once.
+  let terminationTextList: [(path: String, text: String)]
+  /// The comma-separated parts of `exception.codes`, parsed once (`nil` where a part is no number).
+  let exceptionCodeValues: [UInt64?]
+  /// For each of `terminationTexts`, its `hexNumbers(in:)`.
+  let terminationTextNumbers: [[UInt64]]
 
   public init(report: CrashReport) {
     self.report = report
@@ -37,9 +57,46 @@ public struct DiagnosisContext: Sendable {
     if let processName = report.processName, names.isEmpty { names.insert(processName) }
     appImageIndexes = indexes
     appImageNames = names
+    if let frames = report.lastExceptionBacktrace, !frames.isEmpty {
+      lastExceptionBacktrace = Backtrace(
+        path: "lastExceptionBacktrace", frames: frames, thread: nil, symbolText: FrameSymbolText(frames))
+    } else {
+      lastExceptionBacktrace = nil
+    }
+    if let index = crashedThreadIndex {
+      let thread = report.threads[index]
+      crashedBacktrace = Backtrace(
+        path: "threads[\(index)].frames", frames: thread.frames, thread: thread,
+        symbolText: FrameSymbolText(thread.frames))
+    } else {
+      crashedBacktrace = nil
+    }
+    var demangled: [String: SymbolName] = [:]
+    for backtrace in [lastExceptionBacktrace, crashedBacktrace] {
+      for frame in backtrace?.frames ?? [] {
+        guard let raw = frame.symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+          let name = frame.symbolName
+        else { continue }
+        demangled[raw] = name
+      }
+    }
+    demangledSymbols = demangled
+    var reasonTexts: [String?] = [exceptionMessage]
+    for info in report.applicationSpecificInfo { reasonTexts += info.lines }
+    reasonTexts.append(report.exception?.message)
+    reasonTexts += report.termination?.reasons ?? []
+    reasonTexts += report.termination?.details ?? []
+    reasonTextBytes = FrameSymbolText(texts: reasonTexts)
+    let texts = Self.makeTerminationTexts(report)
+    terminationTextList = texts
+    exceptionCodeValues =
+      report.exception?.codes.map { text in text.split(separator: ",").map { String.parseUInt64($0) } } ?? []
+    terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
     swiftFailures = SwiftFailure.collect(in: self)
     languageException = LanguageException.collect(in: self)
     mainThreadAssertion = MainThreadAssertion.collect(in: self)
+    memoryFault = MemoryFault(self)
+    dyldError = DyldError(self)
   }
 
   public var crashedThread: CrashThread? {
@@ -61,6 +118,7 @@ public struct DiagnosisContext: Sendable {
 
   /// The first reason text containing `fragment`, with where it was found.
   public func reasonText(containing fragment: String) -> Evidence? {
+    if reasonTextBytes?.contains(fragment) == false { return nil }
     if let exceptionMessage, exceptionMessage.utf8Contains(fragment) {
       return Evidence("exceptionReason.composed_message", exceptionMessage)
     }
@@ -92,19 +150,10 @@ public struct DiagnosisContext: Sendable {
     public var path: String
     public var frames: [Frame]
     public var thread: CrashThread?
+    /// The frames' symbols as one byte string, for the crashed thread and the exception backtrace.
+    var symbolText: FrameSymbolText? = nil
 
     public func framePath(_ index: Int) -> String { "\(path)[\(index)]" }
-  }
-
-  public var lastExceptionBacktrace: Backtrace? {
-    guard let frames = report.lastExceptionBacktrace, !frames.isEmpty else { return nil }
-    return Backtrace(path: "lastExceptionBacktrace", frames: frames, thread: nil)
-  }
-
-  public var crashedBacktrace: Backtrace? {
-    guard let index = crashedThreadIndex else { return nil }
-    let thread = report.threads[index]
-    return Backtrace(path: "threads[\(index)].frames", frames: thread.frames, thread: thread)
   }
 
   /// Where the language exception was thrown when recorded, then the crashed thread.
@@ -119,12 +168,21 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// The symbol of `frame` with its demangled forms, or `nil` when the frame is unsymbolicated.
-  public func symbol(_ frame: Frame) -> SymbolName? { frame.symbolName }
+  public func symbol(_ frame: Frame) -> SymbolName? {
+    if !demangledSymbols.isEmpty, let raw = frame.symbol, let name = demangledSymbols[raw] { return name }
+    return frame.symbolName
+  }
 
   /// The first frame in `backtrace` whose symbol (any form) contains `fragment`.
   public func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (
     index: Int, evidence: Evidence
   )? {
+    switch backtrace.symbolText?.firstFrame(containing: fragment) ?? .undecided {
+    case .found(let index):
+      return (index, Evidence(backtrace.framePath(index), describe(backtrace.frames[index])))
+    case .absent: return nil
+    case .undecided: break
+    }
     for (index, frame) in backtrace.frames.enumerated() {
       guard let raw = frame.symbol else { continue }
       if raw.utf8Contains(fragment) {

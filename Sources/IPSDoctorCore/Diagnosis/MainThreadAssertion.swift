@@ -63,10 +63,16 @@ public enum MainThreadAssertion {
 
   /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
   static func collect(in context: DiagnosisContext) -> Assertion {
-    var assertion = Assertion(
-      reason: messages.lazy.compactMap { context.reasonText(containing: $0) }.first,
-      assertingFrames: [], backtrace: nil)
+    var reason: Evidence?
+    for message in messages {
+      reason = context.reasonText(containing: message)
+      if reason != nil { break }
+    }
+    var assertion = Assertion(reason: reason, assertingFrames: [], backtrace: nil)
     for backtrace in context.backtraces {
+      // Without the assertion handler the backtrace adds nothing (see below): one byte search
+      // rules most backtraces out.
+      if backtrace.symbolText?.contains(assertionHandler) == false { continue }
       var evidence: [Evidence] = []
       var deepest: Int?
       var hasHandler = false
@@ -107,7 +113,11 @@ public enum MainThreadAssertion {
   /// The first `@objc closure #N in T.m(…)` frame (any symbol form) in the backtraces.
   public static func bridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
     for backtrace in context.backtraces {
+      // A symbol that is not mangled has no other form, so without "@objc closure #" in any raw
+      // symbol only mangled ones can name a bridge.
+      let rawMayNameBridge = backtrace.symbolText?.contains("@objc closure #") ?? true
       for (index, frame) in backtrace.frames.enumerated() {
+        if !rawMayNameBridge, let raw = frame.symbol, !SwiftDemangler.isMangled(raw) { continue }
         guard let symbol = context.symbol(frame) else { continue }
         if let (typeName, method) = bridgeName(symbol) {
           return BridgeFrame(

@@ -24,7 +24,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     id = String(repeating: "0", count: 16 - digits.count) + digits
   }
 
-  init(context: DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
+  init(context: borrowing DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
     var components: [String] = []
     if let winner {
       components.append("rule:" + winner.ruleID)
@@ -57,6 +57,11 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
 
   /// Masks what varies between occurrences of one crash: hexadecimal addresses, numbers, UUIDs.
   public static func normalise(_ text: String) -> String {
+    normaliseASCII(text) ?? normaliseCharacters(text)
+  }
+
+  /// `normalise(_:)`, `Character` by `Character`.
+  static func normaliseCharacters(_ text: String) -> String {
     var output = ""
     var characters = Array(text.prefix(300))
     var index = 0
@@ -89,5 +94,52 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
     characters.removeAll()
     return output
+  }
+
+  /// `normalise(_:)` over bytes, for text whose first 300 bytes are ASCII without carriage returns
+  /// and whose 301st byte, if any, is ASCII (there every byte of the first 300 is one `Character`,
+  /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
+  /// tests); `nil` for any other text.
+  static func normaliseASCII(_ text: String) -> String? {
+    var bytes = Array(text.utf8.prefix(301))
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    if bytes.count == 301 { bytes.removeLast() }
+    guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    func isHexDigit(_ byte: UInt8) -> Bool {
+      isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    }
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "x") {
+        var end = index + 2
+        while end < bytes.count, isHexDigit(bytes[end]) { end += 1 }
+        output += "0x…".utf8
+        index = end
+        continue
+      }
+      if isDigit(byte) {
+        var end = index
+        while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
+        output.append(UInt8(ascii: "#"))
+        index = end
+        continue
+      }
+      if isHexDigit(byte), index + 36 <= bytes.count,
+        bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
+        bytes[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: "-") })
+      {
+        output += "<uuid>".utf8
+        index += 36
+        continue
+      }
+      output.append(byte)
+      index += 1
+    }
+    return String(decoding: output, as: UTF8.self)
   }
 }

@@ -16,7 +16,7 @@ public struct CrashSummary: Sendable, Equatable {
   /// One line for non-crash kinds (panic headline, jetsam largest process, …).
   public var headline: String?
 
-  public init(context: DiagnosisContext) {
+  public init(context: borrowing DiagnosisContext) {
     let report = context.report
     if let exception = report.exception {
       switch (exception.type, exception.signal) {

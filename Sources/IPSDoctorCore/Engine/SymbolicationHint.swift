@@ -15,7 +15,7 @@ public struct SymbolicationHint: Sendable, Equatable {
 
   public var images: [ImageCommands]
 
-  init?(context: DiagnosisContext) {
+  init?(context: borrowing DiagnosisContext) {
     var byImage: [Int: [UInt64]] = [:]
     var order: [Int] = []
     for backtrace in context.backtraces {

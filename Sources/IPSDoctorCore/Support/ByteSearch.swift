@@ -36,10 +36,20 @@ enum ByteSearch {
     return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
   }
 
-  /// Whether a `Character`-wise match of `needle` implies a byte match: ASCII without `K`, `;` and
-  /// `` ` `` (the only ASCII characters with non-ASCII canonical equivalents).
-  static func isPrefilterable(_ needle: String) -> Bool {
-    needle.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "K") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "`") }
+  /// What a byte search says about a `Character`-wise one (`StringProtocol.byteSearch`), or about
+  /// which frame matches (`FrameSymbolText`).
+  enum Outcome {
+    /// Found, at this UTF-8 offset (or frame index).
+    case found(Int)
+    case absent
+    case undecided
+  }
+
+  /// Whether every byte is ASCII.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var bits: UInt8 = 0
+    for byte in bytes { bits |= byte }
+    return bits < 0x80
   }
 
   /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
@@ -67,32 +77,62 @@ extension String {
 }
 
 extension StringProtocol {
-  /// Exactly `contains(_:)`, answered by a byte search first. For an ASCII `needle`, a
-  /// `Character`-wise match implies a byte match, so when the bytes are absent the answer is `false`
-  /// without `String.contains` (which builds a search table on every call); only a byte hit is
-  /// confirmed with `contains`. Unlike `utf8Contains`, the result never differs from `contains`.
-  /// (Three non-ASCII scalars are canonically equivalent to ASCII ones — U+212A KELVIN SIGN to `K`,
-  /// U+037E to `;`, U+1FEF to `` ` `` — so needles with those characters skip the pre-check.)
+  /// Exactly `contains(_:)`, answered by a byte search whenever the bytes decide it (see
+  /// `byteSearch(_:)`); only the undecided cases go through `String.contains`, which builds a
+  /// search table on every call.
   func prefilteredContains(_ needle: String) -> Bool {
-    if ByteSearch.isPrefilterable(needle), bytesAbsent(needle) { return false }
-    return contains(needle)
+    switch byteSearch(needle) {
+    case .found: return true
+    case .absent: return false
+    case .undecided: return contains(needle)
+    }
   }
 
-  /// Exactly `firstRange(of:)`, with the same byte pre-check as `prefilteredContains`.
+  /// Exactly `firstRange(of:)`, with the same byte search as `prefilteredContains`.
   func prefilteredFirstRange(of needle: String) -> Range<Index>? {
-    if ByteSearch.isPrefilterable(needle), bytesAbsent(needle) { return nil }
-    return firstRange(of: needle)
+    switch byteSearch(needle) {
+    case .found(let offset):
+      let start = utf8.index(utf8.startIndex, offsetBy: offset)
+      return start..<utf8.index(start, offsetBy: needle.utf8.count)
+    case .absent: return nil
+    case .undecided: return firstRange(of: needle)
+    }
   }
 
-  /// `true` when the UTF-8 of `needle` certainly does not occur in `self` (`false` when it does or
-  /// when the text is not contiguous).
-  private func bytesAbsent(_ needle: String) -> Bool {
+  /// What the UTF-8 bytes alone say about a `Character`-wise search for `needle`:
+  /// * bytes absent and `needle` prefilterable (ASCII without `K`, `;`, `` ` ``): absent, since a
+  ///   `Character`-wise match implies a byte match (three non-ASCII scalars are canonically
+  ///   equivalent to ASCII ones — U+212A KELVIN SIGN to `K`, U+037E to `;`, U+1FEF to `` ` `` — so
+  ///   needles with those characters are only decided in ASCII text);
+  /// * `self` all ASCII and `needle` ASCII without CR and LF: the byte answer is the `Character`
+  ///   answer (in ASCII text every byte is a `Character` except the "\r\n" pair, which a match of
+  ///   such a needle can neither contain nor split);
+  /// * anything else (non-ASCII text with a byte hit, needles with CR/LF or non-ASCII needles,
+  ///   non-contiguous text): undecided.
+  /// The empty needle is reported absent, as the byte pre-check always did.
+  private func byteSearch(_ needle: String) -> ByteSearch.Outcome {
     var needle = needle
-    let found = utf8.withContiguousStorageIfAvailable { haystack in
-      needle.withUTF8 { pattern in
-        ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(haystack)) != nil
+    let outcome = utf8.withContiguousStorageIfAvailable { haystack -> ByteSearch.Outcome in
+      needle.withUTF8 { pattern -> ByteSearch.Outcome in
+        var needleBits: UInt8 = 0
+        var hasLineBreak = false
+        var prefilterable = true
+        for byte in pattern {
+          needleBits |= byte
+          if byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") { hasLineBreak = true }
+          if byte == UInt8(ascii: "K") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "`") {
+            prefilterable = false
+          }
+        }
+        guard needleBits < 0x80 else { return .undecided }
+        let offset = ByteSearch.firstIndex(
+          of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(haystack))
+        if let offset {
+          return !hasLineBreak && ByteSearch.isASCII(haystack) ? .found(offset) : .undecided
+        }
+        return prefilterable || ByteSearch.isASCII(haystack) ? .absent : .undecided
       }
     }
-    return found == false
+    return outcome ?? .undecided
   }
 }

@@ -16,6 +16,50 @@ extension StringProtocol {
 }
 
 extension String {
+  /// Exactly `replacing("\n", with: replacement)`, without building a `Character` searcher: a
+  /// line feed is its own `Character` except in a "\r\n" pair, so text without carriage returns
+  /// is split at its line-feed bytes.
+  func replacingLineFeeds(with replacement: String) -> String {
+    guard !utf8.contains(UInt8(ascii: "\r")) else { return replacing("\n", with: replacement) }
+    var result = ""
+    var start = utf8.startIndex
+    var index = start
+    while index < utf8.endIndex {
+      if utf8[index] == UInt8(ascii: "\n") {
+        result += self[start..<index]
+        result += replacement
+        start = utf8.index(after: index)
+      }
+      index = utf8.index(after: index)
+    }
+    result += self[start...]
+    return result
+  }
+
+  /// Exactly `split(whereSeparator:)` (empty pieces omitted) at the ASCII `separators`, over the
+  /// bytes, for text that is all ASCII without carriage returns (there every byte is one
+  /// `Character`); `nil` for any other text.
+  func asciiSplit(separators: [UInt8]) -> [Substring]? {
+    var pieces: [Substring]?
+    _ = utf8.withContiguousStorageIfAvailable { bytes in
+      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return }
+      var result: [Substring] = []
+      var start = 0
+      for (offset, byte) in bytes.enumerated() where separators.contains(byte) {
+        if offset > start { result.append(self[utf8Range(start, offset)]) }
+        start = offset + 1
+      }
+      if bytes.count > start { result.append(self[utf8Range(start, bytes.count)]) }
+      pieces = result
+    }
+    return pieces
+  }
+
+  private func utf8Range(_ start: Int, _ end: Int) -> Range<Index> {
+    let lower = utf8.index(utf8.startIndex, offsetBy: start)
+    return lower..<utf8.index(lower, offsetBy: end - start)
+  }
+
   /// Parses "0x1f", "1f" (with `hexadecimal`), or a decimal integer.
   public static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
     let trimmed = text.trimmingWhitespace()

@@ -230,14 +230,17 @@ struct CompletionHandlerMethod: Sendable {
     }
     """
 
+  /// `onMainHelper` indented for `fixedImplementation(typeName:)`, built once.
+  private static let indentedOnMainHelper = onMainHelper.replacingLineFeeds(with: "\n  ")
+
   func fixedImplementation(typeName: String) -> String {
     """
     extension \(typeName) {
-      \(declaration.replacing("\n", with: "\n  ")) {
-        \(body.replacing("\n", with: "\n    "))
+      \(declaration.replacingLineFeeds(with: "\n  ")) {
+        \(body.replacingLineFeeds(with: "\n    "))
       }
 
-      \(Self.onMainHelper.replacing("\n", with: "\n  "))
+      \(Self.indentedOnMainHelper)
     }
     """
   }

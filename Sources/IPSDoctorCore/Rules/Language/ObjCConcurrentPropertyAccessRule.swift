@@ -33,7 +33,7 @@ public struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), fault.isBad0 else { return nil }
+    guard let fault = context.memoryFault, fault.isBad0 else { return nil }
     var summary =
       "The app crashed with \(context.exceptionDisplay) at the magic address "
       + "\(fault.addressDisplay), the pattern Apple documents for an Objective-C object property "

@@ -8,7 +8,7 @@ struct DyldError: Sendable {
   var code: UInt64?
   var indicator: String?
 
-  init(_ context: DiagnosisContext) {
+  init(_ context: borrowing DiagnosisContext) {
     let termination = context.report.termination
     namespaceIsDYLD = termination?.namespace == "DYLD"
     code = namespaceIsDYLD ? termination?.code : nil
@@ -31,8 +31,10 @@ struct DyldError: Sendable {
 
   /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
   static func pieces(_ text: String) -> [String] {
-    text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }
-      .filter { !$0.isEmpty }
+    let pieces =
+      text.asciiSplit(separators: [UInt8(ascii: "\n"), UInt8(ascii: "|")])
+      ?? text.split(whereSeparator: { $0 == "\n" || $0 == "|" })
+    return pieces.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
   }
 
   /// The first line containing `marker` and the text after it (up to the end of the line).

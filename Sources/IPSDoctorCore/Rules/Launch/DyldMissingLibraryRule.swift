@@ -38,7 +38,7 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let dyld = DyldError(context)
+    let dyld = context.dyldError ?? DyldError(context)
     let library = dyld.missingLibrary
     let indicatorSaysMissing = dyld.namespaceIsDYLD && (dyld.code == 1 || dyld.indicator == "Library missing")
     guard library != nil || indicatorSaysMissing else { return nil }

@@ -56,7 +56,7 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
     ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let dyld = DyldError(context)
+    let dyld = context.dyldError ?? DyldError(context)
     guard let symbol = dyld.missingSymbol else { return nil }
     var evidence = [symbol.evidence]
     var summary = "dyld could not find the symbol `\(symbol.symbol)`"

@@ -23,7 +23,7 @@ struct GuardException: Sendable {
   ]
   static let fdSyscalls = ["close", "dup", "dup2", "fcntl", "fileport_makeport", "sendmsg", "guarded_"]
 
-  init?(_ context: DiagnosisContext) {
+  init?(_ context: borrowing DiagnosisContext) {
     guard context.exceptionTypeHasPrefix("EXC_GUARD") else { return nil }
     let exception = context.report.exception
     evidence = [Evidence("exception.type", exception?.type ?? "EXC_GUARD")]

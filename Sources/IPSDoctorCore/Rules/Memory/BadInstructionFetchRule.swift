@@ -30,7 +30,7 @@ public struct BadInstructionFetchRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), !fault.isBad0, let thread = context.crashedThread else {
+    guard let fault = context.memoryFault, !fault.isBad0, let thread = context.crashedThread else {
       return nil
     }
     let state = thread.state

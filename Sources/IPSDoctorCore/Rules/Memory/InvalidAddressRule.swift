@@ -32,7 +32,7 @@ public struct InvalidAddressRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context),
+    guard let fault = context.memoryFault,
       fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0
     else { return nil }
     if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow

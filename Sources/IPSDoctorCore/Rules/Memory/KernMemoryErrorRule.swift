@@ -28,7 +28,7 @@ public struct KernMemoryErrorRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), fault.kind == .memoryError else { return nil }
+    guard let fault = context.memoryFault, fault.kind == .memoryError else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary = "The app crashed with `KERN_MEMORY_ERROR` at \(fault.addressDisplay): the page is "
       + "mapped from a file the kernel could no longer read"

@@ -20,7 +20,7 @@ struct MemoryFault: Sendable {
   var text: String?
   var subtypeEvidence: Evidence?
 
-  init?(_ context: DiagnosisContext) {
+  init?(_ context: borrowing DiagnosisContext) {
     let exception = context.report.exception
     let type = exception?.type ?? ""
     let signal = exception?.signal ?? ""
@@ -101,8 +101,10 @@ struct MemoryFault: Sendable {
   /// The region line of `vmRegionInfo` marked with the arrow (`--->`), trimmed.
   static func arrowLine(in context: DiagnosisContext) -> Evidence? {
     for (path, text) in [("vmRegionInfo", context.report.vmRegionInfo), ("vmSummary", context.report.vmSummary)] {
-      guard let text else { continue }
-      for line in text.split(separator: "\n") where line.prefilteredContains("--->") {
+      // A line holds the arrow only when the text does: one search rules out most texts.
+      guard let text, text.prefilteredContains("--->") else { continue }
+      let lines = text.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? text.split(separator: "\n")
+      for line in lines where line.prefilteredContains("--->") {
         return Evidence(path, line.replacing("--->", with: "").trimmingWhitespace())
       }
     }
@@ -111,9 +113,12 @@ struct MemoryFault: Sendable {
 
   /// The first line of `vmRegionInfo`, e.g. "0x8 is not in any region.".
   static func regionHeadline(in context: DiagnosisContext) -> Evidence? {
-    guard let text = context.report.vmRegionInfo,
-      let first = text.split(separator: "\n").first?.trimmingWhitespace(), !first.isEmpty
-    else { return nil }
+    // The first non-empty piece of `split(separator: "\n")`, without splitting the rest.
+    guard let text = context.report.vmRegionInfo else { return nil }
+    let rest = text.drop(while: { $0 == "\n" })
+    guard !rest.isEmpty else { return nil }
+    let first = rest.prefix(while: { $0 != "\n" }).trimmingWhitespace()
+    guard !first.isEmpty else { return nil }
     return Evidence("vmRegionInfo", first)
   }
 

@@ -30,7 +30,7 @@ public struct MisalignedAccessRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), fault.kind == .misaligned else { return nil }
+    guard let fault = context.memoryFault, fault.kind == .misaligned else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary = "The app accessed \(fault.addressDisplay), an address not aligned for the size of the access ("
       + (fault.text.map { "`\(TextScan.clip($0, 100))`" } ?? "an alignment fault") + ")"

@@ -34,7 +34,7 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), fault.kind == .invalidAddress, !fault.isBad0,
+    guard let fault = context.memoryFault, fault.kind == .invalidAddress, !fault.isBad0,
       !fault.isPACFlagged, let address = fault.address, address < 0x10000
     else { return nil }
     if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow

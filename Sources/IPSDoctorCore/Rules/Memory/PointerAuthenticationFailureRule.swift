@@ -34,7 +34,7 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), fault.isPACFlagged, !fault.isBad0 else { return nil }
+    guard let fault = context.memoryFault, fault.isPACFlagged, !fault.isBad0 else { return nil }
     if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary =

@@ -30,7 +30,7 @@ public struct ProtectionFailureRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), fault.kind == .protectionFailure else { return nil }
+    guard let fault = context.memoryFault, fault.kind == .protectionFailure else { return nil }
     if StackOverflowRule.stackGuard(in: context) != nil { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     let access = MemoryFault.accessKind(in: context)

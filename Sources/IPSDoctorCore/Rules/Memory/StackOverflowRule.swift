@@ -46,10 +46,12 @@ public struct StackOverflowRule: DiagnosisRule {
 
   /// Whether the crashed thread overflowed its stack (guard page, stack probe or long recursion).
   static func isPresent(in context: DiagnosisContext) -> Bool {
-    guard MemoryFault(context) != nil, let backtrace = context.crashedBacktrace else { return false }
+    guard context.memoryFault != nil, let backtrace = context.crashedBacktrace else { return false }
     if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil {
       return true
     }
+    // A cycle covers at most every frame.
+    guard backtrace.frames.count >= 40 else { return false }
     return (longestCycle(in: backtrace.frames)?.length ?? 0) >= 40
   }
 
@@ -62,12 +64,21 @@ public struct StackOverflowRule: DiagnosisRule {
     var repetitions: Int { length / period }
   }
 
+  /// What makes two frames the same call site. (The kinds never equal one another; they stand for
+  /// the texts "index:offset", "symbol+location", "address" and "?" that could never collide.)
+  enum FrameKey: Equatable {
+    case image(Int, UInt64)
+    case symbol(String, UInt64)
+    case address(UInt64)
+    case unknown
+  }
+
   static func longestCycle(in frames: [Frame]) -> Cycle? {
-    func key(_ frame: Frame) -> String {
-      if let index = frame.imageIndex, let offset = frame.imageOffset { return "\(index):\(offset)" }
-      if let symbol = frame.symbol { return symbol + "+\(frame.symbolLocation ?? 0)" }
-      if let address = frame.address { return String(address) }
-      return "?"
+    func key(_ frame: Frame) -> FrameKey {
+      if let index = frame.imageIndex, let offset = frame.imageOffset { return .image(index, offset) }
+      if let symbol = frame.symbol { return .symbol(symbol, frame.symbolLocation ?? 0) }
+      if let address = frame.address { return .address(address) }
+      return .unknown
     }
     let keys = frames.map(key)
     var best: Cycle?
@@ -75,7 +86,7 @@ public struct StackOverflowRule: DiagnosisRule {
       var runStart = 0
       var run = 0
       for index in 0..<(keys.count - period) {
-        if keys[index] == keys[index + period] && keys[index] != "?" {
+        if keys[index] == keys[index + period] && keys[index] != .unknown {
           if run == 0 { runStart = index }
           run += 1
           let length = run + period
@@ -91,7 +102,7 @@ public struct StackOverflowRule: DiagnosisRule {
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = MemoryFault(context), let backtrace = context.crashedBacktrace else { return nil }
+    guard let fault = context.memoryFault, let backtrace = context.crashedBacktrace else { return nil }
     let guardLine = Self.stackGuard(in: context)
     let probe = context.crashedThreadTop(2, contains: "chkstk_darwin")
     var cycle = Self.longestCycle(in: backtrace.frames)

@@ -56,7 +56,7 @@ public struct ZombieObjectRule: DiagnosisRule {
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    if let fault = MemoryFault(context), !fault.isBad0, let runtime = Self.runtimeFrame(in: context),
+    if let fault = context.memoryFault, !fault.isBad0, let runtime = Self.runtimeFrame(in: context),
       !StackOverflowRule.isPresent(in: context)
     {
       var evidence = [fault.subtypeEvidence].compactMap { $0 }

@@ -24,7 +24,7 @@ struct JetsamAnalysis: Sendable {
   /// The process killed for crossing its own limit (the app's, when the header names it).
   var limitKill: Entry?
 
-  init?(_ context: DiagnosisContext) {
+  init?(_ context: borrowing DiagnosisContext) {
     guard let jetsam = context.report.jetsam else { return nil }
     self.jetsam = jetsam
     var names = Set<String>()

@@ -8,7 +8,7 @@ struct ResourceException: Sendable {
   var fatal: Bool
   var evidence: [Evidence]
 
-  init?(_ context: DiagnosisContext) {
+  init?(_ context: borrowing DiagnosisContext) {
     guard context.exceptionTypeHasPrefix("EXC_RESOURCE") else { return nil }
     let exception = context.report.exception
     let subtype = exception?.subtype ?? ""

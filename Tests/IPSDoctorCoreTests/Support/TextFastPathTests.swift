@@ -1,0 +1,32 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The byte-level fast paths must answer exactly as the `Character`-level code they shortcut.
+struct TextFastPathTests {
+  static let texts = [
+    "", "\n", "a\nb", "\n\nfirst\nsecond\n", "line\r\nnext\nlast", "é\ncafe\u{301}\n", "no newline",
+    "  indented\n    more\n",
+  ]
+
+  @Test func replacingLineFeedsAgreesWithReplacing() {
+    for text in Self.texts {
+      for replacement in ["\n  ", "", "\\n"] {
+        #expect(text.replacingLineFeeds(with: replacement) == text.replacing("\n", with: replacement), "\(text)")
+      }
+    }
+  }
+
+  @Test func normaliseASCIIAgreesWithCharacters() {
+    let long = String(repeating: "ab0x1f 42.5 ", count: 30)
+    let texts = [
+      "", "Fatal error: Index out of range at 0x1f40 (12 items)", "uuid 0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9 end",
+      "v1.2.3 and 0x", "0xZZ", String(repeating: "x", count: 299) + "e\u{301}", String(repeating: "x", count: 300) + "\u{301}",
+      long, long + "é", "line\r\n12", "ünïcode 12",
+    ]
+    #expect(CrashSignature.normaliseASCII(long) != nil)
+    for text in texts {
+      #expect(CrashSignature.normalise(text) == CrashSignature.normaliseCharacters(text), "\(text)")
+    }
+  }
+}
