@@ -205,22 +205,37 @@ enum POSIX {
   }
 
   /// The names in a directory (without "." and ".."), sorted by their bytes.
+  /// The folder's entries (without `.` and `..`), sorted by bytes. The folder is read twice, first
+  /// to size the listing exactly: growing it by doubling left up to twice its size allocated (and
+  /// the freed halves raised glibc's mmap threshold), which showed in peak RSS over 10,000 files.
   static func directoryEntries(_ path: PathName) -> Result<DirectoryListing, FileError> {
     guard let directory = path.withCString({ opendir($0) }) else { return .failure(error(errno)) }
     defer { closedir(directory) }
-    var listing = DirectoryListing()
-    while true {
-      errno = 0
-      guard let entry = readdir(directory) else {
-        if errno != 0 { return .failure(error(errno)) }
-        break
-      }
-      withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        let name = raw.prefix(while: { $0 != 0 })
-        if name.isEmpty || (name.count <= 2 && name.allSatisfy { $0 == 0x2E }) { return }
-        listing.append(name)
+    func forEachName(_ body: (UnsafeRawBufferPointer.SubSequence) -> Void) -> FileError? {
+      while true {
+        errno = 0
+        guard let entry = readdir(directory) else {
+          return errno != 0 ? error(errno) : nil
+        }
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          let name = raw.prefix(while: { $0 != 0 })
+          if name.isEmpty || (name.count <= 2 && name.allSatisfy { $0 == 0x2E }) { return }
+          body(name)
+        }
       }
     }
+    var count = 0
+    var bytes = 0
+    if let failure = forEachName({ name in
+      count += 1
+      bytes += name.count
+    }) {
+      return .failure(failure)
+    }
+    rewinddir(directory)
+    var listing = DirectoryListing()
+    listing.reserveCapacity(names: count, bytes: bytes)
+    if let failure = forEachName({ listing.append($0) }) { return .failure(failure) }
     listing.sort()
     return .success(listing)
   }
@@ -363,6 +378,11 @@ struct DirectoryListing: Sendable {
   subscript(index: Int) -> ArraySlice<UInt8> {
     let span = spans[index]
     return bytes[Int(span.start)..<Int(span.end)]
+  }
+
+  mutating func reserveCapacity(names: Int, bytes: Int) {
+    spans.reserveCapacity(names)
+    self.bytes.reserveCapacity(bytes)
   }
 
   mutating func append(_ name: some Collection<UInt8>) {

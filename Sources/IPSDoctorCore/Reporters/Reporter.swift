@@ -131,14 +131,14 @@ final class TextOutput {
 }
 
 /// Text that must be printed after something computed later (a summary table before per-report
-/// sections): held in a fixed in-memory buffer of ``memoryLimit`` bytes, then in an unlinked temporary
+/// sections): held in a fixed in-memory buffer of ``memoryLimit`` bytes (128 KB), then in an unlinked temporary
 /// file, so memory stays flat however long the batch. (A 4 MB buffer made peak RSS grow by ~10 MB
 /// between 1,000 and 10,000 reports: the string's capacity doubled past the limit before each spill.)
 final class Spool {
   private var memory = ""
   private var fd: Int32 = -1
   private var reserved = false
-  static let memoryLimit = 1 << 18
+  static let memoryLimit = 1 << 17
   /// Where to spill; `nil` for the system's temporary folder (tests point it elsewhere).
   private let directory: String?
 
@@ -154,12 +154,18 @@ final class Spool {
   var hasSpilled: Bool { fd >= 0 }
 
   func write(_ text: String) {
+    if memory.utf8.count + text.utf8.count > Self.memoryLimit {
+      spill()
+      if fd >= 0 && memory.isEmpty && text.utf8.count > Self.memoryLimit {
+        if !POSIX.writeAll(fd, text) { memory += text }  // too big for the buffer: straight through
+        return
+      }
+    }
     if !reserved && memory.utf8.count + text.utf8.count >= Self.memoryLimit / 4 {
-      memory.reserveCapacity(Self.memoryLimit)  // once, so the buffer never grows past the limit
+      memory.reserveCapacity(Self.memoryLimit)  // once: spilling before the buffer is full keeps it at this size
       reserved = true
     }
     memory += text
-    if memory.utf8.count >= Self.memoryLimit { spill() }
   }
 
   private func spill() {
