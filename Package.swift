@@ -14,7 +14,13 @@ let package = Package(
       name: "IPSDoctorCore",
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
     ),
-    .executableTarget(name: "ips-doctor", dependencies: ["IPSDoctorCore"]),
+    .executableTarget(
+      name: "ips-doctor",
+      dependencies: ["IPSDoctorCore"],
+      // On Linux, link the Swift runtime and libraries into the binary: the dynamic loader no
+      // longer binds thousands of symbols at every start (see docs/performance.md).
+      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
+    ),
     .testTarget(name: "IPSDoctorCoreTests", dependencies: ["IPSDoctorCore"]),
   ],
   swiftLanguageModes: [.v6]

@@ -10,7 +10,7 @@ import Dispatch
 /// each window to the caller in input order. Memory stays flat: only one window of outcomes (never
 /// a parsed report) is alive at a time, and output is byte-for-byte the same for any `--jobs`.
 struct BatchRunner {
-  var items: [InputItem]
+  var items: InputList
   var options: Options
   var baseline: Set<String>?
   var standardInput: Result<[UInt8], FileError>?
@@ -25,7 +25,7 @@ struct BatchRunner {
     var start = 0
     while start < items.count {
       let end = min(items.count, start + windowSize)
-      let window = Array(items[start..<end])
+      let window = (start..<end).map { items[$0] }  // items are built a window at a time
       let results = process(window, firstIndex: start)
       var outcomes: [ReportOutcome] = []
       var skipped: [InputNotice] = []

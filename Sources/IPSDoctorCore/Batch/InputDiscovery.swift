@@ -13,6 +13,72 @@ public struct InputItem: Sendable, Equatable {
   public var mustSniff: Bool
 }
 
+/// The files to read, in input order, packed so that memory grows by a file's name and 8 bytes,
+/// not by an ``InputItem`` with its path and display strings (≈ 400 bytes): a folder's sorted
+/// listing is kept as it was read (one byte buffer) with the folder's path stored once, and an
+/// ``InputItem`` is built only when its file is about to be read.
+public struct InputList: Sendable {
+  /// Folders files were found in (`nil` for paths named on the command line), with their names.
+  private var groups: [(directory: PathName?, names: DirectoryListing)] = []
+  private var entries: [Entry] = []
+
+  /// A name in a group; the top bit of `name` says whether the file must be sniffed.
+  private struct Entry: Sendable {
+    var group: Int32
+    var name: UInt32
+  }
+
+  private static let standardInput: Int32 = -1
+  private static let sniffBit: UInt32 = 1 << 31
+
+  public init() {}
+
+  public var count: Int { entries.count }
+  public var isEmpty: Bool { entries.isEmpty }
+  public private(set) var containsStandardInput = false
+
+  public subscript(index: Int) -> InputItem {
+    let entry = entries[index]
+    guard entry.group != Self.standardInput else {
+      return InputItem(source: .standardInput, display: "<stdin>", mustSniff: false)
+    }
+    let group = groups[Int(entry.group)]
+    let name = group.names[Int(entry.name & ~Self.sniffBit)]
+    let path = group.directory?.appending(name) ?? PathName(bytes: Array(name))
+    return InputItem(source: .file(path), display: path.display, mustSniff: entry.name & Self.sniffBit != 0)
+  }
+
+  /// All the items, built at once (for tests and small lists).
+  public var items: [InputItem] { (0..<count).map { self[$0] } }
+
+  mutating func appendStandardInput() {
+    containsStandardInput = true
+    entries.append(Entry(group: Self.standardInput, name: 0))
+  }
+
+  /// Adds a file named on the command line.
+  mutating func append(path: PathName) {
+    if groups.last.map({ $0.directory != nil }) ?? true {
+      groups.append((nil, DirectoryListing()))
+    }
+    let group = groups.count - 1
+    groups[group].names.append(path.bytes)
+    entries.append(Entry(group: Int32(group), name: UInt32(groups[group].names.count - 1)))
+  }
+
+  /// Registers a folder and its listing, whose files ``append(name:inGroup:mustSniff:)`` adds.
+  mutating func addDirectory(_ path: PathName, names: DirectoryListing) -> Int32 {
+    groups.append((path, names))
+    return Int32(groups.count - 1)
+  }
+
+  /// Adds the `name`th file of a folder registered with ``addDirectory(_:names:)``.
+  mutating func append(name: Int, inGroup group: Int32, mustSniff: Bool) {
+    precondition(name < Int(Self.sniffBit), "more than 2 billion files in one folder")
+    entries.append(Entry(group: group, name: UInt32(name) | (mustSniff ? Self.sniffBit : 0)))
+  }
+}
+
 /// Something about an input that is not a report result: a missing path, a skipped FIFO, a
 /// symbolic link loop, an unreadable folder.
 public struct InputNotice: Sendable, Equatable {
@@ -37,7 +103,7 @@ public struct InputNotice: Sendable, Equatable {
 /// skipped unless named explicitly. Symbolic links are followed, and a link back to a folder being
 /// scanned is reported as a loop instead of being followed forever.
 public struct InputDiscovery {
-  public private(set) var items: [InputItem] = []
+  public private(set) var inputs = InputList()
   public private(set) var notices: [InputNotice] = []
   private var seenFiles = Set<FileIdentity>()
   private var seenDirectories = Set<FileIdentity>()
@@ -50,12 +116,15 @@ public struct InputDiscovery {
 
   static let reportExtensions: Set<String> = ["ips", "crash"]
 
+  /// All the items, built at once (for tests and small lists).
+  public var items: [InputItem] { inputs.items }
+
   public init(paths: [String]) {
     for path in paths {
       if path == "-" {
         if !seenStandardInput {
           seenStandardInput = true
-          items.append(InputItem(source: .standardInput, display: "<stdin>", mustSniff: false))
+          inputs.appendStandardInput()
         }
         continue
       }
@@ -75,7 +144,7 @@ public struct InputDiscovery {
         case .directory:
           scan(name, display: name.display, status: status, ancestors: [])
         case .regular:
-          addFile(name, display: name.display, status: status, mustSniff: false)
+          addFile(name, status: status)
         default:
           notices.append(
             InputNotice(kind: .skipped, path: name.display, message: "skipped: \(status.kind.phrase), not a regular file"))
@@ -84,10 +153,28 @@ public struct InputDiscovery {
     }
   }
 
-  private mutating func addFile(_ path: PathName, display: String, status: FileStatus, mustSniff: Bool) {
+  /// Adds a file named on the command line.
+  private mutating func addFile(_ path: PathName, status: FileStatus) {
     let identity = FileIdentity(device: status.device, inode: status.inode)
     guard seenFiles.insert(identity).inserted else { return }
-    items.append(InputItem(source: .file(path), display: display, mustSniff: mustSniff))
+    inputs.append(path: path)
+  }
+
+  /// Adds a file found in a folder.
+  private mutating func addFile(
+    _ name: Int, of names: DirectoryListing, in group: inout Int32?, directory: PathName, status: FileStatus,
+    mustSniff: Bool
+  ) {
+    let identity = FileIdentity(device: status.device, inode: status.inode)
+    guard seenFiles.insert(identity).inserted else { return }
+    let index: Int32
+    if let group {
+      index = group
+    } else {
+      index = inputs.addDirectory(directory, names: names)  // shares the listing's buffer, no copy
+      group = index
+    }
+    inputs.append(name: name, inGroup: index, mustSniff: mustSniff)
   }
 
   private mutating func scan(
@@ -100,7 +187,7 @@ public struct InputDiscovery {
       return
     }
     guard seenDirectories.insert(identity).inserted else { return }  // already scanned by another route
-    let names: [[UInt8]]
+    let names: DirectoryListing
     switch POSIX.directoryEntries(directory) {
     case .success(let found): names = found
     case .failure(let error):
@@ -108,12 +195,14 @@ public struct InputDiscovery {
       return
     }
     let inner = ancestors.union([identity])
-    for name in names where name.first != UInt8(ascii: ".") {
+    var directoryIndex: Int32?  // registered with the first file, after any subfolders before it
+    for index in 0..<names.count {
+      let name = names[index]
+      if name.first == UInt8(ascii: ".") { continue }
       let path = directory.appending(name)
-      let childDisplay = path.display
       guard case .success(var entry) = POSIX.lstatus(path) else {
         notices.append(
-          InputNotice(kind: .unreadable, path: childDisplay, message: "the file disappeared while the folder was scanned"))
+          InputNotice(kind: .unreadable, path: path.display, message: "the file disappeared while the folder was scanned"))
         continue
       }
       let isReportName = Self.reportExtensions.contains(path.pathExtension)
@@ -126,22 +215,23 @@ public struct InputDiscovery {
             ? "skipped: symbolic link loop" : "broken symbolic link (\(error.message))"
           notices.append(InputNotice(
             kind: error.message.hasPrefix("too many") ? .skipped : (isReportName ? .unreadable : .skipped),
-            path: childDisplay, message: message))
+            path: path.display, message: message))
           continue
         }
       }
       switch entry.kind {
       case .directory where isReportName:
         notices.append(
-          InputNotice(kind: .skipped, path: childDisplay, message: "skipped: a directory named like a crash report"))
+          InputNotice(kind: .skipped, path: path.display, message: "skipped: a directory named like a crash report"))
       case .directory:
-        scan(path, display: childDisplay, status: entry, ancestors: inner)
+        scan(path, display: path.display, status: entry, ancestors: inner)
       case .regular:
-        addFile(path, display: childDisplay, status: entry, mustSniff: !isReportName)
+        addFile(
+          index, of: names, in: &directoryIndex, directory: directory, status: entry, mustSniff: !isReportName)
       default:
         if isReportName {
           notices.append(
-            InputNotice(kind: .skipped, path: childDisplay, message: "skipped: \(entry.kind.phrase), not a regular file"))
+            InputNotice(kind: .skipped, path: path.display, message: "skipped: \(entry.kind.phrase), not a regular file"))
         }
       }
     }

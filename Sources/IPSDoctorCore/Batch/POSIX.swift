@@ -108,10 +108,14 @@ public struct PathName: Sendable, Hashable, Comparable {
     return output
   }
 
-  func appending(_ name: [UInt8]) -> PathName {
-    if bytes.isEmpty { return PathName(bytes: name) }
-    if bytes.last == UInt8(ascii: "/") { return PathName(bytes: bytes + name) }
-    return PathName(bytes: bytes + [UInt8(ascii: "/")] + name)
+  func appending(_ name: some Collection<UInt8>) -> PathName {
+    if bytes.isEmpty { return PathName(bytes: Array(name)) }
+    var joined: [UInt8] = []
+    joined.reserveCapacity(bytes.count + 1 + name.count)
+    joined += bytes
+    if bytes.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+    joined += name
+    return PathName(bytes: joined)
   }
 
   /// The last path component.
@@ -201,24 +205,39 @@ enum POSIX {
   }
 
   /// The names in a directory (without "." and ".."), sorted by their bytes.
-  static func directoryEntries(_ path: PathName) -> Result<[[UInt8]], FileError> {
+  /// The folder's entries (without `.` and `..`), sorted by bytes. The folder is read twice, first
+  /// to size the listing exactly: growing it by doubling left up to twice its size allocated (and
+  /// the freed halves raised glibc's mmap threshold), which showed in peak RSS over 10,000 files.
+  static func directoryEntries(_ path: PathName) -> Result<DirectoryListing, FileError> {
     guard let directory = path.withCString({ opendir($0) }) else { return .failure(error(errno)) }
     defer { closedir(directory) }
-    var names: [[UInt8]] = []
-    while true {
-      errno = 0
-      guard let entry = readdir(directory) else {
-        if errno != 0 { return .failure(error(errno)) }
-        break
+    func forEachName(_ body: (UnsafeRawBufferPointer.SubSequence) -> Void) -> FileError? {
+      while true {
+        errno = 0
+        guard let entry = readdir(directory) else {
+          return errno != 0 ? error(errno) : nil
+        }
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          let name = raw.prefix(while: { $0 != 0 })
+          if name.isEmpty || (name.count <= 2 && name.allSatisfy { $0 == 0x2E }) { return }
+          body(name)
+        }
       }
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        Array(raw.prefix(while: { $0 != 0 }))
-      }
-      if name == [0x2E] || name == [0x2E, 0x2E] || name.isEmpty { continue }
-      names.append(name)
     }
-    names.sort { $0.lexicographicallyPrecedes($1) }
-    return .success(names)
+    var count = 0
+    var bytes = 0
+    if let failure = forEachName({ name in
+      count += 1
+      bytes += name.count
+    }) {
+      return .failure(failure)
+    }
+    rewinddir(directory)
+    var listing = DirectoryListing()
+    listing.reserveCapacity(names: count, bytes: bytes)
+    if let failure = forEachName({ listing.append($0) }) { return .failure(failure) }
+    listing.sort()
+    return .success(listing)
   }
 
   /// Reads a whole file, refusing anything but a regular file and anything larger than `limit`.
@@ -340,5 +359,44 @@ public enum ByteCount {
     }
     if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
     return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+  }
+}
+
+/// The names in one folder, sorted by their bytes, packed into one buffer: a folder of 10,000 files
+/// costs its names' bytes plus 8 bytes each, not an array per name.
+struct DirectoryListing: Sendable {
+  private var bytes: [UInt8] = []
+  private var spans: [Span] = []
+
+  private struct Span: Sendable {
+    var start: UInt32
+    var end: UInt32
+  }
+
+  var count: Int { spans.count }
+
+  subscript(index: Int) -> ArraySlice<UInt8> {
+    let span = spans[index]
+    return bytes[Int(span.start)..<Int(span.end)]
+  }
+
+  mutating func reserveCapacity(names: Int, bytes: Int) {
+    spans.reserveCapacity(names)
+    self.bytes.reserveCapacity(bytes)
+  }
+
+  mutating func append(_ name: some Collection<UInt8>) {
+    let start = bytes.count
+    bytes += name
+    precondition(bytes.count <= Int(UInt32.max), "more than 4 GB of file names")
+    spans.append(Span(start: UInt32(start), end: UInt32(bytes.count)))
+  }
+
+  /// Sorts by bytes (`lexicographicallyPrecedes`, as a sort of `[[UInt8]]` would).
+  mutating func sort() {
+    let bytes = self.bytes
+    spans.sort {
+      bytes[Int($0.start)..<Int($0.end)].lexicographicallyPrecedes(bytes[Int($1.start)..<Int($1.end)])
+    }
   }
 }

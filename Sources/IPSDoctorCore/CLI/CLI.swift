@@ -157,7 +157,7 @@ struct DiagnoseCommand<IO: CLIIO> {
     var reporter = format.reporter.init(context: context)
 
     let standardInput: Result<[UInt8], FileError>? =
-      discovery.items.contains(where: { $0.source == .standardInput })
+      discovery.inputs.containsStandardInput
       ? io.readStandardInput(limit: options.maxSize).flatMap { bytes in
         bytes.count > options.maxSize
           ? .failure(POSIX.tooLarge(size: nil, limit: options.maxSize)) : .success(bytes)
@@ -165,12 +165,12 @@ struct DiagnoseCommand<IO: CLIIO> {
 
     let jobs = options.jobs ?? Self.coreCount()
     let runner = BatchRunner(
-      items: discovery.items, options: options, baseline: baseline?.ids,
+      items: discovery.inputs, options: options, baseline: baseline?.ids,
       standardInput: standardInput, jobs: jobs)
     let progress = Progress(
       enabled: options.progress && !options.quiet && io.standardErrorIsTerminal
-        && environment["CI"] == nil && discovery.items.count > runner.windowSize,
-      total: discovery.items.count, io: io)
+        && environment["CI"] == nil && discovery.inputs.count > runner.windowSize,
+      total: discovery.inputs.count, io: io)
 
     var groups = CrashGroups()
     reporter.begin(destination.out)

@@ -3,6 +3,7 @@
 enum PlainText {
   /// Word-wraps one paragraph. `indent` starts every line, `hanging` replaces it on the first.
   static func wrap(_ text: String, width: Int, indent: String, hanging: String? = nil) -> [String] {
+    if let lines = wrapASCII(text, width: width, indent: indent, hanging: hanging) { return lines }
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
     var lines: [String] = []
     var current = hanging ?? indent
@@ -26,6 +27,48 @@ enum PlainText {
     }
     if lineHasWord || lines.isEmpty { lines.append(current) }
     return lines
+  }
+
+  /// ``wrap(_:width:indent:hanging:)`` for ASCII text without carriage returns, where a byte is a
+  /// character: the same lines without walking grapheme clusters (a third of the instructions of
+  /// `ips-doctor one.ips` went to rendering the remedy's Markdown). `nil` for any other text.
+  private static func wrapASCII(_ text: String, width: Int, indent: String, hanging: String?) -> [String]? {
+    let first = hanging ?? indent
+    guard isPlainASCII(text), isPlainASCII(indent), isPlainASCII(first) else { return nil }
+    var lines: [String] = []
+    var current = Array(first.utf8)
+    var lineHasWord = false
+    var text = text
+    text.withUTF8 { bytes in
+      var index = 0
+      let count = bytes.count
+      while index < count {
+        let byte = bytes[index]
+        if byte == 0x20 || byte == 0x0A || byte == 0x09 {
+          index += 1
+          continue
+        }
+        var end = index + 1
+        while end < count, bytes[end] != 0x20, bytes[end] != 0x0A, bytes[end] != 0x09 { end += 1 }
+        let wordWidth = end - index
+        if lineHasWord && current.count + 1 + wordWidth > width {
+          lines.append(String(decoding: current, as: UTF8.self))
+          current = Array(indent.utf8)
+          lineHasWord = false
+        }
+        if lineHasWord { current.append(0x20) }
+        current.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+        lineHasWord = true
+        index = end
+      }
+    }
+    if lineHasWord || lines.isEmpty { lines.append(String(decoding: current, as: UTF8.self)) }
+    return lines
+  }
+
+  /// Whether every character of `text` is one ASCII byte (no `\r\n` pair, which is one character).
+  private static func isPlainASCII(_ text: String) -> Bool {
+    text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
   }
 
   /// Renders Markdown as plain text: paragraphs and list items wrapped, code blocks indented by
@@ -105,6 +148,7 @@ enum PlainText {
 
   /// Removes `**`/`__` emphasis and turns links into "text (url)"; escapes control characters.
   static func inline(_ text: String) -> String {
+    if isPlainASCII(text) { return TerminalText.escaped(inlineASCII(text)) }
     var result = ""
     var characters = Substring(text)
     var inCode = false
@@ -135,5 +179,59 @@ enum PlainText {
       characters = characters.dropFirst()
     }
     return TerminalText.escaped(result)
+  }
+
+  /// ``inline(_:)`` before escaping, for ASCII text without carriage returns, byte by byte: every
+  /// marker is ASCII and every character one byte, so the result is the same.
+  private static func inlineASCII(_ text: String) -> String {
+    let bytes = Array(text.utf8)
+    let count = bytes.count
+    var result: [UInt8] = []
+    result.reserveCapacity(count)
+    var index = 0
+    var inCode = false
+    func first(_ byte: UInt8, from start: Int) -> Int? {
+      var position = start
+      while position < count {
+        if bytes[position] == byte { return position }
+        position += 1
+      }
+      return nil
+    }
+    while index < count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "`") {
+        inCode.toggle()
+        result.append(byte)
+        index += 1
+        continue
+      }
+      if !inCode {
+        if index + 1 < count, byte == UInt8(ascii: "*") || byte == UInt8(ascii: "_"), bytes[index + 1] == byte {
+          index += 2
+          continue
+        }
+        if byte == UInt8(ascii: "["), let close = first(UInt8(ascii: "]"), from: index),
+          close + 1 < count, bytes[close + 1] == UInt8(ascii: "("),
+          let end = first(UInt8(ascii: ")"), from: close)
+        {
+          let label = bytes[(index + 1)..<close]
+          let url = bytes[(close + 2)..<end]
+          if label.elementsEqual(url) {
+            result += url
+          } else {
+            result += label
+            result += Array(" (".utf8)
+            result += url
+            result.append(UInt8(ascii: ")"))
+          }
+          index = end + 1
+          continue
+        }
+      }
+      result.append(byte)
+      index += 1
+    }
+    return String(decoding: result, as: UTF8.self)
   }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The packed input list must give the same files, in the same order, as the list of ``InputItem``
+/// it replaced: command-line order, each folder depth-first with its entries sorted by bytes.
+@Suite struct InputDiscoveryTests {
+  @Test func ordersFilesDepthFirstWithEachFolderSortedByBytes() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let manager = FileManager.default
+    for folder in ["b", "a/z", "a/Y"] {
+      try manager.createDirectory(
+        at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    // "B.ips" < "a" < "b" < "c.crash" < "é.ips" by bytes ("Y" < "z" too): uppercase first, UTF-8 last.
+    for file in [
+      "c.crash", "B.ips", "é.ips", "notes.txt", ".hidden.ips", "b/2.ips", "b/10.ips", "a/z/x.ips",
+      "a/Y/w.ips", "a/a.ips",
+    ] {
+      try Data("{}".utf8).write(to: root.appendingPathComponent(file))
+    }
+    let named = root.appendingPathComponent("b/2.ips").path  // named first, so found once, first
+    let discovery = InputDiscovery(paths: [named, root.path, "-"])
+    let displays = discovery.items.map(\.display)
+    let base = root.path
+    #expect(
+      displays == [
+        named, "\(base)/B.ips", "\(base)/a/Y/w.ips", "\(base)/a/a.ips", "\(base)/a/z/x.ips",
+        "\(base)/b/10.ips", "\(base)/c.crash", "\(base)/notes.txt", "\(base)/é.ips", "<stdin>",
+      ])
+    #expect(discovery.items.map(\.mustSniff) == [false, false, false, false, false, false, false, true, false, false])
+    #expect(discovery.inputs.count == 10)
+    #expect(discovery.inputs.containsStandardInput)
+    #expect(discovery.items.last?.source == .standardInput)
+    #expect(discovery.items.first?.source == .file(PathName(named)))
+    #expect(discovery.notices.isEmpty)
+  }
+
+  @Test func keepsAFolderNamedTwiceOnce() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    try Data("{}".utf8).write(to: root.appendingPathComponent("one.ips"))
+    let discovery = InputDiscovery(paths: [root.path, root.path + "/", root.path + "/one.ips"])
+    #expect(discovery.items.map(\.display) == [root.path + "/one.ips"])
+  }
+
+  @Test func packedListingSortsLikeAnArrayOfNames() {
+    let names: [[UInt8]] = [
+      Array("b".utf8), Array("a".utf8), [0xFF, 0x41], Array("ab".utf8), Array("B".utf8), [0xC3, 0xA9],
+    ]
+    var listing = DirectoryListing()
+    for name in names { listing.append(name) }
+    listing.sort()
+    let sorted = (0..<listing.count).map { Array(listing[$0]) }
+    #expect(sorted == names.sorted { $0.lexicographicallyPrecedes($1) })
+  }
+
+  @Test func spoolKeepsCharactersSplitAcrossReadChunks() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    // Enough sections to spill several times; "é" and "—" land on every byte offset modulo 64 KB.
+    let spool = Spool(directory: root.path)
+    var expected = ""
+    for index in 0..<40_000 {
+      let section = "é\(index) — \(String(repeating: "x", count: index % 7))\n"
+      expected += section
+      spool.write(section)
+    }
+    #expect(spool.hasSpilled)
+    var written = ""
+    let out = TextOutput { text in
+      written += text
+      return true
+    }
+    spool.drain(into: out)
+    out.flush()
+    #expect(written == expected)
+  }
+
+  @Test(arguments: [
+    ([UInt8]("abc".utf8), 3), ([0x61, 0xC3], 1), ([0x61, 0xC3, 0xA9], 3), ([0xE2, 0x80], 0),
+    ([0xE2, 0x80, 0x94], 3), ([0x61, 0xF0, 0x9F, 0x98], 1), ([0xF0, 0x9F, 0x98, 0x80], 4), ([0x80], 1),
+  ])
+  func completeUTF8Prefix(bytes: [UInt8], expected: Int) {
+    #expect(Spool.completeUTF8Prefix(bytes[...]) == expected)
+  }
+}
