@@ -170,8 +170,7 @@ public enum ReportReader {
     guard let body = parsed else {
       throw ReportError(message: "the report body is empty", line: SourceLocation(offset: bodyStart, in: buffer).line)
     }
-    let typeName = body.withRoot { $0.typeName }
-    guard typeName == "object" else {
+    if let typeName = body.withRoot({ $0.kind == .object ? nil : $0.typeName }) {
       throw ReportError(
         message: "expected a JSON object as the report body, found \(typeName)",
         line: SourceLocation(offset: bodyStart, in: buffer).line, column: 1)
