@@ -195,10 +195,10 @@ struct JSONNode {
   }
 
   /// The elements of an array (none for anything else).
-  var elements: Children { Children(self, ifKind: .array) }
+  var elements: Elements { Elements(node: self) }
 
   /// The members of an object in source order, duplicates included (none for anything else).
-  var members: Members { Members(children: Children(self, ifKind: .object)) }
+  var members: Members { Members(node: self) }
 
   /// The value of the last member named `key` when this is an object.
   subscript(key: StaticString) -> JSONNode? {
@@ -324,40 +324,52 @@ struct JSONNode {
     return object
   }
 
-  /// The values directly inside an array or object, in tape order (for an object: key, value, key,
-  /// value, …); empty for anything else.
-  struct Children: Sequence, IteratorProtocol {
-    let view: JSONView
-    var index: Int
-    let end: Int
-    let underestimatedCount: Int
+  struct Elements: Sequence {
+    let node: JSONNode
 
-    init(_ node: JSONNode, ifKind kind: JSONTapeEntry.Kind) {
-      view = node.view
-      guard node.kind == kind else {
-        (index, end, underestimatedCount) = (0, 0, 0)
-        return
+    struct Iterator: IteratorProtocol {
+      let view: JSONView
+      var index: Int
+      let end: Int
+
+      mutating func next() -> JSONNode? {
+        guard index < end else { return nil }
+        let element = JSONNode(view: view, index: index)
+        index = element.nextIndex
+        return element
       }
-      (index, end, underestimatedCount) = (node.index + 1, node.nextIndex, node.count)
     }
 
-    mutating func next() -> JSONNode? {
-      guard index < end else { return nil }
-      let child = JSONNode(view: view, index: index)
-      index = child.nextIndex
-      return child
+    func makeIterator() -> Iterator {
+      guard node.kind == .array else { return Iterator(view: node.view, index: 0, end: 0) }
+      return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
     }
+
+    var underestimatedCount: Int { node.kind == .array ? node.count : 0 }
   }
 
-  /// Key and value pairs over an object's ``Children``.
-  struct Members: Sequence, IteratorProtocol {
-    var children: Children
+  struct Members: Sequence {
+    let node: JSONNode
 
-    var underestimatedCount: Int { children.underestimatedCount }
+    struct Iterator: IteratorProtocol {
+      let view: JSONView
+      var index: Int
+      let end: Int
 
-    mutating func next() -> (key: JSONNode, value: JSONNode)? {
-      guard let key = children.next(), let value = children.next() else { return nil }
-      return (key, value)
+      mutating func next() -> (key: JSONNode, value: JSONNode)? {
+        guard index + 1 < end else { return nil }
+        let key = JSONNode(view: view, index: index)
+        let value = JSONNode(view: view, index: index + 1)
+        index = value.nextIndex
+        return (key, value)
+      }
     }
+
+    func makeIterator() -> Iterator {
+      guard node.kind == .object else { return Iterator(view: node.view, index: 0, end: 0) }
+      return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
+    }
+
+    var underestimatedCount: Int { node.kind == .object ? node.count : 0 }
   }
 }
