@@ -82,25 +82,46 @@ public enum JSONParser {
   ) -> (document: JSONDocument?, end: Int, error: JSONError?) {
     // The tape's offsets are relative to `start`; errors and `end` are reported in `buffer`.
     let slice = UnsafeBufferPointer(rebasing: buffer[min(start, buffer.count)...])
-    var reader = Reader(buffer: slice, maxDepth: maxDepth)
-    do throws(JSONError) {
-      reader.skipWhitespace()
-      guard reader.position < slice.count else {
-        throw JSONError(reason: .empty, location: reader.location(reader.position))
-      }
-      try reader.parseValue()
-      let document = JSONDocument(
-        bytes: Array(UnsafeBufferPointer(rebasing: slice[..<reader.position])), entries: reader.entries)
-      return (document, start + reader.position, nil)
-    } catch {
-      var document: JSONDocument?
-      if !reader.entries.isEmpty {
-        document = JSONDocument(
-          bytes: Array(UnsafeBufferPointer(rebasing: slice[..<min(reader.position, slice.count)])),
-          entries: reader.entries)
-      }
-      return (document, start + reader.position, finished(error, shiftedBy: start, in: buffer))
+    guard let base = slice.baseAddress, !slice.isEmpty else {
+      let error = JSONError(reason: .empty, location: SourceLocation(offset: 0, line: 0, column: 0))
+      return (nil, start, finished(error, shiftedBy: start, in: buffer))
     }
+    var end = 0
+    var failure: JSONError?
+    var grownEntries: [JSONTapeEntry]?
+    // The tape is written straight into the array's storage; only a document with more values than
+    // the estimate moves to a bigger buffer (see `Reader.grown`), and is copied back once here.
+    var entries = [JSONTapeEntry](unsafeUninitializedCapacity: min(slice.count / 8 + 16, 1 << 20)) {
+      storage, initialized in
+      var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: storage)
+      do throws(JSONError) {
+        reader.skipWhitespace()
+        guard reader.position < reader.count else {
+          throw Reader.error(.empty, at: reader.position)
+        }
+        try reader.parseValue()
+      } catch {
+        failure = error
+      }
+      end = reader.position
+      if reader.tape == storage.baseAddress {
+        initialized = reader.tapeCount
+      } else {
+        grownEntries = Array(UnsafeBufferPointer(start: reader.tape, count: reader.tapeCount))
+        reader.tape.deallocate()
+      }
+    }
+    if let grownEntries { entries = grownEntries }
+    guard let failure else {
+      let document = JSONDocument(bytes: Array(UnsafeBufferPointer(rebasing: slice[..<end])), entries: entries)
+      return (document, start + end, nil)
+    }
+    var document: JSONDocument?
+    if !entries.isEmpty {
+      document = JSONDocument(
+        bytes: Array(UnsafeBufferPointer(rebasing: slice[..<min(end, slice.count)])), entries: entries)
+    }
+    return (document, start + end, finished(failure, shiftedBy: start, in: buffer))
   }
 
   /// Paths are collected innermost-first while the error unwinds; put them in reading order and
@@ -132,251 +153,371 @@ enum ASCII {
   static let dot: UInt8 = 0x2E
   static let zero: UInt8 = 0x30
   static let nine: UInt8 = 0x39
+  static let space: UInt8 = 0x20
 }
 
+/// The tape pass. Everything on the hot path is inlined into ``parseValue()``; errors are built by
+/// `@inline(never)` functions so the loop stays small, and the rare cases (escapes, non-ASCII
+/// text, negative or non-integral numbers) leave the fast paths for the general code.
+///
+/// Memory safety: `bytes` points at `count` readable bytes for the reader's whole life, and every
+/// read below is at an offset checked against `count` first (the checks are next to the reads).
 private struct Reader {
-  let buffer: UnsafeBufferPointer<UInt8>
-  var position = 0
+  let bytes: UnsafePointer<UInt8>
+  let count: Int
   let maxDepth: Int
-  /// The tape, in source order. After an error it holds what was read before the break, with
-  /// every open container closed there (see ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
-  var entries: [JSONTapeEntry] = []
+  var position = 0
+  /// The tape, in source order, in a buffer grown by hand: appending is one capacity check and a
+  /// store, where `Array.append` also checks uniqueness every time. Entries `0..<tapeCount` are
+  /// initialized. After an error it holds what was read before the break, with every open
+  /// container closed there (see ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
+  ///
+  /// While an array or object is open, its entry's `end` counts the values read so far and its
+  /// `payload` holds the entry of the container around it (-1 at the top), so the open containers
+  /// need no stack of their own.
+  var tape: UnsafeMutablePointer<JSONTapeEntry>
+  var tapeCount = 0
+  var tapeCapacity: Int
+  /// The buffer the tape starts in, which belongs to the caller's array.
+  let initialTape: UnsafeMutablePointer<JSONTapeEntry>
 
-  init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-    self.buffer = buffer
+  /// `tape` is uninitialized storage with room for at least 16 entries (about one value per 9
+  /// bytes of a crash report comes to far more).
+  init(bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>) {
+    self.bytes = bytes
+    self.count = count
     self.maxDepth = maxDepth
-    // About one value per 9 bytes in crash reports; growing past this is fine.
-    entries.reserveCapacity(min(buffer.count / 8 + 16, 1 << 20))
+    self.tape = tape.baseAddress!
+    initialTape = self.tape
+    tapeCapacity = tape.count
   }
+
+  var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
+
+  @inline(__always)
+  mutating func append(_ entry: JSONTapeEntry) {
+    if tapeCount == tapeCapacity {
+      (tape, tapeCapacity) = Self.grown(
+        tape, count: tapeCount, capacity: tapeCapacity, deallocating: tape != initialTape)
+    }
+    (tape + tapeCount).initialize(to: entry)
+    tapeCount += 1
+  }
+
+  /// Moves the tape to a buffer twice the size. Static and returning the new buffer, so the hot
+  /// loop's state never has its address taken.
+  @inline(never)
+  static func grown(
+    _ tape: UnsafeMutablePointer<JSONTapeEntry>, count: Int, capacity: Int, deallocating: Bool
+  ) -> (UnsafeMutablePointer<JSONTapeEntry>, Int) {
+    let bigger = UnsafeMutablePointer<JSONTapeEntry>.allocate(capacity: capacity * 2)
+    bigger.moveInitialize(from: tape, count: count)
+    if deallocating { tape.deallocate() }
+    return (bigger, capacity * 2)
+  }
+
+  /// The eight bytes at `offset`, first byte lowest; the caller checks `offset + 8 <= count`.
+  @inline(__always)
+  func word(at offset: Int) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(bytes + offset).loadUnaligned(as: UInt64.self))
+  }
+
+  // MARK: Errors (out of line: built once per document at most)
 
   /// Line and column are filled in once, when the error leaves the parser.
-  func location(_ offset: Int) -> SourceLocation {
-    SourceLocation(offset: offset, line: 0, column: 0)
+  @inline(never)
+  static func error(_ reason: JSONError.Reason, at offset: Int) -> JSONError {
+    JSONError(reason: reason, location: SourceLocation(offset: offset, line: 0, column: 0))
   }
 
-  func error(_ reason: JSONError.Reason, at offset: Int) -> JSONError {
-    JSONError(reason: reason, location: location(offset))
+  @inline(never)
+  static func unexpected(_ expected: String, at position: Int, in bytes: UnsafePointer<UInt8>, count: Int)
+    -> JSONError
+  {
+    if position >= count {
+      return error(.unexpectedEnd(expected: expected), at: position)
+    }
+    return error(.unexpectedByte(bytes[position], expected: expected), at: position)
   }
 
   func unexpected(_ expected: String) -> JSONError {
-    if position >= buffer.count {
-      return error(.unexpectedEnd(expected: expected), at: position)
-    }
-    return error(.unexpectedByte(buffer[position], expected: expected), at: position)
+    Self.unexpected(expected, at: position, in: bytes, count: count)
   }
+
+  // MARK: Whitespace
 
   @inline(__always)
   static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 
+  /// Runs of spaces (pretty-printed indentation) after a whitespace byte are skipped eight bytes
+  /// at a time.
   @inline(__always)
   mutating func skipWhitespace() {
-    while position < buffer.count && Self.isWhitespace(buffer[position]) { position += 1 }
+    while position < count {
+      let byte = bytes[position]
+      // Every token starts above the space, so most calls end here.
+      if byte > ASCII.space || !Self.isWhitespace(byte) { return }
+      position += 1
+      while position + 8 <= count {
+        // Not-a-space bits; the lowest set one ends the run.
+        let others = word(at: position) ^ 0x2020_2020_2020_2020
+        if others != 0 {
+          position += others.trailingZeroBitCount >> 3
+          break
+        }
+        position += 8
+      }
+    }
   }
 
-  /// An array or object being filled, innermost last.
-  struct OpenContainer {
-    /// Its entry on the tape.
-    var entry: Int
-    var isObject: Bool
-    /// Values (or members) read so far.
-    var count = 0
-    /// The entry of the key whose value is being read, or -1.
-    var pendingKey = -1
-  }
+  // MARK: Values
 
-  /// Parses one value without recursion: containers live on an explicit stack, so the depth limit,
-  /// not the thread's stack size, bounds nesting.
+  /// Parses one value without recursion: the open containers are linked through their tape
+  /// entries, so the depth limit, not the thread's stack size, bounds nesting.
   mutating func parseValue() throws(JSONError) {
-    var stack: [OpenContainer] = []
+    /// The innermost open container's entry, or -1.
+    var open = -1
+    var openIsObject = false
+    var depth = 0
+    /// Whether a member's key comes next (one call site keeps ``parseKey(isFirst:)`` inlined).
+    var readKey = false
+    /// Whether that key is the object's first: if it fails, the object is dropped like any value
+    /// that failed.
+    var firstKey = false
+    /// Whether the innermost open container is an object whose member's key has been read and is
+    /// the last entry, its value not yet.
+    var pendingKey = false
     // Set when an error is about the innermost container itself (a missing ',' say), so its path
     // stops at the container rather than naming the next member.
     var atContainer = false
     do throws(JSONError) {
       while true {
-        // Read a value: a scalar, an empty container, or the opening of a non-empty one.
-        guard position < buffer.count else { throw unexpected("a value") }
-        switch buffer[position] {
-        case ASCII.openBrace:
-          try enter(stack.count)
-          let index = entries.count
-          entries.append(JSONTapeEntry(kind: .object, start: position))
+        if readKey {
+          try parseKey(isFirst: firstKey)
+          firstKey = false
+          pendingKey = true
+        }
+        // Read a value: a scalar, an empty container, or the opening of a non-empty one. The
+        // position is past any whitespace here.
+        guard position < count else { throw unexpected("a value") }
+        switch bytes[position] {
+        case ASCII.quote: append(try parseString())
+        case ASCII.zero...ASCII.nine: append(try parseNumber())
+        case ASCII.openBrace, ASCII.openBracket:
+          if depth >= maxDepth { throw Self.error(.tooDeep(limit: maxDepth), at: position) }
+          let isObject = bytes[position] == ASCII.openBrace
+          let index = tapeCount
+          append(JSONTapeEntry(kind: isObject ? .object : .array, start: position))
           position += 1
           skipWhitespace()
-          if position < buffer.count && buffer[position] == ASCII.closeBrace {
+          if position < count && bytes[position] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
             position += 1
-            entries[index].payload = UInt64(entries.count)
+            tape[index].payload = UInt64(tapeCount)
           } else {
-            let key: Int
-            do throws(JSONError) {
-              key = try parseKey(isFirst: true)
-            } catch {
-              // Like a value that failed: the object is not part of what was read.
-              entries.removeLast(entries.count - index)
-              throw error
-            }
-            stack.append(OpenContainer(entry: index, isObject: true, pendingKey: key))
+            tape[index].payload = UInt64(bitPattern: Int64(open))
+            open = index
+            openIsObject = isObject
+            depth += 1
+            readKey = isObject
+            firstKey = isObject
+            pendingKey = false
             continue
           }
-        case ASCII.openBracket:
-          try enter(stack.count)
-          let index = entries.count
-          entries.append(JSONTapeEntry(kind: .array, start: position))
-          position += 1
-          skipWhitespace()
-          if position < buffer.count && buffer[position] == ASCII.closeBracket {
-            position += 1
-            entries[index].payload = UInt64(entries.count)
-          } else {
-            stack.append(OpenContainer(entry: index, isObject: false))
-            continue
-          }
-        case ASCII.quote: entries.append(try parseString())
-        case ASCII.minus, ASCII.zero...ASCII.nine: entries.append(try parseNumber())
+        case ASCII.minus: append(try parseNumber())
         case UInt8(ascii: "t"):
-          try expectLiteral("true")
-          entries.append(JSONTapeEntry(kind: .true, start: position - 4))
+          try expectLiteral("true", word: 0x6575_7274)
+          append(JSONTapeEntry(kind: .true, start: position - 4))
         case UInt8(ascii: "f"):
-          try expectLiteral("false")
-          entries.append(JSONTapeEntry(kind: .false, start: position - 5))
+          // "alse", after the "f" the dispatch has seen.
+          try expectLiteral("false", word: 0x6573_6C61, at: 1)
+          append(JSONTapeEntry(kind: .false, start: position - 5))
         case UInt8(ascii: "n"):
-          try expectLiteral("null")
-          entries.append(JSONTapeEntry(kind: .null, start: position - 4))
+          try expectLiteral("null", word: 0x6C6C_756E)
+          append(JSONTapeEntry(kind: .null, start: position - 4))
         default:
           throw unexpected("a value")
         }
 
         // A value is complete: count it in its container, closing as many containers as end here.
         while true {
-          guard !stack.isEmpty else { return }
-          let top = stack.count - 1
-          stack[top].count += 1
-          stack[top].pendingKey = -1
+          guard open >= 0 else { return }
+          tape[open].end += 1
+          pendingKey = false
           skipWhitespace()
-          guard position < buffer.count else {
+          guard position < count else {
             atContainer = true
-            throw unexpected(stack[top].isObject ? "',' or '}' after object member" : "',' or ']' after array element")
+            throw unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
           }
-          let byte = buffer[position]
+          let byte = bytes[position]
           if byte == ASCII.comma {
             position += 1
-            if stack[top].isObject {
-              stack[top].pendingKey = try parseKey(isFirst: false)
-            } else {
-              skipWhitespace()
-            }
+            readKey = openIsObject
+            if !openIsObject { skipWhitespace() }
             break
           }
-          if byte == (stack[top].isObject ? ASCII.closeBrace : ASCII.closeBracket) {
+          if byte == (openIsObject ? ASCII.closeBrace : ASCII.closeBracket) {
             position += 1
-            let open = stack.removeLast()
-            entries[open.entry].end = open.count
-            entries[open.entry].payload = UInt64(entries.count)
+            let parent = Int(truncatingIfNeeded: tape[open].payload)
+            tape[open].payload = UInt64(tapeCount)
+            open = parent
+            openIsObject = parent >= 0 && tape[parent].kind == .object
+            depth -= 1
             continue
           }
           atContainer = true
-          throw unexpected(stack[top].isObject ? "',' or '}' after object member" : "',' or ']' after array element")
+          throw unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
         }
       }
     } catch {
-      var failure = error
-      // Innermost first; JSONParser reverses the path once.
-      for (level, container) in stack.reversed().enumerated() {
-        if level == 0 && atContainer { continue }
-        if !container.isObject {
-          failure.path.components.append(.index(container.count))
-        } else if container.pendingKey >= 0 {
-          failure.path.components.append(.key(JSONTapeEntry.decodedString(entries[container.pendingKey], in: buffer)))
-        }
+      if firstKey {
+        // The object whose first key failed is not part of what was read; its container was
+        // reading it as a value.
+        tapeCount = open
+        open = Int(truncatingIfNeeded: tape[open].payload)
+        pendingKey = open >= 0 && tape[open].kind == .object
       }
-      close(stack)
-      throw failure
+      throw failed(error, open: open, pendingKey: pendingKey, atContainer: atContainer)
     }
   }
 
-  /// Closes every open container, innermost first, dropping the member or element that was being
-  /// read when the input broke.
-  mutating func close(_ stack: [OpenContainer]) {
-    var inner = false
-    for container in stack.reversed() {
-      var count = container.count
-      if inner {
-        count += 1  // the container closed just before this one
-      } else if container.pendingKey >= 0 && container.pendingKey == entries.count - 1 {
-        entries.removeLast()  // a key whose value failed
+  /// Adds the open containers to the error's path (innermost first; JSONParser reverses it once)
+  /// and closes them, dropping the member or element that was being read when the input broke.
+  @inline(never)
+  mutating func failed(_ error: JSONError, open: Int, pendingKey: Bool, atContainer: Bool) -> JSONError {
+    var failure = error
+    var container = open
+    var inner = -1
+    while container >= 0 {
+      let entry = tape[container]
+      if entry.kind == .array {
+        if inner >= 0 || !atContainer { failure.path.components.append(.index(entry.end)) }
+      } else if inner >= 0 {
+        // An enclosing object's pending key is the entry just before the container inside it.
+        failure.path.components.append(.key(JSONTapeEntry.decodedString(tape[inner - 1], in: buffer)))
+      } else if pendingKey && !atContainer {
+        failure.path.components.append(.key(JSONTapeEntry.decodedString(tape[tapeCount - 1], in: buffer)))
       }
-      entries[container.entry].end = count
-      entries[container.entry].payload = UInt64(entries.count)
-      inner = true
+      inner = container
+      container = Int(truncatingIfNeeded: entry.payload)
     }
+    if pendingKey { tapeCount -= 1 }  // a key whose value failed
+    container = open
+    inner = -1
+    while container >= 0 {
+      let parent = Int(truncatingIfNeeded: tape[container].payload)
+      // The container closed just before this one counts as one of its values.
+      tape[container].end += inner >= 0 ? 1 : 0
+      tape[container].payload = UInt64(tapeCount)
+      inner = container
+      container = parent
+    }
+    return failure
   }
 
-  /// Reads `"key" :`, appends the key to the tape, leaves the position at the member's value and
-  /// returns the key's entry.
-  mutating func parseKey(isFirst: Bool) throws(JSONError) -> Int {
+  /// Reads `"key" :`, appends the key to the tape and leaves the position at the member's value.
+  @inline(__always)
+  mutating func parseKey(isFirst: Bool) throws(JSONError) {
     skipWhitespace()
-    guard position < buffer.count, buffer[position] == ASCII.quote else {
+    guard position < count, bytes[position] == ASCII.quote else {
       throw unexpected(isFirst ? "a string key or '}'" : "a string key")
     }
     let key = try parseString()
-    skipWhitespace()
-    guard position < buffer.count, buffer[position] == ASCII.colon else {
-      var failure = unexpected("':' after object key")
-      failure.path.components.append(.key(JSONTapeEntry.decodedString(key, in: buffer)))
-      throw failure
+    // Pretty-printed reports write `"key" : value`.
+    if position + 4 <= count
+      && UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt32.self) & UInt32(littleEndian: 0x00FF_FFFF)
+        == UInt32(littleEndian: 0x0020_3A20)
+    {
+      position += 3
+    } else {
+      skipWhitespace()
+      guard position < count, bytes[position] == ASCII.colon else { throw missingColon(after: key) }
+      position += 1
     }
-    position += 1
     skipWhitespace()
-    entries.append(key)
-    return entries.count - 1
+    append(key)
   }
 
-  mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+  @inline(never)
+  func missingColon(after key: JSONTapeEntry) -> JSONError {
+    var failure = unexpected("':' after object key")
+    failure.path.components.append(.key(JSONTapeEntry.decodedString(key, in: buffer)))
+    return failure
+  }
+
+  /// Checks the literal at the position, its bytes from `skip` on being `word` (little-endian).
+  @inline(__always)
+  mutating func expectLiteral(_ literal: StaticString, word: UInt32, at skip: Int = 0) throws(JSONError) {
+    let length = literal.utf8CodeUnitCount
+    if position + length <= count
+      && UnsafeRawPointer(bytes + position + skip).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: word)
+    {
+      position += length
+    } else {
+      try expectLiteralSlowly(literal)
+    }
+  }
+
+  /// The byte-by-byte check, for its precise error (and position).
+  @inline(never)
+  mutating func expectLiteralSlowly(_ literal: StaticString) throws(JSONError) {
     let start = position
-    let bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-    for byte in bytes {
-      guard position < buffer.count else {
-        throw error(.unexpectedEnd(expected: "'\(literal)'"), at: position)
+    let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+    for byte in expected {
+      guard position < count else {
+        throw Self.error(.unexpectedEnd(expected: "'\(literal)'"), at: position)
       }
-      guard buffer[position] == byte else {
-        throw error(.unexpectedByte(buffer[position], expected: "'\(literal)'"), at: start)
+      guard bytes[position] == byte else {
+        throw Self.error(.unexpectedByte(bytes[position], expected: "'\(literal)'"), at: start)
       }
       position += 1
     }
-  }
-
-  func enter(_ depth: Int) throws(JSONError) {
-    if depth + 1 > maxDepth { throw error(.tooDeep(limit: maxDepth), at: position) }
   }
 
   // MARK: Strings
 
   /// Checks a string starting at its opening quote and returns its entry; the text is decoded
   /// only when someone reads it.
+  @inline(__always)
   mutating func parseString() throws(JSONError) -> JSONTapeEntry {
     position += 1  // "
     let start = position
+    // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
+    // eight bytes at a time up to the first byte that needs a closer look.
+    while position + 8 <= count {
+      let special = Self.specialBytes(word(at: position))
+      if special != 0 {
+        position += special.trailingZeroBitCount >> 3
+        if bytes[position] == ASCII.quote {
+          position += 1
+          return JSONTapeEntry(kind: .string, start: start, end: position - 1)
+        }
+        break
+      }
+      position += 8
+    }
+    return try parseStringSlowly(from: start)
+  }
+
+  /// The rest of a string with escapes or non-ASCII text, or near the end of the input.
+  @inline(never)
+  mutating func parseStringSlowly(from start: Int) throws(JSONError) -> JSONTapeEntry {
     var flags: UInt8 = 0
     while true {
-      // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
-      // eight bytes at a time while none of them needs a closer look.
-      if let base = buffer.baseAddress {
-        let raw = UnsafeRawPointer(base)
-        while position + 8 <= buffer.count {
-          if Self.needsAttention(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)) { break }
-          position += 8
-        }
+      while position + 8 <= count {
+        if Self.specialBytes(word(at: position)) != 0 { break }
+        position += 8
       }
-      while position < buffer.count {
-        let byte = buffer[position]
+      while position < count {
+        let byte = bytes[position]
         if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
         position += 1
       }
-      guard position < buffer.count else {
-        throw error(.unexpectedEnd(expected: "'\"' to close the string"), at: position)
+      guard position < count else {
+        throw Self.error(.unexpectedEnd(expected: "'\"' to close the string"), at: position)
       }
-      let byte = buffer[position]
+      let byte = bytes[position]
       switch byte {
       case ASCII.quote:
         let entry = JSONTapeEntry(kind: .string, flags: flags, start: start, end: position)
@@ -386,31 +527,33 @@ private struct Reader {
         flags |= JSONTapeEntry.stringHasEscapes
         try checkEscape()
       case 0..<0x20:
-        throw error(.controlCharacterInString(byte), at: position)
+        throw Self.error(.controlCharacterInString(byte), at: position)
       default:
         position += try validatedUTF8SequenceLength(at: position)
       }
     }
   }
 
-  /// Whether any of the eight bytes in `word` is a quote, a backslash, a control character or
-  /// not ASCII (the classic "has a zero byte" bit trick, applied to `word` XOR each byte sought).
+  /// The high bit of each of the eight bytes in `word` that is a quote, a backslash, a control
+  /// character or not ASCII; only the lowest set bit is exact, as borrows can mark bytes above it.
+  ///
+  /// Per byte: below 0x20 the high bit is set after subtracting 0x20, at or above 0x80 it is set
+  /// already, and a quote or backslash XORed with itself is 0, whose high bit is set after
+  /// subtracting 1. (Subtracting 1 also sets it for bytes at or above 0x81 after the XOR, but
+  /// those are not ASCII and marked anyway; this is the "has a zero byte" trick without its
+  /// `& ~value`.) A borrow only starts at a marked byte, so bytes below the lowest mark are exact.
   @inline(__always)
-  static func needsAttention(_ word: UInt64) -> Bool {
+  static func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
-    let highBits: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func hasZeroByte(_ value: UInt64) -> Bool {
-      (value &- ones) & ~value & highBits != 0
-    }
-    // A byte below 0x20, or at/above 0x80, has its high bit set after subtracting 0x20 or itself.
-    let controlOrHigh = ((word &- ones &* 0x20) | word) & highBits
-    return controlOrHigh != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    let quotes = (word ^ (ones &* 0x22)) &- ones
+    let backslashes = (word ^ (ones &* 0x5C)) &- ones
+    return ((word &- ones &* 0x20) | word | quotes | backslashes) & 0x8080_8080_8080_8080
   }
 
   /// Returns the length of the valid UTF-8 sequence starting at `offset` (RFC 3629: no overlong
   /// forms, no surrogates, nothing above U+10FFFF).
   func validatedUTF8SequenceLength(at offset: Int) throws(JSONError) -> Int {
-    let lead = buffer[offset]
+    let lead = bytes[offset]
     let length: Int
     var low: UInt8 = 0x80
     var high: UInt8 = 0xBF
@@ -431,15 +574,15 @@ private struct Reader {
       length = 4
       high = 0x8F
     default:
-      throw error(.invalidUTF8, at: offset)
+      throw Self.error(.invalidUTF8, at: offset)
     }
-    guard offset + length <= buffer.count else { throw error(.invalidUTF8, at: offset) }
-    let second = buffer[offset + 1]
-    guard second >= low && second <= high else { throw error(.invalidUTF8, at: offset) }
+    guard offset + length <= count else { throw Self.error(.invalidUTF8, at: offset) }
+    let second = bytes[offset + 1]
+    guard second >= low && second <= high else { throw Self.error(.invalidUTF8, at: offset) }
     var index = offset + 2
     while index < offset + length {
-      let byte = buffer[index]
-      guard byte >= 0x80 && byte <= 0xBF else { throw error(.invalidUTF8, at: offset) }
+      let byte = bytes[index]
+      guard byte >= 0x80 && byte <= 0xBF else { throw Self.error(.invalidUTF8, at: offset) }
       index += 1
     }
     return length
@@ -449,10 +592,10 @@ private struct Reader {
   mutating func checkEscape() throws(JSONError) {
     let escapeStart = position
     position += 1  // backslash
-    guard position < buffer.count else {
-      throw error(.unexpectedEnd(expected: "an escape character"), at: position)
+    guard position < count else {
+      throw Self.error(.unexpectedEnd(expected: "an escape character"), at: position)
     }
-    let byte = buffer[position]
+    let byte = bytes[position]
     position += 1
     switch byte {
     case ASCII.quote, ASCII.backslash, ASCII.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
@@ -462,27 +605,27 @@ private struct Reader {
       let unit = try parseHex4(escapeStart: escapeStart)
       if unit >= 0xD800 && unit <= 0xDBFF {
         // A high surrogate must be followed by an escaped low surrogate.
-        guard position + 1 < buffer.count, buffer[position] == ASCII.backslash,
-          buffer[position + 1] == UInt8(ascii: "u")
-        else { throw error(.loneSurrogate, at: escapeStart) }
+        guard position + 1 < count, bytes[position] == ASCII.backslash,
+          bytes[position + 1] == UInt8(ascii: "u")
+        else { throw Self.error(.loneSurrogate, at: escapeStart) }
         let secondStart = position
         position += 2
         let low = try parseHex4(escapeStart: secondStart)
-        guard low >= 0xDC00 && low <= 0xDFFF else { throw error(.loneSurrogate, at: escapeStart) }
+        guard low >= 0xDC00 && low <= 0xDFFF else { throw Self.error(.loneSurrogate, at: escapeStart) }
       } else if unit >= 0xDC00 && unit <= 0xDFFF {
-        throw error(.loneSurrogate, at: escapeStart)
+        throw Self.error(.loneSurrogate, at: escapeStart)
       }
     default:
-      throw error(.invalidEscape, at: escapeStart)
+      throw Self.error(.invalidEscape, at: escapeStart)
     }
   }
 
   mutating func parseHex4(escapeStart: Int) throws(JSONError) -> UInt16 {
-    guard position + 4 <= buffer.count else { throw error(.invalidUnicodeEscape, at: escapeStart) }
+    guard position + 4 <= count else { throw Self.error(.invalidUnicodeEscape, at: escapeStart) }
     var value: UInt16 = 0
     for _ in 0..<4 {
-      guard let digit = JSONTapeEntry.hexDigit(buffer[position]) else {
-        throw error(.invalidUnicodeEscape, at: escapeStart)
+      guard let digit = JSONTapeEntry.hexDigit(bytes[position]) else {
+        throw Self.error(.invalidUnicodeEscape, at: escapeStart)
       }
       value = value << 4 | UInt16(digit)
       position += 1
@@ -492,27 +635,63 @@ private struct Reader {
 
   // MARK: Numbers
 
+  /// Reads the number at the position. Fast path: a non-negative integer of at most 19 digits
+  /// with no fraction or exponent, which cannot overflow 64 bits; anything else, errors included,
+  /// is left to the general code.
+  @inline(__always)
   mutating func parseNumber() throws(JSONError) -> JSONTapeEntry {
     let start = position
+    let first = bytes[start] &- ASCII.zero
+    if first <= 9 {
+      var magnitude = UInt64(first)
+      var end = start + 1
+      if first != 0 {
+        let limit = min(count, start + 19)
+        while end < limit {
+          let digit = bytes[end] &- ASCII.zero
+          if digit > 9 { break }
+          magnitude = magnitude &* 10 &+ UInt64(digit)
+          end += 1
+        }
+      }
+      // A digit here is a twentieth one or follows a leading zero.
+      if end == count || !Self.continuesNumber(bytes[end]) {
+        position = end
+        var entry = JSONTapeEntry(kind: .number, flags: JSONTapeEntry.numberUnsigned, start: start, end: end)
+        entry.payload = magnitude
+        return entry
+      }
+    }
+    return try parseNumberSlowly()
+  }
+
+  @inline(__always)
+  static func continuesNumber(_ byte: UInt8) -> Bool {
+    byte &- ASCII.zero <= 9 || byte == ASCII.dot || byte | 0x20 == UInt8(ascii: "e")
+  }
+
+  @inline(never)
+  mutating func parseNumberSlowly() throws(JSONError) -> JSONTapeEntry {
+    let start = position
     var negative = false
-    if buffer[position] == ASCII.minus {
+    if bytes[position] == ASCII.minus {
       negative = true
       position += 1
     }
-    guard position < buffer.count else {
-      throw error(.invalidNumber("expected a digit after '-'"), at: position)
+    guard position < count else {
+      throw Self.error(.invalidNumber("expected a digit after '-'"), at: position)
     }
     var magnitude: UInt64 = 0
     var overflow = false
-    let first = buffer[position]
+    let first = bytes[position]
     if first == ASCII.zero {
       position += 1
-      if position < buffer.count, isDigit(buffer[position]) {
-        throw error(.invalidNumber("leading zeros are not allowed"), at: start)
+      if position < count, isDigit(bytes[position]) {
+        throw Self.error(.invalidNumber("leading zeros are not allowed"), at: start)
       }
     } else if isDigit(first) {
-      while position < buffer.count, isDigit(buffer[position]) {
-        let digit = UInt64(buffer[position] &- ASCII.zero)
+      while position < count, isDigit(bytes[position]) {
+        let digit = UInt64(bytes[position] &- ASCII.zero)
         if !overflow {
           let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
           let (sum, o2) = times10.addingReportingOverflow(digit)
@@ -521,27 +700,27 @@ private struct Reader {
         position += 1
       }
     } else {
-      throw error(.invalidNumber("expected a digit"), at: position)
+      throw Self.error(.invalidNumber("expected a digit"), at: position)
     }
     var integral = true
-    if position < buffer.count, buffer[position] == ASCII.dot {
+    if position < count, bytes[position] == ASCII.dot {
       integral = false
       position += 1
-      guard position < buffer.count, isDigit(buffer[position]) else {
-        throw error(.invalidNumber("expected a digit after '.'"), at: position)
+      guard position < count, isDigit(bytes[position]) else {
+        throw Self.error(.invalidNumber("expected a digit after '.'"), at: position)
       }
-      while position < buffer.count, isDigit(buffer[position]) { position += 1 }
+      while position < count, isDigit(bytes[position]) { position += 1 }
     }
-    if position < buffer.count, buffer[position] | 0x20 == UInt8(ascii: "e") {
+    if position < count, bytes[position] | 0x20 == UInt8(ascii: "e") {
       integral = false
       position += 1
-      if position < buffer.count, buffer[position] == ASCII.plus || buffer[position] == ASCII.minus {
+      if position < count, bytes[position] == ASCII.plus || bytes[position] == ASCII.minus {
         position += 1
       }
-      guard position < buffer.count, isDigit(buffer[position]) else {
-        throw error(.invalidNumber("expected a digit in the exponent"), at: position)
+      guard position < count, isDigit(bytes[position]) else {
+        throw Self.error(.invalidNumber("expected a digit in the exponent"), at: position)
       }
-      while position < buffer.count, isDigit(buffer[position]) { position += 1 }
+      while position < count, isDigit(bytes[position]) { position += 1 }
     }
     var entry = JSONTapeEntry(kind: .number, flags: JSONTapeEntry.numberOther, start: start, end: position)
     if integral && !overflow {
