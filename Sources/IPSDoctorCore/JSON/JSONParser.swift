@@ -201,7 +201,7 @@ private struct Reader {
         tape, count: tapeCount, capacity: tapeCapacity, deallocating: tape != initialTape)
     }
     (tape + tapeCount).initialize(to: entry)
-    tapeCount += 1
+    tapeCount &+= 1
   }
 
   /// Moves the tape to a buffer twice the size. Static and returning the new buffer, so the hot
@@ -240,6 +240,7 @@ private struct Reader {
     return error(.unexpectedByte(bytes[position], expected: expected), at: position)
   }
 
+  @inline(__always)
   func unexpected(_ expected: String) -> JSONError {
     Self.unexpected(expected, at: position, in: bytes, count: count)
   }
@@ -259,15 +260,15 @@ private struct Reader {
       let byte = bytes[position]
       // Every token starts above the space, so most calls end here.
       if byte > ASCII.space || !Self.isWhitespace(byte) { return }
-      position += 1
-      while position + 8 <= count {
+      position &+= 1
+      while position &+ 8 <= count {
         // Not-a-space bits; the lowest set one ends the run.
         let others = word(at: position) ^ 0x2020_2020_2020_2020
         if others != 0 {
-          position += others.trailingZeroBitCount >> 3
+          position &+= others.trailingZeroBitCount &>> 3
           break
         }
-        position += 8
+        position &+= 8
       }
     }
   }
@@ -277,11 +278,15 @@ private struct Reader {
   /// Parses one value without recursion: the open containers are linked through their tape
   /// entries, so the depth limit, not the thread's stack size, bounds nesting.
   mutating func parseValue() throws(JSONError) {
+    // The loop works on a local copy, which the optimizer keeps in registers as long as its
+    // address is never passed to a function that is not inlined (slow paths run on copies of
+    // their own, see `onCopy`); it is written back once at the end.
+    var r = self
     /// The innermost open container's entry, or -1.
     var open = -1
     var openIsObject = false
     var depth = 0
-    /// Whether a member's key comes next (one call site keeps ``parseKey(isFirst:)`` inlined).
+    /// Whether a member's key comes next.
     var readKey = false
     /// Whether that key is the object's first: if it fails, the object is dropped like any value
     /// that failed.
@@ -293,84 +298,106 @@ private struct Reader {
     // stops at the container rather than naming the next member.
     var atContainer = false
     do throws(JSONError) {
-      while true {
+      document: while true {
         if readKey {
-          try parseKey(isFirst: firstKey)
+          // `"key" :`; the key goes on the tape once the colon is there.
+          r.skipWhitespace()
+          guard r.position < r.count, r.bytes[r.position] == ASCII.quote else {
+            throw r.unexpected(firstKey ? "a string key or '}'" : "a string key")
+          }
+          let key = try r.parseString()
+          if r.position < r.count && r.bytes[r.position] == ASCII.colon {
+            r.position &+= 1  // compact: `"key":value`
+          } else if r.position &+ 4 <= r.count
+            && UnsafeRawPointer(r.bytes + r.position).loadUnaligned(as: UInt32.self)
+              & UInt32(littleEndian: 0x00FF_FFFF) == UInt32(littleEndian: 0x0020_3A20)
+          {
+            r.position &+= 3  // pretty-printed: `"key" : value`
+          } else {
+            r.skipWhitespace()
+            guard r.position < r.count, r.bytes[r.position] == ASCII.colon else {
+              throw Self.missingColon(after: key, at: r.position, in: r.bytes, count: r.count)
+            }
+            r.position &+= 1
+          }
+          r.skipWhitespace()
+          r.append(key)
           firstKey = false
           pendingKey = true
         }
         // Read a value: a scalar, an empty container, or the opening of a non-empty one. The
         // position is past any whitespace here.
-        guard position < count else { throw unexpected("a value") }
-        switch bytes[position] {
-        case ASCII.quote: append(try parseString())
-        case ASCII.zero...ASCII.nine: append(try parseNumber())
+        guard r.position < r.count else { throw r.unexpected("a value") }
+        switch r.bytes[r.position] {
+        case ASCII.quote: r.append(try r.parseString())
+        case ASCII.zero...ASCII.nine: r.append(try r.parseNumber())
         case ASCII.openBrace, ASCII.openBracket:
-          if depth >= maxDepth { throw Self.error(.tooDeep(limit: maxDepth), at: position) }
-          let isObject = bytes[position] == ASCII.openBrace
-          let index = tapeCount
-          append(JSONTapeEntry(kind: isObject ? .object : .array, start: position))
-          position += 1
-          skipWhitespace()
-          if position < count && bytes[position] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
-            position += 1
-            tape[index].payload = UInt64(tapeCount)
+          if depth >= r.maxDepth { throw Self.error(.tooDeep(limit: r.maxDepth), at: r.position) }
+          let isObject = r.bytes[r.position] == ASCII.openBrace
+          let index = r.tapeCount
+          r.append(JSONTapeEntry(kind: isObject ? .object : .array, start: r.position))
+          r.position &+= 1
+          r.skipWhitespace()
+          if r.position < r.count && r.bytes[r.position] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
+            r.position &+= 1
+            r.tape[index].payload = UInt64(r.tapeCount)
           } else {
-            tape[index].payload = UInt64(bitPattern: Int64(open))
+            r.tape[index].payload = UInt64(bitPattern: Int64(open))
             open = index
             openIsObject = isObject
-            depth += 1
+            depth &+= 1
             readKey = isObject
             firstKey = isObject
             pendingKey = false
             continue
           }
-        case ASCII.minus: append(try parseNumber())
+        case ASCII.minus: r.append(try r.parseNumber())
         case UInt8(ascii: "t"):
-          try expectLiteral("true", word: 0x6575_7274)
-          append(JSONTapeEntry(kind: .true, start: position - 4))
+          try r.expectLiteral("true", word: 0x6575_7274)
+          r.append(JSONTapeEntry(kind: .true, start: r.position - 4))
         case UInt8(ascii: "f"):
           // "alse", after the "f" the dispatch has seen.
-          try expectLiteral("false", word: 0x6573_6C61, at: 1)
-          append(JSONTapeEntry(kind: .false, start: position - 5))
+          try r.expectLiteral("false", word: 0x6573_6C61, at: 1)
+          r.append(JSONTapeEntry(kind: .false, start: r.position - 5))
         case UInt8(ascii: "n"):
-          try expectLiteral("null", word: 0x6C6C_756E)
-          append(JSONTapeEntry(kind: .null, start: position - 4))
+          try r.expectLiteral("null", word: 0x6C6C_756E)
+          r.append(JSONTapeEntry(kind: .null, start: r.position - 4))
         default:
-          throw unexpected("a value")
+          throw r.unexpected("a value")
         }
 
         // A value is complete: count it in its container, closing as many containers as end here.
         while true {
-          guard open >= 0 else { return }
-          tape[open].end += 1
+          guard open >= 0 else { break document }
+          r.tape[open].end &+= 1
           pendingKey = false
-          skipWhitespace()
-          guard position < count else {
+          r.skipWhitespace()
+          guard r.position < r.count else {
             atContainer = true
-            throw unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
+            throw r.unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
           }
-          let byte = bytes[position]
+          let byte = r.bytes[r.position]
           if byte == ASCII.comma {
-            position += 1
+            r.position &+= 1
             readKey = openIsObject
-            if !openIsObject { skipWhitespace() }
+            if !openIsObject { r.skipWhitespace() }
             break
           }
           if byte == (openIsObject ? ASCII.closeBrace : ASCII.closeBracket) {
-            position += 1
-            let parent = Int(truncatingIfNeeded: tape[open].payload)
-            tape[open].payload = UInt64(tapeCount)
+            r.position &+= 1
+            let parent = Int(truncatingIfNeeded: r.tape[open].payload)
+            r.tape[open].payload = UInt64(r.tapeCount)
             open = parent
-            openIsObject = parent >= 0 && tape[parent].kind == .object
-            depth -= 1
+            openIsObject = parent >= 0 && r.tape[parent].kind == .object
+            depth &-= 1
             continue
           }
           atContainer = true
-          throw unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
+          throw r.unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
         }
       }
     } catch {
+      self = r
       if firstKey {
         // The object whose first key failed is not part of what was read; its container was
         // reading it as a value.
@@ -380,6 +407,16 @@ private struct Reader {
       }
       throw failed(error, open: open, pendingKey: pendingKey, atContainer: atContainer)
     }
+    self = r
+  }
+
+  /// Runs a slow path on a copy of the reader and takes back its position (the only state slow
+  /// paths change), so the caller's copy never has its address taken.
+  @inline(__always)
+  mutating func onCopy<Result>(_ body: (inout Reader) throws(JSONError) -> Result) throws(JSONError) -> Result {
+    var copy = self
+    defer { position = copy.position }
+    return try body(&copy)
   }
 
   /// Adds the open containers to the error's path (innermost first; JSONParser reverses it once)
@@ -416,33 +453,12 @@ private struct Reader {
     return failure
   }
 
-  /// Reads `"key" :`, appends the key to the tape and leaves the position at the member's value.
-  @inline(__always)
-  mutating func parseKey(isFirst: Bool) throws(JSONError) {
-    skipWhitespace()
-    guard position < count, bytes[position] == ASCII.quote else {
-      throw unexpected(isFirst ? "a string key or '}'" : "a string key")
-    }
-    let key = try parseString()
-    // Pretty-printed reports write `"key" : value`.
-    if position + 4 <= count
-      && UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt32.self) & UInt32(littleEndian: 0x00FF_FFFF)
-        == UInt32(littleEndian: 0x0020_3A20)
-    {
-      position += 3
-    } else {
-      skipWhitespace()
-      guard position < count, bytes[position] == ASCII.colon else { throw missingColon(after: key) }
-      position += 1
-    }
-    skipWhitespace()
-    append(key)
-  }
-
   @inline(never)
-  func missingColon(after key: JSONTapeEntry) -> JSONError {
-    var failure = unexpected("':' after object key")
-    failure.path.components.append(.key(JSONTapeEntry.decodedString(key, in: buffer)))
+  static func missingColon(
+    after key: JSONTapeEntry, at position: Int, in bytes: UnsafePointer<UInt8>, count: Int
+  ) -> JSONError {
+    var failure = unexpected("':' after object key", at: position, in: bytes, count: count)
+    failure.path.components.append(.key(JSONTapeEntry.decodedString(key, in: UnsafeBufferPointer(start: bytes, count: count))))
     return failure
   }
 
@@ -455,7 +471,7 @@ private struct Reader {
     {
       position += length
     } else {
-      try expectLiteralSlowly(literal)
+      try onCopy { (copy: inout Reader) throws(JSONError) in try copy.expectLiteralSlowly(literal) }
     }
   }
 
@@ -481,23 +497,23 @@ private struct Reader {
   /// only when someone reads it.
   @inline(__always)
   mutating func parseString() throws(JSONError) -> JSONTapeEntry {
-    position += 1  // "
+    position &+= 1  // "
     let start = position
     // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
     // eight bytes at a time up to the first byte that needs a closer look.
-    while position + 8 <= count {
+    while position &+ 8 <= count {
       let special = Self.specialBytes(word(at: position))
       if special != 0 {
-        position += special.trailingZeroBitCount >> 3
+        position &+= special.trailingZeroBitCount &>> 3
         if bytes[position] == ASCII.quote {
-          position += 1
-          return JSONTapeEntry(kind: .string, start: start, end: position - 1)
+          position &+= 1
+          return JSONTapeEntry(kind: .string, start: start, end: position &- 1)
         }
         break
       }
-      position += 8
+      position &+= 8
     }
-    return try parseStringSlowly(from: start)
+    return try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseStringSlowly(from: start) }
   }
 
   /// The rest of a string with escapes or non-ASCII text, or near the end of the input.
@@ -644,14 +660,14 @@ private struct Reader {
     let first = bytes[start] &- ASCII.zero
     if first <= 9 {
       var magnitude = UInt64(first)
-      var end = start + 1
+      var end = start &+ 1
       if first != 0 {
-        let limit = min(count, start + 19)
+        let limit = min(count, start &+ 19)
         while end < limit {
           let digit = bytes[end] &- ASCII.zero
           if digit > 9 { break }
           magnitude = magnitude &* 10 &+ UInt64(digit)
-          end += 1
+          end &+= 1
         }
       }
       // A digit here is a twentieth one or follows a leading zero.
@@ -662,7 +678,7 @@ private struct Reader {
         return entry
       }
     }
-    return try parseNumberSlowly()
+    return try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseNumberSlowly() }
   }
 
   @inline(__always)
