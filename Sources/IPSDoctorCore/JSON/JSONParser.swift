@@ -194,13 +194,27 @@ private struct Reader {
 
   var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
 
+  /// Makes room for the two entries (a key and its value) the main loop may add per step, so
+  /// adding them needs no check of its own.
   @inline(__always)
-  mutating func append(_ entry: JSONTapeEntry) {
-    if tapeCount == tapeCapacity {
+  mutating func makeRoom() {
+    if tapeCapacity &- tapeCount < 2 {
       (tape, tapeCapacity) = Self.grown(
         tape, count: tapeCount, capacity: tapeCapacity, deallocating: tape != initialTape)
     }
+  }
+
+  /// Writes `entry` just past the tape's last entry without counting it (a key counts once its
+  /// colon has been read). Strings and numbers are written where they are read, so their fields
+  /// need not stay in registers across the rest of the step.
+  @inline(__always)
+  func place(_ entry: JSONTapeEntry) {
     (tape + tapeCount).initialize(to: entry)
+  }
+
+  @inline(__always)
+  mutating func append(_ entry: JSONTapeEntry) {
+    place(entry)
     tapeCount &+= 1
   }
 
@@ -299,13 +313,14 @@ private struct Reader {
     var atContainer = false
     do throws(JSONError) {
       document: while true {
+        r.makeRoom()
         if readKey {
           // `"key" :`; the key goes on the tape once the colon is there.
           r.skipWhitespace()
           guard r.position < r.count, r.bytes[r.position] == ASCII.quote else {
             throw r.unexpected(firstKey ? "a string key or '}'" : "a string key")
           }
-          let key = try r.parseString()
+          try r.placeString()
           if r.position < r.count && r.bytes[r.position] == ASCII.colon {
             r.position &+= 1  // compact: `"key":value`
           } else if r.position &+ 4 <= r.count
@@ -316,12 +331,12 @@ private struct Reader {
           } else {
             r.skipWhitespace()
             guard r.position < r.count, r.bytes[r.position] == ASCII.colon else {
-              throw Self.missingColon(after: key, at: r.position, in: r.bytes, count: r.count)
+              throw Self.missingColon(after: r.tape[r.tapeCount], at: r.position, in: r.bytes, count: r.count)
             }
             r.position &+= 1
           }
           r.skipWhitespace()
-          r.append(key)
+          r.tapeCount &+= 1
           firstKey = false
           pendingKey = true
         }
@@ -329,8 +344,12 @@ private struct Reader {
         // position is past any whitespace here.
         guard r.position < r.count else { throw r.unexpected("a value") }
         switch r.bytes[r.position] {
-        case ASCII.quote: r.append(try r.parseString())
-        case ASCII.zero...ASCII.nine: r.append(try r.parseNumber())
+        case ASCII.quote:
+          try r.placeString()
+          r.tapeCount &+= 1
+        case ASCII.zero...ASCII.nine, ASCII.minus:
+          try r.placeNumber()
+          r.tapeCount &+= 1
         case ASCII.openBrace, ASCII.openBracket:
           if depth >= r.maxDepth { throw Self.error(.tooDeep(limit: r.maxDepth), at: r.position) }
           let isObject = r.bytes[r.position] == ASCII.openBrace
@@ -351,7 +370,6 @@ private struct Reader {
             pendingKey = false
             continue
           }
-        case ASCII.minus: r.append(try r.parseNumber())
         case UInt8(ascii: "t"):
           try r.expectLiteral("true", word: 0x6575_7274)
           r.append(JSONTapeEntry(kind: .true, start: r.position - 4))
@@ -493,10 +511,10 @@ private struct Reader {
 
   // MARK: Strings
 
-  /// Checks a string starting at its opening quote and returns its entry; the text is decoded
-  /// only when someone reads it.
+  /// Checks a string starting at its opening quote and places its entry (see ``place(_:)``); the
+  /// text is decoded only when someone reads it.
   @inline(__always)
-  mutating func parseString() throws(JSONError) -> JSONTapeEntry {
+  mutating func placeString() throws(JSONError) {
     position &+= 1  // "
     let start = position
     // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
@@ -506,14 +524,15 @@ private struct Reader {
       if special != 0 {
         position &+= special.trailingZeroBitCount &>> 3
         if bytes[position] == ASCII.quote {
+          place(JSONTapeEntry(kind: .string, start: start, end: position))
           position &+= 1
-          return JSONTapeEntry(kind: .string, start: start, end: position &- 1)
+          return
         }
         break
       }
       position &+= 8
     }
-    return try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseStringSlowly(from: start) }
+    place(try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseStringSlowly(from: start) })
   }
 
   /// The rest of a string with escapes or non-ASCII text, or near the end of the input.
@@ -651,11 +670,11 @@ private struct Reader {
 
   // MARK: Numbers
 
-  /// Reads the number at the position. Fast path: a non-negative integer of at most 19 digits
+  /// Reads the number at the position and places its entry. Fast path: a non-negative integer of at most 19 digits
   /// with no fraction or exponent, which cannot overflow 64 bits; anything else, errors included,
   /// is left to the general code.
   @inline(__always)
-  mutating func parseNumber() throws(JSONError) -> JSONTapeEntry {
+  mutating func placeNumber() throws(JSONError) {
     let start = position
     let first = bytes[start] &- ASCII.zero
     if first <= 9 {
@@ -675,10 +694,11 @@ private struct Reader {
         position = end
         var entry = JSONTapeEntry(kind: .number, flags: JSONTapeEntry.numberUnsigned, start: start, end: end)
         entry.payload = magnitude
-        return entry
+        place(entry)
+        return
       }
     }
-    return try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseNumberSlowly() }
+    place(try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseNumberSlowly() })
   }
 
   @inline(__always)
