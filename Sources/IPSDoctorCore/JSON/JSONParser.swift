@@ -90,7 +90,8 @@ public enum JSONParser {
     var failure: JSONError?
     var grownEntries: [JSONTapeEntry]?
     // The tape is written straight into the array's storage; only a document with more values than
-    // the estimate moves to a bigger buffer (see `Reader.grown`), and is copied back once here.
+    // the estimate (about one value per 9 bytes in crash reports) moves to a bigger buffer (see
+    // `Reader.grown`), and is copied back once here.
     var entries = [JSONTapeEntry](unsafeUninitializedCapacity: min(slice.count / 8 + 16, 1 << 20)) {
       storage, initialized in
       var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: storage)
@@ -167,10 +168,11 @@ private struct Reader {
   let count: Int
   let maxDepth: Int
   var position = 0
-  /// The tape, in source order, in a buffer grown by hand: appending is one capacity check and a
-  /// store, where `Array.append` also checks uniqueness every time. Entries `0..<tapeCount` are
-  /// initialized. After an error it holds what was read before the break, with every open
-  /// container closed there (see ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
+  /// The tape, in source order, in a buffer grown by hand: `Array.append` would check capacity
+  /// and uniqueness on every entry, this checks capacity once per step (``makeRoom()``). Entries
+  /// `0..<tapeCount` are initialized. After an error it holds what was read before the break,
+  /// with every open container closed there (see
+  /// ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
   ///
   /// While an array or object is open, its entry's `end` counts the values read so far and its
   /// `payload` holds the entry of the container around it (-1 at the top), so the open containers
@@ -181,9 +183,10 @@ private struct Reader {
   /// The buffer the tape starts in, which belongs to the caller's array.
   let initialTape: UnsafeMutablePointer<JSONTapeEntry>
 
-  /// `tape` is uninitialized storage with room for at least 16 entries (about one value per 9
-  /// bytes of a crash report comes to far more).
-  init(bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>) {
+  /// `tape` is uninitialized storage with room for at least 2 entries.
+  init(
+    bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>
+  ) {
     self.bytes = bytes
     self.count = count
     self.maxDepth = maxDepth
@@ -206,7 +209,8 @@ private struct Reader {
 
   /// Writes `entry` just past the tape's last entry without counting it (a key counts once its
   /// colon has been read). Strings and numbers are written where they are read, so their fields
-  /// need not stay in registers across the rest of the step.
+  /// need not stay in registers across the rest of the step. In bounds: ``makeRoom()`` leaves room
+  /// for the step's two entries.
   @inline(__always)
   func place(_ entry: JSONTapeEntry) {
     (tape + tapeCount).initialize(to: entry)
@@ -357,7 +361,8 @@ private struct Reader {
           r.append(JSONTapeEntry(kind: isObject ? .object : .array, start: r.position))
           r.position &+= 1
           r.skipWhitespace()
-          if r.position < r.count && r.bytes[r.position] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
+          let close = isObject ? ASCII.closeBrace : ASCII.closeBracket
+          if r.position < r.count && r.bytes[r.position] == close {
             r.position &+= 1
             r.tape[index].payload = UInt64(r.tapeCount)
           } else {
@@ -392,7 +397,7 @@ private struct Reader {
           r.skipWhitespace()
           guard r.position < r.count else {
             atContainer = true
-            throw r.unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
+            throw r.unexpected(Self.afterValue(inObject: openIsObject))
           }
           let byte = r.bytes[r.position]
           if byte == ASCII.comma {
@@ -411,7 +416,7 @@ private struct Reader {
             continue
           }
           atContainer = true
-          throw r.unexpected(openIsObject ? "',' or '}' after object member" : "',' or ']' after array element")
+          throw r.unexpected(Self.afterValue(inObject: openIsObject))
         }
       }
     } catch {
@@ -428,10 +433,17 @@ private struct Reader {
     self = r
   }
 
+  /// What may follow a value inside an open container, for errors.
+  static func afterValue(inObject: Bool) -> String {
+    inObject ? "',' or '}' after object member" : "',' or ']' after array element"
+  }
+
   /// Runs a slow path on a copy of the reader and takes back its position (the only state slow
   /// paths change), so the caller's copy never has its address taken.
   @inline(__always)
-  mutating func onCopy<Result>(_ body: (inout Reader) throws(JSONError) -> Result) throws(JSONError) -> Result {
+  mutating func onCopy<Result>(
+    _ body: (inout Reader) throws(JSONError) -> Result
+  ) throws(JSONError) -> Result {
     var copy = self
     defer { position = copy.position }
     return try body(&copy)
@@ -476,7 +488,8 @@ private struct Reader {
     after key: JSONTapeEntry, at position: Int, in bytes: UnsafePointer<UInt8>, count: Int
   ) -> JSONError {
     var failure = unexpected("':' after object key", at: position, in: bytes, count: count)
-    failure.path.components.append(.key(JSONTapeEntry.decodedString(key, in: UnsafeBufferPointer(start: bytes, count: count))))
+    let name = JSONTapeEntry.decodedString(key, in: UnsafeBufferPointer(start: bytes, count: count))
+    failure.path.components.append(.key(name))
     return failure
   }
 
@@ -485,7 +498,8 @@ private struct Reader {
   mutating func expectLiteral(_ literal: StaticString, word: UInt32, at skip: Int = 0) throws(JSONError) {
     let length = literal.utf8CodeUnitCount
     if position + length <= count
-      && UnsafeRawPointer(bytes + position + skip).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: word)
+      && UnsafeRawPointer(bytes + position + skip).loadUnaligned(as: UInt32.self)
+        == UInt32(littleEndian: word)
     {
       position += length
     } else {
@@ -670,9 +684,9 @@ private struct Reader {
 
   // MARK: Numbers
 
-  /// Reads the number at the position and places its entry. Fast path: a non-negative integer of at most 19 digits
-  /// with no fraction or exponent, which cannot overflow 64 bits; anything else, errors included,
-  /// is left to the general code.
+  /// Reads the number at the position and places its entry. Fast path: a non-negative integer of
+  /// at most 19 digits with no fraction or exponent, which cannot overflow 64 bits; anything else,
+  /// errors included, is left to the general code.
   @inline(__always)
   mutating func placeNumber() throws(JSONError) {
     let start = position
