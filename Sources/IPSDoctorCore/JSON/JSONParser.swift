@@ -306,12 +306,10 @@ private struct Reader {
     var depth = 0
     /// Whether a member's key comes next.
     var readKey = false
-    /// Whether that key is the object's first: if it fails, the object is dropped like any value
-    /// that failed.
-    var firstKey = false
-    /// Whether the innermost open container is an object whose member's key has been read and is
-    /// the last entry, its value not yet.
-    var pendingKey = false
+    /// Whether the key is being read. The error handling tells from this which state the innermost
+    /// container was in: reading its first key (count 0), a later key, or a member's value (whose
+    /// key is then the tape's last entry).
+    var inKey = false
     // Set when an error is about the innermost container itself (a missing ',' say), so its path
     // stops at the container rather than naming the next member.
     var atContainer = false
@@ -320,9 +318,10 @@ private struct Reader {
         r.makeRoom()
         if readKey {
           // `"key" :`; the key goes on the tape once the colon is there.
+          inKey = true
           r.skipWhitespace()
           guard r.position < r.count, r.bytes[r.position] == ASCII.quote else {
-            throw r.unexpected(firstKey ? "a string key or '}'" : "a string key")
+            throw r.unexpected(r.tape[open].end == 0 ? "a string key or '}'" : "a string key")
           }
           try r.placeString()
           if r.position < r.count && r.bytes[r.position] == ASCII.colon {
@@ -341,8 +340,7 @@ private struct Reader {
           }
           r.skipWhitespace()
           r.tapeCount &+= 1
-          firstKey = false
-          pendingKey = true
+          inKey = false
         }
         // Read a value: a scalar, an empty container, or the opening of a non-empty one. The
         // position is past any whitespace here.
@@ -371,8 +369,6 @@ private struct Reader {
             openIsObject = isObject
             depth &+= 1
             readKey = isObject
-            firstKey = isObject
-            pendingKey = false
             continue
           }
         case UInt8(ascii: "t"):
@@ -393,7 +389,6 @@ private struct Reader {
         while true {
           guard open >= 0 else { break document }
           r.tape[open].end &+= 1
-          pendingKey = false
           r.skipWhitespace()
           guard r.position < r.count else {
             atContainer = true
@@ -421,7 +416,8 @@ private struct Reader {
       }
     } catch {
       self = r
-      if firstKey {
+      var pendingKey = !inKey && !atContainer && openIsObject
+      if inKey && tape[open].end == 0 {
         // The object whose first key failed is not part of what was read; its container was
         // reading it as a value.
         tapeCount = open
