@@ -34,34 +34,129 @@ extension CrashReport {
     captureTime = captureTime ?? header.timestamp
   }
 
+  /// The members of a crash body that ``apply(crashBody:decoder:)`` reads, found in one pass over
+  /// the root object (a body has about fifty members; looking each key up walked them all). Each is
+  /// the last member of its name, as ``JSONNode``'s subscript answers.
+  private struct CrashBodyMembers {
+    var bugType, incident, procName, procPath, pid, parentProc, parentPid, modelCode, cpuType: JSONNode?
+    var captureTime, procLaunch, bundleInfo, storeInfo, osVersion, exception, exceptionReason: JSONNode?
+    var termination, asi, ktriageinfo, vmSummary, vmregioninfo, vmRegionInfo, legacyInfo: JSONNode?
+    var isCorpse, isCorpseSnakeCase, isNonFatal, isSimulated, sharedCache, usedImages: JSONNode?
+    var lastExceptionBacktrace, threads, faultingThread: JSONNode?
+
+    init(_ object: JSONNode) {
+      for (key, value) in object.members {
+        switch key.keyLength {
+        case 3:
+          if key.keyEquals("pid") {
+            pid = value
+          } else if key.keyEquals("asi") {
+            asi = value
+          }
+        case 7:
+          if key.keyEquals("threads") {
+            threads = value
+          } else if key.keyEquals("cpuType") {
+            cpuType = value
+          }
+        case 8:
+          if key.keyEquals("bug_type") {
+            bugType = value
+          } else if key.keyEquals("incident") {
+            incident = value
+          } else if key.keyEquals("procName") {
+            procName = value
+          } else if key.keyEquals("procPath") {
+            procPath = value
+          } else if key.keyEquals("isCorpse") {
+            isCorpse = value
+          }
+        case 9:
+          if key.keyEquals("parentPid") {
+            parentPid = value
+          } else if key.keyEquals("modelCode") {
+            modelCode = value
+          } else if key.keyEquals("storeInfo") {
+            storeInfo = value
+          } else if key.keyEquals("osVersion") {
+            osVersion = value
+          } else if key.keyEquals("exception") {
+            exception = value
+          } else if key.keyEquals("vmSummary") {
+            vmSummary = value
+          } else if key.keyEquals("is_corpse") {
+            isCorpseSnakeCase = value
+          }
+        case 10:
+          if key.keyEquals("usedImages") {
+            usedImages = value
+          } else if key.keyEquals("parentProc") {
+            parentProc = value
+          } else if key.keyEquals("procLaunch") {
+            procLaunch = value
+          } else if key.keyEquals("bundleInfo") {
+            bundleInfo = value
+          } else if key.keyEquals("legacyInfo") {
+            legacyInfo = value
+          } else if key.keyEquals("isNonFatal") {
+            isNonFatal = value
+          }
+        case 11:
+          if key.keyEquals("captureTime") {
+            captureTime = value
+          } else if key.keyEquals("termination") {
+            termination = value
+          } else if key.keyEquals("ktriageinfo") {
+            ktriageinfo = value
+          } else if key.keyEquals("isSimulated") {
+            isSimulated = value
+          } else if key.keyEquals("sharedCache") {
+            sharedCache = value
+          }
+        case 12:
+          if key.keyEquals("vmregioninfo") {
+            vmregioninfo = value
+          } else if key.keyEquals("vmRegionInfo") {
+            vmRegionInfo = value
+          }
+        case 14: if key.keyEquals("faultingThread") { faultingThread = value }
+        case 15: if key.keyEquals("exceptionReason") { exceptionReason = value }
+        case 22: if key.keyEquals("lastExceptionBacktrace") { lastExceptionBacktrace = value }
+        default: continue
+        }
+      }
+    }
+  }
+
   /// Reads a bug_type 309 crash report body.
   mutating func apply(crashBody object: JSONNode, decoder: inout FieldDecoder) {
     let root = JSONPath.root
-    if let bugType = decoder.string(object, "bug_type", at: root), self.bugType == nil {
+    let body = CrashBodyMembers(object)
+    if let bugType = decoder.string(body.bugType, named: "bug_type", in: root), self.bugType == nil {
       self.bugType = BugType(bugType)
     }
-    incidentID = decoder.string(object, "incident", at: root) ?? incidentID
-    processName = decoder.string(object, "procName", at: root) ?? processName
-    processPath = decoder.string(object, "procPath", at: root)
-    pid = decoder.int(object, "pid", at: root)
-    if let parent = decoder.string(object, "parentProc", at: root) {
-      let parentPid = decoder.int(object, "parentPid", at: root)
+    incidentID = decoder.string(body.incident, named: "incident", in: root) ?? incidentID
+    processName = decoder.string(body.procName, named: "procName", in: root) ?? processName
+    processPath = decoder.string(body.procPath, named: "procPath", in: root)
+    pid = decoder.int(body.pid, named: "pid", in: root)
+    if let parent = decoder.string(body.parentProc, named: "parentProc", in: root) {
+      let parentPid = decoder.int(body.parentPid, named: "parentPid", in: root)
       parentProcess = parentPid.map { "\(parent) [\($0)]" } ?? parent
     }
-    modelCode = decoder.string(object, "modelCode", at: root)
-    cpuType = decoder.string(object, "cpuType", at: root)
-    captureTime = decoder.string(object, "captureTime", at: root) ?? captureTime
-    launchTime = decoder.string(object, "procLaunch", at: root)
-    let bundleNode = decoder.object(object, "bundleInfo", at: root)
+    modelCode = decoder.string(body.modelCode, named: "modelCode", in: root)
+    cpuType = decoder.string(body.cpuType, named: "cpuType", in: root)
+    captureTime = decoder.string(body.captureTime, named: "captureTime", in: root) ?? captureTime
+    launchTime = decoder.string(body.procLaunch, named: "procLaunch", in: root)
+    let bundleNode = decoder.object(body.bundleInfo, named: "bundleInfo", in: root)
     bundleInfo = bundleNode?.objectValue
-    storeInfo = decoder.object(object, "storeInfo", at: root)?.objectValue
+    storeInfo = decoder.object(body.storeInfo, named: "storeInfo", in: root)?.objectValue
     if let bundleInfo = bundleNode {
       let path = root.appending("bundleInfo")
       bundleID = decoder.string(bundleInfo, "CFBundleIdentifier", at: path) ?? bundleID
       appVersion = decoder.string(bundleInfo, "CFBundleShortVersionString", at: path) ?? appVersion
       buildVersion = decoder.string(bundleInfo, "CFBundleVersion", at: path) ?? buildVersion
     }
-    if let os = decoder.object(object, "osVersion", at: root) {
+    if let os = decoder.object(body.osVersion, named: "osVersion", in: root) {
       let path = root.appending("osVersion")
       var version = OSVersion(
         train: decoder.string(os, "train", at: path), build: decoder.string(os, "build", at: path),
@@ -70,31 +165,33 @@ extension CrashReport {
       osVersion = version
     }
 
-    if let exception = decoder.object(object, "exception", at: root) {
+    if let exception = decoder.object(body.exception, named: "exception", in: root) {
       self.exception = ExceptionInfo(json: exception, at: root.appending("exception"), decoder: &decoder)
     }
-    if let reason = decoder.object(object, "exceptionReason", at: root) {
+    if let reason = decoder.object(body.exceptionReason, named: "exceptionReason", in: root) {
       exceptionReason = ExceptionReason(
         json: reason, at: root.appending("exceptionReason"), decoder: &decoder)
     }
-    if let termination = decoder.object(object, "termination", at: root) {
+    if let termination = decoder.object(body.termination, named: "termination", in: root) {
       self.termination = Termination(
         json: termination, at: root.appending("termination"), decoder: &decoder)
     }
-    if let asi = object["asi"] {
+    if let asi = body.asi {
       applicationSpecificInfo = Self.applicationSpecificInfo(asi, decoder: &decoder)
     }
-    kernelTriage = decoder.string(object, "ktriageinfo", at: root)
-    vmSummary = decoder.string(object, "vmSummary", at: root)
+    kernelTriage = decoder.string(body.ktriageinfo, named: "ktriageinfo", in: root)
+    vmSummary = decoder.string(body.vmSummary, named: "vmSummary", in: root)
     vmRegionInfo =
-      decoder.string(object, "vmregioninfo", at: root)
-      ?? decoder.string(object, "vmRegionInfo", at: root)
-    legacyInfo = object["legacyInfo"]?.value
-    isCorpse = decoder.bool(object, "isCorpse", at: root) ?? decoder.bool(object, "is_corpse", at: root)
-    isNonFatal = decoder.bool(object, "isNonFatal", at: root)
-    isSimulated = decoder.bool(object, "isSimulated", at: root)
+      decoder.string(body.vmregioninfo, named: "vmregioninfo", in: root)
+      ?? decoder.string(body.vmRegionInfo, named: "vmRegionInfo", in: root)
+    legacyInfo = body.legacyInfo?.value
+    isCorpse =
+      decoder.bool(body.isCorpse, named: "isCorpse", in: root)
+      ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: root)
+    isNonFatal = decoder.bool(body.isNonFatal, named: "isNonFatal", in: root)
+    isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: root)
 
-    if let cache = decoder.object(object, "sharedCache", at: root) {
+    if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: root) {
       let path = root.appending("sharedCache")
       var shared = SharedCache()
       shared.base = decoder.uint64(cache, "base", at: path)
@@ -104,7 +201,7 @@ extension CrashReport {
     }
 
     // Images first: frames resolve their image names against them.
-    if let used = decoder.array(object, "usedImages", at: root) {
+    if let used = decoder.array(body.usedImages, named: "usedImages", in: root) {
       images.reserveCapacity(used.count)
       for (index, image) in used.elements.enumerated() {
         func path() -> JSONPath { root.appending("usedImages").appending(index) }
@@ -117,12 +214,12 @@ extension CrashReport {
       }
     }
 
-    if let backtrace = decoder.array(object, "lastExceptionBacktrace", at: root) {
+    if let backtrace = decoder.array(body.lastExceptionBacktrace, named: "lastExceptionBacktrace", in: root) {
       lastExceptionBacktrace = frames(
         backtrace, at: root.appending("lastExceptionBacktrace"), decoder: &decoder)
     }
 
-    if let threadValues = decoder.array(object, "threads", at: root) {
+    if let threadValues = decoder.array(body.threads, named: "threads", in: root) {
       threads.reserveCapacity(threadValues.count)
       for (index, thread) in threadValues.elements.enumerated() {
         func path() -> JSONPath { root.appending("threads").appending(index) }
@@ -135,7 +232,7 @@ extension CrashReport {
       }
     }
 
-    if let faulting = object["faultingThread"] {
+    if let faulting = body.faultingThread {
       let path = root.appending("faultingThread")
       if let index = decoder.int(faulting, at: path) {
         if threads.indices.contains(index) {
@@ -191,15 +288,29 @@ extension CrashReport {
   func crashThread(
     _ object: JSONNode, index: Int, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> CrashThread {
+    // One pass over the members, keeping the last of each name; decoded below in the order that
+    // fixes the order of warnings.
+    var id, name, queue, triggered, frameValues, state: JSONNode?
+    for (key, value) in object.members {
+      switch key.keyLength {
+      case 2: if key.keyEquals("id") { id = value }
+      case 4: if key.keyEquals("name") { name = value }
+      case 5: if key.keyEquals("queue") { queue = value }
+      case 6: if key.keyEquals("frames") { frameValues = value }
+      case 9: if key.keyEquals("triggered") { triggered = value }
+      case 11: if key.keyEquals("threadState") { state = value }
+      default: continue
+      }
+    }
     var thread = CrashThread(index: index)
-    thread.id = decoder.uint64(object, "id", at: path())
-    thread.name = decoder.string(object, "name", at: path())
-    thread.queue = decoder.string(object, "queue", at: path())
-    thread.triggered = decoder.bool(object, "triggered", at: path()) ?? false
-    if let frameValues = decoder.array(object, "frames", at: path()) {
+    thread.id = decoder.uint64(id, named: "id", in: path())
+    thread.name = decoder.string(name, named: "name", in: path())
+    thread.queue = decoder.string(queue, named: "queue", in: path())
+    thread.triggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
+    if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {
       thread.frames = frames(frameValues, at: path().appending("frames"), decoder: &decoder)
     }
-    if let state = decoder.object(object, "threadState", at: path()) {
+    if let state = decoder.object(state, named: "threadState", in: path()) {
       thread.state = ThreadState(json: state, at: path().appending("threadState"), decoder: &decoder)
     }
     return thread
@@ -358,35 +469,65 @@ extension ThreadState {
   /// Registers in report order: x0…x28 from the `x` array, then every other member with a
   /// `value` (fp, lr, sp, pc, cpsr, far, esr on ARM; rax…r15, rip, rflags on Intel).
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
-    self.init(flavor: decoder.string(object, "flavor", at: path()))
+    // One pass over the members. The flavor (the last member of that name) is decoded after it,
+    // but its warning goes first, as when the flavor was looked up before the registers were read.
+    var flavor: JSONNode?
+    var registerDecoder = FieldDecoder()
+    var registers: [Register] = []
+    registers.reserveCapacity(object.count)
+    var esrDescription: String?
     for (keyNode, member) in object.members {
-      let key = keyNode.string ?? ""
-      func memberPath() -> JSONPath { path().appending(key) }
+      func key() -> String { keyNode.string ?? "" }
+      func memberPath() -> JSONPath { path().appending(key()) }
+      if keyNode.keyEquals("flavor") { flavor = member }
       switch member.kind {
-      case .array where key == "x":
+      case .array where keyNode.keyEquals("x"):
+        registers.reserveCapacity(registers.count + member.count + object.count)
         for (index, register) in member.elements.enumerated() {
-          guard register.kind == .object, let valueJSON = register["value"] else { continue }
+          guard register.kind == .object else { continue }
+          let (valueJSON, symbol, _) = Self.registerMembers(register)
+          guard let valueJSON else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
-          if let value = decoder.uint64(valueJSON, at: elementPath().appending("value")) {
-            registers.append(
-              Register(name: Self.registerName(index), value: value, symbol: register["symbol"]?.string))
+          if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
+            registers.append(Register(name: Self.registerName(index), value: value, symbol: symbol?.string))
           }
         }
       case .object:
-        guard let valueJSON = member["value"] else { continue }
-        if let value = decoder.uint64(valueJSON, at: memberPath().appending("value")) {
-          registers.append(Register(name: key, value: value, symbol: member["symbol"]?.string))
+        let (valueJSON, symbol, description) = Self.registerMembers(member)
+        guard let valueJSON else { continue }
+        let name = key()
+        if let value = registerDecoder.uint64(valueJSON, at: memberPath().appending("value")) {
+          registers.append(Register(name: name, value: value, symbol: symbol?.string))
         }
-        if key == "esr" { esrDescription = member["description"]?.string }
+        if keyNode.keyEquals("esr") { esrDescription = description?.string }
       case .number:
         let number = member.number!
         if let value = number.uint64 ?? number.int64.map({ UInt64(bitPattern: $0) }) {
-          registers.append(Register(name: key, value: value))
+          registers.append(Register(name: key(), value: value))
         }
       default:
         continue
       }
     }
+    self.init(flavor: decoder.string(flavor, named: "flavor", in: path()), registers: registers)
+    self.esrDescription = esrDescription
+    decoder.warnings += registerDecoder.warnings
+  }
+
+  /// The last `value`, `symbol` and `description` members of a register object, in one pass.
+  private static func registerMembers(_ register: JSONNode) -> (
+    value: JSONNode?, symbol: JSONNode?, description: JSONNode?
+  ) {
+    var value, symbol, description: JSONNode?
+    for (key, member) in register.members {
+      switch key.keyLength {
+      case 5: if key.keyEquals("value") { value = member }
+      case 6: if key.keyEquals("symbol") { symbol = member }
+      case 11: if key.keyEquals("description") { description = member }
+      default: continue
+      }
+    }
+    return (value, symbol, description)
   }
 
   private static let xRegisterNames = (0..<32).map { "x\($0)" }
