@@ -1,19 +1,39 @@
 extension IPSHeader {
   /// Reads line 1 of an `.ips` file.
   init(json object: JSONNode, decoder: inout FieldDecoder) {
+    // One pass over the members, keeping the last of each name; decoded below in the order that
+    // fixes the order of warnings.
+    var appName, appVersion, buildVersion, bundleID, bugType, osVersion, platform: JSONNode?
+    var incidentID, timestamp, sliceUUID, name: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .appName: appName = value
+      case .appVersion: appVersion = value
+      case .buildVersion: buildVersion = value
+      case .bundleID: bundleID = value
+      case .bugType: bugType = value
+      case .osVersionSnakeCase: osVersion = value
+      case .platform: platform = value
+      case .incidentID: incidentID = value
+      case .timestamp: timestamp = value
+      case .sliceUUID: sliceUUID = value
+      case .name: name = value
+      default: continue
+      }
+    }
     let path = JSONPath([.key("header")])
     self.init()
-    appName = decoder.string(object, "app_name", at: path)
-    appVersion = decoder.string(object, "app_version", at: path)
-    buildVersion = decoder.string(object, "build_version", at: path)
-    bundleID = decoder.string(object, "bundleID", at: path)
-    bugType = decoder.string(object, "bug_type", at: path)
-    osVersion = decoder.string(object, "os_version", at: path)
-    platform = decoder.int(object, "platform", at: path)
-    incidentID = decoder.string(object, "incident_id", at: path)
-    timestamp = decoder.string(object, "timestamp", at: path)
-    sliceUUID = decoder.string(object, "slice_uuid", at: path)
-    name = decoder.string(object, "name", at: path)
+    self.appName = decoder.string(appName, named: "app_name", in: path)
+    self.appVersion = decoder.string(appVersion, named: "app_version", in: path)
+    self.buildVersion = decoder.string(buildVersion, named: "build_version", in: path)
+    self.bundleID = decoder.string(bundleID, named: "bundleID", in: path)
+    self.bugType = decoder.string(bugType, named: "bug_type", in: path)
+    self.osVersion = decoder.string(osVersion, named: "os_version", in: path)
+    self.platform = decoder.int(platform, named: "platform", in: path)
+    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path)
+    self.timestamp = decoder.string(timestamp, named: "timestamp", in: path)
+    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path)
+    self.name = decoder.string(name, named: "name", in: path)
   }
 }
 
@@ -46,82 +66,87 @@ extension CrashReport {
 
     init(_ object: JSONNode) {
       for (key, value) in object.members {
-        switch key.keyLength {
+        let name = MemberName(key)
+        // By length first: most members of a body are not read at all.
+        switch name.length {
         case 3:
-          if key.keyEquals("pid") {
+          if name == .pid {
             pid = value
-          } else if key.keyEquals("asi") {
+          } else if name == .asi {
             asi = value
           }
         case 7:
-          if key.keyEquals("threads") {
+          if name == .threads {
             threads = value
-          } else if key.keyEquals("cpuType") {
+          } else if name == .cpuType {
             cpuType = value
           }
         case 8:
-          if key.keyEquals("bug_type") {
+          if name == .bugType {
             bugType = value
-          } else if key.keyEquals("incident") {
+          } else if name == .incident {
             incident = value
-          } else if key.keyEquals("procName") {
+          } else if name == .procName {
             procName = value
-          } else if key.keyEquals("procPath") {
+          } else if name == .procPath {
             procPath = value
-          } else if key.keyEquals("isCorpse") {
+          } else if name == .isCorpse {
             isCorpse = value
           }
         case 9:
-          if key.keyEquals("parentPid") {
+          if name == .parentPid {
             parentPid = value
-          } else if key.keyEquals("modelCode") {
+          } else if name == .modelCode {
             modelCode = value
-          } else if key.keyEquals("storeInfo") {
+          } else if name == .storeInfo {
             storeInfo = value
-          } else if key.keyEquals("osVersion") {
+          } else if name == .osVersion {
             osVersion = value
-          } else if key.keyEquals("exception") {
+          } else if name == .exception {
             exception = value
-          } else if key.keyEquals("vmSummary") {
+          } else if name == .vmSummary {
             vmSummary = value
-          } else if key.keyEquals("is_corpse") {
+          } else if name == .isCorpseSnakeCase {
             isCorpseSnakeCase = value
           }
         case 10:
-          if key.keyEquals("usedImages") {
+          if name == .usedImages {
             usedImages = value
-          } else if key.keyEquals("parentProc") {
+          } else if name == .parentProc {
             parentProc = value
-          } else if key.keyEquals("procLaunch") {
+          } else if name == .procLaunch {
             procLaunch = value
-          } else if key.keyEquals("bundleInfo") {
+          } else if name == .bundleInfo {
             bundleInfo = value
-          } else if key.keyEquals("legacyInfo") {
+          } else if name == .legacyInfo {
             legacyInfo = value
-          } else if key.keyEquals("isNonFatal") {
+          } else if name == .isNonFatal {
             isNonFatal = value
           }
         case 11:
-          if key.keyEquals("captureTime") {
+          if name == .captureTime {
             captureTime = value
-          } else if key.keyEquals("termination") {
+          } else if name == .termination {
             termination = value
-          } else if key.keyEquals("ktriageinfo") {
+          } else if name == .ktriageinfo {
             ktriageinfo = value
-          } else if key.keyEquals("isSimulated") {
+          } else if name == .isSimulated {
             isSimulated = value
-          } else if key.keyEquals("sharedCache") {
+          } else if name == .sharedCache {
             sharedCache = value
           }
         case 12:
-          if key.keyEquals("vmregioninfo") {
+          if name == .vmregioninfo {
             vmregioninfo = value
-          } else if key.keyEquals("vmRegionInfo") {
+          } else if name == .vmRegionInfo {
             vmRegionInfo = value
           }
-        case 14: if key.keyEquals("faultingThread") { faultingThread = value }
-        case 15: if key.keyEquals("exceptionReason") { exceptionReason = value }
-        case 22: if key.keyEquals("lastExceptionBacktrace") { lastExceptionBacktrace = value }
+        case 14: if name == .faultingThread { faultingThread = value }
+        case 15: if name == .exceptionReason { exceptionReason = value }
+        case 22:
+          if name == .lastExceptionBacktrace && key.keyEquals("lastExceptionBacktrace") {
+            lastExceptionBacktrace = value
+          }
         default: continue
         }
       }
@@ -292,13 +317,13 @@ extension CrashReport {
     // fixes the order of warnings.
     var id, name, queue, triggered, frameValues, state: JSONNode?
     for (key, value) in object.members {
-      switch key.keyLength {
-      case 2: if key.keyEquals("id") { id = value }
-      case 4: if key.keyEquals("name") { name = value }
-      case 5: if key.keyEquals("queue") { queue = value }
-      case 6: if key.keyEquals("frames") { frameValues = value }
-      case 9: if key.keyEquals("triggered") { triggered = value }
-      case 11: if key.keyEquals("threadState") { state = value }
+      switch MemberName(key) {
+      case .id: id = value
+      case .name: name = value
+      case .queue: queue = value
+      case .frames: frameValues = value
+      case .triggered: triggered = value
+      case .threadState: state = value
       default: continue
       }
     }
@@ -330,19 +355,14 @@ extension CrashReport {
       // Frames are most of a report: find their members in one pass rather than one per field.
       var imageOffset, symbol, symbolLocation, sourceFile, sourceLine, inline, imageIndexNode: JSONNode?
       for (key, value) in object.members {
-        switch key.keyLength {
-        case 6:
-          if key.keyEquals("symbol") { symbol = value } else if key.keyEquals("inline") { inline = value }
-        case 10:
-          if key.keyEquals("imageIndex") {
-            imageIndexNode = value
-          } else if key.keyEquals("sourceFile") {
-            sourceFile = value
-          } else if key.keyEquals("sourceLine") {
-            sourceLine = value
-          }
-        case 11: if key.keyEquals("imageOffset") { imageOffset = value }
-        case 14: if key.keyEquals("symbolLocation") { symbolLocation = value }
+        switch MemberName(key) {
+        case .imageIndex: imageIndexNode = value
+        case .imageOffset: imageOffset = value
+        case .symbol: symbol = value
+        case .symbolLocation: symbolLocation = value
+        case .sourceFile: sourceFile = value
+        case .sourceLine: sourceLine = value
+        case .inline: inline = value
         default: continue
         }
       }
@@ -430,35 +450,19 @@ extension BinaryImage {
     // One pass over the members (a report has dozens to hundreds of images).
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
-      switch key.keyLength {
-      case 4:
-        if key.keyEquals("name") {
-          name = decoder.string(value, at: memberPath("name"))
-        } else if key.keyEquals("path") {
-          self.path = decoder.string(value, at: memberPath("path"))
-        } else if key.keyEquals("uuid") {
-          uuid = decoder.string(value, at: memberPath("uuid"))
-        } else if key.keyEquals("base") {
-          base = decoder.uint64(value, at: memberPath("base"))
-        } else if key.keyEquals("size") {
-          size = decoder.uint64(value, at: memberPath("size"))
-        } else if key.keyEquals("arch") {
-          arch = decoder.string(value, at: memberPath("arch"))
-        }
-      case 6:
-        if key.keyEquals("source") { source = decoder.string(value, at: memberPath("source")) }
-      case 15:
-        if key.keyEquals("CFBundleVersion") {
-          bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
-        }
-      case 18:
-        if key.keyEquals("CFBundleIdentifier") {
-          bundleID = decoder.string(value, at: memberPath("CFBundleIdentifier"))
-        }
-      case 26:
-        if key.keyEquals("CFBundleShortVersionString") {
-          bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
-        }
+      switch MemberName(key) {
+      case .name: name = decoder.string(value, at: memberPath("name"))
+      case .path: self.path = decoder.string(value, at: memberPath("path"))
+      case .uuid: uuid = decoder.string(value, at: memberPath("uuid"))
+      case .base: base = decoder.uint64(value, at: memberPath("base"))
+      case .size: size = decoder.uint64(value, at: memberPath("size"))
+      case .arch: arch = decoder.string(value, at: memberPath("arch"))
+      case .source: source = decoder.string(value, at: memberPath("source"))
+      case .CFBundleVersion: bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
+      case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"):
+        bundleID = decoder.string(value, at: memberPath("CFBundleIdentifier"))
+      case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"):
+        bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
       default: continue
       }
     }
@@ -479,9 +483,10 @@ extension ThreadState {
     for (keyNode, member) in object.members {
       func key() -> String { keyNode.string ?? "" }
       func memberPath() -> JSONPath { path().appending(key()) }
-      if keyNode.keyEquals("flavor") { flavor = member }
+      let name = MemberName(keyNode)
+      if name == .flavor { flavor = member }
       switch member.kind {
-      case .array where keyNode.keyEquals("x"):
+      case .array where name == .x:
         registers.reserveCapacity(registers.count + member.count + object.count)
         for (index, register) in member.elements.enumerated() {
           guard register.kind == .object else { continue }
@@ -495,11 +500,10 @@ extension ThreadState {
       case .object:
         let (valueJSON, symbol, description) = Self.registerMembers(member)
         guard let valueJSON else { continue }
-        let name = key()
         if let value = registerDecoder.uint64(valueJSON, at: memberPath().appending("value")) {
-          registers.append(Register(name: name, value: value, symbol: symbol?.string))
+          registers.append(Register(name: key(), value: value, symbol: symbol?.string))
         }
-        if keyNode.keyEquals("esr") { esrDescription = description?.string }
+        if name == .esr { esrDescription = description?.string }
       case .number:
         let number = member.number!
         if let value = number.uint64 ?? number.int64.map({ UInt64(bitPattern: $0) }) {
@@ -520,10 +524,10 @@ extension ThreadState {
   ) {
     var value, symbol, description: JSONNode?
     for (key, member) in register.members {
-      switch key.keyLength {
-      case 5: if key.keyEquals("value") { value = member }
-      case 6: if key.keyEquals("symbol") { symbol = member }
-      case 11: if key.keyEquals("description") { description = member }
+      switch MemberName(key) {
+      case .value: value = member
+      case .symbol: symbol = member
+      case .description: description = member
       default: continue
       }
     }

@@ -244,3 +244,125 @@ struct FieldDecoder {
     }
   }
 }
+
+/// An object member's key as its length and its first and last 8 bytes, so that the decoders can
+/// switch over the keys they know: comparing two words beats comparing each candidate key byte by
+/// byte. Keys longer than 16 bytes also need ``JSONNode/keyEquals(_:)``, as their middle is not
+/// covered.
+struct MemberName: Equatable {
+  /// In UTF-8 bytes, after decoding escapes.
+  var length: Int
+  /// The first 8 bytes, little-endian, zero-padded.
+  var head: UInt64
+  /// The last 8 bytes when the key is longer than 8 bytes, else 0.
+  var tail: UInt64
+
+  init(length: Int, head: UInt64, tail: UInt64) {
+    self.length = length
+    self.head = head
+    self.tail = tail
+  }
+
+  @inline(__always)
+  init(_ key: JSONNode) {
+    let entry = key.entry
+    let buffer = key.view.bytes
+    let count = entry.end - entry.start
+    guard entry.flags & JSONTapeEntry.stringHasEscapes == 0, let base = buffer.baseAddress else {
+      var text = JSONTapeEntry.decodedString(entry, in: buffer)
+      self = text.withUTF8 { MemberName(bytes: UnsafeRawBufferPointer($0)) }
+      return
+    }
+    guard entry.start + 8 <= buffer.count else {
+      self.init(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[entry.start..<entry.end]))
+      return
+    }
+    // One load, masked to the key (the bytes after it, at least the closing quote, exist).
+    let word = UInt64(littleEndian: UnsafeRawPointer(base + entry.start).loadUnaligned(as: UInt64.self))
+    var tail: UInt64 = 0
+    if count > 8 {
+      tail = UInt64(littleEndian: UnsafeRawPointer(base + entry.end - 8).loadUnaligned(as: UInt64.self))
+    }
+    self.init(length: count, head: count >= 8 ? word : word & ((1 << (UInt64(count) * 8)) - 1), tail: tail)
+  }
+
+  init(bytes: UnsafeRawBufferPointer) {
+    var head: UInt64 = 0
+    var tail: UInt64 = 0
+    for (index, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (UInt64(index) * 8) }
+    if bytes.count > 8 {
+      for (index, byte) in bytes.suffix(8).enumerated() { tail |= UInt64(byte) << (UInt64(index) * 8) }
+    }
+    self.init(length: bytes.count, head: head, tail: tail)
+  }
+
+  // The keys the report decoders read (checked against their text in MemberNameTests).
+  static let appName = MemberName(length: 8, head: 0x656d616e5f707061, tail: 0x0000000000000000)  // "app_name"
+  static let appVersion = MemberName(length: 11, head: 0x737265765f707061, tail: 0x6e6f69737265765f)  // "app_version"
+  static let arch = MemberName(length: 4, head: 0x0000000068637261, tail: 0x0000000000000000)  // "arch"
+  static let asi = MemberName(length: 3, head: 0x0000000000697361, tail: 0x0000000000000000)  // "asi"
+  static let base = MemberName(length: 4, head: 0x0000000065736162, tail: 0x0000000000000000)  // "base"
+  static let bugType = MemberName(length: 8, head: 0x657079745f677562, tail: 0x0000000000000000)  // "bug_type"
+  static let buildVersion = MemberName(length: 13, head: 0x65765f646c697562, tail: 0x6e6f69737265765f)  // "build_version"
+  static let bundleID = MemberName(length: 8, head: 0x4449656c646e7562, tail: 0x0000000000000000)  // "bundleID"
+  static let bundleInfo = MemberName(length: 10, head: 0x6e49656c646e7562, tail: 0x6f666e49656c646e)  // "bundleInfo"
+  static let captureTime = MemberName(length: 11, head: 0x5465727574706163, tail: 0x656d695465727574)  // "captureTime"
+  static let CFBundleIdentifier = MemberName(length: 18, head: 0x656c646e75424643, tail: 0x7265696669746e65)  // "CFBundleIdentifier"
+  static let CFBundleShortVersionString = MemberName(length: 26, head: 0x656c646e75424643, tail: 0x676e697274536e6f)  // "CFBundleShortVersionString"
+  static let CFBundleVersion = MemberName(length: 15, head: 0x656c646e75424643, tail: 0x6e6f697372655665)  // "CFBundleVersion"
+  static let cpuType = MemberName(length: 7, head: 0x0065707954757063, tail: 0x0000000000000000)  // "cpuType"
+  static let description = MemberName(length: 11, head: 0x7470697263736564, tail: 0x6e6f697470697263)  // "description"
+  static let esr = MemberName(length: 3, head: 0x0000000000727365, tail: 0x0000000000000000)  // "esr"
+  static let exception = MemberName(length: 9, head: 0x6f69747065637865, tail: 0x6e6f697470656378)  // "exception"
+  static let exceptionReason = MemberName(length: 15, head: 0x6f69747065637865, tail: 0x6e6f736165526e6f)  // "exceptionReason"
+  static let faultingThread = MemberName(length: 14, head: 0x676e69746c756166, tail: 0x646165726854676e)  // "faultingThread"
+  static let flavor = MemberName(length: 6, head: 0x0000726f76616c66, tail: 0x0000000000000000)  // "flavor"
+  static let frames = MemberName(length: 6, head: 0x000073656d617266, tail: 0x0000000000000000)  // "frames"
+  static let id = MemberName(length: 2, head: 0x0000000000006469, tail: 0x0000000000000000)  // "id"
+  static let imageIndex = MemberName(length: 10, head: 0x646e496567616d69, tail: 0x7865646e49656761)  // "imageIndex"
+  static let imageOffset = MemberName(length: 11, head: 0x66664f6567616d69, tail: 0x74657366664f6567)  // "imageOffset"
+  static let incident = MemberName(length: 8, head: 0x746e656469636e69, tail: 0x0000000000000000)  // "incident"
+  static let incidentID = MemberName(length: 11, head: 0x746e656469636e69, tail: 0x64695f746e656469)  // "incident_id"
+  static let inline = MemberName(length: 6, head: 0x0000656e696c6e69, tail: 0x0000000000000000)  // "inline"
+  static let isCorpseSnakeCase = MemberName(length: 9, head: 0x7370726f635f7369, tail: 0x657370726f635f73)  // "is_corpse"
+  static let isCorpse = MemberName(length: 8, head: 0x657370726f437369, tail: 0x0000000000000000)  // "isCorpse"
+  static let isNonFatal = MemberName(length: 10, head: 0x7461466e6f4e7369, tail: 0x6c617461466e6f4e)  // "isNonFatal"
+  static let isSimulated = MemberName(length: 11, head: 0x616c756d69537369, tail: 0x646574616c756d69)  // "isSimulated"
+  static let ktriageinfo = MemberName(length: 11, head: 0x696567616972746b, tail: 0x6f666e6965676169)  // "ktriageinfo"
+  static let lastExceptionBacktrace = MemberName(length: 22, head: 0x656378457473616c, tail: 0x65636172746b6361)  // "lastExceptionBacktrace"
+  static let legacyInfo = MemberName(length: 10, head: 0x6e4979636167656c, tail: 0x6f666e4979636167)  // "legacyInfo"
+  static let modelCode = MemberName(length: 9, head: 0x646f436c65646f6d, tail: 0x65646f436c65646f)  // "modelCode"
+  static let name = MemberName(length: 4, head: 0x00000000656d616e, tail: 0x0000000000000000)  // "name"
+  static let osVersionSnakeCase = MemberName(length: 10, head: 0x69737265765f736f, tail: 0x6e6f69737265765f)  // "os_version"
+  static let osVersion = MemberName(length: 9, head: 0x6f6973726556736f, tail: 0x6e6f697372655673)  // "osVersion"
+  static let parentPid = MemberName(length: 9, head: 0x6950746e65726170, tail: 0x646950746e657261)  // "parentPid"
+  static let parentProc = MemberName(length: 10, head: 0x7250746e65726170, tail: 0x636f7250746e6572)  // "parentProc"
+  static let path = MemberName(length: 4, head: 0x0000000068746170, tail: 0x0000000000000000)  // "path"
+  static let pid = MemberName(length: 3, head: 0x0000000000646970, tail: 0x0000000000000000)  // "pid"
+  static let platform = MemberName(length: 8, head: 0x6d726f6674616c70, tail: 0x0000000000000000)  // "platform"
+  static let procLaunch = MemberName(length: 10, head: 0x6e75614c636f7270, tail: 0x68636e75614c636f)  // "procLaunch"
+  static let procName = MemberName(length: 8, head: 0x656d614e636f7270, tail: 0x0000000000000000)  // "procName"
+  static let procPath = MemberName(length: 8, head: 0x68746150636f7270, tail: 0x0000000000000000)  // "procPath"
+  static let queue = MemberName(length: 5, head: 0x0000006575657571, tail: 0x0000000000000000)  // "queue"
+  static let sharedCache = MemberName(length: 11, head: 0x6143646572616873, tail: 0x6568636143646572)  // "sharedCache"
+  static let size = MemberName(length: 4, head: 0x00000000657a6973, tail: 0x0000000000000000)  // "size"
+  static let sliceUUID = MemberName(length: 10, head: 0x75755f6563696c73, tail: 0x646975755f656369)  // "slice_uuid"
+  static let source = MemberName(length: 6, head: 0x0000656372756f73, tail: 0x0000000000000000)  // "source"
+  static let sourceFile = MemberName(length: 10, head: 0x6946656372756f73, tail: 0x656c694665637275)  // "sourceFile"
+  static let sourceLine = MemberName(length: 10, head: 0x694c656372756f73, tail: 0x656e694c65637275)  // "sourceLine"
+  static let storeInfo = MemberName(length: 9, head: 0x666e4965726f7473, tail: 0x6f666e4965726f74)  // "storeInfo"
+  static let symbol = MemberName(length: 6, head: 0x00006c6f626d7973, tail: 0x0000000000000000)  // "symbol"
+  static let symbolLocation = MemberName(length: 14, head: 0x6f4c6c6f626d7973, tail: 0x6e6f697461636f4c)  // "symbolLocation"
+  static let termination = MemberName(length: 11, head: 0x74616e696d726574, tail: 0x6e6f6974616e696d)  // "termination"
+  static let threads = MemberName(length: 7, head: 0x0073646165726874, tail: 0x0000000000000000)  // "threads"
+  static let threadState = MemberName(length: 11, head: 0x7453646165726874, tail: 0x6574617453646165)  // "threadState"
+  static let timestamp = MemberName(length: 9, head: 0x6d617473656d6974, tail: 0x706d617473656d69)  // "timestamp"
+  static let triggered = MemberName(length: 9, head: 0x6572656767697274, tail: 0x6465726567676972)  // "triggered"
+  static let usedImages = MemberName(length: 10, head: 0x67616d4964657375, tail: 0x736567616d496465)  // "usedImages"
+  static let uuid = MemberName(length: 4, head: 0x0000000064697575, tail: 0x0000000000000000)  // "uuid"
+  static let value = MemberName(length: 5, head: 0x00000065756c6176, tail: 0x0000000000000000)  // "value"
+  static let vmregioninfo = MemberName(length: 12, head: 0x6e6f696765726d76, tail: 0x6f666e696e6f6967)  // "vmregioninfo"
+  static let vmRegionInfo = MemberName(length: 12, head: 0x6e6f696765526d76, tail: 0x6f666e496e6f6967)  // "vmRegionInfo"
+  static let vmSummary = MemberName(length: 9, head: 0x72616d6d75536d76, tail: 0x7972616d6d75536d)  // "vmSummary"
+  static let x = MemberName(length: 1, head: 0x0000000000000078, tail: 0x0000000000000000)  // "x"
+}

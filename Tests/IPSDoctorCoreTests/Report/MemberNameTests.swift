@@ -1,0 +1,102 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+@Suite("Member names")
+struct MemberNameTests {
+  @Test("Every key constant is its key's length and words")
+  func constantsMatchTheirKeys() {
+    let constants: [(MemberName, String)] = [
+      (.appName, "app_name"),
+      (.appVersion, "app_version"),
+      (.arch, "arch"),
+      (.asi, "asi"),
+      (.base, "base"),
+      (.bugType, "bug_type"),
+      (.buildVersion, "build_version"),
+      (.bundleID, "bundleID"),
+      (.bundleInfo, "bundleInfo"),
+      (.captureTime, "captureTime"),
+      (.CFBundleIdentifier, "CFBundleIdentifier"),
+      (.CFBundleShortVersionString, "CFBundleShortVersionString"),
+      (.CFBundleVersion, "CFBundleVersion"),
+      (.cpuType, "cpuType"),
+      (.description, "description"),
+      (.esr, "esr"),
+      (.exception, "exception"),
+      (.exceptionReason, "exceptionReason"),
+      (.faultingThread, "faultingThread"),
+      (.flavor, "flavor"),
+      (.frames, "frames"),
+      (.id, "id"),
+      (.imageIndex, "imageIndex"),
+      (.imageOffset, "imageOffset"),
+      (.incident, "incident"),
+      (.incidentID, "incident_id"),
+      (.inline, "inline"),
+      (.isCorpseSnakeCase, "is_corpse"),
+      (.isCorpse, "isCorpse"),
+      (.isNonFatal, "isNonFatal"),
+      (.isSimulated, "isSimulated"),
+      (.ktriageinfo, "ktriageinfo"),
+      (.lastExceptionBacktrace, "lastExceptionBacktrace"),
+      (.legacyInfo, "legacyInfo"),
+      (.modelCode, "modelCode"),
+      (.name, "name"),
+      (.osVersionSnakeCase, "os_version"),
+      (.osVersion, "osVersion"),
+      (.parentPid, "parentPid"),
+      (.parentProc, "parentProc"),
+      (.path, "path"),
+      (.pid, "pid"),
+      (.platform, "platform"),
+      (.procLaunch, "procLaunch"),
+      (.procName, "procName"),
+      (.procPath, "procPath"),
+      (.queue, "queue"),
+      (.sharedCache, "sharedCache"),
+      (.size, "size"),
+      (.sliceUUID, "slice_uuid"),
+      (.source, "source"),
+      (.sourceFile, "sourceFile"),
+      (.sourceLine, "sourceLine"),
+      (.storeInfo, "storeInfo"),
+      (.symbol, "symbol"),
+      (.symbolLocation, "symbolLocation"),
+      (.termination, "termination"),
+      (.threads, "threads"),
+      (.threadState, "threadState"),
+      (.timestamp, "timestamp"),
+      (.triggered, "triggered"),
+      (.usedImages, "usedImages"),
+      (.uuid, "uuid"),
+      (.value, "value"),
+      (.vmregioninfo, "vmregioninfo"),
+      (.vmRegionInfo, "vmRegionInfo"),
+      (.vmSummary, "vmSummary"),
+      (.x, "x"),
+    ]
+    for (constant, key) in constants {
+      var key = key
+      #expect(key.withUTF8 { MemberName(bytes: UnsafeRawBufferPointer($0)) } == constant, "\(key)")
+    }
+  }
+
+  @Test("Keys read from a document match: short documents, escapes, long keys")
+  func keysFromDocuments() {
+    let cases: [(String, MemberName)] = [
+      (#"{"x":1}"#, .x),
+      (#"{"symbol":1}"#, .symbol),
+      (#"{"sym\u0062ol":1}"#, .symbol),
+      (#"{"symbolLocation":1}"#, .symbolLocation),
+      (#"{"CFBundleIdentifier":1}"#, .CFBundleIdentifier),
+      (#"{"\/":1}"#, MemberName(length: 1, head: 0x2F, tail: 0)),
+    ]
+    for (text, expected) in cases {
+      let bytes = Array(text.utf8)
+      let document = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: 0).document }
+      let name = document?.withRoot { root in root.members.first { _ in true }.map { MemberName($0.key) } }
+      #expect(name == expected, "\(text)")
+    }
+  }
+}
