@@ -176,17 +176,36 @@ extension CrashReport {
     bundleInfo = bundleNode?.objectValue
     storeInfo = decoder.object(body.storeInfo, named: "storeInfo", in: root)?.objectValue
     if let bundleInfo = bundleNode {
+      var identifier, shortVersion, version: JSONNode?
+      for (key, value) in bundleInfo.members {
+        switch MemberName(key) {
+        case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"): identifier = value
+        case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"): shortVersion = value
+        case .CFBundleVersion: version = value
+        default: continue
+        }
+      }
       let path = root.appending("bundleInfo")
-      bundleID = decoder.string(bundleInfo, "CFBundleIdentifier", at: path) ?? bundleID
-      appVersion = decoder.string(bundleInfo, "CFBundleShortVersionString", at: path) ?? appVersion
-      buildVersion = decoder.string(bundleInfo, "CFBundleVersion", at: path) ?? buildVersion
+      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path) ?? bundleID
+      appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path) ?? appVersion
+      buildVersion = decoder.string(version, named: "CFBundleVersion", in: path) ?? buildVersion
     }
     if let os = decoder.object(body.osVersion, named: "osVersion", in: root) {
+      var train, build, releaseType, isEmbedded: JSONNode?
+      for (key, value) in os.members {
+        switch MemberName(key) {
+        case .train: train = value
+        case .build: build = value
+        case .releaseType: releaseType = value
+        case .isEmbedded: isEmbedded = value
+        default: continue
+        }
+      }
       let path = root.appending("osVersion")
       var version = OSVersion(
-        train: decoder.string(os, "train", at: path), build: decoder.string(os, "build", at: path),
-        releaseType: decoder.string(os, "releaseType", at: path))
-      version.isEmbedded = decoder.bool(os, "isEmbedded", at: path)
+        train: decoder.string(train, named: "train", in: path), build: decoder.string(build, named: "build", in: path),
+        releaseType: decoder.string(releaseType, named: "releaseType", in: path))
+      version.isEmbedded = decoder.bool(isEmbedded, named: "isEmbedded", in: path)
       osVersion = version
     }
 
@@ -218,10 +237,19 @@ extension CrashReport {
 
     if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: root) {
       let path = root.appending("sharedCache")
+      var base, size, uuid: JSONNode?
+      for (key, value) in cache.members {
+        switch MemberName(key) {
+        case .base: base = value
+        case .size: size = value
+        case .uuid: uuid = value
+        default: continue
+        }
+      }
       var shared = SharedCache()
-      shared.base = decoder.uint64(cache, "base", at: path)
-      shared.size = decoder.uint64(cache, "size", at: path)
-      shared.uuid = decoder.string(cache, "uuid", at: path)
+      shared.base = decoder.uint64(base, named: "base", in: path)
+      shared.size = decoder.uint64(size, named: "size", in: path)
+      shared.uuid = decoder.string(uuid, named: "uuid", in: path)
       sharedCache = shared
     }
 
@@ -366,23 +394,23 @@ extension CrashReport {
         default: continue
         }
       }
-      var frame = Frame()
-      frame.imageOffset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
-      frame.symbol = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
-      frame.symbolLocation = symbolLocation.flatMap {
-        decoder.uint64($0, at: framePath().appending("symbolLocation"))
-      }
-      frame.sourceFile = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
-      frame.sourceLine = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
-      frame.isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
+      let offset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
+      let symbolText = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
+      let location = symbolLocation.flatMap { decoder.uint64($0, at: framePath().appending("symbolLocation")) }
+      let file = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
+      let line = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
+      let isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
+      var resolvedIndex: Int?
+      var imageName: String?
+      var address: UInt64?
       if let imageIndex = imageIndexNode.flatMap({ decoder.int($0, at: framePath().appending("imageIndex")) }) {
         if images.indices.contains(imageIndex) {
           // Read the image in place: copying a BinaryImage retains each of its strings.
-          frame.imageIndex = imageIndex
-          frame.imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
-          if let base = images[imageIndex].base, let offset = frame.imageOffset {
+          resolvedIndex = imageIndex
+          imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
+          if let base = images[imageIndex].base, let offset {
             let (sum, overflow) = base.addingReportingOverflow(offset)
-            if !overflow { frame.address = sum }
+            if !overflow { address = sum }
           }
         } else {
           decoder.warn(
@@ -390,7 +418,11 @@ extension CrashReport {
             "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
         }
       }
-      result.append(frame)
+      // Built in the array's storage: filling a local Frame and appending it copied it twice.
+      result.append(
+        Frame(
+          imageIndex: resolvedIndex, imageOffset: offset, symbol: symbolText, symbolLocation: location,
+          sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address))
     }
     return result
   }
@@ -401,17 +433,32 @@ extension CrashReport {
   }
 }
 
+// The small objects below are read like the body: one pass over the members keeping the last of
+// each name, then decoded in the order that fixes the order of warnings.
+
 extension ExceptionInfo {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    var type, signal, codes, subtype, message, rawCodes: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .type: type = value
+      case .signal: signal = value
+      case .codes: codes = value
+      case .subtype: subtype = value
+      case .message: message = value
+      case .rawCodes: rawCodes = value
+      default: continue
+      }
+    }
     self.init(
-      type: decoder.string(object, "type", at: path()), signal: decoder.string(object, "signal", at: path()))
-    codes = decoder.string(object, "codes", at: path())
-    subtype = decoder.string(object, "subtype", at: path())
-    message = decoder.string(object, "message", at: path())
-    if let raw = decoder.array(object, "rawCodes", at: path()) {
+      type: decoder.string(type, named: "type", in: path()), signal: decoder.string(signal, named: "signal", in: path()))
+    self.codes = decoder.string(codes, named: "codes", in: path())
+    self.subtype = decoder.string(subtype, named: "subtype", in: path())
+    self.message = decoder.string(message, named: "message", in: path())
+    if let raw = decoder.array(rawCodes, named: "rawCodes", in: path()) {
       for (index, value) in raw.elements.enumerated() {
         if let code = decoder.uint64(value, at: path().appending("rawCodes").appending(index)) {
-          rawCodes.append(code)
+          self.rawCodes.append(code)
         }
       }
     }
@@ -420,27 +467,53 @@ extension ExceptionInfo {
 
 extension ExceptionReason {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    var name, composedMessage, type, className, formatString, arguments: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .name: name = value
+      case .composedMessage: composedMessage = value
+      case .type: type = value
+      case .`class`: className = value
+      case .formatString: formatString = value
+      case .arguments: arguments = value
+      default: continue
+      }
+    }
     self.init(
-      name: decoder.string(object, "name", at: path()),
-      composedMessage: decoder.string(object, "composed_message", at: path()))
-    type = decoder.string(object, "type", at: path())
-    className = decoder.string(object, "class", at: path())
-    formatString = decoder.string(object, "format_string", at: path())
-    arguments = decoder.strings(object, "arguments", at: path())
+      name: decoder.string(name, named: "name", in: path()),
+      composedMessage: decoder.string(composedMessage, named: "composed_message", in: path()))
+    self.type = decoder.string(type, named: "type", in: path())
+    self.className = decoder.string(className, named: "class", in: path())
+    self.formatString = decoder.string(formatString, named: "format_string", in: path())
+    self.arguments = decoder.strings(arguments, named: "arguments", in: path())
   }
 }
 
 extension Termination {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    var namespace, code, indicator, reasons, details, byProc, byPid, flags: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .namespace: namespace = value
+      case .code: code = value
+      case .indicator: indicator = value
+      case .reasons: reasons = value
+      case .details: details = value
+      case .byProc: byProc = value
+      case .byPid: byPid = value
+      case .flags: flags = value
+      default: continue
+      }
+    }
     self.init(
-      namespace: decoder.string(object, "namespace", at: path()),
-      code: decoder.uint64(object, "code", at: path()))
-    indicator = decoder.string(object, "indicator", at: path())
-    reasons = decoder.strings(object, "reasons", at: path())
-    details = decoder.strings(object, "details", at: path())
-    byProc = decoder.string(object, "byProc", at: path())
-    byPid = decoder.int(object, "byPid", at: path())
-    flags = decoder.uint64(object, "flags", at: path())
+      namespace: decoder.string(namespace, named: "namespace", in: path()),
+      code: decoder.uint64(code, named: "code", in: path()))
+    self.indicator = decoder.string(indicator, named: "indicator", in: path())
+    self.reasons = decoder.strings(reasons, named: "reasons", in: path())
+    self.details = decoder.strings(details, named: "details", in: path())
+    self.byProc = decoder.string(byProc, named: "byProc", in: path())
+    self.byPid = decoder.int(byPid, named: "byPid", in: path())
+    self.flags = decoder.uint64(flags, named: "flags", in: path())
   }
 }
 
@@ -488,13 +561,15 @@ extension ThreadState {
       switch member.kind {
       case .array where name == .x:
         registers.reserveCapacity(registers.count + member.count + object.count)
+        let names = Self.xRegisterNames
         for (index, register) in member.elements.enumerated() {
           guard register.kind == .object else { continue }
           let (valueJSON, symbol, _) = Self.registerMembers(register)
           guard let valueJSON else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
           if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
-            registers.append(Register(name: Self.registerName(index), value: value, symbol: symbol?.string))
+            let name = names.indices.contains(index) ? names[index] : Self.registerName(index)
+            registers.append(Register(name: name, value: value, symbol: symbol?.string))
           }
         }
       case .object:
@@ -519,6 +594,7 @@ extension ThreadState {
   }
 
   /// The last `value`, `symbol` and `description` members of a register object, in one pass.
+  @inline(__always)
   private static func registerMembers(_ register: JSONNode) -> (
     value: JSONNode?, symbol: JSONNode?, description: JSONNode?
   ) {

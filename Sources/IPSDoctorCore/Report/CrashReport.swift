@@ -369,6 +369,22 @@ public struct Frame: Sendable, Equatable {
 }
 
 extension Frame {
+  /// Every field at once, for the JSON reader.
+  init(
+    imageIndex: Int?, imageOffset: UInt64?, symbol: String?, symbolLocation: UInt64?, sourceFile: String?,
+    sourceLine: Int?, isInline: Bool, imageName: String?, address: UInt64?
+  ) {
+    self.imageIndex = imageIndex
+    self.imageOffset = imageOffset
+    self.symbol = symbol
+    self.symbolLocation = symbolLocation
+    self.sourceFile = sourceFile
+    self.sourceLine = sourceLine
+    self.isInline = isInline
+    self.imageName = imageName
+    self.address = address
+  }
+
   /// The symbol with its demangled forms (full and simplified, through the Swift runtime's
   /// `swift_demangle`), or `nil` when the frame is unsymbolicated. Computed on demand: most rules
   /// never need a demangled name.
