@@ -255,15 +255,18 @@ extension CrashReport {
 
     // Images first: frames resolve their image names against them.
     if let used = decoder.array(body.usedImages, named: "usedImages", in: root) {
-      images.reserveCapacity(used.count)
-      for (index, image) in used.elements.enumerated() {
-        func path() -> JSONPath { root.appending("usedImages").appending(index) }
-        guard image.kind == .object else {
-          decoder.wrongType(image, at: path(), expected: "an object")
-          images.append(BinaryImage())
-          continue
+      // Written straight into the array's storage, like frames.
+      images = [BinaryImage](unsafeUninitializedCapacity: used.count) { storage, count in
+        for (index, image) in used.elements.enumerated() {
+          func path() -> JSONPath { root.appending("usedImages").appending(index) }
+          if image.kind == .object {
+            (storage.baseAddress! + count).initialize(to: BinaryImage(json: image, at: path(), decoder: &decoder))
+          } else {
+            decoder.wrongType(image, at: path(), expected: "an object")
+            (storage.baseAddress! + count).initialize(to: BinaryImage())
+          }
+          count += 1
         }
-        images.append(BinaryImage(json: image, at: path(), decoder: &decoder))
       }
     }
 
@@ -372,59 +375,61 @@ extension CrashReport {
   func frames(
     _ values: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> [Frame] {
-    var result: [Frame] = []
-    result.reserveCapacity(values.count)
-    for (index, object) in values.elements.enumerated() {
-      func framePath() -> JSONPath { path().appending(index) }
-      guard object.kind == .object else {
-        decoder.wrongType(object, at: framePath(), expected: "an object")
-        continue
-      }
-      // Frames are most of a report: find their members in one pass rather than one per field.
-      var imageOffset, symbol, symbolLocation, sourceFile, sourceLine, inline, imageIndexNode: JSONNode?
-      for (key, value) in object.members {
-        switch MemberName(key) {
-        case .imageIndex: imageIndexNode = value
-        case .imageOffset: imageOffset = value
-        case .symbol: symbol = value
-        case .symbolLocation: symbolLocation = value
-        case .sourceFile: sourceFile = value
-        case .sourceLine: sourceLine = value
-        case .inline: inline = value
-        default: continue
+    let images = self.images
+    // Frames are written straight into the array's storage: appending a Frame copied it there and
+    // destroyed the original, retaining and releasing each of its strings.
+    return [Frame](unsafeUninitializedCapacity: values.count) { storage, count in
+      for (index, object) in values.elements.enumerated() {
+        func framePath() -> JSONPath { path().appending(index) }
+        guard object.kind == .object else {
+          decoder.wrongType(object, at: framePath(), expected: "an object")
+          continue
         }
-      }
-      let offset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
-      let symbolText = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
-      let location = symbolLocation.flatMap { decoder.uint64($0, at: framePath().appending("symbolLocation")) }
-      let file = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
-      let line = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
-      let isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
-      var resolvedIndex: Int?
-      var imageName: String?
-      var address: UInt64?
-      if let imageIndex = imageIndexNode.flatMap({ decoder.int($0, at: framePath().appending("imageIndex")) }) {
-        if images.indices.contains(imageIndex) {
-          // Read the image in place: copying a BinaryImage retains each of its strings.
-          resolvedIndex = imageIndex
-          imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
-          if let base = images[imageIndex].base, let offset {
-            let (sum, overflow) = base.addingReportingOverflow(offset)
-            if !overflow { address = sum }
+        // Frames are most of a report: find their members in one pass rather than one per field.
+        var imageOffset, symbol, symbolLocation, sourceFile, sourceLine, inline, imageIndexNode: JSONNode?
+        for (key, value) in object.members {
+          switch MemberName(key) {
+          case .imageIndex: imageIndexNode = value
+          case .imageOffset: imageOffset = value
+          case .symbol: symbol = value
+          case .symbolLocation: symbolLocation = value
+          case .sourceFile: sourceFile = value
+          case .sourceLine: sourceLine = value
+          case .inline: inline = value
+          default: continue
           }
-        } else {
-          decoder.warn(
-            framePath().appending("imageIndex"),
-            "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
         }
+        let offset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
+        let symbolText = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
+        let location = symbolLocation.flatMap { decoder.uint64($0, at: framePath().appending("symbolLocation")) }
+        let file = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
+        let line = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
+        let isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
+        var resolvedIndex: Int?
+        var imageName: String?
+        var address: UInt64?
+        if let imageIndex = imageIndexNode.flatMap({ decoder.int($0, at: framePath().appending("imageIndex")) }) {
+          if images.indices.contains(imageIndex) {
+            // Read the image in place: copying a BinaryImage retains each of its strings.
+            resolvedIndex = imageIndex
+            imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
+            if let base = images[imageIndex].base, let offset {
+              let (sum, overflow) = base.addingReportingOverflow(offset)
+              if !overflow { address = sum }
+            }
+          } else {
+            decoder.warn(
+              framePath().appending("imageIndex"),
+              "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
+          }
+        }
+        (storage.baseAddress! + count).initialize(
+          to: Frame(
+            imageIndex: resolvedIndex, imageOffset: offset, symbol: symbolText, symbolLocation: location,
+            sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address))
+        count += 1
       }
-      // Built in the array's storage: filling a local Frame and appending it copied it twice.
-      result.append(
-        Frame(
-          imageIndex: resolvedIndex, imageOffset: offset, symbol: symbolText, symbolLocation: location,
-          sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address))
     }
-    return result
   }
 
   static func lastPathComponent(_ path: String) -> String {

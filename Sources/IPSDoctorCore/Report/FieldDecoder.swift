@@ -36,7 +36,15 @@ struct FieldDecoder {
     return uint64(value, at: path().appending(key.description))
   }
 
+  /// Non-negative integers, most numbers in a report, are read in place; the rest below.
+  @inline(__always)
   mutating func uint64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
+    let entry = value.entry
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned { return entry.payload }
+    return anyUInt64(value, at: path())
+  }
+
+  private mutating func anyUInt64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
     switch value.kind {
     case .number:
       let number = value.number!
@@ -65,7 +73,17 @@ struct FieldDecoder {
     return int(value, at: path().appending(key.description))
   }
 
+  /// Non-negative integers in range are read in place; the rest below.
+  @inline(__always)
   mutating func int(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
+    let entry = value.entry
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned && entry.payload <= UInt64(Int.max) {
+      return Int(entry.payload)
+    }
+    return anyInt(value, at: path())
+  }
+
+  private mutating func anyInt(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
     switch value.kind {
     case .number:
       let number = value.number!
