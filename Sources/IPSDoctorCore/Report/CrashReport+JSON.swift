@@ -559,9 +559,9 @@ extension ThreadState {
     registers.reserveCapacity(object.count)
     var esrDescription: String?
     for (keyNode, member) in object.members {
-      func key() -> String { keyNode.string ?? "" }
-      func memberPath() -> JSONPath { path().appending(key()) }
       let name = MemberName(keyNode)
+      func key() -> String { Self.armRegisterName(name) ?? keyNode.string ?? "" }
+      func memberPath() -> JSONPath { path().appending(key()) }
       if name == .flavor { flavor = member }
       switch member.kind {
       case .array where name == .x:
@@ -613,6 +613,20 @@ extension ThreadState {
       }
     }
     return (value, symbol, description)
+  }
+
+  /// The name of an ARM register other than x0…x28, from its key without decoding it.
+  private static func armRegisterName(_ key: MemberName) -> String? {
+    switch key {
+    case .fp: "fp"
+    case .lr: "lr"
+    case .sp: "sp"
+    case .pc: "pc"
+    case .cpsr: "cpsr"
+    case .far: "far"
+    case .esr: "esr"
+    default: nil
+    }
   }
 
   private static let xRegisterNames = (0..<32).map { "x\($0)" }
