@@ -456,7 +456,8 @@ extension ExceptionInfo {
       }
     }
     self.init(
-      type: decoder.string(type, named: "type", in: path()), signal: decoder.string(signal, named: "signal", in: path()))
+      type: decoder.string(type, named: "type", in: path()),
+      signal: decoder.string(signal, named: "signal", in: path()))
     self.codes = decoder.string(codes, named: "codes", in: path())
     self.subtype = decoder.string(subtype, named: "subtype", in: path())
     self.message = decoder.string(message, named: "message", in: path())
@@ -573,8 +574,8 @@ extension ThreadState {
           guard let valueJSON else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
           if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
-            let name = names.indices.contains(index) ? names[index] : Self.registerName(index)
-            registers.append(Register(name: name, value: value, symbol: symbol?.string))
+            let xName = names.indices.contains(index) ? names[index] : Self.registerName(index)
+            registers.append(Register(name: xName, value: value, symbol: symbol?.string))
           }
         }
       case .object:

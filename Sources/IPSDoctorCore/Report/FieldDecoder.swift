@@ -105,11 +105,6 @@ struct FieldDecoder {
     }
   }
 
-  mutating func bool(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> Bool? {
-    guard let value = object[key] else { return nil }
-    return bool(value, at: path().appending(key.description))
-  }
-
   mutating func bool(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Bool? {
     switch value.kind {
     case .true: return true
@@ -335,104 +330,205 @@ struct MemberName: Equatable {
   }
 
   // The keys the report decoders read (checked against their text in MemberNameTests).
-  static let appName = MemberName(length: 8, head: 0x656d616e5f707061, tail: 0x0000000000000000)  // "app_name"
-  static let appVersion = MemberName(length: 11, head: 0x737265765f707061, tail: 0x6e6f69737265765f)  // "app_version"
-  static let arch = MemberName(length: 4, head: 0x0000000068637261, tail: 0x0000000000000000)  // "arch"
-  static let arguments = MemberName(length: 9, head: 0x746e656d75677261, tail: 0x73746e656d756772)  // "arguments"
-  static let asi = MemberName(length: 3, head: 0x0000000000697361, tail: 0x0000000000000000)  // "asi"
-  static let base = MemberName(length: 4, head: 0x0000000065736162, tail: 0x0000000000000000)  // "base"
-  static let bugType = MemberName(length: 8, head: 0x657079745f677562, tail: 0x0000000000000000)  // "bug_type"
-  static let build = MemberName(length: 5, head: 0x000000646c697562, tail: 0x0000000000000000)  // "build"
-  static let buildVersion = MemberName(length: 13, head: 0x65765f646c697562, tail: 0x6e6f69737265765f)  // "build_version"
-  static let bundleID = MemberName(length: 8, head: 0x4449656c646e7562, tail: 0x0000000000000000)  // "bundleID"
-  static let bundleInfo = MemberName(length: 10, head: 0x6e49656c646e7562, tail: 0x6f666e49656c646e)  // "bundleInfo"
-  static let byPid = MemberName(length: 5, head: 0x0000006469507962, tail: 0x0000000000000000)  // "byPid"
-  static let byProc = MemberName(length: 6, head: 0x0000636f72507962, tail: 0x0000000000000000)  // "byProc"
-  static let captureTime = MemberName(length: 11, head: 0x5465727574706163, tail: 0x656d695465727574)  // "captureTime"
-  static let CFBundleIdentifier = MemberName(length: 18, head: 0x656c646e75424643, tail: 0x7265696669746e65)  // "CFBundleIdentifier"
-  static let CFBundleShortVersionString = MemberName(length: 26, head: 0x656c646e75424643, tail: 0x676e697274536e6f)  // "CFBundleShortVersionString"
-  static let CFBundleVersion = MemberName(length: 15, head: 0x656c646e75424643, tail: 0x6e6f697372655665)  // "CFBundleVersion"
-  static let `class` = MemberName(length: 5, head: 0x0000007373616c63, tail: 0x0000000000000000)  // "class"
-  static let code = MemberName(length: 4, head: 0x0000000065646f63, tail: 0x0000000000000000)  // "code"
-  static let codes = MemberName(length: 5, head: 0x0000007365646f63, tail: 0x0000000000000000)  // "codes"
-  static let composedMessage = MemberName(length: 16, head: 0x6465736f706d6f63, tail: 0x6567617373656d5f)  // "composed_message"
-  static let cpsr = MemberName(length: 4, head: 0x0000000072737063, tail: 0x0000000000000000)  // "cpsr"
-  static let cpuType = MemberName(length: 7, head: 0x0065707954757063, tail: 0x0000000000000000)  // "cpuType"
-  static let description = MemberName(length: 11, head: 0x7470697263736564, tail: 0x6e6f697470697263)  // "description"
-  static let details = MemberName(length: 7, head: 0x00736c6961746564, tail: 0x0000000000000000)  // "details"
-  static let esr = MemberName(length: 3, head: 0x0000000000727365, tail: 0x0000000000000000)  // "esr"
-  static let exception = MemberName(length: 9, head: 0x6f69747065637865, tail: 0x6e6f697470656378)  // "exception"
-  static let exceptionReason = MemberName(length: 15, head: 0x6f69747065637865, tail: 0x6e6f736165526e6f)  // "exceptionReason"
-  static let far = MemberName(length: 3, head: 0x0000000000726166, tail: 0x0000000000000000)  // "far"
-  static let faultingThread = MemberName(length: 14, head: 0x676e69746c756166, tail: 0x646165726854676e)  // "faultingThread"
-  static let flags = MemberName(length: 5, head: 0x0000007367616c66, tail: 0x0000000000000000)  // "flags"
-  static let flavor = MemberName(length: 6, head: 0x0000726f76616c66, tail: 0x0000000000000000)  // "flavor"
-  static let formatString = MemberName(length: 13, head: 0x735f74616d726f66, tail: 0x676e697274735f74)  // "format_string"
-  static let fp = MemberName(length: 2, head: 0x0000000000007066, tail: 0x0000000000000000)  // "fp"
-  static let frames = MemberName(length: 6, head: 0x000073656d617266, tail: 0x0000000000000000)  // "frames"
-  static let id = MemberName(length: 2, head: 0x0000000000006469, tail: 0x0000000000000000)  // "id"
-  static let imageIndex = MemberName(length: 10, head: 0x646e496567616d69, tail: 0x7865646e49656761)  // "imageIndex"
-  static let imageOffset = MemberName(length: 11, head: 0x66664f6567616d69, tail: 0x74657366664f6567)  // "imageOffset"
-  static let incident = MemberName(length: 8, head: 0x746e656469636e69, tail: 0x0000000000000000)  // "incident"
-  static let incidentID = MemberName(length: 11, head: 0x746e656469636e69, tail: 0x64695f746e656469)  // "incident_id"
-  static let indicator = MemberName(length: 9, head: 0x6f74616369646e69, tail: 0x726f74616369646e)  // "indicator"
-  static let inline = MemberName(length: 6, head: 0x0000656e696c6e69, tail: 0x0000000000000000)  // "inline"
-  static let isCorpseSnakeCase = MemberName(length: 9, head: 0x7370726f635f7369, tail: 0x657370726f635f73)  // "is_corpse"
-  static let isCorpse = MemberName(length: 8, head: 0x657370726f437369, tail: 0x0000000000000000)  // "isCorpse"
-  static let isEmbedded = MemberName(length: 10, head: 0x646465626d457369, tail: 0x6465646465626d45)  // "isEmbedded"
-  static let isNonFatal = MemberName(length: 10, head: 0x7461466e6f4e7369, tail: 0x6c617461466e6f4e)  // "isNonFatal"
-  static let isSimulated = MemberName(length: 11, head: 0x616c756d69537369, tail: 0x646574616c756d69)  // "isSimulated"
-  static let ktriageinfo = MemberName(length: 11, head: 0x696567616972746b, tail: 0x6f666e6965676169)  // "ktriageinfo"
-  static let largestProcess = MemberName(length: 14, head: 0x507473656772616c, tail: 0x737365636f725074)  // "largestProcess"
-  static let lastExceptionBacktrace = MemberName(length: 22, head: 0x656378457473616c, tail: 0x65636172746b6361)  // "lastExceptionBacktrace"
-  static let legacyInfo = MemberName(length: 10, head: 0x6e4979636167656c, tail: 0x6f666e4979636167)  // "legacyInfo"
-  static let lr = MemberName(length: 2, head: 0x000000000000726c, tail: 0x0000000000000000)  // "lr"
-  static let memoryStatus = MemberName(length: 12, head: 0x745379726f6d656d, tail: 0x7375746174537972)  // "memoryStatus"
-  static let message = MemberName(length: 7, head: 0x006567617373656d, tail: 0x0000000000000000)  // "message"
-  static let modelCode = MemberName(length: 9, head: 0x646f436c65646f6d, tail: 0x65646f436c65646f)  // "modelCode"
-  static let name = MemberName(length: 4, head: 0x00000000656d616e, tail: 0x0000000000000000)  // "name"
-  static let namespace = MemberName(length: 9, head: 0x63617073656d616e, tail: 0x6563617073656d61)  // "namespace"
-  static let osVersionSnakeCase = MemberName(length: 10, head: 0x69737265765f736f, tail: 0x6e6f69737265765f)  // "os_version"
-  static let osVersion = MemberName(length: 9, head: 0x6f6973726556736f, tail: 0x6e6f697372655673)  // "osVersion"
-  static let panicString = MemberName(length: 11, head: 0x72745363696e6170, tail: 0x676e697274536369)  // "panicString"
-  static let parentPid = MemberName(length: 9, head: 0x6950746e65726170, tail: 0x646950746e657261)  // "parentPid"
-  static let parentProc = MemberName(length: 10, head: 0x7250746e65726170, tail: 0x636f7250746e6572)  // "parentProc"
-  static let path = MemberName(length: 4, head: 0x0000000068746170, tail: 0x0000000000000000)  // "path"
-  static let pc = MemberName(length: 2, head: 0x0000000000006370, tail: 0x0000000000000000)  // "pc"
-  static let pid = MemberName(length: 3, head: 0x0000000000646970, tail: 0x0000000000000000)  // "pid"
-  static let platform = MemberName(length: 8, head: 0x6d726f6674616c70, tail: 0x0000000000000000)  // "platform"
-  static let processByPid = MemberName(length: 12, head: 0x42737365636f7270, tail: 0x6469507942737365)  // "processByPid"
-  static let procLaunch = MemberName(length: 10, head: 0x6e75614c636f7270, tail: 0x68636e75614c636f)  // "procLaunch"
-  static let procName = MemberName(length: 8, head: 0x656d614e636f7270, tail: 0x0000000000000000)  // "procName"
-  static let procPath = MemberName(length: 8, head: 0x68746150636f7270, tail: 0x0000000000000000)  // "procPath"
-  static let queue = MemberName(length: 5, head: 0x0000006575657571, tail: 0x0000000000000000)  // "queue"
-  static let rawCodes = MemberName(length: 8, head: 0x7365646f43776172, tail: 0x0000000000000000)  // "rawCodes"
-  static let reasons = MemberName(length: 7, head: 0x00736e6f73616572, tail: 0x0000000000000000)  // "reasons"
-  static let releaseType = MemberName(length: 11, head: 0x54657361656c6572, tail: 0x6570795465736165)  // "releaseType"
-  static let sharedCache = MemberName(length: 11, head: 0x6143646572616873, tail: 0x6568636143646572)  // "sharedCache"
-  static let signal = MemberName(length: 6, head: 0x00006c616e676973, tail: 0x0000000000000000)  // "signal"
-  static let size = MemberName(length: 4, head: 0x00000000657a6973, tail: 0x0000000000000000)  // "size"
-  static let sliceUUID = MemberName(length: 10, head: 0x75755f6563696c73, tail: 0x646975755f656369)  // "slice_uuid"
-  static let source = MemberName(length: 6, head: 0x0000656372756f73, tail: 0x0000000000000000)  // "source"
-  static let sourceFile = MemberName(length: 10, head: 0x6946656372756f73, tail: 0x656c694665637275)  // "sourceFile"
-  static let sourceLine = MemberName(length: 10, head: 0x694c656372756f73, tail: 0x656e694c65637275)  // "sourceLine"
-  static let sp = MemberName(length: 2, head: 0x0000000000007073, tail: 0x0000000000000000)  // "sp"
-  static let storeInfo = MemberName(length: 9, head: 0x666e4965726f7473, tail: 0x6f666e4965726f74)  // "storeInfo"
-  static let subtype = MemberName(length: 7, head: 0x0065707974627573, tail: 0x0000000000000000)  // "subtype"
-  static let symbol = MemberName(length: 6, head: 0x00006c6f626d7973, tail: 0x0000000000000000)  // "symbol"
-  static let symbolLocation = MemberName(length: 14, head: 0x6f4c6c6f626d7973, tail: 0x6e6f697461636f4c)  // "symbolLocation"
-  static let termination = MemberName(length: 11, head: 0x74616e696d726574, tail: 0x6e6f6974616e696d)  // "termination"
-  static let threads = MemberName(length: 7, head: 0x0073646165726874, tail: 0x0000000000000000)  // "threads"
-  static let threadState = MemberName(length: 11, head: 0x7453646165726874, tail: 0x6574617453646165)  // "threadState"
-  static let timestamp = MemberName(length: 9, head: 0x6d617473656d6974, tail: 0x706d617473656d69)  // "timestamp"
-  static let train = MemberName(length: 5, head: 0x0000006e69617274, tail: 0x0000000000000000)  // "train"
-  static let triggered = MemberName(length: 9, head: 0x6572656767697274, tail: 0x6465726567676972)  // "triggered"
-  static let type = MemberName(length: 4, head: 0x0000000065707974, tail: 0x0000000000000000)  // "type"
-  static let usedImages = MemberName(length: 10, head: 0x67616d4964657375, tail: 0x736567616d496465)  // "usedImages"
-  static let uuid = MemberName(length: 4, head: 0x0000000064697575, tail: 0x0000000000000000)  // "uuid"
-  static let value = MemberName(length: 5, head: 0x00000065756c6176, tail: 0x0000000000000000)  // "value"
-  static let vmregioninfo = MemberName(length: 12, head: 0x6e6f696765726d76, tail: 0x6f666e696e6f6967)  // "vmregioninfo"
-  static let vmRegionInfo = MemberName(length: 12, head: 0x6e6f696765526d76, tail: 0x6f666e496e6f6967)  // "vmRegionInfo"
-  static let vmSummary = MemberName(length: 9, head: 0x72616d6d75536d76, tail: 0x7972616d6d75536d)  // "vmSummary"
-  static let x = MemberName(length: 1, head: 0x0000000000000078, tail: 0x0000000000000000)  // "x"
+
+  /// "app_name"
+  static let appName = MemberName(length: 8, head: 0x656d616e5f707061, tail: 0)
+  /// "app_version"
+  static let appVersion = MemberName(length: 11, head: 0x737265765f707061, tail: 0x6e6f69737265765f)
+  /// "arch"
+  static let arch = MemberName(length: 4, head: 0x0000000068637261, tail: 0)
+  /// "arguments"
+  static let arguments = MemberName(length: 9, head: 0x746e656d75677261, tail: 0x73746e656d756772)
+  /// "asi"
+  static let asi = MemberName(length: 3, head: 0x0000000000697361, tail: 0)
+  /// "base"
+  static let base = MemberName(length: 4, head: 0x0000000065736162, tail: 0)
+  /// "bug_type"
+  static let bugType = MemberName(length: 8, head: 0x657079745f677562, tail: 0)
+  /// "build"
+  static let build = MemberName(length: 5, head: 0x000000646c697562, tail: 0)
+  /// "build_version"
+  static let buildVersion = MemberName(length: 13, head: 0x65765f646c697562, tail: 0x6e6f69737265765f)
+  /// "bundleID"
+  static let bundleID = MemberName(length: 8, head: 0x4449656c646e7562, tail: 0)
+  /// "bundleInfo"
+  static let bundleInfo = MemberName(length: 10, head: 0x6e49656c646e7562, tail: 0x6f666e49656c646e)
+  /// "byPid"
+  static let byPid = MemberName(length: 5, head: 0x0000006469507962, tail: 0)
+  /// "byProc"
+  static let byProc = MemberName(length: 6, head: 0x0000636f72507962, tail: 0)
+  /// "captureTime"
+  static let captureTime = MemberName(length: 11, head: 0x5465727574706163, tail: 0x656d695465727574)
+  /// "CFBundleIdentifier"
+  static let CFBundleIdentifier = MemberName(length: 18, head: 0x656c646e75424643, tail: 0x7265696669746e65)
+  /// "CFBundleShortVersionString"
+  static let CFBundleShortVersionString = MemberName(length: 26, head: 0x656c646e75424643, tail: 0x676e697274536e6f)
+  /// "CFBundleVersion"
+  static let CFBundleVersion = MemberName(length: 15, head: 0x656c646e75424643, tail: 0x6e6f697372655665)
+  /// "class"
+  static let `class` = MemberName(length: 5, head: 0x0000007373616c63, tail: 0)
+  /// "code"
+  static let code = MemberName(length: 4, head: 0x0000000065646f63, tail: 0)
+  /// "codes"
+  static let codes = MemberName(length: 5, head: 0x0000007365646f63, tail: 0)
+  /// "composed_message"
+  static let composedMessage = MemberName(length: 16, head: 0x6465736f706d6f63, tail: 0x6567617373656d5f)
+  /// "cpsr"
+  static let cpsr = MemberName(length: 4, head: 0x0000000072737063, tail: 0)
+  /// "cpuType"
+  static let cpuType = MemberName(length: 7, head: 0x0065707954757063, tail: 0)
+  /// "description"
+  static let description = MemberName(length: 11, head: 0x7470697263736564, tail: 0x6e6f697470697263)
+  /// "details"
+  static let details = MemberName(length: 7, head: 0x00736c6961746564, tail: 0)
+  /// "esr"
+  static let esr = MemberName(length: 3, head: 0x0000000000727365, tail: 0)
+  /// "exception"
+  static let exception = MemberName(length: 9, head: 0x6f69747065637865, tail: 0x6e6f697470656378)
+  /// "exceptionReason"
+  static let exceptionReason = MemberName(length: 15, head: 0x6f69747065637865, tail: 0x6e6f736165526e6f)
+  /// "far"
+  static let far = MemberName(length: 3, head: 0x0000000000726166, tail: 0)
+  /// "faultingThread"
+  static let faultingThread = MemberName(length: 14, head: 0x676e69746c756166, tail: 0x646165726854676e)
+  /// "flags"
+  static let flags = MemberName(length: 5, head: 0x0000007367616c66, tail: 0)
+  /// "flavor"
+  static let flavor = MemberName(length: 6, head: 0x0000726f76616c66, tail: 0)
+  /// "format_string"
+  static let formatString = MemberName(length: 13, head: 0x735f74616d726f66, tail: 0x676e697274735f74)
+  /// "fp"
+  static let fp = MemberName(length: 2, head: 0x0000000000007066, tail: 0)
+  /// "frames"
+  static let frames = MemberName(length: 6, head: 0x000073656d617266, tail: 0)
+  /// "id"
+  static let id = MemberName(length: 2, head: 0x0000000000006469, tail: 0)
+  /// "imageIndex"
+  static let imageIndex = MemberName(length: 10, head: 0x646e496567616d69, tail: 0x7865646e49656761)
+  /// "imageOffset"
+  static let imageOffset = MemberName(length: 11, head: 0x66664f6567616d69, tail: 0x74657366664f6567)
+  /// "incident"
+  static let incident = MemberName(length: 8, head: 0x746e656469636e69, tail: 0)
+  /// "incident_id"
+  static let incidentID = MemberName(length: 11, head: 0x746e656469636e69, tail: 0x64695f746e656469)
+  /// "indicator"
+  static let indicator = MemberName(length: 9, head: 0x6f74616369646e69, tail: 0x726f74616369646e)
+  /// "inline"
+  static let inline = MemberName(length: 6, head: 0x0000656e696c6e69, tail: 0)
+  /// "is_corpse"
+  static let isCorpseSnakeCase = MemberName(length: 9, head: 0x7370726f635f7369, tail: 0x657370726f635f73)
+  /// "isCorpse"
+  static let isCorpse = MemberName(length: 8, head: 0x657370726f437369, tail: 0)
+  /// "isEmbedded"
+  static let isEmbedded = MemberName(length: 10, head: 0x646465626d457369, tail: 0x6465646465626d45)
+  /// "isNonFatal"
+  static let isNonFatal = MemberName(length: 10, head: 0x7461466e6f4e7369, tail: 0x6c617461466e6f4e)
+  /// "isSimulated"
+  static let isSimulated = MemberName(length: 11, head: 0x616c756d69537369, tail: 0x646574616c756d69)
+  /// "ktriageinfo"
+  static let ktriageinfo = MemberName(length: 11, head: 0x696567616972746b, tail: 0x6f666e6965676169)
+  /// "largestProcess"
+  static let largestProcess = MemberName(length: 14, head: 0x507473656772616c, tail: 0x737365636f725074)
+  /// "lastExceptionBacktrace"
+  static let lastExceptionBacktrace = MemberName(length: 22, head: 0x656378457473616c, tail: 0x65636172746b6361)
+  /// "legacyInfo"
+  static let legacyInfo = MemberName(length: 10, head: 0x6e4979636167656c, tail: 0x6f666e4979636167)
+  /// "lr"
+  static let lr = MemberName(length: 2, head: 0x000000000000726c, tail: 0)
+  /// "memoryStatus"
+  static let memoryStatus = MemberName(length: 12, head: 0x745379726f6d656d, tail: 0x7375746174537972)
+  /// "message"
+  static let message = MemberName(length: 7, head: 0x006567617373656d, tail: 0)
+  /// "modelCode"
+  static let modelCode = MemberName(length: 9, head: 0x646f436c65646f6d, tail: 0x65646f436c65646f)
+  /// "name"
+  static let name = MemberName(length: 4, head: 0x00000000656d616e, tail: 0)
+  /// "namespace"
+  static let namespace = MemberName(length: 9, head: 0x63617073656d616e, tail: 0x6563617073656d61)
+  /// "os_version"
+  static let osVersionSnakeCase = MemberName(length: 10, head: 0x69737265765f736f, tail: 0x6e6f69737265765f)
+  /// "osVersion"
+  static let osVersion = MemberName(length: 9, head: 0x6f6973726556736f, tail: 0x6e6f697372655673)
+  /// "panicString"
+  static let panicString = MemberName(length: 11, head: 0x72745363696e6170, tail: 0x676e697274536369)
+  /// "parentPid"
+  static let parentPid = MemberName(length: 9, head: 0x6950746e65726170, tail: 0x646950746e657261)
+  /// "parentProc"
+  static let parentProc = MemberName(length: 10, head: 0x7250746e65726170, tail: 0x636f7250746e6572)
+  /// "path"
+  static let path = MemberName(length: 4, head: 0x0000000068746170, tail: 0)
+  /// "pc"
+  static let pc = MemberName(length: 2, head: 0x0000000000006370, tail: 0)
+  /// "pid"
+  static let pid = MemberName(length: 3, head: 0x0000000000646970, tail: 0)
+  /// "platform"
+  static let platform = MemberName(length: 8, head: 0x6d726f6674616c70, tail: 0)
+  /// "processByPid"
+  static let processByPid = MemberName(length: 12, head: 0x42737365636f7270, tail: 0x6469507942737365)
+  /// "procLaunch"
+  static let procLaunch = MemberName(length: 10, head: 0x6e75614c636f7270, tail: 0x68636e75614c636f)
+  /// "procName"
+  static let procName = MemberName(length: 8, head: 0x656d614e636f7270, tail: 0)
+  /// "procPath"
+  static let procPath = MemberName(length: 8, head: 0x68746150636f7270, tail: 0)
+  /// "queue"
+  static let queue = MemberName(length: 5, head: 0x0000006575657571, tail: 0)
+  /// "rawCodes"
+  static let rawCodes = MemberName(length: 8, head: 0x7365646f43776172, tail: 0)
+  /// "reasons"
+  static let reasons = MemberName(length: 7, head: 0x00736e6f73616572, tail: 0)
+  /// "releaseType"
+  static let releaseType = MemberName(length: 11, head: 0x54657361656c6572, tail: 0x6570795465736165)
+  /// "sharedCache"
+  static let sharedCache = MemberName(length: 11, head: 0x6143646572616873, tail: 0x6568636143646572)
+  /// "signal"
+  static let signal = MemberName(length: 6, head: 0x00006c616e676973, tail: 0)
+  /// "size"
+  static let size = MemberName(length: 4, head: 0x00000000657a6973, tail: 0)
+  /// "slice_uuid"
+  static let sliceUUID = MemberName(length: 10, head: 0x75755f6563696c73, tail: 0x646975755f656369)
+  /// "source"
+  static let source = MemberName(length: 6, head: 0x0000656372756f73, tail: 0)
+  /// "sourceFile"
+  static let sourceFile = MemberName(length: 10, head: 0x6946656372756f73, tail: 0x656c694665637275)
+  /// "sourceLine"
+  static let sourceLine = MemberName(length: 10, head: 0x694c656372756f73, tail: 0x656e694c65637275)
+  /// "sp"
+  static let sp = MemberName(length: 2, head: 0x0000000000007073, tail: 0)
+  /// "storeInfo"
+  static let storeInfo = MemberName(length: 9, head: 0x666e4965726f7473, tail: 0x6f666e4965726f74)
+  /// "subtype"
+  static let subtype = MemberName(length: 7, head: 0x0065707974627573, tail: 0)
+  /// "symbol"
+  static let symbol = MemberName(length: 6, head: 0x00006c6f626d7973, tail: 0)
+  /// "symbolLocation"
+  static let symbolLocation = MemberName(length: 14, head: 0x6f4c6c6f626d7973, tail: 0x6e6f697461636f4c)
+  /// "termination"
+  static let termination = MemberName(length: 11, head: 0x74616e696d726574, tail: 0x6e6f6974616e696d)
+  /// "threads"
+  static let threads = MemberName(length: 7, head: 0x0073646165726874, tail: 0)
+  /// "threadState"
+  static let threadState = MemberName(length: 11, head: 0x7453646165726874, tail: 0x6574617453646165)
+  /// "timestamp"
+  static let timestamp = MemberName(length: 9, head: 0x6d617473656d6974, tail: 0x706d617473656d69)
+  /// "train"
+  static let train = MemberName(length: 5, head: 0x0000006e69617274, tail: 0)
+  /// "triggered"
+  static let triggered = MemberName(length: 9, head: 0x6572656767697274, tail: 0x6465726567676972)
+  /// "type"
+  static let type = MemberName(length: 4, head: 0x0000000065707974, tail: 0)
+  /// "usedImages"
+  static let usedImages = MemberName(length: 10, head: 0x67616d4964657375, tail: 0x736567616d496465)
+  /// "uuid"
+  static let uuid = MemberName(length: 4, head: 0x0000000064697575, tail: 0)
+  /// "value"
+  static let value = MemberName(length: 5, head: 0x00000065756c6176, tail: 0)
+  /// "vmregioninfo"
+  static let vmregioninfo = MemberName(length: 12, head: 0x6e6f696765726d76, tail: 0x6f666e696e6f6967)
+  /// "vmRegionInfo"
+  static let vmRegionInfo = MemberName(length: 12, head: 0x6e6f696765526d76, tail: 0x6f666e496e6f6967)
+  /// "vmSummary"
+  static let vmSummary = MemberName(length: 9, head: 0x72616d6d75536d76, tail: 0x7972616d6d75536d)
+  /// "x"
+  static let x = MemberName(length: 1, head: 0x0000000000000078, tail: 0)
 }
