@@ -1,19 +1,39 @@
 extension IPSHeader {
   /// Reads line 1 of an `.ips` file.
   init(json object: JSONNode, decoder: inout FieldDecoder) {
+    // One pass over the members, keeping the last of each name; decoded below in the order that
+    // fixes the order of warnings.
+    var appName, appVersion, buildVersion, bundleID, bugType, osVersion, platform: JSONNode?
+    var incidentID, timestamp, sliceUUID, name: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .appName: appName = value
+      case .appVersion: appVersion = value
+      case .buildVersion: buildVersion = value
+      case .bundleID: bundleID = value
+      case .bugType: bugType = value
+      case .osVersionSnakeCase: osVersion = value
+      case .platform: platform = value
+      case .incidentID: incidentID = value
+      case .timestamp: timestamp = value
+      case .sliceUUID: sliceUUID = value
+      case .name: name = value
+      default: continue
+      }
+    }
     let path = JSONPath([.key("header")])
     self.init()
-    appName = decoder.string(object, "app_name", at: path)
-    appVersion = decoder.string(object, "app_version", at: path)
-    buildVersion = decoder.string(object, "build_version", at: path)
-    bundleID = decoder.string(object, "bundleID", at: path)
-    bugType = decoder.string(object, "bug_type", at: path)
-    osVersion = decoder.string(object, "os_version", at: path)
-    platform = decoder.int(object, "platform", at: path)
-    incidentID = decoder.string(object, "incident_id", at: path)
-    timestamp = decoder.string(object, "timestamp", at: path)
-    sliceUUID = decoder.string(object, "slice_uuid", at: path)
-    name = decoder.string(object, "name", at: path)
+    self.appName = decoder.string(appName, named: "app_name", in: path)
+    self.appVersion = decoder.string(appVersion, named: "app_version", in: path)
+    self.buildVersion = decoder.string(buildVersion, named: "build_version", in: path)
+    self.bundleID = decoder.string(bundleID, named: "bundleID", in: path)
+    self.bugType = decoder.string(bugType, named: "bug_type", in: path)
+    self.osVersion = decoder.string(osVersion, named: "os_version", in: path)
+    self.platform = decoder.int(platform, named: "platform", in: path)
+    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path)
+    self.timestamp = decoder.string(timestamp, named: "timestamp", in: path)
+    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path)
+    self.name = decoder.string(name, named: "name", in: path)
   }
 }
 
@@ -34,95 +54,228 @@ extension CrashReport {
     captureTime = captureTime ?? header.timestamp
   }
 
+  /// The members of a crash body that ``apply(crashBody:decoder:)`` reads, found in one pass over
+  /// the root object (a body has about fifty members; looking each key up walked them all). Each is
+  /// the last member of its name, as ``JSONNode``'s subscript answers.
+  private struct CrashBodyMembers {
+    var bugType, incident, procName, procPath, pid, parentProc, parentPid, modelCode, cpuType: JSONNode?
+    var captureTime, procLaunch, bundleInfo, storeInfo, osVersion, exception, exceptionReason: JSONNode?
+    var termination, asi, ktriageinfo, vmSummary, vmregioninfo, vmRegionInfo, legacyInfo: JSONNode?
+    var isCorpse, isCorpseSnakeCase, isNonFatal, isSimulated, sharedCache, usedImages: JSONNode?
+    var lastExceptionBacktrace, threads, faultingThread: JSONNode?
+
+    init(_ object: JSONNode) {
+      for (key, value) in object.members {
+        let name = MemberName(key)
+        // By length first: most members of a body are not read at all.
+        switch name.length {
+        case 3:
+          if name == .pid {
+            pid = value
+          } else if name == .asi {
+            asi = value
+          }
+        case 7:
+          if name == .threads {
+            threads = value
+          } else if name == .cpuType {
+            cpuType = value
+          }
+        case 8:
+          if name == .bugType {
+            bugType = value
+          } else if name == .incident {
+            incident = value
+          } else if name == .procName {
+            procName = value
+          } else if name == .procPath {
+            procPath = value
+          } else if name == .isCorpse {
+            isCorpse = value
+          }
+        case 9:
+          if name == .parentPid {
+            parentPid = value
+          } else if name == .modelCode {
+            modelCode = value
+          } else if name == .storeInfo {
+            storeInfo = value
+          } else if name == .osVersion {
+            osVersion = value
+          } else if name == .exception {
+            exception = value
+          } else if name == .vmSummary {
+            vmSummary = value
+          } else if name == .isCorpseSnakeCase {
+            isCorpseSnakeCase = value
+          }
+        case 10:
+          if name == .usedImages {
+            usedImages = value
+          } else if name == .parentProc {
+            parentProc = value
+          } else if name == .procLaunch {
+            procLaunch = value
+          } else if name == .bundleInfo {
+            bundleInfo = value
+          } else if name == .legacyInfo {
+            legacyInfo = value
+          } else if name == .isNonFatal {
+            isNonFatal = value
+          }
+        case 11:
+          if name == .captureTime {
+            captureTime = value
+          } else if name == .termination {
+            termination = value
+          } else if name == .ktriageinfo {
+            ktriageinfo = value
+          } else if name == .isSimulated {
+            isSimulated = value
+          } else if name == .sharedCache {
+            sharedCache = value
+          }
+        case 12:
+          if name == .vmregioninfo {
+            vmregioninfo = value
+          } else if name == .vmRegionInfo {
+            vmRegionInfo = value
+          }
+        case 14: if name == .faultingThread { faultingThread = value }
+        case 15: if name == .exceptionReason { exceptionReason = value }
+        case 22:
+          if name == .lastExceptionBacktrace && key.keyEquals("lastExceptionBacktrace") {
+            lastExceptionBacktrace = value
+          }
+        default: continue
+        }
+      }
+    }
+  }
+
   /// Reads a bug_type 309 crash report body.
   mutating func apply(crashBody object: JSONNode, decoder: inout FieldDecoder) {
     let root = JSONPath.root
-    if let bugType = decoder.string(object, "bug_type", at: root), self.bugType == nil {
+    let body = CrashBodyMembers(object)
+    if let bugType = decoder.string(body.bugType, named: "bug_type", in: root), self.bugType == nil {
       self.bugType = BugType(bugType)
     }
-    incidentID = decoder.string(object, "incident", at: root) ?? incidentID
-    processName = decoder.string(object, "procName", at: root) ?? processName
-    processPath = decoder.string(object, "procPath", at: root)
-    pid = decoder.int(object, "pid", at: root)
-    if let parent = decoder.string(object, "parentProc", at: root) {
-      let parentPid = decoder.int(object, "parentPid", at: root)
+    incidentID = decoder.string(body.incident, named: "incident", in: root) ?? incidentID
+    processName = decoder.string(body.procName, named: "procName", in: root) ?? processName
+    processPath = decoder.string(body.procPath, named: "procPath", in: root)
+    pid = decoder.int(body.pid, named: "pid", in: root)
+    if let parent = decoder.string(body.parentProc, named: "parentProc", in: root) {
+      let parentPid = decoder.int(body.parentPid, named: "parentPid", in: root)
       parentProcess = parentPid.map { "\(parent) [\($0)]" } ?? parent
     }
-    modelCode = decoder.string(object, "modelCode", at: root)
-    cpuType = decoder.string(object, "cpuType", at: root)
-    captureTime = decoder.string(object, "captureTime", at: root) ?? captureTime
-    launchTime = decoder.string(object, "procLaunch", at: root)
-    let bundleNode = decoder.object(object, "bundleInfo", at: root)
+    modelCode = decoder.string(body.modelCode, named: "modelCode", in: root)
+    cpuType = decoder.string(body.cpuType, named: "cpuType", in: root)
+    captureTime = decoder.string(body.captureTime, named: "captureTime", in: root) ?? captureTime
+    launchTime = decoder.string(body.procLaunch, named: "procLaunch", in: root)
+    let bundleNode = decoder.object(body.bundleInfo, named: "bundleInfo", in: root)
     bundleInfo = bundleNode?.objectValue
-    storeInfo = decoder.object(object, "storeInfo", at: root)?.objectValue
+    storeInfo = decoder.object(body.storeInfo, named: "storeInfo", in: root)?.objectValue
     if let bundleInfo = bundleNode {
+      var identifier, shortVersion, version: JSONNode?
+      for (key, value) in bundleInfo.members {
+        switch MemberName(key) {
+        case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"): identifier = value
+        case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"): shortVersion = value
+        case .CFBundleVersion: version = value
+        default: continue
+        }
+      }
       let path = root.appending("bundleInfo")
-      bundleID = decoder.string(bundleInfo, "CFBundleIdentifier", at: path) ?? bundleID
-      appVersion = decoder.string(bundleInfo, "CFBundleShortVersionString", at: path) ?? appVersion
-      buildVersion = decoder.string(bundleInfo, "CFBundleVersion", at: path) ?? buildVersion
+      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path) ?? bundleID
+      appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path) ?? appVersion
+      buildVersion = decoder.string(version, named: "CFBundleVersion", in: path) ?? buildVersion
     }
-    if let os = decoder.object(object, "osVersion", at: root) {
+    if let os = decoder.object(body.osVersion, named: "osVersion", in: root) {
+      var train, build, releaseType, isEmbedded: JSONNode?
+      for (key, value) in os.members {
+        switch MemberName(key) {
+        case .train: train = value
+        case .build: build = value
+        case .releaseType: releaseType = value
+        case .isEmbedded: isEmbedded = value
+        default: continue
+        }
+      }
       let path = root.appending("osVersion")
       var version = OSVersion(
-        train: decoder.string(os, "train", at: path), build: decoder.string(os, "build", at: path),
-        releaseType: decoder.string(os, "releaseType", at: path))
-      version.isEmbedded = decoder.bool(os, "isEmbedded", at: path)
+        train: decoder.string(train, named: "train", in: path), build: decoder.string(build, named: "build", in: path),
+        releaseType: decoder.string(releaseType, named: "releaseType", in: path))
+      version.isEmbedded = decoder.bool(isEmbedded, named: "isEmbedded", in: path)
       osVersion = version
     }
 
-    if let exception = decoder.object(object, "exception", at: root) {
+    if let exception = decoder.object(body.exception, named: "exception", in: root) {
       self.exception = ExceptionInfo(json: exception, at: root.appending("exception"), decoder: &decoder)
     }
-    if let reason = decoder.object(object, "exceptionReason", at: root) {
+    if let reason = decoder.object(body.exceptionReason, named: "exceptionReason", in: root) {
       exceptionReason = ExceptionReason(
         json: reason, at: root.appending("exceptionReason"), decoder: &decoder)
     }
-    if let termination = decoder.object(object, "termination", at: root) {
+    if let termination = decoder.object(body.termination, named: "termination", in: root) {
       self.termination = Termination(
         json: termination, at: root.appending("termination"), decoder: &decoder)
     }
-    if let asi = object["asi"] {
+    if let asi = body.asi {
       applicationSpecificInfo = Self.applicationSpecificInfo(asi, decoder: &decoder)
     }
-    kernelTriage = decoder.string(object, "ktriageinfo", at: root)
-    vmSummary = decoder.string(object, "vmSummary", at: root)
+    kernelTriage = decoder.string(body.ktriageinfo, named: "ktriageinfo", in: root)
+    vmSummary = decoder.string(body.vmSummary, named: "vmSummary", in: root)
     vmRegionInfo =
-      decoder.string(object, "vmregioninfo", at: root)
-      ?? decoder.string(object, "vmRegionInfo", at: root)
-    legacyInfo = object["legacyInfo"]?.value
-    isCorpse = decoder.bool(object, "isCorpse", at: root) ?? decoder.bool(object, "is_corpse", at: root)
-    isNonFatal = decoder.bool(object, "isNonFatal", at: root)
-    isSimulated = decoder.bool(object, "isSimulated", at: root)
+      decoder.string(body.vmregioninfo, named: "vmregioninfo", in: root)
+      ?? decoder.string(body.vmRegionInfo, named: "vmRegionInfo", in: root)
+    legacyInfo = body.legacyInfo?.value
+    isCorpse =
+      decoder.bool(body.isCorpse, named: "isCorpse", in: root)
+      ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: root)
+    isNonFatal = decoder.bool(body.isNonFatal, named: "isNonFatal", in: root)
+    isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: root)
 
-    if let cache = decoder.object(object, "sharedCache", at: root) {
+    if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: root) {
       let path = root.appending("sharedCache")
+      var base, size, uuid: JSONNode?
+      for (key, value) in cache.members {
+        switch MemberName(key) {
+        case .base: base = value
+        case .size: size = value
+        case .uuid: uuid = value
+        default: continue
+        }
+      }
       var shared = SharedCache()
-      shared.base = decoder.uint64(cache, "base", at: path)
-      shared.size = decoder.uint64(cache, "size", at: path)
-      shared.uuid = decoder.string(cache, "uuid", at: path)
+      shared.base = decoder.uint64(base, named: "base", in: path)
+      shared.size = decoder.uint64(size, named: "size", in: path)
+      shared.uuid = decoder.string(uuid, named: "uuid", in: path)
       sharedCache = shared
     }
 
     // Images first: frames resolve their image names against them.
-    if let used = decoder.array(object, "usedImages", at: root) {
-      images.reserveCapacity(used.count)
-      for (index, image) in used.elements.enumerated() {
-        func path() -> JSONPath { root.appending("usedImages").appending(index) }
-        guard image.kind == .object else {
-          decoder.wrongType(image, at: path(), expected: "an object")
-          images.append(BinaryImage())
-          continue
+    if let used = decoder.array(body.usedImages, named: "usedImages", in: root) {
+      // Written straight into the array's storage, like frames.
+      images = [BinaryImage](unsafeUninitializedCapacity: used.count) { storage, count in
+        for (index, image) in used.elements.enumerated() {
+          func path() -> JSONPath { root.appending("usedImages").appending(index) }
+          if image.kind == .object {
+            (storage.baseAddress! + count).initialize(to: BinaryImage(json: image, at: path(), decoder: &decoder))
+          } else {
+            decoder.wrongType(image, at: path(), expected: "an object")
+            (storage.baseAddress! + count).initialize(to: BinaryImage())
+          }
+          count += 1
         }
-        images.append(BinaryImage(json: image, at: path(), decoder: &decoder))
       }
     }
 
-    if let backtrace = decoder.array(object, "lastExceptionBacktrace", at: root) {
+    if let backtrace = decoder.array(body.lastExceptionBacktrace, named: "lastExceptionBacktrace", in: root) {
       lastExceptionBacktrace = frames(
         backtrace, at: root.appending("lastExceptionBacktrace"), decoder: &decoder)
     }
 
-    if let threadValues = decoder.array(object, "threads", at: root) {
+    if let threadValues = decoder.array(body.threads, named: "threads", in: root) {
       threads.reserveCapacity(threadValues.count)
       for (index, thread) in threadValues.elements.enumerated() {
         func path() -> JSONPath { root.appending("threads").appending(index) }
@@ -135,7 +288,7 @@ extension CrashReport {
       }
     }
 
-    if let faulting = object["faultingThread"] {
+    if let faulting = body.faultingThread {
       let path = root.appending("faultingThread")
       if let index = decoder.int(faulting, at: path) {
         if threads.indices.contains(index) {
@@ -191,15 +344,29 @@ extension CrashReport {
   func crashThread(
     _ object: JSONNode, index: Int, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> CrashThread {
+    // One pass over the members, keeping the last of each name; decoded below in the order that
+    // fixes the order of warnings.
+    var id, name, queue, triggered, frameValues, state: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .id: id = value
+      case .name: name = value
+      case .queue: queue = value
+      case .frames: frameValues = value
+      case .triggered: triggered = value
+      case .threadState: state = value
+      default: continue
+      }
+    }
     var thread = CrashThread(index: index)
-    thread.id = decoder.uint64(object, "id", at: path())
-    thread.name = decoder.string(object, "name", at: path())
-    thread.queue = decoder.string(object, "queue", at: path())
-    thread.triggered = decoder.bool(object, "triggered", at: path()) ?? false
-    if let frameValues = decoder.array(object, "frames", at: path()) {
+    thread.id = decoder.uint64(id, named: "id", in: path())
+    thread.name = decoder.string(name, named: "name", in: path())
+    thread.queue = decoder.string(queue, named: "queue", in: path())
+    thread.triggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
+    if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {
       thread.frames = frames(frameValues, at: path().appending("frames"), decoder: &decoder)
     }
-    if let state = decoder.object(object, "threadState", at: path()) {
+    if let state = decoder.object(state, named: "threadState", in: path()) {
       thread.state = ThreadState(json: state, at: path().appending("threadState"), decoder: &decoder)
     }
     return thread
@@ -208,60 +375,61 @@ extension CrashReport {
   func frames(
     _ values: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> [Frame] {
-    var result: [Frame] = []
-    result.reserveCapacity(values.count)
-    for (index, object) in values.elements.enumerated() {
-      func framePath() -> JSONPath { path().appending(index) }
-      guard object.kind == .object else {
-        decoder.wrongType(object, at: framePath(), expected: "an object")
-        continue
-      }
-      // Frames are most of a report: find their members in one pass rather than one per field.
-      var imageOffset, symbol, symbolLocation, sourceFile, sourceLine, inline, imageIndexNode: JSONNode?
-      for (key, value) in object.members {
-        switch key.keyLength {
-        case 6:
-          if key.keyEquals("symbol") { symbol = value } else if key.keyEquals("inline") { inline = value }
-        case 10:
-          if key.keyEquals("imageIndex") {
-            imageIndexNode = value
-          } else if key.keyEquals("sourceFile") {
-            sourceFile = value
-          } else if key.keyEquals("sourceLine") {
-            sourceLine = value
-          }
-        case 11: if key.keyEquals("imageOffset") { imageOffset = value }
-        case 14: if key.keyEquals("symbolLocation") { symbolLocation = value }
-        default: continue
+    let images = self.images
+    // Frames are written straight into the array's storage: appending a Frame copied it there and
+    // destroyed the original, retaining and releasing each of its strings.
+    return [Frame](unsafeUninitializedCapacity: values.count) { storage, count in
+      for (index, object) in values.elements.enumerated() {
+        func framePath() -> JSONPath { path().appending(index) }
+        guard object.kind == .object else {
+          decoder.wrongType(object, at: framePath(), expected: "an object")
+          continue
         }
-      }
-      var frame = Frame()
-      frame.imageOffset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
-      frame.symbol = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
-      frame.symbolLocation = symbolLocation.flatMap {
-        decoder.uint64($0, at: framePath().appending("symbolLocation"))
-      }
-      frame.sourceFile = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
-      frame.sourceLine = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
-      frame.isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
-      if let imageIndex = imageIndexNode.flatMap({ decoder.int($0, at: framePath().appending("imageIndex")) }) {
-        if images.indices.contains(imageIndex) {
-          // Read the image in place: copying a BinaryImage retains each of its strings.
-          frame.imageIndex = imageIndex
-          frame.imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
-          if let base = images[imageIndex].base, let offset = frame.imageOffset {
-            let (sum, overflow) = base.addingReportingOverflow(offset)
-            if !overflow { frame.address = sum }
+        // Frames are most of a report: find their members in one pass rather than one per field.
+        var imageOffset, symbol, symbolLocation, sourceFile, sourceLine, inline, imageIndexNode: JSONNode?
+        for (key, value) in object.members {
+          switch MemberName(key) {
+          case .imageIndex: imageIndexNode = value
+          case .imageOffset: imageOffset = value
+          case .symbol: symbol = value
+          case .symbolLocation: symbolLocation = value
+          case .sourceFile: sourceFile = value
+          case .sourceLine: sourceLine = value
+          case .inline: inline = value
+          default: continue
           }
-        } else {
-          decoder.warn(
-            framePath().appending("imageIndex"),
-            "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
         }
+        let offset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
+        let symbolText = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
+        let location = symbolLocation.flatMap { decoder.uint64($0, at: framePath().appending("symbolLocation")) }
+        let file = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
+        let line = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
+        let isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
+        var resolvedIndex: Int?
+        var imageName: String?
+        var address: UInt64?
+        if let imageIndex = imageIndexNode.flatMap({ decoder.int($0, at: framePath().appending("imageIndex")) }) {
+          if images.indices.contains(imageIndex) {
+            // Read the image in place: copying a BinaryImage retains each of its strings.
+            resolvedIndex = imageIndex
+            imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
+            if let base = images[imageIndex].base, let offset {
+              let (sum, overflow) = base.addingReportingOverflow(offset)
+              if !overflow { address = sum }
+            }
+          } else {
+            decoder.warn(
+              framePath().appending("imageIndex"),
+              "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
+          }
+        }
+        (storage.baseAddress! + count).initialize(
+          to: Frame(
+            imageIndex: resolvedIndex, imageOffset: offset, symbol: symbolText, symbolLocation: location,
+            sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address))
+        count += 1
       }
-      result.append(frame)
     }
-    return result
   }
 
   static func lastPathComponent(_ path: String) -> String {
@@ -270,17 +438,33 @@ extension CrashReport {
   }
 }
 
+// The small objects below are read like the body: one pass over the members keeping the last of
+// each name, then decoded in the order that fixes the order of warnings.
+
 extension ExceptionInfo {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    var type, signal, codes, subtype, message, rawCodes: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .type: type = value
+      case .signal: signal = value
+      case .codes: codes = value
+      case .subtype: subtype = value
+      case .message: message = value
+      case .rawCodes: rawCodes = value
+      default: continue
+      }
+    }
     self.init(
-      type: decoder.string(object, "type", at: path()), signal: decoder.string(object, "signal", at: path()))
-    codes = decoder.string(object, "codes", at: path())
-    subtype = decoder.string(object, "subtype", at: path())
-    message = decoder.string(object, "message", at: path())
-    if let raw = decoder.array(object, "rawCodes", at: path()) {
+      type: decoder.string(type, named: "type", in: path()),
+      signal: decoder.string(signal, named: "signal", in: path()))
+    self.codes = decoder.string(codes, named: "codes", in: path())
+    self.subtype = decoder.string(subtype, named: "subtype", in: path())
+    self.message = decoder.string(message, named: "message", in: path())
+    if let raw = decoder.array(rawCodes, named: "rawCodes", in: path()) {
       for (index, value) in raw.elements.enumerated() {
         if let code = decoder.uint64(value, at: path().appending("rawCodes").appending(index)) {
-          rawCodes.append(code)
+          self.rawCodes.append(code)
         }
       }
     }
@@ -289,27 +473,53 @@ extension ExceptionInfo {
 
 extension ExceptionReason {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    var name, composedMessage, type, className, formatString, arguments: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .name: name = value
+      case .composedMessage: composedMessage = value
+      case .type: type = value
+      case .`class`: className = value
+      case .formatString: formatString = value
+      case .arguments: arguments = value
+      default: continue
+      }
+    }
     self.init(
-      name: decoder.string(object, "name", at: path()),
-      composedMessage: decoder.string(object, "composed_message", at: path()))
-    type = decoder.string(object, "type", at: path())
-    className = decoder.string(object, "class", at: path())
-    formatString = decoder.string(object, "format_string", at: path())
-    arguments = decoder.strings(object, "arguments", at: path())
+      name: decoder.string(name, named: "name", in: path()),
+      composedMessage: decoder.string(composedMessage, named: "composed_message", in: path()))
+    self.type = decoder.string(type, named: "type", in: path())
+    self.className = decoder.string(className, named: "class", in: path())
+    self.formatString = decoder.string(formatString, named: "format_string", in: path())
+    self.arguments = decoder.strings(arguments, named: "arguments", in: path())
   }
 }
 
 extension Termination {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
+    var namespace, code, indicator, reasons, details, byProc, byPid, flags: JSONNode?
+    for (key, value) in object.members {
+      switch MemberName(key) {
+      case .namespace: namespace = value
+      case .code: code = value
+      case .indicator: indicator = value
+      case .reasons: reasons = value
+      case .details: details = value
+      case .byProc: byProc = value
+      case .byPid: byPid = value
+      case .flags: flags = value
+      default: continue
+      }
+    }
     self.init(
-      namespace: decoder.string(object, "namespace", at: path()),
-      code: decoder.uint64(object, "code", at: path()))
-    indicator = decoder.string(object, "indicator", at: path())
-    reasons = decoder.strings(object, "reasons", at: path())
-    details = decoder.strings(object, "details", at: path())
-    byProc = decoder.string(object, "byProc", at: path())
-    byPid = decoder.int(object, "byPid", at: path())
-    flags = decoder.uint64(object, "flags", at: path())
+      namespace: decoder.string(namespace, named: "namespace", in: path()),
+      code: decoder.uint64(code, named: "code", in: path()))
+    self.indicator = decoder.string(indicator, named: "indicator", in: path())
+    self.reasons = decoder.strings(reasons, named: "reasons", in: path())
+    self.details = decoder.strings(details, named: "details", in: path())
+    self.byProc = decoder.string(byProc, named: "byProc", in: path())
+    self.byPid = decoder.int(byPid, named: "byPid", in: path())
+    self.flags = decoder.uint64(flags, named: "flags", in: path())
   }
 }
 
@@ -319,35 +529,19 @@ extension BinaryImage {
     // One pass over the members (a report has dozens to hundreds of images).
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
-      switch key.keyLength {
-      case 4:
-        if key.keyEquals("name") {
-          name = decoder.string(value, at: memberPath("name"))
-        } else if key.keyEquals("path") {
-          self.path = decoder.string(value, at: memberPath("path"))
-        } else if key.keyEquals("uuid") {
-          uuid = decoder.string(value, at: memberPath("uuid"))
-        } else if key.keyEquals("base") {
-          base = decoder.uint64(value, at: memberPath("base"))
-        } else if key.keyEquals("size") {
-          size = decoder.uint64(value, at: memberPath("size"))
-        } else if key.keyEquals("arch") {
-          arch = decoder.string(value, at: memberPath("arch"))
-        }
-      case 6:
-        if key.keyEquals("source") { source = decoder.string(value, at: memberPath("source")) }
-      case 15:
-        if key.keyEquals("CFBundleVersion") {
-          bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
-        }
-      case 18:
-        if key.keyEquals("CFBundleIdentifier") {
-          bundleID = decoder.string(value, at: memberPath("CFBundleIdentifier"))
-        }
-      case 26:
-        if key.keyEquals("CFBundleShortVersionString") {
-          bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
-        }
+      switch MemberName(key) {
+      case .name: name = decoder.string(value, at: memberPath("name"))
+      case .path: self.path = decoder.string(value, at: memberPath("path"))
+      case .uuid: uuid = decoder.string(value, at: memberPath("uuid"))
+      case .base: base = decoder.uint64(value, at: memberPath("base"))
+      case .size: size = decoder.uint64(value, at: memberPath("size"))
+      case .arch: arch = decoder.string(value, at: memberPath("arch"))
+      case .source: source = decoder.string(value, at: memberPath("source"))
+      case .CFBundleVersion: bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
+      case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"):
+        bundleID = decoder.string(value, at: memberPath("CFBundleIdentifier"))
+      case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"):
+        bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
       default: continue
       }
     }
@@ -358,34 +552,81 @@ extension ThreadState {
   /// Registers in report order: x0…x28 from the `x` array, then every other member with a
   /// `value` (fp, lr, sp, pc, cpsr, far, esr on ARM; rax…r15, rip, rflags on Intel).
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
-    self.init(flavor: decoder.string(object, "flavor", at: path()))
+    // One pass over the members. The flavor (the last member of that name) is decoded after it,
+    // but its warning goes first, as when the flavor was looked up before the registers were read.
+    var flavor: JSONNode?
+    var registerDecoder = FieldDecoder()
+    var registers: [Register] = []
+    registers.reserveCapacity(object.count)
+    var esrDescription: String?
     for (keyNode, member) in object.members {
-      let key = keyNode.string ?? ""
-      func memberPath() -> JSONPath { path().appending(key) }
+      let name = MemberName(keyNode)
+      func key() -> String { Self.armRegisterName(name) ?? keyNode.string ?? "" }
+      func memberPath() -> JSONPath { path().appending(key()) }
+      if name == .flavor { flavor = member }
       switch member.kind {
-      case .array where key == "x":
+      case .array where name == .x:
+        registers.reserveCapacity(registers.count + member.count + object.count)
+        let names = Self.xRegisterNames
         for (index, register) in member.elements.enumerated() {
-          guard register.kind == .object, let valueJSON = register["value"] else { continue }
+          guard register.kind == .object else { continue }
+          let (valueJSON, symbol, _) = Self.registerMembers(register)
+          guard let valueJSON else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
-          if let value = decoder.uint64(valueJSON, at: elementPath().appending("value")) {
-            registers.append(
-              Register(name: Self.registerName(index), value: value, symbol: register["symbol"]?.string))
+          if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
+            let xName = names.indices.contains(index) ? names[index] : Self.registerName(index)
+            registers.append(Register(name: xName, value: value, symbol: symbol?.string))
           }
         }
       case .object:
-        guard let valueJSON = member["value"] else { continue }
-        if let value = decoder.uint64(valueJSON, at: memberPath().appending("value")) {
-          registers.append(Register(name: key, value: value, symbol: member["symbol"]?.string))
+        let (valueJSON, symbol, description) = Self.registerMembers(member)
+        guard let valueJSON else { continue }
+        if let value = registerDecoder.uint64(valueJSON, at: memberPath().appending("value")) {
+          registers.append(Register(name: key(), value: value, symbol: symbol?.string))
         }
-        if key == "esr" { esrDescription = member["description"]?.string }
+        if name == .esr { esrDescription = description?.string }
       case .number:
         let number = member.number!
         if let value = number.uint64 ?? number.int64.map({ UInt64(bitPattern: $0) }) {
-          registers.append(Register(name: key, value: value))
+          registers.append(Register(name: key(), value: value))
         }
       default:
         continue
       }
+    }
+    self.init(flavor: decoder.string(flavor, named: "flavor", in: path()), registers: registers)
+    self.esrDescription = esrDescription
+    decoder.warnings += registerDecoder.warnings
+  }
+
+  /// The last `value`, `symbol` and `description` members of a register object, in one pass.
+  @inline(__always)
+  private static func registerMembers(_ register: JSONNode) -> (
+    value: JSONNode?, symbol: JSONNode?, description: JSONNode?
+  ) {
+    var value, symbol, description: JSONNode?
+    for (key, member) in register.members {
+      switch MemberName(key) {
+      case .value: value = member
+      case .symbol: symbol = member
+      case .description: description = member
+      default: continue
+      }
+    }
+    return (value, symbol, description)
+  }
+
+  /// The name of an ARM register other than x0…x28, from its key without decoding it.
+  private static func armRegisterName(_ key: MemberName) -> String? {
+    switch key {
+    case .fp: "fp"
+    case .lr: "lr"
+    case .sp: "sp"
+    case .pc: "pc"
+    case .cpsr: "cpsr"
+    case .far: "far"
+    case .esr: "esr"
+    default: nil
     }
   }
 

@@ -167,6 +167,10 @@ public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)".
   public init(displayString: String) {
+    if let version = Self.parsedASCII(displayString) {
+      self = version
+      return
+    }
     let trimmed = displayString.trimmingWhitespace()
     if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
       train = String(trimmed[..<open]).trimmingWhitespace()
@@ -174,6 +178,29 @@ public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
     } else {
       train = trimmed
     }
+  }
+
+  /// ``init(displayString:)`` on the bytes, for the usual ASCII text without carriage returns:
+  /// there every `Character` is one byte, so the answer is the same without `Character` walks.
+  private static func parsedASCII(_ text: String) -> OSVersion? {
+    let bytes = text.utf8
+    guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A }
+    func trimmed(_ slice: Substring.UTF8View) -> String {
+      guard let first = slice.firstIndex(where: { !isSpace($0) }) else { return "" }
+      let last = slice.lastIndex(where: { !isSpace($0) })!
+      return String(Substring(slice[first...last]))
+    }
+    let text = trimmed(Substring(text).utf8)
+    var version = OSVersion()
+    let utf8 = text.utf8
+    if utf8.last == UInt8(ascii: ")"), let open = utf8.lastIndex(of: UInt8(ascii: "(")) {
+      version.train = trimmed(Substring(utf8[..<open]).utf8)
+      version.build = String(Substring(utf8[utf8.index(after: open)..<utf8.index(before: utf8.endIndex)]))
+    } else {
+      version.train = text
+    }
+    return version
   }
 
   public var description: String {
@@ -369,6 +396,22 @@ public struct Frame: Sendable, Equatable {
 }
 
 extension Frame {
+  /// Every field at once, for the JSON reader.
+  init(
+    imageIndex: Int?, imageOffset: UInt64?, symbol: String?, symbolLocation: UInt64?, sourceFile: String?,
+    sourceLine: Int?, isInline: Bool, imageName: String?, address: UInt64?
+  ) {
+    self.imageIndex = imageIndex
+    self.imageOffset = imageOffset
+    self.symbol = symbol
+    self.symbolLocation = symbolLocation
+    self.sourceFile = sourceFile
+    self.sourceLine = sourceLine
+    self.isInline = isInline
+    self.imageName = imageName
+    self.address = address
+  }
+
   /// The symbol with its demangled forms (full and simplified, through the Swift runtime's
   /// `swift_demangle`), or `nil` when the frame is unsymbolicated. Computed on demand: most rules
   /// never need a demangled name.

@@ -22,7 +22,7 @@ struct FieldDecoder {
 
   mutating func string(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
     switch value.kind {
-    case .string: return value.string
+    case .string: return Self.text(value)
     case .number: return value.number?.description
     case .null: return nil
     default:
@@ -36,7 +36,15 @@ struct FieldDecoder {
     return uint64(value, at: path().appending(key.description))
   }
 
+  /// Non-negative integers, most numbers in a report, are read in place; the rest below.
+  @inline(__always)
   mutating func uint64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
+    let entry = value.entry
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned { return entry.payload }
+    return anyUInt64(value, at: path())
+  }
+
+  private mutating func anyUInt64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
     switch value.kind {
     case .number:
       let number = value.number!
@@ -48,7 +56,7 @@ struct FieldDecoder {
       warn(path(), "number \(number) is not a 64-bit integer; ignored")
       return nil
     case .string:
-      let text = value.string!
+      let text = Self.text(value)
       if let parsed = String.parseUInt64(text) { return parsed }
       warn(path(), "expected an integer, found string \"\(TerminalText.escaped(String(text.prefix(40))))\"; ignored")
       return nil
@@ -65,7 +73,17 @@ struct FieldDecoder {
     return int(value, at: path().appending(key.description))
   }
 
+  /// Non-negative integers in range are read in place; the rest below.
+  @inline(__always)
   mutating func int(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
+    let entry = value.entry
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned && entry.payload <= UInt64(Int.max) {
+      return Int(entry.payload)
+    }
+    return anyInt(value, at: path())
+  }
+
+  private mutating func anyInt(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
     switch value.kind {
     case .number:
       let number = value.number!
@@ -73,7 +91,7 @@ struct FieldDecoder {
       warn(path(), "number \(number) is not an integer in range; ignored")
       return nil
     case .string:
-      let text = value.string!
+      let text = Self.text(value)
       let trimmed = text.trimmingWhitespace()
       if let parsed = Int(trimmed) { return parsed }
       if let parsed = String.parseUInt64(trimmed), let exact = Int(exactly: parsed) { return exact }
@@ -85,11 +103,6 @@ struct FieldDecoder {
       wrongType(value, at: path(), expected: "an integer")
       return nil
     }
-  }
-
-  mutating func bool(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> Bool? {
-    guard let value = object[key] else { return nil }
-    return bool(value, at: path().appending(key.description))
   }
 
   mutating func bool(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Bool? {
@@ -117,6 +130,94 @@ struct FieldDecoder {
     }
   }
 
+  // The variants below take a member already found by a one-pass walk over an object's members
+  // (see `CrashReport.apply(crashBody:decoder:)`): `key` only names it in a warning's path.
+
+  mutating func string(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> String?
+  {
+    guard let value else { return nil }
+    return string(value, at: path().appending(key.description))
+  }
+
+  mutating func uint64(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> UInt64?
+  {
+    guard let value else { return nil }
+    return uint64(value, at: path().appending(key.description))
+  }
+
+  mutating func int(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath) -> Int? {
+    guard let value else { return nil }
+    return int(value, at: path().appending(key.description))
+  }
+
+  mutating func bool(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath) -> Bool? {
+    guard let value else { return nil }
+    return bool(value, at: path().appending(key.description))
+  }
+
+  mutating func object(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> JSONNode?
+  {
+    container(value, key, .object, at: path(), expected: "an object")
+  }
+
+  mutating func array(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> JSONNode?
+  {
+    container(value, key, .array, at: path(), expected: "an array")
+  }
+
+  /// The text of a string node. JSON writers escape every "/" in a path as "\/", and Apple's do:
+  /// unescaping into the string's own storage in one pass costs a fraction of
+  /// ``JSONTapeEntry/decodedString(_:in:)``'s byte-by-byte array, which is kept for `\u` escapes.
+  static func text(_ node: JSONNode) -> String {
+    let entry = node.entry
+    let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.end])
+    guard entry.flags & JSONTapeEntry.stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
+    var sawUnicodeEscape = false
+    let text = String(unsafeUninitializedCapacity: raw.count) { output in
+      var written = 0
+      var index = 0
+      let input = UnsafeRawPointer(raw.baseAddress!)
+      let destination = UnsafeMutableRawPointer(output.baseAddress!)
+      while index < raw.count {
+        // Eight bytes at a time while none is a backslash (`written` never passes `index`, so the
+        // store stays inside the capacity).
+        while index + 8 <= raw.count {
+          let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+          guard (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080 == 0 else { break }
+          destination.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+          index += 8
+          written += 8
+        }
+        guard index < raw.count else { break }
+        var byte = raw[index]
+        index += 1
+        if byte == ASCII.backslash && index < raw.count {
+          switch raw[index] {
+          case UInt8(ascii: "b"): byte = 0x08
+          case UInt8(ascii: "f"): byte = 0x0C
+          case UInt8(ascii: "n"): byte = 0x0A
+          case UInt8(ascii: "r"): byte = 0x0D
+          case UInt8(ascii: "t"): byte = 0x09
+          case UInt8(ascii: "u"):
+            sawUnicodeEscape = true
+            return 0
+          default: byte = raw[index]  // \" \\ \/
+          }
+          index += 1
+        }
+        output[written] = byte
+        written += 1
+      }
+      return written
+    }
+    return sawUnicodeEscape ? JSONTapeEntry.decodedString(entry, in: node.view.bytes) : text
+  }
+
   /// The member `key` when it is an object.
   mutating func object(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> JSONNode? {
     container(object, key, .object, at: path(), expected: "an object")
@@ -131,7 +232,14 @@ struct FieldDecoder {
     _ object: JSONNode, _ key: StaticString, _ kind: JSONTapeEntry.Kind, at path: @autoclosure () -> JSONPath,
     expected: String
   ) -> JSONNode? {
-    guard let value = object[key] else { return nil }
+    container(object[key], key, kind, at: path(), expected: expected)
+  }
+
+  private mutating func container(
+    _ value: JSONNode?, _ key: StaticString, _ kind: JSONTapeEntry.Kind, at path: @autoclosure () -> JSONPath,
+    expected: String
+  ) -> JSONNode? {
+    guard let value else { return nil }
     if value.kind == kind { return value }
     if value.kind != .null { wrongType(value, at: path().appending(key.description), expected: expected) }
     return nil
@@ -139,14 +247,22 @@ struct FieldDecoder {
 
   /// An array of strings; a lone string is accepted as a one-element array.
   mutating func strings(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> [String] {
-    guard let value = object[key] else { return [] }
+    strings(object[key], named: key, in: path())
+  }
+
+  /// The member value form of ``strings(_:_:at:)``.
+  mutating func strings(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> [String]
+  {
+    guard let value else { return [] }
     switch value.kind {
-    case .string: return [value.string!]
+    case .string: return [Self.text(value)]
     case .array:
       var result: [String] = []
+      result.reserveCapacity(value.count)
       for (index, element) in value.elements.enumerated() {
         switch element.kind {
-        case .string: result.append(element.string!)
+        case .string: result.append(Self.text(element))
         case .number: result.append(element.number!.description)
         case .null: continue
         default:
@@ -160,4 +276,259 @@ struct FieldDecoder {
       return []
     }
   }
+}
+
+/// An object member's key as its length and its first and last 8 bytes, so that the decoders can
+/// switch over the keys they know: comparing two words beats comparing each candidate key byte by
+/// byte. Keys longer than 16 bytes also need ``JSONNode/keyEquals(_:)``, as their middle is not
+/// covered.
+struct MemberName: Equatable {
+  /// In UTF-8 bytes, after decoding escapes.
+  var length: Int
+  /// The first 8 bytes, little-endian, zero-padded.
+  var head: UInt64
+  /// The last 8 bytes when the key is longer than 8 bytes, else 0.
+  var tail: UInt64
+
+  init(length: Int, head: UInt64, tail: UInt64) {
+    self.length = length
+    self.head = head
+    self.tail = tail
+  }
+
+  @inline(__always)
+  init(_ key: JSONNode) {
+    let entry = key.entry
+    let buffer = key.view.bytes
+    let count = entry.end - entry.start
+    guard entry.flags & JSONTapeEntry.stringHasEscapes == 0, let base = buffer.baseAddress else {
+      var text = JSONTapeEntry.decodedString(entry, in: buffer)
+      self = text.withUTF8 { MemberName(bytes: UnsafeRawBufferPointer($0)) }
+      return
+    }
+    guard entry.start + 8 <= buffer.count else {
+      self.init(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[entry.start..<entry.end]))
+      return
+    }
+    // One load, masked to the key (the bytes after it, at least the closing quote, exist).
+    let word = UInt64(littleEndian: UnsafeRawPointer(base + entry.start).loadUnaligned(as: UInt64.self))
+    var tail: UInt64 = 0
+    if count > 8 {
+      tail = UInt64(littleEndian: UnsafeRawPointer(base + entry.end - 8).loadUnaligned(as: UInt64.self))
+    }
+    self.init(length: count, head: count >= 8 ? word : word & ((1 << (UInt64(count) * 8)) - 1), tail: tail)
+  }
+
+  init(bytes: UnsafeRawBufferPointer) {
+    var head: UInt64 = 0
+    var tail: UInt64 = 0
+    for (index, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (UInt64(index) * 8) }
+    if bytes.count > 8 {
+      for (index, byte) in bytes.suffix(8).enumerated() { tail |= UInt64(byte) << (UInt64(index) * 8) }
+    }
+    self.init(length: bytes.count, head: head, tail: tail)
+  }
+
+  // The keys the report decoders read (checked against their text in MemberNameTests).
+
+  /// "app_name"
+  static let appName = MemberName(length: 8, head: 0x656d616e5f707061, tail: 0)
+  /// "app_version"
+  static let appVersion = MemberName(length: 11, head: 0x737265765f707061, tail: 0x6e6f69737265765f)
+  /// "arch"
+  static let arch = MemberName(length: 4, head: 0x0000000068637261, tail: 0)
+  /// "arguments"
+  static let arguments = MemberName(length: 9, head: 0x746e656d75677261, tail: 0x73746e656d756772)
+  /// "asi"
+  static let asi = MemberName(length: 3, head: 0x0000000000697361, tail: 0)
+  /// "base"
+  static let base = MemberName(length: 4, head: 0x0000000065736162, tail: 0)
+  /// "bug_type"
+  static let bugType = MemberName(length: 8, head: 0x657079745f677562, tail: 0)
+  /// "build"
+  static let build = MemberName(length: 5, head: 0x000000646c697562, tail: 0)
+  /// "build_version"
+  static let buildVersion = MemberName(length: 13, head: 0x65765f646c697562, tail: 0x6e6f69737265765f)
+  /// "bundleID"
+  static let bundleID = MemberName(length: 8, head: 0x4449656c646e7562, tail: 0)
+  /// "bundleInfo"
+  static let bundleInfo = MemberName(length: 10, head: 0x6e49656c646e7562, tail: 0x6f666e49656c646e)
+  /// "byPid"
+  static let byPid = MemberName(length: 5, head: 0x0000006469507962, tail: 0)
+  /// "byProc"
+  static let byProc = MemberName(length: 6, head: 0x0000636f72507962, tail: 0)
+  /// "captureTime"
+  static let captureTime = MemberName(length: 11, head: 0x5465727574706163, tail: 0x656d695465727574)
+  /// "CFBundleIdentifier"
+  static let CFBundleIdentifier = MemberName(length: 18, head: 0x656c646e75424643, tail: 0x7265696669746e65)
+  /// "CFBundleShortVersionString"
+  static let CFBundleShortVersionString = MemberName(length: 26, head: 0x656c646e75424643, tail: 0x676e697274536e6f)
+  /// "CFBundleVersion"
+  static let CFBundleVersion = MemberName(length: 15, head: 0x656c646e75424643, tail: 0x6e6f697372655665)
+  /// "class"
+  static let `class` = MemberName(length: 5, head: 0x0000007373616c63, tail: 0)
+  /// "code"
+  static let code = MemberName(length: 4, head: 0x0000000065646f63, tail: 0)
+  /// "codes"
+  static let codes = MemberName(length: 5, head: 0x0000007365646f63, tail: 0)
+  /// "composed_message"
+  static let composedMessage = MemberName(length: 16, head: 0x6465736f706d6f63, tail: 0x6567617373656d5f)
+  /// "cpsr"
+  static let cpsr = MemberName(length: 4, head: 0x0000000072737063, tail: 0)
+  /// "cpuType"
+  static let cpuType = MemberName(length: 7, head: 0x0065707954757063, tail: 0)
+  /// "description"
+  static let description = MemberName(length: 11, head: 0x7470697263736564, tail: 0x6e6f697470697263)
+  /// "details"
+  static let details = MemberName(length: 7, head: 0x00736c6961746564, tail: 0)
+  /// "esr"
+  static let esr = MemberName(length: 3, head: 0x0000000000727365, tail: 0)
+  /// "exception"
+  static let exception = MemberName(length: 9, head: 0x6f69747065637865, tail: 0x6e6f697470656378)
+  /// "exceptionReason"
+  static let exceptionReason = MemberName(length: 15, head: 0x6f69747065637865, tail: 0x6e6f736165526e6f)
+  /// "far"
+  static let far = MemberName(length: 3, head: 0x0000000000726166, tail: 0)
+  /// "faultingThread"
+  static let faultingThread = MemberName(length: 14, head: 0x676e69746c756166, tail: 0x646165726854676e)
+  /// "flags"
+  static let flags = MemberName(length: 5, head: 0x0000007367616c66, tail: 0)
+  /// "flavor"
+  static let flavor = MemberName(length: 6, head: 0x0000726f76616c66, tail: 0)
+  /// "format_string"
+  static let formatString = MemberName(length: 13, head: 0x735f74616d726f66, tail: 0x676e697274735f74)
+  /// "fp"
+  static let fp = MemberName(length: 2, head: 0x0000000000007066, tail: 0)
+  /// "frames"
+  static let frames = MemberName(length: 6, head: 0x000073656d617266, tail: 0)
+  /// "id"
+  static let id = MemberName(length: 2, head: 0x0000000000006469, tail: 0)
+  /// "imageIndex"
+  static let imageIndex = MemberName(length: 10, head: 0x646e496567616d69, tail: 0x7865646e49656761)
+  /// "imageOffset"
+  static let imageOffset = MemberName(length: 11, head: 0x66664f6567616d69, tail: 0x74657366664f6567)
+  /// "incident"
+  static let incident = MemberName(length: 8, head: 0x746e656469636e69, tail: 0)
+  /// "incident_id"
+  static let incidentID = MemberName(length: 11, head: 0x746e656469636e69, tail: 0x64695f746e656469)
+  /// "indicator"
+  static let indicator = MemberName(length: 9, head: 0x6f74616369646e69, tail: 0x726f74616369646e)
+  /// "inline"
+  static let inline = MemberName(length: 6, head: 0x0000656e696c6e69, tail: 0)
+  /// "is_corpse"
+  static let isCorpseSnakeCase = MemberName(length: 9, head: 0x7370726f635f7369, tail: 0x657370726f635f73)
+  /// "isCorpse"
+  static let isCorpse = MemberName(length: 8, head: 0x657370726f437369, tail: 0)
+  /// "isEmbedded"
+  static let isEmbedded = MemberName(length: 10, head: 0x646465626d457369, tail: 0x6465646465626d45)
+  /// "isNonFatal"
+  static let isNonFatal = MemberName(length: 10, head: 0x7461466e6f4e7369, tail: 0x6c617461466e6f4e)
+  /// "isSimulated"
+  static let isSimulated = MemberName(length: 11, head: 0x616c756d69537369, tail: 0x646574616c756d69)
+  /// "ktriageinfo"
+  static let ktriageinfo = MemberName(length: 11, head: 0x696567616972746b, tail: 0x6f666e6965676169)
+  /// "largestProcess"
+  static let largestProcess = MemberName(length: 14, head: 0x507473656772616c, tail: 0x737365636f725074)
+  /// "lastExceptionBacktrace"
+  static let lastExceptionBacktrace = MemberName(length: 22, head: 0x656378457473616c, tail: 0x65636172746b6361)
+  /// "legacyInfo"
+  static let legacyInfo = MemberName(length: 10, head: 0x6e4979636167656c, tail: 0x6f666e4979636167)
+  /// "lr"
+  static let lr = MemberName(length: 2, head: 0x000000000000726c, tail: 0)
+  /// "memoryStatus"
+  static let memoryStatus = MemberName(length: 12, head: 0x745379726f6d656d, tail: 0x7375746174537972)
+  /// "message"
+  static let message = MemberName(length: 7, head: 0x006567617373656d, tail: 0)
+  /// "modelCode"
+  static let modelCode = MemberName(length: 9, head: 0x646f436c65646f6d, tail: 0x65646f436c65646f)
+  /// "name"
+  static let name = MemberName(length: 4, head: 0x00000000656d616e, tail: 0)
+  /// "namespace"
+  static let namespace = MemberName(length: 9, head: 0x63617073656d616e, tail: 0x6563617073656d61)
+  /// "os_version"
+  static let osVersionSnakeCase = MemberName(length: 10, head: 0x69737265765f736f, tail: 0x6e6f69737265765f)
+  /// "osVersion"
+  static let osVersion = MemberName(length: 9, head: 0x6f6973726556736f, tail: 0x6e6f697372655673)
+  /// "panicString"
+  static let panicString = MemberName(length: 11, head: 0x72745363696e6170, tail: 0x676e697274536369)
+  /// "parentPid"
+  static let parentPid = MemberName(length: 9, head: 0x6950746e65726170, tail: 0x646950746e657261)
+  /// "parentProc"
+  static let parentProc = MemberName(length: 10, head: 0x7250746e65726170, tail: 0x636f7250746e6572)
+  /// "path"
+  static let path = MemberName(length: 4, head: 0x0000000068746170, tail: 0)
+  /// "pc"
+  static let pc = MemberName(length: 2, head: 0x0000000000006370, tail: 0)
+  /// "pid"
+  static let pid = MemberName(length: 3, head: 0x0000000000646970, tail: 0)
+  /// "platform"
+  static let platform = MemberName(length: 8, head: 0x6d726f6674616c70, tail: 0)
+  /// "processByPid"
+  static let processByPid = MemberName(length: 12, head: 0x42737365636f7270, tail: 0x6469507942737365)
+  /// "procLaunch"
+  static let procLaunch = MemberName(length: 10, head: 0x6e75614c636f7270, tail: 0x68636e75614c636f)
+  /// "procName"
+  static let procName = MemberName(length: 8, head: 0x656d614e636f7270, tail: 0)
+  /// "procPath"
+  static let procPath = MemberName(length: 8, head: 0x68746150636f7270, tail: 0)
+  /// "queue"
+  static let queue = MemberName(length: 5, head: 0x0000006575657571, tail: 0)
+  /// "rawCodes"
+  static let rawCodes = MemberName(length: 8, head: 0x7365646f43776172, tail: 0)
+  /// "reasons"
+  static let reasons = MemberName(length: 7, head: 0x00736e6f73616572, tail: 0)
+  /// "releaseType"
+  static let releaseType = MemberName(length: 11, head: 0x54657361656c6572, tail: 0x6570795465736165)
+  /// "sharedCache"
+  static let sharedCache = MemberName(length: 11, head: 0x6143646572616873, tail: 0x6568636143646572)
+  /// "signal"
+  static let signal = MemberName(length: 6, head: 0x00006c616e676973, tail: 0)
+  /// "size"
+  static let size = MemberName(length: 4, head: 0x00000000657a6973, tail: 0)
+  /// "slice_uuid"
+  static let sliceUUID = MemberName(length: 10, head: 0x75755f6563696c73, tail: 0x646975755f656369)
+  /// "source"
+  static let source = MemberName(length: 6, head: 0x0000656372756f73, tail: 0)
+  /// "sourceFile"
+  static let sourceFile = MemberName(length: 10, head: 0x6946656372756f73, tail: 0x656c694665637275)
+  /// "sourceLine"
+  static let sourceLine = MemberName(length: 10, head: 0x694c656372756f73, tail: 0x656e694c65637275)
+  /// "sp"
+  static let sp = MemberName(length: 2, head: 0x0000000000007073, tail: 0)
+  /// "storeInfo"
+  static let storeInfo = MemberName(length: 9, head: 0x666e4965726f7473, tail: 0x6f666e4965726f74)
+  /// "subtype"
+  static let subtype = MemberName(length: 7, head: 0x0065707974627573, tail: 0)
+  /// "symbol"
+  static let symbol = MemberName(length: 6, head: 0x00006c6f626d7973, tail: 0)
+  /// "symbolLocation"
+  static let symbolLocation = MemberName(length: 14, head: 0x6f4c6c6f626d7973, tail: 0x6e6f697461636f4c)
+  /// "termination"
+  static let termination = MemberName(length: 11, head: 0x74616e696d726574, tail: 0x6e6f6974616e696d)
+  /// "threads"
+  static let threads = MemberName(length: 7, head: 0x0073646165726874, tail: 0)
+  /// "threadState"
+  static let threadState = MemberName(length: 11, head: 0x7453646165726874, tail: 0x6574617453646165)
+  /// "timestamp"
+  static let timestamp = MemberName(length: 9, head: 0x6d617473656d6974, tail: 0x706d617473656d69)
+  /// "train"
+  static let train = MemberName(length: 5, head: 0x0000006e69617274, tail: 0)
+  /// "triggered"
+  static let triggered = MemberName(length: 9, head: 0x6572656767697274, tail: 0x6465726567676972)
+  /// "type"
+  static let type = MemberName(length: 4, head: 0x0000000065707974, tail: 0)
+  /// "usedImages"
+  static let usedImages = MemberName(length: 10, head: 0x67616d4964657375, tail: 0x736567616d496465)
+  /// "uuid"
+  static let uuid = MemberName(length: 4, head: 0x0000000064697575, tail: 0)
+  /// "value"
+  static let value = MemberName(length: 5, head: 0x00000065756c6176, tail: 0)
+  /// "vmregioninfo"
+  static let vmregioninfo = MemberName(length: 12, head: 0x6e6f696765726d76, tail: 0x6f666e696e6f6967)
+  /// "vmRegionInfo"
+  static let vmRegionInfo = MemberName(length: 12, head: 0x6e6f696765526d76, tail: 0x6f666e496e6f6967)
+  /// "vmSummary"
+  static let vmSummary = MemberName(length: 9, head: 0x72616d6d75536d76, tail: 0x7972616d6d75536d)
+  /// "x"
+  static let x = MemberName(length: 1, head: 0x0000000000000078, tail: 0)
 }

@@ -498,13 +498,19 @@ enum Scan {
     return header
   }
 
-  static let bodyKeys: [StaticString] = [
-    "threads", "exception", "usedImages", "procName", "faultingThread", "panicString",
-    "memoryStatus", "processByPid", "largestProcess", "lastExceptionBacktrace",
-  ]
-
+  /// Whether the object has a member only a report body has: threads, exception, usedImages,
+  /// procName, faultingThread, panicString, memoryStatus, processByPid, largestProcess or
+  /// lastExceptionBacktrace.
   static func looksLikeBody(_ object: JSONNode) -> Bool {
-    object.members.contains { key, _ in bodyKeys.contains(where: key.keyEquals) }
+    object.members.contains { key, _ in
+      switch MemberName(key) {
+      case .threads, .exception, .usedImages, .procName, .faultingThread, .panicString, .memoryStatus,
+        .processByPid, .largestProcess:
+        true
+      case .lastExceptionBacktrace: key.keyEquals("lastExceptionBacktrace")
+      default: false
+      }
+    }
   }
 
   static func looksLikeCrashBody(_ object: JSONNode) -> Bool {
