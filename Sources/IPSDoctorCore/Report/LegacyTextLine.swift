@@ -538,10 +538,50 @@ enum LegacyTextLine {
 
   // MARK: Binary images
 
-  static let architectures: Set<String> = [
-    "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "armv6", "arm", "x86_64", "x86_64h",
-    "i386", "ppc", "ppc64",
-  ]
+  /// The architecture named by `bytes[range]`, as a `String` literal (no allocation), or `nil`.
+  ///
+  /// Compared as bytes: these lines are most of a report, and no other spelling of an ASCII name
+  /// is canonically equivalent to it, so this agrees with comparing `String`s.
+  static func architecture(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+    func equals(_ name: StaticString) -> Bool {
+      guard range.count == name.utf8CodeUnitCount else { return false }
+      var offset = 0
+      while offset < range.count {
+        if bytes[range.lowerBound + offset] != name.utf8Start[offset] { return false }
+        offset += 1
+      }
+      return true
+    }
+    switch range.count {
+    case 3: return equals("arm") ? "arm" : equals("ppc") ? "ppc" : nil
+    case 4: return equals("i386") ? "i386" : nil
+    case 5:
+      return equals("arm64") ? "arm64" : equals("armv7") ? "armv7" : equals("armv6") ? "armv6"
+        : equals("ppc64") ? "ppc64" : nil
+    case 6:
+      return equals("arm64e") ? "arm64e" : equals("armv7s") ? "armv7s"
+        : equals("armv7k") ? "armv7k" : equals("x86_64") ? "x86_64" : nil
+    case 7: return equals("x86_64h") ? "x86_64h" : nil
+    case 8: return equals("arm64_32") ? "arm64_32" : nil
+    default: return nil
+    }
+  }
+
+  /// `bytes[range]` as a `String` (invalid UTF-8 repaired).
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+  }
+
+  /// Whether two ranges of `bytes` hold equal text: compared as bytes when both are ASCII (where
+  /// that is `String` equality), else as `String`s, so canonical equivalence still applies.
+  static func sameText(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    let aBytes = UnsafeBufferPointer(rebasing: bytes[a])
+    let bBytes = UnsafeBufferPointer(rebasing: bytes[b])
+    if ByteSearch.isASCII(aBytes) && ByteSearch.isASCII(bBytes) {
+      return aBytes.elementsEqual(bBytes)
+    }
+    return string(bytes, a) == string(bytes, b)
+  }
 
   /// "0x1045a0000 - 0x1046bffff ChatApp arm64  <6f1c…> /private/var/…/ChatApp", the macOS
   /// "0x10e30e000 - 0x10e311fff +com.example.App (1.0 - 1) <UUID> /path" form, names with spaces,
@@ -556,6 +596,7 @@ enum LegacyTextLine {
     return Array(line.utf8).withUnsafeBufferPointer { binaryImage(bytes: $0) }
   }
 
+  /// Reads the line as ranges of its bytes and makes `String`s only of the fields it keeps.
   static func binaryImage(bytes: UnsafeBufferPointer<UInt8>) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()
@@ -587,39 +628,41 @@ enum LegacyTextLine {
     let restStart = scanner.index
     var descriptorEnd = bytes.count
     var pathStart = bytes.count
-    if let open = scanner.find([0x3C], from: restStart),
-      let close = scanner.find([0x3E], from: open)
-    {
-      let inside = bytes[(open + 1)..<close]
-      if !inside.isEmpty, inside.allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
-        image.uuid = normalizedUUID(inside)
+    if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
+      let inside = (open + 1)..<close
+      if !inside.isEmpty, bytes[inside].allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
+        image.uuid = normalizedUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
       }
       descriptorEnd = open
       pathStart = close + 1
-    } else if let slash = scanner.find([0x20, 0x2F], from: restStart) {
+    } else if let slash = scanner.find(0x20, 0x2F, from: restStart) {
       descriptorEnd = slash
       pathStart = slash + 1
     }
     // Jailbreak tools append package metadata as JSON: " {"install_date":…}".
-    let pathEnd = scanner.find([0x20, 0x7B, 0x22], from: pathStart) ?? bytes.count
+    let pathEnd = scanner.find(0x20, 0x7B, 0x22, from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
-    if !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F })) {
-      image.path = String(decoding: bytes[path], as: UTF8.self)
-    }
+    let hasPath = !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F }))
+    if hasPath { image.path = string(bytes, path) }
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
-    func endsWith(_ suffix: [UInt8]) -> Bool {
-      descriptor.count >= suffix.count
-        && bytes[(descriptor.upperBound - suffix.count)..<descriptor.upperBound].elementsEqual(
-          suffix)
+    func endsWith(_ suffix: StaticString) -> Bool {
+      let count = suffix.utf8CodeUnitCount
+      guard descriptor.count >= count else { return false }
+      var offset = 0
+      while offset < count {
+        if bytes[descriptor.upperBound - count + offset] != suffix.utf8Start[offset] { return false }
+        offset += 1
+      }
+      return true
     }
-    if image.path == nil && image.uuid == nil && endsWith([0x20, 0x3F, 0x3F, 0x3F]) {
+    if !hasPath && image.uuid == nil && endsWith(" ???") {
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
     }
-    if endsWith([0x29]), let open = bytes[descriptor].lastIndex(of: 0x28) {
+    if endsWith(")"), let open = bytes[descriptor].lastIndex(of: 0x28) {
       let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
-      readVersion(String(decoding: bytes[inside], as: UTF8.self), into: &image)
+      readVersion(bytes, inside, into: &image)
       if image.bundleShortVersion == nil, image.bundleVersion != nil,
         let space = bytes[descriptor].lastIndex(where: isSpaceByte)
       {
@@ -627,88 +670,87 @@ enum LegacyTextLine {
         let last = (space + 1)..<descriptor.upperBound
         if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E)
         {
-          image.bundleShortVersion = String(decoding: bytes[last], as: UTF8.self)
+          image.bundleShortVersion = string(bytes, last)
           descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
         }
       }
     }
     if let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
-      let last = String(decoding: bytes[(space + 1)..<descriptor.upperBound], as: UTF8.self)
-      if architectures.contains(last) {
-        image.arch = last
+      if let arch = architecture(bytes, (space + 1)..<descriptor.upperBound) {
+        image.arch = arch
         descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
       }
-    } else if image.path != nil {
-      let whole = String(decoding: bytes[descriptor], as: UTF8.self)
-      if architectures.contains(whole) {
-        image.arch = whole
-        descriptor = descriptor.lowerBound..<descriptor.lowerBound
-      }
+    } else if hasPath, let arch = architecture(bytes, descriptor) {
+      image.arch = arch
+      descriptor = descriptor.lowerBound..<descriptor.lowerBound
     }
-    let column = String(decoding: bytes[descriptor], as: UTF8.self)
-    if !column.isEmpty && column != "???" {
-      // macOS writes the bundle identifier in the name column; the name is then the file name.
-      let fileName = image.path.map(CrashReport.lastPathComponent)
-      if let fileName, column != fileName, !fileName.isEmpty, bytes[descriptor].contains(0x2E),
-        !column.hasSuffix(".dylib")
+    // `String.hasSuffix` compares characters; as bytes only when that is the same thing.
+    func hasDylibSuffix(_ column: Range<Int>) -> Bool {
+      ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[column]))
+        ? endsWith(".dylib") : string(bytes, column).hasSuffix(".dylib")
+    }
+    let column = descriptor
+    guard !column.isEmpty, !(column.count == 3 && bytes[column].allSatisfy({ $0 == 0x3F })) else {
+      return image
+    }
+    // macOS writes the bundle identifier in the name column; the name is then the file name.
+    if hasPath {
+      let fileName = ((bytes[path].lastIndex(of: 0x2F)).map { $0 + 1 } ?? path.lowerBound)..<path
+        .upperBound
+      if !sameText(bytes, column, fileName), !fileName.isEmpty, bytes[column].contains(0x2E),
+        !hasDylibSuffix(column)
       {
-        image.bundleID = column
-        image.name = fileName
-      } else {
-        image.name = column
+        image.bundleID = string(bytes, column)
+        image.name = string(bytes, fileName)
+        return image
       }
     }
+    image.name = string(bytes, column)
     return image
   }
 
-  /// "(1.0 - 1)", "(817)", "(*)".
-  static func readVersion(_ inside: String, into image: inout BinaryImage) {
-    func clean(_ text: Substring) -> String? {
-      let text = trimmed(text)
-      return text.isEmpty || (text.utf8.count == 1 && text.utf8.first == 0x2A) || isQuestionMarks(text)
-        ? nil : String(text)
+  /// "(1.0 - 1)", "(817)", "(*)": the text inside the parentheses, `bytes[inside]`.
+  static func readVersion(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>, into image: inout BinaryImage
+  ) {
+    func clean(_ range: Range<Int>) -> String? {
+      let text = ByteScanner.trimmed(bytes, range)
+      let isStar = text.count == 1 && bytes[text.lowerBound] == 0x2A
+      let isQuestionMarks = text.count == 3 && bytes[text].allSatisfy({ $0 == 0x3F })
+      return text.isEmpty || isStar || isQuestionMarks ? nil : string(bytes, text)
     }
-    // The first " - ", found as bytes.
-    let utf8 = inside.utf8
-    var index = utf8.startIndex
-    var separator: Range<String.Index>?
-    while index < utf8.endIndex, separator == nil {
-      if utf8[index] == 0x20 {
-        let dash = utf8.index(after: index)
-        if dash < utf8.endIndex, utf8[dash] == 0x2D {
-          let space = utf8.index(after: dash)
-          if space < utf8.endIndex, utf8[space] == 0x20 {
-            separator = index..<utf8.index(after: space)
-          }
-        }
+    // The first " - ".
+    var index = inside.lowerBound
+    while index + 3 <= inside.upperBound {
+      if bytes[index] == 0x20 && bytes[index + 1] == 0x2D && bytes[index + 2] == 0x20 {
+        image.bundleShortVersion = clean(inside.lowerBound..<index)
+        image.bundleVersion = clean((index + 3)..<inside.upperBound)
+        return
       }
-      index = utf8.index(after: index)
+      index += 1
     }
-    if let separator {
-      image.bundleShortVersion = clean(inside[..<separator.lowerBound])
-      image.bundleVersion = clean(inside[separator.upperBound...])
-    } else {
-      image.bundleVersion = clean(Substring(inside))
-    }
+    image.bundleVersion = clean(inside)
   }
 
   /// "6f1c3b2a…" (32 digits) or "6F1C3B2A-…" → "6F1C3B2A-1234-…" upper-case, dashed 8-4-4-4-12.
-  static func normalizedUUID(_ text: some Collection<UInt8>) -> String {
-    var digits: [UInt8] = []
-    digits.reserveCapacity(36)
-    for byte in text where byte != 0x2D {
-      digits.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+  static func normalizedUUID(_ text: UnsafeBufferPointer<UInt8>) -> String {
+    var digitCount = 0
+    for byte in text where byte != 0x2D { digitCount += 1 }
+    let dashed = digitCount == 32
+    return String(unsafeUninitializedCapacity: dashed ? 36 : digitCount) { buffer in
+      var count = 0
+      var digits = 0
+      for byte in text where byte != 0x2D {
+        if dashed && (digits == 8 || digits == 12 || digits == 16 || digits == 20) {
+          buffer[count] = 0x2D
+          count += 1
+        }
+        buffer[count] = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+        count += 1
+        digits += 1
+      }
+      return count
     }
-    guard digits.count == 32 else { return String(decoding: digits, as: UTF8.self) }
-    var result: [UInt8] = []
-    result.reserveCapacity(36)
-    var offset = 0
-    while offset < 32 {
-      if offset == 8 || offset == 12 || offset == 16 || offset == 20 { result.append(0x2D) }
-      result.append(digits[offset])
-      offset += 1
-    }
-    return String(decoding: result, as: UTF8.self)
   }
 }
 
@@ -777,21 +819,33 @@ struct ByteScanner {
     return value
   }
 
-  /// Where `pattern` first occurs at or after `start`.
-  func find(_ pattern: [UInt8], from start: Int) -> Int? {
+  /// Where `byte` first occurs at or after `start`.
+  func find(_ byte: UInt8, from start: Int) -> Int? {
     var position = start
-    while position + pattern.count <= bytes.count {
-      if bytes[position] == pattern[0] {
-        var matches = true
-        var offset = 1
-        while offset < pattern.count {
-          if bytes[position + offset] != pattern[offset] {
-            matches = false
-            break
-          }
-          offset += 1
-        }
-        if matches { return position }
+    while position < bytes.count {
+      if bytes[position] == byte { return position }
+      position += 1
+    }
+    return nil
+  }
+
+  /// Where the two bytes first occur together at or after `start`. (Needles are spelled out as
+  /// bytes: an array literal here would be allocated on every call.)
+  func find(_ first: UInt8, _ second: UInt8, from start: Int) -> Int? {
+    var position = start
+    while position + 1 < bytes.count {
+      if bytes[position] == first && bytes[position + 1] == second { return position }
+      position += 1
+    }
+    return nil
+  }
+
+  /// Where the three bytes first occur together at or after `start`.
+  func find(_ first: UInt8, _ second: UInt8, _ third: UInt8, from start: Int) -> Int? {
+    var position = start
+    while position + 2 < bytes.count {
+      if bytes[position] == first && bytes[position + 1] == second && bytes[position + 2] == third {
+        return position
       }
       position += 1
     }

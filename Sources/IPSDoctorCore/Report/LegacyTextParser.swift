@@ -715,7 +715,14 @@ struct LegacyTextReader {
   /// line, else by the address range that holds the frame's address.
   mutating func resolveFrames() {
     guard !report.images.isEmpty else { return }
-    let resolver = ImageResolver(images: report.images)
+    var names = Set<String>()
+    for thread in report.threads {
+      for frame in thread.frames { if let name = frame.imageName { names.insert(name) } }
+    }
+    for frame in report.lastExceptionBacktrace ?? [] {
+      if let name = frame.imageName { names.insert(name) }
+    }
+    let resolver = ImageResolver(images: report.images, frameImageNames: names)
     for position in report.threads.indices {
       resolver.resolve(&report.threads[position].frames)
     }
@@ -767,25 +774,83 @@ struct LegacyTextReader {
 /// Finds the image of a frame by name or by address.
 struct ImageResolver {
   let images: [BinaryImage]
+  /// For each image name the frames use, the first image whose name, bundle identifier or file
+  /// name it is. Only the frames' names are looked up: a report has hundreds of images but uses
+  /// a few dozen, and hashing three keys of every image cost more than resolving the frames.
   var byName: [String: Int] = [:]
   /// (base, last address, index), sorted by base.
   var ranges: [(base: UInt64, last: UInt64, index: Int)] = []
 
-  init(images: [BinaryImage]) {
+  init(images: [BinaryImage], frameImageNames: Set<String>) {
     self.images = images
-    byName.reserveCapacity(images.count * 2)
+    var filter = NameFilter()
+    for name in frameImageNames { filter.insert(name) }
+    ranges.reserveCapacity(images.count)
     for (index, image) in images.enumerated() {
-      func add(_ key: String?) {
-        if let key, byName[key] == nil { byName[key] = index }
+      if byName.count < frameImageNames.count {
+        func add(_ key: String) {
+          if filter.mayContain(key), frameImageNames.contains(key), byName[key] == nil {
+            byName[key] = index
+          }
+        }
+        if let name = image.name { add(name) }
+        if let bundleID = image.bundleID { add(bundleID) }
+        if let path = image.path, let fileName = filter.fileNameIfMayContain(path) { add(fileName) }
       }
-      add(image.name)
-      add(image.bundleID)
-      add(image.path.map(CrashReport.lastPathComponent))
       if let base = image.base, let size = image.size, size > 0 {
         ranges.append((base, base &+ (size - 1), index))
       }
     }
     ranges.sort { $0.base < $1.base }
+  }
+
+  /// A 256-bit Bloom filter over (length, first byte, last byte) of the frames' image names: it
+  /// turns most image keys away before they are hashed (or, for a path's file name, copied).
+  struct NameFilter {
+    var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+      guard let first = bytes.first, let last = bytes.last else { return 0 }
+      return (bytes.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
+    }
+
+    static func slot(of text: String) -> Int {
+      text.utf8.withContiguousStorageIfAvailable(slot) ?? Array(text.utf8).withUnsafeBufferPointer(slot)
+    }
+
+    func contains(slot: Int) -> Bool {
+      let mask = UInt64(1) << UInt64(slot & 63)
+      switch slot >> 6 {
+      case 0: return bits.0 & mask != 0
+      case 1: return bits.1 & mask != 0
+      case 2: return bits.2 & mask != 0
+      default: return bits.3 & mask != 0
+      }
+    }
+
+    mutating func insert(_ text: String) {
+      let slot = Self.slot(of: text)
+      let mask = UInt64(1) << UInt64(slot & 63)
+      switch slot >> 6 {
+      case 0: bits.0 |= mask
+      case 1: bits.1 |= mask
+      case 2: bits.2 |= mask
+      default: bits.3 |= mask
+      }
+    }
+
+    func mayContain(_ text: String) -> Bool { contains(slot: Self.slot(of: text)) }
+
+    /// `CrashReport.lastPathComponent(path)`, made only when the filter lets it through.
+    func fileNameIfMayContain(_ path: String) -> String? {
+      let fileName: (UnsafeBufferPointer<UInt8>) -> String? = { bytes in
+        let start = bytes.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
+        let name = UnsafeBufferPointer(rebasing: bytes[start...])
+        return contains(slot: Self.slot(name)) ? String(decoding: name, as: UTF8.self) : nil
+      }
+      return path.utf8.withContiguousStorageIfAvailable(fileName)
+        ?? Array(path.utf8).withUnsafeBufferPointer(fileName)
+    }
   }
 
   func imageIndex(containing address: UInt64) -> Int? {
