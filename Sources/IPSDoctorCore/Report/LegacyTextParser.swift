@@ -96,6 +96,8 @@ struct LegacyTextReader {
 
   var lastContentLine: Int
   var sawBody = false
+  /// The number of lines in the text, so that the image list can be sized once.
+  var lineCount = 0
 
   init(report: CrashReport, firstLine: Int) {
     self.report = report
@@ -119,14 +121,15 @@ struct LegacyTextReader {
   ]
 
   mutating func read(_ text: String) {
-    // Split the bytes (fast, and "\r\n" is one Character); a trailing "\r" is dropped per line.
+    // Split the bytes (fast, and "\r\n" is one Character); lines come without their "\r" and
+    // trailing spaces.
     let lines = Self.lines(of: text)
+    lineCount = lines.count
     // Find where the report starts and how far it is indented.
     var start = 0
     var indent = 0
     var found = false
-    for (offset, raw) in lines.enumerated() {
-      let line = Self.withoutCarriageReturn(raw)
+    for (offset, line) in lines.enumerated() {
       let content = LegacyTextLine.droppingLeadingSpace(line)
       if Self.openingLabels.contains(where: { content.utf8.starts(with: $0.utf8) }) {
         start = offset
@@ -136,19 +139,15 @@ struct LegacyTextReader {
       }
     }
     if !found {
-      start =
-        lines.firstIndex(where: { !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty })
-        ?? 0
-    } else if lines[..<start].contains(where: {
-      !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty
-    }) {
+      start = lines.firstIndex(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) ?? 0
+    } else if lines[..<start].contains(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) {
       warn(firstLine, "skipped text before the report")
     }
 
     var offset = start
     while offset < lines.count && !stopped {
       let number = firstLine + offset
-      var line = Self.withoutCarriageReturn(lines[offset])
+      var line = lines[offset]
       offset += 1
       if indent > 0 {
         let content = LegacyTextLine.droppingLeadingSpace(line)
@@ -161,12 +160,13 @@ struct LegacyTextReader {
           line = line[line.utf8.index(line.startIndex, offsetBy: indent)...]
         }
       }
-      process(LegacyTextLine.droppingTrailingSpace(line), number: number)
+      process(line, number: number)
     }
   }
 
   /// The lines of `text` (split at "\n", empty lines kept) as slices of its one UTF-8 buffer,
-  /// found with `memchr`.
+  /// found with `memchr`, each without a final "\r" and then without trailing spaces and tabs:
+  /// trimmed here, on the bytes, rather than through `Substring` indices once per use.
   static func lines(of text: String) -> [Substring] {
     let utf8 = text.utf8
     let found = utf8.withContiguousStorageIfAvailable { buffer -> [Substring] in
@@ -174,19 +174,22 @@ struct LegacyTextReader {
       var start = 0
       while true {
         let end = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: start) ?? buffer.count
+        var last = end
+        if last > start && buffer[last - 1] == 0x0D { last -= 1 }
+        while last > start && LegacyTextLine.isSpaceByte(buffer[last - 1]) { last -= 1 }
         let lower = utf8.index(utf8.startIndex, offsetBy: start)
-        let upper = utf8.index(lower, offsetBy: end - start)
+        let upper = utf8.index(lower, offsetBy: last - start)
         result.append(text[lower..<upper])
         if end == buffer.count { return result }
         start = end + 1
       }
     }
     return found
-      ?? text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
-  }
-
-  static func withoutCarriageReturn(_ line: Substring) -> Substring {
-    line.utf8.last == 0x0D ? line[..<line.utf8.index(before: line.endIndex)] : line
+      ?? text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+        var line = Substring($0)
+        if line.utf8.last == 0x0D { line = line[..<line.utf8.index(before: line.endIndex)] }
+        return LegacyTextLine.droppingTrailingSpace(line)
+      }
   }
 
   static func startsSection(_ line: Substring) -> Bool {
@@ -380,6 +383,8 @@ struct LegacyTextReader {
       inHeaderBlock = false
       sawBody = true
       block = .images
+      // At most one image a line: growing the array would move hundreds of images several times.
+      report.images.reserveCapacity(report.images.count + lineCount - (number - firstLine))
       return
     }
     if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
@@ -786,18 +791,21 @@ struct ImageResolver {
     var filter = NameFilter()
     for name in frameImageNames { filter.insert(name) }
     ranges.reserveCapacity(images.count)
-    for (index, image) in images.enumerated() {
+    // Fields are read in place: a copy of a whole image retains and releases all its strings.
+    for index in images.indices {
       if byName.count < frameImageNames.count {
         func add(_ key: String) {
           if filter.mayContain(key), frameImageNames.contains(key), byName[key] == nil {
             byName[key] = index
           }
         }
-        if let name = image.name { add(name) }
-        if let bundleID = image.bundleID { add(bundleID) }
-        if let path = image.path, let fileName = filter.fileNameIfMayContain(path) { add(fileName) }
+        if let name = images[index].name { add(name) }
+        if let bundleID = images[index].bundleID { add(bundleID) }
+        if let path = images[index].path, let fileName = filter.fileNameIfMayContain(path) {
+          add(fileName)
+        }
       }
-      if let base = image.base, let size = image.size, size > 0 {
+      if let base = images[index].base, let size = images[index].size, size > 0 {
         ranges.append((base, base &+ (size - 1), index))
       }
     }
@@ -886,10 +894,9 @@ struct ImageResolver {
         found = imageIndex(containing: address)
       }
       guard let found else { continue }
-      let image = images[found]
       frame.imageIndex = found
-      frame.imageName = image.name ?? frame.imageName
-      if let base = image.base, let address = frame.address, address >= base {
+      frame.imageName = images[found].name ?? frame.imageName
+      if let base = images[found].base, let address = frame.address, address >= base {
         frame.imageOffset = address - base
       }
       frames[position] = frame
