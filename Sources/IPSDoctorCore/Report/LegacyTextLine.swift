@@ -69,11 +69,12 @@ enum LegacyTextLine {
   /// The text without leading spaces and tabs. (Works on UTF-8: spaces and tabs are single bytes,
   /// so every index found is a character boundary.)
   static func droppingLeadingSpace(_ text: Substring) -> Substring {
-    let utf8 = text.utf8
-    guard let first = utf8.firstIndex(where: { !isSpaceByte($0) }) else {
-      return text[text.endIndex...]
+    let spaces = withBytes(text) { bytes in
+      var count = 0
+      while count < bytes.count && isSpaceByte(bytes[count]) { count += 1 }
+      return count
     }
-    return text[first...]
+    return spaces == 0 ? text : text[text.utf8.index(text.startIndex, offsetBy: spaces)...]
   }
 
   /// The text without trailing spaces and tabs.
@@ -816,7 +817,9 @@ enum LegacyTextLine {
     var digitCount = 0
     for byte in text where byte != 0x2D { digitCount += 1 }
     let dashed = digitCount == 32
-    return String(unsafeUninitializedCapacity: dashed ? 36 : digitCount) { buffer in
+    // Written into a temporary buffer and decoded once: `String(unsafeUninitializedCapacity:)`
+    // cost twice as much here.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(36, digitCount)) { buffer in
       // Where the next dash goes (after 8, 12, 16 and 20 digits), as an output position.
       var nextDash = dashed ? 8 : Int.max
       var count = 0
@@ -829,7 +832,7 @@ enum LegacyTextLine {
         buffer[count] = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
         count += 1
       }
-      return count
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
     }
   }
 }
@@ -899,35 +902,32 @@ struct ByteScanner {
     return value
   }
 
-  /// Where `byte` first occurs at or after `start`.
+  /// Where `byte` first occurs at or after `start` (`memchr`).
   func find(_ byte: UInt8, from start: Int) -> Int? {
-    var position = start
-    while position < bytes.count {
-      if bytes[position] == byte { return position }
-      position += 1
-    }
-    return nil
+    ByteSearch.firstIndex(of: byte, in: bytes, from: start)
   }
 
   /// Where the two bytes first occur together at or after `start`. (Needles are spelled out as
-  /// bytes: an array literal here would be allocated on every call.)
+  /// bytes: an array literal here would be allocated on every call.) `memchr` looks for the
+  /// second byte, the rarer one in the needles used: the first is a space.
   func find(_ first: UInt8, _ second: UInt8, from start: Int) -> Int? {
-    var position = start
-    while position + 1 < bytes.count {
-      if bytes[position] == first && bytes[position + 1] == second { return position }
-      position += 1
+    var position = start + 1
+    while let hit = ByteSearch.firstIndex(of: second, in: bytes, from: position) {
+      if bytes[hit - 1] == first { return hit - 1 }
+      position = hit + 1
     }
     return nil
   }
 
-  /// Where the three bytes first occur together at or after `start`.
+  /// Where the three bytes first occur together at or after `start`; `memchr` looks for the
+  /// middle one, as above.
   func find(_ first: UInt8, _ second: UInt8, _ third: UInt8, from start: Int) -> Int? {
-    var position = start
-    while position + 2 < bytes.count {
-      if bytes[position] == first && bytes[position + 1] == second && bytes[position + 2] == third {
-        return position
+    var position = start + 1
+    while let hit = ByteSearch.firstIndex(of: second, in: bytes, from: position) {
+      if hit + 1 < bytes.count && bytes[hit - 1] == first && bytes[hit + 1] == third {
+        return hit - 1
       }
-      position += 1
+      position = hit + 1
     }
     return nil
   }

@@ -218,7 +218,8 @@ struct LegacyTextReader {
   ]
 
   mutating func process(_ line: Substring, number: Int) {
-    let isBlank = LegacyTextLine.droppingLeadingSpace(line).isEmpty
+    // Lines come without trailing spaces (``lines(of:)``), so a blank one is empty.
+    let isBlank = line.isEmpty
     if !isBlank { lastContentLine = number }
     switch block {
     case .none:
