@@ -79,11 +79,12 @@ enum LegacyTextLine {
 
   /// The text without trailing spaces and tabs.
   static func droppingTrailingSpace(_ text: Substring) -> Substring {
-    let utf8 = text.utf8
-    guard let last = utf8.lastIndex(where: { !isSpaceByte($0) }) else {
-      return text[text.startIndex..<text.startIndex]
+    let kept = withBytes(text) { bytes in
+      var count = bytes.count
+      while count > 0 && isSpaceByte(bytes[count - 1]) { count -= 1 }
+      return count
     }
-    return text[..<utf8.index(after: last)]
+    return kept == text.utf8.count ? text : text[..<text.utf8.index(text.startIndex, offsetBy: kept)]
   }
 
   static func trimmed(_ text: Substring) -> Substring {
@@ -93,9 +94,13 @@ enum LegacyTextLine {
   /// Splits "Key:   value" at its first colon; `nil` when the line has no colon or the key does
   /// not look like a label (empty, or starting with a space).
   static func keyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
-    guard let colon = line.utf8.firstIndex(of: 0x3A), colon > line.startIndex,
-      let first = line.utf8.first, !isSpaceByte(first)
-    else { return nil }
+    let colonOffset = withBytes(line) { bytes -> Int? in
+      guard let first = bytes.first, !isSpaceByte(first) else { return nil }
+      return ByteSearch.firstIndex(of: 0x3A, in: bytes, from: 0)
+    }
+    guard let colonOffset, colonOffset > 0 else { return nil }
+    let colon = line.utf8.index(line.startIndex, offsetBy: colonOffset)
+    // The value starts after the colon's character (which may carry a combining mark).
     let key = droppingTrailingSpace(line[..<colon])
     let value = trimmed(line[line.index(after: colon)...])
     return (key, value)
@@ -817,9 +822,7 @@ enum LegacyTextLine {
     var digitCount = 0
     for byte in text where byte != 0x2D { digitCount += 1 }
     let dashed = digitCount == 32
-    // Written into a temporary buffer and decoded once: `String(unsafeUninitializedCapacity:)`
-    // cost twice as much here.
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(36, digitCount)) { buffer in
+    return String(unsafeUninitializedCapacity: dashed ? 36 : digitCount) { buffer in
       // Where the next dash goes (after 8, 12, 16 and 20 digits), as an output position.
       var nextDash = dashed ? 8 : Int.max
       var count = 0
@@ -832,7 +835,7 @@ enum LegacyTextLine {
         buffer[count] = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
         count += 1
       }
-      return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+      return count
     }
   }
 }

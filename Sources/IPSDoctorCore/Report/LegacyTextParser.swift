@@ -879,28 +879,26 @@ struct ImageResolver {
     return address >= base && address - base < size
   }
 
+  /// Fills each frame in place: a copy of a frame out and back retains and releases its strings.
   func resolve(_ frames: inout [Frame]) {
     for position in frames.indices {
-      var frame = frames[position]
+      let address = frames[position].address
       var found: Int?
-      if let name = frame.imageName, let index = byName[name] {
-        if let address = frame.address, !contains(images[index], address),
-          let byAddress = imageIndex(containing: address)
-        {
+      if let name = frames[position].imageName, let index = byName[name] {
+        if let address, !contains(images[index], address), let byAddress = imageIndex(containing: address) {
           found = byAddress
         } else {
           found = index
         }
-      } else if let address = frame.address {
+      } else if let address {
         found = imageIndex(containing: address)
       }
       guard let found else { continue }
-      frame.imageIndex = found
-      frame.imageName = images[found].name ?? frame.imageName
-      if let base = images[found].base, let address = frame.address, address >= base {
-        frame.imageOffset = address - base
+      frames[position].imageIndex = found
+      if let name = images[found].name { frames[position].imageName = name }
+      if let base = images[found].base, let address, address >= base {
+        frames[position].imageOffset = address - base
       }
-      frames[position] = frame
     }
   }
 }
