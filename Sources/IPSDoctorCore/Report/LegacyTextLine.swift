@@ -18,59 +18,35 @@ enum LegacyTextLine {
 
   /// Parses "0x1f" (hexadecimal) or "31" (decimal).
   static func number(_ text: Substring) -> UInt64? {
-    if hasHexPrefix(text) {
-      let digits = Substring(text.utf8.dropFirst(2))
-      return digits.isEmpty ? nil : UInt64(digits, radix: 16)
-    }
-    return UInt64(text)
+    withBytes(text) { number($0, 0..<$0.count) }
   }
 
   /// Parses "0x1f" or bare hexadecimal digits "1f".
   static func hex(_ text: Substring) -> UInt64? {
-    if hasHexPrefix(text) {
-      let digits = Substring(text.utf8.dropFirst(2))
-      return digits.isEmpty ? nil : UInt64(digits, radix: 16)
-    }
-    return text.isEmpty ? nil : UInt64(text, radix: 16)
+    withBytes(text) { hex($0, 0..<$0.count) }
   }
 
-  /// Whether `text` starts with "0x" or "0X" (compared as bytes).
-  static func hasHexPrefix(_ text: Substring) -> Bool {
-    let utf8 = text.utf8
-    var index = utf8.startIndex
-    guard index < utf8.endIndex, utf8[index] == 0x30 else { return false }
-    index = utf8.index(after: index)
-    return index < utf8.endIndex && (utf8[index] == 0x78 || utf8[index] == 0x58)
+  /// Runs `body` on the UTF-8 of `text` in place (a native string is contiguous); a copy only for
+  /// a bridged one.
+  static func withBytes<Result>(
+    _ text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer(body)
   }
 
   /// Whether the UTF-8 of `text` starts with that of the ASCII `prefix`.
   static func hasPrefix(_ text: Substring, _ prefix: StaticString) -> Bool {
-    let utf8 = text.utf8
-    guard utf8.count >= prefix.utf8CodeUnitCount else { return false }
-    var index = utf8.startIndex
-    for offset in 0..<prefix.utf8CodeUnitCount {
-      if utf8[index] != prefix.utf8Start[offset] { return false }
-      index = utf8.index(after: index)
+    withBytes(text) { bytes in
+      let count = prefix.utf8CodeUnitCount
+      guard bytes.count >= count else { return false }
+      var offset = 0
+      while offset < count {
+        if bytes[offset] != prefix.utf8Start[offset] { return false }
+        offset += 1
+      }
+      return true
     }
-    return true
-  }
-
-  /// Whether the UTF-8 of `text` ends with that of the ASCII `suffix`.
-  static func hasSuffix(_ text: Substring, _ suffix: StaticString) -> Bool {
-    let utf8 = text.utf8
-    let count = suffix.utf8CodeUnitCount
-    guard utf8.count >= count else { return false }
-    var index = utf8.index(utf8.endIndex, offsetBy: -count)
-    for offset in 0..<count {
-      if utf8[index] != suffix.utf8Start[offset] { return false }
-      index = utf8.index(after: index)
-    }
-    return true
-  }
-
-  /// Whether `text` is exactly "???".
-  static func isQuestionMarks(_ text: Substring) -> Bool {
-    text.utf8.count == 3 && text.utf8.allSatisfy { $0 == 0x3F }
   }
 
   static func isSpaceByte(_ byte: UInt8) -> Bool {
@@ -93,20 +69,22 @@ enum LegacyTextLine {
   /// The text without leading spaces and tabs. (Works on UTF-8: spaces and tabs are single bytes,
   /// so every index found is a character boundary.)
   static func droppingLeadingSpace(_ text: Substring) -> Substring {
-    let utf8 = text.utf8
-    guard let first = utf8.firstIndex(where: { !isSpaceByte($0) }) else {
-      return text[text.endIndex...]
+    let spaces = withBytes(text) { bytes in
+      var count = 0
+      while count < bytes.count && isSpaceByte(bytes[count]) { count += 1 }
+      return count
     }
-    return text[first...]
+    return spaces == 0 ? text : text[text.utf8.index(text.startIndex, offsetBy: spaces)...]
   }
 
   /// The text without trailing spaces and tabs.
   static func droppingTrailingSpace(_ text: Substring) -> Substring {
-    let utf8 = text.utf8
-    guard let last = utf8.lastIndex(where: { !isSpaceByte($0) }) else {
-      return text[text.startIndex..<text.startIndex]
+    let kept = withBytes(text) { bytes in
+      var count = bytes.count
+      while count > 0 && isSpaceByte(bytes[count - 1]) { count -= 1 }
+      return count
     }
-    return text[..<utf8.index(after: last)]
+    return kept == text.utf8.count ? text : text[..<text.utf8.index(text.startIndex, offsetBy: kept)]
   }
 
   static func trimmed(_ text: Substring) -> Substring {
@@ -116,9 +94,13 @@ enum LegacyTextLine {
   /// Splits "Key:   value" at its first colon; `nil` when the line has no colon or the key does
   /// not look like a label (empty, or starting with a space).
   static func keyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
-    guard let colon = line.utf8.firstIndex(of: 0x3A), colon > line.startIndex,
-      let first = line.utf8.first, !isSpaceByte(first)
-    else { return nil }
+    let colonOffset = withBytes(line) { bytes -> Int? in
+      guard let first = bytes.first, !isSpaceByte(first) else { return nil }
+      return ByteSearch.firstIndex(of: 0x3A, in: bytes, from: 0)
+    }
+    guard let colonOffset, colonOffset > 0 else { return nil }
+    let colon = line.utf8.index(line.startIndex, offsetBy: colonOffset)
+    // The value starts after the colon's character (which may carry a combining mark).
     let key = droppingTrailingSpace(line[..<colon])
     let value = trimmed(line[line.index(after: colon)...])
     return (key, value)
@@ -226,12 +208,33 @@ enum LegacyTextLine {
   /// "Thread 5 name:  Dispatch queue: q" parts: "tid_303  Dispatch queue: q" → ("tid_303", "q").
   static func nameAndQueue(_ text: Substring) -> (name: String?, queue: String?) {
     let text = trimmed(text)
-    if let range = text.firstRange(of: "Dispatch queue:") {
+    // Searched as bytes when the text is ASCII (each byte a character); `firstRange` walks
+    // characters.
+    let range =
+      isASCII(text)
+      ? withBytes(text) { bytes in
+        ByteSearch.firstIndex(
+          of: UnsafeRawBufferPointer(start: dispatchQueue.utf8Start, count: dispatchQueue.utf8CodeUnitCount),
+          in: UnsafeRawBufferPointer(bytes))
+      }.map { offset -> Range<Substring.Index> in
+        let lower = text.utf8.index(text.startIndex, offsetBy: offset)
+        return lower..<text.utf8.index(lower, offsetBy: dispatchQueue.utf8CodeUnitCount)
+      }
+      : text.firstRange(of: dispatchQueue.description)
+    if let range {
       let name = trimmed(text[..<range.lowerBound])
       let queue = trimmed(text[range.upperBound...])
       return (name.isEmpty ? nil : String(name), queue.isEmpty ? nil : String(queue))
     }
     return (text.isEmpty ? nil : String(text), nil)
+  }
+
+  static let dispatchQueue: StaticString = "Dispatch queue:"
+
+  /// Whether every byte of `text` is ASCII, so that each is one character and byte comparisons
+  /// give what character comparisons would.
+  static func isASCII(_ text: Substring) -> Bool {
+    withBytes(text) { ByteSearch.isASCII($0) }
   }
 
   // MARK: Thread headers
@@ -249,34 +252,51 @@ enum LegacyTextLine {
 
   /// Reads a line starting with "Thread " and a digit; `nil` when its shape is unknown.
   static func threadHeader(_ line: Substring) -> ThreadHeader? {
-    guard line.hasPrefix("Thread ") else { return nil }
-    let afterWord = line.dropFirst("Thread ".count)
-    let digits = afterWord.prefix(while: isDigit)
+    // Character operations, done on the bytes when the line is ASCII (each byte a character).
+    let ascii = isASCII(line)
+    func starts(_ text: Substring, _ prefix: StaticString) -> Bool {
+      ascii ? hasPrefix(text, prefix) : text.hasPrefix(prefix.description)
+    }
+    /// `text` after `prefix`, which it starts with.
+    func dropping(_ text: Substring, _ prefix: StaticString) -> Substring {
+      ascii
+        ? text[text.utf8.index(text.startIndex, offsetBy: prefix.utf8CodeUnitCount)...]
+        : text.dropFirst(prefix.description.count)
+    }
+    func endsWithColon(_ text: Substring) -> Bool {
+      ascii ? text.utf8.last == 0x3A : text.hasSuffix(":")
+    }
+    guard starts(line, "Thread ") else { return nil }
+    let afterWord = dropping(line, "Thread ")
+    let digits =
+      ascii
+      ? afterWord[..<(afterWord.utf8.firstIndex(where: { $0 < 0x30 || $0 > 0x39 }) ?? afterWord.endIndex)]
+      : afterWord.prefix(while: isDigit)
     guard let number = Int(digits) else { return nil }
     let rest = afterWord[digits.endIndex...]
-    if rest.hasPrefix(" name:") {
-      let parts = nameAndQueue(rest.dropFirst(" name:".count))
+    if starts(rest, " name:") {
+      let parts = nameAndQueue(dropping(rest, " name:"))
       return .name(number: number, name: parts.name, queue: parts.queue)
     }
     var crashed = false
     var tail = rest
-    if tail.hasPrefix(" Crashed:") {
+    if starts(tail, " Crashed:") {
       crashed = true
-      tail = tail.dropFirst(" Crashed:".count)
-    } else if tail.hasPrefix(" Highlighted:") {
-      tail = tail.dropFirst(" Highlighted:".count)
-    } else if tail.hasPrefix(":") {
-      tail = tail.dropFirst()
-    } else if tail.hasPrefix(" crashed with "), tail.hasSuffix(":") {
-      let flavorText = tail.dropFirst(" crashed with ".count).dropLast()
+      tail = dropping(tail, " Crashed:")
+    } else if starts(tail, " Highlighted:") {
+      tail = dropping(tail, " Highlighted:")
+    } else if starts(tail, ":") {
+      tail = dropping(tail, ":")
+    } else if starts(tail, " crashed with "), endsWithColon(tail) {
+      let flavorText = dropping(tail, " crashed with ").dropLast()
       return .state(number: number, flavor: threadStateFlavor(flavorText))
-    } else if tail.hasPrefix(" "), trimmed(tail).hasSuffix(":") {
+    } else if starts(tail, " "), endsWithColon(trimmed(tail)) {
       return .other(number: number)
     } else {
       return nil
     }
-    if tail.hasPrefix(":") {
-      let parts = nameAndQueue(tail.dropFirst())
+    if starts(tail, ":") {
+      let parts = nameAndQueue(dropping(tail, ":"))
       return .start(number: number, crashed: crashed, name: parts.name, queue: parts.queue)
     }
     guard trimmed(tail).isEmpty else { return nil }
@@ -318,14 +338,21 @@ enum LegacyTextLine {
   /// ("esr: 0x56000080  Address size fault") comes back separately. `nil` when the line has no
   /// register at all.
   static func registers(_ line: Substring) -> (registers: [ThreadState.Register], esr: String?)? {
-    let tokens = line.split(whereSeparator: isSpace)
+    // An ASCII line splits as bytes, where a byte is a character; any other splits by characters
+    // (a combining mark after a space makes it no separator).
+    let isASCII = line.utf8.allSatisfy { $0 < 0x80 }
+    let tokens = isASCII ? asciiTokens(line) : line.split(whereSeparator: isSpace)
+    func isLabel(_ token: Substring) -> Bool {
+      isASCII ? token.utf8.last == 0x3A : token.hasSuffix(":")
+    }
     var result: [ThreadState.Register] = []
+    result.reserveCapacity(tokens.count / 2)
     var esrDescription: String?
     var sawName = false
     var index = 0
     while index < tokens.count {
       let token = tokens[index]
-      guard token.hasSuffix(":"), token.count > 1 else {
+      guard isLabel(token), (isASCII ? token.utf8.count : token.count) > 1 else {
         index += 1
         continue
       }
@@ -338,7 +365,7 @@ enum LegacyTextLine {
       result.append(ThreadState.Register(name: name, value: value))
       if name == "esr" {
         var words: [Substring] = []
-        while index < tokens.count, !tokens[index].hasSuffix(":") {
+        while index < tokens.count, !isLabel(tokens[index]) {
           words.append(tokens[index])
           index += 1
         }
@@ -348,72 +375,141 @@ enum LegacyTextLine {
     return sawName ? (result, esrDescription) : nil
   }
 
+  /// The space-separated words of an ASCII line, found on its bytes.
+  static func asciiTokens(_ line: Substring) -> [Substring] {
+    var tokens: [Substring] = []
+    let utf8 = line.utf8
+    var index = utf8.startIndex
+    while true {
+      while index < utf8.endIndex, isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
+      guard index < utf8.endIndex else { return tokens }
+      let start = index
+      while index < utf8.endIndex, !isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
+      tokens.append(line[start..<index])
+    }
+  }
+
   // MARK: Frames
 
   /// Reads "N   ImageName   0xADDRESS …": the image name may hold spaces, so the line is split at
   /// the address column. Returns the frame number too.
   static func frame(_ line: Substring) -> (number: Int, frame: Frame)? {
-    let text = trimmed(line)
-    let utf8 = text.utf8
-    var index = utf8.startIndex
+    withBytes(line) { frame(bytes: $0) }
+  }
+
+  /// Reads the line as ranges of its bytes (every delimiter is ASCII, and frame lines are the
+  /// second most common in a report), making `String`s only of the image name, symbol and file.
+  static func frame(bytes: UnsafeBufferPointer<UInt8>) -> (number: Int, frame: Frame)? {
+    let text = ByteScanner.trimmed(bytes, 0..<bytes.count)
+    var index = text.lowerBound
     var number = 0
     var digits = 0
-    while index < utf8.endIndex, utf8[index] >= 0x30 && utf8[index] <= 0x39, digits < 9 {
-      number = number * 10 + Int(utf8[index] - 0x30)
+    while index < text.upperBound, bytes[index] >= 0x30 && bytes[index] <= 0x39, digits < 9 {
+      number = number * 10 + Int(bytes[index] - 0x30)
       digits += 1
-      index = utf8.index(after: index)
+      index += 1
     }
-    guard digits > 0, index < utf8.endIndex, isSpaceByte(utf8[index]) else { return nil }
-    let rest = droppingLeadingSpace(text[index...])
-    guard let (addressRange, address) = addressColumn(rest) else { return nil }
+    guard digits > 0, index < text.upperBound, isSpaceByte(bytes[index]) else { return nil }
+    let rest = ByteScanner.trimmed(bytes, index..<text.upperBound)
+    guard let (addressRange, address) = addressColumn(bytes, rest) else { return nil }
     var frame = Frame()
-    let name = trimmed(rest[..<addressRange.lowerBound])
-    if !name.isEmpty && !isQuestionMarks(name) { frame.imageName = String(name) }
+    let name = ByteScanner.trimmed(bytes, rest.lowerBound..<addressRange.lowerBound)
+    if !name.isEmpty && !isQuestionMarks(bytes, name) { frame.imageName = string(bytes, name) }
     frame.address = address
-    let tail = trimmed(rest[addressRange.upperBound...])
-    readFrameTail(tail, into: &frame)
+    let tail = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
+    readFrameTail(bytes, tail, into: &frame)
     return (number, frame)
+  }
+
+  /// Whether `bytes[range]` is exactly "???".
+  static func isQuestionMarks(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    range.count == 3 && bytes[range.lowerBound] == 0x3F && bytes[range.lowerBound + 1] == 0x3F
+      && bytes[range.lowerBound + 2] == 0x3F
+  }
+
+  /// Whether `bytes[range]` starts with "0x" or "0X".
+  static func hasHexPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    range.count >= 2 && bytes[range.lowerBound] == 0x30
+      && (bytes[range.lowerBound + 1] == 0x78 || bytes[range.lowerBound + 1] == 0x58)
+  }
+
+  /// ``number(_:)`` on bytes: "0x1f" (hexadecimal) or "31" (decimal).
+  static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64? {
+    if hasHexPrefix(bytes, range) {
+      return unsigned(bytes, (range.lowerBound + 2)..<range.upperBound, radix: 16)
+    }
+    return unsigned(bytes, range, radix: 10)
+  }
+
+  /// ``hex(_:)`` on bytes: "0x1f" or bare hexadecimal digits "1f".
+  static func hex(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64? {
+    let digits = hasHexPrefix(bytes, range) ? (range.lowerBound + 2)..<range.upperBound : range
+    return unsigned(bytes, digits, radix: 16)
+  }
+
+  /// `UInt64(text, radix:)` for the bytes of `text`. Digits are read in place; anything else (a
+  /// leading sign, a stray character) goes to the standard library's parser, which decides.
+  static func unsigned(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, radix: UInt64)
+    -> UInt64?
+  {
+    guard !range.isEmpty else { return nil }
+    var value: UInt64 = 0
+    for position in range {
+      let byte = bytes[position]
+      let digit: UInt64
+      if byte >= 0x30 && byte <= 0x39 {
+        digit = UInt64(byte - 0x30)
+      } else if radix == 16 && isHexByte(byte) {
+        digit = hexValue(byte)
+      } else {
+        return UInt64(string(bytes, range), radix: Int(radix))
+      }
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
+      let (sum, carry) = shifted.addingReportingOverflow(digit)
+      if overflow || carry { return nil }
+      value = sum
+    }
+    return value
   }
 
   /// Finds the address column: the first "0x…" token preceded by white space; failing that, a
   /// token of eight or more bare hexadecimal digits (some tools drop the "0x").
-  static func addressColumn(_ text: Substring) -> (Range<Substring.Index>, UInt64)? {
-    let utf8 = text.utf8
-    var index = utf8.startIndex
+  static func addressColumn(_ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>)
+    -> (Range<Int>, UInt64)?
+  {
+    var index = text.lowerBound
     var previousIsSpace = true
-    while index < utf8.endIndex {
-      let byte = utf8[index]
-      if previousIsSpace && byte == 0x30 {
-        let next = utf8.index(after: index)
-        if next < utf8.endIndex, utf8[next] == 0x78 || utf8[next] == 0x58 {
-          var end = utf8.index(after: next)
-          var value: UInt64 = 0
-          var count = 0
-          while end < utf8.endIndex, isHexByte(utf8[end]) {
-            value = value &<< 4 | hexValue(utf8[end])
-            count += 1
-            end = utf8.index(after: end)
-          }
-          if count > 0 && count <= 16, end == utf8.endIndex || isSpaceByte(utf8[end]) {
-            return (index..<end, value)
-          }
+    while index < text.upperBound {
+      let byte = bytes[index]
+      if previousIsSpace && byte == 0x30 && index + 1 < text.upperBound
+        && (bytes[index + 1] == 0x78 || bytes[index + 1] == 0x58)
+      {
+        var end = index + 2
+        var value: UInt64 = 0
+        while end < text.upperBound, isHexByte(bytes[end]) {
+          value = value &<< 4 | hexValue(bytes[end])
+          end += 1
+        }
+        let count = end - index - 2
+        if count > 0 && count <= 16, end == text.upperBound || isSpaceByte(bytes[end]) {
+          return (index..<end, value)
         }
       }
       previousIsSpace = isSpaceByte(byte)
-      index = utf8.index(after: index)
+      index += 1
     }
     // Bare digits: "???   000000000000000000 0 + 0".
-    index = utf8.startIndex
-    var tokenStart: Substring.Index?
+    index = text.lowerBound
+    var tokenStart: Int?
     while true {
-      let atEnd = index == utf8.endIndex
-      if atEnd || isSpaceByte(utf8[index]) {
+      let atEnd = index == text.upperBound
+      if atEnd || isSpaceByte(bytes[index]) {
         if let start = tokenStart {
-          let token = utf8[start..<index]
-          if token.count >= 8, token.allSatisfy(isHexByte), start > utf8.startIndex {
+          let token = start..<index
+          if token.count >= 8, bytes[token].allSatisfy(isHexByte), start > text.lowerBound {
             var value: UInt64 = 0
-            for byte in token.suffix(16) { value = value &<< 4 | hexValue(byte) }
-            return (start..<index, value)
+            for byte in bytes[max(start, index - 16)..<index] { value = value &<< 4 | hexValue(byte) }
+            return (token, value)
           }
           tokenStart = nil
         }
@@ -421,40 +517,44 @@ enum LegacyTextLine {
         tokenStart = index
       }
       if atEnd { break }
-      index = utf8.index(after: index)
+      index += 1
     }
     return nil
   }
 
-  /// What follows the address: "0xBASE + offset" (optionally "// symbol + 0x10" after it),
-  /// "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
-  ///
-  /// Works on the UTF-8 of the tail: every delimiter is ASCII, so each index found is a character
-  /// boundary, and only the kept fields become `String`s.
-  static func readFrameTail(_ tail: Substring, into frame: inout Frame) {
+  /// What follows the address, `bytes[tail]`: "0xBASE + offset" (optionally "// symbol + 0x10"
+  /// after it), "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
+  static func readFrameTail(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout Frame
+  ) {
     guard !tail.isEmpty else { return }
-    var symbolPart: Substring? = tail
-    let utf8 = tail.utf8
+    var symbolPart: Range<Int>? = tail
     // The first three space-separated tokens.
-    var tokens: [Range<Substring.Index>] = []
-    var index = utf8.startIndex
-    while tokens.count < 3 {
-      while index < utf8.endIndex, isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
-      guard index < utf8.endIndex else { break }
+    var tokens: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
+    var tokenCount = 0
+    var index = tail.lowerBound
+    while tokenCount < 3 {
+      while index < tail.upperBound, isSpaceByte(bytes[index]) { index += 1 }
+      guard index < tail.upperBound else { break }
       let start = index
-      while index < utf8.endIndex, !isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
-      tokens.append(start..<index)
+      while index < tail.upperBound, !isSpaceByte(bytes[index]) { index += 1 }
+      switch tokenCount {
+      case 0: tokens.0 = start..<index
+      case 1: tokens.1 = start..<index
+      default: tokens.2 = start..<index
+      }
+      tokenCount += 1
     }
-    if tokens.count >= 3, utf8[tokens[1]].count == 1, utf8[tokens[1].lowerBound] == 0x2B,
-      let base = number(tail[tokens[0]]),
+    if tokenCount == 3, tokens.1.count == 1, bytes[tokens.1.lowerBound] == 0x2B,
+      let base = number(bytes, tokens.0),
       let offset = number(
-        tail[tokens[2].lowerBound..<(utf8[tokens[2]].firstIndex(of: 0x2F) ?? tokens[2].upperBound)])
+        bytes, tokens.2.lowerBound..<(bytes[tokens.2].firstIndex(of: 0x2F) ?? tokens.2.upperBound))
     {
       // Unsymbolicated: base + offset. The offset must be consistent with the base.
       // A zero base means the writer did not know the image: the offset is then meaningless.
       if base != 0 { frame.imageOffset = offset }
-      if let comment = firstDoubleSlash(tail) {
-        symbolPart = trimmed(tail[comment...])
+      if let comment = firstDoubleSlash(bytes, tail) {
+        symbolPart = ByteScanner.trimmed(bytes, comment..<tail.upperBound)
       } else {
         symbolPart = nil
       }
@@ -462,86 +562,128 @@ enum LegacyTextLine {
     guard var text = symbolPart, !text.isEmpty else { return }
     // "[inlined]" and the source location may come in either order.
     for _ in 0..<2 {
-      if hasSuffix(text, "[inlined]") {
+      if hasSuffix(bytes, text, "[inlined]") {
         frame.isInline = true
-        text = droppingTrailingSpace(text[..<text.utf8.index(text.endIndex, offsetBy: -9)])
+        text = ByteScanner.trimmed(bytes, text.lowerBound..<(text.upperBound - 9))
       }
-      if let (file, line, rest) = sourceSuffix(text) {
+      if let (file, line, rest) = sourceSuffix(bytes, text) {
         frame.sourceFile = file
         frame.sourceLine = line
         text = rest
       }
     }
-    if let plus = text.utf8.lastIndex(of: 0x2B), plus > text.startIndex,
-      isSpaceByte(text.utf8[text.utf8.index(before: plus)])
+    if let plus = bytes[text].lastIndex(of: 0x2B), plus > text.lowerBound,
+      isSpaceByte(bytes[plus - 1])
     {
-      let offsetText = trimmed(text[text.utf8.index(after: plus)...])
-      if let offset = number(offsetText) {
+      let offsetText = ByteScanner.trimmed(bytes, (plus + 1)..<text.upperBound)
+      if let offset = number(bytes, offsetText) {
         frame.symbolLocation = offset
-        text = droppingTrailingSpace(text[..<plus])
+        text = ByteScanner.trimmed(bytes, text.lowerBound..<plus)
       }
     }
     // "// 0x00020d58 + 0x80": an address is not a symbol.
-    if hasPrefix(text, "0x"), hex(text) != nil {
+    if text.count >= 2 && bytes[text.lowerBound] == 0x30 && bytes[text.lowerBound + 1] == 0x78,
+      hex(bytes, text) != nil
+    {
       frame.symbolLocation = nil
       return
     }
-    if !text.isEmpty && !isQuestionMarks(text) { frame.symbol = String(text) }
+    if !text.isEmpty && !isQuestionMarks(bytes, text) { frame.symbol = string(bytes, text) }
   }
 
-  /// Where the first "//" in `text` ends.
-  static func firstDoubleSlash(_ text: Substring) -> Substring.Index? {
-    let utf8 = text.utf8
-    var index = utf8.startIndex
-    var previousIsSlash = false
-    while index < utf8.endIndex {
-      let isSlash = utf8[index] == 0x2F
-      index = utf8.index(after: index)
-      if isSlash && previousIsSlash { return index }
-      previousIsSlash = isSlash
+  /// Whether `bytes[range]` ends with the ASCII `suffix`.
+  static func hasSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ suffix: StaticString)
+    -> Bool
+  {
+    let count = suffix.utf8CodeUnitCount
+    guard range.count >= count else { return false }
+    var offset = 0
+    while offset < count {
+      if bytes[range.upperBound - count + offset] != suffix.utf8Start[offset] { return false }
+      offset += 1
+    }
+    return true
+  }
+
+  /// Where the first "//" in `bytes[text]` ends.
+  static func firstDoubleSlash(_ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Int? {
+    var index = text.lowerBound
+    while index + 1 < text.upperBound {
+      if bytes[index] == 0x2F && bytes[index + 1] == 0x2F { return index + 2 }
+      index += 1
     }
     return nil
   }
 
-  /// " (File.swift:42)" at the end of a symbol.
-  static func sourceSuffix(_ text: Substring) -> (String, Int, Substring)? {
-    let utf8 = text.utf8
-    guard utf8.last == 0x29, let open = utf8.lastIndex(of: 0x28), open > text.startIndex,
-      isSpaceByte(utf8[utf8.index(before: open)])
+  /// " (File.swift:42)" at the end of a symbol: the file, the line and the symbol before it.
+  static func sourceSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>)
+    -> (String, Int, Range<Int>)?
+  {
+    guard !text.isEmpty, bytes[text.upperBound - 1] == 0x29,
+      let open = bytes[text].lastIndex(of: 0x28), open > text.lowerBound,
+      isSpaceByte(bytes[open - 1])
     else { return nil }
-    let inside = utf8[utf8.index(after: open)..<utf8.index(before: utf8.endIndex)]
-    guard let colon = inside.lastIndex(of: 0x3A), colon > inside.startIndex else { return nil }
-    let lineText = inside[inside.index(after: colon)...]
-    guard !lineText.isEmpty, lineText.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-      let line = Int(Substring(lineText))
+    let inside = (open + 1)..<(text.upperBound - 1)
+    guard let colon = bytes[inside].lastIndex(of: 0x3A), colon > inside.lowerBound else {
+      return nil
+    }
+    let lineText = (colon + 1)..<inside.upperBound
+    guard !lineText.isEmpty, bytes[lineText].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      let lineNumber = unsigned(bytes, lineText, radix: 10), lineNumber <= UInt64(Int.max)
     else {
       return nil
     }
-    let file = inside[..<colon]
-    guard !file.contains(0x3A) else { return nil }
-    return (String(Substring(file)), line, droppingTrailingSpace(text[..<open]))
-  }
-
-  /// The unsymbolicated one-line backtrace "(0x1a2b 0x3c4d …)": its addresses, or `nil`.
-  static func addressList(_ line: Substring) -> [UInt64]? {
-    let text = trimmed(line)
-    guard text.hasPrefix("(") else { return nil }
-    var body = text.dropFirst()
-    if body.hasSuffix(")") { body = body.dropLast() }
-    var result: [UInt64] = []
-    for token in body.split(whereSeparator: isSpace) {
-      guard let value = hex(token) else { return nil }
-      result.append(value)
-    }
-    return result
+    let file = inside.lowerBound..<colon
+    guard !bytes[file].contains(0x3A) else { return nil }
+    return (string(bytes, file), Int(lineNumber), ByteScanner.trimmed(bytes, text.lowerBound..<open))
   }
 
   // MARK: Binary images
 
-  static let architectures: Set<String> = [
-    "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "armv6", "arm", "x86_64", "x86_64h",
-    "i386", "ppc", "ppc64",
-  ]
+  /// The architecture named by `bytes[range]`, as a `String` literal (no allocation), or `nil`.
+  ///
+  /// Compared as bytes: these lines are most of a report, and no other spelling of an ASCII name
+  /// is canonically equivalent to it, so this agrees with comparing `String`s.
+  static func architecture(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+    func equals(_ name: StaticString) -> Bool {
+      guard range.count == name.utf8CodeUnitCount else { return false }
+      var offset = 0
+      while offset < range.count {
+        if bytes[range.lowerBound + offset] != name.utf8Start[offset] { return false }
+        offset += 1
+      }
+      return true
+    }
+    switch range.count {
+    case 3: return equals("arm") ? "arm" : equals("ppc") ? "ppc" : nil
+    case 4: return equals("i386") ? "i386" : nil
+    case 5:
+      return equals("arm64") ? "arm64" : equals("armv7") ? "armv7" : equals("armv6") ? "armv6"
+        : equals("ppc64") ? "ppc64" : nil
+    case 6:
+      return equals("arm64e") ? "arm64e" : equals("armv7s") ? "armv7s"
+        : equals("armv7k") ? "armv7k" : equals("x86_64") ? "x86_64" : nil
+    case 7: return equals("x86_64h") ? "x86_64h" : nil
+    case 8: return equals("arm64_32") ? "arm64_32" : nil
+    default: return nil
+    }
+  }
+
+  /// `bytes[range]` as a `String` (invalid UTF-8 repaired).
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+  }
+
+  /// Whether two ranges of `bytes` hold equal text: compared as bytes when both are ASCII (where
+  /// that is `String` equality), else as `String`s, so canonical equivalence still applies.
+  static func sameText(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    let aBytes = UnsafeBufferPointer(rebasing: bytes[a])
+    let bBytes = UnsafeBufferPointer(rebasing: bytes[b])
+    if ByteSearch.isASCII(aBytes) && ByteSearch.isASCII(bBytes) {
+      return aBytes.count == bBytes.count && aBytes.elementsEqual(bBytes)
+    }
+    return string(bytes, a) == string(bytes, b)
+  }
 
   /// "0x1045a0000 - 0x1046bffff ChatApp arm64  <6f1c…> /private/var/…/ChatApp", the macOS
   /// "0x10e30e000 - 0x10e311fff +com.example.App (1.0 - 1) <UUID> /path" form, names with spaces,
@@ -549,13 +691,10 @@ enum LegacyTextLine {
   ///
   /// Scanned as bytes: every delimiter is ASCII, and these lines are most of a report.
   static func binaryImage(_ line: Substring) -> BinaryImage? {
-    // The line's bytes in place (a native string is contiguous UTF-8); a copy only for a bridged one.
-    if let image = line.utf8.withContiguousStorageIfAvailable({ binaryImage(bytes: $0) }) {
-      return image
-    }
-    return Array(line.utf8).withUnsafeBufferPointer { binaryImage(bytes: $0) }
+    withBytes(line) { binaryImage(bytes: $0) }
   }
 
+  /// Reads the line as ranges of its bytes and makes `String`s only of the fields it keeps.
   static func binaryImage(bytes: UnsafeBufferPointer<UInt8>) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()
@@ -587,39 +726,31 @@ enum LegacyTextLine {
     let restStart = scanner.index
     var descriptorEnd = bytes.count
     var pathStart = bytes.count
-    if let open = scanner.find([0x3C], from: restStart),
-      let close = scanner.find([0x3E], from: open)
-    {
-      let inside = bytes[(open + 1)..<close]
-      if !inside.isEmpty, inside.allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
-        image.uuid = normalizedUUID(inside)
+    if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
+      let inside = (open + 1)..<close
+      if !inside.isEmpty, bytes[inside].allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
+        image.uuid = normalizedUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
       }
       descriptorEnd = open
       pathStart = close + 1
-    } else if let slash = scanner.find([0x20, 0x2F], from: restStart) {
+    } else if let slash = scanner.find(0x20, 0x2F, from: restStart) {
       descriptorEnd = slash
       pathStart = slash + 1
     }
     // Jailbreak tools append package metadata as JSON: " {"install_date":…}".
-    let pathEnd = scanner.find([0x20, 0x7B, 0x22], from: pathStart) ?? bytes.count
+    let pathEnd = scanner.find(0x20, 0x7B, 0x22, from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
-    if !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F })) {
-      image.path = String(decoding: bytes[path], as: UTF8.self)
-    }
+    let hasPath = !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F }))
+    if hasPath { image.path = string(bytes, path) }
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
-    func endsWith(_ suffix: [UInt8]) -> Bool {
-      descriptor.count >= suffix.count
-        && bytes[(descriptor.upperBound - suffix.count)..<descriptor.upperBound].elementsEqual(
-          suffix)
-    }
-    if image.path == nil && image.uuid == nil && endsWith([0x20, 0x3F, 0x3F, 0x3F]) {
+    if !hasPath && image.uuid == nil && hasSuffix(bytes, descriptor, " ???") {
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
     }
-    if endsWith([0x29]), let open = bytes[descriptor].lastIndex(of: 0x28) {
+    if hasSuffix(bytes, descriptor, ")"), let open = bytes[descriptor].lastIndex(of: 0x28) {
       let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
-      readVersion(String(decoding: bytes[inside], as: UTF8.self), into: &image)
+      readVersion(bytes, inside, into: &image)
       if image.bundleShortVersion == nil, image.bundleVersion != nil,
         let space = bytes[descriptor].lastIndex(where: isSpaceByte)
       {
@@ -627,88 +758,85 @@ enum LegacyTextLine {
         let last = (space + 1)..<descriptor.upperBound
         if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E)
         {
-          image.bundleShortVersion = String(decoding: bytes[last], as: UTF8.self)
+          image.bundleShortVersion = string(bytes, last)
           descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
         }
       }
     }
     if let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
-      let last = String(decoding: bytes[(space + 1)..<descriptor.upperBound], as: UTF8.self)
-      if architectures.contains(last) {
-        image.arch = last
+      if let arch = architecture(bytes, (space + 1)..<descriptor.upperBound) {
+        image.arch = arch
         descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
       }
-    } else if image.path != nil {
-      let whole = String(decoding: bytes[descriptor], as: UTF8.self)
-      if architectures.contains(whole) {
-        image.arch = whole
-        descriptor = descriptor.lowerBound..<descriptor.lowerBound
-      }
+    } else if hasPath, let arch = architecture(bytes, descriptor) {
+      image.arch = arch
+      descriptor = descriptor.lowerBound..<descriptor.lowerBound
     }
-    let column = String(decoding: bytes[descriptor], as: UTF8.self)
-    if !column.isEmpty && column != "???" {
+    // `String.hasSuffix` compares characters; as bytes only when that is the same thing.
+    func hasDylibSuffix(_ column: Range<Int>) -> Bool {
+      ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[column]))
+        ? hasSuffix(bytes, column, ".dylib") : string(bytes, column).hasSuffix(".dylib")
+    }
+    let column = descriptor
+    // One return, so that the image is moved out rather than copied (a copy retains every string).
+    if !column.isEmpty && !isQuestionMarks(bytes, column) {
       // macOS writes the bundle identifier in the name column; the name is then the file name.
-      let fileName = image.path.map(CrashReport.lastPathComponent)
-      if let fileName, column != fileName, !fileName.isEmpty, bytes[descriptor].contains(0x2E),
-        !column.hasSuffix(".dylib")
+      let fileName = (bytes[path].lastIndex(of: 0x2F).map { $0 + 1 } ?? path.lowerBound)..<path.upperBound
+      if hasPath, !fileName.isEmpty, bytes[column].contains(0x2E), !hasDylibSuffix(column),
+        !sameText(bytes, column, fileName)
       {
-        image.bundleID = column
-        image.name = fileName
+        image.bundleID = string(bytes, column)
+        image.name = string(bytes, fileName)
       } else {
-        image.name = column
+        image.name = string(bytes, column)
       }
     }
     return image
   }
 
-  /// "(1.0 - 1)", "(817)", "(*)".
-  static func readVersion(_ inside: String, into image: inout BinaryImage) {
-    func clean(_ text: Substring) -> String? {
-      let text = trimmed(text)
-      return text.isEmpty || (text.utf8.count == 1 && text.utf8.first == 0x2A) || isQuestionMarks(text)
-        ? nil : String(text)
+  /// "(1.0 - 1)", "(817)", "(*)": the text inside the parentheses, `bytes[inside]`.
+  static func readVersion(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>, into image: inout BinaryImage
+  ) {
+    func clean(_ range: Range<Int>) -> String? {
+      let text = ByteScanner.trimmed(bytes, range)
+      let isStar = text.count == 1 && bytes[text.lowerBound] == 0x2A
+      let isQuestionMarks = text.count == 3 && bytes[text].allSatisfy({ $0 == 0x3F })
+      return text.isEmpty || isStar || isQuestionMarks ? nil : string(bytes, text)
     }
-    // The first " - ", found as bytes.
-    let utf8 = inside.utf8
-    var index = utf8.startIndex
-    var separator: Range<String.Index>?
-    while index < utf8.endIndex, separator == nil {
-      if utf8[index] == 0x20 {
-        let dash = utf8.index(after: index)
-        if dash < utf8.endIndex, utf8[dash] == 0x2D {
-          let space = utf8.index(after: dash)
-          if space < utf8.endIndex, utf8[space] == 0x20 {
-            separator = index..<utf8.index(after: space)
-          }
-        }
+    // The first " - ".
+    var index = inside.lowerBound
+    while index + 3 <= inside.upperBound {
+      if bytes[index] == 0x20 && bytes[index + 1] == 0x2D && bytes[index + 2] == 0x20 {
+        image.bundleShortVersion = clean(inside.lowerBound..<index)
+        image.bundleVersion = clean((index + 3)..<inside.upperBound)
+        return
       }
-      index = utf8.index(after: index)
+      index += 1
     }
-    if let separator {
-      image.bundleShortVersion = clean(inside[..<separator.lowerBound])
-      image.bundleVersion = clean(inside[separator.upperBound...])
-    } else {
-      image.bundleVersion = clean(Substring(inside))
-    }
+    image.bundleVersion = clean(inside)
   }
 
   /// "6f1c3b2a…" (32 digits) or "6F1C3B2A-…" → "6F1C3B2A-1234-…" upper-case, dashed 8-4-4-4-12.
-  static func normalizedUUID(_ text: some Collection<UInt8>) -> String {
-    var digits: [UInt8] = []
-    digits.reserveCapacity(36)
-    for byte in text where byte != 0x2D {
-      digits.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+  static func normalizedUUID(_ text: UnsafeBufferPointer<UInt8>) -> String {
+    var digitCount = 0
+    for byte in text where byte != 0x2D { digitCount += 1 }
+    let dashed = digitCount == 32
+    return String(unsafeUninitializedCapacity: dashed ? 36 : digitCount) { buffer in
+      // Where the next dash goes (after 8, 12, 16 and 20 digits), as an output position.
+      var nextDash = dashed ? 8 : Int.max
+      var count = 0
+      for byte in text where byte != 0x2D {
+        if count == nextDash {
+          buffer[count] = 0x2D
+          count += 1
+          nextDash = count == 24 ? Int.max : count + 4
+        }
+        buffer[count] = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+        count += 1
+      }
+      return count
     }
-    guard digits.count == 32 else { return String(decoding: digits, as: UTF8.self) }
-    var result: [UInt8] = []
-    result.reserveCapacity(36)
-    var offset = 0
-    while offset < 32 {
-      if offset == 8 || offset == 12 || offset == 16 || offset == 20 { result.append(0x2D) }
-      result.append(digits[offset])
-      offset += 1
-    }
-    return String(decoding: result, as: UTF8.self)
   }
 }
 
@@ -777,23 +905,32 @@ struct ByteScanner {
     return value
   }
 
-  /// Where `pattern` first occurs at or after `start`.
-  func find(_ pattern: [UInt8], from start: Int) -> Int? {
-    var position = start
-    while position + pattern.count <= bytes.count {
-      if bytes[position] == pattern[0] {
-        var matches = true
-        var offset = 1
-        while offset < pattern.count {
-          if bytes[position + offset] != pattern[offset] {
-            matches = false
-            break
-          }
-          offset += 1
-        }
-        if matches { return position }
+  /// Where `byte` first occurs at or after `start` (`memchr`).
+  func find(_ byte: UInt8, from start: Int) -> Int? {
+    ByteSearch.firstIndex(of: byte, in: bytes, from: start)
+  }
+
+  /// Where the two bytes first occur together at or after `start`. (Needles are spelled out as
+  /// bytes: an array literal here would be allocated on every call.) `memchr` looks for the
+  /// second byte, the rarer one in the needles used: the first is a space.
+  func find(_ first: UInt8, _ second: UInt8, from start: Int) -> Int? {
+    var position = start + 1
+    while let hit = ByteSearch.firstIndex(of: second, in: bytes, from: position) {
+      if bytes[hit - 1] == first { return hit - 1 }
+      position = hit + 1
+    }
+    return nil
+  }
+
+  /// Where the three bytes first occur together at or after `start`; `memchr` looks for the
+  /// middle one, as above.
+  func find(_ first: UInt8, _ second: UInt8, _ third: UInt8, from start: Int) -> Int? {
+    var position = start + 1
+    while let hit = ByteSearch.firstIndex(of: second, in: bytes, from: position) {
+      if hit + 1 < bytes.count && bytes[hit - 1] == first && bytes[hit + 1] == third {
+        return hit - 1
       }
-      position += 1
+      position = hit + 1
     }
     return nil
   }

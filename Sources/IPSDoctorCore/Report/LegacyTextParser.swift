@@ -96,6 +96,8 @@ struct LegacyTextReader {
 
   var lastContentLine: Int
   var sawBody = false
+  /// The number of lines in the text, so that the image list can be sized once.
+  var lineCount = 0
 
   init(report: CrashReport, firstLine: Int) {
     self.report = report
@@ -119,14 +121,15 @@ struct LegacyTextReader {
   ]
 
   mutating func read(_ text: String) {
-    // Split the bytes (fast, and "\r\n" is one Character); a trailing "\r" is dropped per line.
+    // Split the bytes (fast, and "\r\n" is one Character); lines come without their "\r" and
+    // trailing spaces.
     let lines = Self.lines(of: text)
+    lineCount = lines.count
     // Find where the report starts and how far it is indented.
     var start = 0
     var indent = 0
     var found = false
-    for (offset, raw) in lines.enumerated() {
-      let line = Self.withoutCarriageReturn(raw)
+    for (offset, line) in lines.enumerated() {
       let content = LegacyTextLine.droppingLeadingSpace(line)
       if Self.openingLabels.contains(where: { content.utf8.starts(with: $0.utf8) }) {
         start = offset
@@ -136,19 +139,15 @@ struct LegacyTextReader {
       }
     }
     if !found {
-      start =
-        lines.firstIndex(where: { !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty })
-        ?? 0
-    } else if lines[..<start].contains(where: {
-      !LegacyTextLine.trimmed(Self.withoutCarriageReturn($0)).isEmpty
-    }) {
+      start = lines.firstIndex(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) ?? 0
+    } else if lines[..<start].contains(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) {
       warn(firstLine, "skipped text before the report")
     }
 
     var offset = start
     while offset < lines.count && !stopped {
       let number = firstLine + offset
-      var line = Self.withoutCarriageReturn(lines[offset])
+      var line = lines[offset]
       offset += 1
       if indent > 0 {
         let content = LegacyTextLine.droppingLeadingSpace(line)
@@ -161,12 +160,13 @@ struct LegacyTextReader {
           line = line[line.utf8.index(line.startIndex, offsetBy: indent)...]
         }
       }
-      process(LegacyTextLine.droppingTrailingSpace(line), number: number)
+      process(line, number: number)
     }
   }
 
   /// The lines of `text` (split at "\n", empty lines kept) as slices of its one UTF-8 buffer,
-  /// found with `memchr`.
+  /// found with `memchr`, each without a final "\r" and then without trailing spaces and tabs:
+  /// trimmed here, on the bytes, rather than through `Substring` indices once per use.
   static func lines(of text: String) -> [Substring] {
     let utf8 = text.utf8
     let found = utf8.withContiguousStorageIfAvailable { buffer -> [Substring] in
@@ -174,19 +174,22 @@ struct LegacyTextReader {
       var start = 0
       while true {
         let end = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: start) ?? buffer.count
+        var last = end
+        if last > start && buffer[last - 1] == 0x0D { last -= 1 }
+        while last > start && LegacyTextLine.isSpaceByte(buffer[last - 1]) { last -= 1 }
         let lower = utf8.index(utf8.startIndex, offsetBy: start)
-        let upper = utf8.index(lower, offsetBy: end - start)
+        let upper = utf8.index(lower, offsetBy: last - start)
         result.append(text[lower..<upper])
         if end == buffer.count { return result }
         start = end + 1
       }
     }
     return found
-      ?? text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
-  }
-
-  static func withoutCarriageReturn(_ line: Substring) -> Substring {
-    line.utf8.last == 0x0D ? line[..<line.utf8.index(before: line.endIndex)] : line
+      ?? text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+        var line = Substring($0)
+        if line.utf8.last == 0x0D { line = line[..<line.utf8.index(before: line.endIndex)] }
+        return LegacyTextLine.droppingTrailingSpace(line)
+      }
   }
 
   static func startsSection(_ line: Substring) -> Bool {
@@ -215,7 +218,8 @@ struct LegacyTextReader {
   ]
 
   mutating func process(_ line: Substring, number: Int) {
-    let isBlank = LegacyTextLine.droppingLeadingSpace(line).isEmpty
+    // Lines come without trailing spaces (``lines(of:)``), so a blank one is empty.
+    let isBlank = line.isEmpty
     if !isBlank { lastContentLine = number }
     switch block {
     case .none:
@@ -380,6 +384,8 @@ struct LegacyTextReader {
       inHeaderBlock = false
       sawBody = true
       block = .images
+      // At most one image a line: growing the array would move hundreds of images several times.
+      report.images.reserveCapacity(report.images.count + lineCount - (number - firstLine))
       return
     }
     if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
@@ -715,7 +721,14 @@ struct LegacyTextReader {
   /// line, else by the address range that holds the frame's address.
   mutating func resolveFrames() {
     guard !report.images.isEmpty else { return }
-    let resolver = ImageResolver(images: report.images)
+    var names = Set<String>()
+    for thread in report.threads {
+      for frame in thread.frames { if let name = frame.imageName { names.insert(name) } }
+    }
+    for frame in report.lastExceptionBacktrace ?? [] {
+      if let name = frame.imageName { names.insert(name) }
+    }
+    let resolver = ImageResolver(images: report.images, frameImageNames: names)
     for position in report.threads.indices {
       resolver.resolve(&report.threads[position].frames)
     }
@@ -767,25 +780,86 @@ struct LegacyTextReader {
 /// Finds the image of a frame by name or by address.
 struct ImageResolver {
   let images: [BinaryImage]
+  /// For each image name the frames use, the first image whose name, bundle identifier or file
+  /// name it is. Only the frames' names are looked up: a report has hundreds of images but uses
+  /// a few dozen, and hashing three keys of every image cost more than resolving the frames.
   var byName: [String: Int] = [:]
   /// (base, last address, index), sorted by base.
   var ranges: [(base: UInt64, last: UInt64, index: Int)] = []
 
-  init(images: [BinaryImage]) {
+  init(images: [BinaryImage], frameImageNames: Set<String>) {
     self.images = images
-    byName.reserveCapacity(images.count * 2)
-    for (index, image) in images.enumerated() {
-      func add(_ key: String?) {
-        if let key, byName[key] == nil { byName[key] = index }
+    var filter = NameFilter()
+    for name in frameImageNames { filter.insert(name) }
+    ranges.reserveCapacity(images.count)
+    // Fields are read in place: a copy of a whole image retains and releases all its strings.
+    for index in images.indices {
+      if byName.count < frameImageNames.count {
+        func add(_ key: String) {
+          if filter.mayContain(key), frameImageNames.contains(key), byName[key] == nil {
+            byName[key] = index
+          }
+        }
+        if let name = images[index].name { add(name) }
+        if let bundleID = images[index].bundleID { add(bundleID) }
+        if let path = images[index].path, let fileName = filter.fileNameIfMayContain(path) {
+          add(fileName)
+        }
       }
-      add(image.name)
-      add(image.bundleID)
-      add(image.path.map(CrashReport.lastPathComponent))
-      if let base = image.base, let size = image.size, size > 0 {
+      if let base = images[index].base, let size = images[index].size, size > 0 {
         ranges.append((base, base &+ (size - 1), index))
       }
     }
     ranges.sort { $0.base < $1.base }
+  }
+
+  /// A 256-bit Bloom filter over (length, first byte, last byte) of the frames' image names: it
+  /// turns most image keys away before they are hashed (or, for a path's file name, copied).
+  struct NameFilter {
+    var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+      guard let first = bytes.first, let last = bytes.last else { return 0 }
+      return (bytes.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
+    }
+
+    static func slot(of text: String) -> Int {
+      text.utf8.withContiguousStorageIfAvailable(slot) ?? Array(text.utf8).withUnsafeBufferPointer(slot)
+    }
+
+    func contains(slot: Int) -> Bool {
+      let mask = UInt64(1) << UInt64(slot & 63)
+      switch slot >> 6 {
+      case 0: return bits.0 & mask != 0
+      case 1: return bits.1 & mask != 0
+      case 2: return bits.2 & mask != 0
+      default: return bits.3 & mask != 0
+      }
+    }
+
+    mutating func insert(_ text: String) {
+      let slot = Self.slot(of: text)
+      let mask = UInt64(1) << UInt64(slot & 63)
+      switch slot >> 6 {
+      case 0: bits.0 |= mask
+      case 1: bits.1 |= mask
+      case 2: bits.2 |= mask
+      default: bits.3 |= mask
+      }
+    }
+
+    func mayContain(_ text: String) -> Bool { contains(slot: Self.slot(of: text)) }
+
+    /// `CrashReport.lastPathComponent(path)`, made only when the filter lets it through.
+    func fileNameIfMayContain(_ path: String) -> String? {
+      let fileName: (UnsafeBufferPointer<UInt8>) -> String? = { bytes in
+        let start = bytes.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
+        let name = UnsafeBufferPointer(rebasing: bytes[start...])
+        return contains(slot: Self.slot(name)) ? String(decoding: name, as: UTF8.self) : nil
+      }
+      return path.utf8.withContiguousStorageIfAvailable(fileName)
+        ?? Array(path.utf8).withUnsafeBufferPointer(fileName)
+    }
   }
 
   func imageIndex(containing address: UInt64) -> Int? {
@@ -805,29 +879,26 @@ struct ImageResolver {
     return address >= base && address - base < size
   }
 
+  /// Fills each frame in place: a copy of a frame out and back retains and releases its strings.
   func resolve(_ frames: inout [Frame]) {
     for position in frames.indices {
-      var frame = frames[position]
+      let address = frames[position].address
       var found: Int?
-      if let name = frame.imageName, let index = byName[name] {
-        if let address = frame.address, !contains(images[index], address),
-          let byAddress = imageIndex(containing: address)
-        {
+      if let name = frames[position].imageName, let index = byName[name] {
+        if let address, !contains(images[index], address), let byAddress = imageIndex(containing: address) {
           found = byAddress
         } else {
           found = index
         }
-      } else if let address = frame.address {
+      } else if let address {
         found = imageIndex(containing: address)
       }
       guard let found else { continue }
-      let image = images[found]
-      frame.imageIndex = found
-      frame.imageName = image.name ?? frame.imageName
-      if let base = image.base, let address = frame.address, address >= base {
-        frame.imageOffset = address - base
+      frames[position].imageIndex = found
+      if let name = images[found].name { frames[position].imageName = name }
+      if let base = images[found].base, let address, address >= base {
+        frames[position].imageOffset = address - base
       }
-      frames[position] = frame
     }
   }
 }
