@@ -17,6 +17,9 @@ public struct DiagnosisContext: Sendable {
   private(set) var languageException: LanguageException?
   /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
+  /// `MainThreadAssertion.bridgeFrame(in:)`, found once where a main-thread assertion is present
+  /// (the only reports whose rules look for the bridge; `.none` elsewhere and while `init` runs).
+  private(set) var assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? = nil
   /// `MemoryFault(_:)`, found once for every rule (`nil` also while `init` runs).
   private(set) var memoryFault: MemoryFault?
   /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
@@ -89,12 +92,14 @@ public struct DiagnosisContext: Sendable {
     reasonTextBytes = FrameSymbolText(texts: reasonTexts)
     let texts = Self.makeTerminationTexts(report)
     terminationTextList = texts
-    exceptionCodeValues =
-      report.exception?.codes.map { text in text.split(separator: ",").map { String.parseUInt64($0) } } ?? []
+    exceptionCodeValues = report.exception?.codes.map(Self.parseCodes) ?? []
     terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
     swiftFailures = SwiftFailure.collect(in: self)
     languageException = LanguageException.collect(in: self)
     mainThreadAssertion = MainThreadAssertion.collect(in: self)
+    if mainThreadAssertion?.isPresent == true {
+      assertionBridgeFrame = .some(MainThreadAssertion.collectBridgeFrame(in: self))
+    }
     memoryFault = MemoryFault(self)
     dyldError = DyldError(self)
   }
@@ -177,17 +182,20 @@ public struct DiagnosisContext: Sendable {
   public func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (
     index: Int, evidence: Evidence
   )? {
+    guard let index = firstFrameIndex(in: backtrace, containing: fragment) else { return nil }
+    return (index, Evidence(backtrace.framePath(index), describe(backtrace.frames[index])))
+  }
+
+  /// The index `firstFrame(in:containing:)` finds, without describing the frame.
+  func firstFrameIndex(in backtrace: Backtrace, containing fragment: String) -> Int? {
     switch backtrace.symbolText?.firstFrame(containing: fragment) ?? .undecided {
-    case .found(let index):
-      return (index, Evidence(backtrace.framePath(index), describe(backtrace.frames[index])))
+    case .found(let index): return index
     case .absent: return nil
     case .undecided: break
     }
     for (index, frame) in backtrace.frames.enumerated() {
       guard let raw = frame.symbol else { continue }
-      if raw.utf8Contains(fragment) {
-        return (index, Evidence(backtrace.framePath(index), describe(frame)))
-      }
+      if raw.utf8Contains(fragment) { return index }
     }
     return nil
   }

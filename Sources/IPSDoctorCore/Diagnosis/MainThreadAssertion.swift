@@ -73,6 +73,11 @@ public enum MainThreadAssertion {
       // Without the assertion handler the backtrace adds nothing (see below): one byte search
       // rules most backtraces out.
       if backtrace.symbolText?.contains(assertionHandler) == false { continue }
+      // Only the asserting frames some symbol contains can match a frame; with none, `deepest`
+      // stays `nil` and the backtrace adds nothing.
+      let markers = backtrace.symbolText.map { text in assertingFrames.filter { text.contains($0) != false } }
+        ?? assertingFrames
+      if markers.isEmpty { continue }
       var evidence: [Evidence] = []
       var deepest: Int?
       var hasHandler = false
@@ -81,7 +86,7 @@ public enum MainThreadAssertion {
         if symbol.utf8Contains(assertionHandler) {
           hasHandler = true
           evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
-        } else if assertingFrames.contains(where: { symbol.utf8Contains($0) }) {
+        } else if markers.contains(where: { symbol.utf8Contains($0) }) {
           evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
           deepest = index
         }
@@ -112,6 +117,12 @@ public enum MainThreadAssertion {
 
   /// The first `@objc closure #N in T.m(…)` frame (any symbol form) in the backtraces.
   public static func bridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
+    if let known = context.assertionBridgeFrame { return known }
+    return collectBridgeFrame(in: context)
+  }
+
+  /// Finds `bridgeFrame(in:)`; called once per report with an assertion by `DiagnosisContext.init`.
+  static func collectBridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
     for backtrace in context.backtraces {
       // A symbol that is not mangled has no other form, so without "@objc closure #" in any raw
       // symbol only mangled ones can name a bridge.
@@ -130,14 +141,12 @@ public enum MainThreadAssertion {
     return nil
   }
 
-  /// Type and method of a bridge closure symbol, from its simplified or full demangled form, or
-  /// from the mangled form's shape when it cannot be demangled.
+  /// Type and method of a bridge closure symbol, from its simplified demangled form or its raw
+  /// form, or from the mangled form's shape when it cannot be demangled. (`SymbolName` sets
+  /// `simplified` to `SwiftDemangler.simplify(full)`, so the full form adds nothing to parse.)
   static func bridgeName(_ symbol: SymbolName) -> (type: String, method: String)? {
     for form in [symbol.simplified, symbol.raw].compactMap({ $0 }) {
       if let parsed = parseBridge(form) { return parsed }
-    }
-    if let full = symbol.full, let parsed = parseBridge(SwiftDemangler.simplify(full)) {
-      return parsed
     }
     if isMangledBridge(symbol.raw) {
       return ("(unknown type)", "(async method)")
