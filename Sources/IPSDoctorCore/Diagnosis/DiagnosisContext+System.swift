@@ -216,8 +216,12 @@ extension String {
     return digits.isEmpty ? nil : String(digits)
   }
 
+  /// The default terminators of `textFollowing(_:upTo:)`, built once: as a literal in the default
+  /// argument the set was built and hashed on every call, found or not.
+  static let lineEnd: Set<Character> = ["\n"]
+
   /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
-  func textFollowing(_ marker: String, upTo terminators: Set<Character> = ["\n"]) -> String? {
+  func textFollowing(_ marker: String, upTo terminators: Set<Character> = String.lineEnd) -> String? {
     guard let range = prefilteredFirstRange(of: marker) else { return nil }
     let value = self[range.upperBound...].prefix(while: { !terminators.contains($0) })
       .trimmingWhitespace()

@@ -22,6 +22,9 @@ public struct DiagnosisContext: Sendable {
   private(set) var assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? = nil
   /// `MemoryFault(_:)`, found once for every rule (`nil` also while `init` runs).
   private(set) var memoryFault: MemoryFault?
+  /// `StackOverflowRule.isPresent(in:)`, found once: five memory rules ask (`nil` only while
+  /// `init` runs).
+  private(set) var isStackOverflow: Bool?
   /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var dyldError: DyldError?
   /// Where the language exception was thrown, when recorded (`lastExceptionBacktrace`).
@@ -101,6 +104,7 @@ public struct DiagnosisContext: Sendable {
       assertionBridgeFrame = .some(MainThreadAssertion.collectBridgeFrame(in: self))
     }
     memoryFault = MemoryFault(self)
+    isStackOverflow = StackOverflowRule.collect(in: self)
     dyldError = DyldError(self)
   }
 
