@@ -31,6 +31,9 @@ public struct DiagnosisContext: Sendable {
   public let lastExceptionBacktrace: Backtrace?
   /// The crashed thread's frames.
   public let crashedBacktrace: Backtrace?
+  /// Where the language exception was thrown when recorded, then the crashed thread. Stored: most
+  /// rules walk it, and building the array on every ask cost more than the walks.
+  public let backtraces: [Backtrace]
   /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: demangling and
   /// simplifying a name costs far more than every other frame check, and rules ask again and again.
   let demangledSymbols: [String: SymbolName]
@@ -77,9 +80,10 @@ public struct DiagnosisContext: Sendable {
     } else {
       crashedBacktrace = nil
     }
+    backtraces = [lastExceptionBacktrace, crashedBacktrace].compactMap { $0 }
     var demangled: [String: SymbolName] = [:]
-    for backtrace in [lastExceptionBacktrace, crashedBacktrace] {
-      for frame in backtrace?.frames ?? [] {
+    for backtrace in backtraces {
+      for frame in backtrace.frames {
         guard let raw = frame.symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
           let name = frame.symbolName
         else { continue }
@@ -165,10 +169,6 @@ public struct DiagnosisContext: Sendable {
     public func framePath(_ index: Int) -> String { "\(path)[\(index)]" }
   }
 
-  /// Where the language exception was thrown when recorded, then the crashed thread.
-  public var backtraces: [Backtrace] {
-    [lastExceptionBacktrace, crashedBacktrace].compactMap { $0 }
-  }
 
   public func isAppFrame(_ frame: Frame) -> Bool {
     if let index = frame.imageIndex { return appImageIndexes.contains(index) }
@@ -223,21 +223,28 @@ public struct DiagnosisContext: Sendable {
   /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
   /// `ChatApp + 0x13c40` when unsymbolicated.
   public func describe(_ frame: Frame) -> String {
-    var parts: [String] = []
-    if let image = frame.imageName { parts.append(image) }
+    // The parts joined by spaces, appended in place: an array of parts and `joined` cost more
+    // than the text (rules describe thousands of frames).
+    var text = ""
+    var parts = 0
+    func append(_ part: String) {
+      if parts > 0 { text += " " }
+      text += part
+      parts += 1
+    }
+    if let image = frame.imageName { append(image) }
     if let name = symbol(frame)?.display {
-      var text = name
+      append(name)
       if let location = frame.symbolLocation { text += " + \(location)" }
-      parts.append(text)
     } else if let offset = frame.imageOffset {
-      parts.append("+ " + String.hex(offset))
+      append("+ " + String.hex(offset))
     } else if let address = frame.address {
-      parts.append(String.hex(address))
+      append(String.hex(address))
     }
     if let file = frame.sourceFile {
-      parts.append("(\(file)" + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
+      append("(\(file)" + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
     }
-    return parts.isEmpty ? "???" : parts.joined(separator: " ")
+    return parts == 0 ? "???" : text
   }
 
   /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.
