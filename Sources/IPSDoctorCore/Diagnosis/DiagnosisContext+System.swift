@@ -135,8 +135,16 @@ extension DiagnosisContext {
 
   /// The first termination text, then reason text, containing `fragment`.
   public func terminationText(containing fragment: String) -> Evidence? {
-    if let item = terminationTexts.first(where: { $0.text.utf8Contains(fragment) }) {
+    switch terminationTextBytes?.firstFrame(containing: fragment) ?? .undecided {
+    case .found(let index):
+      let item = terminationTextList[index]
       return Evidence(item.path, item.text)
+    case .absent:
+      break
+    case .undecided:
+      if let item = terminationTexts.first(where: { $0.text.utf8Contains(fragment) }) {
+        return Evidence(item.path, item.text)
+      }
     }
     return reasonText(containing: fragment)
   }

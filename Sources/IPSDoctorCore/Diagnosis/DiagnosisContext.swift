@@ -42,6 +42,9 @@ public struct DiagnosisContext: Sendable {
   let reasonTextBytes: FrameSymbolText?
   /// `terminationTexts`, built once.
   let terminationTextList: [(path: String, text: String)]
+  /// `terminationTexts` joined, so that `terminationText(containing:)` finds the first text holding
+  /// a fragment (or none) with one byte search instead of one per text.
+  let terminationTextBytes: FrameSymbolText?
   /// The comma-separated parts of `exception.codes`, parsed once (`nil` where a part is no number).
   let exceptionCodeValues: [UInt64?]
   /// For each of `terminationTexts`, its `hexNumbers(in:)`.
@@ -99,6 +102,7 @@ public struct DiagnosisContext: Sendable {
     reasonTextBytes = FrameSymbolText(texts: reasonTexts)
     let texts = Self.makeTerminationTexts(report)
     terminationTextList = texts
+    terminationTextBytes = FrameSymbolText(texts: texts.map(\.text))
     exceptionCodeValues = report.exception?.codes.map(Self.parseCodes) ?? []
     terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
     swiftFailures = SwiftFailure.collect(in: self)
