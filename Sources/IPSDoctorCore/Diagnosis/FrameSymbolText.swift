@@ -63,15 +63,43 @@ struct FrameSymbolText: Sendable {
         Self.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack)
       }
       guard let offset else { return .absent }
-      // The last symbol starting at or before `offset`.
-      var low = 0
-      var high = starts.count - 1
-      while low < high {
-        let middle = (low + high + 1) / 2
-        if starts[middle] <= offset { low = middle } else { high = middle - 1 }
-      }
-      return .found(frameIndexes[low])
+      return .found(frameIndexes[symbol(containing: offset)])
     }
+  }
+
+  /// Every frame whose symbol contains `needle`, ascending (what `utf8Contains` answers frame by
+  /// frame), or `nil` when undecided, as in `firstFrame(containing:)`.
+  func frames(containing needle: String) -> [Int]? {
+    var needle = needle
+    return needle.withUTF8 { pattern -> [Int]? in
+      guard !pattern.isEmpty else { return [] }
+      guard pattern.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return nil }
+      var found: [Int] = []
+      bytes.withUnsafeBytes { haystack in
+        var from = 0
+        while from < haystack.count,
+          let offset = Self.firstIndex(
+            of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(rebasing: haystack[from...]))
+        {
+          // A match holds no NUL, so it lies inside one symbol; go on from the next one.
+          let symbol = symbol(containing: from + offset)
+          found.append(frameIndexes[symbol])
+          from = symbol + 1 < starts.count ? starts[symbol + 1] : haystack.count
+        }
+      }
+      return found
+    }
+  }
+
+  /// The index in `starts` of the symbol holding byte `offset`: the last starting at or before it.
+  private func symbol(containing offset: Int) -> Int {
+    var low = 0
+    var high = starts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    return low
   }
 
   /// The offset of the first occurrence of `needle` in `haystack`, as `ByteSearch.firstIndex`

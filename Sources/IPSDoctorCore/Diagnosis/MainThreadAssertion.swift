@@ -81,15 +81,9 @@ public enum MainThreadAssertion {
       var evidence: [Evidence] = []
       var deepest: Int?
       var hasHandler = false
-      for (index, frame) in backtrace.frames.enumerated() {
-        guard let symbol = frame.symbol else { continue }
-        if symbol.utf8Contains(assertionHandler) {
-          hasHandler = true
-          evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
-        } else if markers.contains(where: { symbol.utf8Contains($0) }) {
-          evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
-          deepest = index
-        }
+      for (index, isHandler) in assertionFrames(in: backtrace, markers: markers) {
+        evidence.append(Evidence(backtrace.framePath(index), context.describe(backtrace.frames[index])))
+        if isHandler { hasHandler = true } else { deepest = index }
       }
       // The asserting UIKit frames without the assertion handler are an ordinary call path.
       if hasHandler && deepest != nil {
@@ -100,6 +94,39 @@ public enum MainThreadAssertion {
       }
     }
     return assertion
+  }
+
+  /// The frames of `backtrace` whose symbol holds the assertion handler, and those holding one of
+  /// `markers` instead, ascending: one byte search per marker where the symbol text decides, rather
+  /// than one per frame and marker.
+  private static func assertionFrames(
+    in backtrace: DiagnosisContext.Backtrace, markers: [String]
+  ) -> [(index: Int, isHandler: Bool)] {
+    if let text = backtrace.symbolText, let handler = text.frames(containing: assertionHandler) {
+      var marked = Set<Int>()
+      var decided = true
+      for marker in markers {
+        guard let found = text.frames(containing: marker) else {
+          decided = false
+          break
+        }
+        marked.formUnion(found)
+      }
+      if decided {
+        let handlerFrames = Set(handler)
+        return handlerFrames.union(marked).sorted().map { ($0, handlerFrames.contains($0)) }
+      }
+    }
+    var found: [(index: Int, isHandler: Bool)] = []
+    for (index, frame) in backtrace.frames.enumerated() {
+      guard let symbol = frame.symbol else { continue }
+      if symbol.utf8Contains(assertionHandler) {
+        found.append((index, true))
+      } else if markers.contains(where: { symbol.utf8Contains($0) }) {
+        found.append((index, false))
+      }
+    }
+    return found
   }
 
   /// A frame of the compiler's `@objc` bridge closure for an `async` method.

@@ -49,4 +49,17 @@ struct ByteShortcutTests {
       }
     }
   }
+
+  @Test("Every frame containing a marker, as utf8Contains answers frame by frame")
+  func allFrames() throws {
+    let texts: [String?] = ["a_b", nil, "xx_b_b", "", "q_", "bq", "-[NSAssertionHandler handleFailureInMethod:x]"]
+    let text = try #require(FrameSymbolText(texts: texts))
+    for needle in ["_b", "b", "q", "_", "x", "zz", "-[NSAssertionHandler handleFailureInMethod:"] {
+      let expected = texts.indices.filter { texts[$0]?.utf8Contains(needle) ?? false }
+      #expect(text.frames(containing: needle) == expected, "\(needle.debugDescription)")
+    }
+    // Non-ASCII and NUL-holding needles are left to the frame-by-frame scan.
+    #expect(text.frames(containing: "é") == nil)
+    #expect(text.frames(containing: "b\0") == nil)
+  }
 }
