@@ -17,14 +17,23 @@ public struct DiagnosisContext: Sendable {
   private(set) var languageException: LanguageException?
   /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
+  /// `MainThreadAssertion.bridgeFrame(in:)`, found once where a main-thread assertion is present
+  /// (the only reports whose rules look for the bridge; `.none` elsewhere and while `init` runs).
+  private(set) var assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? = nil
   /// `MemoryFault(_:)`, found once for every rule (`nil` also while `init` runs).
   private(set) var memoryFault: MemoryFault?
+  /// `StackOverflowRule.isPresent(in:)`, found once: five memory rules ask (`nil` only while
+  /// `init` runs).
+  private(set) var isStackOverflow: Bool?
   /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var dyldError: DyldError?
   /// Where the language exception was thrown, when recorded (`lastExceptionBacktrace`).
   public let lastExceptionBacktrace: Backtrace?
   /// The crashed thread's frames.
   public let crashedBacktrace: Backtrace?
+  /// Where the language exception was thrown when recorded, then the crashed thread. Stored: most
+  /// rules walk it, and building the array on every ask cost more than the walks.
+  public let backtraces: [Backtrace]
   /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: demangling and
   /// simplifying a name costs far more than every other frame check, and rules ask again and again.
   let demangledSymbols: [String: SymbolName]
@@ -33,6 +42,9 @@ public struct DiagnosisContext: Sendable {
   let reasonTextBytes: FrameSymbolText?
   /// `terminationTexts`, built once.
   let terminationTextList: [(path: String, text: String)]
+  /// `terminationTexts` joined, so that `terminationText(containing:)` finds the first text holding
+  /// a fragment (or none) with one byte search instead of one per text.
+  let terminationTextBytes: FrameSymbolText?
   /// The comma-separated parts of `exception.codes`, parsed once (`nil` where a part is no number).
   let exceptionCodeValues: [UInt64?]
   /// For each of `terminationTexts`, its `hexNumbers(in:)`.
@@ -71,9 +83,10 @@ public struct DiagnosisContext: Sendable {
     } else {
       crashedBacktrace = nil
     }
+    backtraces = [lastExceptionBacktrace, crashedBacktrace].compactMap { $0 }
     var demangled: [String: SymbolName] = [:]
-    for backtrace in [lastExceptionBacktrace, crashedBacktrace] {
-      for frame in backtrace?.frames ?? [] {
+    for backtrace in backtraces {
+      for frame in backtrace.frames {
         guard let raw = frame.symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
           let name = frame.symbolName
         else { continue }
@@ -89,13 +102,17 @@ public struct DiagnosisContext: Sendable {
     reasonTextBytes = FrameSymbolText(texts: reasonTexts)
     let texts = Self.makeTerminationTexts(report)
     terminationTextList = texts
-    exceptionCodeValues =
-      report.exception?.codes.map { text in text.split(separator: ",").map { String.parseUInt64($0) } } ?? []
+    terminationTextBytes = FrameSymbolText(texts: texts.map(\.text))
+    exceptionCodeValues = report.exception?.codes.map(Self.parseCodes) ?? []
     terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
     swiftFailures = SwiftFailure.collect(in: self)
     languageException = LanguageException.collect(in: self)
     mainThreadAssertion = MainThreadAssertion.collect(in: self)
+    if mainThreadAssertion?.isPresent == true {
+      assertionBridgeFrame = .some(MainThreadAssertion.collectBridgeFrame(in: self))
+    }
     memoryFault = MemoryFault(self)
+    isStackOverflow = StackOverflowRule.collect(in: self)
     dyldError = DyldError(self)
   }
 
@@ -156,10 +173,6 @@ public struct DiagnosisContext: Sendable {
     public func framePath(_ index: Int) -> String { "\(path)[\(index)]" }
   }
 
-  /// Where the language exception was thrown when recorded, then the crashed thread.
-  public var backtraces: [Backtrace] {
-    [lastExceptionBacktrace, crashedBacktrace].compactMap { $0 }
-  }
 
   public func isAppFrame(_ frame: Frame) -> Bool {
     if let index = frame.imageIndex { return appImageIndexes.contains(index) }
@@ -177,17 +190,20 @@ public struct DiagnosisContext: Sendable {
   public func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (
     index: Int, evidence: Evidence
   )? {
+    guard let index = firstFrameIndex(in: backtrace, containing: fragment) else { return nil }
+    return (index, Evidence(backtrace.framePath(index), describe(backtrace.frames[index])))
+  }
+
+  /// The index `firstFrame(in:containing:)` finds, without describing the frame.
+  func firstFrameIndex(in backtrace: Backtrace, containing fragment: String) -> Int? {
     switch backtrace.symbolText?.firstFrame(containing: fragment) ?? .undecided {
-    case .found(let index):
-      return (index, Evidence(backtrace.framePath(index), describe(backtrace.frames[index])))
+    case .found(let index): return index
     case .absent: return nil
     case .undecided: break
     }
     for (index, frame) in backtrace.frames.enumerated() {
       guard let raw = frame.symbol else { continue }
-      if raw.utf8Contains(fragment) {
-        return (index, Evidence(backtrace.framePath(index), describe(frame)))
-      }
+      if raw.utf8Contains(fragment) { return index }
     }
     return nil
   }
@@ -211,21 +227,28 @@ public struct DiagnosisContext: Sendable {
   /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
   /// `ChatApp + 0x13c40` when unsymbolicated.
   public func describe(_ frame: Frame) -> String {
-    var parts: [String] = []
-    if let image = frame.imageName { parts.append(image) }
+    // The parts joined by spaces, appended in place: an array of parts and `joined` cost more
+    // than the text (rules describe thousands of frames).
+    var text = ""
+    var parts = 0
+    func append(_ part: String) {
+      if parts > 0 { text += " " }
+      text += part
+      parts += 1
+    }
+    if let image = frame.imageName { append(image) }
     if let name = symbol(frame)?.display {
-      var text = name
+      append(name)
       if let location = frame.symbolLocation { text += " + \(location)" }
-      parts.append(text)
     } else if let offset = frame.imageOffset {
-      parts.append("+ " + String.hex(offset))
+      append("+ " + String.hex(offset))
     } else if let address = frame.address {
-      parts.append(String.hex(address))
+      append(String.hex(address))
     }
     if let file = frame.sourceFile {
-      parts.append("(\(file)" + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
+      append("(\(file)" + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
     }
-    return parts.isEmpty ? "???" : parts.joined(separator: " ")
+    return parts == 0 ? "???" : text
   }
 
   /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The raw symbols of a backtrace's frames as one NUL-separated UTF-8 byte string, so that finding
 /// the first frame whose symbol contains a marker is one byte search over the backtrace instead of
 /// one per frame (rules ask for dozens of markers per report).
@@ -16,23 +24,27 @@ struct FrameSymbolText: Sendable {
 
   /// Any texts (`nil` ones are skipped); "frame" indexes are then indexes into `texts`.
   init?(texts: [String?]) {
+    var capacity = 0
+    for text in texts { capacity += (text?.utf8.count ?? 0) + 1 }
     var bytes: [UInt8] = []
+    bytes.reserveCapacity(capacity)
     var starts: [Int] = []
+    starts.reserveCapacity(texts.count)
     var frameIndexes: [Int] = []
+    frameIndexes.reserveCapacity(texts.count)
     for (index, text) in texts.enumerated() {
-      guard let symbol = text else { continue }
+      guard var symbol = text else { continue }
       starts.append(bytes.count)
       frameIndexes.append(index)
-      bytes.append(contentsOf: symbol.utf8)
+      // Only the separators may be NULs; copying the contiguous UTF-8 at once is far cheaper
+      // than appending the view byte by byte.
+      let hasNUL = symbol.withUTF8 { utf8 in
+        bytes.append(contentsOf: utf8)
+        return utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
+      }
+      if hasNUL { return nil }
       bytes.append(0)
     }
-    // Only the separators may be NULs.
-    let nulCount = bytes.withUnsafeBufferPointer { buffer in
-      var count = 0
-      for byte in buffer where byte == 0 { count += 1 }
-      return count
-    }
-    guard nulCount == starts.count else { return nil }
     self.bytes = bytes
     self.starts = starts
     self.frameIndexes = frameIndexes
@@ -48,19 +60,89 @@ struct FrameSymbolText: Sendable {
       guard !pattern.isEmpty else { return .absent }
       guard pattern.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return .undecided }
       let offset = bytes.withUnsafeBytes { haystack in
-        ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack)
+        Self.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack)
       }
       guard let offset else { return .absent }
-      // The last symbol starting at or before `offset`.
-      var low = 0
-      var high = starts.count - 1
-      while low < high {
-        let middle = (low + high + 1) / 2
-        if starts[middle] <= offset { low = middle } else { high = middle - 1 }
-      }
-      return .found(frameIndexes[low])
+      return .found(frameIndexes[symbol(containing: offset)])
     }
   }
+
+  /// Every frame whose symbol contains `needle`, ascending (what `utf8Contains` answers frame by
+  /// frame), or `nil` when undecided, as in `firstFrame(containing:)`.
+  func frames(containing needle: String) -> [Int]? {
+    var needle = needle
+    return needle.withUTF8 { pattern -> [Int]? in
+      guard !pattern.isEmpty else { return [] }
+      guard pattern.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return nil }
+      var found: [Int] = []
+      bytes.withUnsafeBytes { haystack in
+        var from = 0
+        while from < haystack.count,
+          let offset = Self.firstIndex(
+            of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(rebasing: haystack[from...]))
+        {
+          // A match holds no NUL, so it lies inside one symbol; go on from the next one.
+          let symbol = symbol(containing: from + offset)
+          found.append(frameIndexes[symbol])
+          from = symbol + 1 < starts.count ? starts[symbol + 1] : haystack.count
+        }
+      }
+      return found
+    }
+  }
+
+  /// The index in `starts` of the symbol holding byte `offset`: the last starting at or before it.
+  private func symbol(containing offset: Int) -> Int {
+    var low = 0
+    var high = starts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    return low
+  }
+
+  /// The offset of the first occurrence of `needle` in `haystack`, as `ByteSearch.firstIndex`
+  /// answers. That one stops at every occurrence of the needle's first byte, and markers often
+  /// start with a byte as common in symbols as `_`, `-` or `s`; this one stops only at the needle's
+  /// rarest byte (by `commonness`), so the C library's `memchr` skips most of the text.
+  static func firstIndex(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
+    guard !needle.isEmpty, haystack.count >= needle.count, let base = haystack.baseAddress,
+      let needleBase = needle.baseAddress
+    else { return nil }
+    let anchor = commonness.withUnsafeBufferPointer { table in
+      var anchor = 0
+      var lowest = table[Int(needle[0])]
+      for index in 1..<needle.count where table[Int(needle[index])] < lowest {
+        anchor = index
+        lowest = table[Int(needle[index])]
+      }
+      return anchor
+    }
+    let byte = Int32(needle[anchor])
+    // A match starting at `start` has the anchor byte at `start + anchor`; those positions ascend
+    // with `start`, so the first that matches is the first occurrence.
+    let last = haystack.count - needle.count + anchor  // the last position the anchor can be at
+    var position = anchor
+    while position <= last {
+      guard let hit = memchr(base + position, byte, last - position + 1) else { return nil }
+      let found = base.distance(to: UnsafeRawPointer(hit))
+      if memcmp(base + found - anchor, needleBase, needle.count) == 0 { return found - anchor }
+      position = found + 1
+    }
+    return nil
+  }
+
+  /// How often a byte occurs in symbols, roughly (higher is commoner): lowercase letters by their
+  /// frequency in English, then `_`, space and the separators of Objective-C and C++ names.
+  private static let commonness: [UInt8] = {
+    var table = [UInt8](repeating: 1, count: 256)
+    for (rank, letter) in "zqjxkvbpgwyfmculdrhsnioate".utf8.enumerated() { table[Int(letter)] = UInt8(10 + rank) }
+    for byte in "ACDEFILMNOPRSTUV".utf8 { table[Int(byte)] = 8 }
+    for byte in "0123456789".utf8 { table[Int(byte)] = 6 }
+    for byte in "_ :.()[]-+".utf8 { table[Int(byte)] = 40 }
+    return table
+  }()
 
   /// Whether any symbol contains `needle` (`nil` when undecided, as in `firstFrame(containing:)`).
   func contains(_ needle: String) -> Bool? {

@@ -73,18 +73,17 @@ public enum MainThreadAssertion {
       // Without the assertion handler the backtrace adds nothing (see below): one byte search
       // rules most backtraces out.
       if backtrace.symbolText?.contains(assertionHandler) == false { continue }
+      // Only the asserting frames some symbol contains can match a frame; with none, `deepest`
+      // stays `nil` and the backtrace adds nothing.
+      let markers = backtrace.symbolText.map { text in assertingFrames.filter { text.contains($0) != false } }
+        ?? assertingFrames
+      if markers.isEmpty { continue }
       var evidence: [Evidence] = []
       var deepest: Int?
       var hasHandler = false
-      for (index, frame) in backtrace.frames.enumerated() {
-        guard let symbol = frame.symbol else { continue }
-        if symbol.utf8Contains(assertionHandler) {
-          hasHandler = true
-          evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
-        } else if assertingFrames.contains(where: { symbol.utf8Contains($0) }) {
-          evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
-          deepest = index
-        }
+      for (index, isHandler) in assertionFrames(in: backtrace, markers: markers) {
+        evidence.append(Evidence(backtrace.framePath(index), context.describe(backtrace.frames[index])))
+        if isHandler { hasHandler = true } else { deepest = index }
       }
       // The asserting UIKit frames without the assertion handler are an ordinary call path.
       if hasHandler && deepest != nil {
@@ -95,6 +94,39 @@ public enum MainThreadAssertion {
       }
     }
     return assertion
+  }
+
+  /// The frames of `backtrace` whose symbol holds the assertion handler, and those holding one of
+  /// `markers` instead, ascending: one byte search per marker where the symbol text decides, rather
+  /// than one per frame and marker.
+  private static func assertionFrames(
+    in backtrace: DiagnosisContext.Backtrace, markers: [String]
+  ) -> [(index: Int, isHandler: Bool)] {
+    if let text = backtrace.symbolText, let handler = text.frames(containing: assertionHandler) {
+      var marked = Set<Int>()
+      var decided = true
+      for marker in markers {
+        guard let found = text.frames(containing: marker) else {
+          decided = false
+          break
+        }
+        marked.formUnion(found)
+      }
+      if decided {
+        let handlerFrames = Set(handler)
+        return handlerFrames.union(marked).sorted().map { ($0, handlerFrames.contains($0)) }
+      }
+    }
+    var found: [(index: Int, isHandler: Bool)] = []
+    for (index, frame) in backtrace.frames.enumerated() {
+      guard let symbol = frame.symbol else { continue }
+      if symbol.utf8Contains(assertionHandler) {
+        found.append((index, true))
+      } else if markers.contains(where: { symbol.utf8Contains($0) }) {
+        found.append((index, false))
+      }
+    }
+    return found
   }
 
   /// A frame of the compiler's `@objc` bridge closure for an `async` method.
@@ -112,6 +144,12 @@ public enum MainThreadAssertion {
 
   /// The first `@objc closure #N in T.m(…)` frame (any symbol form) in the backtraces.
   public static func bridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
+    if let known = context.assertionBridgeFrame { return known }
+    return collectBridgeFrame(in: context)
+  }
+
+  /// Finds `bridgeFrame(in:)`; called once per report with an assertion by `DiagnosisContext.init`.
+  static func collectBridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
     for backtrace in context.backtraces {
       // A symbol that is not mangled has no other form, so without "@objc closure #" in any raw
       // symbol only mangled ones can name a bridge.
@@ -130,14 +168,12 @@ public enum MainThreadAssertion {
     return nil
   }
 
-  /// Type and method of a bridge closure symbol, from its simplified or full demangled form, or
-  /// from the mangled form's shape when it cannot be demangled.
+  /// Type and method of a bridge closure symbol, from its simplified demangled form or its raw
+  /// form, or from the mangled form's shape when it cannot be demangled. (`SymbolName` sets
+  /// `simplified` to `SwiftDemangler.simplify(full)`, so the full form adds nothing to parse.)
   static func bridgeName(_ symbol: SymbolName) -> (type: String, method: String)? {
     for form in [symbol.simplified, symbol.raw].compactMap({ $0 }) {
       if let parsed = parseBridge(form) { return parsed }
-    }
-    if let full = symbol.full, let parsed = parseBridge(SwiftDemangler.simplify(full)) {
-      return parsed
     }
     if isMangledBridge(symbol.raw) {
       return ("(unknown type)", "(async method)")

@@ -54,6 +54,12 @@ public enum SwiftDemangler {
       guard let second = utf8.dropFirst().first else { return false }
       return second == UInt8(ascii: "s") || second == UInt8(ascii: "S") || second == UInt8(ascii: "e")
     }
+    // `hasPrefix` compares characters. No other character sequence is canonically equivalent to
+    // ASCII "_T0", so without those bytes the answer is no; with them and an ASCII byte (or
+    // nothing) after, "0" is a whole character and the answer is yes. Only a non-ASCII byte after
+    // them (a combining mark could extend the "0") needs the character comparison.
+    guard symbol.utf8.starts(with: "_T0".utf8) else { return false }
+    guard let next = symbol.utf8.dropFirst(3).first, next >= 0x80 else { return true }
     return symbol.hasPrefix("_T0")
   }
 

@@ -23,6 +23,10 @@ public enum SwiftIsolationTrap {
   /// Whether the crash is the runtime isolation trap (the dispatch assertion under a Swift runtime
   /// isolation check).
   public static func isPresent(in context: DiagnosisContext) -> Bool {
-    evidence(in: context)?.check != nil
+    // What `evidence(in:)` answers, without describing the frames: several rules ask on every report.
+    guard let backtrace = context.crashedBacktrace,
+      context.firstFrameIndex(in: backtrace, containing: dispatchAssert) != nil
+    else { return false }
+    return runtimeChecks.contains { context.firstFrameIndex(in: backtrace, containing: $0) != nil }
   }
 }

@@ -43,22 +43,55 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  /// What `diagnose` found, before any of its text is built: the completion-handler rules only ask
+  /// whether this rule fires, and building the finding's summary and remedy costs far more than
+  /// the checks.
+  enum Match {
+    /// The bridge frame called the asserting framework.
+    case bridge(MainThreadAssertion.BridgeFrame, MainThreadAssertion.Assertion)
+    /// An unsymbolicated app frame at `caller` of `backtrace`, with the concurrency runtime below.
+    case unsymbolicated(
+      MainThreadAssertion.Assertion, backtrace: DiagnosisContext.Backtrace, caller: Int,
+      concurrency: [Evidence], strong: Bool)
+  }
+
+  /// `nil` exactly when `diagnose` returns `nil`.
+  static func match(_ context: DiagnosisContext) -> Match? {
     if SwiftIsolationTrap.isPresent(in: context) { return nil }
     let assertion = MainThreadAssertion.find(in: context)
     guard assertion.isPresent else { return nil }
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
-
-    var evidence: [Evidence] = []
-    if let reason = assertion.reason { evidence.append(reason) }
-    evidence += assertion.assertingFrames
-
     if let bridge = MainThreadAssertion.bridgeFrame(in: context),
-      assertion.isPresent,
       bridgeCalledTheFramework(bridge, assertion: assertion)
     {
+      return .bridge(bridge, assertion)
+    }
+
+    // No bridge symbol. With unsymbolicated app frames directly under the asserting UIKit frames and
+    // the concurrency runtime below them, the bridge is the likely caller.
+    guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
+      return nil
+    }
+    guard let caller = nextAppFrame(in: backtrace, after: deepest, context: context) else { return nil }
+    if context.symbol(backtrace.frames[caller]) != nil { return nil }  // a named non-bridge caller: another rule
+    let concurrency = MainThreadAssertion.concurrencyEvidence(
+      in: context, below: caller, of: backtrace)
+    guard !concurrency.isEmpty else { return nil }
+    let onCooperativeQueue = context.crashedThread?.isOnCooperativeQueue ?? false
+    let runtimeBelow = concurrency.contains { $0.path.hasPrefix(backtrace.path) }
+    guard runtimeBelow || onCooperativeQueue else { return nil }
+    return .unsymbolicated(
+      assertion, backtrace: backtrace, caller: caller, concurrency: concurrency,
+      strong: runtimeBelow && onCooperativeQueue && assertion.reason != nil)
+  }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let match = Self.match(context) else { return nil }
+    switch match {
+    case .bridge(let bridge, let assertion):
+      var evidence = Self.assertionEvidence(assertion)
       evidence.append(bridge.evidence)
       let concurrency = MainThreadAssertion.concurrencyEvidence(
         in: context, below: bridge.index, of: bridge.backtrace)
@@ -68,32 +101,27 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       return diagnosis(
         context, confidence: confidence, bridge: bridge, assertion: assertion, evidence: evidence,
         hasConcurrency: !concurrency.isEmpty)
+    case .unsymbolicated(let assertion, let backtrace, let caller, let concurrency, let strong):
+      var evidence = Self.assertionEvidence(assertion)
+      evidence.append(
+        Evidence(
+          backtrace.framePath(caller), context.describe(backtrace.frames[caller]) + " (unsymbolicated)"))
+      evidence += concurrency
+      return unsymbolicatedDiagnosis(context, evidence: evidence, strong: strong)
     }
+  }
 
-    // No bridge symbol. With unsymbolicated app frames directly under the asserting UIKit frames and
-    // the concurrency runtime below them, the bridge is the likely caller.
-    guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
-      return nil
-    }
-    guard let caller = nextAppFrame(in: backtrace, after: deepest, context: context) else { return nil }
-    let callerFrame = backtrace.frames[caller]
-    if context.symbol(callerFrame) != nil { return nil }  // a named non-bridge caller: another rule
-    let concurrency = MainThreadAssertion.concurrencyEvidence(
-      in: context, below: caller, of: backtrace)
-    guard !concurrency.isEmpty else { return nil }
-    let onCooperativeQueue = context.crashedThread?.isOnCooperativeQueue ?? false
-    let runtimeBelow = concurrency.contains { $0.path.hasPrefix(backtrace.path) }
-    guard runtimeBelow || onCooperativeQueue else { return nil }
-    evidence.append(
-      Evidence(backtrace.framePath(caller), context.describe(callerFrame) + " (unsymbolicated)"))
-    evidence += concurrency
-    return unsymbolicatedDiagnosis(
-      context, evidence: evidence, strong: runtimeBelow && onCooperativeQueue && assertion.reason != nil)
+  /// The assertion's reason, then its asserting frames.
+  private static func assertionEvidence(_ assertion: MainThreadAssertion.Assertion) -> [Evidence] {
+    var evidence: [Evidence] = []
+    if let reason = assertion.reason { evidence.append(reason) }
+    evidence += assertion.assertingFrames
+    return evidence
   }
 
   /// The bridge frame must be below (a caller of) the asserting framework frames in the same
   /// backtrace, or the exception must be the main-thread assertion itself.
-  private func bridgeCalledTheFramework(
+  private static func bridgeCalledTheFramework(
     _ bridge: MainThreadAssertion.BridgeFrame, assertion: MainThreadAssertion.Assertion
   ) -> Bool {
     if let backtrace = assertion.backtrace, backtrace.path == bridge.backtrace.path,
@@ -104,7 +132,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     return assertion.reason != nil
   }
 
-  private func nextAppFrame(
+  private static func nextAppFrame(
     in backtrace: DiagnosisContext.Backtrace, after index: Int, context: DiagnosisContext
   ) -> Int? {
     var cursor = index + 1

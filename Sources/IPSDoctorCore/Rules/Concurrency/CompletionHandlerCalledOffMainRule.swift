@@ -39,28 +39,48 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  /// What `diagnose` found, before any of its text is built (`UIKitCallMustBeMainRule` only asks
+  /// whether this rule fires).
+  struct Match {
+    var assertion: MainThreadAssertion.Assertion
+    var backtrace: DiagnosisContext.Backtrace
+    var deepest: Int
+    var caller: DiagnosisContext.AppFrame
+    var thread: CrashThread?
+  }
+
+  /// `nil` exactly when `diagnose` returns `nil`.
+  static func match(_ context: DiagnosisContext) -> Match? {
     if SwiftIsolationTrap.isPresent(in: context) { return nil }
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
-    // Cheap pre-check before the full search: UIKit's assertion goes through NSAssertionHandler.
-    let hasHandler = context.backtraces.contains { backtrace in
-      backtrace.frames.contains { $0.symbol?.hasPrefix(MainThreadAssertion.assertionHandler) ?? false }
-    }
-    guard hasHandler else { return nil }
+    // The assertion was found once for every rule; the frame scan below only narrows it.
     let assertion = MainThreadAssertion.find(in: context)
     guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
       return nil
     }
+    // UIKit's assertion goes through NSAssertionHandler.
+    let hasHandler = context.backtraces.contains { backtrace in
+      backtrace.frames.contains { $0.symbol?.hasPrefix(MainThreadAssertion.assertionHandler) ?? false }
+    }
+    guard hasHandler else { return nil }
     // The compiler's async bridge is the founding rule's case; never both.
-    if AsyncBridgeCompletionOffMainRule().diagnose(context) != nil { return nil }
+    if AsyncBridgeCompletionOffMainRule.match(context) != nil { return nil }
     guard let caller = context.appFrame(in: backtrace, from: deepest + 1) else { return nil }
     if let symbol = context.symbol(caller.frame), MainThreadAssertion.bridgeName(symbol) != nil {
       return nil
     }
     let thread = context.crashedThread
     if let thread, thread.isMainThread { return nil }
+    return Match(assertion: assertion, backtrace: backtrace, deepest: deepest, caller: caller, thread: thread)
+  }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let match = Self.match(context) else { return nil }
+    let (assertion, backtrace, deepest, caller, thread) = (
+      match.assertion, match.backtrace, match.deepest, match.caller, match.thread
+    )
 
     var evidence: [Evidence] = []
     if let reason = assertion.reason { evidence.append(reason) }

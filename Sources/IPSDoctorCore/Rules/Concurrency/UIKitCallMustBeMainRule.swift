@@ -38,10 +38,11 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
-    // The more specific completion-handler rules own the snapshot/BaseBoard shapes.
-    if AsyncBridgeCompletionOffMainRule().diagnose(context) != nil { return nil }
-    if CompletionHandlerCalledOffMainRule().diagnose(context) != nil { return nil }
+    // The more specific completion-handler rules own the snapshot/BaseBoard shapes. Asserting
+    // frames rule this out at once; asking whether those rules fire costs more.
     if MainThreadAssertion.find(in: context).deepestAssertingFrame != nil { return nil }
+    if AsyncBridgeCompletionOffMainRule.match(context) != nil { return nil }
+    if CompletionHandlerCalledOffMainRule.match(context) != nil { return nil }
 
     var evidence = [reason]
     let found = context.firstAppFrameAndCall()

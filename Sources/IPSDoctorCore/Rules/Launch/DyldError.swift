@@ -3,10 +3,13 @@
 /// Message" block.
 struct DyldError: Sendable {
   /// Every line of dyld text the report holds, with where it was found.
-  var lines: [Evidence]
+  let lines: [Evidence]
   var namespaceIsDYLD: Bool
   var code: UInt64?
   var indicator: String?
+  /// The lines' texts joined, so that a marker no line holds is ruled out by one byte search (the
+  /// dyld rules look for several markers in every report).
+  private var linesText: FrameSymbolText?
 
   init(_ context: borrowing DiagnosisContext) {
     let termination = context.report.termination
@@ -27,6 +30,7 @@ struct DyldError: Sendable {
       for line in Self.pieces(message) { lines.append(Evidence("dyldErrorMessage", line)) }
     }
     self.lines = lines
+    linesText = FrameSymbolText(texts: lines.map(\.detail))
   }
 
   /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
@@ -39,6 +43,8 @@ struct DyldError: Sendable {
 
   /// The first line containing `marker` and the text after it (up to the end of the line).
   func value(after marker: String) -> (evidence: Evidence, value: String)? {
+    // `textFollowing` finds the marker's characters, which hold its bytes.
+    if linesText?.contains(marker) == false { return nil }
     for line in lines {
       if let value = line.detail.textFollowing(marker) { return (line, value) }
     }

@@ -46,6 +46,11 @@ public struct StackOverflowRule: DiagnosisRule {
 
   /// Whether the crashed thread overflowed its stack (guard page, stack probe or long recursion).
   static func isPresent(in context: DiagnosisContext) -> Bool {
+    context.isStackOverflow ?? collect(in: context)
+  }
+
+  /// Finds `isPresent(in:)`; called once per report by `DiagnosisContext.init`.
+  static func collect(in context: DiagnosisContext) -> Bool {
     guard context.memoryFault != nil, let backtrace = context.crashedBacktrace else { return false }
     if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil {
       return true
@@ -103,6 +108,8 @@ public struct StackOverflowRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, let backtrace = context.crashedBacktrace else { return nil }
+    // What the checks below add up to, known already: most reports stop here.
+    guard Self.isPresent(in: context) else { return nil }
     let guardLine = Self.stackGuard(in: context)
     let probe = context.crashedThreadTop(2, contains: "chkstk_darwin")
     var cycle = Self.longestCycle(in: backtrace.frames)

@@ -42,13 +42,15 @@ struct SwiftFailure: Sendable {
     for info in context.report.applicationSpecificInfo {
       let fromSwift = (info.image ?? "").hasPrefix("libswift")
       for (index, line) in info.lines.enumerated() {
-        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
-        if let failure = parse(line, evidence: Evidence(key, line)) {
+        // The path is text: built only for a line that yields a failure, which few do.
+        func evidence() -> Evidence {
+          Evidence(info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]", line)
+        }
+        if let failure = parse(line, evidence: evidence()) {
           result.append(failure)
         } else if fromSwift, !line.trimmingWhitespace().isEmpty {
           result.append(
-            SwiftFailure(
-              kind: .runtimeMessage, message: line.trimmingWhitespace(), evidence: Evidence(key, line)))
+            SwiftFailure(kind: .runtimeMessage, message: line.trimmingWhitespace(), evidence: evidence()))
         }
       }
     }
@@ -62,9 +64,18 @@ struct SwiftFailure: Sendable {
     {
       result.append(failure)
     }
-    if let backtrace = context.crashedBacktrace {
+    // Where the crashed thread's symbol bytes lack the marker, or hold it first past the top 12
+    // frames, no frame scanned below has it.
+    let marker = "Swift runtime failure: "
+    let markerInTop: Bool
+    switch context.crashedBacktrace?.symbolText?.firstFrame(containing: marker) ?? .undecided {
+    case .found(let index): markerInTop = index < 12
+    case .absent: markerInTop = false
+    case .undecided: markerInTop = true
+    }
+    if let backtrace = context.crashedBacktrace, markerInTop {
       for (index, frame) in backtrace.frames.prefix(12).enumerated() {
-        guard let symbol = frame.symbol, symbol.prefilteredContains("Swift runtime failure: "),
+        guard let symbol = frame.symbol, symbol.prefilteredContains(marker),
           var failure = parse(symbol, evidence: context.frameEvidence(backtrace, index))
         else { continue }
         failure.frameIndex = index
@@ -96,7 +107,7 @@ struct SwiftFailure: Sendable {
 
   /// Parses "[File.swift:42: ]Fatal error[: message][: file F, line N]" and
   /// "Swift runtime failure: reason".
-  static func parse(_ text: String, evidence: Evidence) -> SwiftFailure? {
+  static func parse(_ text: String, evidence: @autoclosure () -> Evidence) -> SwiftFailure? {
     // libdispatch's and C's assertions use the same words: "BUG IN CLIENT OF LIBDISPATCH:
     // Assertion failed: …", "Assertion failed: (x > 0), function f, file f.c, line 3."
     if text.prefilteredContains("BUG IN CLIENT") || text.prefilteredContains(", function ") { return nil }
@@ -106,7 +117,7 @@ struct SwiftFailure: Sendable {
       if kind != .runtimeFailure, !before.isEmpty, !before.hasSuffix(":") { continue }
       var message = text[range.upperBound...].trimmingWhitespace()
       if message.hasPrefix(":") { message = String(message.dropFirst()).trimmingWhitespace() }
-      var failure = SwiftFailure(kind: kind, message: message, evidence: evidence)
+      var failure = SwiftFailure(kind: kind, message: message, evidence: evidence())
       // New format: "Module/File.swift:42: Fatal error: message".
       let prefix = text[..<range.lowerBound].trimmingWhitespace()
       if kind != .runtimeFailure, prefix.hasSuffix(":") {

@@ -7,6 +7,8 @@ public struct AbortCalledRule: DiagnosisRule {
     "abort", "__assert_rtn", "__abort_message", "abort_with_payload", "abort_with_reason",
     "__pthread_kill", "pthread_kill", "raise", "__abort_with_payload", "abort_message",
   ]
+  /// Each of `abortFrames` followed by a space, built once rather than for every frame.
+  static let abortFramePrefixes = abortFrames.map { $0 + " " }
   static let throwFrames = [
     "objc_exception_throw", "__cxa_throw", "std::terminate", "std::__terminate", "_objc_terminate",
     "__cxa_rethrow", "swift_unexpectedError", "_assertionFailure", "fatalError",
@@ -86,7 +88,16 @@ public struct AbortCalledRule: DiagnosisRule {
     let lines = context.reasonTexts
     let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
     if lines.contains(where: { line in excluded.contains(where: { line.prefilteredContains($0) }) }) { return nil }
-    if context.crashedThread?.frames.contains(where: { $0.symbol?.prefilteredContains("objc_exception_throw") == true }) == true {
+    // A marker absent from the crashed thread's symbol bytes is in no symbol's characters either:
+    // one byte search spares the frame-by-frame scans below on most reports.
+    let crashedText = context.crashedBacktrace?.symbolText
+    func mayContain(_ markers: [String]) -> Bool {
+      guard let crashedText else { return true }
+      return markers.contains { crashedText.contains($0) != false }
+    }
+    if mayContain(["objc_exception_throw"]),
+      context.crashedThread?.frames.contains(where: { $0.symbol?.prefilteredContains("objc_exception_throw") == true }) == true
+    {
       return nil
     }
     let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.prefilteredContains(", function ") && $0.prefilteredContains(", line ") })
@@ -100,6 +111,7 @@ public struct AbortCalledRule: DiagnosisRule {
       line != cAssert && runtimeMessages.contains(where: { line.prefilteredContains($0) })
     })
     if specificCause == nil, let thread = context.crashedThread,
+      mayContain(Self.throwFrames + ["swift::fatalError"]),
       let frame = thread.frames.first(where: { frame in
         Self.throwFrames.contains(where: { frame.symbol?.prefilteredContains($0) == true })
           || frame.symbol?.hasPrefix("swift::fatalError") == true
@@ -125,9 +137,13 @@ public struct AbortCalledRule: DiagnosisRule {
     if let backtrace = context.crashedBacktrace {
       let frames = backtrace.frames
       var lastAbort: Int?
-      for (index, frame) in frames.enumerated() {
-        if let symbol = frame.symbol, Self.abortFrames.contains(where: { symbol == $0 || symbol.hasPrefix($0 + " ") }) {
-          lastAbort = index
+      if mayContain(Self.abortFrames) {
+        for (index, frame) in frames.enumerated() {
+          if let symbol = frame.symbol,
+            zip(Self.abortFrames, Self.abortFramePrefixes).contains(where: { symbol == $0 || symbol.hasPrefix($1) })
+          {
+            lastAbort = index
+          }
         }
       }
       if let lastAbort {

@@ -1,0 +1,65 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The byte-level shortcuts of the diagnosis engine must answer exactly what the character-level
+/// code they replace answers.
+@Suite("Diagnosis byte shortcuts")
+struct ByteShortcutTests {
+  @Test("isMangled answers String.hasPrefix for _T0, combining marks included")
+  func legacyPrefix() {
+    for symbol in ["_T0", "_T07ChatApp", "_T0\u{301}x", "_T0é", "_T", "_t0x", "x_T0", ""] {
+      let expected =
+        symbol.hasPrefix("_T0") || symbol.hasPrefix("$s") || symbol.hasPrefix("_$s")
+      #expect(SwiftDemangler.isMangled(symbol) == expected, "\(symbol.debugDescription)")
+    }
+    #expect(!SwiftDemangler.isMangled("_T0\u{301}x"))
+  }
+
+  @Test("Exception codes split at commas as String.split does")
+  func codes() {
+    let samples = [
+      "0x0000000000000001, 0x0000000000000000", "0x1,,0x2", ",0x8badf00d,", "", " 12 , 0x1F ",
+      "KERN_INVALID_ADDRESS at 0x0", "0x1,\u{301}0x2", "0x1\r\n,0x2", "0xé,0x3",
+    ]
+    for text in samples {
+      let expected = text.split(separator: ",").map { String.parseUInt64($0) }
+      #expect(DiagnosisContext.parseCodes(text) == expected, "\(text.debugDescription)")
+    }
+  }
+
+  @Test("The rarest-byte search finds the first occurrence, as the first-byte search does")
+  func rarestByteSearch() {
+    let haystacks = [
+      "_swift_task_isCurrentExecutorImpl\0_dispatch_assert_queue_fail\0swift_job_run\0",
+      "aaaaab\0abab\0zzzz_z_\0", "--->-->\0->--->\0", "x",
+    ]
+    let needles = ["_", "swift_job_run", "ab", "b\0", "z_", "--->", "q", "x", "_dispatch_assert", "aab"]
+    for haystack in haystacks {
+      for needle in needles {
+        let found = Array(haystack.utf8).withUnsafeBytes { hay in
+          Array(needle.utf8).withUnsafeBytes { pattern in
+            (
+              FrameSymbolText.firstIndex(of: pattern, in: hay),
+              ByteSearch.firstIndex(of: pattern, in: hay)
+            )
+          }
+        }
+        #expect(found.0 == found.1, "\(needle.debugDescription) in \(haystack.debugDescription)")
+      }
+    }
+  }
+
+  @Test("Every frame containing a marker, as utf8Contains answers frame by frame")
+  func allFrames() throws {
+    let texts: [String?] = ["a_b", nil, "xx_b_b", "", "q_", "bq", "-[NSAssertionHandler handleFailureInMethod:x]"]
+    let text = try #require(FrameSymbolText(texts: texts))
+    for needle in ["_b", "b", "q", "_", "x", "zz", "-[NSAssertionHandler handleFailureInMethod:"] {
+      let expected = texts.indices.filter { texts[$0]?.utf8Contains(needle) ?? false }
+      #expect(text.frames(containing: needle) == expected, "\(needle.debugDescription)")
+    }
+    // Non-ASCII and NUL-holding needles are left to the frame-by-frame scan.
+    #expect(text.frames(containing: "é") == nil)
+    #expect(text.frames(containing: "b\0") == nil)
+  }
+}
