@@ -525,13 +525,15 @@ extension Termination {
 
 extension BinaryImage {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
-    self.init()
-    // One pass over the members (a report has dozens to hundreds of images).
+    // One pass over the members (a report has dozens to hundreds of images), into locals that are
+    // moved into the image once: assigning to a default-initialised image copied and destroyed it.
+    var name, imagePath, uuid, arch, source, bundleVersion, bundleID, bundleShortVersion: String?
+    var base, size: UInt64?
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
       switch MemberName(key) {
       case .name: name = decoder.string(value, at: memberPath("name"))
-      case .path: self.path = decoder.string(value, at: memberPath("path"))
+      case .path: imagePath = decoder.string(value, at: memberPath("path"))
       case .uuid: uuid = decoder.string(value, at: memberPath("uuid"))
       case .base: base = decoder.uint64(value, at: memberPath("base"))
       case .size: size = decoder.uint64(value, at: memberPath("size"))
@@ -545,6 +547,9 @@ extension BinaryImage {
       default: continue
       }
     }
+    self.init(
+      uuid: uuid, base: base, size: size, arch: arch, name: name, path: imagePath, source: source,
+      bundleID: bundleID, bundleShortVersion: bundleShortVersion, bundleVersion: bundleVersion)
   }
 }
 
