@@ -20,7 +20,14 @@ struct FieldDecoder {
     return string(value, at: path().appending(key.description))
   }
 
+  /// Strings, most fields of a report, are read inline; the rest below.
+  @inline(__always)
   mutating func string(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
+    if value.kind == .string { return Self.text(value) }
+    return nonString(value, at: path())
+  }
+
+  private mutating func nonString(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
     switch value.kind {
     case .string: return Self.text(value)
     case .number: return value.number?.description
