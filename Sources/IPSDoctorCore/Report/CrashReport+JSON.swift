@@ -525,13 +525,15 @@ extension Termination {
 
 extension BinaryImage {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
-    self.init()
-    // One pass over the members (a report has dozens to hundreds of images).
+    // One pass over the members (a report has dozens to hundreds of images), into locals that are
+    // moved into the image once: assigning to a default-initialised image copied and destroyed it.
+    var name, imagePath, uuid, arch, source, bundleVersion, bundleID, bundleShortVersion: String?
+    var base, size: UInt64?
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
       switch MemberName(key) {
       case .name: name = decoder.string(value, at: memberPath("name"))
-      case .path: self.path = decoder.string(value, at: memberPath("path"))
+      case .path: imagePath = decoder.string(value, at: memberPath("path"))
       case .uuid: uuid = decoder.string(value, at: memberPath("uuid"))
       case .base: base = decoder.uint64(value, at: memberPath("base"))
       case .size: size = decoder.uint64(value, at: memberPath("size"))
@@ -545,6 +547,9 @@ extension BinaryImage {
       default: continue
       }
     }
+    self.init(
+      uuid: uuid, base: base, size: size, arch: arch, name: name, path: imagePath, source: source,
+      bundleID: bundleID, bundleShortVersion: bundleShortVersion, bundleVersion: bundleVersion)
   }
 }
 
@@ -557,7 +562,8 @@ extension ThreadState {
     var flavor: JSONNode?
     var registerDecoder = FieldDecoder()
     var registers: [Register] = []
-    registers.reserveCapacity(object.count)
+    // Room for x0…x28 too: growing the array once the `x` member came was a second allocation.
+    registers.reserveCapacity(object.count + 32)
     var esrDescription: String?
     for (keyNode, member) in object.members {
       let name = MemberName(keyNode)
@@ -570,21 +576,27 @@ extension ThreadState {
         let names = Self.xRegisterNames
         for (index, register) in member.elements.enumerated() {
           guard register.kind == .object else { continue }
-          let (valueJSON, symbol, _) = Self.registerMembers(register)
-          guard let valueJSON else { continue }
+          let found = Self.registerMembers(register)
+          guard found.value >= 0 else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
+          let valueJSON = JSONNode(view: register.view, index: found.value)
           if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
             let xName = names.indices.contains(index) ? names[index] : Self.registerName(index)
-            registers.append(Register(name: xName, value: value, symbol: symbol?.string))
+            let symbol = found.symbol >= 0 ? JSONNode(view: register.view, index: found.symbol).string : nil
+            registers.append(Register(name: xName, value: value, symbol: symbol))
           }
         }
       case .object:
-        let (valueJSON, symbol, description) = Self.registerMembers(member)
-        guard let valueJSON else { continue }
+        let found = Self.registerMembers(member)
+        guard found.value >= 0 else { continue }
+        let valueJSON = JSONNode(view: member.view, index: found.value)
         if let value = registerDecoder.uint64(valueJSON, at: memberPath().appending("value")) {
-          registers.append(Register(name: key(), value: value, symbol: symbol?.string))
+          let symbol = found.symbol >= 0 ? JSONNode(view: member.view, index: found.symbol).string : nil
+          registers.append(Register(name: key(), value: value, symbol: symbol))
         }
-        if name == .esr { esrDescription = description?.string }
+        if name == .esr {
+          esrDescription = found.description >= 0 ? JSONNode(view: member.view, index: found.description).string : nil
+        }
       case .number:
         let number = member.number!
         if let value = number.uint64 ?? number.int64.map({ UInt64(bitPattern: $0) }) {
@@ -599,19 +611,27 @@ extension ThreadState {
     decoder.warnings += registerDecoder.warnings
   }
 
-  /// The last `value`, `symbol` and `description` members of a register object, in one pass.
+  /// The tape indices of the last `value`, `symbol` and `description` members of a register
+  /// object (-1 when absent), in one pass: returning three optional nodes cost more than the walk.
   @inline(__always)
-  private static func registerMembers(_ register: JSONNode) -> (
-    value: JSONNode?, symbol: JSONNode?, description: JSONNode?
-  ) {
-    var value, symbol, description: JSONNode?
-    for (key, member) in register.members {
-      switch MemberName(key) {
-      case .value: value = member
-      case .symbol: symbol = member
-      case .description: description = member
-      default: continue
+  private static func registerMembers(_ register: JSONNode) -> (value: Int, symbol: Int, description: Int) {
+    var value = -1
+    var symbol = -1
+    var description = -1
+    let entries = register.view.entries
+    var index = register.index + 1
+    let end = Int(entries[register.index].payload)
+    while index + 1 < end {
+      let valueIndex = index + 1
+      let valueEntry = entries[valueIndex]
+      let next = valueEntry.kind == .array || valueEntry.kind == .object ? Int(valueEntry.payload) : valueIndex + 1
+      switch MemberName(JSONNode(view: register.view, index: index)) {
+      case .value: value = valueIndex
+      case .symbol: symbol = valueIndex
+      case .description: description = valueIndex
+      default: break
       }
+      index = next
     }
     return (value, symbol, description)
   }

@@ -463,6 +463,25 @@ public struct BinaryImage: Sendable, Equatable {
   }
 }
 
+extension BinaryImage {
+  /// Every field at once, for the JSON reader.
+  init(
+    uuid: String?, base: UInt64?, size: UInt64?, arch: String?, name: String?, path: String?, source: String?,
+    bundleID: String?, bundleShortVersion: String?, bundleVersion: String?
+  ) {
+    self.uuid = uuid
+    self.base = base
+    self.size = size
+    self.arch = arch
+    self.name = name
+    self.path = path
+    self.source = source
+    self.bundleID = bundleID
+    self.bundleShortVersion = bundleShortVersion
+    self.bundleVersion = bundleVersion
+  }
+}
+
 public struct SharedCache: Sendable, Equatable {
   public var base: UInt64?
   public var size: UInt64?

@@ -20,7 +20,14 @@ struct FieldDecoder {
     return string(value, at: path().appending(key.description))
   }
 
+  /// Strings, most fields of a report, are read inline; the rest below.
+  @inline(__always)
   mutating func string(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
+    if value.kind == .string { return Self.text(value) }
+    return nonString(value, at: path())
+  }
+
+  private mutating func nonString(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
     switch value.kind {
     case .string: return Self.text(value)
     case .number: return value.number?.description
@@ -187,9 +194,17 @@ struct FieldDecoder {
         // store stays inside the capacity).
         while index + 8 <= raw.count {
           let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-          let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
-          guard (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080 == 0 else { break }
+          let backslashes = UInt64(littleEndian: word) ^ 0x5C5C_5C5C_5C5C_5C5C
+          let found = (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080
           destination.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+          guard found == 0 else {
+            // The lowest flagged byte is the first backslash (only bytes above a match can be
+            // flagged falsely): keep the bytes before it, already stored, and unescape it below.
+            let before = found.trailingZeroBitCount &>> 3
+            index += before
+            written += before
+            break
+          }
           index += 8
           written += 8
         }
