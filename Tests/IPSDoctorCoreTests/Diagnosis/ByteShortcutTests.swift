@@ -16,6 +16,26 @@ struct ByteShortcutTests {
     #expect(!SwiftDemangler.isMangled("_T0\u{301}x"))
   }
 
+  @Test("textFollowing answers what the Character-wise scan answers")
+  func textFollowing() {
+    let texts = [
+      "Library not loaded: @rpath/A.framework/A\n  Referenced from: x", "key: value ) rest",
+      "key:  spaced\t \n", "key:)\u{301} tail)", "key: a\r\nb", "key: é)", "key:", "key: \n\n", "nokey",
+      "key: ab]cd ef", "key: x\u{301}", "x key: K\u{212A}]", "key: tail ends here  ", "é key: plain\nmore",
+    ]
+    let sets: [Set<Character>] = [["\n"], ["\n", ")"], ["]", " "], ["\u{212A}"], ["\r\n"], ["\r"], []]
+    for text in texts {
+      for terminators in sets {
+        var expected: String? = nil
+        if let range = text.firstRange(of: "key:") {
+          let value = text[range.upperBound...].prefix(while: { !terminators.contains($0) }).trimmingWhitespace()
+          expected = value.isEmpty ? nil : value
+        }
+        #expect(text.textFollowing("key:", upTo: terminators) == expected, "\(text.debugDescription) \(terminators)")
+      }
+    }
+  }
+
   @Test("Exception codes split at commas as String.split does")
   func codes() {
     let samples = [
