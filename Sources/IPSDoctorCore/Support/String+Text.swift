@@ -3,10 +3,44 @@
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs, carriage returns and newlines.
   public func trimmingWhitespace() -> String {
+    if let trimmed = asciiTrimmedWhitespace() { return trimmed }
+    return characterTrimmedWhitespace()
+  }
+
+  /// `trimmingWhitespace` over `Character`s, the reference answer.
+  func characterTrimmedWhitespace() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
     guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
     let last = lastIndex(where: { !isSpace($0) })!
     return String(self[first...last])
+  }
+
+  /// What `trimmingWhitespace` answers, over the bytes, when the bytes at the ends decide it: the
+  /// first and last bytes that are not a space, tab or line feed are ASCII and not a carriage
+  /// return (or there are none). An ASCII byte other than CR starts and ends its own `Character`
+  /// next to spaces, tabs and line feeds (only "\r\n" and non-ASCII scalars join clusters), and
+  /// those are single-byte `Character`s, so the `Character`-wise trim stops at the same bytes.
+  /// `nil` otherwise (carriage returns, combining marks and the like), and for text without
+  /// contiguous UTF-8.
+  func asciiTrimmedWhitespace() -> String? {
+    let result = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+      }
+      var lower = 0
+      while lower < bytes.count && isSpace(bytes[lower]) { lower += 1 }
+      if lower == bytes.count { return "" }
+      var upper = bytes.count
+      while isSpace(bytes[upper - 1]) { upper -= 1 }
+      let first = bytes[lower]
+      let last = bytes[upper - 1]
+      guard first < 0x80, first != UInt8(ascii: "\r"), last < 0x80, last != UInt8(ascii: "\r") else {
+        return nil
+      }
+      if lower == 0 && upper == bytes.count, let whole = self as? String { return whole }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+    }
+    return result ?? nil
   }
 
   /// Case-insensitive containment for ASCII text.

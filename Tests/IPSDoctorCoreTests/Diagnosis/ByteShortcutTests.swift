@@ -36,6 +36,20 @@ struct ByteShortcutTests {
     }
   }
 
+  @Test("trimmingWhitespace answers what the Character-wise trim answers")
+  func trimming() {
+    let samples = [
+      "", " ", "\t\n ", "abc", "  abc  ", "\tabc\n", "a b", " \u{301}x ", "x \u{301}", "\r\nabc\r\n",
+      "abc\r\n", "\rabc\r", "é", "  é  ", " aé ", " éa ", "\n\n", "\r", " \r ", "x\u{301} ", " \u{1F1FA}\u{1F1F8} ",
+      "a\n\u{301}", "\u{0600}a ",
+    ]
+    for text in samples {
+      #expect(text.trimmingWhitespace() == text.characterTrimmedWhitespace(), "\(text.debugDescription)")
+      let sub = ("[" + text + "]").dropFirst().dropLast()
+      #expect(sub.trimmingWhitespace() == sub.characterTrimmedWhitespace(), "\(text.debugDescription)")
+    }
+  }
+
   @Test("Exception codes split at commas as String.split does")
   func codes() {
     let samples = [
