@@ -50,6 +50,18 @@ struct ByteShortcutTests {
     }
   }
 
+  @Test("removingArrows answers what replacing(\"--->\", with: \"\") answers")
+  func arrows() {
+    let samples = [
+      "", "--->", "---->", "------->", "--->--->", "a ---> b", "  ---> 0x1 [ 16K] r--/rwx", "-->", "--- >",
+      "---\u{301}>", "--->\u{301}", "é ---> x", "\r\n---> x", "x--->y--->z", "-->--->->",
+    ]
+    for text in samples {
+      let line = ("[" + text + "]").dropFirst().dropLast()
+      #expect(MemoryFault.removingArrows(line) == String(line.replacing("--->", with: "")), "\(text.debugDescription)")
+    }
+  }
+
   @Test("Exception codes split at commas as String.split does")
   func codes() {
     let samples = [

@@ -105,10 +105,36 @@ struct MemoryFault: Sendable {
       guard let text, text.prefilteredContains("--->") else { continue }
       let lines = text.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? text.split(separator: "\n")
       for line in lines where line.prefilteredContains("--->") {
-        return Evidence(path, line.replacing("--->", with: "").trimmingWhitespace())
+        return Evidence(path, removingArrows(line).trimmingWhitespace())
       }
     }
     return nil
+  }
+
+  /// Exactly `line.replacing("--->", with: "")`: over the bytes when `line` is ASCII without
+  /// carriage returns (there every byte is one `Character`, and removing the non-overlapping
+  /// occurrences from left to right is what `replacing` does); `replacing` builds a searcher and a
+  /// new collection `Character` by `Character` otherwise.
+  static func removingArrows(_ line: Substring) -> String {
+    let fast = line.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count)
+      var index = 0
+      while index < bytes.count {
+        if index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"),
+          bytes[index + 2] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ">")
+        {
+          index += 4
+          continue
+        }
+        result.append(bytes[index])
+        index += 1
+      }
+      return String(decoding: result, as: UTF8.self)
+    }
+    if let fast, let text = fast { return text }
+    return String(line.replacing("--->", with: ""))
   }
 
   /// The first line of `vmRegionInfo`, e.g. "0x8 is not in any region.".
