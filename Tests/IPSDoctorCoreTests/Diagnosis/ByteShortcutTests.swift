@@ -62,6 +62,20 @@ struct ByteShortcutTests {
     }
   }
 
+  @Test("parseUInt64 answers what the Character-wise parse answers")
+  func numbers() {
+    let samples = [
+      "", " ", "0", "12", " 12 ", "\t0x1F\n", "0X1f", "0x", "0x ", "0xg", "+5", "-0", "0x+5", "1 2", "1\u{301}",
+      "18446744073709551615", "18446744073709551616", "0xffffffffffffffff", "0x1ffffffffffffffff",
+      "0x0000000000000000000001", "\r\n12\r\n", "12\r", "é12", "0x8badf00d", " 0x8badf00d,", "00x1", "1e3",
+    ]
+    for text in samples {
+      #expect(String.parseUInt64(text) == String.characterParseUInt64(text), "\(text.debugDescription)")
+      let sub = ("[" + text + "]").dropFirst().dropLast()
+      #expect(String.parseUInt64(sub) == String.characterParseUInt64(sub), "\(text.debugDescription)")
+    }
+  }
+
   @Test("Exception codes split at commas as String.split does")
   func codes() {
     let samples = [
