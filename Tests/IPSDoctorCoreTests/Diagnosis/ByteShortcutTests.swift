@@ -76,6 +76,20 @@ struct ByteShortcutTests {
     }
   }
 
+  @Test("asciiFirstLine answers what the Character-wise drop and prefix answer")
+  func firstLine() {
+    let samples = [
+      "", "\n", "\n\n", "abc", "\n\nabc\ndef", "0x8 is not in any region.\n---> x", "a\r\nb", "\r\nab",
+      "\n\u{301}ab\n", "é\nx", "ab\n\u{301}", "  \n x", "ab\u{301}\nc",
+    ]
+    for text in samples {
+      let expected = String(text.drop(while: { $0 == "\n" }).prefix(while: { $0 != "\n" }))
+      if let line = MemoryFault.asciiFirstLine(text) { #expect(line == expected, "\(text.debugDescription)") }
+    }
+    #expect(MemoryFault.asciiFirstLine("\n\nabc\ndef") == "abc")
+    #expect(MemoryFault.asciiFirstLine("a\r\nb") == nil)
+  }
+
   @Test("Exception codes split at commas as String.split does")
   func codes() {
     let samples = [
