@@ -3,10 +3,44 @@
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs, carriage returns and newlines.
   public func trimmingWhitespace() -> String {
+    if let trimmed = asciiTrimmedWhitespace() { return trimmed }
+    return characterTrimmedWhitespace()
+  }
+
+  /// `trimmingWhitespace` over `Character`s, the reference answer.
+  func characterTrimmedWhitespace() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
     guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
     let last = lastIndex(where: { !isSpace($0) })!
     return String(self[first...last])
+  }
+
+  /// What `trimmingWhitespace` answers, over the bytes, when the bytes at the ends decide it: the
+  /// first and last bytes that are not a space, tab or line feed are ASCII and not a carriage
+  /// return (or there are none). An ASCII byte other than CR starts and ends its own `Character`
+  /// next to spaces, tabs and line feeds (only "\r\n" and non-ASCII scalars join clusters), and
+  /// those are single-byte `Character`s, so the `Character`-wise trim stops at the same bytes.
+  /// `nil` otherwise (carriage returns, combining marks and the like), and for text without
+  /// contiguous UTF-8.
+  func asciiTrimmedWhitespace() -> String? {
+    let result = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+      }
+      var lower = 0
+      while lower < bytes.count && isSpace(bytes[lower]) { lower += 1 }
+      if lower == bytes.count { return "" }
+      var upper = bytes.count
+      while isSpace(bytes[upper - 1]) { upper -= 1 }
+      let first = bytes[lower]
+      let last = bytes[upper - 1]
+      guard first < 0x80, first != UInt8(ascii: "\r"), last < 0x80, last != UInt8(ascii: "\r") else {
+        return nil
+      }
+      if lower == 0 && upper == bytes.count, let whole = self as? String { return whole }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+    }
+    return result ?? nil
   }
 
   /// Case-insensitive containment for ASCII text.
@@ -62,11 +96,61 @@ extension String {
 
   /// Parses "0x1f", "1f" (with `hexadecimal`), or a decimal integer.
   public static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
+    if let value = asciiParseUInt64(text) { return value }
+    return characterParseUInt64(text)
+  }
+
+  /// `parseUInt64` over `Character`s, the reference answer.
+  static func characterParseUInt64(_ text: some StringProtocol) -> UInt64? {
     let trimmed = text.trimmingWhitespace()
     if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
       return UInt64(trimmed.dropFirst(2), radix: 16)
     }
     return UInt64(trimmed)
+  }
+
+  /// What `parseUInt64` answers when it finds a number in text that, between spaces, tabs and line
+  /// feeds, is only decimal digits or "0x"/"0X" and hexadecimal digits (all ASCII, so every byte
+  /// is one `Character` and the trim stops at the same bytes), without building a trimmed string;
+  /// `nil` for anything else (signs, other characters, overflow), which the `Character`-wise parse
+  /// then answers.
+  static func asciiParseUInt64(_ text: some StringProtocol) -> UInt64? {
+    let result = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+      func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+      }
+      var lower = 0
+      var upper = bytes.count
+      while lower < upper && isSpace(bytes[lower]) { lower += 1 }
+      while upper > lower && isSpace(bytes[upper - 1]) { upper -= 1 }
+      guard lower < upper else { return nil }
+      var value: UInt64 = 0
+      if upper - lower > 2, bytes[lower] == UInt8(ascii: "0"),
+        bytes[lower + 1] == UInt8(ascii: "x") || bytes[lower + 1] == UInt8(ascii: "X")
+      {
+        for byte in bytes[(lower + 2)..<upper] {
+          let digit: UInt8
+          switch byte {
+          case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+          case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+          case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+          default: return nil
+          }
+          guard value >> 60 == 0 else { return nil }
+          value = value << 4 | UInt64(digit)
+        }
+        return value
+      }
+      for byte in bytes[lower..<upper] {
+        guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+        let (product, overflowed) = value.multipliedReportingOverflow(by: 10)
+        let (sum, carried) = product.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+        if overflowed || carried { return nil }
+        value = sum
+      }
+      return value
+    }
+    return result ?? nil
   }
 
   /// `0x` followed by `width` lowercase hexadecimal digits.

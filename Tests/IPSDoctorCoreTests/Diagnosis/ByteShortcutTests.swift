@@ -16,6 +16,80 @@ struct ByteShortcutTests {
     #expect(!SwiftDemangler.isMangled("_T0\u{301}x"))
   }
 
+  @Test("textFollowing answers what the Character-wise scan answers")
+  func textFollowing() {
+    let texts = [
+      "Library not loaded: @rpath/A.framework/A\n  Referenced from: x", "key: value ) rest",
+      "key:  spaced\t \n", "key:)\u{301} tail)", "key: a\r\nb", "key: é)", "key:", "key: \n\n", "nokey",
+      "key: ab]cd ef", "key: x\u{301}", "x key: K\u{212A}]", "key: tail ends here  ", "é key: plain\nmore",
+    ]
+    let sets: [Set<Character>] = [["\n"], ["\n", ")"], ["]", " "], ["\u{212A}"], ["\r\n"], ["\r"], []]
+    for text in texts {
+      for terminators in sets {
+        var expected: String? = nil
+        if let range = text.firstRange(of: "key:") {
+          let value = text[range.upperBound...].prefix(while: { !terminators.contains($0) }).trimmingWhitespace()
+          expected = value.isEmpty ? nil : value
+        }
+        #expect(text.textFollowing("key:", upTo: terminators) == expected, "\(text.debugDescription) \(terminators)")
+      }
+    }
+  }
+
+  @Test("trimmingWhitespace answers what the Character-wise trim answers")
+  func trimming() {
+    let samples = [
+      "", " ", "\t\n ", "abc", "  abc  ", "\tabc\n", "a b", " \u{301}x ", "x \u{301}", "\r\nabc\r\n",
+      "abc\r\n", "\rabc\r", "é", "  é  ", " aé ", " éa ", "\n\n", "\r", " \r ", "x\u{301} ", " \u{1F1FA}\u{1F1F8} ",
+      "a\n\u{301}", "\u{0600}a ",
+    ]
+    for text in samples {
+      #expect(text.trimmingWhitespace() == text.characterTrimmedWhitespace(), "\(text.debugDescription)")
+      let sub = ("[" + text + "]").dropFirst().dropLast()
+      #expect(sub.trimmingWhitespace() == sub.characterTrimmedWhitespace(), "\(text.debugDescription)")
+    }
+  }
+
+  @Test("removingArrows answers what replacing(\"--->\", with: \"\") answers")
+  func arrows() {
+    let samples = [
+      "", "--->", "---->", "------->", "--->--->", "a ---> b", "  ---> 0x1 [ 16K] r--/rwx", "-->", "--- >",
+      "---\u{301}>", "--->\u{301}", "é ---> x", "\r\n---> x", "x--->y--->z", "-->--->->",
+    ]
+    for text in samples {
+      let line = ("[" + text + "]").dropFirst().dropLast()
+      #expect(MemoryFault.removingArrows(line) == String(line.replacing("--->", with: "")), "\(text.debugDescription)")
+    }
+  }
+
+  @Test("parseUInt64 answers what the Character-wise parse answers")
+  func numbers() {
+    let samples = [
+      "", " ", "0", "12", " 12 ", "\t0x1F\n", "0X1f", "0x", "0x ", "0xg", "+5", "-0", "0x+5", "1 2", "1\u{301}",
+      "18446744073709551615", "18446744073709551616", "0xffffffffffffffff", "0x1ffffffffffffffff",
+      "0x0000000000000000000001", "\r\n12\r\n", "12\r", "é12", "0x8badf00d", " 0x8badf00d,", "00x1", "1e3",
+    ]
+    for text in samples {
+      #expect(String.parseUInt64(text) == String.characterParseUInt64(text), "\(text.debugDescription)")
+      let sub = ("[" + text + "]").dropFirst().dropLast()
+      #expect(String.parseUInt64(sub) == String.characterParseUInt64(sub), "\(text.debugDescription)")
+    }
+  }
+
+  @Test("asciiFirstLine answers what the Character-wise drop and prefix answer")
+  func firstLine() {
+    let samples = [
+      "", "\n", "\n\n", "abc", "\n\nabc\ndef", "0x8 is not in any region.\n---> x", "a\r\nb", "\r\nab",
+      "\n\u{301}ab\n", "é\nx", "ab\n\u{301}", "  \n x", "ab\u{301}\nc",
+    ]
+    for text in samples {
+      let expected = String(text.drop(while: { $0 == "\n" }).prefix(while: { $0 != "\n" }))
+      if let line = MemoryFault.asciiFirstLine(text) { #expect(line == expected, "\(text.debugDescription)") }
+    }
+    #expect(MemoryFault.asciiFirstLine("\n\nabc\ndef") == "abc")
+    #expect(MemoryFault.asciiFirstLine("a\r\nb") == nil)
+  }
+
   @Test("Exception codes split at commas as String.split does")
   func codes() {
     let samples = [

@@ -105,21 +105,68 @@ struct MemoryFault: Sendable {
       guard let text, text.prefilteredContains("--->") else { continue }
       let lines = text.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? text.split(separator: "\n")
       for line in lines where line.prefilteredContains("--->") {
-        return Evidence(path, line.replacing("--->", with: "").trimmingWhitespace())
+        return Evidence(path, removingArrows(line).trimmingWhitespace())
       }
     }
     return nil
+  }
+
+  /// Exactly `line.replacing("--->", with: "")`: over the bytes when `line` is ASCII without
+  /// carriage returns (there every byte is one `Character`, and removing the non-overlapping
+  /// occurrences from left to right is what `replacing` does); `replacing` builds a searcher and a
+  /// new collection `Character` by `Character` otherwise.
+  static func removingArrows(_ line: Substring) -> String {
+    let fast = line.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count)
+      var index = 0
+      while index < bytes.count {
+        if index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"),
+          bytes[index + 2] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ">")
+        {
+          index += 4
+          continue
+        }
+        result.append(bytes[index])
+        index += 1
+      }
+      return String(decoding: result, as: UTF8.self)
+    }
+    if let fast, let text = fast { return text }
+    return String(line.replacing("--->", with: ""))
   }
 
   /// The first line of `vmRegionInfo`, e.g. "0x8 is not in any region.".
   static func regionHeadline(in context: DiagnosisContext) -> Evidence? {
     // The first non-empty piece of `split(separator: "\n")`, without splitting the rest.
     guard let text = context.report.vmRegionInfo else { return nil }
+    if let line = asciiFirstLine(text) {
+      let first = line.trimmingWhitespace()
+      return first.isEmpty ? nil : Evidence("vmRegionInfo", first)
+    }
     let rest = text.drop(while: { $0 == "\n" })
     guard !rest.isEmpty else { return nil }
     let first = rest.prefix(while: { $0 != "\n" }).trimmingWhitespace()
     guard !first.isEmpty else { return nil }
     return Evidence("vmRegionInfo", first)
+  }
+
+  /// Exactly `text.drop(while: { $0 == "\n" }).prefix(while: { $0 != "\n" })`, over the bytes,
+  /// when the bytes up to the line's end are ASCII without carriage returns (there every byte is
+  /// one `Character`, and a line feed after any of them is one too); `nil` otherwise.
+  static func asciiFirstLine(_ text: String) -> String? {
+    let line = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      var start = 0
+      while start < bytes.count && bytes[start] == UInt8(ascii: "\n") { start += 1 }
+      var end = start
+      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") {
+        if bytes[end] >= 0x80 || bytes[end] == UInt8(ascii: "\r") { return nil }
+        end += 1
+      }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+    return line ?? nil
   }
 
   /// Whether the access was a read or a write, from the ARM exception syndrome.
