@@ -456,7 +456,7 @@ struct LegacyTextReader {
       headerFields.append(ResourceSummary.Field(key: String(key), value: String(value)))
     }
     let text = value.isEmpty ? nil : String(value)
-    switch key {
+    switch FieldKey(key) {
     case "Incident Identifier": report.incidentID = text ?? report.incidentID
     case "Hardware Model", "Hardware model": report.modelCode = text ?? report.modelCode
     case "Process":
@@ -529,9 +529,9 @@ struct LegacyTextReader {
       var exception = report.exception ?? ExceptionInfo()
       exception.notes.append(text)
       report.exception = exception
-      if text.contains("EXC_CORPSE_NOTIFY") { report.isCorpse = true }
-      if text.contains("NON-FATAL CONDITION") { report.isNonFatal = true }
-      if text.contains("SIMULATED") { report.isSimulated = true }
+      if text.prefilteredContains("EXC_CORPSE_NOTIFY") { report.isCorpse = true }
+      if text.prefilteredContains("NON-FATAL CONDITION") { report.isNonFatal = true }
+      if text.prefilteredContains("SIMULATED") { report.isSimulated = true }
     case "Exception Reason":
       var reason = report.exceptionReason ?? ExceptionReason()
       reason.composedMessage = text
@@ -900,5 +900,31 @@ struct ImageResolver {
         frames[position].imageOffset = address - base
       }
     }
+  }
+}
+
+/// A header key as a `switch` subject: an ASCII key matches a case label when the bytes are equal
+/// (for ASCII text that is `String` equality), found with a length check and a byte comparison instead of
+/// a generic `==` for each of the dozens of labels; any other key is compared as before.
+struct FieldKey {
+  let key: Substring
+  let count: Int
+  let isASCII: Bool
+
+  init(_ key: Substring) {
+    self.key = key
+    count = key.utf8.count
+    isASCII = key.utf8.withContiguousStorageIfAvailable(ByteSearch.isASCII)
+      ?? key.utf8.allSatisfy { $0 < 0x80 }
+  }
+
+  static func ~= (pattern: StaticString, value: FieldKey) -> Bool {
+    guard value.isASCII, pattern.hasPointerRepresentation else {
+      return value.key == pattern.description
+    }
+    guard pattern.utf8CodeUnitCount == value.count else { return false }
+    let label = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+    return value.key.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(label) }
+      ?? value.key.utf8.elementsEqual(label)
   }
 }
