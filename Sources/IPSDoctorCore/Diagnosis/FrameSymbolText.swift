@@ -58,9 +58,10 @@ struct FrameSymbolText: Sendable {
     return needle.withUTF8 { pattern -> ByteSearch.Outcome in
       // An empty needle matches no symbol, as `utf8Contains` answers.
       guard !pattern.isEmpty else { return .absent }
-      guard pattern.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return .undecided }
+      // One pass over the needle both picks the anchor and rules out NULs and non-ASCII bytes.
+      guard let anchor = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return .undecided }
       let offset = bytes.withUnsafeBytes { haystack in
-        Self.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack)
+        Self.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack, anchor: anchor)
       }
       guard let offset else { return .absent }
       return .found(frameIndexes[symbol(containing: offset)])
@@ -73,13 +74,14 @@ struct FrameSymbolText: Sendable {
     var needle = needle
     return needle.withUTF8 { pattern -> [Int]? in
       guard !pattern.isEmpty else { return [] }
-      guard pattern.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return nil }
+      guard let anchor = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return nil }
       var found: [Int] = []
       bytes.withUnsafeBytes { haystack in
         var from = 0
         while from < haystack.count,
           let offset = Self.firstIndex(
-            of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(rebasing: haystack[from...]))
+            of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(rebasing: haystack[from...]),
+            anchor: anchor)
         {
           // A match holds no NUL, so it lies inside one symbol; go on from the next one.
           let symbol = symbol(containing: from + offset)
@@ -107,18 +109,36 @@ struct FrameSymbolText: Sendable {
   /// start with a byte as common in symbols as `_`, `-` or `s`; this one stops only at the needle's
   /// rarest byte (by `commonness`), so the C library's `memchr` skips most of the text.
   static func firstIndex(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
-    guard !needle.isEmpty, haystack.count >= needle.count, let base = haystack.baseAddress,
-      let needleBase = needle.baseAddress
-    else { return nil }
-    let anchor = commonness.withUnsafeBufferPointer { table in
+    guard !needle.isEmpty else { return nil }
+    return firstIndex(of: needle, in: haystack, anchor: rarestByte(of: needle).index)
+  }
+
+  /// The index of the non-empty `needle`'s rarest byte, or `nil` when the needle holds a NUL or a
+  /// non-ASCII byte (those alone have commonness 0).
+  static func anchor(of needle: UnsafeRawBufferPointer) -> Int? {
+    let rarest = rarestByte(of: needle)
+    return rarest.commonness == 0 ? nil : rarest.index
+  }
+
+  /// The first index of the lowest `commonness` in the non-empty `needle`.
+  private static func rarestByte(of needle: UnsafeRawBufferPointer) -> (index: Int, commonness: UInt8) {
+    commonness.withUnsafeBufferPointer { table in
       var anchor = 0
       var lowest = table[Int(needle[0])]
       for index in 1..<needle.count where table[Int(needle[index])] < lowest {
         anchor = index
         lowest = table[Int(needle[index])]
       }
-      return anchor
+      return (anchor, lowest)
     }
+  }
+
+  /// `firstIndex(of:in:)` with the anchor given: any index into the non-empty `needle`.
+  static func firstIndex(
+    of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, anchor: Int
+  ) -> Int? {
+    guard haystack.count >= needle.count, let base = haystack.baseAddress, let needleBase = needle.baseAddress
+    else { return nil }
     let byte = Int32(needle[anchor])
     // A match starting at `start` has the anchor byte at `start + anchor`; those positions ascend
     // with `start`, so the first that matches is the first occurrence.
@@ -134,9 +154,12 @@ struct FrameSymbolText: Sendable {
   }
 
   /// How often a byte occurs in symbols, roughly (higher is commoner): lowercase letters by their
-  /// frequency in English, then `_`, space and the separators of Objective-C and C++ names.
+  /// frequency in English, then `_`, space and the separators of Objective-C and C++ names. NUL
+  /// and the non-ASCII bytes alone have 0, which `anchor(of:)` reads as "undecided".
   private static let commonness: [UInt8] = {
     var table = [UInt8](repeating: 1, count: 256)
+    table[0] = 0
+    for byte in 0x80..<0x100 { table[byte] = 0 }
     for (rank, letter) in "zqjxkvbpgwyfmculdrhsnioate".utf8.enumerated() { table[Int(letter)] = UInt8(10 + rank) }
     for byte in "ACDEFILMNOPRSTUV".utf8 { table[Int(byte)] = 8 }
     for byte in "0123456789".utf8 { table[Int(byte)] = 6 }

@@ -13,9 +13,13 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     self.components = components
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for component in components {
-      for byte in component.utf8 {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x100_0000_01b3
+      // Over the contiguous UTF-8 at once: iterating `utf8` costs far more per byte.
+      var component = component
+      component.withUTF8 { bytes in
+        for byte in bytes {
+          hash ^= UInt64(byte)
+          hash = hash &* 0x100_0000_01b3
+        }
       }
       hash ^= 0x1F
       hash = hash &* 0x100_0000_01b3
@@ -101,7 +105,9 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
   /// tests); `nil` for any other text.
   static func normaliseASCII(_ text: String) -> String? {
-    var bytes = Array(text.utf8.prefix(301))
+    // The first 301 bytes copied from the contiguous UTF-8 at once, not through the `utf8` view.
+    var text = text
+    var bytes = text.withUTF8 { Array($0.prefix(301)) }
     guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
     if bytes.count == 301 { bytes.removeLast() }
     guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
