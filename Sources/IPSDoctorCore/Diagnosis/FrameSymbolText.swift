@@ -61,7 +61,7 @@ struct FrameSymbolText: Sendable {
       // One pass over the needle both picks the anchor and rules out NULs and non-ASCII bytes.
       guard let anchor = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return .undecided }
       let offset = bytes.withUnsafeBytes { haystack in
-        Self.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack, anchor: anchor)
+        ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack, anchor: anchor)
       }
       guard let offset else { return .absent }
       return .found(frameIndexes[symbol(containing: offset)])
@@ -79,12 +79,11 @@ struct FrameSymbolText: Sendable {
       bytes.withUnsafeBytes { haystack in
         var from = 0
         while from < haystack.count,
-          let offset = Self.firstIndex(
-            of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(rebasing: haystack[from...]),
-            anchor: anchor)
+          let offset = ByteSearch.firstIndex(
+            of: UnsafeRawBufferPointer(pattern), in: haystack, from: from, anchor: anchor)
         {
           // A match holds no NUL, so it lies inside one symbol; go on from the next one.
-          let symbol = symbol(containing: from + offset)
+          let symbol = symbol(containing: offset)
           found.append(frameIndexes[symbol])
           from = symbol + 1 < starts.count ? starts[symbol + 1] : haystack.count
         }
@@ -110,7 +109,7 @@ struct FrameSymbolText: Sendable {
   /// rarest byte (by `commonness`), so the C library's `memchr` skips most of the text.
   static func firstIndex(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
     guard !needle.isEmpty else { return nil }
-    return firstIndex(of: needle, in: haystack, anchor: rarestByte(of: needle).index)
+    return ByteSearch.firstIndex(of: needle, in: haystack, anchor: rarestByte(of: needle).index)
   }
 
   /// The index of the non-empty `needle`'s rarest byte, or `nil` when the needle holds a NUL or a
@@ -131,26 +130,6 @@ struct FrameSymbolText: Sendable {
       }
       return (anchor, lowest)
     }
-  }
-
-  /// `firstIndex(of:in:)` with the anchor given: any index into the non-empty `needle`.
-  static func firstIndex(
-    of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, anchor: Int
-  ) -> Int? {
-    guard haystack.count >= needle.count, let base = haystack.baseAddress, let needleBase = needle.baseAddress
-    else { return nil }
-    let byte = Int32(needle[anchor])
-    // A match starting at `start` has the anchor byte at `start + anchor`; those positions ascend
-    // with `start`, so the first that matches is the first occurrence.
-    let last = haystack.count - needle.count + anchor  // the last position the anchor can be at
-    var position = anchor
-    while position <= last {
-      guard let hit = memchr(base + position, byte, last - position + 1) else { return nil }
-      let found = base.distance(to: UnsafeRawPointer(hit))
-      if memcmp(base + found - anchor, needleBase, needle.count) == 0 { return found - anchor }
-      position = found + 1
-    }
-    return nil
   }
 
   /// How often a byte occurs in symbols, roughly (higher is commoner): lowercase letters by their

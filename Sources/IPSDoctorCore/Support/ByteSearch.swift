@@ -11,20 +11,27 @@
 /// grapheme clusters.
 enum ByteSearch {
   /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
+  ///
+  /// `memchr` looks for the needle's byte at `anchor` (any index into it; the first by default).
+  /// Callers that search long texts for markers starting with a common byte pass their rarest
+  /// byte, so `memchr` stops less often; the answer is the same for every anchor.
   static func firstIndex(
-    of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0
+    of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0,
+    anchor: Int = 0
   ) -> Int? {
     guard !needle.isEmpty, start >= 0, haystack.count - start >= needle.count,
       let base = haystack.baseAddress, let needleBase = needle.baseAddress
     else { return nil }
-    let first = Int32(needle[0])
-    let last = haystack.count - needle.count  // the last offset a match can start at
-    var index = start
-    while index <= last {
-      guard let hit = memchr(base + index, first, last - index + 1) else { return nil }
-      let offset = base.distance(to: UnsafeRawPointer(hit))
-      if memcmp(base + offset, needleBase, needle.count) == 0 { return offset }
-      index = offset + 1
+    let byte = Int32(needle[anchor])
+    // A match starting at `offset` has the anchor byte at `offset + anchor`; those positions
+    // ascend with `offset`, so the first that matches is the first occurrence.
+    let last = haystack.count - needle.count + anchor  // the last position the anchor can be at
+    var position = start + anchor
+    while position <= last {
+      guard let hit = memchr(base + position, byte, last - position + 1) else { return nil }
+      let found = base.distance(to: UnsafeRawPointer(hit))
+      if memcmp(base + found - anchor, needleBase, needle.count) == 0 { return found - anchor }
+      position = found + 1
     }
     return nil
   }
