@@ -267,13 +267,10 @@ extension String {
         }
         end += 1
       }
-      func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-      }
       var lower = offset
       var upper = end
-      while lower < upper && isSpace(bytes[lower]) { lower += 1 }
-      while upper > lower && isSpace(bytes[upper - 1]) { upper -= 1 }
+      while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
+      while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
     }
     return result ?? nil

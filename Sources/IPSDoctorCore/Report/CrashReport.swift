@@ -185,10 +185,9 @@ public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
   private static func parsedASCII(_ text: String) -> OSVersion? {
     let bytes = text.utf8
     guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
-    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A }
     func trimmed(_ slice: Substring.UTF8View) -> String {
-      guard let first = slice.firstIndex(where: { !isSpace($0) }) else { return "" }
-      let last = slice.lastIndex(where: { !isSpace($0) })!
+      guard let first = slice.firstIndex(where: { !$0.isSpaceTabOrLineFeed }) else { return "" }
+      let last = slice.lastIndex(where: { !$0.isSpaceTabOrLineFeed })!
       return String(Substring(slice[first...last]))
     }
     let text = trimmed(Substring(text).utf8)

@@ -1,5 +1,12 @@
 // Small text helpers, so the core needs no Foundation.
 
+extension UInt8 {
+  /// A space, tab or line feed: the whitespace the byte shortcuts trim themselves. A carriage
+  /// return is left out on purpose: next to a line feed it forms one `Character`, so text holding
+  /// one takes the `Character`-wise path.
+  var isSpaceTabOrLineFeed: Bool { self == 0x20 || self == 0x09 || self == 0x0A }
+}
+
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs, carriage returns and newlines.
   public func trimmingWhitespace() -> String {
@@ -24,14 +31,11 @@ extension StringProtocol {
   /// contiguous UTF-8.
   func asciiTrimmedWhitespace() -> String? {
     let result = utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-      }
       var lower = 0
-      while lower < bytes.count && isSpace(bytes[lower]) { lower += 1 }
+      while lower < bytes.count && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
       if lower == bytes.count { return "" }
       var upper = bytes.count
-      while isSpace(bytes[upper - 1]) { upper -= 1 }
+      while bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
       let first = bytes[lower]
       let last = bytes[upper - 1]
       guard first < 0x80, first != UInt8(ascii: "\r"), last < 0x80, last != UInt8(ascii: "\r") else {
@@ -116,13 +120,10 @@ extension String {
   /// then answers.
   static func asciiParseUInt64(_ text: some StringProtocol) -> UInt64? {
     let result = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-      func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-      }
       var lower = 0
       var upper = bytes.count
-      while lower < upper && isSpace(bytes[lower]) { lower += 1 }
-      while upper > lower && isSpace(bytes[upper - 1]) { upper -= 1 }
+      while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
+      while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
       guard lower < upper else { return nil }
       var value: UInt64 = 0
       if upper - lower > 2, bytes[lower] == UInt8(ascii: "0"),
