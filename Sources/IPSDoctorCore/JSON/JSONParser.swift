@@ -582,17 +582,19 @@ private struct Reader {
   /// The high bit of each of the eight bytes in `word` that is a quote, a backslash, a control
   /// character or not ASCII; only the lowest set bit is exact, as borrows can mark bytes above it.
   ///
-  /// Per byte: below 0x20 the high bit is set after subtracting 0x20, at or above 0x80 it is set
-  /// already, and a quote or backslash XORed with itself is 0, whose high bit is set after
-  /// subtracting 1. (Subtracting 1 also sets it for bytes at or above 0x81 after the XOR, but
-  /// those are not ASCII and marked anyway; this is the "has a zero byte" trick without its
-  /// `& ~value`.) A borrow only starts at a marked byte, so bytes below the lowest mark are exact.
+  /// Per byte: XORing with 0x02 swaps the quote (0x22) with the space and keeps control characters
+  /// below 0x20, so exactly the quote and the control characters end below 0x21 and get their high
+  /// bit set by subtracting 0x21; a backslash XORed with itself is 0, whose high bit is set by
+  /// subtracting 1; bytes at or above 0x80 have it set already. (The subtractions also set it for
+  /// some bytes at or above 0x80, which are marked anyway: this is the "has a zero byte" trick
+  /// without its `& ~value`.) A borrow only starts at a marked byte, so bytes below the lowest mark
+  /// are exact.
   @inline(__always)
   static func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
-    let quotes = (word ^ (ones &* 0x22)) &- ones
+    let quotesAndControls = (word ^ (ones &* 0x02)) &- ones &* 0x21
     let backslashes = (word ^ (ones &* 0x5C)) &- ones
-    return ((word &- ones &* 0x20) | word | quotes | backslashes) & 0x8080_8080_8080_8080
+    return (quotesAndControls | backslashes | word) & 0x8080_8080_8080_8080
   }
 
   /// Returns the length of the valid UTF-8 sequence starting at `offset` (RFC 3629: no overlong
