@@ -550,9 +550,14 @@ private struct Reader {
   mutating func parseStringSlowly(from start: Int) throws(JSONError) -> JSONTapeEntry {
     var flags: UInt8 = 0
     while true {
-      while position + 8 <= count {
-        if Self.specialBytes(word(at: position)) != 0 { break }
-        position += 8
+      // Straight to the next byte that needs a look (paths have an escaped '/' every few bytes).
+      while position &+ 8 <= count {
+        let special = Self.specialBytes(word(at: position))
+        if special != 0 {
+          position &+= special.trailingZeroBitCount &>> 3
+          break
+        }
+        position &+= 8
       }
       while position < count {
         let byte = bytes[position]
@@ -570,7 +575,12 @@ private struct Reader {
         return entry
       case ASCII.backslash:
         flags |= JSONTapeEntry.stringHasEscapes
-        try checkEscape()
+        // The one-character escapes here, `\u` and errors in `checkEscape`.
+        if position &+ 1 < count && Self.isSingleEscape(bytes[position &+ 1]) {
+          position &+= 2
+        } else {
+          try checkEscape()
+        }
       case 0..<0x20:
         throw Self.error(.controlCharacterInString(byte), at: position)
       default:
@@ -633,6 +643,18 @@ private struct Reader {
       index += 1
     }
     return length
+  }
+
+  /// Whether `\` and `byte` make a complete escape: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`
+  /// or `\t`.
+  @inline(__always)
+  static func isSingleEscape(_ byte: UInt8) -> Bool {
+    switch byte {
+    case ASCII.quote, ASCII.backslash, ASCII.slash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+      UInt8(ascii: "r"), UInt8(ascii: "t"):
+      true
+    default: false
+    }
   }
 
   /// Checks one escape sequence (the decoding is ``JSONTapeEntry/decodedString(_:in:)``'s).
