@@ -88,31 +88,32 @@ public enum JSONParser {
     }
     var end = 0
     var failure: JSONError?
-    var grownEntries: [JSONTapeEntry]?
-    // The tape is written straight into the array's storage; only a document with more values than
-    // the estimate (about one value per 9 bytes in crash reports) moves to a bigger buffer (see
-    // `Reader.grown`), and is copied back once here.
-    var entries = [JSONTapeEntry](unsafeUninitializedCapacity: min(slice.count / 8 + 16, 1 << 20)) {
-      storage, initialized in
-      var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: storage)
-      do throws(JSONError) {
-        reader.skipWhitespace()
-        guard reader.position < reader.count else {
-          throw Reader.error(.empty, at: reader.position)
+    // The tape is written straight into the array's storage, which never moves while the tape pass
+    // runs: a document with more values than the estimate (about one value per 9 bytes in crash
+    // reports) is read again into four times the room. Every entry starts at a byte of its own, so
+    // `slice.count` entries (and the two a step checks room for) always suffice.
+    var capacity = min(slice.count / 8 + 16, 1 << 20)
+    var entries: [JSONTapeEntry]
+    while true {
+      var full = false
+      failure = nil
+      entries = [JSONTapeEntry](unsafeUninitializedCapacity: capacity) { storage, initialized in
+        var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: storage)
+        do throws(JSONError) {
+          reader.skipWhitespace()
+          guard reader.position < reader.count else {
+            throw Reader.error(.empty, at: reader.position)
+          }
+          full = !(try reader.parseValue())
+        } catch {
+          failure = error
         }
-        try reader.parseValue()
-      } catch {
-        failure = error
+        end = reader.position
+        initialized = full ? 0 : reader.tapeCount
       }
-      end = reader.position
-      if reader.tape == storage.baseAddress {
-        initialized = reader.tapeCount
-      } else {
-        grownEntries = Array(UnsafeBufferPointer(start: reader.tape, count: reader.tapeCount))
-        reader.tape.deallocate()
-      }
+      if !full { break }
+      capacity = min(capacity * 4, slice.count + 2)
     }
-    if let grownEntries { entries = grownEntries }
     guard let failure else {
       let document = JSONDocument(bytes: Array(UnsafeBufferPointer(rebasing: slice[..<end])), entries: entries)
       return (document, start + end, nil)
@@ -168,20 +169,18 @@ private struct Reader {
   let count: Int
   let maxDepth: Int
   var position = 0
-  /// The tape, in source order, in a buffer grown by hand: `Array.append` would check capacity
-  /// and uniqueness on every entry, this checks capacity once per step (``makeRoom()``). Entries
-  /// `0..<tapeCount` are initialized. After an error it holds what was read before the break,
+  /// The tape, in source order, in the caller's buffer: `Array.append` would check capacity and
+  /// uniqueness on every entry, the tape pass checks room once per step (``hasRoom``) and stops
+  /// when the buffer is full. Entries `0..<tapeCount` are initialized. After an error it holds what was read before the break,
   /// with every open container closed there (see
   /// ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
   ///
   /// While an array or object is open, its entry's `end` counts the values read so far and its
   /// `payload` holds the entry of the container around it (-1 at the top), so the open containers
   /// need no stack of their own.
-  var tape: UnsafeMutablePointer<JSONTapeEntry>
+  let tape: UnsafeMutablePointer<JSONTapeEntry>
   var tapeCount = 0
-  var tapeCapacity: Int
-  /// The buffer the tape starts in, which belongs to the caller's array.
-  let initialTape: UnsafeMutablePointer<JSONTapeEntry>
+  let tapeCapacity: Int
 
   /// `tape` is uninitialized storage with room for at least 2 entries.
   init(
@@ -191,26 +190,20 @@ private struct Reader {
     self.count = count
     self.maxDepth = maxDepth
     self.tape = tape.baseAddress!
-    initialTape = self.tape
     tapeCapacity = tape.count
   }
 
   var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
 
-  /// Makes room for the two entries (a key and its value) the main loop may add per step, so
-  /// adding them needs no check of its own.
+  /// Whether the tape has room for the two entries (a key and its value) the main loop may add
+  /// per step, so adding them needs no check of its own.
   @inline(__always)
-  mutating func makeRoom() {
-    if tapeCapacity &- tapeCount < 2 {
-      (tape, tapeCapacity) = Self.grown(
-        tape, count: tapeCount, capacity: tapeCapacity, deallocating: tape != initialTape)
-    }
-  }
+  var hasRoom: Bool { tapeCapacity &- tapeCount >= 2 }
 
   /// Writes `entry` just past the tape's last entry without counting it (a key counts once its
   /// colon has been read). Strings and numbers are written where they are read, so their fields
-  /// need not stay in registers across the rest of the step. In bounds: ``makeRoom()`` leaves room
-  /// for the step's two entries.
+  /// need not stay in registers across the rest of the step. In bounds: each step starts with room
+  /// for its two entries (``hasRoom``).
   @inline(__always)
   func place(_ entry: JSONTapeEntry) {
     (tape + tapeCount).initialize(to: entry)
@@ -220,18 +213,6 @@ private struct Reader {
   mutating func append(_ entry: JSONTapeEntry) {
     place(entry)
     tapeCount &+= 1
-  }
-
-  /// Moves the tape to a buffer twice the size. Static and returning the new buffer, so the hot
-  /// loop's state never has its address taken.
-  @inline(never)
-  static func grown(
-    _ tape: UnsafeMutablePointer<JSONTapeEntry>, count: Int, capacity: Int, deallocating: Bool
-  ) -> (UnsafeMutablePointer<JSONTapeEntry>, Int) {
-    let bigger = UnsafeMutablePointer<JSONTapeEntry>.allocate(capacity: capacity * 2)
-    bigger.moveInitialize(from: tape, count: count)
-    if deallocating { tape.deallocate() }
-    return (bigger, capacity * 2)
   }
 
   /// The eight bytes at `offset`, first byte lowest; the caller checks `offset + 8 <= count`.
@@ -294,8 +275,9 @@ private struct Reader {
   // MARK: Values
 
   /// Parses one value without recursion: the open containers are linked through their tape
-  /// entries, so the depth limit, not the thread's stack size, bounds nesting.
-  mutating func parseValue() throws(JSONError) {
+  /// entries, so the depth limit, not the thread's stack size, bounds nesting. Returns false,
+  /// having read part of it, when the tape is full.
+  mutating func parseValue() throws(JSONError) -> Bool {
     // The loop works on a local copy, which the optimizer keeps in registers as long as its
     // address is never passed to a function that is not inlined (slow paths run on copies of
     // their own, see `onCopy`); it is written back once at the end.
@@ -315,7 +297,10 @@ private struct Reader {
     var atContainer = false
     do throws(JSONError) {
       document: while true {
-        r.makeRoom()
+        guard r.hasRoom else {
+          self = r
+          return false
+        }
         if readKey {
           // `"key" :`; the key goes on the tape once the colon is there.
           inKey = true
@@ -427,6 +412,7 @@ private struct Reader {
       throw failed(error, open: open, pendingKey: pendingKey, atContainer: atContainer)
     }
     self = r
+    return true
   }
 
   /// What may follow a value inside an open container, for errors.
