@@ -515,7 +515,8 @@ private struct Reader {
     let start = position
     // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
     // eight bytes at a time up to the first byte that needs a closer look.
-    while position &+ 8 <= count {
+    let lastWord = count &- 8
+    while position <= lastWord {
       let special = Self.specialBytes(word(at: position))
       if special != 0 {
         position &+= special.trailingZeroBitCount &>> 3
