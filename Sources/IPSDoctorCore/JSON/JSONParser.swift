@@ -538,7 +538,7 @@ private struct Reader {
     var flags: UInt8 = 0
     while true {
       // Straight to the next byte that needs a look (paths have an escaped '/' every few bytes).
-      while position &+ 8 <= count {
+      while position <= count &- 8 {
         let special = Self.specialBytes(word(at: position))
         if special != 0 {
           position &+= special.trailingZeroBitCount &>> 3
