@@ -171,8 +171,8 @@ private struct Reader {
   var position = 0
   /// The tape, in source order, in the caller's buffer: `Array.append` would check capacity and
   /// uniqueness on every entry, the tape pass checks room once per step (``hasRoom``) and stops
-  /// when the buffer is full. Entries `0..<tapeCount` are initialized. After an error it holds what was read before the break,
-  /// with every open container closed there (see
+  /// when the buffer is full. Entries `0..<tapeCount` are initialized. After an error it holds
+  /// what was read before the break, with every open container closed there (see
   /// ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
   ///
   /// While an array or object is open, its entry's `end` counts the values read so far and its
@@ -514,7 +514,9 @@ private struct Reader {
     position &+= 1  // "
     let start = position
     // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
-    // eight bytes at a time up to the first byte that needs a closer look.
+    // eight bytes at a time up to the first byte that needs a closer look. The loop tests one
+    // precomputed offset: with `position + 8 <= count` the optimizer kept several induction
+    // variables here and reloaded the search constants on every word.
     let lastWord = count &- 8
     while position <= lastWord {
       let special = Self.specialBytes(word(at: position))
