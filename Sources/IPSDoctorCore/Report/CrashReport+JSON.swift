@@ -21,19 +21,19 @@ extension IPSHeader {
       default: continue
       }
     }
-    let path = JSONPath([.key("header")])
+    func path() -> JSONPath { JSONPath([.key("header")]) }
     self.init()
-    self.appName = decoder.string(appName, named: "app_name", in: path)
-    self.appVersion = decoder.string(appVersion, named: "app_version", in: path)
-    self.buildVersion = decoder.string(buildVersion, named: "build_version", in: path)
-    self.bundleID = decoder.string(bundleID, named: "bundleID", in: path)
-    self.bugType = decoder.string(bugType, named: "bug_type", in: path)
-    self.osVersion = decoder.string(osVersion, named: "os_version", in: path)
-    self.platform = decoder.int(platform, named: "platform", in: path)
-    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path)
-    self.timestamp = decoder.string(timestamp, named: "timestamp", in: path)
-    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path)
-    self.name = decoder.string(name, named: "name", in: path)
+    self.appName = decoder.string(appName, named: "app_name", in: path())
+    self.appVersion = decoder.string(appVersion, named: "app_version", in: path())
+    self.buildVersion = decoder.string(buildVersion, named: "build_version", in: path())
+    self.bundleID = decoder.string(bundleID, named: "bundleID", in: path())
+    self.bugType = decoder.string(bugType, named: "bug_type", in: path())
+    self.osVersion = decoder.string(osVersion, named: "os_version", in: path())
+    self.platform = decoder.int(platform, named: "platform", in: path())
+    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path())
+    self.timestamp = decoder.string(timestamp, named: "timestamp", in: path())
+    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path())
+    self.name = decoder.string(name, named: "name", in: path())
   }
 }
 
@@ -185,10 +185,10 @@ extension CrashReport {
         default: continue
         }
       }
-      let path = root.appending("bundleInfo")
-      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path) ?? bundleID
-      appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path) ?? appVersion
-      buildVersion = decoder.string(version, named: "CFBundleVersion", in: path) ?? buildVersion
+      func path() -> JSONPath { root.appending("bundleInfo") }
+      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path()) ?? bundleID
+      appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path()) ?? appVersion
+      buildVersion = decoder.string(version, named: "CFBundleVersion", in: path()) ?? buildVersion
     }
     if let os = decoder.object(body.osVersion, named: "osVersion", in: root) {
       var train, build, releaseType, isEmbedded: JSONNode?
@@ -201,11 +201,12 @@ extension CrashReport {
         default: continue
         }
       }
-      let path = root.appending("osVersion")
+      func path() -> JSONPath { root.appending("osVersion") }
       var version = OSVersion(
-        train: decoder.string(train, named: "train", in: path), build: decoder.string(build, named: "build", in: path),
-        releaseType: decoder.string(releaseType, named: "releaseType", in: path))
-      version.isEmbedded = decoder.bool(isEmbedded, named: "isEmbedded", in: path)
+        train: decoder.string(train, named: "train", in: path()),
+        build: decoder.string(build, named: "build", in: path()),
+        releaseType: decoder.string(releaseType, named: "releaseType", in: path()))
+      version.isEmbedded = decoder.bool(isEmbedded, named: "isEmbedded", in: path())
       osVersion = version
     }
 
@@ -235,7 +236,7 @@ extension CrashReport {
     isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: root)
 
     if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: root) {
-      let path = root.appending("sharedCache")
+      func path() -> JSONPath { root.appending("sharedCache") }
       var base, size, uuid: JSONNode?
       for (key, value) in cache.members {
         switch MemberName(key) {
@@ -246,9 +247,9 @@ extension CrashReport {
         }
       }
       var shared = SharedCache()
-      shared.base = decoder.uint64(base, named: "base", in: path)
-      shared.size = decoder.uint64(size, named: "size", in: path)
-      shared.uuid = decoder.string(uuid, named: "uuid", in: path)
+      shared.base = decoder.uint64(base, named: "base", in: path())
+      shared.size = decoder.uint64(size, named: "size", in: path())
+      shared.uuid = decoder.string(uuid, named: "uuid", in: path())
       sharedCache = shared
     }
 
@@ -288,12 +289,12 @@ extension CrashReport {
     }
 
     if let faulting = body.faultingThread {
-      let path = root.appending("faultingThread")
-      if let index = decoder.int(faulting, at: path) {
+      func path() -> JSONPath { root.appending("faultingThread") }
+      if let index = decoder.int(faulting, at: path()) {
         if threads.indices.contains(index) {
           faultingThread = index
         } else {
-          decoder.warn(path, "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
+          decoder.warn(path(), "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
         }
       }
     }
@@ -305,7 +306,7 @@ extension CrashReport {
   static func applicationSpecificInfo(_ value: JSONNode, decoder: inout FieldDecoder)
     -> [ApplicationSpecificInfo]
   {
-    let path = JSONPath.root.appending("asi")
+    func path() -> JSONPath { JSONPath.root.appending("asi") }
     switch value.kind {
     case .object:
       return value.members.map { (keyNode, member) in
@@ -320,11 +321,11 @@ extension CrashReport {
             } else if let number = element.number {
               lines.append(number.description)
             } else {
-              decoder.wrongType(element, at: path.appending(key).appending(index), expected: "a string")
+              decoder.wrongType(element, at: path().appending(key).appending(index), expected: "a string")
             }
           }
         default:
-          decoder.wrongType(member, at: path.appending(key), expected: "an array of strings")
+          decoder.wrongType(member, at: path().appending(key), expected: "an array of strings")
         }
         return ApplicationSpecificInfo(image: key, lines: lines)
       }
@@ -335,7 +336,7 @@ extension CrashReport {
     case .null:
       return []
     default:
-      decoder.wrongType(value, at: path, expected: "an object")
+      decoder.wrongType(value, at: path(), expected: "an object")
       return []
     }
   }
@@ -595,6 +596,7 @@ extension BinaryImage {
   // Every image repeats one of a few architectures and sources: a literal costs no copy, check or
   // release.
 
+  @inline(__always)
   private static func knownArch(_ value: JSONNode) -> String? {
     guard value.kind == .string else { return nil }
     switch MemberName(value) {
@@ -606,6 +608,7 @@ extension BinaryImage {
     }
   }
 
+  @inline(__always)
   private static func knownSource(_ value: JSONNode) -> String? {
     guard value.kind == .string else { return nil }
     switch MemberName(value) {
@@ -641,6 +644,17 @@ extension ThreadState {
         registers.reserveCapacity(registers.count + member.count + object.count)
         for (index, register) in member.elements.enumerated() {
           guard register.kind == .object else { continue }
+          // Most registers are `{"value":N}`, N a non-negative integer: nothing to look for or warn about.
+          let entries = register.view.entries
+          if entries[register.index].end == 1 {
+            let only = entries[register.index + 2]
+            if only.kind == .number && only.flags == JSONTapeEntry.numberUnsigned
+              && MemberName(JSONNode(view: register.view, index: register.index + 1)) == .value
+            {
+              registers.append(Register(name: Self.registerName(index), value: only.payload))
+              continue
+            }
+          }
           let found = Self.registerMembers(register)
           guard found.value >= 0 else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
@@ -684,10 +698,6 @@ extension ThreadState {
     var description = -1
     let entries = register.view.entries
     var index = register.index + 1
-    // Most registers are `{"value":N}`.
-    if entries[register.index].end == 1 && MemberName(JSONNode(view: register.view, index: index)) == .value {
-      return (index + 1, -1, -1)
-    }
     let end = Int(entries[register.index].payload)
     while index + 1 < end {
       let valueIndex = index + 1

@@ -203,6 +203,13 @@ struct FieldDecoder {
             let before = found.trailingZeroBitCount &>> 3
             index += before
             written += before
+            // "\/", every slash of a path: the slash, then on with the words.
+            if index + 1 < raw.count && raw[index + 1] == UInt8(ascii: "/") {
+              output[written] = UInt8(ascii: "/")
+              index += 2
+              written += 1
+              continue
+            }
             break
           }
           index += 8

@@ -80,6 +80,30 @@ struct ReportModelTests {
     #expect(report.images[0].uuidStorage == report.images[2].uuidStorage)
   }
 
+  @Test("A text report's UUID is stored as its normalised text would be")
+  func legacyUUIDs() {
+    var texts = [
+      "6f1c3b2a12344e58aa217c4d0b8e5f13", "6F1C3B2A12344E58AA217C4D0B8E5F13", "6f1c3b2a-1234-4e58-aa21-7c4d0b8e5f13",
+      "6F1C3B2A-1234-4E58-AA21-7C4D0B8E5F13", "6f1C3b2A-1234-4e58-Aa21-7c4d0B8e5f13", "6f1c3b2a1234-4e58-aa21-7c4d0b8e5f13-",
+      "6f1c3b2a-12344e58-aa21-7c4d0b8e5f13", "6f1c3b2a12344e58aa217c4d0b8e5f1", "6f1c-3b2a-1234-4e58-aa21-7c4d0b8e5f13",
+      "6f1c3b2a-1234-4e58-aa21-7c4d0b8e5f1-", "------------------------------------", "--------------------------------",
+      "abc", "-", "0123456789abcdef0123456789abcdef0", "00000000000000000000000000000000",
+    ]
+    // Every hex-or-dash text of 32 and 36 characters with a dash moved about.
+    let base = Array("6f1c3b2a12344e58aa217c4d0b8e5f13".utf8)
+    for position in 0..<base.count {
+      var moved = base
+      moved[position] = 0x2D
+      texts.append(String(decoding: moved, as: UTF8.self))
+    }
+    for text in texts {
+      let bytes = Array(text.utf8)
+      let direct = bytes.withUnsafeBufferPointer { LegacyTextLine.normalizedImageUUID($0) }
+      let viaText = ImageUUID(bytes.withUnsafeBufferPointer { LegacyTextLine.normalizedUUID($0) })
+      #expect(direct == viaText, "\(text)")
+    }
+  }
+
   @Test("Value constants are their text's length and words")
   func valueConstants() {
     let constants: [(MemberName, String)] = [
