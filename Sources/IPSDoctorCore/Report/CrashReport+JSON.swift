@@ -21,19 +21,19 @@ extension IPSHeader {
       default: continue
       }
     }
-    let path = JSONPath([.key("header")])
+    func path() -> JSONPath { JSONPath([.key("header")]) }
     self.init()
-    self.appName = decoder.string(appName, named: "app_name", in: path)
-    self.appVersion = decoder.string(appVersion, named: "app_version", in: path)
-    self.buildVersion = decoder.string(buildVersion, named: "build_version", in: path)
-    self.bundleID = decoder.string(bundleID, named: "bundleID", in: path)
-    self.bugType = decoder.string(bugType, named: "bug_type", in: path)
-    self.osVersion = decoder.string(osVersion, named: "os_version", in: path)
-    self.platform = decoder.int(platform, named: "platform", in: path)
-    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path)
-    self.timestamp = decoder.string(timestamp, named: "timestamp", in: path)
-    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path)
-    self.name = decoder.string(name, named: "name", in: path)
+    self.appName = decoder.string(appName, named: "app_name", in: path())
+    self.appVersion = decoder.string(appVersion, named: "app_version", in: path())
+    self.buildVersion = decoder.string(buildVersion, named: "build_version", in: path())
+    self.bundleID = decoder.string(bundleID, named: "bundleID", in: path())
+    self.bugType = decoder.string(bugType, named: "bug_type", in: path())
+    self.osVersion = decoder.string(osVersion, named: "os_version", in: path())
+    self.platform = decoder.int(platform, named: "platform", in: path())
+    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path())
+    self.timestamp = decoder.string(timestamp, named: "timestamp", in: path())
+    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path())
+    self.name = decoder.string(name, named: "name", in: path())
   }
 }
 
@@ -60,7 +60,7 @@ extension CrashReport {
   private struct CrashBodyMembers {
     var bugType, incident, procName, procPath, pid, parentProc, parentPid, modelCode, cpuType: JSONNode?
     var captureTime, procLaunch, bundleInfo, storeInfo, osVersion, exception, exceptionReason: JSONNode?
-    var termination, asi, ktriageinfo, vmSummary, vmregioninfo, vmRegionInfo, legacyInfo: JSONNode?
+    var termination, asi, ktriageinfo, vmSummary, vmregioninfo, vmRegionInfo: JSONNode?
     var isCorpse, isCorpseSnakeCase, isNonFatal, isSimulated, sharedCache, usedImages: JSONNode?
     var lastExceptionBacktrace, threads, faultingThread: JSONNode?
 
@@ -118,8 +118,6 @@ extension CrashReport {
             procLaunch = value
           } else if name == .bundleInfo {
             bundleInfo = value
-          } else if name == .legacyInfo {
-            legacyInfo = value
           } else if name == .isNonFatal {
             isNonFatal = value
           }
@@ -172,9 +170,11 @@ extension CrashReport {
     cpuType = decoder.string(body.cpuType, named: "cpuType", in: root)
     captureTime = decoder.string(body.captureTime, named: "captureTime", in: root) ?? captureTime
     launchTime = decoder.string(body.procLaunch, named: "procLaunch", in: root)
+    // The trees of bundleInfo, storeInfo and legacyInfo are built when asked (for their warnings,
+    // the first two are checked here).
+    bodyTrees = .crashBody
     let bundleNode = decoder.object(body.bundleInfo, named: "bundleInfo", in: root)
-    bundleInfo = bundleNode?.objectValue
-    storeInfo = decoder.object(body.storeInfo, named: "storeInfo", in: root)?.objectValue
+    _ = decoder.object(body.storeInfo, named: "storeInfo", in: root)
     if let bundleInfo = bundleNode {
       var identifier, shortVersion, version: JSONNode?
       for (key, value) in bundleInfo.members {
@@ -185,10 +185,10 @@ extension CrashReport {
         default: continue
         }
       }
-      let path = root.appending("bundleInfo")
-      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path) ?? bundleID
-      appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path) ?? appVersion
-      buildVersion = decoder.string(version, named: "CFBundleVersion", in: path) ?? buildVersion
+      func path() -> JSONPath { root.appending("bundleInfo") }
+      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path()) ?? bundleID
+      appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path()) ?? appVersion
+      buildVersion = decoder.string(version, named: "CFBundleVersion", in: path()) ?? buildVersion
     }
     if let os = decoder.object(body.osVersion, named: "osVersion", in: root) {
       var train, build, releaseType, isEmbedded: JSONNode?
@@ -201,11 +201,12 @@ extension CrashReport {
         default: continue
         }
       }
-      let path = root.appending("osVersion")
+      func path() -> JSONPath { root.appending("osVersion") }
       var version = OSVersion(
-        train: decoder.string(train, named: "train", in: path), build: decoder.string(build, named: "build", in: path),
-        releaseType: decoder.string(releaseType, named: "releaseType", in: path))
-      version.isEmbedded = decoder.bool(isEmbedded, named: "isEmbedded", in: path)
+        train: decoder.string(train, named: "train", in: path()),
+        build: decoder.string(build, named: "build", in: path()),
+        releaseType: decoder.string(releaseType, named: "releaseType", in: path()))
+      version.isEmbedded = decoder.bool(isEmbedded, named: "isEmbedded", in: path())
       osVersion = version
     }
 
@@ -228,7 +229,6 @@ extension CrashReport {
     vmRegionInfo =
       decoder.string(body.vmregioninfo, named: "vmregioninfo", in: root)
       ?? decoder.string(body.vmRegionInfo, named: "vmRegionInfo", in: root)
-    legacyInfo = body.legacyInfo?.value
     isCorpse =
       decoder.bool(body.isCorpse, named: "isCorpse", in: root)
       ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: root)
@@ -236,7 +236,7 @@ extension CrashReport {
     isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: root)
 
     if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: root) {
-      let path = root.appending("sharedCache")
+      func path() -> JSONPath { root.appending("sharedCache") }
       var base, size, uuid: JSONNode?
       for (key, value) in cache.members {
         switch MemberName(key) {
@@ -247,9 +247,9 @@ extension CrashReport {
         }
       }
       var shared = SharedCache()
-      shared.base = decoder.uint64(base, named: "base", in: path)
-      shared.size = decoder.uint64(size, named: "size", in: path)
-      shared.uuid = decoder.string(uuid, named: "uuid", in: path)
+      shared.base = decoder.uint64(base, named: "base", in: path())
+      shared.size = decoder.uint64(size, named: "size", in: path())
+      shared.uuid = decoder.string(uuid, named: "uuid", in: path())
       sharedCache = shared
     }
 
@@ -289,12 +289,12 @@ extension CrashReport {
     }
 
     if let faulting = body.faultingThread {
-      let path = root.appending("faultingThread")
-      if let index = decoder.int(faulting, at: path) {
+      func path() -> JSONPath { root.appending("faultingThread") }
+      if let index = decoder.int(faulting, at: path()) {
         if threads.indices.contains(index) {
           faultingThread = index
         } else {
-          decoder.warn(path, "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
+          decoder.warn(path(), "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
         }
       }
     }
@@ -306,7 +306,7 @@ extension CrashReport {
   static func applicationSpecificInfo(_ value: JSONNode, decoder: inout FieldDecoder)
     -> [ApplicationSpecificInfo]
   {
-    let path = JSONPath.root.appending("asi")
+    func path() -> JSONPath { JSONPath.root.appending("asi") }
     switch value.kind {
     case .object:
       return value.members.map { (keyNode, member) in
@@ -321,11 +321,11 @@ extension CrashReport {
             } else if let number = element.number {
               lines.append(number.description)
             } else {
-              decoder.wrongType(element, at: path.appending(key).appending(index), expected: "a string")
+              decoder.wrongType(element, at: path().appending(key).appending(index), expected: "a string")
             }
           }
         default:
-          decoder.wrongType(member, at: path.appending(key), expected: "an array of strings")
+          decoder.wrongType(member, at: path().appending(key), expected: "an array of strings")
         }
         return ApplicationSpecificInfo(image: key, lines: lines)
       }
@@ -336,7 +336,7 @@ extension CrashReport {
     case .null:
       return []
     default:
-      decoder.wrongType(value, at: path, expected: "an object")
+      decoder.wrongType(value, at: path(), expected: "an object")
       return []
     }
   }
@@ -358,78 +358,109 @@ extension CrashReport {
       default: continue
       }
     }
-    var thread = CrashThread(index: index)
-    thread.id = decoder.uint64(id, named: "id", in: path())
-    thread.name = decoder.string(name, named: "name", in: path())
-    thread.queue = decoder.string(queue, named: "queue", in: path())
-    thread.triggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
+    let threadID = decoder.uint64(id, named: "id", in: path())
+    let threadName = decoder.string(name, named: "name", in: path())
+    let threadQueue = decoder.string(queue, named: "queue", in: path())
+    let isTriggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
+    var threadFrames: [Frame] = []
     if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {
-      thread.frames = frames(frameValues, at: path().appending("frames"), decoder: &decoder)
+      threadFrames = frames(frameValues, at: path().appending("frames"), decoder: &decoder)
     }
+    var threadState: ThreadState?
     if let state = decoder.object(state, named: "threadState", in: path()) {
-      thread.state = ThreadState(json: state, at: path().appending("threadState"), decoder: &decoder)
+      threadState = ThreadState(json: state, at: path().appending("threadState"), decoder: &decoder)
     }
-    return thread
+    return CrashThread(
+      index: index, id: threadID, name: threadName, queue: threadQueue, triggered: isTriggered, frames: threadFrames,
+      state: threadState)
   }
 
   func frames(
     _ values: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> [Frame] {
-    let images = self.images
-    // Frames are written straight into the array's storage: appending a Frame copied it there and
-    // destroyed the original, retaining and releasing each of its strings.
-    return [Frame](unsafeUninitializedCapacity: values.count) { storage, count in
-      for (index, object) in values.elements.enumerated() {
-        func framePath() -> JSONPath { path().appending(index) }
-        guard object.kind == .object else {
-          decoder.wrongType(object, at: framePath(), expected: "an object")
-          continue
-        }
-        // Frames are most of a report: find their members in one pass rather than one per field.
-        var imageOffset, symbol, symbolLocation, sourceFile, sourceLine, inline, imageIndexNode: JSONNode?
-        for (key, value) in object.members {
-          switch MemberName(key) {
-          case .imageIndex: imageIndexNode = value
-          case .imageOffset: imageOffset = value
-          case .symbol: symbol = value
-          case .symbolLocation: symbolLocation = value
-          case .sourceFile: sourceFile = value
-          case .sourceLine: sourceLine = value
-          case .inline: inline = value
-          default: continue
+    images.withUnsafeBufferPointer { images in
+      // Frames are written straight into the array's storage: appending a Frame copied it there and
+      // destroyed the original, retaining and releasing each of its strings.
+      [Frame](unsafeUninitializedCapacity: values.count) { storage, count in
+        for (index, object) in values.elements.enumerated() {
+          guard object.kind == .object else {
+            decoder.wrongType(object, at: path().appending(index), expected: "an object")
+            continue
           }
+          (storage.baseAddress! + count).initialize(
+            to: Self.frame(object, images: images, at: path().appending(index), decoder: &decoder))
+          count += 1
         }
-        let offset = imageOffset.flatMap { decoder.uint64($0, at: framePath().appending("imageOffset")) }
-        let symbolText = symbol.flatMap { decoder.string($0, at: framePath().appending("symbol")) }
-        let location = symbolLocation.flatMap { decoder.uint64($0, at: framePath().appending("symbolLocation")) }
-        let file = sourceFile.flatMap { decoder.string($0, at: framePath().appending("sourceFile")) }
-        let line = sourceLine.flatMap { decoder.int($0, at: framePath().appending("sourceLine")) }
-        let isInline = inline.flatMap { decoder.bool($0, at: framePath().appending("inline")) } ?? false
-        var resolvedIndex: Int?
-        var imageName: String?
-        var address: UInt64?
-        if let imageIndex = imageIndexNode.flatMap({ decoder.int($0, at: framePath().appending("imageIndex")) }) {
-          if images.indices.contains(imageIndex) {
-            // Read the image in place: copying a BinaryImage retains each of its strings.
-            resolvedIndex = imageIndex
-            imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
-            if let base = images[imageIndex].base, let offset {
-              let (sum, overflow) = base.addingReportingOverflow(offset)
-              if !overflow { address = sum }
-            }
-          } else {
-            decoder.warn(
-              framePath().appending("imageIndex"),
-              "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
-          }
-        }
-        (storage.baseAddress! + count).initialize(
-          to: Frame(
-            imageIndex: resolvedIndex, imageOffset: offset, symbol: symbolText, symbolLocation: location,
-            sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address))
-        count += 1
       }
     }
+  }
+
+  /// One frame object. Frames are most of a report: their members are found in one pass, as tape
+  /// indices (optional nodes cost more to move around than the walk), then decoded in the order
+  /// that fixes the order of warnings.
+  @inline(never)
+  static func frame(
+    _ object: JSONNode, images: UnsafeBufferPointer<BinaryImage>, at path: @autoclosure () -> JSONPath,
+    decoder: inout FieldDecoder
+  ) -> Frame {
+    let view = object.view
+    let entries = view.entries
+    var imageIndexAt = -1
+    var imageOffsetAt = -1
+    var symbolAt = -1
+    var symbolLocationAt = -1
+    var sourceFileAt = -1
+    var sourceLineAt = -1
+    var inlineAt = -1
+    var index = object.index + 1
+    let end = Int(truncatingIfNeeded: entries[object.index].payload)
+    while index + 1 < end {
+      let valueIndex = index + 1
+      let valueEntry = entries[valueIndex]
+      let next =
+        valueEntry.kind == .array || valueEntry.kind == .object
+        ? Int(truncatingIfNeeded: valueEntry.payload) : valueIndex + 1
+      switch MemberName(JSONNode(view: view, index: index)) {
+      case .imageOffset: imageOffsetAt = valueIndex
+      case .symbol: symbolAt = valueIndex
+      case .symbolLocation: symbolLocationAt = valueIndex
+      case .imageIndex: imageIndexAt = valueIndex
+      case .sourceFile: sourceFileAt = valueIndex
+      case .sourceLine: sourceLineAt = valueIndex
+      case .inline: inlineAt = valueIndex
+      default: break
+      }
+      index = next
+    }
+    func node(_ index: Int) -> JSONNode { JSONNode(view: view, index: index) }
+    let offset = imageOffsetAt < 0 ? nil : decoder.uint64(node(imageOffsetAt), at: path().appending("imageOffset"))
+    let symbol = symbolAt < 0 ? nil : decoder.string(node(symbolAt), at: path().appending("symbol"))
+    let location =
+      symbolLocationAt < 0 ? nil : decoder.uint64(node(symbolLocationAt), at: path().appending("symbolLocation"))
+    let file = sourceFileAt < 0 ? nil : decoder.string(node(sourceFileAt), at: path().appending("sourceFile"))
+    let line = sourceLineAt < 0 ? nil : decoder.int(node(sourceLineAt), at: path().appending("sourceLine"))
+    let isInline = inlineAt < 0 ? false : decoder.bool(node(inlineAt), at: path().appending("inline")) ?? false
+    var resolvedIndex: Int?
+    var imageName: String?
+    var address: UInt64?
+    if imageIndexAt >= 0, let imageIndex = decoder.int(node(imageIndexAt), at: path().appending("imageIndex")) {
+      if images.indices.contains(imageIndex) {
+        // Read the image in place: copying a BinaryImage retains each of its strings.
+        resolvedIndex = imageIndex
+        imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
+        if let base = images[imageIndex].base, let offset {
+          let (sum, overflow) = base.addingReportingOverflow(offset)
+          if !overflow { address = sum }
+        }
+      } else {
+        decoder.warn(
+          path().appending("imageIndex"),
+          "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")
+      }
+    }
+    return Frame(
+      imageIndex: resolvedIndex, imageOffset: offset, symbol: symbol, symbolLocation: location,
+      sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address)
   }
 
   static func lastPathComponent(_ path: String) -> String {
@@ -527,18 +558,28 @@ extension BinaryImage {
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     // One pass over the members (a report has dozens to hundreds of images), into locals that are
     // moved into the image once: assigning to a default-initialised image copied and destroyed it.
-    var name, imagePath, uuid, arch, source, bundleVersion, bundleID, bundleShortVersion: String?
+    var name, imagePath, arch, source, bundleVersion, bundleID, bundleShortVersion: String?
+    var uuid = ImageUUID.none
     var base, size: UInt64?
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
       switch MemberName(key) {
       case .name: name = decoder.string(value, at: memberPath("name"))
       case .path: imagePath = decoder.string(value, at: memberPath("path"))
-      case .uuid: uuid = decoder.string(value, at: memberPath("uuid"))
+      case .uuid:
+        let entry = value.entry
+        if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
+          let canonical = ImageUUID(
+            canonical: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.end])))
+        {
+          uuid = canonical
+        } else {
+          uuid = ImageUUID(decoder.string(value, at: memberPath("uuid")))
+        }
       case .base: base = decoder.uint64(value, at: memberPath("base"))
       case .size: size = decoder.uint64(value, at: memberPath("size"))
-      case .arch: arch = decoder.string(value, at: memberPath("arch"))
-      case .source: source = decoder.string(value, at: memberPath("source"))
+      case .arch: arch = Self.knownArch(value) ?? decoder.string(value, at: memberPath("arch"))
+      case .source: source = Self.knownSource(value) ?? decoder.string(value, at: memberPath("source"))
       case .CFBundleVersion: bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
       case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"):
         bundleID = decoder.string(value, at: memberPath("CFBundleIdentifier"))
@@ -548,8 +589,36 @@ extension BinaryImage {
       }
     }
     self.init(
-      uuid: uuid, base: base, size: size, arch: arch, name: name, path: imagePath, source: source,
+      uuidStorage: uuid, base: base, size: size, arch: arch, name: name, path: imagePath, source: source,
       bundleID: bundleID, bundleShortVersion: bundleShortVersion, bundleVersion: bundleVersion)
+  }
+
+  // Every image repeats one of a few architectures and sources: a literal costs no copy, check or
+  // release.
+
+  @inline(__always)
+  private static func knownArch(_ value: JSONNode) -> String? {
+    guard value.kind == .string else { return nil }
+    switch MemberName(value) {
+    case .arm64e: return "arm64e"
+    case .arm64: return "arm64"
+    case .x86_64: return "x86_64"
+    case .arm64_32: return "arm64_32"
+    default: return nil
+    }
+  }
+
+  @inline(__always)
+  private static func knownSource(_ value: JSONNode) -> String? {
+    guard value.kind == .string else { return nil }
+    switch MemberName(value) {
+    case .sourceP: return "P"
+    case .sourceA: return "A"
+    case .sourceS: return "S"
+    case .sourceC: return "C"
+    case .sourceK: return "K"
+    default: return nil
+    }
   }
 }
 
@@ -573,17 +642,26 @@ extension ThreadState {
       switch member.kind {
       case .array where name == .x:
         registers.reserveCapacity(registers.count + member.count + object.count)
-        let names = Self.xRegisterNames
         for (index, register) in member.elements.enumerated() {
           guard register.kind == .object else { continue }
+          // Most registers are `{"value":N}`, N a non-negative integer: nothing to look for or warn about.
+          let entries = register.view.entries
+          if entries[register.index].end == 1 {
+            let only = entries[register.index + 2]
+            if only.kind == .number && only.flags == JSONTapeEntry.numberUnsigned
+              && MemberName(JSONNode(view: register.view, index: register.index + 1)) == .value
+            {
+              registers.append(Register(name: Self.registerName(index), value: only.payload))
+              continue
+            }
+          }
           let found = Self.registerMembers(register)
           guard found.value >= 0 else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
           let valueJSON = JSONNode(view: register.view, index: found.value)
           if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
-            let xName = names.indices.contains(index) ? names[index] : Self.registerName(index)
             let symbol = found.symbol >= 0 ? JSONNode(view: register.view, index: found.symbol).string : nil
-            registers.append(Register(name: xName, value: value, symbol: symbol))
+            registers.append(Register(name: Self.registerName(index), value: value, symbol: symbol))
           }
         }
       case .object:
@@ -608,7 +686,7 @@ extension ThreadState {
     }
     self.init(flavor: decoder.string(flavor, named: "flavor", in: path()), registers: registers)
     self.esrDescription = esrDescription
-    decoder.warnings += registerDecoder.warnings
+    if !registerDecoder.warnings.isEmpty { decoder.warnings += registerDecoder.warnings }
   }
 
   /// The tape indices of the last `value`, `symbol` and `description` members of a register
@@ -650,9 +728,39 @@ extension ThreadState {
     }
   }
 
-  private static let xRegisterNames = (0..<32).map { "x\($0)" }
-
+  /// "x0" … "x28" as literals: neither the lookup in an array of names nor a copy of one is free.
   static func registerName(_ index: Int) -> String {
-    xRegisterNames.indices.contains(index) ? xRegisterNames[index] : "x\(index)"
+    switch index {
+    case 0: "x0"
+    case 1: "x1"
+    case 2: "x2"
+    case 3: "x3"
+    case 4: "x4"
+    case 5: "x5"
+    case 6: "x6"
+    case 7: "x7"
+    case 8: "x8"
+    case 9: "x9"
+    case 10: "x10"
+    case 11: "x11"
+    case 12: "x12"
+    case 13: "x13"
+    case 14: "x14"
+    case 15: "x15"
+    case 16: "x16"
+    case 17: "x17"
+    case 18: "x18"
+    case 19: "x19"
+    case 20: "x20"
+    case 21: "x21"
+    case 22: "x22"
+    case 23: "x23"
+    case 24: "x24"
+    case 25: "x25"
+    case 26: "x26"
+    case 27: "x27"
+    case 28: "x28"
+    default: "x\(index)"
+    }
   }
 }

@@ -40,8 +40,24 @@ public struct CrashReport: Sendable, Equatable {
   public var cpuType: String?
   public var captureTime: String?
   public var launchTime: String?
-  public var bundleInfo: JSONObject?
-  public var storeInfo: JSONObject?
+  /// The crash body's `bundleInfo` object, read from ``bodyDocument`` when asked.
+  public var bundleInfo: JSONObject? {
+    get { bodyTrees.bundleInfo(in: self) }
+    set {
+      var values = bodyTrees.values(in: self)
+      values.bundleInfo = newValue
+      bodyTrees = .values(values)
+    }
+  }
+  /// The crash body's `storeInfo` object, read from ``bodyDocument`` when asked.
+  public var storeInfo: JSONObject? {
+    get { bodyTrees.storeInfo(in: self) }
+    set {
+      var values = bodyTrees.values(in: self)
+      values.storeInfo = newValue
+      bodyTrees = .values(values)
+    }
+  }
 
   // MARK: What happened
 
@@ -62,7 +78,15 @@ public struct CrashReport: Sendable, Equatable {
   /// A legacy text report's "Dyld Error Message" block (macOS launch failures), one trimmed line
   /// per line.
   public var dyldErrorMessage: String?
-  public var legacyInfo: JSONValue?
+  /// The crash body's `legacyInfo` value, read from ``bodyDocument`` when asked.
+  public var legacyInfo: JSONValue? {
+    get { bodyTrees.legacyInfo(in: self) }
+    set {
+      var values = bodyTrees.values(in: self)
+      values.legacyInfo = newValue
+      bodyTrees = .values(values)
+    }
+  }
   public var isCorpse: Bool?
   public var isNonFatal: Bool?
   public var isSimulated: Bool?
@@ -90,6 +114,9 @@ public struct CrashReport: Sendable, Equatable {
   public var warnings: [ReportWarning]
   /// Set when the body could not be parsed; the header and whatever came before are still usable.
   public var bodyError: ReportError?
+  /// Where ``bundleInfo``, ``storeInfo`` and ``legacyInfo`` come from. No rule reads them, and
+  /// building their trees for every report cost more than all the report's exception fields.
+  var bodyTrees = BodyTrees.none
 
   public init(format: Format, kind: ReportKind = .unknown) {
     self.format = format
@@ -131,6 +158,51 @@ public struct CrashReport: Sendable, Equatable {
       return image
     }
     return images.first(where: { $0.source == "P" && $0.name != nil })
+  }
+}
+
+/// The source of a crash report's ``CrashReport/bundleInfo``, ``CrashReport/storeInfo`` and
+/// ``CrashReport/legacyInfo``: none, the body document they were read from, or values set since.
+enum BodyTrees: Sendable, Equatable {
+  case none
+  /// ``CrashReport/apply(crashBody:decoder:)`` read ``CrashReport/bodyDocument``: each is its root's
+  /// last member of that name (the two objects only when they are objects).
+  case crashBody
+  case values(Values)
+
+  struct Values: Sendable, Equatable {
+    var bundleInfo: JSONObject?
+    var storeInfo: JSONObject?
+    var legacyInfo: JSONValue?
+  }
+
+  func bundleInfo(in report: CrashReport) -> JSONObject? {
+    switch self {
+    case .none: nil
+    case .crashBody: report.bodyDocument?.withRoot { $0["bundleInfo"]?.objectValue }
+    case .values(let values): values.bundleInfo
+    }
+  }
+
+  func storeInfo(in report: CrashReport) -> JSONObject? {
+    switch self {
+    case .none: nil
+    case .crashBody: report.bodyDocument?.withRoot { $0["storeInfo"]?.objectValue }
+    case .values(let values): values.storeInfo
+    }
+  }
+
+  func legacyInfo(in report: CrashReport) -> JSONValue? {
+    switch self {
+    case .none: nil
+    case .crashBody: report.bodyDocument?.withRoot { $0["legacyInfo"]?.value }
+    case .values(let values): values.legacyInfo
+    }
+  }
+
+  /// The current values, for a setter to replace one of them.
+  func values(in report: CrashReport) -> Values {
+    Values(bundleInfo: bundleInfo(in: report), storeInfo: storeInfo(in: report), legacyInfo: legacyInfo(in: report))
   }
 }
 
@@ -316,10 +388,12 @@ public struct CrashThread: Sendable, Equatable {
   public var frames: [Frame]
   public var state: ThreadState?
 
+  // The JSON reader uses the memberwise initialiser (see ``Frame``); the public one is below.
+}
+
+extension CrashThread {
   public init(index: Int, frames: [Frame] = []) {
-    self.index = index
-    self.triggered = false
-    self.frames = frames
+    self.init(index: index, id: nil, name: nil, queue: nil, triggered: false, frames: frames, state: nil)
   }
 
   public var isMainThread: Bool {
@@ -380,35 +454,19 @@ public struct Frame: Sendable, Equatable {
   /// The absolute address: image base + offset, or as written in a text report.
   public var address: UInt64?
 
+  // The readers use the memberwise initialiser, every field at once: an initialiser that assigns
+  // the fields one by one made a copy of the frame and destroyed the original (retaining and
+  // releasing each string), which is why the public one is in an extension.
+}
+
+extension Frame {
   public init(
     imageIndex: Int? = nil, imageOffset: UInt64? = nil, symbol: String? = nil,
     symbolLocation: UInt64? = nil, imageName: String? = nil, address: UInt64? = nil
   ) {
-    self.imageIndex = imageIndex
-    self.imageOffset = imageOffset
-    self.symbol = symbol
-    self.symbolLocation = symbolLocation
-    self.isInline = false
-    self.imageName = imageName
-    self.address = address
-  }
-}
-
-extension Frame {
-  /// Every field at once, for the JSON reader.
-  init(
-    imageIndex: Int?, imageOffset: UInt64?, symbol: String?, symbolLocation: UInt64?, sourceFile: String?,
-    sourceLine: Int?, isInline: Bool, imageName: String?, address: UInt64?
-  ) {
-    self.imageIndex = imageIndex
-    self.imageOffset = imageOffset
-    self.symbol = symbol
-    self.symbolLocation = symbolLocation
-    self.sourceFile = sourceFile
-    self.sourceLine = sourceLine
-    self.isInline = isInline
-    self.imageName = imageName
-    self.address = address
+    self.init(
+      imageIndex: imageIndex, imageOffset: imageOffset, symbol: symbol, symbolLocation: symbolLocation,
+      sourceFile: nil, sourceLine: nil, isInline: false, imageName: imageName, address: address)
   }
 
   /// The symbol with its demangled forms (full and simplified, through the Swift runtime's
@@ -422,7 +480,12 @@ extension Frame {
 
 /// A loaded image (`usedImages[]` or a "Binary Images" line).
 public struct BinaryImage: Sendable, Equatable {
-  public var uuid: String?
+  /// e.g. "7776e1e7-d921-35c9-8bae-089c0ffad3b2"; made when asked from the 16 bytes it is kept as.
+  public var uuid: String? {
+    get { uuidStorage.text }
+    set { uuidStorage = ImageUUID(newValue) }
+  }
+  var uuidStorage: ImageUUID
   public var base: UInt64?
   public var size: UInt64?
   public var arch: String?
@@ -434,11 +497,14 @@ public struct BinaryImage: Sendable, Equatable {
   public var bundleShortVersion: String?
   public var bundleVersion: String?
 
+  // The JSON reader uses the memberwise initialiser (see ``Frame``); the public one is below.
+}
+
+extension BinaryImage {
   public init(name: String? = nil, path: String? = nil, uuid: String? = nil, base: UInt64? = nil) {
-    self.name = name
-    self.path = path
-    self.uuid = uuid
-    self.base = base
+    self.init(
+      uuidStorage: ImageUUID(uuid), base: base, size: nil, arch: nil, name: name, path: path, source: nil,
+      bundleID: nil, bundleShortVersion: nil, bundleVersion: nil)
   }
 
   /// Whether the image ships inside an app bundle or container (the developer's own code or one of
@@ -462,22 +528,114 @@ public struct BinaryImage: Sendable, Equatable {
   }
 }
 
-extension BinaryImage {
-  /// Every field at once, for the JSON reader.
-  init(
-    uuid: String?, base: UInt64?, size: UInt64?, arch: String?, name: String?, path: String?, source: String?,
-    bundleID: String?, bundleShortVersion: String?, bundleVersion: String?
-  ) {
-    self.uuid = uuid
-    self.base = base
-    self.size = size
-    self.arch = arch
-    self.name = name
-    self.path = path
-    self.source = source
-    self.bundleID = bundleID
-    self.bundleShortVersion = bundleShortVersion
-    self.bundleVersion = bundleVersion
+/// An image's UUID. A report names dozens of images, and a 36-byte `String` for each was an
+/// allocation to make and to free; few readers ever ask for one. The usual dashed 8-4-4-4-12 form
+/// in one letter case is kept as its 16 bytes, anything else as its text, so that two values are
+/// equal exactly when their texts are.
+enum ImageUUID: Sendable, Equatable {
+  case none
+  /// Lower-case hex (JSON reports): digits 0–7 in the low half of `high`, 8–15 in its high half,
+  /// 16–23 and 24–31 likewise in `low`, the first digit of each eight in the lowest nibble.
+  case lowercase(high: UInt64, low: UInt64)
+  /// Upper-case hex (text reports), packed as ``lowercase(high:low:)``.
+  case uppercase(high: UInt64, low: UInt64)
+  case text(String)
+
+  init(_ text: String?) {
+    guard var text else {
+      self = .none
+      return
+    }
+    self = text.withUTF8 { Self(canonical: UnsafeRawBufferPointer($0)) } ?? .text(text)
+  }
+
+  /// The UUID written in `bytes` when they are the dashed form in one letter case; `nil` otherwise.
+  /// Read eight digits at a time.
+  init?(canonical bytes: UnsafeRawBufferPointer) {
+    guard bytes.count == 36, let base = bytes.baseAddress else { return nil }
+    guard bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else { return nil }
+    func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func half(_ offset: Int) -> UInt64 {
+      UInt64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+    }
+    let groups = (word(0), half(9) | half(14) << 32, half(19) | half(24) << 32, word(28))
+    let nibbles = (Self.nibbles(groups.0), Self.nibbles(groups.1), Self.nibbles(groups.2), Self.nibbles(groups.3))
+    let high = Self.packed(nibbles.0) | Self.packed(nibbles.1) << 32
+    let low = Self.packed(nibbles.2) | Self.packed(nibbles.3) << 32
+    // Valid digits of one case are exactly the bytes that spell their own nibbles again.
+    let lowercase = (Self.ascii(nibbles.0, letters: 0x27) ^ groups.0) | (Self.ascii(nibbles.1, letters: 0x27) ^ groups.1)
+      | (Self.ascii(nibbles.2, letters: 0x27) ^ groups.2) | (Self.ascii(nibbles.3, letters: 0x27) ^ groups.3)
+    let uppercase = (Self.ascii(nibbles.0, letters: 0x07) ^ groups.0) | (Self.ascii(nibbles.1, letters: 0x07) ^ groups.1)
+      | (Self.ascii(nibbles.2, letters: 0x07) ^ groups.2) | (Self.ascii(nibbles.3, letters: 0x07) ^ groups.3)
+    let inRange = (nibbles.0 | nibbles.1 | nibbles.2 | nibbles.3) & 0xF0F0_F0F0_F0F0_F0F0 == 0
+    guard inRange else { return nil }
+    if lowercase == 0 {
+      self = .lowercase(high: high, low: low)
+    } else if uppercase == 0 {
+      self = .uppercase(high: high, low: low)
+    } else {
+      return nil
+    }
+  }
+
+  var text: String? {
+    switch self {
+    case .none: return nil
+    case .text(let text): return text
+    case .lowercase(let high, let low): return Self.format(high: high, low: low, letters: 0x27)
+    case .uppercase(let high, let low): return Self.format(high: high, low: low, letters: 0x07)
+    }
+  }
+
+  private static func format(high: UInt64, low: UInt64, letters: UInt64) -> String {
+    let groups = (
+      ascii(unpacked(high & 0xFFFF_FFFF), letters: letters), ascii(unpacked(high >> 32), letters: letters),
+      ascii(unpacked(low & 0xFFFF_FFFF), letters: letters), ascii(unpacked(low >> 32), letters: letters)
+    )
+    return String(unsafeUninitializedCapacity: 36) { buffer in
+      let output = UnsafeMutableRawPointer(buffer.baseAddress!)
+      output.storeBytes(of: groups.0.littleEndian, as: UInt64.self)
+      output.storeBytes(of: UInt32(truncatingIfNeeded: groups.1).littleEndian, toByteOffset: 9, as: UInt32.self)
+      output.storeBytes(of: UInt32(truncatingIfNeeded: groups.1 >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+      output.storeBytes(of: UInt32(truncatingIfNeeded: groups.2).littleEndian, toByteOffset: 19, as: UInt32.self)
+      output.storeBytes(of: UInt32(truncatingIfNeeded: groups.2 >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+      output.storeBytes(of: groups.3.littleEndian, toByteOffset: 28, as: UInt64.self)
+      output.storeBytes(of: 0x2D, toByteOffset: 8, as: UInt8.self)
+      output.storeBytes(of: 0x2D, toByteOffset: 13, as: UInt8.self)
+      output.storeBytes(of: 0x2D, toByteOffset: 18, as: UInt8.self)
+      output.storeBytes(of: 0x2D, toByteOffset: 23, as: UInt8.self)
+      return 36
+    }
+  }
+
+  /// Each byte's hex value when it is a digit or a letter a–f/A–F (the low four bits, plus 9 for a
+  /// letter); other bytes give values that ``ascii(_:letters:)`` does not turn back into them.
+  @inline(__always)
+  private static func nibbles(_ word: UInt64) -> UInt64 {
+    (word & 0x0F0F_0F0F_0F0F_0F0F) &+ ((word &>> 6) & 0x0303_0303_0303_0303) &* 9
+  }
+
+  /// Nibble bytes (each at most 0x2A) as hex digits: "0"–"9", then letters from 0x30 + 10 +
+  /// `letters` (0x27 for "a", 0x07 for "A").
+  @inline(__always)
+  private static func ascii(_ nibbles: UInt64, letters: UInt64) -> UInt64 {
+    let isLetter = ((nibbles &+ 0x7676_7676_7676_7676) & 0x8080_8080_8080_8080) &>> 7
+    return nibbles &+ 0x3030_3030_3030_3030 &+ isLetter &* letters
+  }
+
+  /// Eight nibble bytes into 32 bits, the first in the lowest nibble.
+  @inline(__always)
+  private static func packed(_ nibbles: UInt64) -> UInt64 {
+    var packed = (nibbles | nibbles &>> 4) & 0x00FF_00FF_00FF_00FF
+    packed = (packed | packed &>> 8) & 0x0000_FFFF_0000_FFFF
+    return (packed | packed &>> 16) & 0xFFFF_FFFF
+  }
+
+  @inline(__always)
+  private static func unpacked(_ packed: UInt64) -> UInt64 {
+    var nibbles = (packed | packed &<< 16) & 0x0000_FFFF_0000_FFFF
+    nibbles = (nibbles | nibbles &<< 8) & 0x00FF_00FF_00FF_00FF
+    return (nibbles | nibbles &<< 4) & 0x0F0F_0F0F_0F0F_0F0F
   }
 }
 

@@ -203,6 +203,13 @@ struct FieldDecoder {
             let before = found.trailingZeroBitCount &>> 3
             index += before
             written += before
+            // "\/", every slash of a path: the slash, then on with the words.
+            if index + 1 < raw.count && raw[index + 1] == UInt8(ascii: "/") {
+              output[written] = UInt8(ascii: "/")
+              index += 2
+              written += 1
+              continue
+            }
             break
           }
           index += 8
@@ -546,4 +553,25 @@ struct MemberName: Equatable {
   static let vmSummary = MemberName(length: 9, head: 0x72616d6d75536d76, tail: 0x7972616d6d75536d)
   /// "x"
   static let x = MemberName(length: 1, head: 0x0000000000000078, tail: 0)
+
+  // String values that images repeat (``BinaryImage/init(json:at:decoder:)``).
+
+  /// "arm64"
+  static let arm64 = MemberName(length: 5, head: 0x00000034366d7261, tail: 0)
+  /// "arm64e"
+  static let arm64e = MemberName(length: 6, head: 0x00006534366d7261, tail: 0)
+  /// "arm64_32"
+  static let arm64_32 = MemberName(length: 8, head: 0x32335f34366d7261, tail: 0)
+  /// "x86_64"
+  static let x86_64 = MemberName(length: 6, head: 0x000034365f363878, tail: 0)
+  /// "A"
+  static let sourceA = MemberName(length: 1, head: 0x0000000000000041, tail: 0)
+  /// "C"
+  static let sourceC = MemberName(length: 1, head: 0x0000000000000043, tail: 0)
+  /// "K"
+  static let sourceK = MemberName(length: 1, head: 0x000000000000004b, tail: 0)
+  /// "P"
+  static let sourceP = MemberName(length: 1, head: 0x0000000000000050, tail: 0)
+  /// "S"
+  static let sourceS = MemberName(length: 1, head: 0x0000000000000053, tail: 0)
 }

@@ -729,7 +729,7 @@ enum LegacyTextLine {
     if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
       let inside = (open + 1)..<close
       if !inside.isEmpty, bytes[inside].allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
-        image.uuid = normalizedUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
+        image.uuidStorage = normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
       }
       descriptorEnd = open
       pathStart = close + 1
@@ -744,7 +744,7 @@ enum LegacyTextLine {
     if hasPath { image.path = string(bytes, path) }
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
-    if !hasPath && image.uuid == nil && hasSuffix(bytes, descriptor, " ???") {
+    if !hasPath && image.uuidStorage == .none && hasSuffix(bytes, descriptor, " ???") {
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
     }
     if hasSuffix(bytes, descriptor, ")"), let open = bytes[descriptor].lastIndex(of: 0x28) {
@@ -891,6 +891,45 @@ enum LegacyTextLine {
       }
       return count
     }
+  }
+
+  /// ``normalizedUUID(_:)`` as an image's UUID. The two usual forms are upper-cased and dashed into
+  /// a buffer on the stack and read from there, without making the text.
+  static func normalizedImageUUID(_ text: UnsafeBufferPointer<UInt8>) -> ImageUUID {
+    if let base = text.baseAddress, text.count == 36 || (text.count == 32 && !text.contains(0x2D)) {
+      let input = UnsafeRawPointer(base)
+      let usual = withUnsafeTemporaryAllocation(byteCount: 40, alignment: 8) { buffer -> ImageUUID? in
+        let output = buffer.baseAddress!
+        if text.count == 36 {
+          for offset in stride(from: 0, to: 32, by: 8) {
+            output.storeBytes(
+              of: upperHex(input.loadUnaligned(fromByteOffset: offset, as: UInt64.self)), toByteOffset: offset,
+              as: UInt64.self)
+          }
+          output.storeBytes(
+            of: upperHex(input.loadUnaligned(fromByteOffset: 32, as: UInt32.self)), toByteOffset: 32, as: UInt32.self)
+        } else {
+          // The digits in groups of 8-4-4-4-12, a dash after each group but the last.
+          func copy<Word: FixedWidthInteger>(_ word: Word.Type, from: Int, to: Int) {
+            let upper = upperHex(UInt64(input.loadUnaligned(fromByteOffset: from, as: Word.self)))
+            output.storeBytes(of: Word(truncatingIfNeeded: upper), toByteOffset: to, as: Word.self)
+          }
+          copy(UInt64.self, from: 0, to: 0)
+          copy(UInt32.self, from: 8, to: 9)
+          copy(UInt32.self, from: 12, to: 14)
+          copy(UInt32.self, from: 16, to: 19)
+          copy(UInt64.self, from: 20, to: 24)
+          copy(UInt32.self, from: 28, to: 32)
+          output.storeBytes(of: 0x2D, toByteOffset: 8, as: UInt8.self)
+          output.storeBytes(of: 0x2D, toByteOffset: 13, as: UInt8.self)
+          output.storeBytes(of: 0x2D, toByteOffset: 18, as: UInt8.self)
+          output.storeBytes(of: 0x2D, toByteOffset: 23, as: UInt8.self)
+        }
+        return ImageUUID(canonical: UnsafeRawBufferPointer(start: output, count: 36))
+      }
+      if let usual { return usual }
+    }
+    return ImageUUID(normalizedUUID(text))
   }
 
   /// How many bytes of `word` are "-": a byte is zero after the XOR exactly when it was a dash,
