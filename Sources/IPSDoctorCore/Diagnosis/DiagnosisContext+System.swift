@@ -20,8 +20,18 @@ extension DiagnosisContext {
   /// the exception codes (pre-iOS 13 reports write `Exception Codes: 0x000000008badf00d`), then a
   /// "Code 0x…" in the termination texts.
   public func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
+    terminationCode(where: codes.contains)
+  }
+
+  /// `terminationCode(in:)` for a list: an array literal of one or two codes (what most rules
+  /// pass) costs less to build than a set.
+  public func terminationCode(in codes: [UInt64]) -> TerminationCodeMatch? {
+    terminationCode(where: codes.contains)
+  }
+
+  private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
     let termination = report.termination
-    if let code = termination?.code, codes.contains(code), termination?.namespace != "SIGNAL" {
+    if let code = termination?.code, codes(code), termination?.namespace != "SIGNAL" {
       let namespace = termination?.namespace
       return TerminationCodeMatch(
         code: code, namespace: namespace,
@@ -29,14 +39,14 @@ extension DiagnosisContext {
           "termination.code", String.hex(code) + (namespace.map { " (namespace \($0))" } ?? "")))
     }
     if let text = report.exception?.codes {
-      for case let value? in exceptionCodeValues where codes.contains(value) {
+      for case let value? in exceptionCodeValues where codes(value) {
         return TerminationCodeMatch(
           code: value, namespace: termination?.namespace,
           evidence: Evidence("exception.codes", text))
       }
     }
     for (item, numbers) in zip(terminationTextList, terminationTextNumbers) {
-      if let value = numbers.first(where: { codes.contains($0) }) {
+      if let value = numbers.first(where: codes) {
         return TerminationCodeMatch(
           code: value, namespace: termination?.namespace ?? Self.namespace(in: item.text),
           evidence: Evidence(item.path, item.text))

@@ -19,35 +19,59 @@ struct FrameSymbolText: Sendable {
 
   /// `nil` when a symbol itself contains a NUL (then a match could not be told from a separator).
   init?(_ frames: [Frame]) {
-    self.init(texts: frames.map(\.symbol))
+    var capacity = 0
+    for index in frames.indices { capacity += (frames[index].symbol?.utf8.count ?? 0) + 1 }
+    var builder = Builder(capacity: capacity, count: frames.count)
+    for index in frames.indices { builder.append(frames[index].symbol) }
+    self.init(builder)
   }
 
   /// Any texts (`nil` ones are skipped); "frame" indexes are then indexes into `texts`.
   init?(texts: [String?]) {
     var capacity = 0
     for text in texts { capacity += (text?.utf8.count ?? 0) + 1 }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(capacity)
-    var starts: [Int] = []
-    starts.reserveCapacity(texts.count)
-    var frameIndexes: [Int] = []
-    frameIndexes.reserveCapacity(texts.count)
-    for (index, text) in texts.enumerated() {
-      guard var symbol = text else { continue }
+    var builder = Builder(capacity: capacity, count: texts.count)
+    for text in texts { builder.append(text) }
+    self.init(builder)
+  }
+
+  /// `nil` when a text held a NUL.
+  init?(_ builder: consuming Builder) {
+    guard !builder.hasNUL else { return nil }
+    bytes = builder.bytes
+    starts = builder.starts
+    frameIndexes = builder.frameIndexes
+  }
+
+  /// Collects the texts one at a time, so that callers with texts in several places need not
+  /// gather them into an array first; each `append` is the next "frame" index, `nil` or not.
+  struct Builder {
+    fileprivate var bytes: [UInt8] = []
+    fileprivate var starts: [Int] = []
+    fileprivate var frameIndexes: [Int] = []
+    fileprivate var hasNUL = false
+    private var count = 0
+
+    /// `capacity` bytes (each text and its NUL) and `count` texts, when known, spare regrowing.
+    init(capacity: Int = 0, count: Int = 0) {
+      bytes.reserveCapacity(capacity)
+      starts.reserveCapacity(count)
+      frameIndexes.reserveCapacity(count)
+    }
+
+    mutating func append(_ text: String?) {
+      defer { count += 1 }
+      guard var text, !hasNUL else { return }
       starts.append(bytes.count)
-      frameIndexes.append(index)
+      frameIndexes.append(count)
       // Only the separators may be NULs; copying the contiguous UTF-8 at once is far cheaper
       // than appending the view byte by byte.
-      let hasNUL = symbol.withUTF8 { utf8 in
+      hasNUL = text.withUTF8 { utf8 in
         bytes.append(contentsOf: utf8)
         return utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
       }
-      if hasNUL { return nil }
       bytes.append(0)
     }
-    self.bytes = bytes
-    self.starts = starts
-    self.frameIndexes = frameIndexes
   }
 
   /// The first frame whose symbol's UTF-8 contains the UTF-8 of `needle` (what `utf8Contains`

@@ -64,9 +64,12 @@ public enum MainThreadAssertion {
   /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
   static func collect(in context: DiagnosisContext) -> Assertion {
     var reason: Evidence?
-    for message in messages {
-      reason = context.reasonText(containing: message)
-      if reason != nil { break }
+    // Every message holds "main thread": where no reason text does, none holds a message.
+    if context.reasonTextBytes?.contains("main thread") != false {
+      for message in messages {
+        reason = context.reasonText(containing: message)
+        if reason != nil { break }
+      }
     }
     var assertion = Assertion(reason: reason, assertingFrames: [], backtrace: nil)
     for backtrace in context.backtraces {
@@ -155,7 +158,12 @@ public enum MainThreadAssertion {
       // symbol only mangled ones can name a bridge.
       let rawMayNameBridge = backtrace.symbolText?.contains("@objc closure #") ?? true
       for (index, frame) in backtrace.frames.enumerated() {
-        if !rawMayNameBridge, let raw = frame.symbol, !SwiftDemangler.isMangled(raw) { continue }
+        // Likewise for each symbol that is not mangled: `parseBridge` looks for the marker in it.
+        if let raw = frame.symbol, !SwiftDemangler.isMangled(raw),
+          !rawMayNameBridge || !raw.utf8Contains("@objc closure #")
+        {
+          continue
+        }
         guard let symbol = context.symbol(frame) else { continue }
         if let (typeName, method) = bridgeName(symbol) {
           return BridgeFrame(

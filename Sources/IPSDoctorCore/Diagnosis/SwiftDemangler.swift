@@ -47,19 +47,21 @@ public struct SymbolName: Sendable, Equatable {
 public enum SwiftDemangler {
   /// Whether `symbol` looks like a mangled Swift symbol (`$s…`, `_$s…`, `$S…`, `_T0…`, `$e…`).
   public static func isMangled(_ symbol: String) -> Bool {
-    var utf8 = symbol.utf8[...]
-    if utf8.first == UInt8(ascii: "_") { utf8 = utf8.dropFirst() }
-    guard let first = utf8.first else { return false }
+    // Byte by byte: the generic `starts(with:)` cost more than the rest (every frame is asked).
+    var bytes = symbol.utf8.makeIterator()
+    var first = bytes.next()
+    let hasUnderscore = first == UInt8(ascii: "_")
+    if hasUnderscore { first = bytes.next() }
     if first == UInt8(ascii: "$") {
-      guard let second = utf8.dropFirst().first else { return false }
+      let second = bytes.next()
       return second == UInt8(ascii: "s") || second == UInt8(ascii: "S") || second == UInt8(ascii: "e")
     }
     // `hasPrefix` compares characters. No other character sequence is canonically equivalent to
     // ASCII "_T0", so without those bytes the answer is no; with them and an ASCII byte (or
     // nothing) after, "0" is a whole character and the answer is yes. Only a non-ASCII byte after
     // them (a combining mark could extend the "0") needs the character comparison.
-    guard symbol.utf8.starts(with: "_T0".utf8) else { return false }
-    guard let next = symbol.utf8.dropFirst(3).first, next >= 0x80 else { return true }
+    guard hasUnderscore, first == UInt8(ascii: "T"), bytes.next() == UInt8(ascii: "0") else { return false }
+    guard let next = bytes.next(), next >= 0x80 else { return true }
     return symbol.hasPrefix("_T0")
   }
 

@@ -53,7 +53,7 @@ struct LanguageException: Sendable {
     }
 
     if let backtrace = context.lastExceptionBacktrace {
-      let hasThrow = throwFrames.contains { context.firstFrame(in: backtrace, containing: $0) != nil }
+      let hasThrow = throwFrames.contains { context.firstFrameIndex(in: backtrace, containing: $0) != nil }
       let symbolicated = backtrace.frames.contains { $0.symbol != nil }
       if hasThrow || (!symbolicated && result.reason != nil) {
         result.throwBacktrace = backtrace

@@ -37,15 +37,9 @@ struct MemoryFault: Sendable {
       ("exception.subtype", exception?.subtype), ("exception.codes", exception?.codes),
       ("exception.message", exception?.message), ("exception.type", exception?.type),
     ]
-    let markers: [(String, Kind)] = [
-      ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
-      ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
-      ("BUS_ADRALN", .misaligned), ("SEGV_MAPERR", .invalidAddress),
-      ("SEGV_ACCERR", .protectionFailure), ("EXC_I386_GPFLT", .generalProtection),
-    ]
     search: for (path, value) in sources {
       guard let value else { continue }
-      for (marker, kind) in markers where value.prefilteredContains(marker) {
+      for (marker, kind) in Self.markers where value.prefilteredContains(marker) {
         found = (kind, value, path)
         break search
       }
@@ -77,6 +71,15 @@ struct MemoryFault: Sendable {
     }
     if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
   }
+
+  /// The texts that name the kind of fault, with the kind each names (built once: as a literal in
+  /// `init` the array was allocated for every report).
+  private static let markers: [(String, Kind)] = [
+    ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
+    ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
+    ("BUS_ADRALN", .misaligned), ("SEGV_MAPERR", .invalidAddress),
+    ("SEGV_ACCERR", .protectionFailure), ("EXC_I386_GPFLT", .generalProtection),
+  ]
 
   /// The address without pointer-authentication bits.
   var effectiveAddress: UInt64? { strippedAddress ?? address }
