@@ -130,8 +130,7 @@ enum TextScan {
       rest = rest[range.upperBound...]
     }
     guard let range = rest.prefilteredFirstRange(of: "0x") else { return nil }
-    let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
-    return UInt64(digits, radix: 16)
+    return rest[range.upperBound...].leadingHexNumber()
   }
 
   /// Shortens `text` to `limit` characters with an ellipsis.

@@ -68,10 +68,12 @@ public struct DiagnosisContext: Sendable {
     var isAppImage = [Bool](repeating: false, count: report.images.count)
     var names: [String] = []
     func insert(_ name: String) { if !names.contains(name) { names.append(name) } }
-    // By index: `enumerated()` copied every image out of the array.
-    for index in report.images.indices where report.images[index].name != nil && report.images[index].isAppImage {
-      isAppImage[index] = true
-      if let name = report.images[index].name { insert(name) }
+    // In place: `enumerated()` and the array's subscript copied every image out of the array.
+    report.images.withUnsafeBufferPointer { images in
+      for index in images.indices where images[index].name != nil && images[index].isAppImage {
+        isAppImage[index] = true
+        if let name = images[index].name { insert(name) }
+      }
     }
     if let main = report.mainImage, let name = main.name { insert(name) }
     if let processName = report.processName, names.isEmpty { insert(processName) }
@@ -190,7 +192,7 @@ public struct DiagnosisContext: Sendable {
     /// The frames' symbols as one byte string, for the crashed thread and the exception backtrace.
     var symbolText: FrameSymbolText? = nil
 
-    public func framePath(_ index: Int) -> String { "\(path)[\(index)]" }
+    public func framePath(_ index: Int) -> String { path + "[" + String(index) + "]" }
   }
 
 

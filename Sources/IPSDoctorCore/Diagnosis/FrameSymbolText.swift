@@ -80,10 +80,21 @@ struct FrameSymbolText: Sendable {
   func firstFrame(containing needle: String) -> ByteSearch.Outcome {
     var needle = needle
     return needle.withUTF8 { pattern -> ByteSearch.Outcome in
-      // An empty needle matches no symbol, as `utf8Contains` answers.
-      guard !pattern.isEmpty else { return .absent }
-      // One pass over the needle both picks the anchor and rules out NULs and non-ASCII bytes.
-      guard let anchor = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return .undecided }
+      // An empty needle matches no symbol, as `utf8Contains` answers, and no needle matches when
+      // there is no symbol (many reports have no reason text at all).
+      guard !pattern.isEmpty, !starts.isEmpty else { return .absent }
+      let anchor: Int
+      if bytes.count < Self.shortText {
+        // Rules ask dozens of markers of a few short texts; there the rarest byte saves fewer
+        // stops of `memchr` than finding it costs.
+        guard Self.isPlainASCII(pattern) else { return .undecided }
+        if pattern.count > bytes.count { return .absent }
+        anchor = 0
+      } else {
+        // One pass over the needle both picks the anchor and rules out NULs and non-ASCII bytes.
+        guard let rarest = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return .undecided }
+        anchor = rarest
+      }
       let offset = bytes.withUnsafeBytes { haystack in
         ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack, anchor: anchor)
       }
@@ -134,6 +145,15 @@ struct FrameSymbolText: Sendable {
   static func firstIndex(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
     guard !needle.isEmpty else { return nil }
     return ByteSearch.firstIndex(of: needle, in: haystack, anchor: rarestByte(of: needle).index)
+  }
+
+  /// Texts shorter than this (in bytes) are searched from the needle's first byte.
+  private static let shortText = 128
+
+  /// Whether every byte of `needle` is ASCII and not NUL (what `anchor(of:)` requires).
+  private static func isPlainASCII(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in needle where byte &- 1 >= 0x7F { return false }
+    return true
   }
 
   /// The index of the non-empty `needle`'s rarest byte, or `nil` when the needle holds a NUL or a

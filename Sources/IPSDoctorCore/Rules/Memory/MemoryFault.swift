@@ -103,15 +103,37 @@ struct MemoryFault: Sendable {
 
   /// The region line of `vmRegionInfo` marked with the arrow (`--->`), trimmed.
   static func arrowLine(in context: DiagnosisContext) -> Evidence? {
-    for (path, text) in [("vmRegionInfo", context.report.vmRegionInfo), ("vmSummary", context.report.vmSummary)] {
-      // A line holds the arrow only when the text does: one search rules out most texts.
-      guard let text, text.prefilteredContains("--->") else { continue }
-      let lines = text.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? text.split(separator: "\n")
-      for line in lines where line.prefilteredContains("--->") {
-        return Evidence(path, removingArrows(line).trimmingWhitespace())
-      }
+    if let line = firstArrowLine(in: context.report.vmRegionInfo) {
+      return Evidence("vmRegionInfo", removingArrows(line).trimmingWhitespace())
+    }
+    if let line = firstArrowLine(in: context.report.vmSummary) {
+      return Evidence("vmSummary", removingArrows(line).trimmingWhitespace())
     }
     return nil
+  }
+
+  /// The first of `text.split(separator: "\n")` that contains the arrow. In ASCII text without
+  /// carriage returns (every byte one `Character`), that is the line around the arrow's first
+  /// bytes, found without splitting the text.
+  private static func firstArrowLine(in text: String?) -> Substring? {
+    // A line holds the arrow only when the text does: one search rules out most texts.
+    guard let text, text.prefilteredContains("--->") else { return nil }
+    let found = text.utf8.withContiguousStorageIfAvailable { bytes -> (decided: Bool, line: Substring?) in
+      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return (false, nil) }
+      let marker: StaticString = "--->"
+      let arrow = marker.withUTF8Buffer {
+        ByteSearch.firstIndex(of: UnsafeRawBufferPointer($0), in: UnsafeRawBufferPointer(bytes))
+      }
+      guard let arrow else { return (true, nil) }
+      var start = arrow
+      while start > 0 && bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+      var end = arrow
+      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
+      return (true, text[lower..<text.utf8.index(lower, offsetBy: end - start)])
+    }
+    if let found, found.decided { return found.line }
+    return text.split(separator: "\n").first { $0.prefilteredContains("--->") }
   }
 
   /// Exactly `line.replacing("--->", with: "")`: over the bytes when `line` is ASCII without
