@@ -241,11 +241,17 @@ public struct DiagnosisContext: Sendable {
 
   /// The first frame of the app's own code in `backtrace`, skipping compiler thunks.
   public func firstAppFrame(in backtrace: Backtrace) -> (index: Int, frame: Frame)? {
-    var fallback: (Int, Frame)?
-    for (index, frame) in backtrace.frames.enumerated() where isAppFrame(frame) {
-      if fallback == nil { fallback = (index, frame) }
-      if let name = displayName(frame), Self.isThunk(name) { continue }
-      return (index, frame)
+    firstAppFrameIndex(in: backtrace.frames, from: 0).map { ($0, backtrace.frames[$0]) }
+  }
+
+  /// The index `firstAppFrame(in:)` finds among `frames[start...]`, read in place (copying the
+  /// frames, or each frame, cost more than the test).
+  func firstAppFrameIndex(in frames: [Frame], from start: Int) -> Int? {
+    var fallback: Int?
+    for index in start..<max(start, frames.count) where isAppFrame(frames[index]) {
+      if fallback == nil { fallback = index }
+      if let name = displayName(frames[index]), Self.isThunk(name) { continue }
+      return index
     }
     return fallback
   }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 // Small text helpers, so the core needs no Foundation.
 
 extension UInt8 {
@@ -81,20 +89,24 @@ extension String {
   /// line feed is its own `Character` except in a "\r\n" pair, so text without carriage returns
   /// is split at its line-feed bytes.
   func replacingLineFeeds(with replacement: String) -> String {
-    guard !utf8.contains(UInt8(ascii: "\r")) else { return replacing("\n", with: replacement) }
-    var result = ""
-    var start = utf8.startIndex
-    var index = start
-    while index < utf8.endIndex {
-      if utf8[index] == UInt8(ascii: "\n") {
-        result += self[start..<index]
-        result += replacement
-        start = utf8.index(after: index)
+    let fast = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard let base = bytes.baseAddress else { return self }
+      guard memchr(base, Int32(UInt8(ascii: "\r")), bytes.count) == nil else { return nil }
+      guard ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: bytes, from: 0) != nil else { return self }
+      // Cut at the line-feed bytes (each one whole `Character` without carriage returns).
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 16 * replacement.utf8.count)
+      var start = 0
+      while let lineFeed = ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: bytes, from: start) {
+        result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<lineFeed]))
+        result.append(contentsOf: replacement.utf8)
+        start = lineFeed + 1
       }
-      index = utf8.index(after: index)
+      result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+      return String(decoding: result, as: UTF8.self)
     }
-    result += self[start...]
-    return result
+    if let fast, let text = fast { return text }
+    return replacing("\n", with: replacement)
   }
 
   /// Exactly `split(whereSeparator:)` (empty pieces omitted) at the ASCII `separators`, over the
