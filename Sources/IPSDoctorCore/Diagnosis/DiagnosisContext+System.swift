@@ -30,9 +30,10 @@ extension DiagnosisContext {
   }
 
   private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
-    let termination = report.termination
-    if let code = termination?.code, codes(code), termination?.namespace != "SIGNAL" {
-      let namespace = termination?.namespace
+    // The termination's fields are read in place: a copy of the whole termination (and a zip of
+    // the texts with their numbers) cost more than the look-ups, and most reports match nothing.
+    if let code = report.termination?.code, codes(code), report.termination?.namespace != "SIGNAL" {
+      let namespace = report.termination?.namespace
       return TerminationCodeMatch(
         code: code, namespace: namespace,
         evidence: Evidence(
@@ -41,14 +42,15 @@ extension DiagnosisContext {
     if let text = report.exception?.codes {
       for case let value? in exceptionCodeValues where codes(value) {
         return TerminationCodeMatch(
-          code: value, namespace: termination?.namespace,
+          code: value, namespace: report.termination?.namespace,
           evidence: Evidence("exception.codes", text))
       }
     }
-    for (item, numbers) in zip(terminationTextList, terminationTextNumbers) {
-      if let value = numbers.first(where: codes) {
+    for index in terminationTextNumbers.indices {
+      if let value = terminationTextNumbers[index].first(where: codes) {
+        let item = terminationTextList[index]
         return TerminationCodeMatch(
-          code: value, namespace: termination?.namespace ?? Self.namespace(in: item.text),
+          code: value, namespace: report.termination?.namespace ?? Self.namespace(in: item.text),
           evidence: Evidence(item.path, item.text))
       }
     }
