@@ -12,10 +12,15 @@
 struct FrameSymbolText: Sendable {
   /// Every symbolicated frame's symbol, each followed by a NUL.
   private let bytes: [UInt8]
-  /// Where each symbol starts in `bytes`, ascending.
-  private let starts: [Int]
-  /// The frame index of each symbol in `starts`.
-  private let frameIndexes: [Int]
+  /// Where each symbol starts in `bytes` (ascending) and the index of its frame.
+  private let symbols: [Symbol]
+
+  /// One array of pairs rather than two arrays: a report builds several of these texts, and each
+  /// array is an allocation to make and free.
+  fileprivate struct Symbol {
+    var start: Int
+    var frame: Int
+  }
 
   /// `nil` when a symbol itself contains a NUL (then a match could not be told from a separator).
   init?(_ frames: [Frame]) {
@@ -39,31 +44,27 @@ struct FrameSymbolText: Sendable {
   init?(_ builder: consuming Builder) {
     guard !builder.hasNUL else { return nil }
     bytes = builder.bytes
-    starts = builder.starts
-    frameIndexes = builder.frameIndexes
+    symbols = builder.symbols
   }
 
   /// Collects the texts one at a time, so that callers with texts in several places need not
   /// gather them into an array first; each `append` is the next "frame" index, `nil` or not.
   struct Builder {
     fileprivate var bytes: [UInt8] = []
-    fileprivate var starts: [Int] = []
-    fileprivate var frameIndexes: [Int] = []
+    fileprivate var symbols: [Symbol] = []
     fileprivate var hasNUL = false
     private var count = 0
 
     /// `capacity` bytes (each text and its NUL) and `count` texts, when known, spare regrowing.
     init(capacity: Int = 0, count: Int = 0) {
       bytes.reserveCapacity(capacity)
-      starts.reserveCapacity(count)
-      frameIndexes.reserveCapacity(count)
+      symbols.reserveCapacity(count)
     }
 
     mutating func append(_ text: String?) {
       defer { count += 1 }
       guard var text, !hasNUL else { return }
-      starts.append(bytes.count)
-      frameIndexes.append(count)
+      symbols.append(Symbol(start: bytes.count, frame: count))
       // Only the separators may be NULs; copying the contiguous UTF-8 at once is far cheaper
       // than appending the view byte by byte.
       hasNUL = text.withUTF8 { utf8 in
@@ -82,7 +83,7 @@ struct FrameSymbolText: Sendable {
     return needle.withUTF8 { pattern -> ByteSearch.Outcome in
       // An empty needle matches no symbol, as `utf8Contains` answers, and no needle matches when
       // there is no symbol (many reports have no reason text at all).
-      guard !pattern.isEmpty, !starts.isEmpty else { return .absent }
+      guard !pattern.isEmpty, !symbols.isEmpty else { return .absent }
       let anchor: Int
       if bytes.count < Self.shortText {
         // Rules ask dozens of markers of a few short texts; there the rarest byte saves fewer
@@ -99,7 +100,7 @@ struct FrameSymbolText: Sendable {
         ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack, anchor: anchor)
       }
       guard let offset else { return .absent }
-      return .found(frameIndexes[symbol(containing: offset)])
+      return .found(symbols[symbol(containing: offset)].frame)
     }
   }
 
@@ -119,21 +120,21 @@ struct FrameSymbolText: Sendable {
         {
           // A match holds no NUL, so it lies inside one symbol; go on from the next one.
           let symbol = symbol(containing: offset)
-          found.append(frameIndexes[symbol])
-          from = symbol + 1 < starts.count ? starts[symbol + 1] : haystack.count
+          found.append(symbols[symbol].frame)
+          from = symbol + 1 < symbols.count ? symbols[symbol + 1].start : haystack.count
         }
       }
       return found
     }
   }
 
-  /// The index in `starts` of the symbol holding byte `offset`: the last starting at or before it.
+  /// The index in `symbols` of the symbol holding byte `offset`: the last starting at or before it.
   private func symbol(containing offset: Int) -> Int {
     var low = 0
-    var high = starts.count - 1
+    var high = symbols.count - 1
     while low < high {
       let middle = (low + high + 1) / 2
-      if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+      if symbols[middle].start <= offset { low = middle } else { high = middle - 1 }
     }
     return low
   }
