@@ -56,8 +56,10 @@ public struct DiagnosisContext: Sendable {
   /// For each of `terminationTexts`, its `hexNumbers(in:)`.
   let terminationTextNumbers: [[UInt64]]
 
-  public init(report: CrashReport) {
-    self.report = report
+  // Borrowed: an owned argument made callers copy the report, and the initializer copied it again
+  // to keep reading the argument after storing it.
+  public init(report: borrowing CrashReport) {
+    self.report = copy report
     if let faulting = report.faultingThread, report.threads.indices.contains(faulting) {
       crashedThreadIndex = faulting
     } else {
