@@ -10,13 +10,15 @@ public struct DiagnosisContext: Sendable {
   /// Indexes of images that belong to the app (its executable, frameworks and extensions).
   public var appImageIndexes: Set<Int> { Set(isAppImage.indices.filter { isAppImage[$0] }) }
   /// Names of the app's images (for text reports whose frames name images directly).
-  public var appImageNames: Set<String> { Set(appImageNameList) }
+  public var appImageNames: Set<String> { Set(appImageNameList ?? Self.makeAppImageNames(report, isAppImage)) }
   /// For each image, whether it is one of `appImageIndexes`: an array, as the few images a report
   /// has cost more to hash into a set than to look up by index.
   let isAppImage: [Bool]
-  /// `appImageNames` as a list: an app has a handful of images, which a linear search compares
-  /// faster than a set hashes.
-  let appImageNameList: [String]
+  /// `appImageNames` as a list (an app has a handful of images, which a linear search compares
+  /// faster than a set hashes), found with the context only when a frame of the report names its
+  /// image without an index; otherwise (most reports) `nil`, and found again for the rare frame
+  /// from elsewhere that asks: finding the main image copied every image of the report.
+  let appImageNameList: [String]?
   /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
   private(set) var swiftFailures: [SwiftFailure] = []
   /// `LanguageException.find(in:)`, found once for every rule.
@@ -68,19 +70,14 @@ public struct DiagnosisContext: Sendable {
     exceptionMessage = report.exceptionReason?.composedMessage
     applicationSpecificLines = report.applicationSpecificLines
     var isAppImage = [Bool](repeating: false, count: report.images.count)
-    var names: [String] = []
-    func insert(_ name: String) { if !names.contains(name) { names.append(name) } }
     // In place: `enumerated()` and the array's subscript copied every image out of the array.
     report.images.withUnsafeBufferPointer { images in
       for index in images.indices where images[index].name != nil && images[index].isAppImage {
         isAppImage[index] = true
-        if let name = images[index].name { insert(name) }
       }
     }
-    if let main = report.mainImage, let name = main.name { insert(name) }
-    if let processName = report.processName, names.isEmpty { insert(processName) }
     self.isAppImage = isAppImage
-    appImageNameList = names
+    appImageNameList = Self.hasFrameNamingItsImage(report) ? Self.makeAppImageNames(report, isAppImage) : nil
     if let frames = report.lastExceptionBacktrace, !frames.isEmpty {
       lastExceptionBacktrace = Backtrace(
         path: "lastExceptionBacktrace", frames: frames, thread: nil, symbolText: FrameSymbolText(frames))
@@ -200,8 +197,37 @@ public struct DiagnosisContext: Sendable {
 
   public func isAppFrame(_ frame: Frame) -> Bool {
     if let index = frame.imageIndex { return isAppImage.indices.contains(index) && isAppImage[index] }
-    if let name = frame.imageName { return appImageNameList.contains(name) }
+    if let name = frame.imageName {
+      return (appImageNameList ?? Self.makeAppImageNames(report, isAppImage)).contains(name)
+    }
     return false
+  }
+
+  /// The names of the images `isAppImage` marks, the main image's and, without either, the
+  /// process name.
+  private static func makeAppImageNames(_ report: borrowing CrashReport, _ isAppImage: [Bool]) -> [String] {
+    var names: [String] = []
+    func insert(_ name: String) { if !names.contains(name) { names.append(name) } }
+    for index in isAppImage.indices where isAppImage[index] {
+      if let name = report.images[index].name { insert(name) }
+    }
+    if let main = report.mainImage, let name = main.name { insert(name) }
+    if let processName = report.processName, names.isEmpty { insert(processName) }
+    return names
+  }
+
+  /// Whether a frame of the report names its image but has no image index (`isAppFrame` then
+  /// looks the name up), read in place.
+  private static func hasFrameNamingItsImage(_ report: borrowing CrashReport) -> Bool {
+    func test(_ frames: [Frame]) -> Bool {
+      frames.withUnsafeBufferPointer { frames in
+        frames.indices.contains { frames[$0].imageIndex == nil && frames[$0].imageName != nil }
+      }
+    }
+    if let frames = report.lastExceptionBacktrace, test(frames) { return true }
+    return report.threads.withUnsafeBufferPointer { threads in
+      threads.indices.contains { test(threads[$0].frames) }
+    }
   }
 
   /// The symbol of `frame` with its demangled forms, or `nil` when the frame is unsymbolicated.

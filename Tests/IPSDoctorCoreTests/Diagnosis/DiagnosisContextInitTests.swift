@@ -91,6 +91,17 @@ struct DiagnosisContextInitTests {
     #expect(!context.isAppFrame(Frame(imageIndex: -1)))
     #expect(context.isAppFrame(Frame(imageName: "Kit")))
     #expect(!context.isAppFrame(Frame(imageName: "UIKitCore")))
+    // A text report's frame that names its image: the names are found with the context.
+    var textReport = report
+    textReport.threads = [CrashThread(index: 0, frames: [Frame(imageName: "Kit"), Frame(imageName: "UIKitCore")])]
+    let textContext = DiagnosisContext(report: textReport)
+    #expect(textContext.appImageNames == ["ChatApp", "Kit"])
+    #expect(textContext.isAppFrame(textReport.threads[0].frames[0]))
+    #expect(!textContext.isAppFrame(textReport.threads[0].frames[1]))
+    // Without app images, the process name stands for the app.
+    var bare = CrashReport(format: .legacyText)
+    bare.processName = "Tool"
+    #expect(DiagnosisContext(report: bare).isAppFrame(Frame(imageName: "Tool")))
   }
 
   @Test("dyld values are found with and without the joined texts' shortcut")
