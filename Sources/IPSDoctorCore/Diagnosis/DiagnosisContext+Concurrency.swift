@@ -24,7 +24,7 @@ extension DiagnosisContext {
     while index < backtrace.frames.count {
       let frame = backtrace.frames[index]
       if isAppFrame(frame) {
-        let name = symbol(frame)?.display
+        let name = displayName(frame)
         let found = AppFrame(
           index: index, frame: frame, name: name,
           evidence: Evidence(backtrace.framePath(index), describe(frame)))
@@ -47,7 +47,7 @@ extension DiagnosisContext {
       guard let found = appFrame(in: backtrace) else { continue }
       var call: Evidence?
       if found.index > 0, !isAppFrame(backtrace.frames[found.index - 1]),
-        let name = symbol(backtrace.frames[found.index - 1])?.display
+        let name = displayName(backtrace.frames[found.index - 1])
       {
         call = Evidence(backtrace.framePath(found.index - 1), name)
       }
@@ -63,7 +63,7 @@ extension DiagnosisContext {
     var index = start
     while index < backtrace.frames.count {
       let frame = backtrace.frames[index]
-      if !isAppFrame(frame), let name = symbol(frame)?.display {
+      if !isAppFrame(frame), let name = displayName(frame) {
         return (index, name)
       }
       index += 1

@@ -48,11 +48,9 @@ extension DiagnosisContext {
 
   /// The first app frame of `backtrace` as evidence, marked when it lacks a symbol.
   func appFrameEvidence(in backtrace: Backtrace, from start: Int = 0) -> Evidence? {
-    guard start < backtrace.frames.count else { return nil }
-    let slice = Backtrace(
-      path: backtrace.path, frames: Array(backtrace.frames[start...]), thread: backtrace.thread)
-    guard let (offset, frame) = firstAppFrame(in: slice) else { return nil }
-    let index = start + offset
+    guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
+    else { return nil }
+    let frame = backtrace.frames[index]
     var text = describe(frame)
     if symbol(frame) == nil { text += " (unsymbolicated)" }
     return Evidence(backtrace.framePath(index), text)
@@ -130,8 +128,7 @@ enum TextScan {
       rest = rest[range.upperBound...]
     }
     guard let range = rest.prefilteredFirstRange(of: "0x") else { return nil }
-    let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
-    return UInt64(digits, radix: 16)
+    return rest[range.upperBound...].leadingHexNumber()
   }
 
   /// Shortens `text` to `limit` characters with an ellipsis.

@@ -20,25 +20,37 @@ extension DiagnosisContext {
   /// the exception codes (pre-iOS 13 reports write `Exception Codes: 0x000000008badf00d`), then a
   /// "Code 0x…" in the termination texts.
   public func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
-    let termination = report.termination
-    if let code = termination?.code, codes.contains(code), termination?.namespace != "SIGNAL" {
-      let namespace = termination?.namespace
+    terminationCode(where: codes.contains)
+  }
+
+  /// `terminationCode(in:)` for a list: an array literal of one or two codes (what most rules
+  /// pass) costs less to build than a set.
+  public func terminationCode(in codes: [UInt64]) -> TerminationCodeMatch? {
+    terminationCode(where: codes.contains)
+  }
+
+  private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
+    // The termination's fields are read in place: a copy of the whole termination (and a zip of
+    // the texts with their numbers) cost more than the look-ups, and most reports match nothing.
+    if let code = report.termination?.code, codes(code), report.termination?.namespace != "SIGNAL" {
+      let namespace = report.termination?.namespace
       return TerminationCodeMatch(
         code: code, namespace: namespace,
         evidence: Evidence(
           "termination.code", String.hex(code) + (namespace.map { " (namespace \($0))" } ?? "")))
     }
     if let text = report.exception?.codes {
-      for case let value? in exceptionCodeValues where codes.contains(value) {
+      for case let value? in exceptionCodeValues where codes(value) {
         return TerminationCodeMatch(
-          code: value, namespace: termination?.namespace,
+          code: value, namespace: report.termination?.namespace,
           evidence: Evidence("exception.codes", text))
       }
     }
-    for (item, numbers) in zip(terminationTextList, terminationTextNumbers) {
-      if let value = numbers.first(where: { codes.contains($0) }) {
+    for index in terminationTextNumbers.indices {
+      if let value = terminationTextNumbers[index].first(where: codes) {
+        let item = terminationTextList[index]
         return TerminationCodeMatch(
-          code: value, namespace: termination?.namespace ?? Self.namespace(in: item.text),
+          code: value, namespace: report.termination?.namespace ?? Self.namespace(in: item.text),
           evidence: Evidence(item.path, item.text))
       }
     }
@@ -50,19 +62,30 @@ extension DiagnosisContext {
   /// gives the same parts without String's walk character by character, which cost ~20,000
   /// instructions for a two-code list.
   static func parseCodes(_ text: String) -> [UInt64?] {
-    let utf8 = text.utf8
-    guard utf8.allSatisfy({ $0 < 0x80 }) else {
-      return text.split(separator: ",").map { String.parseUInt64($0) }
+    let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> [UInt64?]? in
+      guard ByteSearch.isASCII(bytes) else { return nil }
+      var values: [UInt64?] = []
+      var start = 0
+      while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+        // `split` omits empty parts.
+        if start < end {
+          let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+          values.append(String.asciiParseUInt64(bytes: part) ?? String.characterParseUInt64(Self.substring(text, start, end)))
+        }
+        start = end + 1
+      }
+      return values
     }
-    var values: [UInt64?] = []
-    var start = utf8.startIndex
-    while start < utf8.endIndex {
-      let end = utf8[start...].firstIndex(of: UInt8(ascii: ",")) ?? utf8.endIndex
-      // `split` omits empty parts.
-      if start < end { values.append(String.parseUInt64(text[start..<end])) }
-      start = end < utf8.endIndex ? utf8.index(after: end) : end
-    }
-    return values
+    if let fast, let values = fast { return values }
+    return text.split(separator: ",").map { String.parseUInt64($0) }
+  }
+
+  /// The part of `text` between two UTF-8 offsets.
+  private static func substring(_ text: String, _ start: Int, _ end: Int) -> Substring {
+    let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
+    return text[lower..<text.utf8.index(lower, offsetBy: end - start)]
   }
 
   /// The `0x…` numbers in `text` in order (`0X…` ones only when there is no `0x`); found once per
@@ -73,8 +96,7 @@ extension DiagnosisContext {
     var numbers: [UInt64] = []
     var rest = Substring(text)
     while let range = rest.prefilteredFirstRange(of: "0x") ?? rest.prefilteredFirstRange(of: "0X") {
-      let digits = rest[range.upperBound...].prefix(while: \.isHexDigit)
-      if let value = UInt64(digits, radix: 16) { numbers.append(value) }
+      if let value = rest[range.upperBound...].leadingHexNumber() { numbers.append(value) }
       rest = rest[range.upperBound...]
     }
     return numbers

@@ -8,9 +8,17 @@ public struct DiagnosisContext: Sendable {
   /// Every line of Application Specific Information.
   public let applicationSpecificLines: [String]
   /// Indexes of images that belong to the app (its executable, frameworks and extensions).
-  public let appImageIndexes: Set<Int>
+  public var appImageIndexes: Set<Int> { Set(isAppImage.indices.filter { isAppImage[$0] }) }
   /// Names of the app's images (for text reports whose frames name images directly).
-  public let appImageNames: Set<String>
+  public var appImageNames: Set<String> { Set(appImageNameList ?? Self.makeAppImageNames(report, isAppImage)) }
+  /// For each image, whether it is one of `appImageIndexes`: an array, as the few images a report
+  /// has cost more to hash into a set than to look up by index.
+  let isAppImage: [Bool]
+  /// `appImageNames` as a list (an app has a handful of images, which a linear search compares
+  /// faster than a set hashes), found with the context only when a frame of the report names its
+  /// image without an index; otherwise (most reports) `nil`, and found again for the rare frame
+  /// from elsewhere that asks: finding the main image copied every image of the report.
+  let appImageNameList: [String]?
   /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
   private(set) var swiftFailures: [SwiftFailure] = []
   /// `LanguageException.find(in:)`, found once for every rule.
@@ -50,8 +58,10 @@ public struct DiagnosisContext: Sendable {
   /// For each of `terminationTexts`, its `hexNumbers(in:)`.
   let terminationTextNumbers: [[UInt64]]
 
-  public init(report: CrashReport) {
-    self.report = report
+  // Borrowed: an owned argument made callers copy the report, and the initializer copied it again
+  // to keep reading the argument after storing it.
+  public init(report: borrowing CrashReport) {
+    self.report = copy report
     if let faulting = report.faultingThread, report.threads.indices.contains(faulting) {
       crashedThreadIndex = faulting
     } else {
@@ -59,16 +69,15 @@ public struct DiagnosisContext: Sendable {
     }
     exceptionMessage = report.exceptionReason?.composedMessage
     applicationSpecificLines = report.applicationSpecificLines
-    var indexes = Set<Int>()
-    var names = Set<String>()
-    for (index, image) in report.images.enumerated() where image.isAppImage && image.name != nil {
-      indexes.insert(index)
-      if let name = image.name { names.insert(name) }
+    var isAppImage = [Bool](repeating: false, count: report.images.count)
+    // In place: `enumerated()` and the array's subscript copied every image out of the array.
+    report.images.withUnsafeBufferPointer { images in
+      for index in images.indices where images[index].name != nil && images[index].isAppImage {
+        isAppImage[index] = true
+      }
     }
-    if let main = report.mainImage, let name = main.name { names.insert(name) }
-    if let processName = report.processName, names.isEmpty { names.insert(processName) }
-    appImageIndexes = indexes
-    appImageNames = names
+    self.isAppImage = isAppImage
+    appImageNameList = Self.hasFrameNamingItsImage(report) ? Self.makeAppImageNames(report, isAppImage) : nil
     if let frames = report.lastExceptionBacktrace, !frames.isEmpty {
       lastExceptionBacktrace = Backtrace(
         path: "lastExceptionBacktrace", frames: frames, thread: nil, symbolText: FrameSymbolText(frames))
@@ -78,31 +87,43 @@ public struct DiagnosisContext: Sendable {
     if let index = crashedThreadIndex {
       let thread = report.threads[index]
       crashedBacktrace = Backtrace(
-        path: "threads[\(index)].frames", frames: thread.frames, thread: thread,
+        path: "threads[" + String(index) + "].frames", frames: thread.frames, thread: thread,
         symbolText: FrameSymbolText(thread.frames))
     } else {
       crashedBacktrace = nil
     }
-    backtraces = [lastExceptionBacktrace, crashedBacktrace].compactMap { $0 }
+    var backtraces: [Backtrace] = []
+    backtraces.reserveCapacity(2)
+    if let lastExceptionBacktrace { backtraces.append(lastExceptionBacktrace) }
+    if let crashedBacktrace { backtraces.append(crashedBacktrace) }
+    self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
     for backtrace in backtraces {
-      for frame in backtrace.frames {
-        guard let raw = frame.symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
-          let name = frame.symbolName
+      for index in backtrace.frames.indices {
+        guard let raw = backtrace.frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+          let name = backtrace.frames[index].symbolName
         else { continue }
         demangled[raw] = name
       }
     }
     demangledSymbols = demangled
-    var reasonTexts: [String?] = [exceptionMessage]
-    for info in report.applicationSpecificInfo { reasonTexts += info.lines }
+    // The texts straight into the joined bytes, without gathering them into an array first.
+    var reasonTexts = FrameSymbolText.Builder()
+    reasonTexts.append(exceptionMessage)
+    for info in report.applicationSpecificInfo {
+      for line in info.lines { reasonTexts.append(line) }
+    }
     reasonTexts.append(report.exception?.message)
-    reasonTexts += report.termination?.reasons ?? []
-    reasonTexts += report.termination?.details ?? []
-    reasonTextBytes = FrameSymbolText(texts: reasonTexts)
+    if let termination = report.termination {
+      for reason in termination.reasons { reasonTexts.append(reason) }
+      for detail in termination.details { reasonTexts.append(detail) }
+    }
+    reasonTextBytes = FrameSymbolText(reasonTexts)
     let texts = Self.makeTerminationTexts(report)
     terminationTextList = texts
-    terminationTextBytes = FrameSymbolText(texts: texts.map(\.text))
+    var terminationTexts = FrameSymbolText.Builder(count: texts.count)
+    for item in texts { terminationTexts.append(item.text) }
+    terminationTextBytes = FrameSymbolText(terminationTexts)
     exceptionCodeValues = report.exception?.codes.map(Self.parseCodes) ?? []
     terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
     swiftFailures = SwiftFailure.collect(in: self)
@@ -170,20 +191,58 @@ public struct DiagnosisContext: Sendable {
     /// The frames' symbols as one byte string, for the crashed thread and the exception backtrace.
     var symbolText: FrameSymbolText? = nil
 
-    public func framePath(_ index: Int) -> String { "\(path)[\(index)]" }
+    public func framePath(_ index: Int) -> String { path + "[" + String(index) + "]" }
   }
 
 
   public func isAppFrame(_ frame: Frame) -> Bool {
-    if let index = frame.imageIndex { return appImageIndexes.contains(index) }
-    if let name = frame.imageName { return appImageNames.contains(name) }
+    if let index = frame.imageIndex { return isAppImage.indices.contains(index) && isAppImage[index] }
+    if let name = frame.imageName {
+      return (appImageNameList ?? Self.makeAppImageNames(report, isAppImage)).contains(name)
+    }
     return false
+  }
+
+  /// The names of the images `isAppImage` marks, the main image's and, without either, the
+  /// process name.
+  private static func makeAppImageNames(_ report: borrowing CrashReport, _ isAppImage: [Bool]) -> [String] {
+    var names: [String] = []
+    func insert(_ name: String) { if !names.contains(name) { names.append(name) } }
+    for index in isAppImage.indices where isAppImage[index] {
+      if let name = report.images[index].name { insert(name) }
+    }
+    if let main = report.mainImage, let name = main.name { insert(name) }
+    if let processName = report.processName, names.isEmpty { insert(processName) }
+    return names
+  }
+
+  /// Whether a frame of the report names its image but has no image index (`isAppFrame` then
+  /// looks the name up), read in place.
+  private static func hasFrameNamingItsImage(_ report: borrowing CrashReport) -> Bool {
+    func test(_ frames: [Frame]) -> Bool {
+      frames.withUnsafeBufferPointer { frames in
+        frames.indices.contains { frames[$0].imageIndex == nil && frames[$0].imageName != nil }
+      }
+    }
+    if let frames = report.lastExceptionBacktrace, test(frames) { return true }
+    return report.threads.withUnsafeBufferPointer { threads in
+      threads.indices.contains { test(threads[$0].frames) }
+    }
   }
 
   /// The symbol of `frame` with its demangled forms, or `nil` when the frame is unsymbolicated.
   public func symbol(_ frame: Frame) -> SymbolName? {
     if !demangledSymbols.isEmpty, let raw = frame.symbol, let name = demangledSymbols[raw] { return name }
     return frame.symbolName
+  }
+
+  /// `symbol(frame)?.display`, without building a `SymbolName` for a symbol that is not mangled
+  /// (its display form is the symbol itself): rules describe frames by the thousand.
+  func displayName(_ frame: Frame) -> String? {
+    guard let raw = frame.symbol, !raw.isEmpty, raw != "???" else { return nil }
+    if !demangledSymbols.isEmpty, let name = demangledSymbols[raw] { return name.display }
+    guard SwiftDemangler.isMangled(raw) else { return raw }
+    return SymbolName(raw).display
   }
 
   /// The first frame in `backtrace` whose symbol (any form) contains `fragment`.
@@ -210,11 +269,17 @@ public struct DiagnosisContext: Sendable {
 
   /// The first frame of the app's own code in `backtrace`, skipping compiler thunks.
   public func firstAppFrame(in backtrace: Backtrace) -> (index: Int, frame: Frame)? {
-    var fallback: (Int, Frame)?
-    for (index, frame) in backtrace.frames.enumerated() where isAppFrame(frame) {
-      if fallback == nil { fallback = (index, frame) }
-      if let name = symbol(frame)?.display, Self.isThunk(name) { continue }
-      return (index, frame)
+    firstAppFrameIndex(in: backtrace.frames, from: 0).map { ($0, backtrace.frames[$0]) }
+  }
+
+  /// The index `firstAppFrame(in:)` finds among `frames[start...]`, read in place (copying the
+  /// frames, or each frame, cost more than the test).
+  func firstAppFrameIndex(in frames: [Frame], from start: Int) -> Int? {
+    var fallback: Int?
+    for index in start..<max(start, frames.count) where isAppFrame(frames[index]) {
+      if fallback == nil { fallback = index }
+      if let name = displayName(frames[index]), Self.isThunk(name) { continue }
+      return index
     }
     return fallback
   }
@@ -237,9 +302,12 @@ public struct DiagnosisContext: Sendable {
       parts += 1
     }
     if let image = frame.imageName { append(image) }
-    if let name = symbol(frame)?.display {
+    if let name = displayName(frame) {
       append(name)
-      if let location = frame.symbolLocation { text += " + \(location)" }
+      if let location = frame.symbolLocation {
+        text += " + "
+        text += String(location)
+      }
     } else if let offset = frame.imageOffset {
       append("+ " + String.hex(offset))
     } else if let address = frame.address {

@@ -12,42 +12,67 @@
 struct FrameSymbolText: Sendable {
   /// Every symbolicated frame's symbol, each followed by a NUL.
   private let bytes: [UInt8]
-  /// Where each symbol starts in `bytes`, ascending.
-  private let starts: [Int]
-  /// The frame index of each symbol in `starts`.
-  private let frameIndexes: [Int]
+  /// Where each symbol starts in `bytes` (ascending) and the index of its frame.
+  private let symbols: [Symbol]
+
+  /// One array of pairs rather than two arrays: a report builds several of these texts, and each
+  /// array is an allocation to make and free.
+  fileprivate struct Symbol {
+    var start: Int
+    var frame: Int
+  }
 
   /// `nil` when a symbol itself contains a NUL (then a match could not be told from a separator).
   init?(_ frames: [Frame]) {
-    self.init(texts: frames.map(\.symbol))
+    var capacity = 0
+    for index in frames.indices { capacity += (frames[index].symbol?.utf8.count ?? 0) + 1 }
+    var builder = Builder(capacity: capacity, count: frames.count)
+    for index in frames.indices { builder.append(frames[index].symbol) }
+    self.init(builder)
   }
 
   /// Any texts (`nil` ones are skipped); "frame" indexes are then indexes into `texts`.
   init?(texts: [String?]) {
     var capacity = 0
     for text in texts { capacity += (text?.utf8.count ?? 0) + 1 }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(capacity)
-    var starts: [Int] = []
-    starts.reserveCapacity(texts.count)
-    var frameIndexes: [Int] = []
-    frameIndexes.reserveCapacity(texts.count)
-    for (index, text) in texts.enumerated() {
-      guard var symbol = text else { continue }
-      starts.append(bytes.count)
-      frameIndexes.append(index)
+    var builder = Builder(capacity: capacity, count: texts.count)
+    for text in texts { builder.append(text) }
+    self.init(builder)
+  }
+
+  /// `nil` when a text held a NUL.
+  init?(_ builder: consuming Builder) {
+    guard !builder.hasNUL else { return nil }
+    bytes = builder.bytes
+    symbols = builder.symbols
+  }
+
+  /// Collects the texts one at a time, so that callers with texts in several places need not
+  /// gather them into an array first; each `append` is the next "frame" index, `nil` or not.
+  struct Builder {
+    fileprivate var bytes: [UInt8] = []
+    fileprivate var symbols: [Symbol] = []
+    fileprivate var hasNUL = false
+    private var count = 0
+
+    /// `capacity` bytes (each text and its NUL) and `count` texts, when known, spare regrowing.
+    init(capacity: Int = 0, count: Int = 0) {
+      bytes.reserveCapacity(capacity)
+      symbols.reserveCapacity(count)
+    }
+
+    mutating func append(_ text: String?) {
+      defer { count += 1 }
+      guard var text, !hasNUL else { return }
+      symbols.append(Symbol(start: bytes.count, frame: count))
       // Only the separators may be NULs; copying the contiguous UTF-8 at once is far cheaper
       // than appending the view byte by byte.
-      let hasNUL = symbol.withUTF8 { utf8 in
+      hasNUL = text.withUTF8 { utf8 in
         bytes.append(contentsOf: utf8)
         return utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
       }
-      if hasNUL { return nil }
       bytes.append(0)
     }
-    self.bytes = bytes
-    self.starts = starts
-    self.frameIndexes = frameIndexes
   }
 
   /// The first frame whose symbol's UTF-8 contains the UTF-8 of `needle` (what `utf8Contains`
@@ -56,15 +81,26 @@ struct FrameSymbolText: Sendable {
   func firstFrame(containing needle: String) -> ByteSearch.Outcome {
     var needle = needle
     return needle.withUTF8 { pattern -> ByteSearch.Outcome in
-      // An empty needle matches no symbol, as `utf8Contains` answers.
-      guard !pattern.isEmpty else { return .absent }
-      // One pass over the needle both picks the anchor and rules out NULs and non-ASCII bytes.
-      guard let anchor = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return .undecided }
+      // An empty needle matches no symbol, as `utf8Contains` answers, and no needle matches when
+      // there is no symbol (many reports have no reason text at all).
+      guard !pattern.isEmpty, !symbols.isEmpty else { return .absent }
+      let anchor: Int
+      if bytes.count < Self.shortText {
+        // Rules ask dozens of markers of a few short texts; there the rarest byte saves fewer
+        // stops of `memchr` than finding it costs.
+        guard Self.isPlainASCII(pattern) else { return .undecided }
+        if pattern.count > bytes.count { return .absent }
+        anchor = 0
+      } else {
+        // One pass over the needle both picks the anchor and rules out NULs and non-ASCII bytes.
+        guard let rarest = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return .undecided }
+        anchor = rarest
+      }
       let offset = bytes.withUnsafeBytes { haystack in
         ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack, anchor: anchor)
       }
       guard let offset else { return .absent }
-      return .found(frameIndexes[symbol(containing: offset)])
+      return .found(symbols[symbol(containing: offset)].frame)
     }
   }
 
@@ -84,21 +120,21 @@ struct FrameSymbolText: Sendable {
         {
           // A match holds no NUL, so it lies inside one symbol; go on from the next one.
           let symbol = symbol(containing: offset)
-          found.append(frameIndexes[symbol])
-          from = symbol + 1 < starts.count ? starts[symbol + 1] : haystack.count
+          found.append(symbols[symbol].frame)
+          from = symbol + 1 < symbols.count ? symbols[symbol + 1].start : haystack.count
         }
       }
       return found
     }
   }
 
-  /// The index in `starts` of the symbol holding byte `offset`: the last starting at or before it.
+  /// The index in `symbols` of the symbol holding byte `offset`: the last starting at or before it.
   private func symbol(containing offset: Int) -> Int {
     var low = 0
-    var high = starts.count - 1
+    var high = symbols.count - 1
     while low < high {
       let middle = (low + high + 1) / 2
-      if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+      if symbols[middle].start <= offset { low = middle } else { high = middle - 1 }
     }
     return low
   }
@@ -110,6 +146,15 @@ struct FrameSymbolText: Sendable {
   static func firstIndex(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
     guard !needle.isEmpty else { return nil }
     return ByteSearch.firstIndex(of: needle, in: haystack, anchor: rarestByte(of: needle).index)
+  }
+
+  /// Texts shorter than this (in bytes) are searched from the needle's first byte.
+  private static let shortText = 128
+
+  /// Whether every byte of `needle` is ASCII and not NUL (what `anchor(of:)` requires).
+  private static func isPlainASCII(_ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in needle where byte &- 1 >= 0x7F { return false }
+    return true
   }
 
   /// The index of the non-empty `needle`'s rarest byte, or `nil` when the needle holds a NUL or a

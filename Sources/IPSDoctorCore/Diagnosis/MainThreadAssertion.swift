@@ -64,9 +64,12 @@ public enum MainThreadAssertion {
   /// Finds `find(in:)`; called once per report by `DiagnosisContext.init`.
   static func collect(in context: DiagnosisContext) -> Assertion {
     var reason: Evidence?
-    for message in messages {
-      reason = context.reasonText(containing: message)
-      if reason != nil { break }
+    // Every message holds "main thread": where no reason text does, none holds a message.
+    if context.reasonTextBytes?.contains("main thread") != false {
+      for message in messages {
+        reason = context.reasonText(containing: message)
+        if reason != nil { break }
+      }
     }
     var assertion = Assertion(reason: reason, assertingFrames: [], backtrace: nil)
     for backtrace in context.backtraces {
@@ -155,7 +158,12 @@ public enum MainThreadAssertion {
       // symbol only mangled ones can name a bridge.
       let rawMayNameBridge = backtrace.symbolText?.contains("@objc closure #") ?? true
       for (index, frame) in backtrace.frames.enumerated() {
-        if !rawMayNameBridge, let raw = frame.symbol, !SwiftDemangler.isMangled(raw) { continue }
+        // Likewise for each symbol that is not mangled: `parseBridge` looks for the marker in it.
+        if let raw = frame.symbol, !SwiftDemangler.isMangled(raw),
+          !rawMayNameBridge || !raw.utf8Contains("@objc closure #")
+        {
+          continue
+        }
         guard let symbol = context.symbol(frame) else { continue }
         if let (typeName, method) = bridgeName(symbol) {
           return BridgeFrame(
@@ -188,30 +196,58 @@ public enum MainThreadAssertion {
     let afterClosure = text[objc.upperBound...]
     guard let inRange = afterClosure.prefilteredFirstRange(of: " in ") else { return nil }
     let entity = afterClosure[inRange.upperBound...].trimmingWhitespace()
-    guard let paren = entity.firstIndex(of: "(") else { return nil }
+    // In ASCII text every byte is one `Character` (and none of the parentheses and dots looked for
+    // is a carriage return or line feed), so the UTF-8 view finds the same indexes for far less.
+    let isASCII = entity.utf8.withContiguousStorageIfAvailable(ByteSearch.isASCII) ?? false
+    guard let paren = isASCII ? entity.utf8.firstIndex(of: UInt8(ascii: "(")) : entity.firstIndex(of: "(")
+    else { return nil }
     let name = entity[..<paren]
-    let parts = name.split(separator: ".")
+    let parts = isASCII ? asciiDotParts(name) : name.split(separator: ".")
     guard parts.count >= 2 else { return nil }
     // The balanced argument list after the method name.
-    var depth = 0
-    var close: String.Index?
-    var cursor = paren
-    while cursor < entity.endIndex {
-      if entity[cursor] == "(" { depth += 1 }
-      if entity[cursor] == ")" {
-        depth -= 1
-        if depth == 0 {
-          close = cursor
-          break
-        }
-      }
-      cursor = entity.index(after: cursor)
-    }
+    let close =
+      isASCII
+      ? closingIndex(in: entity.utf8, from: paren, open: UInt8(ascii: "("), close: UInt8(ascii: ")"))
+      : closingIndex(in: entity, from: paren, open: "(", close: ")")
     guard let close else { return nil }
     let inner = entity[entity.index(after: paren)..<close]
     let labels =
       inner.prefilteredContains(" ") || inner.prefilteredContains(",") ? SwiftDemangler.labels(of: inner) : String(inner)
     return (String(parts[parts.count - 2]), String(parts[parts.count - 1]) + "(" + labels + ")")
+  }
+
+  /// The index of the `close` that balances the `open` at `start`, or `nil`.
+  private static func closingIndex<C: Collection>(
+    in text: C, from start: C.Index, open: C.Element, close: C.Element
+  ) -> C.Index? where C.Element: Equatable {
+    var depth = 0
+    var cursor = start
+    while cursor < text.endIndex {
+      if text[cursor] == open { depth += 1 }
+      if text[cursor] == close {
+        depth -= 1
+        if depth == 0 { return cursor }
+      }
+      cursor = text.index(after: cursor)
+    }
+    return nil
+  }
+
+  /// `name.split(separator: ".")` for ASCII text, over the UTF-8 view.
+  private static func asciiDotParts(_ name: Substring) -> [Substring] {
+    var parts: [Substring] = []
+    let utf8 = name.utf8
+    var start = utf8.startIndex
+    var index = start
+    while index < utf8.endIndex {
+      if utf8[index] == UInt8(ascii: ".") {
+        if start < index { parts.append(name[start..<index]) }
+        start = utf8.index(after: index)
+      }
+      index = utf8.index(after: index)
+    }
+    if start < utf8.endIndex { parts.append(name[start...]) }
+    return parts
   }
 
   /// The mangled shape of the bridge closure: `…YaF…fU_To` optionally followed by `TA`, `TQn_`,

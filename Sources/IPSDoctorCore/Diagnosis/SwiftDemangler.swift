@@ -47,19 +47,21 @@ public struct SymbolName: Sendable, Equatable {
 public enum SwiftDemangler {
   /// Whether `symbol` looks like a mangled Swift symbol (`$s…`, `_$s…`, `$S…`, `_T0…`, `$e…`).
   public static func isMangled(_ symbol: String) -> Bool {
-    var utf8 = symbol.utf8[...]
-    if utf8.first == UInt8(ascii: "_") { utf8 = utf8.dropFirst() }
-    guard let first = utf8.first else { return false }
+    // Byte by byte: the generic `starts(with:)` cost more than the rest (every frame is asked).
+    var bytes = symbol.utf8.makeIterator()
+    var first = bytes.next()
+    let hasUnderscore = first == UInt8(ascii: "_")
+    if hasUnderscore { first = bytes.next() }
     if first == UInt8(ascii: "$") {
-      guard let second = utf8.dropFirst().first else { return false }
+      let second = bytes.next()
       return second == UInt8(ascii: "s") || second == UInt8(ascii: "S") || second == UInt8(ascii: "e")
     }
     // `hasPrefix` compares characters. No other character sequence is canonically equivalent to
     // ASCII "_T0", so without those bytes the answer is no; with them and an ASCII byte (or
     // nothing) after, "0" is a whole character and the answer is yes. Only a non-ASCII byte after
     // them (a combining mark could extend the "0") needs the character comparison.
-    guard symbol.utf8.starts(with: "_T0".utf8) else { return false }
-    guard let next = symbol.utf8.dropFirst(3).first, next >= 0x80 else { return true }
+    guard hasUnderscore, first == UInt8(ascii: "T"), bytes.next() == UInt8(ascii: "0") else { return false }
+    guard let next = bytes.next(), next >= 0x80 else { return true }
     return symbol.hasPrefix("_T0")
   }
 
@@ -105,6 +107,17 @@ public enum SwiftDemangler {
   /// Drops module qualifiers and turns argument lists into labels: `M.T.f(_: A, x: B) async -> C`
   /// → `T.f(_:x:)`.
   static func simplifyEntity(_ text: String) -> String {
+    // Walking `Character`s cost hundreds of thousands of instructions per name; in ASCII text
+    // without carriage returns every byte is one `Character`, so the bytes give the same answer.
+    let bytes = Array(text.utf8)
+    guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
+      return characterSimplifyEntity(text)
+    }
+    return String(decoding: ASCIIName.simplifyEntity(bytes), as: UTF8.self)
+  }
+
+  /// `simplifyEntity` over `Character`s, the reference answer.
+  static func characterSimplifyEntity(_ text: String) -> String {
     var result = ""
     var index = text.startIndex
     while index < text.endIndex {
@@ -132,7 +145,7 @@ public enum SwiftDemangler {
         let inner = text[text.index(after: index)..<end]
         let isCallArguments = result.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
         if isCallArguments {
-          result += "(" + labels(of: inner) + ")"
+          result += "(" + characterLabels(of: inner) + ")"
           // Drop a trailing " async", " throws", " -> T" signature after the argument list.
           var rest = text[text.index(after: end)...]
           while true {
@@ -178,6 +191,16 @@ public enum SwiftDemangler {
 
   /// "_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse" → "_:didReceive:".
   static func labels(of arguments: Substring) -> String {
+    // Over the bytes when every byte is one `Character`, as in `simplifyEntity`.
+    let bytes = Array(arguments.utf8)
+    guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
+      return characterLabels(of: arguments)
+    }
+    return String(decoding: ASCIIName.labels(of: bytes[...]), as: UTF8.self)
+  }
+
+  /// `labels(of:)` over `Character`s, the reference answer.
+  static func characterLabels(of arguments: Substring) -> String {
     guard !arguments.isEmpty else { return "" }
     var labels = ""
     var depth = 0
@@ -234,5 +257,158 @@ public enum SwiftDemangler {
     let parts = name.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }
     return parts.suffix(2).joined(separator: ".") + word[paren...]
+  }
+}
+
+/// `SwiftDemangler.simplifyEntity` and its helpers over the bytes of ASCII text without carriage
+/// returns, where every byte is one `Character` (ASCII letters and digits are the only ASCII
+/// characters `isLetter` and `isNumber` accept). Each function mirrors the `Character`-wise one of
+/// the same name, step by step.
+private enum ASCIIName {
+  static func simplifyEntity(_ text: [UInt8]) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(text.count)
+    var index = 0
+    while index < text.count {
+      let byte = text[index]
+      if byte == UInt8(ascii: "(") {
+        // Find the matching parenthesis.
+        var depth = 0
+        var end = index
+        var cursor = index
+        while cursor < text.count {
+          if text[cursor] == UInt8(ascii: "(") { depth += 1 }
+          if text[cursor] == UInt8(ascii: ")") {
+            depth -= 1
+            if depth == 0 {
+              end = cursor
+              break
+            }
+          }
+          cursor += 1
+        }
+        guard depth == 0 else {
+          result += text[index...]
+          break
+        }
+        let isCallArguments = result.last.map { isLetterOrDigit($0) || $0 == UInt8(ascii: "_") } ?? false
+        if isCallArguments {
+          result.append(UInt8(ascii: "("))
+          result += labels(of: text[(index + 1)..<end])
+          result.append(UInt8(ascii: ")"))
+          // Drop a trailing " async", " throws", " -> T" signature after the argument list.
+          var rest = end + 1
+          while true {
+            if hasPrefix(text, at: rest, " async") {
+              rest += 6
+            } else if hasPrefix(text, at: rest, " throws") {
+              rest += 7
+            } else if hasPrefix(text, at: rest, " -> ") {
+              rest = dropType(text, from: rest + 4)
+            } else {
+              break
+            }
+          }
+          index = rest
+          continue
+        }
+        result += text[index...end]
+        index = end + 1
+        continue
+      }
+      result.append(byte)
+      index += 1
+    }
+    return dropModules(result)
+  }
+
+  static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+      || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+  }
+
+  static func hasPrefix(_ text: [UInt8], at start: Int, _ prefix: StaticString) -> Bool {
+    guard start + prefix.utf8CodeUnitCount <= text.count else { return false }
+    return prefix.withUTF8Buffer { prefix in
+      prefix.indices.allSatisfy { text[start + $0] == prefix[$0] }
+    }
+  }
+
+  /// The index where the type starting at `start` ends.
+  static func dropType(_ text: [UInt8], from start: Int) -> Int {
+    var depth = 0
+    var index = start
+    while index < text.count {
+      let byte = text[index]
+      if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[") { depth += 1 }
+      if byte == UInt8(ascii: ")") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "]") {
+        if depth == 0 { break }
+        depth -= 1
+      }
+      if byte == UInt8(ascii: " ") && depth == 0 { break }
+      index += 1
+    }
+    return index
+  }
+
+  static func labels(of arguments: ArraySlice<UInt8>) -> [UInt8] {
+    guard !arguments.isEmpty else { return [] }
+    var labels: [UInt8] = []
+    var depth = 0
+    var current: [UInt8] = []
+    func flush() {
+      // `trimmingWhitespace`: spaces, tabs and line feeds (there are no carriage returns).
+      var part = current[...]
+      while let first = part.first, first.isSpaceTabOrLineFeed { part = part.dropFirst() }
+      while let last = part.last, last.isSpaceTabOrLineFeed { part = part.dropLast() }
+      if let colon = part.firstIndex(of: UInt8(ascii: ":")) {
+        labels += part[..<colon]
+        labels.append(UInt8(ascii: ":"))
+      } else if !part.isEmpty {
+        labels += "_:".utf8
+      }
+      current.removeAll(keepingCapacity: true)
+    }
+    for byte in arguments {
+      if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[") { depth += 1 }
+      if byte == UInt8(ascii: ")") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "]") { depth -= 1 }
+      if byte == UInt8(ascii: ",") && depth == 0 {
+        flush()
+      } else {
+        current.append(byte)
+      }
+    }
+    flush()
+    return labels
+  }
+
+  static func dropModules(_ text: [UInt8]) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(text.count)
+    var wordStart = 0
+    var depth = 0
+    for index in text.indices {
+      let byte = text[index]
+      if byte == UInt8(ascii: "(") { depth += 1 }
+      if byte == UInt8(ascii: ")") { depth -= 1 }
+      if byte == UInt8(ascii: " ") && depth <= 0 {
+        output += shorten(text[wordStart..<index])
+        output.append(byte)
+        wordStart = index + 1
+      }
+    }
+    output += shorten(text[wordStart...])
+    return output
+  }
+
+  static func shorten(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    let paren = word.firstIndex(of: UInt8(ascii: "(")) ?? word.endIndex
+    let parts = word[..<paren].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }
+    var shortened = Array(parts[parts.count - 2])
+    shortened.append(UInt8(ascii: "."))
+    shortened += parts[parts.count - 1]
+    shortened += word[paren...]
+    return shortened[...]
   }
 }

@@ -126,6 +126,8 @@ extension StringProtocol {
         var prefilterable = true
         for byte in pattern {
           needleBits |= byte
+          // Every byte tested here is at most "`", so lowercase letters, most of a marker, skip.
+          guard byte <= UInt8(ascii: "`") else { continue }
           if byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") { hasLineBreak = true }
           if byte == UInt8(ascii: "K") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "`") {
             prefilterable = false

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 // Small text helpers, so the core needs no Foundation.
 
 extension UInt8 {
@@ -49,7 +57,30 @@ extension StringProtocol {
 
   /// Case-insensitive containment for ASCII text.
   public func containsIgnoringCase(_ other: String) -> Bool {
-    lowercased().contains(other.lowercased())
+    if let answer = asciiContainsIgnoringCase(other) { return answer }
+    return lowercased().contains(other.lowercased())
+  }
+
+  /// What `containsIgnoringCase` answers, over the bytes, when both texts are ASCII and `other` is
+  /// not empty and holds no carriage return or line feed: lowercasing ASCII text lowercases each
+  /// byte, and a match of such a needle in ASCII text is a `Character` match (only "\r\n" joins
+  /// two ASCII bytes into one `Character`). `nil` otherwise.
+  func asciiContainsIgnoringCase(_ other: String) -> Bool? {
+    func lowercased(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+      bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+    }
+    let needle = lowercased(other.utf8)
+    guard !needle.isEmpty,
+      needle.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") })
+    else { return nil }
+    let answer = utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+      guard ByteSearch.isASCII(bytes) else { return nil }
+      let haystack = lowercased(bytes)
+      return haystack.withUnsafeBytes { haystack in
+        needle.withUnsafeBytes { ByteSearch.firstIndex(of: $0, in: haystack) != nil }
+      }
+    }
+    return answer ?? nil
   }
 }
 
@@ -58,20 +89,24 @@ extension String {
   /// line feed is its own `Character` except in a "\r\n" pair, so text without carriage returns
   /// is split at its line-feed bytes.
   func replacingLineFeeds(with replacement: String) -> String {
-    guard !utf8.contains(UInt8(ascii: "\r")) else { return replacing("\n", with: replacement) }
-    var result = ""
-    var start = utf8.startIndex
-    var index = start
-    while index < utf8.endIndex {
-      if utf8[index] == UInt8(ascii: "\n") {
-        result += self[start..<index]
-        result += replacement
-        start = utf8.index(after: index)
+    let fast = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard let base = bytes.baseAddress else { return self }
+      guard memchr(base, Int32(UInt8(ascii: "\r")), bytes.count) == nil else { return nil }
+      guard ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: bytes, from: 0) != nil else { return self }
+      // Cut at the line-feed bytes (each one whole `Character` without carriage returns).
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 16 * replacement.utf8.count)
+      var start = 0
+      while let lineFeed = ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: bytes, from: start) {
+        result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<lineFeed]))
+        result.append(contentsOf: replacement.utf8)
+        start = lineFeed + 1
       }
-      index = utf8.index(after: index)
+      result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+      return String(decoding: result, as: UTF8.self)
     }
-    result += self[start...]
-    return result
+    if let fast, let text = fast { return text }
+    return replacing("\n", with: replacement)
   }
 
   /// Exactly `split(whereSeparator:)` (empty pieces omitted) at the ASCII `separators`, over the
@@ -119,44 +154,80 @@ extension String {
   /// `nil` for anything else (signs, other characters, overflow), which the `Character`-wise parse
   /// then answers.
   static func asciiParseUInt64(_ text: some StringProtocol) -> UInt64? {
-    let result = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-      var lower = 0
-      var upper = bytes.count
-      while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
-      while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
-      guard lower < upper else { return nil }
-      var value: UInt64 = 0
-      if upper - lower > 2, bytes[lower] == UInt8(ascii: "0"),
-        bytes[lower + 1] == UInt8(ascii: "x") || bytes[lower + 1] == UInt8(ascii: "X")
-      {
-        for byte in bytes[(lower + 2)..<upper] {
-          let digit: UInt8
-          switch byte {
-          case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-          case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-          case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-          default: return nil
-          }
-          guard value >> 60 == 0 else { return nil }
-          value = value << 4 | UInt64(digit)
+    let result = text.utf8.withContiguousStorageIfAvailable(asciiParseUInt64(bytes:))
+    return result ?? nil
+  }
+
+  /// `asciiParseUInt64` over the text's UTF-8.
+  static func asciiParseUInt64(bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    var lower = 0
+    var upper = bytes.count
+    while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
+    while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
+    guard lower < upper else { return nil }
+    var value: UInt64 = 0
+    if upper - lower > 2, bytes[lower] == UInt8(ascii: "0"),
+      bytes[lower + 1] == UInt8(ascii: "x") || bytes[lower + 1] == UInt8(ascii: "X")
+    {
+      for byte in bytes[(lower + 2)..<upper] {
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+        default: return nil
         }
-        return value
-      }
-      for byte in bytes[lower..<upper] {
-        guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-        let (product, overflowed) = value.multipliedReportingOverflow(by: 10)
-        let (sum, carried) = product.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-        if overflowed || carried { return nil }
-        value = sum
+        guard value >> 60 == 0 else { return nil }
+        value = value << 4 | UInt64(digit)
       }
       return value
     }
-    return result ?? nil
+    for byte in bytes[lower..<upper] {
+      guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+      let (product, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (sum, carried) = product.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+      if overflowed || carried { return nil }
+      value = sum
+    }
+    return value
+  }
+
+  /// The value of a hexadecimal digit byte (`0`–`9`, `a`–`f`, `A`–`F`), else `nil`.
+  static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 
   /// `0x` followed by `width` lowercase hexadecimal digits.
   public static func hex(_ value: UInt64, width: Int = 0) -> String {
     let digits = String(value, radix: 16)
     return "0x" + String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
+  }
+}
+
+extension Substring {
+  /// Exactly `UInt64(prefix(while: \.isHexDigit), radix: 16)`, from the bytes when they decide it:
+  /// a run of ASCII hexadecimal digits followed by an ASCII byte (or the end) is the run of
+  /// hexadecimal-digit `Character`s. A non-ASCII byte after the run (a combining mark joining the
+  /// last digit, a fullwidth digit, which `isHexDigit` accepts) takes the `Character`-wise path.
+  func leadingHexNumber() -> UInt64? {
+    let fast = utf8.withContiguousStorageIfAvailable { bytes -> (decided: Bool, value: UInt64?) in
+      var value: UInt64 = 0
+      var overflowed = false
+      var count = 0
+      while count < bytes.count, let digit = String.hexDigitValue(bytes[count]) {
+        if value >> 60 != 0 { overflowed = true }
+        value = value << 4 | UInt64(digit)
+        count += 1
+      }
+      if count < bytes.count && bytes[count] >= 0x80 { return (false, nil) }
+      return (true, count == 0 || overflowed ? nil : value)
+    }
+    if let fast, fast.decided { return fast.value }
+    return UInt64(prefix(while: \.isHexDigit), radix: 16)
   }
 }

@@ -53,13 +53,21 @@ struct LanguageException: Sendable {
     }
 
     if let backtrace = context.lastExceptionBacktrace {
-      let hasThrow = throwFrames.contains { context.firstFrame(in: backtrace, containing: $0) != nil }
+      // Loops, not closures: a closure capturing `context` copied the whole context.
+      var hasThrow = false
+      for fragment in throwFrames where context.firstFrameIndex(in: backtrace, containing: fragment) != nil {
+        hasThrow = true
+        break
+      }
       let symbolicated = backtrace.frames.contains { $0.symbol != nil }
       if hasThrow || (!symbolicated && result.reason != nil) {
         result.throwBacktrace = backtrace
-        result.throwFrame = throwFrames.lazy.compactMap {
-          context.firstFrame(in: backtrace, containing: $0)?.evidence
-        }.first
+        for fragment in throwFrames {
+          if let hit = context.firstFrame(in: backtrace, containing: fragment) {
+            result.throwFrame = hit.evidence
+            break
+          }
+        }
         if hasThrow { result.isObjC = result.isObjC || result.name == nil }
       }
     }

@@ -2,35 +2,54 @@
 /// "Termination Description: DYLD, …" line, `asi["dyld"]`, or a legacy report's "Dyld Error
 /// Message" block.
 struct DyldError: Sendable {
-  /// Every line of dyld text the report holds, with where it was found.
-  let lines: [Evidence]
   var namespaceIsDYLD: Bool
   var code: UInt64?
   var indicator: String?
-  /// The lines' texts joined, so that a marker no line holds is ruled out by one byte search (the
-  /// dyld rules look for several markers in every report).
-  private var linesText: FrameSymbolText?
+  /// Where the lines come from; they are split only when a marker may be in them, since most
+  /// reports hold no dyld text and the dyld rules look for several markers in every report.
+  private let terminationTexts: [(path: String, text: String)]
+  private let applicationSpecificInfo: [ApplicationSpecificInfo]
+  private let dyldErrorMessage: String?
+  /// The termination texts and the reason texts (which hold every Application Specific line),
+  /// each joined: every line is a piece of one of these texts or of `dyldErrorMessage`, so a
+  /// marker none of them holds is in no line, which two byte searches show.
+  private let terminationTextBytes: FrameSymbolText?
+  private let reasonTextBytes: FrameSymbolText?
 
   init(_ context: borrowing DiagnosisContext) {
     let termination = context.report.termination
     namespaceIsDYLD = termination?.namespace == "DYLD"
     code = namespaceIsDYLD ? termination?.code : nil
     indicator = termination?.indicator
+    terminationTexts = context.terminationTexts
+    applicationSpecificInfo = context.report.applicationSpecificInfo
+    dyldErrorMessage = context.report.dyldErrorMessage
+    terminationTextBytes = context.terminationTextBytes
+    reasonTextBytes = context.reasonTextBytes
+  }
+
+  /// Every line of dyld text the report holds, with where it was found.
+  var lines: [Evidence] {
     var lines: [Evidence] = []
-    for item in context.terminationTexts {
+    for item in terminationTexts {
       for piece in Self.pieces(item.text) { lines.append(Evidence(item.path, piece)) }
     }
-    for info in context.report.applicationSpecificInfo {
+    for info in applicationSpecificInfo {
       for (index, line) in info.lines.enumerated() {
         let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
         for piece in Self.pieces(line) { lines.append(Evidence(key, piece)) }
       }
     }
-    if lines.isEmpty, let message = context.report.dyldErrorMessage {
+    if lines.isEmpty, let message = dyldErrorMessage {
       for line in Self.pieces(message) { lines.append(Evidence("dyldErrorMessage", line)) }
     }
-    self.lines = lines
-    linesText = FrameSymbolText(texts: lines.map(\.detail))
+    return lines
+  }
+
+  /// Whether no line can hold `marker` (a line's bytes are bytes of the text it was cut from).
+  private func isAbsent(_ marker: String) -> Bool {
+    terminationTextBytes?.contains(marker) == false && reasonTextBytes?.contains(marker) == false
+      && !(dyldErrorMessage?.utf8Contains(marker) ?? false)
   }
 
   /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
@@ -44,7 +63,7 @@ struct DyldError: Sendable {
   /// The first line containing `marker` and the text after it (up to the end of the line).
   func value(after marker: String) -> (evidence: Evidence, value: String)? {
     // `textFollowing` finds the marker's characters, which hold its bytes.
-    if linesText?.contains(marker) == false { return nil }
+    if isAbsent(marker) { return nil }
     for line in lines {
       if let value = line.detail.textFollowing(marker) { return (line, value) }
     }

@@ -37,15 +37,9 @@ struct MemoryFault: Sendable {
       ("exception.subtype", exception?.subtype), ("exception.codes", exception?.codes),
       ("exception.message", exception?.message), ("exception.type", exception?.type),
     ]
-    let markers: [(String, Kind)] = [
-      ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
-      ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
-      ("BUS_ADRALN", .misaligned), ("SEGV_MAPERR", .invalidAddress),
-      ("SEGV_ACCERR", .protectionFailure), ("EXC_I386_GPFLT", .generalProtection),
-    ]
     search: for (path, value) in sources {
       guard let value else { continue }
-      for (marker, kind) in markers where value.prefilteredContains(marker) {
+      for (marker, kind) in Self.markers where value.prefilteredContains(marker) {
         found = (kind, value, path)
         break search
       }
@@ -78,6 +72,15 @@ struct MemoryFault: Sendable {
     if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
   }
 
+  /// The texts that name the kind of fault, with the kind each names (built once: as a literal in
+  /// `init` the array was allocated for every report).
+  private static let markers: [(String, Kind)] = [
+    ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
+    ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
+    ("BUS_ADRALN", .misaligned), ("SEGV_MAPERR", .invalidAddress),
+    ("SEGV_ACCERR", .protectionFailure), ("EXC_I386_GPFLT", .generalProtection),
+  ]
+
   /// The address without pointer-authentication bits.
   var effectiveAddress: UInt64? { strippedAddress ?? address }
 
@@ -100,15 +103,37 @@ struct MemoryFault: Sendable {
 
   /// The region line of `vmRegionInfo` marked with the arrow (`--->`), trimmed.
   static func arrowLine(in context: DiagnosisContext) -> Evidence? {
-    for (path, text) in [("vmRegionInfo", context.report.vmRegionInfo), ("vmSummary", context.report.vmSummary)] {
-      // A line holds the arrow only when the text does: one search rules out most texts.
-      guard let text, text.prefilteredContains("--->") else { continue }
-      let lines = text.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? text.split(separator: "\n")
-      for line in lines where line.prefilteredContains("--->") {
-        return Evidence(path, removingArrows(line).trimmingWhitespace())
-      }
+    if let line = firstArrowLine(in: context.report.vmRegionInfo) {
+      return Evidence("vmRegionInfo", removingArrows(line).trimmingWhitespace())
+    }
+    if let line = firstArrowLine(in: context.report.vmSummary) {
+      return Evidence("vmSummary", removingArrows(line).trimmingWhitespace())
     }
     return nil
+  }
+
+  /// The first of `text.split(separator: "\n")` that contains the arrow. In ASCII text without
+  /// carriage returns (every byte one `Character`), that is the line around the arrow's first
+  /// bytes, found without splitting the text.
+  private static func firstArrowLine(in text: String?) -> Substring? {
+    // A line holds the arrow only when the text does: one search rules out most texts.
+    guard let text, text.prefilteredContains("--->") else { return nil }
+    let found = text.utf8.withContiguousStorageIfAvailable { bytes -> (decided: Bool, line: Substring?) in
+      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return (false, nil) }
+      let marker: StaticString = "--->"
+      let arrow = marker.withUTF8Buffer {
+        ByteSearch.firstIndex(of: UnsafeRawBufferPointer($0), in: UnsafeRawBufferPointer(bytes))
+      }
+      guard let arrow else { return (true, nil) }
+      var start = arrow
+      while start > 0 && bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+      var end = arrow
+      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
+      return (true, text[lower..<text.utf8.index(lower, offsetBy: end - start)])
+    }
+    if let found, found.decided { return found.line }
+    return text.split(separator: "\n").first { $0.prefilteredContains("--->") }
   }
 
   /// Exactly `line.replacing("--->", with: "")`: over the bytes when `line` is ASCII without

@@ -39,14 +39,19 @@ struct SwiftFailure: Sendable {
   /// Finds `all(in:)`; called once per report by `DiagnosisContext.init`.
   static func collect(in context: DiagnosisContext) -> [SwiftFailure] {
     var result: [SwiftFailure] = []
+    // `parse` finds nothing in a text without one of the prefixes, and the reason texts hold
+    // every text parsed here: where their bytes lack all four, each is ruled out at once.
+    let reasonsMayFail =
+      context.reasonTextBytes.map { bytes in prefixes.contains { bytes.contains($0.0) != false } } ?? true
     for info in context.report.applicationSpecificInfo {
       let fromSwift = (info.image ?? "").hasPrefix("libswift")
+      if !reasonsMayFail && !fromSwift { continue }
       for (index, line) in info.lines.enumerated() {
         // The path is text: built only for a line that yields a failure, which few do.
         func evidence() -> Evidence {
           Evidence(info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]", line)
         }
-        if let failure = parse(line, evidence: evidence()) {
+        if reasonsMayFail, let failure = parse(line, evidence: evidence()) {
           result.append(failure)
         } else if fromSwift, !line.trimmingWhitespace().isEmpty {
           result.append(
@@ -54,12 +59,12 @@ struct SwiftFailure: Sendable {
         }
       }
     }
-    if let message = context.exceptionMessage,
+    if reasonsMayFail, let message = context.exceptionMessage,
       let failure = parse(message, evidence: Evidence("exceptionReason.composed_message", message))
     {
       result.append(failure)
     }
-    if let message = context.report.exception?.message,
+    if reasonsMayFail, let message = context.report.exception?.message,
       let failure = parse(message, evidence: Evidence("exception.message", message))
     {
       result.append(failure)

@@ -1,0 +1,128 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The shortcuts that make `DiagnosisContext(report:)` and its helpers cheap must answer exactly
+/// what the code they stand in for answers.
+@Suite("Diagnosis context shortcuts")
+struct DiagnosisContextInitTests {
+  /// Demangled names in the shapes `swift demangle` prints, plus malformed ones.
+  static let demangledNames = [
+    "ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()",
+    "(1) await resume partial function for @objc closure #1 () async -> () in ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()",
+    "closure #1 (Swift.Int) -> Swift.Bool in App.Model.filter(items: [App.Item], where: (App.Item) throws -> Swift.Bool) throws -> [App.Item]",
+    "generic specialization <Swift.Int> of Swift.Array.append(__owned A) -> ()",
+    "partial apply for thunk for @escaping @callee_guaranteed (@guaranteed Swift.String) -> (@error @owned Swift.Error)",
+    "merged Module.Type.method<A where A: Swift.Hashable>(x: A, y: Swift.Dictionary<A, Swift.Int>) -> Swift.Optional<A>",
+    "Module.A.B.C.D.e(f:)", "a..b.c", ".a.b.c", "a.b.c.", "x.y.z (unbalanced", "f(a, (b, c), d: e)",
+    "M.f(_: (Swift.Int, Swift.Int) -> (), g: [Swift.Int: [Swift.String]]) -> (Swift.Int) -> Swift.String",
+    "outlined copy of App.Enum", "App.T.subscript.getter : (Swift.Int) -> Swift.String",
+    "(extension in Foo):Bar.Baz.qux() -> ()", "f()", "", "(", ")", "a(b)c(d)", "x.y(z: w) async throws -> Swift.Result<Swift.Int, Swift.Error>",
+    "M.f(a:\tB,\n c: D)", "M.f( , ,)", "M.T.f(x: [A.B]) -> <A>", "M.T.f(x: A) -> A.B.C.D rest.of.it", "(((x)))", "_.f(a: b)",
+    "9.f(a: b)", "x(a: (b) -> c) -> (d) async -> e", "A.B.C(", "M.T.é(a: b)", "M.T.f(a: b)\r\nM.T.g(c: d)",
+  ]
+
+  @Test("simplifyEntity over bytes answers what the Character-wise walk answers")
+  func simplifyEntity() {
+    for name in Self.demangledNames {
+      #expect(
+        SwiftDemangler.simplifyEntity(name) == SwiftDemangler.characterSimplifyEntity(name), "\(name.debugDescription)")
+    }
+    #expect(
+      SwiftDemangler.simplify(Self.demangledNames[1])
+        == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)")
+  }
+
+  @Test("leadingHexNumber answers UInt64(prefix(while: isHexDigit), radix: 16)")
+  func leadingHexNumber() {
+    let texts = [
+      "8badf00d", "0000000000000000001", "ffffffffffffffff", "10000000000000000", "", "g", "1f rest", "1f\u{301}",
+      "abc\u{FF11}", "\u{FF11}", "dead10cc, code", "DEADBEEF)", "12\r\n", "7é",
+    ]
+    for text in texts {
+      for start in [0, 1] where start <= text.count {
+        let rest = text.dropFirst(start)
+        #expect(rest.leadingHexNumber() == UInt64(rest.prefix(while: \.isHexDigit), radix: 16), "\(text.debugDescription)")
+      }
+    }
+  }
+
+  @Test("parseCodes answers split and parseUInt64")
+  func parseCodes() {
+    let texts = [
+      "0x0000000000000001, 0x0000000000000000", "KERN_INVALID_ADDRESS at 0x8", ",,0x1,,2,", "", " 12 , -3, +4", "0x",
+      "0xffffffffffffffff, 0x10000000000000000", "１２, 0x1", "0x1\r\n, 2",
+    ]
+    for text in texts {
+      #expect(DiagnosisContext.parseCodes(text) == text.split(separator: ",").map { String.parseUInt64($0) }, "\(text.debugDescription)")
+    }
+  }
+
+  @Test("containsIgnoringCase answers lowercased().contains")
+  func containsIgnoringCase() {
+    let texts = ["--->  STACK GUARD  16f600000", "stack guard", "Stack Guar", "", "straße STACK GUARD", "a\r\nb"]
+    for text in texts {
+      // (No empty needle: with Foundation imported, as in the tests, `contains("")` means another function.)
+      for needle in ["stack guard", "STACK", "\r\nb", "ß", "guard  1", "D  16F"] {
+        #expect(
+          text.containsIgnoringCase(needle) == text.lowercased().contains(needle.lowercased()),
+          "\(text.debugDescription) \(needle.debugDescription)")
+      }
+    }
+  }
+
+  @Test("app images and frames are the ones isAppImage names")
+  func appImages() throws {
+    var report = CrashReport(format: .json)
+    report.processName = "ChatApp"
+    report.images = [
+      BinaryImage(name: "ChatApp", path: "/private/var/containers/Bundle/Application/X/ChatApp.app/ChatApp"),
+      BinaryImage(name: "UIKitCore", path: "/System/Library/PrivateFrameworks/UIKitCore.framework/UIKitCore"),
+      BinaryImage(name: "Kit", path: "/private/var/containers/Bundle/Application/X/ChatApp.app/Frameworks/Kit.framework/Kit"),
+      BinaryImage(name: nil, path: "/private/var/containers/Bundle/Application/X/ChatApp.app/Nameless"),
+    ]
+    let context = DiagnosisContext(report: report)
+    #expect(context.appImageIndexes == [0, 2])
+    #expect(context.appImageNames == ["ChatApp", "Kit"])
+    #expect(context.isAppFrame(Frame(imageIndex: 2)))
+    #expect(!context.isAppFrame(Frame(imageIndex: 1)))
+    #expect(!context.isAppFrame(Frame(imageIndex: 3)))
+    #expect(!context.isAppFrame(Frame(imageIndex: 7)))
+    #expect(!context.isAppFrame(Frame(imageIndex: -1)))
+    #expect(context.isAppFrame(Frame(imageName: "Kit")))
+    #expect(!context.isAppFrame(Frame(imageName: "UIKitCore")))
+    // A text report's frame that names its image: the names are found with the context.
+    var textReport = report
+    textReport.threads = [CrashThread(index: 0, frames: [Frame(imageName: "Kit"), Frame(imageName: "UIKitCore")])]
+    let textContext = DiagnosisContext(report: textReport)
+    #expect(textContext.appImageNames == ["ChatApp", "Kit"])
+    #expect(textContext.isAppFrame(textReport.threads[0].frames[0]))
+    #expect(!textContext.isAppFrame(textReport.threads[0].frames[1]))
+    // Without app images, the process name stands for the app.
+    var bare = CrashReport(format: .legacyText)
+    bare.processName = "Tool"
+    #expect(DiagnosisContext(report: bare).isAppFrame(Frame(imageName: "Tool")))
+  }
+
+  @Test("dyld values are found with and without the joined texts' shortcut")
+  func dyldValues() throws {
+    var report = CrashReport(format: .json)
+    var termination = Termination()
+    termination.namespace = "DYLD"
+    termination.reasons = ["Library missing", "Library not loaded: @rpath/Kit.framework/Kit | Referenced from: <UUID> /App"]
+    report.termination = termination
+    report.applicationSpecificInfo = [ApplicationSpecificInfo(image: "dyld", lines: ["Symbol not found: _f\nExpected in: /usr/lib/x"])]
+    let dyld = DyldError(DiagnosisContext(report: report))
+    #expect(dyld.missingLibrary?.path == "@rpath/Kit.framework/Kit")
+    #expect(dyld.missingLibrary?.evidence.path == "termination.reasons[1]")
+    #expect(dyld.referencedFrom == "/App")
+    #expect(dyld.missingSymbol?.symbol == "_f")
+    #expect(dyld.missingSymbol?.evidence.path == "asi[\"dyld\"][0]")
+    #expect(dyld.expectedIn == "/usr/lib/x")
+    #expect(dyld.value(after: "tried: ") == nil)
+    #expect(dyld.lines.map(\.detail) == [
+      "Library missing", "Library not loaded: @rpath/Kit.framework/Kit", "Referenced from: <UUID> /App",
+      "Symbol not found: _f", "Expected in: /usr/lib/x",
+    ])
+  }
+}
