@@ -57,9 +57,10 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
 
   /// `nil` exactly when `diagnose` returns `nil`.
   static func match(_ context: DiagnosisContext) -> Match? {
-    if SwiftIsolationTrap.isPresent(in: context) { return nil }
+    // The assertion, found once per report, is absent from most reports: test it first.
     let assertion = MainThreadAssertion.find(in: context)
     guard assertion.isPresent else { return nil }
+    if SwiftIsolationTrap.isPresent(in: context) { return nil }
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
@@ -243,9 +244,29 @@ struct CompletionHandlerMethod: Sendable {
   var protocolName: String
   var selector: String
   /// The completion-handler variant's declaration, without body.
-  var declaration: String
+  let declaration: String
   /// The body that parks the work and calls `finish` on main.
-  var body: String
+  let body: String
+  /// What `fixedImplementation(typeName:)` puts after the type name, built once per method: the
+  /// indented declaration, body and helper cost ~57,000 instructions to build on every finding.
+  private let implementationAfterTypeName: String
+
+  init(swiftName: String, protocolName: String, selector: String, declaration: String, body: String) {
+    self.swiftName = swiftName
+    self.protocolName = protocolName
+    self.selector = selector
+    self.declaration = declaration
+    self.body = body
+    implementationAfterTypeName = """
+       {
+        \(declaration.replacingLineFeeds(with: "\n  ")) {
+          \(body.replacingLineFeeds(with: "\n    "))
+        }
+
+        \(Self.indentedOnMainHelper)
+      }
+      """
+  }
 
   static let onMainHelper = """
     /// Runs `body` synchronously when already on the main thread, otherwise on the main queue.
@@ -262,15 +283,7 @@ struct CompletionHandlerMethod: Sendable {
   private static let indentedOnMainHelper = onMainHelper.replacingLineFeeds(with: "\n  ")
 
   func fixedImplementation(typeName: String) -> String {
-    """
-    extension \(typeName) {
-      \(declaration.replacingLineFeeds(with: "\n  ")) {
-        \(body.replacingLineFeeds(with: "\n    "))
-      }
-
-      \(Self.indentedOnMainHelper)
-    }
-    """
+    "extension " + typeName + implementationAfterTypeName
   }
 
   static let didReceive = CompletionHandlerMethod(

@@ -3,6 +3,8 @@
 public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
   public init() {}
 
+  /// `[code]`, built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [code]
   static let code: UInt64 = 0xbaadca11
   static let reason = "never posted an incoming call to the system after receiving a PushKit VoIP push"
 
@@ -56,7 +58,7 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
     {
       evidence.append(text)
       summary = "PushKit killed \(context.processDisplayName): \"\(DiagnosisContext.explanation(text.detail))\"."
-    } else if let match = context.terminationCode(in: [Self.code]) {
+    } else if let match = context.terminationCode(in: Self.codes) {
       evidence.append(match.evidence)
       summary = context.killedSentence(match) + ": it received a VoIP push and did not report an incoming call to CallKit."
     } else {

@@ -56,7 +56,7 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
         ?? context.terminationText(containing: "permittedBackgroundDuration")
     else { return nil }
     var evidence: [Evidence] = []
-    let match = context.terminationCode(in: [WatchdogTimeoutRule.code])
+    let match = context.terminationCode(in: WatchdogTimeoutRule.codes)
     if let match { evidence.append(match.evidence) }
     if !evidence.contains(text) { evidence.append(text) }
     var summary = match.map { context.killedSentence($0) } ?? "The system killed \(context.processDisplayName)"
