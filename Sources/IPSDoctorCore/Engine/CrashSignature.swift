@@ -30,6 +30,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
 
   init(context: borrowing DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
     var components: [String] = []
+    components.reserveCapacity(6)
     if let winner {
       components.append("rule:" + winner.ruleID)
     } else {
@@ -40,6 +41,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       components.append("reason:" + Self.normalise(reason))
     }
     var frames: [String] = []
+    frames.reserveCapacity(3)
     for backtrace in context.backtraces where frames.isEmpty {
       for frame in backtrace.frames where context.isAppFrame(frame) {
         let text: String
@@ -55,7 +57,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
         if frames.count == 3 { break }
       }
     }
-    components += frames.map { "frame:" + $0 }
+    for frame in frames { components.append("frame:" + frame) }
     self.init(components: components)
   }
 
