@@ -36,7 +36,7 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let reason = context.reasonText(containingAny: Self.markers) else { return nil }
-    let isObservation = reason.detail.contains(Self.markers[1])
+    let isObservation = reason.detail.prefilteredContains(Self.markers[1])
     let marker = isObservation ? Self.markers[1] : Self.markers[0]
     let typeName = SymbolText.between(reason.detail, marker, " found")
     var evidence = [reason]

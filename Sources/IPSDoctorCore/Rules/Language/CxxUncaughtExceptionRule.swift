@@ -38,6 +38,17 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
 
   /// Whether a frame of the crashed thread holds one of `terminateFrames`: a plain loop, as a
   /// closure over the context copied the whole context on every report.
+  /// The first frame found for the first of `fragments` that any frame holds (a loop, for the
+  /// same reason as `hasTerminateFrame`).
+  static func firstFrame(
+    containingAny fragments: [String], in backtrace: DiagnosisContext.Backtrace, _ context: DiagnosisContext
+  ) -> (index: Int, evidence: Evidence)? {
+    for fragment in fragments {
+      if let found = context.firstFrame(in: backtrace, containing: fragment) { return found }
+    }
+    return nil
+  }
+
   static func hasTerminateFrame(_ context: DiagnosisContext) -> Bool {
     guard let backtrace = context.crashedBacktrace else { return false }
     for fragment in terminateFrames where context.firstFrameIndex(in: backtrace, containing: fragment) != nil {
@@ -58,8 +69,8 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
 
     let message = context.reasonText(containing: "uncaught exception of type")
       ?? context.reasonText(containing: "uncaught foreign exception")
-    let throwHit = Self.throwFrames.lazy.compactMap { context.firstFrame(in: crashed, containing: $0) }.first
-    let terminateHit = Self.terminateFrames.lazy.compactMap { context.firstFrame(in: crashed, containing: $0) }.first
+    let throwHit = Self.firstFrame(containingAny: Self.throwFrames, in: crashed, context)
+    let terminateHit = Self.firstFrame(containingAny: Self.terminateFrames, in: crashed, context)
     guard message != nil || (throwHit != nil && terminateHit != nil) else { return nil }
 
     var summary = "An uncaught C++ exception ended the app"

@@ -53,8 +53,11 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String
-    if let text = context.terminationText(containing: Self.reason)
-      ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
+    // Both texts contain "never posted an incoming call", which most reports lack: one search
+    // rules them out before the two below.
+    if context.terminationText(containing: "never posted an incoming call") != nil,
+      let text = context.terminationText(containing: Self.reason)
+        ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
     {
       evidence.append(text)
       summary = "PushKit killed \(context.processDisplayName): \"\(DiagnosisContext.explanation(text.detail))\"."

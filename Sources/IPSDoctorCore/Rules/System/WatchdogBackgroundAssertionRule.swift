@@ -51,7 +51,8 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard
+    // Both markers contain "permitted", which most reports lack: one search rules them out.
+    guard context.terminationText(containing: "permitted") != nil,
       let text = context.terminationText(containing: Self.signature)
         ?? context.terminationText(containing: "permittedBackgroundDuration")
     else { return nil }
