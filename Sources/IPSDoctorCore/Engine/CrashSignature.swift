@@ -24,8 +24,21 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       hash ^= 0x1F
       hash = hash &* 0x100_0000_01b3
     }
-    let digits = String(hash, radix: 16)
-    id = String(repeating: "0", count: 16 - digits.count) + digits
+    id = Self.hexDigits(hash)
+  }
+
+  /// `hash` as 16 lowercase hexadecimal digits, zero-padded: what `String(hash, radix: 16)` padded
+  /// with zeros gives, written straight into the string's storage (the conversion, counting its
+  /// `Character`s and padding cost ~1,400 instructions a report).
+  static func hexDigits(_ hash: UInt64) -> String {
+    String(unsafeUninitializedCapacity: 16) { buffer in
+      let digits: StaticString = "0123456789abcdef"
+      for index in 0..<16 {
+        let nibble = Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xF
+        buffer[index] = digits.utf8Start[nibble]
+      }
+      return 16
+    }
   }
 
   init(context: borrowing DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
@@ -107,12 +120,20 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
   /// tests); `nil` for any other text.
   static func normaliseASCII(_ text: String) -> String? {
-    // The first 301 bytes copied from the contiguous UTF-8 at once, not through the `utf8` view.
+    // Read in place from the contiguous UTF-8: copying it into an array first cost as much as
+    // the loop.
     var text = text
-    var bytes = text.withUTF8 { Array($0.prefix(301)) }
-    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-    if bytes.count == 301 { bytes.removeLast() }
-    guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+    return text.withUTF8 { utf8 in
+      let checked = UnsafeBufferPointer(rebasing: utf8.prefix(301))
+      guard ByteSearch.isASCII(checked) else { return nil }
+      let bytes = UnsafeBufferPointer(rebasing: checked.prefix(300))
+      guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+      return normaliseASCII(bytes)
+    }
+  }
+
+  /// The loop of `normaliseASCII(_:)` over bytes already checked.
+  private static func normaliseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     func isHexDigit(_ byte: UInt8) -> Bool {
       isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))

@@ -76,7 +76,9 @@ public struct SymbolicationHint: Sendable, Equatable {
   /// demangles only symbols that have one), i.e. when the symbol is missing, empty or `???`.
   static func lacksSymbol(_ frame: Frame) -> Bool {
     guard let symbol = frame.symbol else { return true }
-    return symbol.isEmpty || symbol == "???"
+    // The length first: comparing every symbol with "???" cost more than the rest of the test.
+    let length = symbol.utf8.count
+    return length == 0 || (length == 3 && symbol == "???")
   }
 
   static func shellQuoted(_ text: String) -> String {
