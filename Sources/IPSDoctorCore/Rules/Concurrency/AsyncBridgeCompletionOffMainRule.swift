@@ -157,15 +157,17 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   ) -> Diagnosis {
     let method = CompletionHandlerMethod.lookup(bridge.method)
     let thread = context.crashedThread
-    var summary =
-      "\(assertion.framework(in: context)) asserted \"\(assertion.text)\" because the completion handler of "
-      + "`\(bridge.qualifiedName)` ran off the main thread. The frame "
-      + "`@objc closure #1 in \(bridge.qualifiedName)` (\(bridge.evidence.path)) is the compiler's "
-      + "bridge for your `async` implementation of "
+    // One interpolation rather than four strings joined by `+`, each allocated and copied again.
+    let qualifiedName = bridge.qualifiedName
+    var summary = """
+      \(assertion.framework(in: context)) asserted "\(assertion.text)" because the completion handler \
+      of `\(qualifiedName)` ran off the main thread. The frame `@objc closure #1 in \(qualifiedName)` \
+      (\(bridge.evidence.path)) is the compiler's bridge for your `async` implementation of
+      """
     if let method {
-      summary += "`\(method.protocolName).\(method.swiftName)` (Objective-C `\(method.selector)`)"
+      summary += " `\(method.protocolName).\(method.swiftName)` (Objective-C `\(method.selector)`)"
     } else {
-      summary += "an Objective-C method that takes a completion handler"
+      summary += " an Objective-C method that takes a completion handler"
     }
     summary += "; it resumed on the Swift concurrency pool"
     if let thread, let queue = thread.queue, thread.isOnCooperativeQueue {
@@ -410,7 +412,8 @@ struct CompletionHandlerMethod: Sendable {
   ]
 
   static func lookup(_ method: String) -> CompletionHandlerMethod? {
-    all.first(where: { $0.swiftName == method })
-      ?? (method.hasPrefix("webView(_:decidePolicyFor:") ? decidePolicy : nil)
+    // By index: `first(where:)` copied every method (six strings each) to compare one name.
+    for index in all.indices where all[index].swiftName == method { return all[index] }
+    return method.hasPrefix("webView(_:decidePolicyFor:") ? decidePolicy : nil
   }
 }

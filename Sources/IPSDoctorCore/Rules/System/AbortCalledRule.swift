@@ -17,6 +17,7 @@ public struct AbortCalledRule: DiagnosisRule {
     for frame in abortFrames where !initials.contains(frame.utf8.first!) { initials.append(frame.utf8.first!) }
     return initials
   }()
+  static let throwFramesAndFatalError = throwFrames + ["swift::fatalError"]
   /// Reason texts of failures that other rules explain (dispatch misuse, dyld, PushKit).
   static let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
   static let runtimeMessages = [
@@ -120,7 +121,7 @@ public struct AbortCalledRule: DiagnosisRule {
       line != cAssert && Self.runtimeMessages.contains(where: { line.prefilteredContains($0) })
     })
     if specificCause == nil, let thread = context.crashedThread,
-      mayContain(Self.throwFrames + ["swift::fatalError"]),
+      mayContain(Self.throwFramesAndFatalError),
       let frame = thread.frames.first(where: { frame in
         Self.throwFrames.contains(where: { frame.symbol?.prefilteredContains($0) == true })
           || frame.symbol?.hasPrefix("swift::fatalError") == true
