@@ -50,6 +50,32 @@ struct RulesFastPathTests {
     #expect(checked > 1000)
   }
 
+  @Test func allThreadSymbolsAgreeWithFrameWalk() throws {
+    let lists = [
+      PrivacyUsageDescriptionMissingRule.apiFragments, FileLockHeldInBackgroundRule.lockFrames,
+      ["sqlite3", "NSSQLite"], ["main", "UIApplicationMain"], ["", "é", "objc_msgSend"], ["no such symbol"],
+    ]
+    var found = 0
+    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
+      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
+      let context = DiagnosisContext(report: report)
+      let symbols = AllThreadSymbols(context)
+      for fragments in lists {
+        var reference: (Int, Evidence)?
+        for (offset, fragment) in fragments.enumerated() {
+          if let evidence = context.firstFrameInAnyThread(containing: [fragment]) {
+            reference = (offset, evidence)
+            break
+          }
+        }
+        let fast = symbols.firstFrame(containingFirstOf: fragments, in: context)
+        #expect(fast?.fragment == reference?.0 && fast?.evidence == reference?.1, "\(path) \(fragments)")
+        if fast != nil { found += 1 }
+      }
+    }
+    #expect(found > 20)
+  }
+
   @Test func shellSafetyAgreesWithCharacters() {
     let paths = [
       "", "ChatApp.app.dSYM/Contents/Resources/DWARF/ChatApp", "My App.app.dSYM/x", "a'b", "Kit+x@2_-.", "é",
@@ -91,6 +117,21 @@ struct RulesFastPathTests {
       #expect(PrivacyUsageDescriptionMissingRule.usageKey(in: text) == reference, "\(text)")
     }
     #expect(PrivacyUsageDescriptionMissingRule.asciiLettersAndDigits(before: "é".endIndex, in: "é") == nil)
+  }
+
+  @Test func abortFrameTestAgreesWithStrings() {
+    let symbols = [
+      "", "a", "abort", "abort ", "abort + 12", "abortx", "abort\u{301}", "abort \u{301}x", "abort\t1", "Abort",
+      "raise", "raise ", "__pthread_kill + 8", "pthread_kill", "abort_with_payload", "abort_with_payload2",
+      "abort_message extra", "__abort_with_payload", "__assert_rtn ", "é abort", "abort\r\n",
+    ]
+    for symbol in symbols {
+      let reference = zip(AbortCalledRule.abortFrames, AbortCalledRule.abortFramePrefixes).contains {
+        symbol == $0 || symbol.hasPrefix($1)
+      }
+      #expect(AbortCalledRule.isAbortFrame(symbol) == reference, "\(symbol)")
+      if reference, let initial = symbol.utf8.first { #expect(AbortCalledRule.abortFrameInitials.contains(initial)) }
+    }
   }
 
   @Test func panicReplacingAgreesWithReplacing() {

@@ -177,9 +177,12 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
   }
 
   static func inferKey(_ context: DiagnosisContext) -> (Evidence, String)? {
-    for (fragment, key) in apiKeys {
-      if let frame = context.firstFrameInAnyThread(containing: [fragment]) { return (frame, key) }
+    // The first API any frame calls, in `apiKeys` order.
+    guard let found = AllThreadSymbols(context).firstFrame(containingFirstOf: apiFragments, in: context) else {
+      return nil
     }
-    return nil
+    return (found.evidence, apiKeys[found.fragment].key)
   }
+
+  static let apiFragments = apiKeys.map(\.fragment)
 }

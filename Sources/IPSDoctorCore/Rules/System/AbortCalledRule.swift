@@ -18,6 +18,29 @@ public struct AbortCalledRule: DiagnosisRule {
     return initials
   }()
   static let throwFramesAndFatalError = throwFrames + ["swift::fatalError"]
+  /// Whether `symbol` is one of `abortFrames` or starts with one and a space (`symbol == frame ||
+  /// symbol.hasPrefix(frame + " ")`), over the bytes: no other character is canonically
+  /// equivalent to a character of those ASCII names, so equality is byte equality, and a byte
+  /// prefix is a `Character` prefix unless a non-ASCII byte (say, a combining mark joining the
+  /// space) follows it, which `hasPrefix` then decides. `String`'s comparisons cost ~200
+  /// instructions per frame and name.
+  static func isAbortFrame(_ symbol: String) -> Bool {
+    var contiguous = symbol
+    return contiguous.withUTF8 { bytes in
+      for index in abortFrames.indices {
+        if bytes.elementsEqual(abortFrameBytes[index]) { return true }
+        let prefix = abortFramePrefixBytes[index]
+        guard bytes.starts(with: prefix) else { continue }
+        if bytes.count == prefix.count || bytes[prefix.count] < 0x80 || symbol.hasPrefix(abortFramePrefixes[index]) {
+          return true
+        }
+      }
+      return false
+    }
+  }
+  /// The UTF-8 of `abortFrames` and `abortFramePrefixes`, for `isAbortFrame`.
+  static let abortFrameBytes = abortFrames.map { Array($0.utf8) }
+  static let abortFramePrefixBytes = abortFramePrefixes.map { Array($0.utf8) }
   /// Reason texts of failures that other rules explain (dispatch misuse, dyld, PushKit).
   static let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
   static let runtimeMessages = [
@@ -150,7 +173,7 @@ public struct AbortCalledRule: DiagnosisRule {
       if mayContain(Self.abortFrames) {
         for (index, frame) in frames.enumerated() {
           if let symbol = frame.symbol, let initial = symbol.utf8.first, Self.abortFrameInitials.contains(initial),
-            zip(Self.abortFrames, Self.abortFramePrefixes).contains(where: { symbol == $0 || symbol.hasPrefix($1) })
+            Self.isAbortFrame(symbol)
           {
             lastAbort = index
           }

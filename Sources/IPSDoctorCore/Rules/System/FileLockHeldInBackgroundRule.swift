@@ -51,7 +51,7 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
     var evidence = [match.evidence]
     var summary = context.killedSentence(match)
       + ": it held a file lock or a SQLite database lock when it was suspended."
-    if let frame = Self.lockFrames.lazy.compactMap({ context.firstFrameInAnyThread(containing: [$0]) }).first {
+    if let frame = AllThreadSymbols(context).firstFrame(containingFirstOf: Self.lockFrames, in: context)?.evidence {
       summary += " A thread was in file or database code at the time: `\(frame.detail)` (\(frame.path))."
       evidence.append(frame)
     } else {
