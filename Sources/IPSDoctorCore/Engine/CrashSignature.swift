@@ -139,36 +139,44 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
         || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "x") {
-        var end = index + 2
-        while end < bytes.count, isHexDigit(bytes[end]) { end += 1 }
-        output += "0x…".utf8
-        index = end
-        continue
+    // At most 2.5 bytes out for each byte in ("0x" becomes "0x…"), written straight into the
+    // string's storage rather than into an array copied into a string afterwards.
+    return String(unsafeUninitializedCapacity: bytes.count * 5 / 2 + 3) { output in
+      var written = 0
+      func write(_ text: StaticString) {
+        for offset in 0..<text.utf8CodeUnitCount { output[written + offset] = text.utf8Start[offset] }
+        written += text.utf8CodeUnitCount
       }
-      if isDigit(byte) {
-        var end = index
-        while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
-        output.append(UInt8(ascii: "#"))
-        index = end
-        continue
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "x") {
+          var end = index + 2
+          while end < bytes.count, isHexDigit(bytes[end]) { end += 1 }
+          write("0x…")
+          index = end
+          continue
+        }
+        if isDigit(byte) {
+          var end = index
+          while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
+          write("#")
+          index = end
+          continue
+        }
+        if isHexDigit(byte), index + 36 <= bytes.count,
+          bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
+          bytes[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: "-") })
+        {
+          write("<uuid>")
+          index += 36
+          continue
+        }
+        output[written] = byte
+        written += 1
+        index += 1
       }
-      if isHexDigit(byte), index + 36 <= bytes.count,
-        bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
-        bytes[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: "-") })
-      {
-        output += "<uuid>".utf8
-        index += 36
-        continue
-      }
-      output.append(byte)
-      index += 1
+      return written
     }
-    return String(decoding: output, as: UTF8.self)
   }
 }
