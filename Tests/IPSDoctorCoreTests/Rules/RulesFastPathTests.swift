@@ -134,6 +134,18 @@ struct RulesFastPathTests {
     }
   }
 
+  @Test func signalPrefilterKeepsEveryNamedSignal() {
+    let signals = [
+      "SIGTERM", "SIGQUIT", "SIGHUP", "SIGINT", "SIGTERM (Terminated)", "SIGINTX", "SIGILL", "SIGSEGV", "SIGKILL",
+      "SIGABRT", "SIGHUP\u{301}", "SIG", "", "sigterm", "ÉSIGTERM", "SIGTER",
+    ]
+    for signal in signals {
+      let named = TerminatedBySignalRule.signals.keys.contains { signal.hasPrefix($0) }
+      if named { #expect(TerminatedBySignalRule.mayStartWithName(signal), "\(signal)") }
+    }
+    #expect(!TerminatedBySignalRule.mayStartWithName("SIGSEGV"))
+  }
+
   @Test func panicReplacingAgreesWithReplacing() {
     let texts = [
       "", "\" \"", "\"a\" \"b\"  c", "   ", "\"\" \"\" \"", "x  y   z", "é \" \" x", "a\r\n\" \"",
