@@ -24,12 +24,26 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       hash ^= 0x1F
       hash = hash &* 0x100_0000_01b3
     }
-    let digits = String(hash, radix: 16)
-    id = String(repeating: "0", count: 16 - digits.count) + digits
+    id = Self.hexDigits(hash)
+  }
+
+  /// `hash` as 16 lowercase hexadecimal digits, zero-padded: what `String(hash, radix: 16)` padded
+  /// with zeros gives, written straight into the string's storage (the conversion, counting its
+  /// `Character`s and padding cost ~1,400 instructions a report).
+  static func hexDigits(_ hash: UInt64) -> String {
+    String(unsafeUninitializedCapacity: 16) { buffer in
+      let digits: StaticString = "0123456789abcdef"
+      for index in 0..<16 {
+        let nibble = Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xF
+        buffer[index] = digits.utf8Start[nibble]
+      }
+      return 16
+    }
   }
 
   init(context: borrowing DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
     var components: [String] = []
+    components.reserveCapacity(6)
     if let winner {
       components.append("rule:" + winner.ruleID)
     } else {
@@ -40,6 +54,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       components.append("reason:" + Self.normalise(reason))
     }
     var frames: [String] = []
+    frames.reserveCapacity(3)
     for backtrace in context.backtraces where frames.isEmpty {
       for frame in backtrace.frames where context.isAppFrame(frame) {
         let text: String
@@ -55,7 +70,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
         if frames.count == 3 { break }
       }
     }
-    components += frames.map { "frame:" + $0 }
+    for frame in frames { components.append("frame:" + frame) }
     self.init(components: components)
   }
 
@@ -105,47 +120,63 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
   /// tests); `nil` for any other text.
   static func normaliseASCII(_ text: String) -> String? {
-    // The first 301 bytes copied from the contiguous UTF-8 at once, not through the `utf8` view.
+    // Read in place from the contiguous UTF-8: copying it into an array first cost as much as
+    // the loop.
     var text = text
-    var bytes = text.withUTF8 { Array($0.prefix(301)) }
-    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-    if bytes.count == 301 { bytes.removeLast() }
-    guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+    return text.withUTF8 { utf8 in
+      let checked = UnsafeBufferPointer(rebasing: utf8.prefix(301))
+      guard ByteSearch.isASCII(checked) else { return nil }
+      let bytes = UnsafeBufferPointer(rebasing: checked.prefix(300))
+      guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+      return normaliseASCII(bytes)
+    }
+  }
+
+  /// The loop of `normaliseASCII(_:)` over bytes already checked.
+  private static func normaliseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     func isHexDigit(_ byte: UInt8) -> Bool {
       isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
         || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "x") {
-        var end = index + 2
-        while end < bytes.count, isHexDigit(bytes[end]) { end += 1 }
-        output += "0x…".utf8
-        index = end
-        continue
+    // At most 2.5 bytes out for each byte in ("0x" becomes "0x…"), written straight into the
+    // string's storage rather than into an array copied into a string afterwards.
+    return String(unsafeUninitializedCapacity: bytes.count * 5 / 2 + 3) { output in
+      var written = 0
+      func write(_ text: StaticString) {
+        for offset in 0..<text.utf8CodeUnitCount { output[written + offset] = text.utf8Start[offset] }
+        written += text.utf8CodeUnitCount
       }
-      if isDigit(byte) {
-        var end = index
-        while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
-        output.append(UInt8(ascii: "#"))
-        index = end
-        continue
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "x") {
+          var end = index + 2
+          while end < bytes.count, isHexDigit(bytes[end]) { end += 1 }
+          write("0x…")
+          index = end
+          continue
+        }
+        if isDigit(byte) {
+          var end = index
+          while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
+          write("#")
+          index = end
+          continue
+        }
+        if isHexDigit(byte), index + 36 <= bytes.count,
+          bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
+          bytes[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: "-") })
+        {
+          write("<uuid>")
+          index += 36
+          continue
+        }
+        output[written] = byte
+        written += 1
+        index += 1
       }
-      if isHexDigit(byte), index + 36 <= bytes.count,
-        bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
-        bytes[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: "-") })
-      {
-        output += "<uuid>".utf8
-        index += 36
-        continue
-      }
-      output.append(byte)
-      index += 1
+      return written
     }
-    return String(decoding: output, as: UTF8.self)
   }
 }

@@ -20,14 +20,14 @@ public struct CrashSummary: Sendable, Equatable {
     let report = context.report
     if let exception = report.exception {
       switch (exception.type, exception.signal) {
-      case (let type?, let signal?): self.exception = "\(type) (\(signal))"
+      case (let type?, let signal?): self.exception = type + " (" + signal + ")"
       case (let type?, nil): self.exception = type
       case (nil, let signal?): self.exception = signal
       default: self.exception = nil
       }
     }
     if let name = report.exceptionReason?.name, let message = report.exceptionReason?.composedMessage {
-      reason = "\(name): \(message)"
+      reason = name + ": " + message
     } else if let message = report.exceptionReason?.composedMessage ?? report.exceptionReason?.name {
       reason = message
     } else if let line = context.applicationSpecificLines.first(where: Self.isMeaningfulReason) {
@@ -36,13 +36,20 @@ public struct CrashSummary: Sendable, Equatable {
       reason = subtype
     }
     if let termination = report.termination {
-      var parts: [String] = []
-      if let namespace = termination.namespace { parts.append(namespace) }
-      if let code = termination.code {
-        parts.append(termination.namespace == "SIGNAL" ? String(code) : String.hex(code))
+      // The parts joined by spaces, appended in place: an array and `joined` cost more than the text.
+      var text = ""
+      var parts = 0
+      func append(_ part: String) {
+        if parts > 0 { text += " " }
+        text += part
+        parts += 1
       }
-      if let indicator = termination.indicator { parts.append(indicator) }
-      self.termination = parts.isEmpty ? nil : parts.joined(separator: " ")
+      if let namespace = termination.namespace { append(namespace) }
+      if let code = termination.code {
+        append(termination.namespace == "SIGNAL" ? String(code) : String.hex(code))
+      }
+      if let indicator = termination.indicator { append(indicator) }
+      self.termination = parts == 0 ? nil : text
     }
     if let thread = context.crashedThread {
       crashedThread = thread.index

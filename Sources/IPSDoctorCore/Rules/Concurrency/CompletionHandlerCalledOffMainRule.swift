@@ -51,13 +51,14 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
 
   /// `nil` exactly when `diagnose` returns `nil`.
   static func match(_ context: DiagnosisContext) -> Match? {
-    if SwiftIsolationTrap.isPresent(in: context) { return nil }
-    if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
-      return nil
-    }
-    // The assertion was found once for every rule; the frame scan below only narrows it.
+    // The assertion was found once for every rule, and most reports have none: test it first;
+    // the frame scan below only narrows it.
     let assertion = MainThreadAssertion.find(in: context)
     guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
+      return nil
+    }
+    if SwiftIsolationTrap.isPresent(in: context) { return nil }
+    if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
     // UIKit's assertion goes through NSAssertionHandler.

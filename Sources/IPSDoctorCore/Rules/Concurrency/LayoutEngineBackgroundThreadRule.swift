@@ -39,7 +39,11 @@ public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
   ]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let reason = context.reasonText(containingAny: Self.messages) else { return nil }
+    // Both messages contain "from a background thread", which most reports lack: one search
+    // rules them out before the two below.
+    guard context.reasonText(containing: "from a background thread") != nil,
+      let reason = context.reasonText(containingAny: Self.messages)
+    else { return nil }
     var evidence = [reason]
     // The app frame that made the change, and the UIKit call it made.
     let found = context.firstAppFrameAndCall()

@@ -35,8 +35,12 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
   static let markers = ["No ObservableObject of type ", "No Observable object of type "]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let reason = context.reasonText(containingAny: Self.markers) else { return nil }
-    let isObservation = reason.detail.contains(Self.markers[1])
+    // Both markers contain "No Observable", which most reports lack: one search rules them out
+    // before the two below.
+    guard context.reasonText(containing: "No Observable") != nil,
+      let reason = context.reasonText(containingAny: Self.markers)
+    else { return nil }
+    let isObservation = reason.detail.prefilteredContains(Self.markers[1])
     let marker = isObservation ? Self.markers[1] : Self.markers[0]
     let typeName = SymbolText.between(reason.detail, marker, " found")
     var evidence = [reason]

@@ -34,24 +34,46 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
 
   static let throwFrames = ["__cxa_throw", "__cxa_rethrow", "__clang_call_terminate", "std::terminate()"]
   static let terminateFrames = ["std::__terminate", "demangling_terminate_handler", "std::terminate"]
+  static let objCExceptionFrames = ["objc_exception", "NSException", "_objc_exception"]
+
+  /// Whether a frame of the crashed thread holds one of `terminateFrames`: a plain loop, as a
+  /// closure over the context copied the whole context on every report.
+  /// The first frame found for the first of `fragments` that any frame holds (a loop, for the
+  /// same reason as `hasTerminateFrame`).
+  static func firstFrame(
+    containingAny fragments: [String], in backtrace: DiagnosisContext.Backtrace, _ context: DiagnosisContext
+  ) -> (index: Int, evidence: Evidence)? {
+    for fragment in fragments {
+      if let found = context.firstFrame(in: backtrace, containing: fragment) { return found }
+    }
+    return nil
+  }
+
+  static func hasTerminateFrame(_ context: DiagnosisContext) -> Bool {
+    guard let backtrace = context.crashedBacktrace else { return false }
+    // Every one of them contains "terminate", which most backtraces lack: one search (over the
+    // same bytes the three would search) rules them out.
+    if context.firstFrameIndex(in: backtrace, containing: "terminate") == nil { return false }
+    for fragment in terminateFrames where context.firstFrameIndex(in: backtrace, containing: fragment) != nil {
+      return true
+    }
+    return false
+  }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard context.isAbort || context.crashedBacktrace.map({ bt in
-      Self.terminateFrames.contains { context.firstFrame(in: bt, containing: $0) != nil }
-    }) == true
-    else { return nil }
+    guard context.isAbort || Self.hasTerminateFrame(context) else { return nil }
     // An Objective-C exception also passes through __cxa_throw: rule it out.
     if let exception = LanguageException.find(in: context), exception.isObjC { return nil }
     if context.reasonText(containing: "of type NSException") != nil { return nil }
     guard let crashed = context.crashedBacktrace else { return nil }
-    for fragment in ["objc_exception", "NSException", "_objc_exception"] {
-      if context.firstFrame(in: crashed, containing: fragment) != nil { return nil }
+    for fragment in Self.objCExceptionFrames {
+      if context.firstFrameIndex(in: crashed, containing: fragment) != nil { return nil }
     }
 
     let message = context.reasonText(containing: "uncaught exception of type")
       ?? context.reasonText(containing: "uncaught foreign exception")
-    let throwHit = Self.throwFrames.lazy.compactMap { context.firstFrame(in: crashed, containing: $0) }.first
-    let terminateHit = Self.terminateFrames.lazy.compactMap { context.firstFrame(in: crashed, containing: $0) }.first
+    let throwHit = Self.firstFrame(containingAny: Self.throwFrames, in: crashed, context)
+    let terminateHit = Self.firstFrame(containingAny: Self.terminateFrames, in: crashed, context)
     guard message != nil || (throwHit != nil && terminateHit != nil) else { return nil }
 
     var summary = "An uncaught C++ exception ended the app"

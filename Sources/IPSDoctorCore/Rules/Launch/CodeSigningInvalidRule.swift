@@ -72,7 +72,9 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
       summary = "The kernel killed \(context.processDisplayName) with `\(signal)`: its code signature was invalid."
     } else if context.exceptionTypeHasPrefix("EXC_BAD_ACCESS"),
       report.exception?.subtype?.hasPrefix("UNKNOWN_0x32") == true
-        || report.exception?.codes.map({ String.parseUInt64($0.split(separator: ",").first ?? "") == 0x32 }) == true
+        // The first code, parsed once by the context (splitting the codes here cost ~17,000
+        // instructions per bad-access report).
+        || (context.exceptionCodeValues.first ?? nil) == 0x32
     {
       evidence.append(Evidence("exception.codes", report.exception?.codes ?? report.exception?.subtype ?? "0x32"))
       summary = "\(context.processDisplayName) was killed with `EXC_BAD_ACCESS` code 0x32 (`KERN_CODESIGN_ERROR`): it executed a page whose contents did not match the code signature."

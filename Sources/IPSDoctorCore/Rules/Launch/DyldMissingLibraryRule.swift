@@ -57,7 +57,9 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     } else {
       summary = "dyld stopped \(context.processDisplayName) at launch because a library is missing (termination namespace `DYLD`, \"Library missing\"); the report does not name the library."
     }
-    if let from = dyld.referencedFrom { summary += " It is referenced from `\(from)`." }
+    // Found once: each `DyldError` accessor searches the report's texts again.
+    let referencedFrom = dyld.referencedFrom
+    if let from = referencedFrom { summary += " It is referenced from `\(from)`." }
     let tried = dyld.triedPaths
     if !tried.isEmpty {
       let shown = tried.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
@@ -66,7 +68,7 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     summary += " The backtrace is irrelevant: the process never reached the app's code."
     return finding(
       confidence: .definite, summary: summary, evidence: evidence,
-      remedy: library.map { Self.remedy(for: $0.path, referencedFrom: dyld.referencedFrom) } ?? Self.description.remedy,
+      remedy: library.map { Self.remedy(for: $0.path, referencedFrom: referencedFrom) } ?? Self.description.remedy,
       verification: ["Run `otool -L` on the built executable and check that every non-system install name resolves inside the app bundle."])
   }
 

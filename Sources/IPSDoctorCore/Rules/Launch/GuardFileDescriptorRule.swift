@@ -58,6 +58,8 @@ public struct GuardFileDescriptorRule: DiagnosisRule {
           subtype: "GUARD_TYPE_MACH_PORT", mainFrames: ["libsystem_kernel.dylib`mach_port_deallocate"])),
     ])
 
+  static let databaseFrames = ["sqlite3", "NSSQLite"]
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .fileDescriptor else { return nil }
     var evidence = guardException.evidence
@@ -71,7 +73,7 @@ public struct GuardFileDescriptorRule: DiagnosisRule {
     }
     summary += "."
     summary += GuardException.stackSentence(context, evidence: &evidence)
-    if context.firstFrameInAnyThread(containing: ["sqlite3", "NSSQLite"]) != nil {
+    if AllThreadSymbols(context).firstFrame(containingFirstOf: Self.databaseFrames, in: context) != nil {
       summary += " SQLite is on a stack in this report: the guarded descriptor may be a database file (Core Data uses guarded descriptors)."
     }
     return finding(

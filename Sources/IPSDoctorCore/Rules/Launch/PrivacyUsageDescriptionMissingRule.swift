@@ -99,9 +99,17 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     let namespaceIsTCC = context.report.termination?.namespace == "TCC"
       || context.report.termination?.reasons.contains(where: { $0.prefilteredContains("Namespace TCC") }) == true
     if namespaceIsTCC { evidence.append(Evidence("termination.namespace", "TCC")) }
-    let frame = context.crashedBacktrace.flatMap { context.firstFrame(in: $0, containing: Self.crashFrame)?.evidence }
-      ?? (namespaceIsTCC ? context.firstFrameInAnyThread(containing: [Self.crashFrame]) : nil)
+    var frame: Evidence?
+    if let backtrace = context.crashedBacktrace {
+      frame = context.firstFrame(in: backtrace, containing: Self.crashFrame)?.evidence
+    }
+    if frame == nil && namespaceIsTCC { frame = context.firstFrameInAnyThread(containing: [Self.crashFrame]) }
     if let frame { evidence.append(frame) }
+    // Otherwise only a text saying "privacy-sensitive" makes this fire, and most reports have
+    // none: one search rules them out before the two below.
+    if !namespaceIsTCC && frame == nil && context.terminationText(containing: "privacy-sensitive") == nil {
+      return nil
+    }
     let text = context.terminationText(containing: "UsageDescription")
       ?? context.terminationText(containing: "without a usage description")
     if let text { evidence.append(text) }
@@ -142,15 +150,39 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
   /// The first `NS…UsageDescription` (or `…UsageDescription`) token in `text`.
   static func usageKey(in text: String) -> String? {
     guard let range = text.prefilteredFirstRange(of: "UsageDescription") else { return nil }
+    if let word = asciiLettersAndDigits(before: range.lowerBound, in: text) {
+      return word.isEmpty ? nil : word + "UsageDescription"
+    }
     let before = text[..<range.lowerBound].reversed().prefix(while: { $0.isLetter || $0.isNumber })
     guard !before.isEmpty else { return nil }
     return String(before.reversed()) + "UsageDescription"
   }
 
-  static func inferKey(_ context: DiagnosisContext) -> (Evidence, String)? {
-    for (fragment, key) in apiKeys {
-      if let frame = context.firstFrameInAnyThread(containing: [fragment]) { return (frame, key) }
+  /// The ASCII letters and digits just before `end`, when every byte before it is ASCII and none
+  /// is a carriage return (then each byte is one `Character`, and `isLetter`/`isNumber` are the
+  /// ASCII tests); `nil` otherwise. Walking `Character`s backwards cost ~130,000 instructions.
+  static func asciiLettersAndDigits(before end: String.Index, in text: String) -> String? {
+    let prefix = text.utf8[..<end]
+    guard prefix.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return nil }
+    var start = prefix.endIndex
+    while start > prefix.startIndex {
+      let byte = prefix[prefix.index(before: start)]
+      let isLetterOrDigit =
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+      guard isLetterOrDigit else { break }
+      start = prefix.index(before: start)
     }
-    return nil
+    return String(text[start..<end])
   }
+
+  static func inferKey(_ context: DiagnosisContext) -> (Evidence, String)? {
+    // The first API any frame calls, in `apiKeys` order.
+    guard let found = AllThreadSymbols(context).firstFrame(containingFirstOf: apiFragments, in: context) else {
+      return nil
+    }
+    return (found.evidence, apiKeys[found.fragment].key)
+  }
+
+  static let apiFragments = apiKeys.map(\.fragment)
 }

@@ -45,14 +45,16 @@ public struct ZombieObjectRule: DiagnosisRule {
   /// Frame 0 of the crashed thread when it is one of ``runtimeSymbols`` in libobjc or the Swift
   /// runtime.
   static func runtimeFrame(in context: DiagnosisContext) -> (name: String, evidence: Evidence, isSwift: Bool)? {
-    guard let crashing = context.crashingFrame, let name = context.symbol(crashing.frame)?.display
-    else { return nil }
-    let image = crashing.frame.imageName ?? ""
+    // `context.crashingFrame`, with its evidence described only once the frame qualifies: the
+    // image test rules out most reports, and describing the frame cost more than all the tests.
+    guard let backtrace = context.crashedBacktrace, let frame = backtrace.frames.first else { return nil }
+    let image = frame.imageName ?? ""
     guard image.hasPrefix("libobjc") || image.hasPrefix("libswiftCore") || image.isEmpty else {
       return nil
     }
-    guard runtimeSymbols.contains(where: { name.hasPrefix($0) }) else { return nil }
-    return (name, crashing.evidence, name.hasPrefix("swift_"))
+    guard let name = context.symbol(frame)?.display, runtimeSymbols.contains(where: { name.hasPrefix($0) })
+    else { return nil }
+    return (name, context.frameEvidence(backtrace, 0), name.hasPrefix("swift_"))
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

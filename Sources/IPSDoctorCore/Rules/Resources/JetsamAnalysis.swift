@@ -37,16 +37,14 @@ struct JetsamAnalysis: Sendable {
       names.insert(String(last))
     }
     appNames = names
-    let entries = jetsam.processes.enumerated().map { Entry(index: $0.offset, process: $0.element) }
-    let limitKills = entries.filter { entry in
-      guard let reason = entry.process.reason, Self.limitReasons.contains(reason) else { return false }
-      if reason == "highwater" { return !Self.isSystem(entry.process) }
-      return true
-    }
-    if !names.isEmpty {
-      limitKill = limitKills.first(where: { entry in entry.process.name.map { Self.matches($0, names) } ?? false })
-    } else {
-      limitKill = limitKills.first
+    // The first limit kill (of the app, when the header names it), found in one pass without
+    // copying every process into an entry first (jetsam reports list hundreds).
+    for (index, process) in jetsam.processes.enumerated() {
+      guard let reason = process.reason, Self.limitReasons.contains(reason) else { continue }
+      if reason == "highwater" && Self.isSystem(process) { continue }
+      if !names.isEmpty && !(process.name.map { Self.matches($0, names) } ?? false) { continue }
+      limitKill = Entry(index: index, process: process)
+      break
     }
   }
 
@@ -81,10 +79,18 @@ struct JetsamAnalysis: Sendable {
 
   /// "`name` (pid 12, 240.0 MB)"
   func describe(_ process: JetsamSummary.Process) -> String {
-    var details: [String] = []
-    if let pid = process.pid { details.append("pid \(pid)") }
-    if let size = footprint(process) { details.append(size) }
-    if let reason = process.reason { details.append(reason) }
-    return "`\(process.name ?? "unnamed")`" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
+    // The details appended in place: an array and `joined` cost more than the text.
+    var text = "`" + (process.name ?? "unnamed") + "`"
+    var details = 0
+    func append(_ detail: String) {
+      text += details == 0 ? " (" : ", "
+      text += detail
+      details += 1
+    }
+    if let pid = process.pid { append("pid \(pid)") }
+    if let size = footprint(process) { append(size) }
+    if let reason = process.reason { append(reason) }
+    if details > 0 { text += ")" }
+    return text
   }
 }

@@ -49,9 +49,17 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     if !context.informativeApplicationSpecificLines.isEmpty { return nil }
     if context.exceptionMessage != nil || LanguageException.find(in: context) != nil { return nil }
     if SwiftIsolationTrap.evidence(in: context) != nil { return nil }
-    for frame in backtrace.frames.prefix(6) {
-      if let symbol = frame.symbol, Self.otherTrapFrames.contains(where: { symbol.prefilteredContains($0) }) {
-        return nil
+    for fragment in Self.otherTrapFrames {
+      // Bytes absent from the first six frames mean no match there (the fragments are ASCII
+      // without `K`, `;` or `` ` ``, the only ASCII characters other characters are canonically
+      // equivalent to): one search of the whole backtrace instead of one per frame.
+      switch backtrace.symbolText?.firstFrame(containing: fragment) {
+      case .absent?: continue
+      case .found(let index)? where index >= 6: continue
+      default: break
+      }
+      for frame in backtrace.frames.prefix(6) {
+        if let symbol = frame.symbol, symbol.prefilteredContains(fragment) { return nil }
       }
     }
     // An assertion message in a frame symbol (libc++ hardening: "vector:1393: assertion … failed").

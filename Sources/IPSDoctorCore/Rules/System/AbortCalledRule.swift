@@ -9,6 +9,44 @@ public struct AbortCalledRule: DiagnosisRule {
   ]
   /// Each of `abortFrames` followed by a space, built once rather than for every frame.
   static let abortFramePrefixes = abortFrames.map { $0 + " " }
+  /// The first bytes of `abortFrames`. A symbol equal to one or starting with one begins with
+  /// its ASCII first character (no other character is canonically equivalent to `a`, `_`, `p`
+  /// or `r`), so one byte rules out most frames before the string comparisons.
+  static let abortFrameInitials: [UInt8] = {
+    var initials: [UInt8] = []
+    for frame in abortFrames where !initials.contains(frame.utf8.first!) { initials.append(frame.utf8.first!) }
+    return initials
+  }()
+  static let throwFramesAndFatalError = throwFrames + ["swift::fatalError"]
+  /// Whether `symbol` is one of `abortFrames` or starts with one and a space (`symbol == frame ||
+  /// symbol.hasPrefix(frame + " ")`), over the bytes: no other character is canonically
+  /// equivalent to a character of those ASCII names, so equality is byte equality, and a byte
+  /// prefix is a `Character` prefix unless a non-ASCII byte (say, a combining mark joining the
+  /// space) follows it, which `hasPrefix` then decides. `String`'s comparisons cost ~200
+  /// instructions per frame and name.
+  static func isAbortFrame(_ symbol: String) -> Bool {
+    var contiguous = symbol
+    return contiguous.withUTF8 { bytes in
+      for index in abortFrames.indices {
+        if bytes.elementsEqual(abortFrameBytes[index]) { return true }
+        let prefix = abortFramePrefixBytes[index]
+        guard bytes.starts(with: prefix) else { continue }
+        if bytes.count == prefix.count || bytes[prefix.count] < 0x80 || symbol.hasPrefix(abortFramePrefixes[index]) {
+          return true
+        }
+      }
+      return false
+    }
+  }
+  /// The UTF-8 of `abortFrames` and `abortFramePrefixes`, for `isAbortFrame`.
+  static let abortFrameBytes = abortFrames.map { Array($0.utf8) }
+  static let abortFramePrefixBytes = abortFramePrefixes.map { Array($0.utf8) }
+  /// Reason texts of failures that other rules explain (dispatch misuse, dyld, PushKit).
+  static let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
+  static let runtimeMessages = [
+    "Fatal error", "Precondition failed", "Could not cast value", "Simultaneous accesses",
+    "terminating due to uncaught exception", "terminating with uncaught exception", "Assertion failed: ",
+  ]
   static let throwFrames = [
     "objc_exception_throw", "__cxa_throw", "std::terminate", "std::__terminate", "_objc_terminate",
     "__cxa_rethrow", "swift_unexpectedError", "_assertionFailure", "fatalError",
@@ -86,8 +124,7 @@ public struct AbortCalledRule: DiagnosisRule {
     if report.exceptionReason != nil || context.lastExceptionBacktrace != nil { return nil }
     if report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
     let lines = context.reasonTexts
-    let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
-    if lines.contains(where: { line in excluded.contains(where: { line.prefilteredContains($0) }) }) { return nil }
+    if lines.contains(where: { line in Self.excluded.contains(where: { line.prefilteredContains($0) }) }) { return nil }
     // A marker absent from the crashed thread's symbol bytes is in no symbol's characters either:
     // one byte search spares the frame-by-frame scans below on most reports.
     let crashedText = context.crashedBacktrace?.symbolText
@@ -103,15 +140,11 @@ public struct AbortCalledRule: DiagnosisRule {
     let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.prefilteredContains(", function ") && $0.prefilteredContains(", line ") })
     // A C++ terminate or a Swift runtime error also ends in abort(): the specific rule explains
     // it, and this finding only records the mechanism, at the lowest confidence.
-    let runtimeMessages = [
-      "Fatal error", "Precondition failed", "Could not cast value", "Simultaneous accesses",
-      "terminating due to uncaught exception", "terminating with uncaught exception", "Assertion failed: ",
-    ]
     var specificCause = lines.first(where: { line in
-      line != cAssert && runtimeMessages.contains(where: { line.prefilteredContains($0) })
+      line != cAssert && Self.runtimeMessages.contains(where: { line.prefilteredContains($0) })
     })
     if specificCause == nil, let thread = context.crashedThread,
-      mayContain(Self.throwFrames + ["swift::fatalError"]),
+      mayContain(Self.throwFramesAndFatalError),
       let frame = thread.frames.first(where: { frame in
         Self.throwFrames.contains(where: { frame.symbol?.prefilteredContains($0) == true })
           || frame.symbol?.hasPrefix("swift::fatalError") == true
@@ -139,8 +172,8 @@ public struct AbortCalledRule: DiagnosisRule {
       var lastAbort: Int?
       if mayContain(Self.abortFrames) {
         for (index, frame) in frames.enumerated() {
-          if let symbol = frame.symbol,
-            zip(Self.abortFrames, Self.abortFramePrefixes).contains(where: { symbol == $0 || symbol.hasPrefix($1) })
+          if let symbol = frame.symbol, let initial = symbol.utf8.first, Self.abortFrameInitials.contains(initial),
+            Self.isAbortFrame(symbol)
           {
             lastAbort = index
           }
@@ -159,11 +192,13 @@ public struct AbortCalledRule: DiagnosisRule {
       } else if abortText == nil {
         return nil
       }
-      if let (index, frame) = context.firstAppFrame(in: backtrace),
-        !evidence.contains(where: { $0.path == backtrace.framePath(index) })
-      {
-        summary += " The first frame of the app's own code is `\(context.describe(frame))` (\(backtrace.framePath(index)))."
-        evidence.append(Evidence(backtrace.framePath(index), context.describe(frame)))
+      if let (index, frame) = context.firstAppFrame(in: backtrace) {
+        let path = backtrace.framePath(index)
+        if !evidence.contains(where: { $0.path == path }) {
+          let description = context.describe(frame)
+          summary += " The first frame of the app's own code is `\(description)` (\(path))."
+          evidence.append(Evidence(path, description))
+        }
       }
     } else if abortText == nil {
       return nil

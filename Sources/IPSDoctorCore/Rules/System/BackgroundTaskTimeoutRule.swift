@@ -18,6 +18,9 @@ public struct BackgroundTaskTimeoutRule: DiagnosisRule {
     ),
   ]
 
+  /// The codes of `kinds`, built once rather than on every report.
+  static let codes = Set(kinds.keys)
+
   public static let description = RuleDescription(
     id: "background-task-timeout",
     title: "Background Task Timed Out",
@@ -48,7 +51,7 @@ public struct BackgroundTaskTimeoutRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: Set(Self.kinds.keys)), let kind = Self.kinds[match.code]
+    guard let match = context.terminationCode(in: Self.codes), let kind = Self.kinds[match.code]
     else { return nil }
     var evidence = [match.evidence]
     var summary = context.killedSentence(match) + ": " + kind.what + "."

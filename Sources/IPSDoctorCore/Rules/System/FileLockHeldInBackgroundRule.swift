@@ -3,6 +3,8 @@
 public struct FileLockHeldInBackgroundRule: DiagnosisRule {
   public init() {}
 
+  /// `[code]`, built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [code]
   static let code: UInt64 = 0xdead10cc
   static let lockFrames = [
     "sqlite3", "NSSQLiteConnection", "NSPersistentStore", "NSFileCoordinator", "GRDB", "Realm",
@@ -45,18 +47,19 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: [Self.code]) else { return nil }
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
     var summary = context.killedSentence(match)
       + ": it held a file lock or a SQLite database lock when it was suspended."
-    if let frame = Self.lockFrames.lazy.compactMap({ context.firstFrameInAnyThread(containing: [$0]) }).first {
+    if let frame = AllThreadSymbols(context).firstFrame(containingFirstOf: Self.lockFrames, in: context)?.evidence {
       summary += " A thread was in file or database code at the time: `\(frame.detail)` (\(frame.path))."
       evidence.append(frame)
     } else {
       summary += " The backtraces show where the app was when it was suspended, not necessarily where the lock was taken."
     }
     if let locked = context.terminationText(containing: "locked system files:") {
-      let files = locked.detail.split(separator: "\n").dropFirst().map { $0.trimmingWhitespace() }
+      let lines = locked.detail.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? locked.detail.split(separator: "\n")
+      let files = lines.dropFirst().map { $0.trimmingWhitespace() }
         .filter { $0.hasPrefix("/") }
       if !files.isEmpty {
         summary += " The locked file" + (files.count > 1 ? "s were " : " was ")

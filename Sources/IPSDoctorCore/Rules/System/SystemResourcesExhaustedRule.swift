@@ -33,8 +33,11 @@ public struct SystemResourcesExhaustedRule: DiagnosisRule {
           namespace: "SPRINGBOARD", code: 0xbaddd15c, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// Built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [0xd00d2bad]
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: [0xd00d2bad]) else { return nil }
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var summary = context.killedSentence(match) + " for excessive use of key system resources."
     if context.report.threads.count > 64 {
       summary += " The report lists \(context.report.threads.count) threads, which suggests unbounded thread creation."

@@ -44,8 +44,11 @@ public struct ThermalShutdownRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// Built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [0xc00010ff]
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: [0xc00010ff]) else { return nil }
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var summary = context.killedSentence(match)
       + " during a thermal event: the device was too hot. This is not necessarily a bug in the app; check whether it happens on many devices."
     if let text = context.quotedTerminationDescription() { summary += " The termination description reads \(text)." }

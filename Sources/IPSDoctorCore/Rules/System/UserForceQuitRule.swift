@@ -33,8 +33,11 @@ public struct UserForceQuitRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.blockedMainThread)),
     ])
 
+  /// Built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [0xdeadfa11]
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: [0xdeadfa11]) else { return nil }
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
     var summary = context.killedSentence(match, by: "The user")
       + " (force quit, usually because the app stopped responding). This is not a crash."

@@ -3,6 +3,8 @@
 public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
   public init() {}
 
+  /// `[code]`, built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [code]
   static let code: UInt64 = 0xbaadca11
   static let reason = "never posted an incoming call to the system after receiving a PushKit VoIP push"
 
@@ -51,12 +53,15 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String
-    if let text = context.terminationText(containing: Self.reason)
-      ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
+    // Both texts contain "never posted an incoming call", which most reports lack: one search
+    // rules them out before the two below.
+    if context.terminationText(containing: "never posted an incoming call") != nil,
+      let text = context.terminationText(containing: Self.reason)
+        ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
     {
       evidence.append(text)
       summary = "PushKit killed \(context.processDisplayName): \"\(DiagnosisContext.explanation(text.detail))\"."
-    } else if let match = context.terminationCode(in: [Self.code]) {
+    } else if let match = context.terminationCode(in: Self.codes) {
       evidence.append(match.evidence)
       summary = context.killedSentence(match) + ": it received a VoIP push and did not report an incoming call to CallKit."
     } else {

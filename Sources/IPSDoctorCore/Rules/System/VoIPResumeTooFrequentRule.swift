@@ -32,8 +32,11 @@ public struct VoIPResumeTooFrequentRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// Built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [0xbad22222]
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: [0xbad22222]) else { return nil }
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
     return finding(
       confidence: .definite,
       summary: context.killedSentence(match) + ": the VoIP app was resumed too frequently.",

@@ -8,6 +8,9 @@ public struct WatchOSBackgroundBudgetRule: DiagnosisRule {
     0xc51bad03: "it did not finish a background task within the allotted time while the system was busy; the system, not only the app, was short of time",
   ]
 
+  /// The codes of `kinds`, built once rather than on every report.
+  static let codes = Set(kinds.keys)
+
   public static let description = RuleDescription(
     id: "watchos-background-budget",
     title: "Background Budget Exceeded On watchOS",
@@ -46,7 +49,7 @@ public struct WatchOSBackgroundBudgetRule: DiagnosisRule {
     ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: Set(Self.kinds.keys)), let what = Self.kinds[match.code]
+    guard let match = context.terminationCode(in: Self.codes), let what = Self.kinds[match.code]
     else { return nil }
     return finding(
       confidence: .definite, summary: context.killedSentence(match) + ": " + what + ".",

@@ -51,12 +51,13 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard
+    // Both markers contain "permitted", which most reports lack: one search rules them out.
+    guard context.terminationText(containing: "permitted") != nil,
       let text = context.terminationText(containing: Self.signature)
         ?? context.terminationText(containing: "permittedBackgroundDuration")
     else { return nil }
     var evidence: [Evidence] = []
-    let match = context.terminationCode(in: [WatchdogTimeoutRule.code])
+    let match = context.terminationCode(in: WatchdogTimeoutRule.codes)
     if let match { evidence.append(match.evidence) }
     if !evidence.contains(text) { evidence.append(text) }
     var summary = match.map { context.killedSentence($0) } ?? "The system killed \(context.processDisplayName)"

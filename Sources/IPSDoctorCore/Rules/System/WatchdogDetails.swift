@@ -21,13 +21,23 @@ struct WatchdogDetails: Sendable, Equatable {
   /// "Failed to terminate gracefully after 5.0s"
   var failedToTerminate: Bool
 
+  /// The terminators of the `WatchdogEvent:` and visibility values, built once.
+  private static let separators: Set<Character> = [" ", "|", "\n", ">", ",", "\""]
+
   init(text: String) {
-    let separators: Set<Character> = [" ", "|", "\n", ">", ",", "\""]
+    let separators = Self.separators
+    // Walking `Character`s backwards and forwards through the description cost ~190,000
+    // instructions a report; ASCII text is read over its bytes instead (see `ASCIIText`).
+    let ascii = ASCIIText(text)
     event = text.textFollowing("WatchdogEvent:", upTo: separators)
     if event == nil, let range = text.prefilteredFirstRange(of: " watchdog transgression") {
-      let before = text[..<range.lowerBound]
-      let word = before.reversed().prefix(while: { $0.isLetter || $0 == "-" })
-      if !word.isEmpty { event = String(word.reversed()) }
+      if let ascii {
+        event = ascii.wordBefore(range.lowerBound)
+      } else {
+        let before = text[..<range.lowerBound]
+        let word = before.reversed().prefix(while: { $0.isLetter || $0 == "-" })
+        if !word.isEmpty { event = String(word.reversed()) }
+      }
     }
     failedToTerminate = text.prefilteredContains("Failed to terminate gracefully")
     if event == nil, failedToTerminate { event = "process-exit" }
@@ -36,13 +46,14 @@ struct WatchdogDetails: Sendable, Equatable {
     visibility = text.textFollowing("WatchdogVisibility:", upTo: separators)
       ?? text.textFollowing("ProcessVisibility:", upTo: separators)
     stuck = text.prefilteredContains(" is stuck")
-    (totalCPUSeconds, totalCPUPercent) = Self.cpu(in: text, marker: "Elapsed total CPU time (seconds): ")
-    (appCPUSeconds, appCPUPercent) = Self.cpu(in: text, marker: "Elapsed application CPU time (seconds): ")
+    (totalCPUSeconds, totalCPUPercent) = Self.cpu(in: text, ascii: ascii, marker: "Elapsed total CPU time (seconds): ")
+    (appCPUSeconds, appCPUPercent) = Self.cpu(in: text, ascii: ascii, marker: "Elapsed application CPU time (seconds): ")
   }
 
   /// "0.367, 1% CPU" → ("0.367", "1")
-  static func cpu(in text: String, marker: String) -> (String?, String?) {
+  static func cpu(in text: String, ascii: ASCIIText? = nil, marker: String) -> (String?, String?) {
     guard let range = text.prefilteredFirstRange(of: marker) else { return (nil, nil) }
+    if let ascii { return ascii.cpu(from: range.upperBound) }
     let line = text[range.upperBound...].prefix(while: { $0 != "\n" && $0 != "\"" && $0 != "|" })
     let seconds = line.prefix(while: { $0.isNumber || $0 == "." })
     var percent: String?
@@ -85,5 +96,64 @@ struct WatchdogDetails: Sendable, Equatable {
         : ", so the main thread was busy computing"
     }
     return sentence + "."
+  }
+}
+
+extension WatchdogDetails {
+  /// Text whose bytes are all ASCII and hold no carriage return: there every byte is one `Character`
+  /// (only "\r\n" pairs and non-ASCII scalars join bytes), `isLetter` is an ASCII letter and
+  /// `isNumber` an ASCII digit, so `WatchdogDetails` can answer over the bytes what it answers over
+  /// `Character`s.
+  struct ASCIIText {
+    let text: String
+    let bytes: [UInt8]
+
+    init?(_ text: String) {
+      let bytes = Array(text.utf8)
+      guard bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return nil }
+      self.text = text
+      self.bytes = bytes
+    }
+
+    private func offset(_ index: String.Index) -> Int { text.utf8.distance(from: text.utf8.startIndex, to: index) }
+
+    private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    private static func isLetterOrHyphen(_ byte: UInt8) -> Bool {
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || byte == UInt8(ascii: "-")
+    }
+
+    private static func isDigitOrDot(_ byte: UInt8) -> Bool {
+      (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".")
+    }
+
+    /// The letters and hyphens just before `end`, or `nil` when there are none.
+    func wordBefore(_ end: String.Index) -> String? {
+      let upper = offset(end)
+      var lower = upper
+      while lower > 0 && Self.isLetterOrHyphen(bytes[lower - 1]) { lower -= 1 }
+      return lower < upper ? string(lower..<upper) : nil
+    }
+
+    /// `WatchdogDetails.cpu(in:marker:)` for the text after the marker, which ends at `start`.
+    func cpu(from start: String.Index) -> (String?, String?) {
+      let lower = offset(start)
+      var end = lower
+      while end < bytes.count, bytes[end] != UInt8(ascii: "\n"), bytes[end] != UInt8(ascii: "\""),
+        bytes[end] != UInt8(ascii: "|")
+      {
+        end += 1
+      }
+      var secondsEnd = lower
+      while secondsEnd < end && Self.isDigitOrDot(bytes[secondsEnd]) { secondsEnd += 1 }
+      var percent: String?
+      if let sign = bytes[lower..<end].firstIndex(of: UInt8(ascii: "%")) {
+        var first = sign
+        while first > lower && Self.isDigitOrDot(bytes[first - 1]) { first -= 1 }
+        if first < sign { percent = string(first..<sign) }
+      }
+      return (secondsEnd > lower ? string(lower..<secondsEnd) : nil, percent)
+    }
   }
 }

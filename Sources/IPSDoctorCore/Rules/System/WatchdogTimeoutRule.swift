@@ -3,6 +3,8 @@
 public struct WatchdogTimeoutRule: DiagnosisRule {
   public init() {}
 
+  /// `[code]`, built once: as a literal at the call the set was built and hashed on every report.
+  static let codes: Set<UInt64> = [code]
   static let code: UInt64 = 0x8badf00d
 
   public static let description = RuleDescription(
@@ -52,7 +54,7 @@ public struct WatchdogTimeoutRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let match = context.terminationCode(in: [Self.code]) else { return nil }
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
     let text = context.terminationDescription
     if text.prefilteredContains("has active assertions beyond permitted time") { return nil }
     let details = WatchdogDetails(text: text)
