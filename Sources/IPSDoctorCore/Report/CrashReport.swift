@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// One crash report, whatever its on-disk form (JSON `.ips`, legacy text `.crash`, or a JSON header
 /// with a text body), in the typed shape that the diagnosis rules and every output format read.
 ///
@@ -510,21 +518,80 @@ extension BinaryImage {
   /// Whether the image ships inside an app bundle or container (the developer's own code or one of
   /// its frameworks), rather than with the OS.
   public var isAppImage: Bool {
-    // Swift runtime libraries that old apps embedded are Apple's code, not the app's.
-    if let name, name.hasPrefix("libswift") && name.hasSuffix(".dylib") { return false }
+    // Swift runtime libraries that old apps embedded are Apple's code, not the app's. (No
+    // character but "l" itself is canonically equivalent to "l", so a name starting with another
+    // ASCII byte cannot start with "libswift": most names skip the `Character`-wise test.)
+    if let name, name.utf8.first.map({ $0 == UInt8(ascii: "l") || $0 >= 0x80 }) ?? false,
+      name.hasPrefix("libswift") && name.hasSuffix(".dylib")
+    {
+      return false
+    }
     guard let path else { return source == "P" && name != nil }
+    switch Self.pathKind(path) {
+    case .system: return false
+    case .app: return true
+    case .other: return source != "S" && source != "C" && source != "K"
+    }
+  }
+
+  /// What an image's path says about ``isAppImage``.
+  enum PathKind: Equatable {
+    /// An OS location.
+    case system
+    /// Inside an app bundle or container.
+    case app
+    /// Neither: the image's source decides.
+    case other
+  }
+
+  /// ``PathKind`` of `path`. Legacy reports name hundreds of images, and the `String` tests
+  /// (`hasSuffix` walks `Character`s backwards) cost more than reading the image's line did. In
+  /// ASCII text every byte is a `Character` except a "\r\n" pair, which no marker here has or
+  /// can split, so there the byte tests give the `String` answers; other text takes the `String`
+  /// tests.
+  static func pathKind(_ path: String) -> PathKind {
+    let kind = path.utf8.withContiguousStorageIfAvailable { path -> PathKind? in
+      guard ByteSearch.isASCII(path) else { return nil }
+      func hasPrefix(_ prefix: StaticString) -> Bool {
+        path.count >= prefix.utf8CodeUnitCount
+          && memcmp(path.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+      }
+      func contains(_ needle: StaticString) -> Bool {
+        let needle = UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        return ByteSearch.firstIndex(of: needle, in: UnsafeRawBufferPointer(path)) != nil
+      }
+      if hasPrefix("/System/") || hasPrefix("/usr/lib/") || hasPrefix("/usr/libexec/")
+        || hasPrefix("/Library/Apple/") || hasPrefix("/sbin/") || hasPrefix("/bin/")
+      {
+        return .system
+      }
+      let hasAppSuffix =
+        path.count >= 4 && memcmp(path.baseAddress! + (path.count - 4), ".app", 4) == 0
+      if hasPrefix("/private/var/containers/Bundle/Application/")
+        || hasPrefix("/var/containers/Bundle/Application/") || contains(".app/") || hasAppSuffix
+        || contains("/Developer/CoreSimulator/")
+      {
+        return .app
+      }
+      return hasPrefix("/System") ? .system : .other
+    }
+    return (kind ?? nil) ?? pathKindByCharacters(path)
+  }
+
+  /// ``pathKind(_:)`` by the `String` tests, for any text.
+  static func pathKindByCharacters(_ path: String) -> PathKind {
     if path.hasPrefix("/System/") || path.hasPrefix("/usr/lib/") || path.hasPrefix("/usr/libexec/")
       || path.hasPrefix("/Library/Apple/") || path.hasPrefix("/sbin/") || path.hasPrefix("/bin/")
     {
-      return false
+      return .system
     }
     if path.hasPrefix("/private/var/containers/Bundle/Application/")
       || path.hasPrefix("/var/containers/Bundle/Application/") || path.prefilteredContains(".app/")
       || path.hasSuffix(".app") || path.prefilteredContains("/Developer/CoreSimulator/")
     {
-      return true
+      return .app
     }
-    return !path.hasPrefix("/System") && source != "S" && source != "C" && source != "K"
+    return path.hasPrefix("/System") ? .system : .other
   }
 }
 
