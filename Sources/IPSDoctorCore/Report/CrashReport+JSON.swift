@@ -486,19 +486,23 @@ extension ExceptionInfo {
       default: continue
       }
     }
-    self.init(
-      type: decoder.string(type, named: "type", in: path()),
-      signal: decoder.string(signal, named: "signal", in: path()))
-    self.codes = decoder.string(codes, named: "codes", in: path())
-    self.subtype = decoder.string(subtype, named: "subtype", in: path())
-    self.message = decoder.string(message, named: "message", in: path())
+    // Read in the old order (warnings keep theirs), then moved into the memberwise initialiser.
+    let typeText = decoder.string(type, named: "type", in: path())
+    let signalText = decoder.string(signal, named: "signal", in: path())
+    let codesText = decoder.string(codes, named: "codes", in: path())
+    let subtypeText = decoder.string(subtype, named: "subtype", in: path())
+    let messageText = decoder.string(message, named: "message", in: path())
+    var codeValues: [UInt64] = []
     if let raw = decoder.array(rawCodes, named: "rawCodes", in: path()) {
       for (index, value) in raw.elements.enumerated() {
         if let code = decoder.uint64(value, at: path().appending("rawCodes").appending(index)) {
-          self.rawCodes.append(code)
+          codeValues.append(code)
         }
       }
     }
+    self.init(
+      type: typeText, signal: signalText, codes: codesText, rawCodes: codeValues, subtype: subtypeText,
+      message: messageText, notes: [])
   }
 }
 
@@ -542,15 +546,16 @@ extension Termination {
       default: continue
       }
     }
+    // Arguments are evaluated in order, so warnings keep theirs.
     self.init(
       namespace: decoder.string(namespace, named: "namespace", in: path()),
-      code: decoder.uint64(code, named: "code", in: path()))
-    self.indicator = decoder.string(indicator, named: "indicator", in: path())
-    self.reasons = decoder.strings(reasons, named: "reasons", in: path())
-    self.details = decoder.strings(details, named: "details", in: path())
-    self.byProc = decoder.string(byProc, named: "byProc", in: path())
-    self.byPid = decoder.int(byPid, named: "byPid", in: path())
-    self.flags = decoder.uint64(flags, named: "flags", in: path())
+      code: decoder.uint64(code, named: "code", in: path()),
+      indicator: decoder.string(indicator, named: "indicator", in: path()),
+      reasons: decoder.strings(reasons, named: "reasons", in: path()),
+      details: decoder.strings(details, named: "details", in: path()),
+      byProc: decoder.string(byProc, named: "byProc", in: path()),
+      byPid: decoder.int(byPid, named: "byPid", in: path()),
+      flags: decoder.uint64(flags, named: "flags", in: path()))
   }
 }
 

@@ -307,11 +307,12 @@ public struct ExceptionInfo: Sendable, Equatable {
   /// The Exception Note lines of a legacy report (EXC_CORPSE_NOTIFY, NON-FATAL CONDITION, …).
   public var notes: [String]
 
+  // The JSON reader uses the memberwise initialiser (see ``Frame``); the public one is below.
+}
+
+extension ExceptionInfo {
   public init(type: String? = nil, signal: String? = nil) {
-    self.type = type
-    self.signal = signal
-    self.rawCodes = []
-    self.notes = []
+    self.init(type: type, signal: signal, codes: nil, rawCodes: [], subtype: nil, message: nil, notes: [])
   }
 
   /// The address after "at" in the subtype ("KERN_INVALID_ADDRESS at 0x10" → 0x10).
@@ -355,11 +356,14 @@ public struct Termination: Sendable, Equatable {
   public var byPid: Int?
   public var flags: UInt64?
 
+  // The JSON reader uses the memberwise initialiser (see ``Frame``); the public one is below.
+}
+
+extension Termination {
   public init(namespace: String? = nil, code: UInt64? = nil) {
-    self.namespace = namespace
-    self.code = code
-    self.reasons = []
-    self.details = []
+    self.init(
+      namespace: namespace, code: code, indicator: nil, reasons: [], details: [], byProc: nil, byPid: nil,
+      flags: nil)
   }
 
   /// The code as Apple writes it in text reports: `0x8badf00d`.
