@@ -30,6 +30,9 @@ extension DiagnosisContext {
   }
 
   private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
+    // Eleven rules ask on every report and most reports hold none of their codes: the few
+    // candidates, gathered once, rule that out before the report's fields are read.
+    guard terminationCodeCandidates.contains(where: codes) else { return nil }
     // The termination's fields are read in place: a copy of the whole termination (and a zip of
     // the texts with their numbers) cost more than the look-ups, and most reports match nothing.
     if let code = report.termination?.code, codes(code), report.termination?.namespace != "SIGNAL" {

@@ -57,6 +57,9 @@ public struct DiagnosisContext: Sendable {
   let exceptionCodeValues: [UInt64?]
   /// For each of `terminationTexts`, its `hexNumbers(in:)`.
   let terminationTextNumbers: [[UInt64]]
+  /// Every code `terminationCode(in:)` can answer: `termination.code` (outside the SIGNAL
+  /// namespace), `exceptionCodeValues` and `terminationTextNumbers`.
+  let terminationCodeCandidates: [UInt64]
 
   // Borrowed: an owned argument made callers copy the report, and the initializer copied it again
   // to keep reading the argument after storing it.
@@ -126,6 +129,11 @@ public struct DiagnosisContext: Sendable {
     terminationTextBytes = FrameSymbolText(terminationTexts)
     exceptionCodeValues = report.exception?.codes.map(Self.parseCodes) ?? []
     terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
+    var candidates: [UInt64] = []
+    if let code = report.termination?.code, report.termination?.namespace != "SIGNAL" { candidates.append(code) }
+    for case let value? in exceptionCodeValues { candidates.append(value) }
+    for numbers in terminationTextNumbers { candidates += numbers }
+    terminationCodeCandidates = candidates
     swiftFailures = SwiftFailure.collect(in: self)
     languageException = LanguageException.collect(in: self)
     mainThreadAssertion = MainThreadAssertion.collect(in: self)
@@ -156,7 +164,11 @@ public struct DiagnosisContext: Sendable {
 
   /// The first reason text containing `fragment`, with where it was found.
   public func reasonText(containing fragment: String) -> Evidence? {
-    if reasonTextBytes?.contains(fragment) == false { return nil }
+    switch reasonTextBytes?.firstFrame(containing: fragment) ?? .undecided {
+    case .found(let index): return reasonEvidence(at: index)
+    case .absent: return nil
+    case .undecided: break
+    }
     if let exceptionMessage, exceptionMessage.utf8Contains(fragment) {
       return Evidence("exceptionReason.composed_message", exceptionMessage)
     }
@@ -175,6 +187,34 @@ public struct DiagnosisContext: Sendable {
       }
       for (index, detail) in termination.details.enumerated() where detail.utf8Contains(fragment) {
         return Evidence("termination.details[\(index)]", detail)
+      }
+    }
+    return nil
+  }
+
+  /// The text at `index` in `reasonTextBytes` (the order `reasonText(containing:)` searches in,
+  /// absent texts counted), with its path: the byte search already found which text holds the
+  /// fragment, so searching the texts one by one again would only repeat it.
+  private func reasonEvidence(at index: Int) -> Evidence? {
+    var index = index
+    if index == 0 { return exceptionMessage.map { Evidence("exceptionReason.composed_message", $0) } }
+    index -= 1
+    for info in report.applicationSpecificInfo {
+      if index < info.lines.count {
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        return Evidence(key, info.lines[index])
+      }
+      index -= info.lines.count
+    }
+    if index == 0 { return report.exception?.message.map { Evidence("exception.message", $0) } }
+    index -= 1
+    if let termination = report.termination {
+      if index < termination.reasons.count {
+        return Evidence("termination.reasons[\(index)]", termination.reasons[index])
+      }
+      index -= termination.reasons.count
+      if index < termination.details.count {
+        return Evidence("termination.details[\(index)]", termination.details[index])
       }
     }
     return nil
@@ -292,31 +332,44 @@ public struct DiagnosisContext: Sendable {
   /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
   /// `ChatApp + 0x13c40` when unsymbolicated.
   public func describe(_ frame: Frame) -> String {
-    // The parts joined by spaces, appended in place: an array of parts and `joined` cost more
-    // than the text (rules describe thousands of frames).
-    var text = ""
+    // The parts joined by spaces as bytes, made a `String` once: appending each part to a
+    // `String` (and formatting the numbers as `String`s) cost several times the text.
+    var text = UTF8TextBuilder(capacity: 128)
     var parts = 0
-    func append(_ part: String) {
-      if parts > 0 { text += " " }
-      text += part
+    func separate() {
+      if parts > 0 { text.append(ascii: UInt8(ascii: " ")) }
       parts += 1
     }
-    if let image = frame.imageName { append(image) }
+    if let image = frame.imageName {
+      separate()
+      text.append(image)
+    }
     if let name = displayName(frame) {
-      append(name)
+      separate()
+      text.append(name)
       if let location = frame.symbolLocation {
-        text += " + "
-        text += String(location)
+        text.append(" + ")
+        text.appendDecimal(location)
       }
     } else if let offset = frame.imageOffset {
-      append("+ " + String.hex(offset))
+      separate()
+      text.append("+ ")
+      text.appendHex(offset)
     } else if let address = frame.address {
-      append(String.hex(address))
+      separate()
+      text.appendHex(address)
     }
     if let file = frame.sourceFile {
-      append("(\(file)" + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
+      separate()
+      text.append(ascii: UInt8(ascii: "("))
+      text.append(file)
+      if let line = frame.sourceLine {
+        text.append(ascii: UInt8(ascii: ":"))
+        text.append(String(line))
+      }
+      text.append(ascii: UInt8(ascii: ")"))
     }
-    return parts == 0 ? "???" : text
+    return parts == 0 ? "???" : text.string
   }
 
   /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.

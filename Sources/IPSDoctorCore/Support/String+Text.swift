@@ -231,3 +231,58 @@ extension Substring {
     return UInt64(prefix(while: \.isHexDigit), radix: 16)
   }
 }
+
+/// Text built as UTF-8 bytes and made a `String` once: appending short parts to a `String` one by
+/// one regrows it at each step, and rules describe frames and their paths by the thousand.
+struct UTF8TextBuilder {
+  private var bytes: [UInt8] = []
+
+  init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+  mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func append(ascii byte: UInt8) { bytes.append(byte) }
+
+  /// `String(value)`'s digits.
+  mutating func appendDecimal(_ value: UInt64) {
+    let start = bytes.count
+    var rest = value
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+      rest /= 10
+    } while rest > 0
+    reverse(from: start)
+  }
+
+  /// `String.hex(value)`: `0x` and the lowercase digits.
+  mutating func appendHex(_ value: UInt64) {
+    bytes.append(UInt8(ascii: "0"))
+    bytes.append(UInt8(ascii: "x"))
+    let start = bytes.count
+    var rest = value
+    repeat {
+      let digit = UInt8(rest & 0xF)
+      bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+      rest >>= 4
+    } while rest > 0
+    reverse(from: start)
+  }
+
+  /// Reverses `bytes[start...]` in place (the digits come least significant first); reversing the
+  /// slice made a copy of it.
+  private mutating func reverse(from start: Int) {
+    var low = start
+    var high = bytes.count - 1
+    while low < high {
+      bytes.swapAt(low, high)
+      low += 1
+      high -= 1
+    }
+  }
+
+  /// The parts, each valid UTF-8 (they came from `String`s), as one `String`.
+  var string: String { String(decoding: bytes, as: UTF8.self) }
+}
