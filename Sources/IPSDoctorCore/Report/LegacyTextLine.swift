@@ -820,59 +820,10 @@ enum LegacyTextLine {
   /// "6f1c3b2a…" (32 digits) or "6F1C3B2A-…" → "6F1C3B2A-1234-…" upper-case, dashed 8-4-4-4-12.
   /// `text` holds only hex digits and dashes (the caller checks).
   ///
-  /// The two usual forms, 32 digits and the dashed 8-4-4-4-12 form, are copied and upper-cased a
-  /// word at a time; any other is read a byte at a time.
+  /// A byte at a time: ``normalizedImageUUID(_:)`` handles the two usual forms a word at a time
+  /// and comes here only for the others.
   static func normalizedUUID(_ text: UnsafeBufferPointer<UInt8>) -> String {
     assert(text.allSatisfy { isHexByte($0) || $0 == 0x2D })
-    if text.count == 32 || text.count == 36, let base = text.baseAddress {
-      let input = UnsafeRawPointer(base)
-      let w0 = input.loadUnaligned(as: UInt64.self)
-      let w1 = input.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-      let w2 = input.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-      let w3 = input.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-      let dashes = dashCount(w0) + dashCount(w1) + dashCount(w2) + dashCount(w3)
-      if text.count == 32 && dashes == 0 {
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-          let output = UnsafeMutableRawPointer(buffer.baseAddress!)
-          output.storeBytes(of: upperHex(w0), as: UInt64.self)
-          output.storeBytes(of: 0x2D, toByteOffset: 8, as: UInt8.self)
-          output.storeBytes(
-            of: upperHex(input.loadUnaligned(fromByteOffset: 8, as: UInt32.self)), toByteOffset: 9,
-            as: UInt32.self)
-          output.storeBytes(of: 0x2D, toByteOffset: 13, as: UInt8.self)
-          output.storeBytes(
-            of: upperHex(input.loadUnaligned(fromByteOffset: 12, as: UInt32.self)), toByteOffset: 14,
-            as: UInt32.self)
-          output.storeBytes(of: 0x2D, toByteOffset: 18, as: UInt8.self)
-          output.storeBytes(
-            of: upperHex(input.loadUnaligned(fromByteOffset: 16, as: UInt32.self)), toByteOffset: 19,
-            as: UInt32.self)
-          output.storeBytes(of: 0x2D, toByteOffset: 23, as: UInt8.self)
-          output.storeBytes(
-            of: upperHex(input.loadUnaligned(fromByteOffset: 20, as: UInt32.self)), toByteOffset: 24,
-            as: UInt32.self)
-          output.storeBytes(of: upperHex(w3), toByteOffset: 28, as: UInt64.self)
-          return 36
-        }
-      }
-      if text.count == 36 {
-        let w4 = input.loadUnaligned(fromByteOffset: 32, as: UInt32.self)
-        // Exactly the four dashes of the 8-4-4-4-12 form: the result is the text, upper-cased.
-        if dashes + dashCount(UInt64(w4)) == 4 && text[8] == 0x2D && text[13] == 0x2D
-          && text[18] == 0x2D && text[23] == 0x2D
-        {
-          return String(unsafeUninitializedCapacity: 36) { buffer in
-            let output = UnsafeMutableRawPointer(buffer.baseAddress!)
-            output.storeBytes(of: upperHex(w0), as: UInt64.self)
-            output.storeBytes(of: upperHex(w1), toByteOffset: 8, as: UInt64.self)
-            output.storeBytes(of: upperHex(w2), toByteOffset: 16, as: UInt64.self)
-            output.storeBytes(of: upperHex(w3), toByteOffset: 24, as: UInt64.self)
-            output.storeBytes(of: upperHex(w4), toByteOffset: 32, as: UInt32.self)
-            return 36
-          }
-        }
-      }
-    }
     var digitCount = 0
     for byte in text where byte != 0x2D { digitCount += 1 }
     let dashed = digitCount == 32
@@ -930,15 +881,6 @@ enum LegacyTextLine {
       if let usual { return usual }
     }
     return ImageUUID(normalizedUUID(text))
-  }
-
-  /// How many bytes of `word` are "-": a byte is zero after the XOR exactly when it was a dash,
-  /// and adding 0x7F to its low seven bits sets its high bit exactly when it is not zero.
-  @inline(__always)
-  static func dashCount(_ word: UInt64) -> Int {
-    let x = word ^ 0x2D2D_2D2D_2D2D_2D2D
-    let nonzero = ((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x
-    return (~nonzero & 0x8080_8080_8080_8080).nonzeroBitCount
   }
 
   /// Hex digits and dashes, upper-cased a byte at a time within the word: of those bytes only

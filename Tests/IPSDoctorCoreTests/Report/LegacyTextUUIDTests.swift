@@ -2,8 +2,8 @@ import Testing
 
 @testable import IPSDoctorCore
 
-/// `LegacyTextLine.normalizedUUID` reads the usual forms a word at a time; it must give what the
-/// plain byte-at-a-time rule gives for every text of hex digits and dashes.
+/// `LegacyTextLine.normalizedUUID` must give what the plain rule gives for every text of hex digits
+/// and dashes (`ReportModelTests` then holds the word-at-a-time `normalizedImageUUID` to it).
 struct LegacyTextUUIDTests {
   /// The rule, a byte at a time: drop dashes, upper-case, and dash 8-4-4-4-12 when 32 digits.
   static func reference(_ text: String) -> String {
