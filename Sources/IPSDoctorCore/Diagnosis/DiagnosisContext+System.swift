@@ -23,12 +23,6 @@ extension DiagnosisContext {
     terminationCode(where: codes.contains)
   }
 
-  /// `terminationCode(in:)` for a list: an array literal of one or two codes (what most rules
-  /// pass) costs less to build than a set.
-  public func terminationCode(in codes: [UInt64]) -> TerminationCodeMatch? {
-    terminationCode(where: codes.contains)
-  }
-
   private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
     // Eleven rules ask on every report and most reports hold none of their codes: the few
     // candidates, gathered once, rule that out before the report's fields are read.
