@@ -43,7 +43,10 @@ public struct JSONDocument: Sendable, Equatable {
   }
 }
 
-/// One value on the tape.
+/// One value on the tape: 16 bytes.
+///
+/// Offsets and counts are 32-bit (``JSONParser`` reads at most ``JSONParser/maxTapeBytes`` bytes
+/// of a document); `start`, `end` and `payload` are computed from the packed fields.
 struct JSONTapeEntry: Sendable, Equatable {
   enum Kind: UInt8, Sendable {
     case null, `false`, `true`, number, string, array, object
@@ -52,25 +55,62 @@ struct JSONTapeEntry: Sendable, Equatable {
   var kind: Kind
   /// Strings: ``stringHasEscapes``. Numbers: how ``payload`` holds the value.
   var flags: UInt8 = 0
+  /// Numbers whose exact value ``word`` holds (``numberUnsigned``, ``numberNegative``): the length
+  /// of their text, never 0. Everything else: 0.
+  var numberLength: UInt16 = 0
+  /// ``start``.
+  var offset: UInt32
+  /// Numbers with ``numberLength``: the value. Everything else: ``end`` in the low 32 bits and, for
+  /// arrays and objects, ``payload`` in the high 32 bits (0 for the others).
+  var word: UInt64 = 0
+
   /// Offset of the value's first byte (for strings, the first byte after the opening quote).
-  var start: Int
+  @inline(__always)
+  var start: Int { Int(offset) }
+
   /// Strings and numbers: offset just past the text (for strings, the closing quote). Arrays and
-  /// objects: the number of elements or members.
-  var end: Int = 0
-  /// Numbers: the value (see `flags`). Arrays and objects: the index of the entry after the last
-  /// one inside them.
-  var payload: UInt64 = 0
+  /// objects: the number of elements or members. `true`, `false`, `null`: 0.
+  @inline(__always)
+  var end: Int {
+    numberLength != 0 ? Int(offset) &+ Int(numberLength) : Int(UInt32(truncatingIfNeeded: word))
+  }
+
+  /// Numbers: the value (see `flags`; 0 for ``numberOther``). Arrays and objects: the index of the
+  /// entry after the last one inside them. Anything else: 0.
+  @inline(__always)
+  var payload: UInt64 { numberLength != 0 ? word : word &>> 32 }
+
+  /// Strings: ``end`` without looking at the kind.
+  @inline(__always)
+  var stringEnd: Int { Int(UInt32(truncatingIfNeeded: word)) }
+
+  /// Arrays and objects: ``payload`` without looking at the kind.
+  @inline(__always)
+  var containerEnd: Int { Int(truncatingIfNeeded: word &>> 32) }
 
   static let stringHasEscapes: UInt8 = 1
   static let numberUnsigned: UInt8 = 0
   static let numberNegative: UInt8 = 1
   static let numberOther: UInt8 = 2
 
+  /// An entry whose `payload` is 0 (before a container's is set). `start` and `end` fit in 32 bits.
+  @inline(__always)
   init(kind: Kind, flags: UInt8 = 0, start: Int, end: Int = 0) {
     self.kind = kind
     self.flags = flags
-    self.start = start
-    self.end = end
+    self.offset = UInt32(truncatingIfNeeded: start)
+    self.word = UInt64(UInt32(truncatingIfNeeded: end))
+  }
+
+  /// A number whose exact value is `value` (`flags` is ``numberUnsigned`` or ``numberNegative``),
+  /// its text `start..<end` (1 to 65,535 bytes; the parser's are at most 20).
+  @inline(__always)
+  init(exactNumber value: UInt64, flags: UInt8, start: Int, end: Int) {
+    self.kind = .number
+    self.flags = flags
+    self.numberLength = UInt16(truncatingIfNeeded: end &- start)
+    self.offset = UInt32(truncatingIfNeeded: start)
+    self.word = value
   }
 
   static func hexDigit(_ byte: UInt8) -> UInt8? {
@@ -84,7 +124,7 @@ struct JSONTapeEntry: Sendable, Equatable {
 
   /// The text of a string entry the parser has validated.
   static func decodedString(_ entry: JSONTapeEntry, in buffer: UnsafeBufferPointer<UInt8>) -> String {
-    let raw = UnsafeBufferPointer(rebasing: buffer[entry.start..<entry.end])
+    let raw = UnsafeBufferPointer(rebasing: buffer[entry.start..<entry.stringEnd])
     guard entry.flags & stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(raw.count)
@@ -149,7 +189,7 @@ struct JSONNode {
   @inline(__always)
   var nextIndex: Int {
     let entry = view.entries[index]
-    return entry.kind == .array || entry.kind == .object ? Int(truncatingIfNeeded: entry.payload) : index + 1
+    return entry.kind == .array || entry.kind == .object ? entry.containerEnd : index + 1
   }
 
   /// The name of this value's JSON type, as used in diagnostics ("object", "string", …).
@@ -181,8 +221,8 @@ struct JSONNode {
     let entry = entry
     guard entry.kind == .number else { return nil }
     switch entry.flags {
-    case JSONTapeEntry.numberUnsigned: return .unsigned(entry.payload)
-    case JSONTapeEntry.numberNegative: return .negative(Int64(bitPattern: entry.payload))
+    case JSONTapeEntry.numberUnsigned: return .unsigned(entry.word)
+    case JSONTapeEntry.numberNegative: return .negative(Int64(bitPattern: entry.word))
     default:
       return .other(
         String(decoding: UnsafeBufferPointer(rebasing: view.bytes[entry.start..<entry.end]), as: UTF8.self))
@@ -225,7 +265,7 @@ struct JSONNode {
     if entry.flags & JSONTapeEntry.stringHasEscapes != 0 {
       return JSONTapeEntry.decodedString(entry, in: view.bytes).utf8.count
     }
-    return entry.end - entry.start
+    return entry.stringEnd - entry.start
   }
 
   /// Whether this string is `key`, compared as UTF-8 after decoding escapes.
@@ -236,7 +276,7 @@ struct JSONNode {
     if entry.flags & JSONTapeEntry.stringHasEscapes != 0 {
       return Array(JSONTapeEntry.decodedString(entry, in: view.bytes).utf8).elementsEqual(key)
     }
-    guard entry.end - entry.start == count else { return false }
+    guard entry.stringEnd - entry.start == count else { return false }
     guard let base = view.bytes.baseAddress, let other = key.baseAddress else { return count == 0 }
     let mine = UnsafeRawPointer(base + entry.start)
     if count >= 8 {
@@ -280,7 +320,7 @@ struct JSONNode {
       case .number: produced = .number(JSONNode(view: view, index: position).number!)
       case .string: produced = .string(JSONTapeEntry.decodedString(entry, in: view.bytes))
       case .array, .object:
-        let end = Int(truncatingIfNeeded: entry.payload)
+        let end = entry.containerEnd
         if end > position + 1 {
           var open: Open = .array([], end: end)
           if entry.kind == .object { open = .object([], key: nil, end: end) }

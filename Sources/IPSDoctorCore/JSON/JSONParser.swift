@@ -12,6 +12,11 @@
 public enum JSONParser {
   public static let defaultMaxDepth = 512
 
+  /// The most bytes of a document the tape can address: its offsets and counts are 32-bit
+  /// (``JSONTapeEntry``). A value that does not end within this many bytes of its start fails as if
+  /// the input ended there.
+  static let maxTapeBytes = Int(UInt32.max) - 16
+
   /// Parses `bytes` as exactly one JSON document (surrounding whitespace allowed).
   public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError)
     -> JSONValue
@@ -77,11 +82,15 @@ public enum JSONParser {
 
   /// The tape form of ``parsePrefixRecovering(_:from:maxDepth:)``: the document holds a copy of
   /// the bytes it was read from, so it outlives `buffer`.
+  ///
+  /// `maxBytes` (at most ``maxTapeBytes``) is for tests of that limit.
   static func documentPrefix(
-    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
+    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth,
+    maxBytes: Int = maxTapeBytes
   ) -> (document: JSONDocument?, end: Int, error: JSONError?) {
     // The tape's offsets are relative to `start`; errors and `end` are reported in `buffer`.
-    let slice = UnsafeBufferPointer(rebasing: buffer[min(start, buffer.count)...])
+    let from = min(start, buffer.count)
+    let slice = UnsafeBufferPointer(rebasing: buffer[from..<min(buffer.count, from + min(maxBytes, maxTapeBytes))])
     guard let base = slice.baseAddress, !slice.isEmpty else {
       let error = JSONError(reason: .empty, location: SourceLocation(offset: 0, line: 0, column: 0))
       return (nil, start, finished(error, shiftedBy: start, in: buffer))
@@ -175,9 +184,9 @@ private struct Reader {
   /// what was read before the break, with every open container closed there (see
   /// ``JSONParser/parsePrefixRecovering(_:from:maxDepth:)``).
   ///
-  /// While an array or object is open, its entry's `end` counts the values read so far and its
-  /// `payload` holds the entry of the container around it (-1 at the top), so the open containers
-  /// need no stack of their own.
+  /// While an array or object is open, its entry's `end` (the low half of its `word`) counts the
+  /// values read so far and the high half holds the entry of the container around it plus one (0
+  /// at the top, see ``parent(of:)``), so the open containers need no stack of their own.
   let tape: UnsafeMutablePointer<JSONTapeEntry>
   var tapeCount = 0
   let tapeCapacity: Int
@@ -207,6 +216,18 @@ private struct Reader {
   @inline(__always)
   func place(_ entry: JSONTapeEntry) {
     (tape + tapeCount).initialize(to: entry)
+  }
+
+  /// The container around the open container at `index`, or -1.
+  @inline(__always)
+  func parent(of index: Int) -> Int {
+    Int(truncatingIfNeeded: tape[index].word &>> 32) &- 1
+  }
+
+  /// Closes the open container at `index`: its `payload` becomes the tape's count.
+  @inline(__always)
+  func close(_ index: Int) {
+    tape[index].word = tape[index].word & 0xFFFF_FFFF | UInt64(truncatingIfNeeded: tapeCount) &<< 32
   }
 
   @inline(__always)
@@ -306,7 +327,7 @@ private struct Reader {
           inKey = true
           r.skipWhitespace()
           guard r.position < r.count, r.bytes[r.position] == ASCII.quote else {
-            throw r.unexpected(r.tape[open].end == 0 ? "a string key or '}'" : "a string key")
+            throw r.unexpected(r.tape[open].word & 0xFFFF_FFFF == 0 ? "a string key or '}'" : "a string key")
           }
           try r.placeString()
           if r.position < r.count && r.bytes[r.position] == ASCII.colon {
@@ -347,9 +368,9 @@ private struct Reader {
           let close = isObject ? ASCII.closeBrace : ASCII.closeBracket
           if r.position < r.count && r.bytes[r.position] == close {
             r.position &+= 1
-            r.tape[index].payload = UInt64(r.tapeCount)
+            r.close(index)
           } else {
-            r.tape[index].payload = UInt64(bitPattern: Int64(open))
+            r.tape[index].word = UInt64(truncatingIfNeeded: open &+ 1) &<< 32
             open = index
             openIsObject = isObject
             depth &+= 1
@@ -373,7 +394,7 @@ private struct Reader {
         // A value is complete: count it in its container, closing as many containers as end here.
         while true {
           guard open >= 0 else { break document }
-          r.tape[open].end &+= 1
+          r.tape[open].word &+= 1  // its `end`
           r.skipWhitespace()
           guard r.position < r.count else {
             atContainer = true
@@ -388,8 +409,8 @@ private struct Reader {
           }
           if byte == (openIsObject ? ASCII.closeBrace : ASCII.closeBracket) {
             r.position &+= 1
-            let parent = Int(truncatingIfNeeded: r.tape[open].payload)
-            r.tape[open].payload = UInt64(r.tapeCount)
+            let parent = r.parent(of: open)
+            r.close(open)
             open = parent
             openIsObject = parent >= 0 && r.tape[parent].kind == .object
             depth &-= 1
@@ -402,11 +423,11 @@ private struct Reader {
     } catch {
       self = r
       var pendingKey = !inKey && !atContainer && openIsObject
-      if inKey && tape[open].end == 0 {
+      if inKey && tape[open].word & 0xFFFF_FFFF == 0 {
         // The object whose first key failed is not part of what was read; its container was
         // reading it as a value.
         tapeCount = open
-        open = Int(truncatingIfNeeded: tape[open].payload)
+        open = parent(of: open)
         pendingKey = open >= 0 && tape[open].kind == .object
       }
       throw failed(error, open: open, pendingKey: pendingKey, atContainer: atContainer)
@@ -441,7 +462,9 @@ private struct Reader {
     while container >= 0 {
       let entry = tape[container]
       if entry.kind == .array {
-        if inner >= 0 || !atContainer { failure.path.components.append(.index(entry.end)) }
+        if inner >= 0 || !atContainer {
+          failure.path.components.append(.index(Int(truncatingIfNeeded: entry.word & 0xFFFF_FFFF)))
+        }
       } else if inner >= 0 {
         // An enclosing object's pending key is the entry just before the container inside it.
         failure.path.components.append(.key(JSONTapeEntry.decodedString(tape[inner - 1], in: buffer)))
@@ -449,16 +472,16 @@ private struct Reader {
         failure.path.components.append(.key(JSONTapeEntry.decodedString(tape[tapeCount - 1], in: buffer)))
       }
       inner = container
-      container = Int(truncatingIfNeeded: entry.payload)
+      container = parent(of: container)
     }
     if pendingKey { tapeCount -= 1 }  // a key whose value failed
     container = open
     inner = -1
     while container >= 0 {
-      let parent = Int(truncatingIfNeeded: tape[container].payload)
+      let parent = parent(of: container)
       // The container closed just before this one counts as one of its values.
-      tape[container].end += inner >= 0 ? 1 : 0
-      tape[container].payload = UInt64(tapeCount)
+      tape[container].word += inner >= 0 ? 1 : 0
+      close(container)
       inner = container
       container = parent
     }
@@ -715,9 +738,7 @@ private struct Reader {
       // A digit here is a twentieth one or follows a leading zero.
       if end == count || !Self.continuesNumber(bytes[end]) {
         position = end
-        var entry = JSONTapeEntry(kind: .number, flags: JSONTapeEntry.numberUnsigned, start: start, end: end)
-        entry.payload = magnitude
-        place(entry)
+        place(JSONTapeEntry(exactNumber: magnitude, flags: JSONTapeEntry.numberUnsigned, start: start, end: end))
         return
       }
     }
@@ -781,17 +802,15 @@ private struct Reader {
       }
       while position < count, isDigit(bytes[position]) { position += 1 }
     }
-    var entry = JSONTapeEntry(kind: .number, flags: JSONTapeEntry.numberOther, start: start, end: position)
     if integral && !overflow {
       if !negative {
-        entry.flags = JSONTapeEntry.numberUnsigned
-        entry.payload = magnitude
+        return JSONTapeEntry(exactNumber: magnitude, flags: JSONTapeEntry.numberUnsigned, start: start, end: position)
       } else if magnitude <= UInt64(Int64.max) + 1 {
-        entry.flags = JSONTapeEntry.numberNegative
-        entry.payload = UInt64(bitPattern: magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
+        let value = UInt64(bitPattern: magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
+        return JSONTapeEntry(exactNumber: value, flags: JSONTapeEntry.numberNegative, start: start, end: position)
       }
     }
-    return entry
+    return JSONTapeEntry(kind: .number, flags: JSONTapeEntry.numberOther, start: start, end: position)
   }
 
   @inline(__always)
