@@ -13,34 +13,76 @@
 /// exact value in the entry. Readers walk the tape with ``JSONNode``s (keys compared as bytes) and
 /// decode only the values they use; ``value`` builds the ``JSONValue`` tree on demand.
 public struct JSONDocument: Sendable, Equatable {
-  let bytes: [UInt8]
-  let entries: [JSONTapeEntry]
+  /// One allocation for both: the tape's `tapeCount` entries, then the document's `byteCount`
+  /// bytes, zero-padded to a whole word.
+  let storage: [JSONStorageWord]
+  let tapeCount: Int
+  let byteCount: Int
+
+  /// `storage` as ``JSONParser`` fills it.
+  init(storage: [JSONStorageWord], tapeCount: Int, byteCount: Int) {
+    self.storage = storage
+    self.tapeCount = tapeCount
+    self.byteCount = byteCount
+  }
 
   init(bytes: [UInt8], entries: [JSONTapeEntry]) {
-    self.bytes = bytes
-    self.entries = entries
+    let words = (bytes.count + 15) / 16
+    storage = [JSONStorageWord](unsafeUninitializedCapacity: entries.count + words) { room, initialized in
+      let base = UnsafeMutableRawPointer(room.baseAddress!)
+      base.initializeMemory(as: UInt8.self, repeating: 0, count: (entries.count + words) * 16)
+      entries.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+      bytes.withUnsafeBytes { if let from = $0.baseAddress { (base + entries.count * 16).copyMemory(from: from, byteCount: $0.count) } }
+      initialized = entries.count + words
+    }
+    tapeCount = entries.count
+    byteCount = bytes.count
   }
+
+  /// The document's bytes (a copy).
+  var bytes: [UInt8] { withView { Array($0.bytes) } }
+
+  /// The tape (a copy).
+  var entries: [JSONTapeEntry] { withView { Array($0.entries) } }
 
   /// The document as a tree (built on every call).
   public var value: JSONValue {
     withRoot { $0.value }
   }
 
-  /// Calls `body` with the root value. Nodes are views into this document: they must not escape
-  /// `body`.
-  func withRoot<Result>(_ body: (JSONNode) -> Result) -> Result {
-    bytes.withUnsafeBufferPointer { bytes in
-      entries.withUnsafeBufferPointer { entries in
-        body(JSONNode(view: JSONView(bytes: bytes, entries: entries), index: 0))
+  /// Calls `body` with views of the tape and the bytes; they must not escape `body`.
+  @inline(__always)
+  func withView<Result>(_ body: (JSONView) -> Result) -> Result {
+    storage.withUnsafeBufferPointer { words in
+      UnsafeBufferPointer(rebasing: words[..<tapeCount]).withMemoryRebound(to: JSONTapeEntry.self) { entries in
+        UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: words[tapeCount...])).withMemoryRebound(
+          to: UInt8.self
+        ) { bytes in
+          body(JSONView(bytes: UnsafeBufferPointer(rebasing: bytes[..<byteCount]), entries: entries))
+        }
       }
     }
+  }
+
+  /// Calls `body` with the root value. Nodes are views into this document: they must not escape
+  /// `body`.
+  @inline(__always)
+  func withRoot<Result>(_ body: (JSONNode) -> Result) -> Result {
+    withView { body(JSONNode(view: $0, index: 0)) }
   }
 
   /// Two documents are equal when their values are (formatting and key order within the source
   /// aside, exactly as ``JSONValue`` compares).
   public static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
-    (lhs.bytes == rhs.bytes && lhs.entries == rhs.entries) || lhs.value == rhs.value
+    (lhs.tapeCount == rhs.tapeCount && lhs.byteCount == rhs.byteCount && lhs.storage == rhs.storage)
+      || lhs.value == rhs.value
   }
+}
+
+/// The unit of a ``JSONDocument``'s storage: a tape entry's 16 bytes, or 16 of the document's bytes.
+struct JSONStorageWord: Sendable, Equatable {
+  var low: UInt64
+  var high: UInt64
 }
 
 /// One value on the tape: 16 bytes.

@@ -102,36 +102,58 @@ public enum JSONParser {
     // reports) is read again into four times the room. Every entry starts at a byte of its own, so
     // `slice.count` entries (and the two a step checks room for) always suffice.
     var capacity = min(slice.count / 8 + 16, 1 << 20)
-    var entries: [JSONTapeEntry]
+    // The document's bytes are copied right after the tape, into the same allocation.
+    let byteRoom = (slice.count + 15) / 16
+    var storage: [JSONStorageWord]
+    var tapeCount = 0
+    var copied = 0
     while true {
       var full = false
       failure = nil
-      entries = [JSONTapeEntry](unsafeUninitializedCapacity: capacity) { storage, initialized in
-        var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: storage)
-        do throws(JSONError) {
-          reader.skipWhitespace()
-          guard reader.position < reader.count else {
-            throw Reader.error(.empty, at: reader.position)
+      storage = [JSONStorageWord](unsafeUninitializedCapacity: capacity + byteRoom) { room, initialized in
+        UnsafeMutableBufferPointer(rebasing: room[..<capacity]).withMemoryRebound(to: JSONTapeEntry.self) { tape in
+          var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: tape)
+          do throws(JSONError) {
+            reader.skipWhitespace()
+            guard reader.position < reader.count else {
+              throw Reader.error(.empty, at: reader.position)
+            }
+            full = !(try reader.parseValue())
+          } catch {
+            failure = error
           }
-          full = !(try reader.parseValue())
-        } catch {
-          failure = error
+          end = reader.position
+          tapeCount = reader.tapeCount
         }
-        end = reader.position
-        initialized = full ? 0 : reader.tapeCount
+        guard !full, tapeCount > 0, let words = room.baseAddress else {
+          initialized = 0
+          return
+        }
+        copied = min(end, slice.count)
+        let wordCount = (copied + 15) / 16
+        if wordCount > 0 {
+          (words + tapeCount + wordCount - 1).initialize(to: JSONStorageWord(low: 0, high: 0))
+          UnsafeMutableRawPointer(words + tapeCount).copyMemory(from: base, byteCount: copied)
+        }
+        initialized = tapeCount + wordCount
       }
       if !full { break }
       capacity = min(capacity * 4, slice.count + 2)
     }
-    guard let failure else {
-      let document = JSONDocument(bytes: Array(UnsafeBufferPointer(rebasing: slice[..<end])), entries: entries)
-      return (document, start + end, nil)
-    }
     var document: JSONDocument?
-    if !entries.isEmpty {
-      document = JSONDocument(
-        bytes: Array(UnsafeBufferPointer(rebasing: slice[..<min(end, slice.count)])), entries: entries)
+    if tapeCount > 0 {
+      let used = storage.count
+      if used < storage.capacity / 2 {
+        // The room was sized for everything after `start`: a short document (a report's header
+        // line, say) keeps only what it uses.
+        storage = [JSONStorageWord](unsafeUninitializedCapacity: used) { room, initialized in
+          storage.withUnsafeBufferPointer { _ = room.initialize(fromContentsOf: $0) }
+          initialized = used
+        }
+      }
+      document = JSONDocument(storage: storage, tapeCount: tapeCount, byteCount: copied)
     }
+    guard let failure else { return (document, start + end, nil) }
     return (document, start + end, finished(failure, shiftedBy: start, in: buffer))
   }
 

@@ -117,4 +117,24 @@ struct TapeLayoutTests {
       #expect(capped.document?.entries == plain.document?.entries, "cap \(cap)")
     }
   }
+
+  /// The parser writes the tape and the bytes into one allocation; building a document from the two
+  /// parts separately must give the same storage, word for word (zero padding included).
+  @Test("Tape and bytes share one storage, the same as built from the parts")
+  func sharedStorage() throws {
+    for path in Fixtures.files(in: "reports", extensions: ["ips"]).prefix(20) {
+      let bytes = try Fixtures.bytes(path)
+      for start in [0, (bytes.firstIndex(of: 0x0A) ?? 0) + 1] {
+        let (document, end, _) = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: start) }
+        guard let document else { continue }
+        #expect(document.bytes == Array(bytes[start..<end]), "\(path)")
+        let rebuilt = JSONDocument(bytes: document.bytes, entries: document.entries)
+        #expect(rebuilt.storage == document.storage && rebuilt.tapeCount == document.tapeCount
+          && rebuilt.byteCount == document.byteCount, "\(path)")
+        #expect(document.storage.count == document.tapeCount + (document.byteCount + 15) / 16)
+        // A header line followed by a long body keeps only the room it uses.
+        if start == 0 { #expect(document.storage.capacity < 2 * document.storage.count + 16, "\(path)") }
+      }
+    }
+  }
 }
