@@ -40,6 +40,8 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     case loneSurrogate
     case invalidNumber(String)
     case tooDeep(limit: Int)
+    /// A value goes on past the most bytes a document may have (``JSONParser``'s 32-bit tape).
+    case tooLarge(limit: Int)
     case trailingContent
     case empty
   }
@@ -76,6 +78,8 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
       "invalid number: \(detail)"
     case .tooDeep(let limit):
       "nesting deeper than \(limit) levels"
+    case .tooLarge(let limit):
+      "document larger than \(limit) bytes"
     case .trailingContent:
       "unexpected content after the JSON value"
     case .empty:

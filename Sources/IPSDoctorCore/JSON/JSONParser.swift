@@ -13,8 +13,8 @@ public enum JSONParser {
   public static let defaultMaxDepth = 512
 
   /// The most bytes of a document the tape can address: its offsets and counts are 32-bit
-  /// (``JSONTapeEntry``). A value that does not end within this many bytes of its start fails as if
-  /// the input ended there.
+  /// (``JSONTapeEntry``). A value that does not end within this many bytes of its start fails with
+  /// ``JSONError/Reason/tooLarge(limit:)`` at that point, having read what came before.
   static let maxTapeBytes = Int(UInt32.max) - 16
 
   /// Parses `bytes` as exactly one JSON document (surrounding whitespace allowed).
@@ -90,7 +90,8 @@ public enum JSONParser {
   ) -> (document: JSONDocument?, end: Int, error: JSONError?) {
     // The tape's offsets are relative to `start`; errors and `end` are reported in `buffer`.
     let from = min(start, buffer.count)
-    let slice = UnsafeBufferPointer(rebasing: buffer[from..<min(buffer.count, from + min(maxBytes, maxTapeBytes))])
+    let cap = min(maxBytes, maxTapeBytes)
+    let slice = UnsafeBufferPointer(rebasing: buffer[from..<min(buffer.count, from + cap)])
     guard let base = slice.baseAddress, !slice.isEmpty else {
       let error = JSONError(reason: .empty, location: SourceLocation(offset: 0, line: 0, column: 0))
       return (nil, start, finished(error, shiftedBy: start, in: buffer))
@@ -153,7 +154,11 @@ public enum JSONParser {
       }
       document = JSONDocument(storage: storage, tapeCount: tapeCount, byteCount: copied)
     }
-    guard let failure else { return (document, start + end, nil) }
+    guard var failure else { return (document, start + end, nil) }
+    // Input that goes on past the cap did not end where the parser stopped: say what happened.
+    if case .unexpectedEnd = failure.reason, failure.location.offset == slice.count, from + cap < buffer.count {
+      failure.reason = .tooLarge(limit: cap)
+    }
     return (document, start + end, finished(failure, shiftedBy: start, in: buffer))
   }
 
