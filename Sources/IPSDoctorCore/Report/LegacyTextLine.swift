@@ -49,6 +49,20 @@ enum LegacyTextLine {
     }
   }
 
+  /// Whether `bytes[range]` starts with the ASCII `prefix`.
+  static func hasPrefix(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ prefix: StaticString
+  ) -> Bool {
+    let count = prefix.utf8CodeUnitCount
+    guard range.count >= count else { return false }
+    var offset = 0
+    while offset < count {
+      if bytes[range.lowerBound + offset] != prefix.utf8Start[offset] { return false }
+      offset += 1
+    }
+    return true
+  }
+
   static func isSpaceByte(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09
   }
@@ -728,7 +742,7 @@ enum LegacyTextLine {
     var pathStart = bytes.count
     if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
       let inside = (open + 1)..<close
-      if !inside.isEmpty, bytes[inside].allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
+      if !inside.isEmpty, isHexOrDash(bytes, inside) {
         image.uuidStorage = normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
       }
       descriptorEnd = open
@@ -792,6 +806,19 @@ enum LegacyTextLine {
       }
     }
     return image
+  }
+
+  /// Whether every byte of `bytes[range]` is a hexadecimal digit or "-" (``isHexByte(_:)``).
+  @inline(__always)
+  static func isHexOrDash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    var index = range.lowerBound
+    while index < range.upperBound {
+      let byte = bytes[index]
+      // Digits, then "a"…"f" and "A"…"F" (bit 0x20 set makes them one range), then the dash.
+      if byte &- 0x30 >= 10 && (byte | 0x20) &- 0x61 >= 6 && byte != 0x2D { return false }
+      index += 1
+    }
+    return true
   }
 
   /// "(1.0 - 1)", "(817)", "(*)": the text inside the parentheses, `bytes[inside]`.
@@ -926,36 +953,43 @@ struct ByteScanner {
     while index < bytes.count && LegacyTextLine.isSpaceByte(bytes[index]) { index += 1 }
   }
 
-  /// "0x1f" or "31", up to the next space or "-".
+  /// "0x1f" or "31", up to the next space or "-": hexadecimal after "0x" or "0X" (with at least
+  /// one digit), else decimal; at most 16 digits, every one valid, else `nil` (and the cursor
+  /// stays).
   mutating func number() -> UInt64? {
+    let count = bytes.count
     var end = index
-    while end < bytes.count && !LegacyTextLine.isSpaceByte(bytes[end]) && bytes[end] != 0x2D {
+    while end < count {
+      let byte = bytes[end]
+      if byte == 0x20 || byte == 0x09 || byte == 0x2D { break }
       end += 1
     }
     var position = index
-    var radix: UInt64 = 10
-    if end - index > 2 && bytes[index] == 0x30
-      && (bytes[index + 1] == 0x78 || bytes[index + 1] == 0x58)
-    {
-      radix = 16
-      position += 2
-    }
-    guard position < end, end - position <= 16 else { return nil }
     var value: UInt64 = 0
-    while position < end {
-      let byte = bytes[position]
-      let digit: UInt64
-      if radix == 16 && LegacyTextLine.isHexByte(byte) {
-        digit = LegacyTextLine.hexValue(byte)
-      } else if byte >= 0x30 && byte <= 0x39 {
-        digit = UInt64(byte - 0x30)
-      } else {
-        return nil
+    if end - index > 2 && bytes[index] == 0x30 && (bytes[index + 1] | 0x20) == 0x78 {
+      position += 2
+      guard end - position <= 16 else { return nil }
+      while position < end {
+        let byte = bytes[position]
+        let digit = byte &- 0x30
+        if digit < 10 {
+          value = value &<< 4 | UInt64(digit)
+        } else {
+          let letter = (byte | 0x20) &- 0x61
+          guard letter < 6 else { return nil }
+          value = value &<< 4 | UInt64(letter &+ 10)
+        }
+        position += 1
       }
-      let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
-      guard !overflow else { return nil }
-      value = shifted + digit
-      position += 1
+    } else {
+      // At most 16 decimal digits: below 10^16, no overflow.
+      guard position < end, end - position <= 16 else { return nil }
+      while position < end {
+        let digit = bytes[position] &- 0x30
+        guard digit < 10 else { return nil }
+        value = value &* 10 &+ UInt64(digit)
+        position += 1
+      }
     }
     index = end
     return value

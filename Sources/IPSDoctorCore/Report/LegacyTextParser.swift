@@ -114,33 +114,45 @@ struct LegacyTextReader {
   // MARK: Lines
 
   /// Labels that can open a report; the first line holding one fixes the report's indentation.
-  static let openingLabels = [
+  static let openingLabels: [StaticString] = [
     "Incident Identifier:", "CrashReporter Key:", "Hardware Model:", "Process:", "Path:",
     "Identifier:", "Date/Time:", "OS Version:", "Exception Type:", "Command:", "Event:",
     "Crashed Thread:", "Triggered by Thread:", "Code Type:", "Version:",
   ]
 
   mutating func read(_ text: String) {
-    // Split the bytes (fast, and "\r\n" is one Character); lines come without their "\r" and
-    // trailing spaces.
-    let lines = Self.lines(of: text)
+    // One pass over the UTF-8 in place (a native string is contiguous; a bridged one is copied
+    // once).
+    if text.utf8.withContiguousStorageIfAvailable({ read(text, $0) }) != nil { return }
+    var copy = text
+    copy.makeContiguousUTF8()
+    let contiguous = copy
+    _ = contiguous.utf8.withContiguousStorageIfAvailable { read(contiguous, $0) }
+  }
+
+  /// Reads `text`, whose UTF-8 is `bytes`. Lines are ranges of `bytes`; a line becomes a
+  /// `Substring` of `text` only when it is not a binary image or stack frame, which are read from
+  /// their bytes.
+  mutating func read(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) {
+    let lines = Self.lineRanges(of: bytes)
     lineCount = lines.count
     // Find where the report starts and how far it is indented.
     var start = 0
     var indent = 0
     var found = false
     for (offset, line) in lines.enumerated() {
-      let content = LegacyTextLine.droppingLeadingSpace(line)
-      if Self.openingLabels.contains(where: { content.utf8.starts(with: $0.utf8) }) {
+      let content = Self.droppingLeadingSpace(bytes, line)
+      if Self.openingLabels.contains(where: { LegacyTextLine.hasPrefix(bytes, content, $0) }) {
         start = offset
-        indent = line.utf8.count - content.utf8.count
+        indent = content.lowerBound - line.lowerBound
         found = true
         break
       }
     }
+    // Lines come without trailing spaces, so a line is blank exactly when it is empty.
     if !found {
-      start = lines.firstIndex(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) ?? 0
-    } else if lines[..<start].contains(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) {
+      start = lines.firstIndex(where: { !$0.isEmpty }) ?? 0
+    } else if lines[..<start].contains(where: { !$0.isEmpty }) {
       warn(firstLine, "skipped text before the report")
     }
 
@@ -149,47 +161,105 @@ struct LegacyTextReader {
       let number = firstLine + offset
       var line = lines[offset]
       offset += 1
-      if indent > 0 {
-        let content = LegacyTextLine.droppingLeadingSpace(line)
-        if content.isEmpty {
-          line = content
-        } else if line.utf8.count - content.utf8.count < indent {
+      if indent > 0 && !line.isEmpty {
+        if Self.droppingLeadingSpace(bytes, line).lowerBound - line.lowerBound < indent {
           warn(number, "ignored the text after the indented report")
           break
-        } else {
-          line = line[line.utf8.index(line.startIndex, offsetBy: indent)...]
         }
+        line = (line.lowerBound + indent)..<line.upperBound
       }
-      process(line, number: number)
+      if readFromBytes(bytes, line, number: number) { continue }
+      process(Self.substring(text, line), number: number)
     }
   }
 
-  /// The lines of `text` (split at "\n", empty lines kept) as slices of its one UTF-8 buffer,
-  /// found with `memchr`, each without a final "\r" and then without trailing spaces and tabs:
-  /// trimmed here, on the bytes, rather than through `Substring` indices once per use.
-  static func lines(of text: String) -> [Substring] {
+  /// `text[range]`, `range` counted in UTF-8 bytes (at character boundaries: line breaks and
+  /// spaces).
+  static func substring(_ text: String, _ range: Range<Int>) -> Substring {
     let utf8 = text.utf8
-    let found = utf8.withContiguousStorageIfAvailable { buffer -> [Substring] in
-      var result: [Substring] = []
-      var start = 0
-      while true {
-        let end = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: start) ?? buffer.count
-        var last = end
-        if last > start && buffer[last - 1] == 0x0D { last -= 1 }
-        while last > start && LegacyTextLine.isSpaceByte(buffer[last - 1]) { last -= 1 }
-        let lower = utf8.index(utf8.startIndex, offsetBy: start)
-        let upper = utf8.index(lower, offsetBy: last - start)
-        result.append(text[lower..<upper])
-        if end == buffer.count { return result }
-        start = end + 1
-      }
+    let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+    let upper = utf8.index(lower, offsetBy: range.count)
+    return text[lower..<upper]
+  }
+
+  /// `range` without its leading spaces and tabs.
+  static func droppingLeadingSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
+    -> Range<Int>
+  {
+    var lower = range.lowerBound
+    while lower < range.upperBound && LegacyTextLine.isSpaceByte(bytes[lower]) { lower += 1 }
+    return lower..<range.upperBound
+  }
+
+  /// The lines of `bytes` (split at "\n", empty lines kept), each without a final "\r" and then
+  /// without trailing spaces and tabs, as ranges.
+  static func lineRanges(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    // About 40 bytes a line in these reports; one guess saves most of the regrowth.
+    result.reserveCapacity(bytes.count / 32 + 1)
+    var start = 0
+    while true {
+      let end = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count
+      var last = end
+      if last > start && bytes[last - 1] == 0x0D { last -= 1 }
+      while last > start && LegacyTextLine.isSpaceByte(bytes[last - 1]) { last -= 1 }
+      result.append(start..<last)
+      if end == bytes.count { return result }
+      start = end + 1
     }
-    return found
-      ?? text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-        var line = Substring($0)
-        if line.utf8.last == 0x0D { line = line[..<line.utf8.index(before: line.endIndex)] }
-        return LegacyTextLine.droppingTrailingSpace(line)
+  }
+
+  /// The lines that are most of a report, read from their bytes: a binary image, or a stack frame
+  /// inside a frame block, and a blank line ending either block. Does what ``process(_:number:)``
+  /// does with such a line and returns `true`; any other line is left to it (`false`, nothing
+  /// changed).
+  mutating func readFromBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int)
+    -> Bool
+  {
+    switch block {
+    case .images:
+      if line.isEmpty {
+        block = .none
+        return true
       }
+      let content = Self.droppingLeadingSpace(bytes, line)
+      guard content.count >= 2, bytes[content.lowerBound] == 0x30, bytes[content.lowerBound + 1] == 0x78
+      else { return false }
+      lastContentLine = number
+      if let image = LegacyTextLine.binaryImage(bytes: UnsafeBufferPointer(rebasing: bytes[content])) {
+        report.images.append(image)
+      } else {
+        warn(number, "could not read the binary image line")
+      }
+      return true
+    case .threadFrames, .lastExceptionBacktrace, .applicationSpecificBacktrace:
+      if line.isEmpty {
+        if !addressListOpen { block = .none }
+        return true
+      }
+      if case .lastExceptionBacktrace = block, addressListOpen { return false }
+      let content = Self.droppingLeadingSpace(bytes, line)
+      // Not empty: the line has no trailing space.
+      let first = bytes[content.lowerBound]
+      guard first >= 0x30 && first <= 0x39 else { return false }
+      lastContentLine = number
+      guard let (_, frame) = LegacyTextLine.frame(bytes: UnsafeBufferPointer(rebasing: bytes[content])) else {
+        warn(number, "could not read the stack frame")
+        return true
+      }
+      switch block {
+      case .threadFrames(let position): report.threads[position].frames.append(frame)
+      case .lastExceptionBacktrace:
+        lastExceptionFrames = lastExceptionFrames ?? []
+        lastExceptionFrames!.append(frame)
+      default:
+        applicationBacktraceFrames = applicationBacktraceFrames ?? []
+        applicationBacktraceFrames!.append(frame)
+      }
+      return true
+    default:
+      return false
+    }
   }
 
   static func startsSection(_ line: Substring) -> Bool {
@@ -218,7 +288,7 @@ struct LegacyTextReader {
   ]
 
   mutating func process(_ line: Substring, number: Int) {
-    // Lines come without trailing spaces (``lines(of:)``), so a blank one is empty.
+    // Lines come without trailing spaces (``lineRanges(of:)``), so a blank one is empty.
     let isBlank = line.isEmpty
     if !isBlank { lastContentLine = number }
     switch block {
