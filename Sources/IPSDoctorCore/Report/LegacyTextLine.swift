@@ -710,6 +710,16 @@ enum LegacyTextLine {
 
   /// Reads the line as ranges of its bytes and makes `String`s only of the fields it keeps.
   static func binaryImage(bytes: UnsafeBufferPointer<UInt8>) -> BinaryImage? {
+    var slots = ImageKeySlots.unknown
+    return binaryImage(bytes: bytes, slots: &slots)
+  }
+
+  /// ``binaryImage(bytes:)``, also giving the ``ImageResolver/NameFilter`` slots of the image's
+  /// name, bundle identifier and path's file name, from the bytes the strings were made of.
+  ///
+  /// The fields are gathered in locals and the image made once, by its memberwise initialiser:
+  /// filling a `var` image moved and copied the whole value on its way out.
+  static func binaryImage(bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()
     guard scanner.peek(0x30), scanner.peek(0x78, at: 1) else { return nil }
@@ -726,13 +736,14 @@ enum LegacyTextLine {
     }
     scanner.skipSpace()
 
-    var image = BinaryImage(base: base)
+    var size: UInt64?
     if let end, end >= base {
-      let (size, overflow) = (end - base).addingReportingOverflow(1)
-      if !overflow { image.size = size }
+      let (sum, overflow) = (end - base).addingReportingOverflow(1)
+      if !overflow { size = sum }
     }
+    var source: String?
     if scanner.take(0x2B) {
-      image.source = "P"
+      source = "P"
       scanner.skipSpace()
     }
 
@@ -740,10 +751,11 @@ enum LegacyTextLine {
     let restStart = scanner.index
     var descriptorEnd = bytes.count
     var pathStart = bytes.count
+    var uuid = ImageUUID.none
     if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
       let inside = (open + 1)..<close
       if !inside.isEmpty, isHexOrDash(bytes, inside) {
-        image.uuidStorage = normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
+        uuid = normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
       }
       descriptorEnd = open
       pathStart = close + 1
@@ -755,35 +767,38 @@ enum LegacyTextLine {
     let pathEnd = scanner.find(0x20, 0x7B, 0x22, from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
     let hasPath = !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F }))
-    if hasPath { image.path = string(bytes, path) }
+    let pathText = hasPath ? string(bytes, path) : nil
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
-    if !hasPath && image.uuidStorage == .none && hasSuffix(bytes, descriptor, " ???") {
+    var isNoUUID = false
+    if case .none = uuid { isNoUUID = true }
+    if !hasPath && isNoUUID && hasSuffix(bytes, descriptor, " ???") {
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
     }
+    var shortVersion: String?
+    var version: String?
     if hasSuffix(bytes, descriptor, ")"), let open = bytes[descriptor].lastIndex(of: 0x28) {
       let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
-      readVersion(bytes, inside, into: &image)
-      if image.bundleShortVersion == nil, image.bundleVersion != nil,
-        let space = bytes[descriptor].lastIndex(where: isSpaceByte)
-      {
+      (shortVersion, version) = readVersion(bytes, inside)
+      if shortVersion == nil, version != nil, let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".
         let last = (space + 1)..<descriptor.upperBound
         if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E)
         {
-          image.bundleShortVersion = string(bytes, last)
+          shortVersion = string(bytes, last)
           descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
         }
       }
     }
+    var arch: String?
     if let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
-      if let arch = architecture(bytes, (space + 1)..<descriptor.upperBound) {
-        image.arch = arch
+      if let found = architecture(bytes, (space + 1)..<descriptor.upperBound) {
+        arch = found
         descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
       }
-    } else if hasPath, let arch = architecture(bytes, descriptor) {
-      image.arch = arch
+    } else if hasPath, let found = architecture(bytes, descriptor) {
+      arch = found
       descriptor = descriptor.lowerBound..<descriptor.lowerBound
     }
     // `String.hasSuffix` compares characters; as bytes only when that is the same thing.
@@ -792,20 +807,50 @@ enum LegacyTextLine {
         ? hasSuffix(bytes, column, ".dylib") : string(bytes, column).hasSuffix(".dylib")
     }
     let column = descriptor
-    // One return, so that the image is moved out rather than copied (a copy retains every string).
+    let fileName = (bytes[path].lastIndex(of: 0x2F).map { $0 + 1 } ?? path.lowerBound)..<path.upperBound
+    var name: String?
+    var bundleID: String?
+    slots = ImageKeySlots.absent
+    // The file name the resolver takes from the path: these bytes when they are ASCII (a repair
+    // of invalid UTF-8 elsewhere in the path leaves them and every "/" as they are).
+    if hasPath { slots.fileName = ImageKeySlots.slot(bytes, fileName) }
     if !column.isEmpty && !isQuestionMarks(bytes, column) {
       // macOS writes the bundle identifier in the name column; the name is then the file name.
-      let fileName = (bytes[path].lastIndex(of: 0x2F).map { $0 + 1 } ?? path.lowerBound)..<path.upperBound
       if hasPath, !fileName.isEmpty, bytes[column].contains(0x2E), !hasDylibSuffix(column),
         !sameText(bytes, column, fileName)
       {
-        image.bundleID = string(bytes, column)
-        image.name = string(bytes, fileName)
+        bundleID = string(bytes, column)
+        name = string(bytes, fileName)
+        slots.bundleID = ImageKeySlots.slot(bytes, column)
+        slots.name = slots.fileName
       } else {
-        image.name = string(bytes, column)
+        name = string(bytes, column)
+        slots.name = ImageKeySlots.slot(bytes, column)
       }
     }
-    return image
+    return BinaryImage(
+      uuidStorage: uuid, base: base, size: size, arch: arch, name: name, path: pathText, source: source,
+      bundleID: bundleID, bundleShortVersion: shortVersion, bundleVersion: version)
+  }
+
+  /// "(1.0 - 1)", "(817)", "(*)": the text inside the parentheses, `bytes[inside]`, as the short
+  /// version and the version.
+  static func readVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> (String?, String?) {
+    func clean(_ range: Range<Int>) -> String? {
+      let text = ByteScanner.trimmed(bytes, range)
+      let isStar = text.count == 1 && bytes[text.lowerBound] == 0x2A
+      let isQuestionMarks = text.count == 3 && bytes[text].allSatisfy({ $0 == 0x3F })
+      return text.isEmpty || isStar || isQuestionMarks ? nil : string(bytes, text)
+    }
+    // The first " - ".
+    var index = inside.lowerBound
+    while index + 3 <= inside.upperBound {
+      if bytes[index] == 0x20 && bytes[index + 1] == 0x2D && bytes[index + 2] == 0x20 {
+        return (clean(inside.lowerBound..<index), clean((index + 3)..<inside.upperBound))
+      }
+      index += 1
+    }
+    return (nil, clean(inside))
   }
 
   /// Whether every byte of `bytes[range]` is a hexadecimal digit or "-" (``isHexByte(_:)``).
@@ -819,29 +864,6 @@ enum LegacyTextLine {
       index += 1
     }
     return true
-  }
-
-  /// "(1.0 - 1)", "(817)", "(*)": the text inside the parentheses, `bytes[inside]`.
-  static func readVersion(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>, into image: inout BinaryImage
-  ) {
-    func clean(_ range: Range<Int>) -> String? {
-      let text = ByteScanner.trimmed(bytes, range)
-      let isStar = text.count == 1 && bytes[text.lowerBound] == 0x2A
-      let isQuestionMarks = text.count == 3 && bytes[text].allSatisfy({ $0 == 0x3F })
-      return text.isEmpty || isStar || isQuestionMarks ? nil : string(bytes, text)
-    }
-    // The first " - ".
-    var index = inside.lowerBound
-    while index + 3 <= inside.upperBound {
-      if bytes[index] == 0x20 && bytes[index + 1] == 0x2D && bytes[index + 2] == 0x20 {
-        image.bundleShortVersion = clean(inside.lowerBound..<index)
-        image.bundleVersion = clean((index + 3)..<inside.upperBound)
-        return
-      }
-      index += 1
-    }
-    image.bundleVersion = clean(inside)
   }
 
   /// "6f1c3b2a…" (32 digits) or "6F1C3B2A-…" → "6F1C3B2A-1234-…" upper-case, dashed 8-4-4-4-12.

@@ -98,6 +98,8 @@ struct LegacyTextReader {
   var sawBody = false
   /// The number of lines in the text, so that the image list can be sized once.
   var lineCount = 0
+  /// The resolver's slots of each image's keys, while they line up with `report.images`.
+  var imageKeySlots: [ImageKeySlots] = []
 
   init(report: CrashReport, firstLine: Int) {
     self.report = report
@@ -226,7 +228,11 @@ struct LegacyTextReader {
       guard content.count >= 2, bytes[content.lowerBound] == 0x30, bytes[content.lowerBound + 1] == 0x78
       else { return false }
       lastContentLine = number
-      if let image = LegacyTextLine.binaryImage(bytes: UnsafeBufferPointer(rebasing: bytes[content])) {
+      var slots = ImageKeySlots.unknown
+      if let image = LegacyTextLine.binaryImage(bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots)
+      {
+        // Kept only while they line up with the images.
+        if imageKeySlots.count == report.images.count { imageKeySlots.append(slots) }
         report.images.append(image)
       } else {
         warn(number, "could not read the binary image line")
@@ -456,6 +462,7 @@ struct LegacyTextReader {
       block = .images
       // At most one image a line: growing the array would move hundreds of images several times.
       report.images.reserveCapacity(report.images.count + lineCount - (number - firstLine))
+      imageKeySlots.reserveCapacity(report.images.count + lineCount - (number - firstLine))
       return
     }
     if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
@@ -792,13 +799,16 @@ struct LegacyTextReader {
   mutating func resolveFrames() {
     guard !report.images.isEmpty else { return }
     var names = Set<String>()
-    for thread in report.threads {
-      for frame in thread.frames { if let name = frame.imageName { names.insert(name) } }
+    // By index: a copy of a thread or frame retains and releases every string it holds.
+    for thread in report.threads.indices {
+      for frame in report.threads[thread].frames.indices {
+        if let name = report.threads[thread].frames[frame].imageName { names.insert(name) }
+      }
     }
-    for frame in report.lastExceptionBacktrace ?? [] {
-      if let name = frame.imageName { names.insert(name) }
+    if let frames = report.lastExceptionBacktrace {
+      for frame in frames.indices { if let name = frames[frame].imageName { names.insert(name) } }
     }
-    let resolver = ImageResolver(images: report.images, frameImageNames: names)
+    let resolver = ImageResolver(images: report.images, frameImageNames: names, keySlots: imageKeySlots)
     for position in report.threads.indices {
       resolver.resolve(&report.threads[position].frames)
     }
@@ -847,6 +857,31 @@ struct LegacyTextReader {
   }
 }
 
+/// The ``ImageResolver/NameFilter`` slots of an image's name, bundle identifier and path's file
+/// name, found by the text reader on the bytes it made them from, so that the resolver turns most
+/// images away without touching their strings.
+struct ImageKeySlots {
+  /// The key is `nil`.
+  static let absentSlot: Int16 = -1
+  /// Not known from the bytes (not ASCII): the resolver asks the string.
+  static let unknownSlot: Int16 = -2
+
+  var name: Int16
+  var bundleID: Int16
+  var fileName: Int16
+
+  static let absent = ImageKeySlots(name: absentSlot, bundleID: absentSlot, fileName: absentSlot)
+  static let unknown = ImageKeySlots(name: unknownSlot, bundleID: unknownSlot, fileName: unknownSlot)
+
+  /// `NameFilter.slot` of the text `bytes[range]` makes when it is ASCII (the text is then those
+  /// bytes); ``unknownSlot`` otherwise.
+  static func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int16 {
+    let key = UnsafeBufferPointer(rebasing: bytes[range])
+    guard ByteSearch.isASCII(key) else { return unknownSlot }
+    return Int16(ImageResolver.NameFilter.slot(key))
+  }
+}
+
 /// Finds the image of a frame by name or by address.
 struct ImageResolver {
   let images: [BinaryImage]
@@ -857,11 +892,17 @@ struct ImageResolver {
   /// (base, last address, index), sorted by base.
   var ranges: [(base: UInt64, last: UInt64, index: Int)] = []
 
-  init(images: [BinaryImage], frameImageNames: Set<String>) {
+  /// - Parameter keySlots: For each image, the slots of its keys (``ImageKeySlots``), or `nil`.
+  init(images: [BinaryImage], frameImageNames: Set<String>, keySlots: [ImageKeySlots]? = nil) {
     self.images = images
     var filter = NameFilter()
     for name in frameImageNames { filter.insert(name) }
     ranges.reserveCapacity(images.count)
+    let keySlots = keySlots?.count == images.count ? keySlots : nil
+    /// Whether the key with this slot may be a frame's: a known slot outside the filter is not.
+    func mayMatch(_ slot: Int16) -> Bool {
+      slot == ImageKeySlots.unknownSlot || (slot >= 0 && filter.contains(slot: Int(slot)))
+    }
     // Fields are read in place: a copy of a whole image retains and releases all its strings.
     for index in images.indices {
       if byName.count < frameImageNames.count {
@@ -870,9 +911,12 @@ struct ImageResolver {
             byName[key] = index
           }
         }
-        if let name = images[index].name { add(name) }
-        if let bundleID = images[index].bundleID { add(bundleID) }
-        if let path = images[index].path, let fileName = filter.fileNameIfMayContain(path) {
+        let slots = keySlots?[index] ?? .unknown
+        if mayMatch(slots.name), let name = images[index].name { add(name) }
+        if mayMatch(slots.bundleID), let bundleID = images[index].bundleID { add(bundleID) }
+        if mayMatch(slots.fileName), let path = images[index].path,
+          let fileName = filter.fileNameIfMayContain(path)
+        {
           add(fileName)
         }
       }

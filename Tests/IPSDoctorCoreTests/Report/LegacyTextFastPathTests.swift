@@ -122,4 +122,85 @@ struct LegacyTextFastPathTests {
       #expect(found == (LegacyTextLine.isHexByte(UInt8(byte)) || byte == 0x2D))
     }
   }
+
+  /// Image lines of the fixtures and some made to be awkward: non-ASCII names, invalid UTF-8 of
+  /// the same length as its repair, bundle identifiers, "???".
+  static var imageLines: [[UInt8]] {
+    var lines: [[UInt8]] = [
+      Array("0x1 - 0x2 Caf\u{e9} arm64 <6f1c3b2a9d8e4f00a1b2c3d4e5f60718> /a/Caf\u{e9}".utf8),
+      Array("0x1 - 0x2 com.example.App (1.0 - 1) <6f1c3b2a9d8e4f00a1b2c3d4e5f60718> /a/b/App".utf8),
+      Array("0x1 - 0x2 +com.example.\u{e9}x (1) <6F1C3B2A-9D8E-4F00-A1B2-C3D4E5F60718> /a/b/\u{e9}x".utf8),
+      Array("0x1 - 0x2 ??? /a/b".utf8), Array("0x1 - ??? ???".utf8), Array("0x1 - 0x2 App <> /".utf8),
+      Array("0x1 - 0x2 App /usr/lib/".utf8),
+    ]
+    // Invalid UTF-8 whose repair ("\u{FFFD}", three bytes) is as long as it: F0 9F 98.
+    let invalid: [UInt8] = [0xF0, 0x9F, 0x98]
+    lines.append(Array("0x1 - 0x2 ".utf8) + invalid + Array("A arm64 <ab> /x/".utf8) + invalid + [0x41])
+    lines.append(Array("0x1 - 0x2 A".utf8) + invalid + Array(" arm64 <ab> /x/A".utf8) + invalid)
+    lines.append(Array("0x1 - 0x2 com.a".utf8) + invalid + Array(" <ab> /".utf8) + invalid + Array("/B".utf8))
+    for text in samples {
+      for line in text.split(separator: "\n") {
+        let content = line.drop(while: { $0 == " " || $0 == "\t" })
+        if content.hasPrefix("0x") && content.contains(" - ") { lines.append(Array(content.utf8)) }
+      }
+    }
+    return lines
+  }
+
+  static func fileName(_ path: String) -> String {
+    let bytes = Array(path.utf8)
+    let start = bytes.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
+    return String(decoding: bytes[start...], as: UTF8.self)
+  }
+
+  @Test("Image key slots from the bytes are the slots of the image's strings")
+  func keySlotsAgree() {
+    var checked = 0
+    for line in Self.imageLines {
+      line.withUnsafeBufferPointer { bytes in
+        var slots = ImageKeySlots.unknown
+        let image = LegacyTextLine.binaryImage(bytes: bytes, slots: &slots)
+        #expect(image == LegacyTextLine.binaryImage(bytes: bytes))
+        guard let image else { return }
+        func check(_ slot: Int16, _ key: String?) {
+          if key == nil { #expect(slot == ImageKeySlots.absentSlot) }
+          if let key, slot != ImageKeySlots.unknownSlot {
+            #expect(Int(slot) == ImageResolver.NameFilter.slot(of: key), "\(key)")
+            checked += 1
+          }
+        }
+        check(slots.name, image.name)
+        check(slots.bundleID, image.bundleID)
+        check(slots.fileName, image.path.map(Self.fileName))
+      }
+    }
+    #expect(checked > 100)
+  }
+
+  @Test("The resolver finds the same images with and without the key slots")
+  func resolverAgrees() {
+    for text in Self.samples {
+      var report = CrashReport(format: .legacyText)
+      LegacyTextParser.parse(text, firstLine: 1, into: &report)
+      guard !report.images.isEmpty else { continue }
+      var slots: [ImageKeySlots] = []
+      // The slots the reader would have kept, from the image lines of this text.
+      for line in text.split(separator: "\n") {
+        let content = line.drop(while: { $0 == " " || $0 == "\t" })
+        guard content.hasPrefix("0x") else { continue }
+        Array(content.utf8).withUnsafeBufferPointer { bytes in
+          var found = ImageKeySlots.unknown
+          if LegacyTextLine.binaryImage(bytes: bytes, slots: &found) != nil { slots.append(found) }
+        }
+      }
+      guard slots.count == report.images.count else { continue }
+      var names = Set(report.images.compactMap(\.name))
+      names.formUnion(report.images.compactMap(\.bundleID))
+      names.formUnion(report.images.compactMap { $0.path.map(Self.fileName) })
+      names.insert("not an image")
+      let plain = ImageResolver(images: report.images, frameImageNames: names)
+      let fast = ImageResolver(images: report.images, frameImageNames: names, keySlots: slots)
+      #expect(plain.byName == fast.byName)
+    }
+  }
 }
