@@ -389,6 +389,52 @@ enum LegacyTextLine {
     return sawName ? (result, esrDescription) : nil
   }
 
+  /// ``registers(_:)`` for an ASCII line, `bytes[line]`: the same words (split at spaces and
+  /// tabs, each byte a character), read one after another without an array of them.
+  static func registers(ascii bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>)
+    -> (registers: [ThreadState.Register], esr: String?)?
+  {
+    var cursor = line.lowerBound
+    func nextToken() -> Range<Int>? {
+      while cursor < line.upperBound && isSpaceByte(bytes[cursor]) { cursor += 1 }
+      guard cursor < line.upperBound else { return nil }
+      let start = cursor
+      while cursor < line.upperBound && !isSpaceByte(bytes[cursor]) { cursor += 1 }
+      return start..<cursor
+    }
+    func isLabel(_ token: Range<Int>) -> Bool { bytes[token.upperBound - 1] == 0x3A }
+    var result: [ThreadState.Register] = []
+    var esrDescription: String?
+    var sawName = false
+    var pending = nextToken()
+    while let token = pending {
+      guard isLabel(token), token.count > 1 else {
+        pending = nextToken()
+        continue
+      }
+      sawName = true
+      let nameRange = token.lowerBound..<(token.upperBound - 1)
+      let isRFL = nameRange.count == 3 && bytes[nameRange.lowerBound] == 0x72
+        && bytes[nameRange.lowerBound + 1] == 0x66 && bytes[nameRange.lowerBound + 2] == 0x6C
+      let name = isRFL ? "rflags" : string(bytes, nameRange)
+      guard let valueToken = nextToken() else { break }
+      pending = nextToken()
+      guard let value = hex(bytes, valueToken) else { continue }
+      if result.isEmpty { result.reserveCapacity(4) }
+      result.append(ThreadState.Register(name: name, value: value))
+      if name == "esr" {
+        var words: [UInt8] = []
+        while let word = pending, !isLabel(word) {
+          if !words.isEmpty { words.append(0x20) }
+          words.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[word]))
+          pending = nextToken()
+        }
+        if !words.isEmpty { esrDescription = String(decoding: words, as: UTF8.self) }
+      }
+    }
+    return sawName ? (result, esrDescription) : nil
+  }
+
   /// The space-separated words of an ASCII line, found on its bytes.
   static func asciiTokens(_ line: Substring) -> [Substring] {
     var tokens: [Substring] = []
@@ -781,7 +827,7 @@ enum LegacyTextLine {
       let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
       (shortVersion, version) = readVersion(bytes, inside)
-      if shortVersion == nil, version != nil, let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
+      if shortVersion == nil, version != nil, let space = lastSpace(bytes, descriptor) {
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".
         let last = (space + 1)..<descriptor.upperBound
         if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E)
@@ -792,7 +838,7 @@ enum LegacyTextLine {
       }
     }
     var arch: String?
-    if let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
+    if let space = lastSpace(bytes, descriptor) {
       if let found = architecture(bytes, (space + 1)..<descriptor.upperBound) {
         arch = found
         descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
@@ -851,6 +897,17 @@ enum LegacyTextLine {
       index += 1
     }
     return (nil, clean(inside))
+  }
+
+  /// Where the last space or tab of `bytes[range]` is.
+  @inline(__always)
+  static func lastSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var index = range.upperBound
+    while index > range.lowerBound {
+      index -= 1
+      if isSpaceByte(bytes[index]) { return index }
+    }
+    return nil
   }
 
   /// Whether every byte of `bytes[range]` is a hexadecimal digit or "-" (``isHexByte(_:)``).

@@ -263,6 +263,18 @@ struct LegacyTextReader {
         applicationBacktraceFrames!.append(frame)
       }
       return true
+    case .registers(let position):
+      if line.isEmpty {
+        block = .none
+        return true
+      }
+      // An ASCII line splits the same on bytes; any other goes to the `Character` path.
+      guard ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[line])),
+        let (registers, esr) = LegacyTextLine.registers(ascii: bytes, line), !registers.isEmpty
+      else { return false }
+      lastContentLine = number
+      addRegisters(registers, esr: esr, at: position)
+      return true
     default:
       return false
     }
@@ -371,10 +383,7 @@ struct LegacyTextReader {
         return
       }
       if let (registers, esr) = LegacyTextLine.registers(line), !registers.isEmpty {
-        var state = report.threads[position].state ?? ThreadState()
-        state.registers += registers
-        if let esr { state.esrDescription = esr }
-        report.threads[position].state = state
+        addRegisters(registers, esr: esr, at: position)
         return
       }
     case .images:
@@ -394,6 +403,14 @@ struct LegacyTextReader {
     }
     block = .none
     if !isBlank { readTopLevel(line, number: number) }
+  }
+
+  /// Appends a register line's registers to the thread's state, in place (a copy of the state out
+  /// and back would copy its registers on every line).
+  mutating func addRegisters(_ registers: [ThreadState.Register], esr: String?, at position: Int) {
+    if report.threads[position].state == nil { report.threads[position].state = ThreadState() }
+    report.threads[position].state!.registers += registers
+    if let esr { report.threads[position].state!.esrDescription = esr }
   }
 
   /// A frame (or a line of a one-line backtrace) inside a frame block; `false` when the line
@@ -533,7 +550,8 @@ struct LegacyTextReader {
       headerFields.append(ResourceSummary.Field(key: String(key), value: String(value)))
     }
     let text = value.isEmpty ? nil : String(value)
-    switch FieldKey(key) {
+    let field = FieldKey(key)
+    switch field {
     case "Incident Identifier": report.incidentID = text ?? report.incidentID
     case "Hardware Model", "Hardware model": report.modelCode = text ?? report.modelCode
     case "Process":
@@ -683,9 +701,9 @@ struct LegacyTextReader {
     case "Exception Code": stackshotCode = stackshotCode ?? text
     case "Frontmost process PID": if let pid = Int(value) { frontmostPids.append(pid) }
     default:
-      if key.hasPrefix("VM Regions Near") {
+      if field.hasPrefix("VM Regions Near") {
         block = .vmRegionInfo
-      } else if key.hasPrefix("Process "), value.isEmpty {
+      } else if field.hasPrefix("Process "), value.isEmpty {
         readStackshotProcess(key)
       }
     }
@@ -801,8 +819,13 @@ struct LegacyTextReader {
     var names = Set<String>()
     // By index: a copy of a thread or frame retains and releases every string it holds.
     for thread in report.threads.indices {
+      // Neighbouring frames are mostly in one image: a name equal to the last one is not hashed.
+      var last: String?
       for frame in report.threads[thread].frames.indices {
-        if let name = report.threads[thread].frames[frame].imageName { names.insert(name) }
+        if let name = report.threads[thread].frames[frame].imageName, name != last {
+          names.insert(name)
+          last = name
+        }
       }
     }
     if let frames = report.lastExceptionBacktrace {
@@ -1030,6 +1053,13 @@ struct FieldKey {
     count = key.utf8.count
     isASCII = key.utf8.withContiguousStorageIfAvailable(ByteSearch.isASCII)
       ?? key.utf8.allSatisfy { $0 < 0x80 }
+  }
+
+  /// `key.hasPrefix(prefix)` for an ASCII `prefix`: on the bytes when the key is ASCII (each byte
+  /// a character), else as before.
+  func hasPrefix(_ prefix: StaticString) -> Bool {
+    guard isASCII else { return key.hasPrefix(prefix.description) }
+    return LegacyTextLine.hasPrefix(key, prefix)
   }
 
   static func ~= (pattern: StaticString, value: FieldKey) -> Bool {

@@ -203,4 +203,24 @@ struct LegacyTextFastPathTests {
       #expect(plain.byName == fast.byName)
     }
   }
+
+  @Test("Register lines read from bytes give what the token path gives")
+  func registersAgree() {
+    var lines = [
+      "    x0: 0x0000000000000000   x1: 0x00000001f2c3a7d8", "   far: 0x0000000000000028  esr: 0x92000006 (Data Abort) byte read Translation fault",
+      "esr: 0x56000080  Address size fault", "esr: 0x1", "esr: 0x1 x2: 0x3", "rfl: 0x0000000000010206  rip: 0x1",
+      "rflx: 0x1", "x0: +1f", "x0: 1f", "x0: zz x1: 0x2", "a: b: c", "x0:", ": 0x1", "::", "x0:\t0x1\tx1:  0x2",
+      "cpsr: 0x60000000", "", "   ", "no labels here", "x0: 0x1ffffffffffffffff", "x0: 0x",
+    ]
+    for text in Self.samples {
+      for line in text.split(separator: "\n") where line.contains(": 0x") { lines.append(String(line)) }
+    }
+    for line in lines {
+      let expected = LegacyTextLine.registers(Substring(line))
+      let found = Array(line.utf8).withUnsafeBufferPointer { LegacyTextLine.registers(ascii: $0, 0..<$0.count) }
+      #expect(found?.registers == expected?.registers, "\(line)")
+      #expect(found?.esr == expected?.esr, "\(line)")
+      #expect((found == nil) == (expected == nil), "\(line)")
+    }
+  }
 }
