@@ -857,6 +857,11 @@ enum LegacyTextLine {
     var name: String?
     var bundleID: String?
     slots = ImageKeySlots.absent
+    if let size, size > 0 {
+      slots.hasRange = true
+      slots.base = base
+      slots.last = base &+ (size - 1)
+    }
     // The file name the resolver takes from the path: these bytes when they are ASCII (a repair
     // of invalid UTF-8 elsewhere in the path leaves them and every "/" as they are).
     if hasPath { slots.fileName = ImageKeySlots.slot(bytes, fileName) }
@@ -911,9 +916,27 @@ enum LegacyTextLine {
   }
 
   /// Whether every byte of `bytes[range]` is a hexadecimal digit or "-" (``isHexByte(_:)``).
+  ///
+  /// Eight bytes at a time: for ASCII bytes, adding `0x80 - low` sets a byte's high bit exactly
+  /// when it is at least `low`, and adding `0x7F - high` when it is above `high`, with no carry
+  /// into the next byte.
   @inline(__always)
   static func isHexOrDash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
     var index = range.lowerBound
+    if let base = bytes.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highBits: UInt64 = 0x8080_8080_8080_8080
+      while index + 8 <= range.upperBound {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if word & highBits != 0 { return false }
+        func within(_ low: UInt64, _ high: UInt64) -> UInt64 {
+          (word &+ ones &* (0x80 - low)) & ~(word &+ ones &* (0x7F - high))
+        }
+        let valid = within(0x30, 0x39) | within(0x41, 0x46) | within(0x61, 0x66) | within(0x2D, 0x2D)
+        if valid & highBits != highBits { return false }
+        index += 8
+      }
+    }
     while index < range.upperBound {
       let byte = bytes[index]
       // Digits, then "a"…"f" and "A"…"F" (bit 0x20 set makes them one range), then the dash.

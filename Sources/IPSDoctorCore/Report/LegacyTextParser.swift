@@ -892,6 +892,11 @@ struct ImageKeySlots {
   var name: Int16
   var bundleID: Int16
   var fileName: Int16
+  /// Whether the image has a base and a size above zero: the resolver's address range, from
+  /// `base` to `last`.
+  var hasRange = false
+  var base: UInt64 = 0
+  var last: UInt64 = 0
 
   static let absent = ImageKeySlots(name: absentSlot, bundleID: absentSlot, fileName: absentSlot)
   static let unknown = ImageKeySlots(name: unknownSlot, bundleID: unknownSlot, fileName: unknownSlot)
@@ -926,8 +931,16 @@ struct ImageResolver {
     func mayMatch(_ slot: Int16) -> Bool {
       slot == ImageKeySlots.unknownSlot || (slot >= 0 && filter.contains(slot: Int(slot)))
     }
+    // With the slots, the address ranges come from them too, and the images are left once every
+    // name is found.
+    if let keySlots {
+      for index in keySlots.indices where keySlots[index].hasRange {
+        ranges.append((keySlots[index].base, keySlots[index].last, index))
+      }
+    }
     // Fields are read in place: a copy of a whole image retains and releases all its strings.
     for index in images.indices {
+      if keySlots != nil && byName.count >= frameImageNames.count { break }
       if byName.count < frameImageNames.count {
         func add(_ key: String) {
           if filter.mayContain(key), frameImageNames.contains(key), byName[key] == nil {
@@ -943,7 +956,7 @@ struct ImageResolver {
           add(fileName)
         }
       }
-      if let base = images[index].base, let size = images[index].size, size > 0 {
+      if keySlots == nil, let base = images[index].base, let size = images[index].size, size > 0 {
         ranges.append((base, base &+ (size - 1), index))
       }
     }
@@ -1018,10 +1031,21 @@ struct ImageResolver {
 
   /// Fills each frame in place: a copy of a frame out and back retains and releases its strings.
   func resolve(_ frames: inout [Frame]) {
+    // Neighbouring frames are mostly in one image: the last name's lookup answers for an equal one.
+    var lastName: String?
+    var lastIndex: Int?
     for position in frames.indices {
       let address = frames[position].address
       var found: Int?
-      if let name = frames[position].imageName, let index = byName[name] {
+      var named: Int?
+      if let name = frames[position].imageName {
+        if name != lastName {
+          lastName = name
+          lastIndex = byName[name]
+        }
+        named = lastIndex
+      }
+      if let index = named {
         if let address, !contains(images[index], address), let byAddress = imageIndex(containing: address) {
           found = byAddress
         } else {

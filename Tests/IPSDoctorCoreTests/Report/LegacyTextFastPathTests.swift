@@ -201,6 +201,16 @@ struct LegacyTextFastPathTests {
       let plain = ImageResolver(images: report.images, frameImageNames: names)
       let fast = ImageResolver(images: report.images, frameImageNames: names, keySlots: slots)
       #expect(plain.byName == fast.byName)
+      #expect(plain.ranges.map(\.base) == fast.ranges.map(\.base))
+      #expect(plain.ranges.map(\.last) == fast.ranges.map(\.last))
+      #expect(plain.ranges.map(\.index) == fast.ranges.map(\.index))
+      // Frames named after every key, and unnamed ones, resolve alike.
+      var frames = names.sorted().map { Frame(imageName: $0) }
+      frames += report.images.compactMap(\.base).map { Frame(address: $0 &+ 4) }
+      var plainFrames = frames
+      plain.resolve(&plainFrames)
+      fast.resolve(&frames)
+      #expect(plainFrames == frames)
     }
   }
 
@@ -221,6 +231,24 @@ struct LegacyTextFastPathTests {
       #expect(found?.registers == expected?.registers, "\(line)")
       #expect(found?.esr == expected?.esr, "\(line)")
       #expect((found == nil) == (expected == nil), "\(line)")
+    }
+  }
+
+  @Test("isHexOrDash eight bytes at a time agrees with the byte test")
+  func hexOrDashWords() {
+    let valid = Array("0123456789abcdefABCDEF-".utf8)
+    for length in 0...20 {
+      for position in 0..<max(length, 1) {
+        for byte in 0...255 {
+          var bytes = (0..<length).map { valid[($0 * 7) % valid.count] }
+          if length > 0 { bytes[position] = UInt8(byte) }
+          let expected = bytes.allSatisfy { LegacyTextLine.isHexByte($0) || $0 == 0x2D }
+          // At an odd start too, so that the words are unaligned.
+          let padded = [0x20] + bytes
+          let found = padded.withUnsafeBufferPointer { LegacyTextLine.isHexOrDash($0, 1..<padded.count) }
+          #expect(found == expected)
+        }
+      }
     }
   }
 }
