@@ -472,13 +472,30 @@ enum LegacyTextLine {
     guard digits > 0, index < text.upperBound, isSpaceByte(bytes[index]) else { return nil }
     let rest = ByteScanner.trimmed(bytes, index..<text.upperBound)
     guard let (addressRange, address) = addressColumn(bytes, rest) else { return nil }
-    var frame = Frame()
     let name = ByteScanner.trimmed(bytes, rest.lowerBound..<addressRange.lowerBound)
-    if !name.isEmpty && !isQuestionMarks(bytes, name) { frame.imageName = string(bytes, name) }
-    frame.address = address
-    let tail = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
-    readFrameTail(bytes, tail, into: &frame)
-    return (number, frame)
+    let imageName = !name.isEmpty && !isQuestionMarks(bytes, name) ? string(bytes, name) : nil
+    let tailRange = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
+    var tail = FrameTail()
+    readFrameTail(bytes, tailRange, into: &tail)
+    // Made once, every field at once (see ``Frame``): filling a `var` frame copied it on return.
+    return (
+      number,
+      Frame(
+        imageIndex: nil, imageOffset: tail.imageOffset, symbol: tail.symbol, symbolLocation: tail.symbolLocation,
+        sourceFile: tail.sourceFile, sourceLine: tail.sourceLine, isInline: tail.isInline, imageName: imageName,
+        address: address)
+    )
+  }
+
+  /// The fields of a ``Frame`` that ``readFrameTail(_:_:into:)`` reads from what follows the
+  /// address.
+  struct FrameTail {
+    var imageOffset: UInt64?
+    var symbol: String?
+    var symbolLocation: UInt64?
+    var sourceFile: String?
+    var sourceLine: Int?
+    var isInline = false
   }
 
   /// Whether `bytes[range]` is exactly "???".
@@ -585,7 +602,7 @@ enum LegacyTextLine {
   /// What follows the address, `bytes[tail]`: "0xBASE + offset" (optionally "// symbol + 0x10"
   /// after it), "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
   static func readFrameTail(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout Frame
+    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout FrameTail
   ) {
     guard !tail.isEmpty else { return }
     var symbolPart: Range<Int>? = tail

@@ -83,7 +83,8 @@ struct LegacyTextReader {
   var addressListOpen = false
 
   // Resource and stackshot bodies.
-  var headerFields: [ResourceSummary.Field] = []
+  /// The header's fields as written; made `ResourceSummary.Field`s only for a resource report.
+  var headerFields: [(key: Substring, value: Substring)] = []
   var inHeaderBlock = true
   var event: String?
   var actionTaken: String?
@@ -500,7 +501,10 @@ struct LegacyTextReader {
       readField(key, value, line: line, number: number)
       return
     }
-    if let first = line.first, LegacyTextLine.isDigit(first), LegacyTextLine.frame(line) != nil {
+    // A first character that is a digit starts with a digit byte: most lines stop at the byte.
+    if let byte = line.utf8.first, byte >= 0x30 && byte <= 0x39, let first = line.first,
+      LegacyTextLine.isDigit(first), LegacyTextLine.frame(line) != nil
+    {
       warn(number, "found a stack frame outside any thread")
     }
   }
@@ -547,7 +551,7 @@ struct LegacyTextReader {
 
   mutating func readField(_ key: Substring, _ value: Substring, line: Substring, number: Int) {
     if inHeaderBlock && !value.isEmpty {
-      headerFields.append(ResourceSummary.Field(key: String(key), value: String(value)))
+      headerFields.append((key, value))
     }
     let text = value.isEmpty ? nil : String(value)
     let field = FieldKey(key)
@@ -872,7 +876,7 @@ struct LegacyTextReader {
       var summary = report.resource ?? ResourceSummary()
       summary.event = event ?? summary.event
       summary.actionTaken = actionTaken ?? summary.actionTaken
-      summary.fields = headerFields
+      summary.fields = headerFields.map { ResourceSummary.Field(key: String($0.key), value: String($0.value)) }
       report.resource = summary
     default:
       break
