@@ -107,17 +107,28 @@ enum LegacyTextLine {
 
   /// Splits "Key:   value" at its first colon; `nil` when the line has no colon or the key does
   /// not look like a label (empty, or starting with a space).
+  ///
+  /// Found on the bytes: the key without trailing spaces, and the value trimmed, start after the
+  /// colon when the byte after it is ASCII (no combining mark can then extend the colon's
+  /// character); otherwise the value starts after the colon's `Character`, as it always did.
   static func keyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
-    let colonOffset = withBytes(line) { bytes -> Int? in
+    let found = withBytes(line) { bytes -> (colon: Int, keyEnd: Int, value: Range<Int>?)? in
       guard let first = bytes.first, !isSpaceByte(first) else { return nil }
-      return ByteSearch.firstIndex(of: 0x3A, in: bytes, from: 0)
+      guard let colon = ByteSearch.firstIndex(of: 0x3A, in: bytes, from: 0), colon > 0 else { return nil }
+      var keyEnd = colon
+      while keyEnd > 0 && isSpaceByte(bytes[keyEnd - 1]) { keyEnd -= 1 }
+      guard colon + 1 == bytes.count || bytes[colon + 1] < 0x80 else { return (colon, keyEnd, nil) }
+      return (colon, keyEnd, ByteScanner.trimmed(bytes, (colon + 1)..<bytes.count))
     }
-    guard let colonOffset, colonOffset > 0 else { return nil }
-    let colon = line.utf8.index(line.startIndex, offsetBy: colonOffset)
-    // The value starts after the colon's character (which may carry a combining mark).
-    let key = droppingTrailingSpace(line[..<colon])
-    let value = trimmed(line[line.index(after: colon)...])
-    return (key, value)
+    guard let found else { return nil }
+    let utf8 = line.utf8
+    let key = line[..<utf8.index(line.startIndex, offsetBy: found.keyEnd)]
+    guard let value = found.value else {
+      let colon = utf8.index(line.startIndex, offsetBy: found.colon)
+      return (key, trimmed(line[line.index(after: colon)...]))
+    }
+    let lower = utf8.index(line.startIndex, offsetBy: value.lowerBound)
+    return (key, line[lower..<utf8.index(lower, offsetBy: value.count)])
   }
 
   /// "name [123]" → ("name", 123); a value without a pid gives the whole text as the name.
@@ -1076,41 +1087,51 @@ struct ByteScanner {
   /// one digit), else decimal; at most 16 digits, every one valid, else `nil` (and the cursor
   /// stays).
   mutating func number() -> UInt64? {
+    // One pass: digits until a space, tab or "-" (or the end); any other byte before it fails.
     let count = bytes.count
-    var end = index
-    while end < count {
-      let byte = bytes[end]
-      if byte == 0x20 || byte == 0x09 || byte == 0x2D { break }
-      end += 1
-    }
+    func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x2D }
     var position = index
     var value: UInt64 = 0
-    if end - index > 2 && bytes[index] == 0x30 && (bytes[index + 1] | 0x20) == 0x78 {
+    if index + 2 < count && bytes[index] == 0x30 && (bytes[index + 1] | 0x20) == 0x78
+      && !isDelimiter(bytes[index + 2])
+    {
       position += 2
-      guard end - position <= 16 else { return nil }
-      while position < end {
+      let start = position
+      while position < count {
         let byte = bytes[position]
         let digit = byte &- 0x30
         if digit < 10 {
           value = value &<< 4 | UInt64(digit)
         } else {
           let letter = (byte | 0x20) &- 0x61
-          guard letter < 6 else { return nil }
-          value = value &<< 4 | UInt64(letter &+ 10)
+          if letter < 6 {
+            value = value &<< 4 | UInt64(letter &+ 10)
+          } else if isDelimiter(byte) {
+            break
+          } else {
+            return nil
+          }
         }
         position += 1
       }
+      guard position - start <= 16 else { return nil }
     } else {
       // At most 16 decimal digits: below 10^16, no overflow.
-      guard position < end, end - position <= 16 else { return nil }
-      while position < end {
-        let digit = bytes[position] &- 0x30
-        guard digit < 10 else { return nil }
-        value = value &* 10 &+ UInt64(digit)
+      while position < count {
+        let byte = bytes[position]
+        let digit = byte &- 0x30
+        if digit < 10 {
+          value = value &* 10 &+ UInt64(digit)
+        } else if isDelimiter(byte) {
+          break
+        } else {
+          return nil
+        }
         position += 1
       }
+      guard position > index, position - index <= 16 else { return nil }
     }
-    index = end
+    index = position
     return value
   }
 

@@ -251,4 +251,41 @@ struct LegacyTextFastPathTests {
       }
     }
   }
+
+  /// `keyValue` as it was, on `Character` indices after the colon.
+  static func referenceKeyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
+    guard let first = line.utf8.first, !LegacyTextLine.isSpaceByte(first),
+      let colonOffset = line.utf8.firstIndex(of: 0x3A).map({ line.utf8.distance(from: line.startIndex, to: $0) }),
+      colonOffset > 0
+    else { return nil }
+    let colon = line.utf8.index(line.startIndex, offsetBy: colonOffset)
+    let key = LegacyTextLine.droppingTrailingSpace(line[..<colon])
+    let value = LegacyTextLine.trimmed(line[line.index(after: colon)...])
+    return (key, value)
+  }
+
+  @Test("keyValue on bytes splits lines as the Character code did")
+  func keyValueAgrees() {
+    var lines = [
+      "Process:   App [12]", "Key:value", "Key:", "Key :  ", ":value", " Key: value", "\tKey: v", "Key",
+      "Key:\u{301}value", "Key:\u{301} value", "Caf\u{e9}: th\u{e9}", "K\u{212A}: x", "Key: a: b", "Key:\r",
+      "Key:\t\tv\t", "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", "a:b", "\u{301}: x", "Key\u{301}:: x",
+    ]
+    for text in Self.samples {
+      for line in text.split(separator: "\n", omittingEmptySubsequences: false) { lines.append(String(line)) }
+    }
+    for line in lines {
+      let padded = "xx" + line + "yy"
+      // A slice inside a longer text, as the reader passes lines.
+      let slice = padded.dropFirst(2).dropLast(2)
+      let found = LegacyTextLine.keyValue(slice)
+      let expected = Self.referenceKeyValue(slice)
+      #expect((found == nil) == (expected == nil), "\(line)")
+      if let found, let expected {
+        #expect(found.key == expected.key && found.value == expected.value, "\(line)")
+        #expect(found.key.startIndex == expected.key.startIndex && found.key.endIndex == expected.key.endIndex)
+        #expect(found.value.startIndex == expected.value.startIndex && found.value.endIndex == expected.value.endIndex)
+      }
+    }
+  }
 }
