@@ -1136,6 +1136,7 @@ struct ByteScanner {
   }
 
   /// Where `byte` first occurs at or after `start` (`memchr`).
+  @inline(__always)
   func find(_ byte: UInt8, from start: Int) -> Int? {
     ByteSearch.firstIndex(of: byte, in: bytes, from: start)
   }
@@ -1166,6 +1167,7 @@ struct ByteScanner {
   }
 
   /// `range` without leading and trailing spaces and tabs.
+  @inline(__always)
   static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
     var lower = range.lowerBound
     var upper = range.upperBound
