@@ -49,6 +49,20 @@ enum LegacyTextLine {
     }
   }
 
+  /// Whether `bytes[range]` starts with the ASCII `prefix`.
+  static func hasPrefix(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ prefix: StaticString
+  ) -> Bool {
+    let count = prefix.utf8CodeUnitCount
+    guard range.count >= count else { return false }
+    var offset = 0
+    while offset < count {
+      if bytes[range.lowerBound + offset] != prefix.utf8Start[offset] { return false }
+      offset += 1
+    }
+    return true
+  }
+
   static func isSpaceByte(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09
   }
@@ -93,17 +107,28 @@ enum LegacyTextLine {
 
   /// Splits "Key:   value" at its first colon; `nil` when the line has no colon or the key does
   /// not look like a label (empty, or starting with a space).
+  ///
+  /// Found on the bytes: the key without trailing spaces, and the value trimmed, start after the
+  /// colon when the byte after it is ASCII (no combining mark can then extend the colon's
+  /// character); otherwise the value starts after the colon's `Character`, as it always did.
   static func keyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
-    let colonOffset = withBytes(line) { bytes -> Int? in
+    let found = withBytes(line) { bytes -> (colon: Int, keyEnd: Int, value: Range<Int>?)? in
       guard let first = bytes.first, !isSpaceByte(first) else { return nil }
-      return ByteSearch.firstIndex(of: 0x3A, in: bytes, from: 0)
+      guard let colon = ByteSearch.firstIndex(of: 0x3A, in: bytes, from: 0), colon > 0 else { return nil }
+      var keyEnd = colon
+      while keyEnd > 0 && isSpaceByte(bytes[keyEnd - 1]) { keyEnd -= 1 }
+      guard colon + 1 == bytes.count || bytes[colon + 1] < 0x80 else { return (colon, keyEnd, nil) }
+      return (colon, keyEnd, ByteScanner.trimmed(bytes, (colon + 1)..<bytes.count))
     }
-    guard let colonOffset, colonOffset > 0 else { return nil }
-    let colon = line.utf8.index(line.startIndex, offsetBy: colonOffset)
-    // The value starts after the colon's character (which may carry a combining mark).
-    let key = droppingTrailingSpace(line[..<colon])
-    let value = trimmed(line[line.index(after: colon)...])
-    return (key, value)
+    guard let found else { return nil }
+    let utf8 = line.utf8
+    let key = line[..<utf8.index(line.startIndex, offsetBy: found.keyEnd)]
+    guard let value = found.value else {
+      let colon = utf8.index(line.startIndex, offsetBy: found.colon)
+      return (key, trimmed(line[line.index(after: colon)...]))
+    }
+    let lower = utf8.index(line.startIndex, offsetBy: value.lowerBound)
+    return (key, line[lower..<utf8.index(lower, offsetBy: value.count)])
   }
 
   /// "name [123]" → ("name", 123); a value without a pid gives the whole text as the name.
@@ -375,6 +400,52 @@ enum LegacyTextLine {
     return sawName ? (result, esrDescription) : nil
   }
 
+  /// ``registers(_:)`` for an ASCII line, `bytes[line]`: the same words (split at spaces and
+  /// tabs, each byte a character), read one after another without an array of them.
+  static func registers(ascii bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>)
+    -> (registers: [ThreadState.Register], esr: String?)?
+  {
+    var cursor = line.lowerBound
+    func nextToken() -> Range<Int>? {
+      while cursor < line.upperBound && isSpaceByte(bytes[cursor]) { cursor += 1 }
+      guard cursor < line.upperBound else { return nil }
+      let start = cursor
+      while cursor < line.upperBound && !isSpaceByte(bytes[cursor]) { cursor += 1 }
+      return start..<cursor
+    }
+    func isLabel(_ token: Range<Int>) -> Bool { bytes[token.upperBound - 1] == 0x3A }
+    var result: [ThreadState.Register] = []
+    var esrDescription: String?
+    var sawName = false
+    var pending = nextToken()
+    while let token = pending {
+      guard isLabel(token), token.count > 1 else {
+        pending = nextToken()
+        continue
+      }
+      sawName = true
+      let nameRange = token.lowerBound..<(token.upperBound - 1)
+      let isRFL = nameRange.count == 3 && bytes[nameRange.lowerBound] == 0x72
+        && bytes[nameRange.lowerBound + 1] == 0x66 && bytes[nameRange.lowerBound + 2] == 0x6C
+      let name = isRFL ? "rflags" : string(bytes, nameRange)
+      guard let valueToken = nextToken() else { break }
+      pending = nextToken()
+      guard let value = hex(bytes, valueToken) else { continue }
+      if result.isEmpty { result.reserveCapacity(4) }
+      result.append(ThreadState.Register(name: name, value: value))
+      if name == "esr" {
+        var words: [UInt8] = []
+        while let word = pending, !isLabel(word) {
+          if !words.isEmpty { words.append(0x20) }
+          words.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[word]))
+          pending = nextToken()
+        }
+        if !words.isEmpty { esrDescription = String(decoding: words, as: UTF8.self) }
+      }
+    }
+    return sawName ? (result, esrDescription) : nil
+  }
+
   /// The space-separated words of an ASCII line, found on its bytes.
   static func asciiTokens(_ line: Substring) -> [Substring] {
     var tokens: [Substring] = []
@@ -412,13 +483,30 @@ enum LegacyTextLine {
     guard digits > 0, index < text.upperBound, isSpaceByte(bytes[index]) else { return nil }
     let rest = ByteScanner.trimmed(bytes, index..<text.upperBound)
     guard let (addressRange, address) = addressColumn(bytes, rest) else { return nil }
-    var frame = Frame()
     let name = ByteScanner.trimmed(bytes, rest.lowerBound..<addressRange.lowerBound)
-    if !name.isEmpty && !isQuestionMarks(bytes, name) { frame.imageName = string(bytes, name) }
-    frame.address = address
-    let tail = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
-    readFrameTail(bytes, tail, into: &frame)
-    return (number, frame)
+    let imageName = !name.isEmpty && !isQuestionMarks(bytes, name) ? string(bytes, name) : nil
+    let tailRange = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
+    var tail = FrameTail()
+    readFrameTail(bytes, tailRange, into: &tail)
+    // Made once, every field at once (see ``Frame``): filling a `var` frame copied it on return.
+    return (
+      number,
+      Frame(
+        imageIndex: nil, imageOffset: tail.imageOffset, symbol: tail.symbol, symbolLocation: tail.symbolLocation,
+        sourceFile: tail.sourceFile, sourceLine: tail.sourceLine, isInline: tail.isInline, imageName: imageName,
+        address: address)
+    )
+  }
+
+  /// The fields of a ``Frame`` that ``readFrameTail(_:_:into:)`` reads from what follows the
+  /// address.
+  struct FrameTail {
+    var imageOffset: UInt64?
+    var symbol: String?
+    var symbolLocation: UInt64?
+    var sourceFile: String?
+    var sourceLine: Int?
+    var isInline = false
   }
 
   /// Whether `bytes[range]` is exactly "???".
@@ -525,7 +613,7 @@ enum LegacyTextLine {
   /// What follows the address, `bytes[tail]`: "0xBASE + offset" (optionally "// symbol + 0x10"
   /// after it), "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
   static func readFrameTail(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout Frame
+    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout FrameTail
   ) {
     guard !tail.isEmpty else { return }
     var symbolPart: Range<Int>? = tail
@@ -696,6 +784,16 @@ enum LegacyTextLine {
 
   /// Reads the line as ranges of its bytes and makes `String`s only of the fields it keeps.
   static func binaryImage(bytes: UnsafeBufferPointer<UInt8>) -> BinaryImage? {
+    var slots = ImageKeySlots.unknown
+    return binaryImage(bytes: bytes, slots: &slots)
+  }
+
+  /// ``binaryImage(bytes:)``, also giving the ``ImageResolver/NameFilter`` slots of the image's
+  /// name, bundle identifier and path's file name, from the bytes the strings were made of.
+  ///
+  /// The fields are gathered in locals and the image made once, by its memberwise initialiser:
+  /// filling a `var` image moved and copied the whole value on its way out.
+  static func binaryImage(bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()
     guard scanner.peek(0x30), scanner.peek(0x78, at: 1) else { return nil }
@@ -712,13 +810,14 @@ enum LegacyTextLine {
     }
     scanner.skipSpace()
 
-    var image = BinaryImage(base: base)
+    var size: UInt64?
     if let end, end >= base {
-      let (size, overflow) = (end - base).addingReportingOverflow(1)
-      if !overflow { image.size = size }
+      let (sum, overflow) = (end - base).addingReportingOverflow(1)
+      if !overflow { size = sum }
     }
+    var source: String?
     if scanner.take(0x2B) {
-      image.source = "P"
+      source = "P"
       scanner.skipSpace()
     }
 
@@ -726,10 +825,11 @@ enum LegacyTextLine {
     let restStart = scanner.index
     var descriptorEnd = bytes.count
     var pathStart = bytes.count
+    var uuid = ImageUUID.none
     if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
       let inside = (open + 1)..<close
-      if !inside.isEmpty, bytes[inside].allSatisfy({ isHexByte($0) || $0 == 0x2D }) {
-        image.uuidStorage = normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
+      if !inside.isEmpty, isHexOrDash(bytes, inside) {
+        uuid = normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
       }
       descriptorEnd = open
       pathStart = close + 1
@@ -741,35 +841,38 @@ enum LegacyTextLine {
     let pathEnd = scanner.find(0x20, 0x7B, 0x22, from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
     let hasPath = !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F }))
-    if hasPath { image.path = string(bytes, path) }
+    let pathText = hasPath ? string(bytes, path) : nil
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
-    if !hasPath && image.uuidStorage == .none && hasSuffix(bytes, descriptor, " ???") {
+    var isNoUUID = false
+    if case .none = uuid { isNoUUID = true }
+    if !hasPath && isNoUUID && hasSuffix(bytes, descriptor, " ???") {
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
     }
+    var shortVersion: String?
+    var version: String?
     if hasSuffix(bytes, descriptor, ")"), let open = bytes[descriptor].lastIndex(of: 0x28) {
       let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
-      readVersion(bytes, inside, into: &image)
-      if image.bundleShortVersion == nil, image.bundleVersion != nil,
-        let space = bytes[descriptor].lastIndex(where: isSpaceByte)
-      {
+      (shortVersion, version) = readVersion(bytes, inside)
+      if shortVersion == nil, version != nil, let space = lastSpace(bytes, descriptor) {
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".
         let last = (space + 1)..<descriptor.upperBound
         if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E)
         {
-          image.bundleShortVersion = string(bytes, last)
+          shortVersion = string(bytes, last)
           descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
         }
       }
     }
-    if let space = bytes[descriptor].lastIndex(where: isSpaceByte) {
-      if let arch = architecture(bytes, (space + 1)..<descriptor.upperBound) {
-        image.arch = arch
+    var arch: String?
+    if let space = lastSpace(bytes, descriptor) {
+      if let found = architecture(bytes, (space + 1)..<descriptor.upperBound) {
+        arch = found
         descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
       }
-    } else if hasPath, let arch = architecture(bytes, descriptor) {
-      image.arch = arch
+    } else if hasPath, let found = architecture(bytes, descriptor) {
+      arch = found
       descriptor = descriptor.lowerBound..<descriptor.lowerBound
     }
     // `String.hasSuffix` compares characters; as bytes only when that is the same thing.
@@ -778,26 +881,40 @@ enum LegacyTextLine {
         ? hasSuffix(bytes, column, ".dylib") : string(bytes, column).hasSuffix(".dylib")
     }
     let column = descriptor
-    // One return, so that the image is moved out rather than copied (a copy retains every string).
+    let fileName = (bytes[path].lastIndex(of: 0x2F).map { $0 + 1 } ?? path.lowerBound)..<path.upperBound
+    var name: String?
+    var bundleID: String?
+    slots = ImageKeySlots.absent
+    if let size, size > 0 {
+      slots.hasRange = true
+      slots.base = base
+      slots.last = base &+ (size - 1)
+    }
+    // The file name the resolver takes from the path: these bytes when they are ASCII (a repair
+    // of invalid UTF-8 elsewhere in the path leaves them and every "/" as they are).
+    if hasPath { slots.fileName = ImageKeySlots.slot(bytes, fileName) }
     if !column.isEmpty && !isQuestionMarks(bytes, column) {
       // macOS writes the bundle identifier in the name column; the name is then the file name.
-      let fileName = (bytes[path].lastIndex(of: 0x2F).map { $0 + 1 } ?? path.lowerBound)..<path.upperBound
       if hasPath, !fileName.isEmpty, bytes[column].contains(0x2E), !hasDylibSuffix(column),
         !sameText(bytes, column, fileName)
       {
-        image.bundleID = string(bytes, column)
-        image.name = string(bytes, fileName)
+        bundleID = string(bytes, column)
+        name = string(bytes, fileName)
+        slots.bundleID = ImageKeySlots.slot(bytes, column)
+        slots.name = slots.fileName
       } else {
-        image.name = string(bytes, column)
+        name = string(bytes, column)
+        slots.name = ImageKeySlots.slot(bytes, column)
       }
     }
-    return image
+    return BinaryImage(
+      uuidStorage: uuid, base: base, size: size, arch: arch, name: name, path: pathText, source: source,
+      bundleID: bundleID, bundleShortVersion: shortVersion, bundleVersion: version)
   }
 
-  /// "(1.0 - 1)", "(817)", "(*)": the text inside the parentheses, `bytes[inside]`.
-  static func readVersion(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>, into image: inout BinaryImage
-  ) {
+  /// "(1.0 - 1)", "(817)", "(*)": the text inside the parentheses, `bytes[inside]`, as the short
+  /// version and the version.
+  static func readVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> (String?, String?) {
     func clean(_ range: Range<Int>) -> String? {
       let text = ByteScanner.trimmed(bytes, range)
       let isStar = text.count == 1 && bytes[text.lowerBound] == 0x2A
@@ -808,13 +925,53 @@ enum LegacyTextLine {
     var index = inside.lowerBound
     while index + 3 <= inside.upperBound {
       if bytes[index] == 0x20 && bytes[index + 1] == 0x2D && bytes[index + 2] == 0x20 {
-        image.bundleShortVersion = clean(inside.lowerBound..<index)
-        image.bundleVersion = clean((index + 3)..<inside.upperBound)
-        return
+        return (clean(inside.lowerBound..<index), clean((index + 3)..<inside.upperBound))
       }
       index += 1
     }
-    image.bundleVersion = clean(inside)
+    return (nil, clean(inside))
+  }
+
+  /// Where the last space or tab of `bytes[range]` is.
+  @inline(__always)
+  static func lastSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var index = range.upperBound
+    while index > range.lowerBound {
+      index -= 1
+      if isSpaceByte(bytes[index]) { return index }
+    }
+    return nil
+  }
+
+  /// Whether every byte of `bytes[range]` is a hexadecimal digit or "-" (``isHexByte(_:)``).
+  ///
+  /// Eight bytes at a time: for ASCII bytes, adding `0x80 - low` sets a byte's high bit exactly
+  /// when it is at least `low`, and adding `0x7F - high` when it is above `high`, with no carry
+  /// into the next byte.
+  @inline(__always)
+  static func isHexOrDash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    var index = range.lowerBound
+    if let base = bytes.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highBits: UInt64 = 0x8080_8080_8080_8080
+      while index + 8 <= range.upperBound {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if word & highBits != 0 { return false }
+        func within(_ low: UInt64, _ high: UInt64) -> UInt64 {
+          (word &+ ones &* (0x80 - low)) & ~(word &+ ones &* (0x7F - high))
+        }
+        let valid = within(0x30, 0x39) | within(0x41, 0x46) | within(0x61, 0x66) | within(0x2D, 0x2D)
+        if valid & highBits != highBits { return false }
+        index += 8
+      }
+    }
+    while index < range.upperBound {
+      let byte = bytes[index]
+      // Digits, then "a"…"f" and "A"…"F" (bit 0x20 set makes them one range), then the dash.
+      if byte &- 0x30 >= 10 && (byte | 0x20) &- 0x61 >= 6 && byte != 0x2D { return false }
+      index += 1
+    }
+    return true
   }
 
   /// "6f1c3b2a…" (32 digits) or "6F1C3B2A-…" → "6F1C3B2A-1234-…" upper-case, dashed 8-4-4-4-12.
@@ -926,42 +1083,60 @@ struct ByteScanner {
     while index < bytes.count && LegacyTextLine.isSpaceByte(bytes[index]) { index += 1 }
   }
 
-  /// "0x1f" or "31", up to the next space or "-".
+  /// "0x1f" or "31", up to the next space or "-": hexadecimal after "0x" or "0X" (with at least
+  /// one digit), else decimal; at most 16 digits, every one valid, else `nil` (and the cursor
+  /// stays).
   mutating func number() -> UInt64? {
-    var end = index
-    while end < bytes.count && !LegacyTextLine.isSpaceByte(bytes[end]) && bytes[end] != 0x2D {
-      end += 1
-    }
+    // One pass: digits until a space, tab or "-" (or the end); any other byte before it fails.
+    let count = bytes.count
+    func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x2D }
     var position = index
-    var radix: UInt64 = 10
-    if end - index > 2 && bytes[index] == 0x30
-      && (bytes[index + 1] == 0x78 || bytes[index + 1] == 0x58)
-    {
-      radix = 16
-      position += 2
-    }
-    guard position < end, end - position <= 16 else { return nil }
     var value: UInt64 = 0
-    while position < end {
-      let byte = bytes[position]
-      let digit: UInt64
-      if radix == 16 && LegacyTextLine.isHexByte(byte) {
-        digit = LegacyTextLine.hexValue(byte)
-      } else if byte >= 0x30 && byte <= 0x39 {
-        digit = UInt64(byte - 0x30)
-      } else {
-        return nil
+    if index + 2 < count && bytes[index] == 0x30 && (bytes[index + 1] | 0x20) == 0x78
+      && !isDelimiter(bytes[index + 2])
+    {
+      position += 2
+      let start = position
+      while position < count {
+        let byte = bytes[position]
+        let digit = byte &- 0x30
+        if digit < 10 {
+          value = value &<< 4 | UInt64(digit)
+        } else {
+          let letter = (byte | 0x20) &- 0x61
+          if letter < 6 {
+            value = value &<< 4 | UInt64(letter &+ 10)
+          } else if isDelimiter(byte) {
+            break
+          } else {
+            return nil
+          }
+        }
+        position += 1
       }
-      let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
-      guard !overflow else { return nil }
-      value = shifted + digit
-      position += 1
+      guard position - start <= 16 else { return nil }
+    } else {
+      // At most 16 decimal digits: below 10^16, no overflow.
+      while position < count {
+        let byte = bytes[position]
+        let digit = byte &- 0x30
+        if digit < 10 {
+          value = value &* 10 &+ UInt64(digit)
+        } else if isDelimiter(byte) {
+          break
+        } else {
+          return nil
+        }
+        position += 1
+      }
+      guard position > index, position - index <= 16 else { return nil }
     }
-    index = end
+    index = position
     return value
   }
 
   /// Where `byte` first occurs at or after `start` (`memchr`).
+  @inline(__always)
   func find(_ byte: UInt8, from start: Int) -> Int? {
     ByteSearch.firstIndex(of: byte, in: bytes, from: start)
   }
@@ -992,6 +1167,7 @@ struct ByteScanner {
   }
 
   /// `range` without leading and trailing spaces and tabs.
+  @inline(__always)
   static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
     var lower = range.lowerBound
     var upper = range.upperBound

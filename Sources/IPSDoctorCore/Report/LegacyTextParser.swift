@@ -83,7 +83,8 @@ struct LegacyTextReader {
   var addressListOpen = false
 
   // Resource and stackshot bodies.
-  var headerFields: [ResourceSummary.Field] = []
+  /// The header's fields as written; made `ResourceSummary.Field`s only for a resource report.
+  var headerFields: [(key: Substring, value: Substring)] = []
   var inHeaderBlock = true
   var event: String?
   var actionTaken: String?
@@ -98,6 +99,8 @@ struct LegacyTextReader {
   var sawBody = false
   /// The number of lines in the text, so that the image list can be sized once.
   var lineCount = 0
+  /// The resolver's slots of each image's keys, while they line up with `report.images`.
+  var imageKeySlots: [ImageKeySlots] = []
 
   init(report: CrashReport, firstLine: Int) {
     self.report = report
@@ -114,33 +117,45 @@ struct LegacyTextReader {
   // MARK: Lines
 
   /// Labels that can open a report; the first line holding one fixes the report's indentation.
-  static let openingLabels = [
+  static let openingLabels: [StaticString] = [
     "Incident Identifier:", "CrashReporter Key:", "Hardware Model:", "Process:", "Path:",
     "Identifier:", "Date/Time:", "OS Version:", "Exception Type:", "Command:", "Event:",
     "Crashed Thread:", "Triggered by Thread:", "Code Type:", "Version:",
   ]
 
   mutating func read(_ text: String) {
-    // Split the bytes (fast, and "\r\n" is one Character); lines come without their "\r" and
-    // trailing spaces.
-    let lines = Self.lines(of: text)
+    // One pass over the UTF-8 in place (a native string is contiguous; a bridged one is copied
+    // once).
+    if text.utf8.withContiguousStorageIfAvailable({ read(text, $0) }) != nil { return }
+    var copy = text
+    copy.makeContiguousUTF8()
+    let contiguous = copy
+    _ = contiguous.utf8.withContiguousStorageIfAvailable { read(contiguous, $0) }
+  }
+
+  /// Reads `text`, whose UTF-8 is `bytes`. Lines are ranges of `bytes`; a line becomes a
+  /// `Substring` of `text` only when it is not a binary image or stack frame, which are read from
+  /// their bytes.
+  mutating func read(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) {
+    let lines = Self.lineRanges(of: bytes)
     lineCount = lines.count
     // Find where the report starts and how far it is indented.
     var start = 0
     var indent = 0
     var found = false
     for (offset, line) in lines.enumerated() {
-      let content = LegacyTextLine.droppingLeadingSpace(line)
-      if Self.openingLabels.contains(where: { content.utf8.starts(with: $0.utf8) }) {
+      let content = Self.droppingLeadingSpace(bytes, line)
+      if Self.openingLabels.contains(where: { LegacyTextLine.hasPrefix(bytes, content, $0) }) {
         start = offset
-        indent = line.utf8.count - content.utf8.count
+        indent = content.lowerBound - line.lowerBound
         found = true
         break
       }
     }
+    // Lines come without trailing spaces, so a line is blank exactly when it is empty.
     if !found {
-      start = lines.firstIndex(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) ?? 0
-    } else if lines[..<start].contains(where: { !LegacyTextLine.droppingLeadingSpace($0).isEmpty }) {
+      start = lines.firstIndex(where: { !$0.isEmpty }) ?? 0
+    } else if lines[..<start].contains(where: { !$0.isEmpty }) {
       warn(firstLine, "skipped text before the report")
     }
 
@@ -149,47 +164,121 @@ struct LegacyTextReader {
       let number = firstLine + offset
       var line = lines[offset]
       offset += 1
-      if indent > 0 {
-        let content = LegacyTextLine.droppingLeadingSpace(line)
-        if content.isEmpty {
-          line = content
-        } else if line.utf8.count - content.utf8.count < indent {
+      if indent > 0 && !line.isEmpty {
+        if Self.droppingLeadingSpace(bytes, line).lowerBound - line.lowerBound < indent {
           warn(number, "ignored the text after the indented report")
           break
-        } else {
-          line = line[line.utf8.index(line.startIndex, offsetBy: indent)...]
         }
+        line = (line.lowerBound + indent)..<line.upperBound
       }
-      process(line, number: number)
+      if readFromBytes(bytes, line, number: number) { continue }
+      process(Self.substring(text, line), number: number)
     }
   }
 
-  /// The lines of `text` (split at "\n", empty lines kept) as slices of its one UTF-8 buffer,
-  /// found with `memchr`, each without a final "\r" and then without trailing spaces and tabs:
-  /// trimmed here, on the bytes, rather than through `Substring` indices once per use.
-  static func lines(of text: String) -> [Substring] {
+  /// `text[range]`, `range` counted in UTF-8 bytes (at character boundaries: line breaks and
+  /// spaces).
+  static func substring(_ text: String, _ range: Range<Int>) -> Substring {
     let utf8 = text.utf8
-    let found = utf8.withContiguousStorageIfAvailable { buffer -> [Substring] in
-      var result: [Substring] = []
-      var start = 0
-      while true {
-        let end = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: start) ?? buffer.count
-        var last = end
-        if last > start && buffer[last - 1] == 0x0D { last -= 1 }
-        while last > start && LegacyTextLine.isSpaceByte(buffer[last - 1]) { last -= 1 }
-        let lower = utf8.index(utf8.startIndex, offsetBy: start)
-        let upper = utf8.index(lower, offsetBy: last - start)
-        result.append(text[lower..<upper])
-        if end == buffer.count { return result }
-        start = end + 1
-      }
+    let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+    let upper = utf8.index(lower, offsetBy: range.count)
+    return text[lower..<upper]
+  }
+
+  /// `range` without its leading spaces and tabs.
+  static func droppingLeadingSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
+    -> Range<Int>
+  {
+    var lower = range.lowerBound
+    while lower < range.upperBound && LegacyTextLine.isSpaceByte(bytes[lower]) { lower += 1 }
+    return lower..<range.upperBound
+  }
+
+  /// The lines of `bytes` (split at "\n", empty lines kept), each without a final "\r" and then
+  /// without trailing spaces and tabs, as ranges.
+  static func lineRanges(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    // About 40 bytes a line in these reports; one guess saves most of the regrowth.
+    result.reserveCapacity(bytes.count / 32 + 1)
+    var start = 0
+    while true {
+      let end = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count
+      var last = end
+      if last > start && bytes[last - 1] == 0x0D { last -= 1 }
+      while last > start && LegacyTextLine.isSpaceByte(bytes[last - 1]) { last -= 1 }
+      result.append(start..<last)
+      if end == bytes.count { return result }
+      start = end + 1
     }
-    return found
-      ?? text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-        var line = Substring($0)
-        if line.utf8.last == 0x0D { line = line[..<line.utf8.index(before: line.endIndex)] }
-        return LegacyTextLine.droppingTrailingSpace(line)
+  }
+
+  /// The lines that are most of a report, read from their bytes: a binary image, or a stack frame
+  /// inside a frame block, and a blank line ending either block. Does what ``process(_:number:)``
+  /// does with such a line and returns `true`; any other line is left to it (`false`, nothing
+  /// changed).
+  mutating func readFromBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int)
+    -> Bool
+  {
+    switch block {
+    case .images:
+      if line.isEmpty {
+        block = .none
+        return true
       }
+      let content = Self.droppingLeadingSpace(bytes, line)
+      guard content.count >= 2, bytes[content.lowerBound] == 0x30, bytes[content.lowerBound + 1] == 0x78
+      else { return false }
+      lastContentLine = number
+      var slots = ImageKeySlots.unknown
+      if let image = LegacyTextLine.binaryImage(bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots)
+      {
+        // Kept only while they line up with the images.
+        if imageKeySlots.count == report.images.count { imageKeySlots.append(slots) }
+        report.images.append(image)
+      } else {
+        warn(number, "could not read the binary image line")
+      }
+      return true
+    case .threadFrames, .lastExceptionBacktrace, .applicationSpecificBacktrace:
+      if line.isEmpty {
+        if !addressListOpen { block = .none }
+        return true
+      }
+      if case .lastExceptionBacktrace = block, addressListOpen { return false }
+      let content = Self.droppingLeadingSpace(bytes, line)
+      // Not empty: the line has no trailing space.
+      let first = bytes[content.lowerBound]
+      guard first >= 0x30 && first <= 0x39 else { return false }
+      lastContentLine = number
+      guard let (_, frame) = LegacyTextLine.frame(bytes: UnsafeBufferPointer(rebasing: bytes[content])) else {
+        warn(number, "could not read the stack frame")
+        return true
+      }
+      switch block {
+      case .threadFrames(let position): report.threads[position].frames.append(frame)
+      case .lastExceptionBacktrace:
+        lastExceptionFrames = lastExceptionFrames ?? []
+        lastExceptionFrames!.append(frame)
+      default:
+        applicationBacktraceFrames = applicationBacktraceFrames ?? []
+        applicationBacktraceFrames!.append(frame)
+      }
+      return true
+    case .registers(let position):
+      if line.isEmpty {
+        block = .none
+        return true
+      }
+      // An ASCII line splits the same on bytes; any other goes to the `Character` path.
+      guard ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[line])),
+        let (registers, esr) = LegacyTextLine.registers(ascii: bytes, line), !registers.isEmpty
+      else { return false }
+      lastContentLine = number
+      addRegisters(registers, esr: esr, at: position)
+      return true
+    default:
+      return false
+    }
   }
 
   static func startsSection(_ line: Substring) -> Bool {
@@ -218,7 +307,7 @@ struct LegacyTextReader {
   ]
 
   mutating func process(_ line: Substring, number: Int) {
-    // Lines come without trailing spaces (``lines(of:)``), so a blank one is empty.
+    // Lines come without trailing spaces (``lineRanges(of:)``), so a blank one is empty.
     let isBlank = line.isEmpty
     if !isBlank { lastContentLine = number }
     switch block {
@@ -295,10 +384,7 @@ struct LegacyTextReader {
         return
       }
       if let (registers, esr) = LegacyTextLine.registers(line), !registers.isEmpty {
-        var state = report.threads[position].state ?? ThreadState()
-        state.registers += registers
-        if let esr { state.esrDescription = esr }
-        report.threads[position].state = state
+        addRegisters(registers, esr: esr, at: position)
         return
       }
     case .images:
@@ -318,6 +404,14 @@ struct LegacyTextReader {
     }
     block = .none
     if !isBlank { readTopLevel(line, number: number) }
+  }
+
+  /// Appends a register line's registers to the thread's state, in place (a copy of the state out
+  /// and back would copy its registers on every line).
+  mutating func addRegisters(_ registers: [ThreadState.Register], esr: String?, at position: Int) {
+    if report.threads[position].state == nil { report.threads[position].state = ThreadState() }
+    report.threads[position].state!.registers += registers
+    if let esr { report.threads[position].state!.esrDescription = esr }
   }
 
   /// A frame (or a line of a one-line backtrace) inside a frame block; `false` when the line
@@ -386,6 +480,7 @@ struct LegacyTextReader {
       block = .images
       // At most one image a line: growing the array would move hundreds of images several times.
       report.images.reserveCapacity(report.images.count + lineCount - (number - firstLine))
+      imageKeySlots.reserveCapacity(report.images.count + lineCount - (number - firstLine))
       return
     }
     if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
@@ -406,7 +501,10 @@ struct LegacyTextReader {
       readField(key, value, line: line, number: number)
       return
     }
-    if let first = line.first, LegacyTextLine.isDigit(first), LegacyTextLine.frame(line) != nil {
+    // A first character that is a digit starts with a digit byte: most lines stop at the byte.
+    if let byte = line.utf8.first, byte >= 0x30 && byte <= 0x39, let first = line.first,
+      LegacyTextLine.isDigit(first), LegacyTextLine.frame(line) != nil
+    {
       warn(number, "found a stack frame outside any thread")
     }
   }
@@ -453,10 +551,11 @@ struct LegacyTextReader {
 
   mutating func readField(_ key: Substring, _ value: Substring, line: Substring, number: Int) {
     if inHeaderBlock && !value.isEmpty {
-      headerFields.append(ResourceSummary.Field(key: String(key), value: String(value)))
+      headerFields.append((key, value))
     }
     let text = value.isEmpty ? nil : String(value)
-    switch FieldKey(key) {
+    let field = FieldKey(key)
+    switch field {
     case "Incident Identifier": report.incidentID = text ?? report.incidentID
     case "Hardware Model", "Hardware model": report.modelCode = text ?? report.modelCode
     case "Process":
@@ -606,9 +705,9 @@ struct LegacyTextReader {
     case "Exception Code": stackshotCode = stackshotCode ?? text
     case "Frontmost process PID": if let pid = Int(value) { frontmostPids.append(pid) }
     default:
-      if key.hasPrefix("VM Regions Near") {
+      if field.hasPrefix("VM Regions Near") {
         block = .vmRegionInfo
-      } else if key.hasPrefix("Process "), value.isEmpty {
+      } else if field.hasPrefix("Process "), value.isEmpty {
         readStackshotProcess(key)
       }
     }
@@ -722,13 +821,21 @@ struct LegacyTextReader {
   mutating func resolveFrames() {
     guard !report.images.isEmpty else { return }
     var names = Set<String>()
-    for thread in report.threads {
-      for frame in thread.frames { if let name = frame.imageName { names.insert(name) } }
+    // By index: a copy of a thread or frame retains and releases every string it holds.
+    for thread in report.threads.indices {
+      // Neighbouring frames are mostly in one image: a name equal to the last one is not hashed.
+      var last: String?
+      for frame in report.threads[thread].frames.indices {
+        if let name = report.threads[thread].frames[frame].imageName, name != last {
+          names.insert(name)
+          last = name
+        }
+      }
     }
-    for frame in report.lastExceptionBacktrace ?? [] {
-      if let name = frame.imageName { names.insert(name) }
+    if let frames = report.lastExceptionBacktrace {
+      for frame in frames.indices { if let name = frames[frame].imageName { names.insert(name) } }
     }
-    let resolver = ImageResolver(images: report.images, frameImageNames: names)
+    let resolver = ImageResolver(images: report.images, frameImageNames: names, keySlots: imageKeySlots)
     for position in report.threads.indices {
       resolver.resolve(&report.threads[position].frames)
     }
@@ -769,11 +876,41 @@ struct LegacyTextReader {
       var summary = report.resource ?? ResourceSummary()
       summary.event = event ?? summary.event
       summary.actionTaken = actionTaken ?? summary.actionTaken
-      summary.fields = headerFields
+      summary.fields = headerFields.map { ResourceSummary.Field(key: String($0.key), value: String($0.value)) }
       report.resource = summary
     default:
       break
     }
+  }
+}
+
+/// The ``ImageResolver/NameFilter`` slots of an image's name, bundle identifier and path's file
+/// name, found by the text reader on the bytes it made them from, so that the resolver turns most
+/// images away without touching their strings.
+struct ImageKeySlots {
+  /// The key is `nil`.
+  static let absentSlot: Int16 = -1
+  /// Not known from the bytes (not ASCII): the resolver asks the string.
+  static let unknownSlot: Int16 = -2
+
+  var name: Int16
+  var bundleID: Int16
+  var fileName: Int16
+  /// Whether the image has a base and a size above zero: the resolver's address range, from
+  /// `base` to `last`.
+  var hasRange = false
+  var base: UInt64 = 0
+  var last: UInt64 = 0
+
+  static let absent = ImageKeySlots(name: absentSlot, bundleID: absentSlot, fileName: absentSlot)
+  static let unknown = ImageKeySlots(name: unknownSlot, bundleID: unknownSlot, fileName: unknownSlot)
+
+  /// `NameFilter.slot` of the text `bytes[range]` makes when it is ASCII (the text is then those
+  /// bytes); ``unknownSlot`` otherwise.
+  static func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int16 {
+    let key = UnsafeBufferPointer(rebasing: bytes[range])
+    guard ByteSearch.isASCII(key) else { return unknownSlot }
+    return Int16(ImageResolver.NameFilter.slot(key))
   }
 }
 
@@ -787,26 +924,43 @@ struct ImageResolver {
   /// (base, last address, index), sorted by base.
   var ranges: [(base: UInt64, last: UInt64, index: Int)] = []
 
-  init(images: [BinaryImage], frameImageNames: Set<String>) {
+  /// - Parameter keySlots: For each image, the slots of its keys (``ImageKeySlots``), or `nil`.
+  init(images: [BinaryImage], frameImageNames: Set<String>, keySlots: [ImageKeySlots]? = nil) {
     self.images = images
     var filter = NameFilter()
     for name in frameImageNames { filter.insert(name) }
     ranges.reserveCapacity(images.count)
+    let keySlots = keySlots?.count == images.count ? keySlots : nil
+    /// Whether the key with this slot may be a frame's: a known slot outside the filter is not.
+    func mayMatch(_ slot: Int16) -> Bool {
+      slot == ImageKeySlots.unknownSlot || (slot >= 0 && filter.contains(slot: Int(slot)))
+    }
+    // With the slots, the address ranges come from them too, and the images are left once every
+    // name is found.
+    if let keySlots {
+      for index in keySlots.indices where keySlots[index].hasRange {
+        ranges.append((keySlots[index].base, keySlots[index].last, index))
+      }
+    }
     // Fields are read in place: a copy of a whole image retains and releases all its strings.
     for index in images.indices {
+      if keySlots != nil && byName.count >= frameImageNames.count { break }
       if byName.count < frameImageNames.count {
         func add(_ key: String) {
           if filter.mayContain(key), frameImageNames.contains(key), byName[key] == nil {
             byName[key] = index
           }
         }
-        if let name = images[index].name { add(name) }
-        if let bundleID = images[index].bundleID { add(bundleID) }
-        if let path = images[index].path, let fileName = filter.fileNameIfMayContain(path) {
+        let slots = keySlots?[index] ?? .unknown
+        if mayMatch(slots.name), let name = images[index].name { add(name) }
+        if mayMatch(slots.bundleID), let bundleID = images[index].bundleID { add(bundleID) }
+        if mayMatch(slots.fileName), let path = images[index].path,
+          let fileName = filter.fileNameIfMayContain(path)
+        {
           add(fileName)
         }
       }
-      if let base = images[index].base, let size = images[index].size, size > 0 {
+      if keySlots == nil, let base = images[index].base, let size = images[index].size, size > 0 {
         ranges.append((base, base &+ (size - 1), index))
       }
     }
@@ -881,10 +1035,21 @@ struct ImageResolver {
 
   /// Fills each frame in place: a copy of a frame out and back retains and releases its strings.
   func resolve(_ frames: inout [Frame]) {
+    // Neighbouring frames are mostly in one image: the last name's lookup answers for an equal one.
+    var lastName: String?
+    var lastIndex: Int?
     for position in frames.indices {
       let address = frames[position].address
       var found: Int?
-      if let name = frames[position].imageName, let index = byName[name] {
+      var named: Int?
+      if let name = frames[position].imageName {
+        if name != lastName {
+          lastName = name
+          lastIndex = byName[name]
+        }
+        named = lastIndex
+      }
+      if let index = named {
         if let address, !contains(images[index], address), let byAddress = imageIndex(containing: address) {
           found = byAddress
         } else {
@@ -916,6 +1081,13 @@ struct FieldKey {
     count = key.utf8.count
     isASCII = key.utf8.withContiguousStorageIfAvailable(ByteSearch.isASCII)
       ?? key.utf8.allSatisfy { $0 < 0x80 }
+  }
+
+  /// `key.hasPrefix(prefix)` for an ASCII `prefix`: on the bytes when the key is ASCII (each byte
+  /// a character), else as before.
+  func hasPrefix(_ prefix: StaticString) -> Bool {
+    guard isASCII else { return key.hasPrefix(prefix.description) }
+    return LegacyTextLine.hasPrefix(key, prefix)
   }
 
   static func ~= (pattern: StaticString, value: FieldKey) -> Bool {
