@@ -20,10 +20,7 @@
 /// It throws only when nothing in the file can be read as a report.
 public enum ReportReader {
   public static func read(_ bytes: [UInt8]) throws(ReportError) -> CrashReport {
-    let result: Result<CrashReport, ReportError> = bytes.withUnsafeBufferPointer { buffer in
-      Result { () throws(ReportError) -> CrashReport in try read(buffer: buffer) }
-    }
-    return try result.get()
+    try bytes.withUnsafeBufferPointer { buffer throws(ReportError) -> CrashReport in try read(buffer: buffer) }
   }
 
   public static func read(_ text: String) throws(ReportError) -> CrashReport {
@@ -229,8 +226,9 @@ public enum ReportReader {
     if let header { report.apply(header: header) }
     report.headerDocument = headerDocument
     report.bodyDocument = body
-    var decoder = FieldDecoder()
-    body.withRoot { object in
+    // The report is passed to the closure rather than captured by it.
+    body.withRoot(passing: &report) { object, report in
+      var decoder = FieldDecoder()
       report.kind = Scan.kind(of: object, bugType: report.bugType)
       switch report.kind {
       case .panic: report.apply(panicBody: object, decoder: &decoder)
@@ -244,8 +242,8 @@ public enum ReportReader {
           report.apply(genericBody: object, decoder: &decoder)
         }
       }
+      report.warnings = warnings + decoder.warnings
     }
-    report.warnings = warnings + decoder.warnings
     if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
       report.warnings.append(
         ReportWarning(
@@ -454,6 +452,17 @@ extension PanicSummary {
       return decided.map { line.utf8.index(line.utf8.startIndex, offsetBy: $0) }
     }
     return line.firstRange(of: "pid ")?.lowerBound
+  }
+}
+
+extension JSONDocument {
+  /// ``withRoot(_:)`` with `state` passed through to `body` instead of captured by it.
+  func withRoot<State>(passing state: inout State, _ body: (JSONNode, inout State) -> Void) {
+    bytes.withUnsafeBufferPointer { bytes in
+      entries.withUnsafeBufferPointer { entries in
+        body(JSONNode(view: JSONView(bytes: bytes, entries: entries), index: 0), &state)
+      }
+    }
   }
 }
 
