@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Turns the bytes of a file into a ``CrashReport``.
 ///
 /// The reader is lenient about framing and strict about JSON:
@@ -12,10 +20,7 @@
 /// It throws only when nothing in the file can be read as a report.
 public enum ReportReader {
   public static func read(_ bytes: [UInt8]) throws(ReportError) -> CrashReport {
-    let result: Result<CrashReport, ReportError> = bytes.withUnsafeBufferPointer { buffer in
-      Result { () throws(ReportError) -> CrashReport in try read(buffer: buffer) }
-    }
-    return try result.get()
+    try bytes.withUnsafeBufferPointer { buffer throws(ReportError) -> CrashReport in try read(buffer: buffer) }
   }
 
   public static func read(_ text: String) throws(ReportError) -> CrashReport {
@@ -221,8 +226,9 @@ public enum ReportReader {
     if let header { report.apply(header: header) }
     report.headerDocument = headerDocument
     report.bodyDocument = body
-    var decoder = FieldDecoder()
-    body.withRoot { object in
+    // The report is passed to the closure rather than captured by it.
+    body.withRoot(passing: &report) { object, report in
+      var decoder = FieldDecoder()
       report.kind = Scan.kind(of: object, bugType: report.bugType)
       switch report.kind {
       case .panic: report.apply(panicBody: object, decoder: &decoder)
@@ -236,8 +242,8 @@ public enum ReportReader {
           report.apply(genericBody: object, decoder: &decoder)
         }
       }
+      report.warnings = warnings + decoder.warnings
     }
-    report.warnings = warnings + decoder.warnings
     if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
       report.warnings.append(
         ReportWarning(
@@ -299,17 +305,40 @@ extension CrashReport {
       summary.pageSize = decoder.uint64(status, "pageSize", at: JSONPath.root.appending("memoryStatus"))
     }
     if let processes = decoder.array(object, "processes", at: .root) {
+      summary.processes.reserveCapacity(processes.count)
       for (index, entry) in processes.elements.enumerated() {
-        let path = JSONPath.root.appending("processes").appending(index)
+        // Built only when a warning names it (every process used to build its path).
+        func path() -> JSONPath { JSONPath.root.appending("processes").appending(index) }
         guard entry.kind == .object else {
-          decoder.wrongType(entry, at: path, expected: "an object")
+          decoder.wrongType(entry, at: path(), expected: "an object")
           continue
         }
-        var process = JetsamSummary.Process(name: decoder.string(entry, "name", at: path))
-        process.pid = decoder.int(entry, "pid", at: path)
-        process.reason = decoder.string(entry, "reason", at: path)
-        process.residentPages = decoder.uint64(entry, "rpages", at: path)
-        process.states = decoder.strings(entry, "states", at: path)
+        // One pass over the members keeping the last of each name (as the subscript answers),
+        // decoded below in the order that fixes the order of warnings.
+        var name, pid, reason, residentPages, states: JSONNode?
+        for (key, value) in entry.members {
+          let keyEntry = key.entry
+          // By raw length first (a key with escapes, rare, is compared with each name).
+          let length = keyEntry.flags & JSONTapeEntry.stringHasEscapes == 0 ? keyEntry.end - keyEntry.start : 0
+          if (length == 0 || length == 3) && key.keyEquals("pid") {
+            pid = value
+          } else if (length == 0 || length == 4) && key.keyEquals("name") {
+            name = value
+          } else if length == 0 || length == 6 {
+            if key.keyEquals("reason") {
+              reason = value
+            } else if key.keyEquals("rpages") {
+              residentPages = value
+            } else if key.keyEquals("states") {
+              states = value
+            }
+          }
+        }
+        var process = JetsamSummary.Process(name: decoder.string(name, named: "name", in: path()))
+        process.pid = decoder.int(pid, named: "pid", in: path())
+        process.reason = decoder.string(reason, named: "reason", in: path())
+        process.residentPages = decoder.uint64(residentPages, named: "rpages", in: path())
+        process.states = decoder.strings(states, named: "states", in: path())
         summary.processes.append(process)
       }
     }
@@ -353,24 +382,85 @@ extension CrashReport {
 extension PanicSummary {
   /// Reads the headline, panicked task and panicked thread out of a panic string.
   static func fill(_ summary: inout PanicSummary, fromPanicString text: String) {
-    // Split as bytes: panic strings run to hundreds of lines, and only a few of them are kept.
-    for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
-      let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-      guard let first = rawLine.firstIndex(where: { !isSpace($0) }) else { continue }
-      let bytes = rawLine[first...]
-      let isHeadline = summary.headline == nil
-      guard isHeadline || bytes.starts(with: "Panicked ".utf8) else { continue }
-      let line = String(Substring(bytes)).trimmingWhitespace()
-      if summary.headline == nil, !line.isEmpty { summary.headline = line }
-      if line.hasPrefix("Panicked task") {
-        // "Panicked task 0xffffff…: 123 pages, 5 threads: pid 0: kernel_task"
-        if let range = line.firstRange(of: "pid ") {
-          summary.panickedTask = String(line[range.lowerBound...])
-        } else {
-          summary.panickedTask = line
+    // Lines found with `memchr` on the bytes: panic strings run to hundreds of lines, and only a
+    // few of them are kept (splitting the text into an array of every line cost more than the
+    // rest of the report).
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+      guard let base = bytes.baseAddress else { return }
+      let utf8 = text.utf8
+      var start = 0
+      var lineFeed = -1  // the first line feed at or after `start` (or the end), once passed found again
+      while start < bytes.count {
+        // The line is start..<end, up to the first CR or LF (runs of them are one separator).
+        if lineFeed < start {
+          lineFeed =
+            memchr(base + start, 0x0A, bytes.count - start).map {
+              UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+            } ?? bytes.count
         }
-      } else if line.hasPrefix("Panicked thread") {
-        summary.panickedThread = line
+        let end =
+          memchr(base + start, 0x0D, lineFeed - start).map {
+            UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+          } ?? lineFeed
+        if end > start {
+          let lower = utf8.index(utf8.startIndex, offsetBy: start)
+          let upper = utf8.index(lower, offsetBy: end - start)
+          fillLine(&summary, utf8[lower..<upper])
+        }
+        start = end + 1
+      }
+    }
+    guard done == nil else { return }
+    for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+      fillLine(&summary, rawLine)
+    }
+  }
+
+  /// What one line of a panic string adds to `summary` (a line without CR or LF, not empty).
+  private static func fillLine(_ summary: inout PanicSummary, _ rawLine: Substring.UTF8View) {
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+    guard let first = rawLine.firstIndex(where: { !isSpace($0) }) else { return }
+    let bytes = rawLine[first...]
+    let isHeadline = summary.headline == nil
+    guard isHeadline || bytes.starts(with: "Panicked ".utf8) else { return }
+    let line = String(Substring(bytes)).trimmingWhitespace()
+    if summary.headline == nil, !line.isEmpty { summary.headline = line }
+    if line.hasPrefix("Panicked task") {
+      // "Panicked task 0xffffff…: 123 pages, 5 threads: pid 0: kernel_task"
+      if let start = pidOffset(in: line) {
+        summary.panickedTask = String(line[start...])
+      } else {
+        summary.panickedTask = line
+      }
+    } else if line.hasPrefix("Panicked thread") {
+      summary.panickedThread = line
+    }
+  }
+
+  /// Where "pid " starts in `line`. In ASCII text (a line holds no CR or LF) each `Character` is
+  /// one byte, so the byte search gives the `Character` search's answer; other text takes it.
+  static func pidOffset(in line: String) -> String.Index? {
+    let offset = line.utf8.withContiguousStorageIfAvailable { bytes -> Int?? in
+      guard ByteSearch.isASCII(bytes) else { return nil }
+      let needle: StaticString = "pid "
+      return .some(
+        ByteSearch.firstIndex(
+          of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
+          in: UnsafeRawBufferPointer(bytes)))
+    }
+    if let decided = offset ?? nil {
+      return decided.map { line.utf8.index(line.utf8.startIndex, offsetBy: $0) }
+    }
+    return line.firstRange(of: "pid ")?.lowerBound
+  }
+}
+
+extension JSONDocument {
+  /// ``withRoot(_:)`` with `state` passed through to `body` instead of captured by it.
+  func withRoot<State>(passing state: inout State, _ body: (JSONNode, inout State) -> Void) {
+    bytes.withUnsafeBufferPointer { bytes in
+      entries.withUnsafeBufferPointer { entries in
+        body(JSONNode(view: JSONView(bytes: bytes, entries: entries), index: 0), &state)
       }
     }
   }
@@ -424,10 +514,16 @@ enum Scan {
   /// After Xcode's "Translated Report (Full Report Below)", the line "Full Report" between dashed
   /// lines introduces the real report; returns where it starts.
   static func fullReportStart(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    let marker = Array("Translated Report".utf8)
-    guard let markerStart = firstIndex(of: marker, in: buffer, from: start) else { return nil }
+    // Every file is searched and few have the marker: a literal (no array to make and free), and
+    // `memchr` anchored on its "R", which reports hold less often than "T".
+    let marker: StaticString = "Translated Report"
+    let markerBytes = UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+    guard
+      let markerStart = ByteSearch.firstIndex(
+        of: markerBytes, in: UnsafeRawBufferPointer(buffer), from: start, anchor: 11)
+    else { return nil }
     let full = Array("Full Report".utf8)
-    var index = markerStart + marker.count
+    var index = markerStart + markerBytes.count
     while index + full.count <= buffer.count {
       if buffer[index] == full[0] && matches(buffer, full, at: index)
         && (index == 0 || buffer[index - 1] == 0x0A)
@@ -519,7 +615,7 @@ enum Scan {
 
   /// The kind of a JSON body: from the header's bug_type when known, otherwise from its keys.
   static func kind(of object: JSONNode, bugType: BugType?) -> ReportKind {
-    if let bugType, bugType.kind != .unknown { return bugType.kind }
+    if let kind = bugType?.kind, kind != .unknown { return kind }
     if let inner = object["bug_type"]?.string ?? object["bug_type"]?.number?.description {
       let kind = BugType(inner).kind
       if kind != .unknown { return kind }

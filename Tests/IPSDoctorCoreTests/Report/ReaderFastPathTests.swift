@@ -1,0 +1,190 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The reader's byte-level fast paths against the plain code they replaced.
+@Suite("Reader fast paths")
+struct ReaderFastPathTests {
+  /// Deterministic pseudo-random texts over `alphabet` (a linear congruential generator).
+  static func texts(from alphabet: [String], count: Int, maxLength: Int, seed: UInt64) -> [String] {
+    var state = seed
+    func next() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(truncatingIfNeeded: state >> 33)
+    }
+    return (0..<count).map { _ in
+      (0..<(next() % (maxLength + 1))).map { _ in alphabet[next() % alphabet.count] }.joined()
+    }
+  }
+
+  @Test("OSVersion display strings: the byte parse answers as the index parse")
+  func osVersionDisplayStrings() {
+    let fixed = [
+      "", " ", "\t\n ", "iPhone OS 26.6 (23G80)", "macOS 15.5 (24F74)", "  iPhone OS 17.5  (21F79)  ",
+      "()", ")", "(", "(x)", "a(b)c)", "a (b) (c)", "((x))", "x ()", " ( ) ", "iOS 18\n(22A)", "iOS\r(1)",
+      "iOS é (1)", "iOS (é)", "No build",
+    ]
+    let generated = Self.texts(
+      from: [" ", "\t", "\n", "(", ")", "a", "1", "OS", "\r", "é"], count: 4_000, maxLength: 12, seed: 7)
+    for text in fixed + generated {
+      #expect(OSVersion.parsedASCII(text) == OSVersion.parsedASCIIByIndices(text), "\(text.debugDescription)")
+      // And a text that shares its storage with a larger string (a slice made into a String).
+      let embedded = String(("<" + text + ">").dropFirst().dropLast())
+      #expect(OSVersion.parsedASCII(embedded) == OSVersion.parsedASCIIByIndices(embedded))
+    }
+  }
+
+  @Test("Bug type kinds: the byte switch answers as the table")
+  func bugTypeKinds() {
+    var inputs = (0..<1_000).map { String(format3: $0) }
+    inputs += Array(BugType.known.keys) + ["", "3", "30", "3090", "309 ", " 309", "30a", "٣٠٩", "309\u{301}", "abc"]
+    inputs += Self.texts(from: ["0", "1", "2", "3", "8", "9", "a", " ", "é"], count: 2_000, maxLength: 4, seed: 11)
+    for raw in inputs {
+      let table = BugType.known[raw]?.kind ?? .unknown
+      #expect(BugType(raw).kind == table, "\(raw.debugDescription)")
+      if let fast = BugType.asciiKind(raw) { #expect(fast == table, "\(raw.debugDescription)") }
+    }
+  }
+
+  /// The panic-string reading as it was: every line split out first, "pid " found by `Character`s.
+  static func referenceFill(_ summary: inout PanicSummary, fromPanicString text: String) {
+    for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+      let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+      guard let first = rawLine.firstIndex(where: { !isSpace($0) }) else { continue }
+      let bytes = rawLine[first...]
+      let isHeadline = summary.headline == nil
+      guard isHeadline || bytes.starts(with: "Panicked ".utf8) else { continue }
+      let line = String(Substring(bytes)).trimmingWhitespace()
+      if summary.headline == nil, !line.isEmpty { summary.headline = line }
+      if line.hasPrefix("Panicked task") {
+        if let range = line.firstRange(of: "pid ") {
+          summary.panickedTask = String(line[range.lowerBound...])
+        } else {
+          summary.panickedTask = line
+        }
+      } else if line.hasPrefix("Panicked thread") {
+        summary.panickedThread = line
+      }
+    }
+  }
+
+  @Test("Panic strings: lines found with memchr give the split's summary")
+  func panicStrings() {
+    let fixed = [
+      "", "\n", "\r\n\r\n", "panic(cpu 0 caller 0x1): watchdog timeout\nPanicked task 0xffff: 5 threads: pid 0: kernel_task\nPanicked thread: 0x1, backtrace",
+      "  \t\n  panic(cpu 1): x\r\r\nPanicked task 0x1: no pid here\n  Panicked thread: 0x2\n",
+      "\u{301}panic\nPanicked task é pid 3: é\nPanicked task pid\u{301} 4: x\nPanicked task a pid  5\r",
+      "only one line", "first\rPanicked task: pid 9: launchd\rPanicked thread: 3",
+    ]
+    let generated = Self.texts(
+      from: [
+        "\n", "\r", " ", "\t", "panic(cpu 0)", "Panicked task 0x1: ", "Panicked thread: 0x2", "pid ", "pid", "é",
+        "\u{301}", "x", "Panicked ",
+      ], count: 3_000, maxLength: 10, seed: 5)
+    for text in fixed + generated {
+      var fast = PanicSummary()
+      PanicSummary.fill(&fast, fromPanicString: text)
+      var reference = PanicSummary()
+      Self.referenceFill(&reference, fromPanicString: text)
+      #expect(fast == reference, "\(text.debugDescription)")
+    }
+  }
+
+  @Test("\"pid \" offsets: the byte search answers as the Character search")
+  func pidOffsets() {
+    let lines = Self.texts(from: ["pid ", "pid", " ", "p", "é", "\u{301}", "x", "d "], count: 3_000, maxLength: 8, seed: 3)
+    for line in lines {
+      #expect(PanicSummary.pidOffset(in: line) == line.firstRange(of: "pid ")?.lowerBound, "\(line.debugDescription)")
+    }
+  }
+
+  @Test("Xcode's translated report: the anchored search finds the marker the plain search finds")
+  func fullReportMarker() {
+    func naive(_ bytes: [UInt8]) -> Int? {
+      let marker = Array("Translated Report".utf8)
+      guard bytes.count >= marker.count else { return nil }
+      for start in 0...(bytes.count - marker.count) where Array(bytes[start..<start + marker.count]) == marker {
+        return start
+      }
+      return nil
+    }
+    let texts = [
+      "Translated Report (Full Report Below)\n---\nFull Report\n---\n{}",
+      "RRR Translated Repor Translated Report\nFull Report\n",
+      "Report Translated Report", "Translated Report", "ranslated Report", "R", "",
+    ] + Self.texts(from: ["Translated ", "Report", "R", "T", " ", "\n", "Full Report", "-"], count: 2_000, maxLength: 8, seed: 13)
+    for text in texts {
+      let bytes = Array(text.utf8)
+      bytes.withUnsafeBufferPointer { buffer in
+        // The full report starts after the marker only when the marker is there.
+        let start = Scan.fullReportStart(buffer, from: 0)
+        if naive(bytes) == nil { #expect(start == nil, "\(text.debugDescription)") }
+        let marker: StaticString = "Translated Report"
+        let found = ByteSearch.firstIndex(
+          of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
+          in: UnsafeRawBufferPointer(buffer), anchor: 11)
+        #expect(found == naive(bytes), "\(text.debugDescription)")
+      }
+    }
+  }
+
+  /// The jetsam processes as they were read: each field looked up by name, each path built first.
+  static func referenceProcesses(_ object: JSONNode, decoder: inout FieldDecoder) -> [JetsamSummary.Process]? {
+    guard let processes = decoder.array(object, "processes", at: .root) else { return nil }
+    var result: [JetsamSummary.Process] = []
+    for (index, entry) in processes.elements.enumerated() {
+      let path = JSONPath.root.appending("processes").appending(index)
+      guard entry.kind == .object else {
+        decoder.wrongType(entry, at: path, expected: "an object")
+        continue
+      }
+      var process = JetsamSummary.Process(name: decoder.string(entry, "name", at: path))
+      process.pid = decoder.int(entry, "pid", at: path)
+      process.reason = decoder.string(entry, "reason", at: path)
+      process.residentPages = decoder.uint64(entry, "rpages", at: path)
+      process.states = decoder.strings(entry, "states", at: path)
+      result.append(process)
+    }
+    return result
+  }
+
+  @Test("Jetsam processes: the one-pass read gives the per-key lookups' fields and warnings")
+  func jetsamProcesses() throws {
+    let bodies = [
+      #"{"processes":[{"name":"a","pid":1,"reason":"highwater","rpages":10,"states":["frontmost"],"uuid":"x"}]}"#,
+      #"{"processes":[{"name":"a","name":"b","pid":"12","pid":-1,"rpages":"0x1f","states":"one"},3,null]}"#,
+      #"{"processes":[{"n\u0061me":"escaped","p\u0069d":7,"re\u0061son":"vm","rp\u0061ges":1,"st\u0061tes":[1,null,"s",{}]}]}"#,
+      #"{"processes":[{"name":1.5,"pid":true,"reason":{},"rpages":"x","states":{},"":"empty","pids":1,"names":2}]}"#,
+      #"{"processes":[{}, {"reason":"per-process-limit"}, {"states":[], "rpages":18446744073709551615}]}"#,
+      #"{"processes":{"name":"not an array"}}"#, #"{"processes":"none"}"#, #"{}"#,
+    ]
+    for body in bodies {
+      let bytes = Array(body.utf8)
+      let document = try bytes.withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
+      document.withRoot { root in
+        var decoder = FieldDecoder()
+        var report = CrashReport(format: .json)
+        report.apply(jetsamBody: root, decoder: &decoder)
+        var referenceDecoder = FieldDecoder()
+        // The summary's other fields come first in the old order too.
+        _ = referenceDecoder.string(root, "largestProcess", at: .root)
+        _ = referenceDecoder.string(root, "product", at: .root)
+        _ = referenceDecoder.string(root, "build", at: .root)
+        if let status = referenceDecoder.object(root, "memoryStatus", at: .root) {
+          _ = referenceDecoder.uint64(status, "pageSize", at: JSONPath.root.appending("memoryStatus"))
+        }
+        let processes = Self.referenceProcesses(root, decoder: &referenceDecoder) ?? []
+        _ = referenceDecoder.string(root, "incident", at: .root)
+        #expect(report.jetsam?.processes == processes, "\(body)")
+        #expect(decoder.warnings == referenceDecoder.warnings, "\(body)")
+      }
+    }
+  }
+}
+
+extension String {
+  /// `n` as three decimal digits.
+  fileprivate init(format3 n: Int) {
+    self = String(repeating: "0", count: 3 - String(n).count) + String(n)
+  }
+}
