@@ -413,13 +413,13 @@ extension CrashReport {
     var sourceLineAt = -1
     var inlineAt = -1
     var index = object.index + 1
-    let end = Int(truncatingIfNeeded: entries[object.index].payload)
+    let end = entries[object.index].containerEnd
     while index + 1 < end {
       let valueIndex = index + 1
       let valueEntry = entries[valueIndex]
       let next =
         valueEntry.kind == .array || valueEntry.kind == .object
-        ? Int(truncatingIfNeeded: valueEntry.payload) : valueIndex + 1
+        ? valueEntry.containerEnd : valueIndex + 1
       switch MemberName(JSONNode(view: view, index: index)) {
       case .imageOffset: imageOffsetAt = valueIndex
       case .symbol: symbolAt = valueIndex
@@ -575,7 +575,7 @@ extension BinaryImage {
         let entry = value.entry
         if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
           let canonical = ImageUUID(
-            canonical: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.end])))
+            canonical: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.stringEnd])))
         {
           uuid = canonical
         } else {
@@ -656,7 +656,7 @@ extension ThreadState {
             if only.kind == .number && only.flags == JSONTapeEntry.numberUnsigned
               && MemberName(JSONNode(view: register.view, index: register.index + 1)) == .value
             {
-              registers.append(Register(name: Self.registerName(index), value: only.payload))
+              registers.append(Register(name: Self.registerName(index), value: only.word))
               continue
             }
           }
@@ -703,11 +703,11 @@ extension ThreadState {
     var description = -1
     let entries = register.view.entries
     var index = register.index + 1
-    let end = Int(entries[register.index].payload)
+    let end = entries[register.index].containerEnd
     while index + 1 < end {
       let valueIndex = index + 1
       let valueEntry = entries[valueIndex]
-      let next = valueEntry.kind == .array || valueEntry.kind == .object ? Int(valueEntry.payload) : valueIndex + 1
+      let next = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.containerEnd : valueIndex + 1
       switch MemberName(JSONNode(view: register.view, index: index)) {
       case .value: value = valueIndex
       case .symbol: symbol = valueIndex

@@ -47,7 +47,7 @@ struct FieldDecoder {
   @inline(__always)
   mutating func uint64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
     let entry = value.entry
-    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned { return entry.payload }
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned { return entry.word }
     return anyUInt64(value, at: path())
   }
 
@@ -84,8 +84,8 @@ struct FieldDecoder {
   @inline(__always)
   mutating func int(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
     let entry = value.entry
-    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned && entry.payload <= UInt64(Int.max) {
-      return Int(entry.payload)
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned && entry.word <= UInt64(Int.max) {
+      return Int(entry.word)
     }
     return anyInt(value, at: path())
   }
@@ -181,7 +181,7 @@ struct FieldDecoder {
   /// ``JSONTapeEntry/decodedString(_:in:)``'s byte-by-byte array, which is kept for `\u` escapes.
   static func text(_ node: JSONNode) -> String {
     let entry = node.entry
-    let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.end])
+    let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.stringEnd])
     guard entry.flags & JSONTapeEntry.stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
     var sawUnicodeEscape = false
     let text = String(unsafeUninitializedCapacity: raw.count) { output in
@@ -322,21 +322,21 @@ struct MemberName: Equatable {
   init(_ key: JSONNode) {
     let entry = key.entry
     let buffer = key.view.bytes
-    let count = entry.end - entry.start
+    let count = entry.stringEnd - entry.start
     guard entry.flags & JSONTapeEntry.stringHasEscapes == 0, let base = buffer.baseAddress else {
       var text = JSONTapeEntry.decodedString(entry, in: buffer)
       self = text.withUTF8 { MemberName(bytes: UnsafeRawBufferPointer($0)) }
       return
     }
     guard entry.start + 8 <= buffer.count else {
-      self.init(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[entry.start..<entry.end]))
+      self.init(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[entry.start..<entry.stringEnd]))
       return
     }
     // One load, masked to the key (the bytes after it, at least the closing quote, exist).
     let word = UInt64(littleEndian: UnsafeRawPointer(base + entry.start).loadUnaligned(as: UInt64.self))
     var tail: UInt64 = 0
     if count > 8 {
-      tail = UInt64(littleEndian: UnsafeRawPointer(base + entry.end - 8).loadUnaligned(as: UInt64.self))
+      tail = UInt64(littleEndian: UnsafeRawPointer(base + entry.stringEnd - 8).loadUnaligned(as: UInt64.self))
     }
     self.init(length: count, head: count >= 8 ? word : word & ((1 << (UInt64(count) * 8)) - 1), tail: tail)
   }

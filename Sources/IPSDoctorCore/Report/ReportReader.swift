@@ -319,7 +319,7 @@ extension CrashReport {
         for (key, value) in entry.members {
           let keyEntry = key.entry
           // By raw length first (a key with escapes, rare, is compared with each name).
-          let length = keyEntry.flags & JSONTapeEntry.stringHasEscapes == 0 ? keyEntry.end - keyEntry.start : 0
+          let length = keyEntry.flags & JSONTapeEntry.stringHasEscapes == 0 ? keyEntry.stringEnd - keyEntry.start : 0
           if (length == 0 || length == 3) && key.keyEquals("pid") {
             pid = value
           } else if (length == 0 || length == 4) && key.keyEquals("name") {
@@ -458,11 +458,8 @@ extension PanicSummary {
 extension JSONDocument {
   /// ``withRoot(_:)`` with `state` passed through to `body` instead of captured by it.
   func withRoot<State>(passing state: inout State, _ body: (JSONNode, inout State) -> Void) {
-    bytes.withUnsafeBufferPointer { bytes in
-      entries.withUnsafeBufferPointer { entries in
-        body(JSONNode(view: JSONView(bytes: bytes, entries: entries), index: 0), &state)
-      }
-    }
+    // In place: `bytes` and `entries` are copies of the document's storage.
+    withView { view in body(JSONNode(view: view, index: 0), &state) }
   }
 }
 
