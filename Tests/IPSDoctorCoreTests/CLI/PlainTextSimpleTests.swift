@@ -57,6 +57,15 @@ import Testing
     }
   }
 
+  @Test func linesMatchCharacterSplit() {
+    var texts = Self.samples()
+    texts += ["", "\n", "\n\n", "a\n", "\na", "a\r\nb\nc", "a\rb", "é\n\u{0301}x", "👩\u{200D}\n💻"]
+    for text in texts {
+      let plain = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      #expect(PlainText.lines(of: text).map(String.init) == plain, "\(text.debugDescription)")
+    }
+  }
+
   @Test func simpleTextIsOneScalarPerCharacter() {
     for text in Self.samples() where PlainText.isSimple(text) {
       #expect(text.count == text.unicodeScalars.count, "\(text.debugDescription)")
