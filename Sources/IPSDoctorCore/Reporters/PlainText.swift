@@ -3,7 +3,12 @@
 enum PlainText {
   /// Word-wraps one paragraph. `indent` starts every line, `hanging` replaces it on the first.
   static func wrap(_ text: String, width: Int, indent: String, hanging: String? = nil) -> [String] {
-    if let lines = wrapASCII(text, width: width, indent: indent, hanging: hanging) { return lines }
+    if let lines = wrapSimple(text, width: width, indent: indent, hanging: hanging) { return lines }
+    return wrapCharacters(text, width: width, indent: indent, hanging: hanging)
+  }
+
+  /// ``wrap(_:width:indent:hanging:)`` on `Character`s, for any text (the reference for the byte path).
+  static func wrapCharacters(_ text: String, width: Int, indent: String, hanging: String? = nil) -> [String] {
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
     var lines: [String] = []
     var current = hanging ?? indent
@@ -29,14 +34,17 @@ enum PlainText {
     return lines
   }
 
-  /// ``wrap(_:width:indent:hanging:)`` for ASCII text without carriage returns, where a byte is a
-  /// character: the same lines without walking grapheme clusters (a third of the instructions of
-  /// `ips-doctor one.ips` went to rendering the remedy's Markdown). `nil` for any other text.
-  private static func wrapASCII(_ text: String, width: Int, indent: String, hanging: String?) -> [String]? {
+  /// ``wrap(_:width:indent:hanging:)`` for text where every character is one Unicode scalar
+  /// (``isSimple(_:)``): the same lines on UTF-8 bytes, a character's width being one lead byte,
+  /// without walking grapheme clusters (a third of the instructions of `ips-doctor one.ips`, and of
+  /// a batch's rendering, went to it). `nil` for any other text.
+  private static func wrapSimple(_ text: String, width: Int, indent: String, hanging: String?) -> [String]? {
     let first = hanging ?? indent
-    guard isPlainASCII(text), isPlainASCII(indent), isPlainASCII(first) else { return nil }
+    guard isSimple(text), isSimple(indent), isSimple(first) else { return nil }
     var lines: [String] = []
     var current = Array(first.utf8)
+    var currentWidth = scalarCount(first)
+    let indentWidth = scalarCount(indent)
     var lineHasWord = false
     var text = text
     text.withUTF8 { bytes in
@@ -49,15 +57,23 @@ enum PlainText {
           continue
         }
         var end = index + 1
-        while end < count, bytes[end] != 0x20, bytes[end] != 0x0A, bytes[end] != 0x09 { end += 1 }
-        let wordWidth = end - index
-        if lineHasWord && current.count + 1 + wordWidth > width {
+        var wordWidth = 1
+        while end < count, bytes[end] != 0x20, bytes[end] != 0x0A, bytes[end] != 0x09 {
+          if bytes[end] & 0xC0 != 0x80 { wordWidth += 1 }
+          end += 1
+        }
+        if lineHasWord && currentWidth + 1 + wordWidth > width {
           lines.append(String(decoding: current, as: UTF8.self))
           current = Array(indent.utf8)
+          currentWidth = indentWidth
           lineHasWord = false
         }
-        if lineHasWord { current.append(0x20) }
+        if lineHasWord {
+          current.append(0x20)
+          currentWidth += 1
+        }
         current.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+        currentWidth += wordWidth
         lineHasWord = true
         index = end
       }
@@ -66,9 +82,30 @@ enum PlainText {
     return lines
   }
 
-  /// Whether every character of `text` is one ASCII byte (no `\r\n` pair, which is one character).
-  private static func isPlainASCII(_ text: String) -> Bool {
-    text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+  /// The number of Unicode scalars (UTF-8 lead bytes) of `text`.
+  private static func scalarCount(_ text: String) -> Int {
+    var count = 0
+    for byte in text.utf8 where byte & 0xC0 != 0x80 { count += 1 }
+    return count
+  }
+
+  /// Whether every character of `text` is exactly one Unicode scalar, and two texts made of such
+  /// scalars are equal only when their bytes are: ASCII without carriage return (`\r\n` is one
+  /// character), and a few blocks of scalars that never join a neighbour into one grapheme cluster
+  /// (no combining marks, joiners, format controls, emoji or Hangul) and that Unicode
+  /// normalisation leaves alone: Latin-1 (but the soft hyphen), Latin Extended-A and -B, general
+  /// punctuation from U+2010 (dashes, quotes, bullet, ellipsis), arrows and mathematical operators.
+  /// Rule texts use these (em dashes, curly quotes, arrows).
+  static func isSimple(_ text: String) -> Bool {
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x0D: return false
+      case 0..<0x80, 0xA0...0xAC, 0xAE...0x24F, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x22FF:
+        continue
+      default: return false
+      }
+    }
+    return true
   }
 
   /// Renders Markdown as plain text: paragraphs and list items wrapped, code blocks indented by
@@ -93,7 +130,7 @@ enum PlainText {
       }
     }
 
-    for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+    for rawLine in lines(of: markdown) {
       let line = String(rawLine)
       let trimmed = line.trimmingWhitespace()
       if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
@@ -136,6 +173,17 @@ enum PlainText {
     return output
   }
 
+  /// `markdown.split(separator: "\n", omittingEmptySubsequences: false)`, on UTF-8 bytes when the
+  /// text has no carriage return: a line feed is then always a character of its own (only CR LF
+  /// joins it to a neighbour), so the pieces are the same. The `Character` split walked every
+  /// grapheme cluster (about 190 k instructions for a report's summary).
+  static func lines(of markdown: String) -> [Substring] {
+    if markdown.utf8.contains(0x0D) {
+      return markdown.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+    return markdown.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+  }
+
   /// `- `, `* `, `+ ` or `1. ` at the start of a line.
   private static func listMarker(_ line: String) -> (length: Int, rendered: String)? {
     if line.hasPrefix("- ") || line.hasPrefix("* ") || line.hasPrefix("+ ") { return (2, "- ") }
@@ -148,7 +196,12 @@ enum PlainText {
 
   /// Removes `**`/`__` emphasis and turns links into "text (url)"; escapes control characters.
   static func inline(_ text: String) -> String {
-    if isPlainASCII(text) { return TerminalText.escaped(inlineASCII(text)) }
+    if isSimple(text) { return TerminalText.escaped(inlineSimple(text)) }
+    return inlineCharacters(text)
+  }
+
+  /// ``inline(_:)`` on `Character`s, for any text (the reference for the byte path).
+  static func inlineCharacters(_ text: String) -> String {
     var result = ""
     var characters = Substring(text)
     var inCode = false
@@ -181,9 +234,10 @@ enum PlainText {
     return TerminalText.escaped(result)
   }
 
-  /// ``inline(_:)`` before escaping, for ASCII text without carriage returns, byte by byte: every
-  /// marker is ASCII and every character one byte, so the result is the same.
-  private static func inlineASCII(_ text: String) -> String {
+  /// ``inline(_:)`` before escaping, for ``isSimple(_:)`` text, byte by byte: every marker is
+  /// ASCII, no byte of a multi-byte scalar is, every character is one scalar and equal texts have
+  /// equal bytes, so the result is the same.
+  private static func inlineSimple(_ text: String) -> String {
     let bytes = Array(text.utf8)
     let count = bytes.count
     var result: [UInt8] = []

@@ -8,6 +8,9 @@ struct TextReporter: Reporter {
   let context: ReporterContext
   let style: Style
   private let spool = Spool()
+  /// Rendered remedies and verification steps: rule text, the same for every report a rule
+  /// explains, and mostly non-ASCII (so rendered on `Character`s, about half of a batch's time).
+  private let cache = RenderCache()
   private var count = 0
 
   init(context: ReporterContext) {
@@ -164,13 +167,17 @@ struct TextReporter: Reporter {
     if !diagnosis.remedy.isEmpty {
       lines.append("")
       lines.append("  " + style.bold("How to fix it:"))
-      lines += PlainText.renderMarkdown(diagnosis.remedy, width: width, indent: "    ", style: style)
+      lines += cache.lines(for: diagnosis.remedy, kind: .remedy) {
+        PlainText.renderMarkdown(diagnosis.remedy, width: width, indent: "    ", style: style)
+      }
     }
     if !diagnosis.verification.isEmpty {
       lines.append("")
       lines.append("  " + style.bold("To confirm:"))
       for step in diagnosis.verification {
-        lines += PlainText.wrap(PlainText.inline(step), width: width, indent: "      ", hanging: "    - ")
+        lines += cache.lines(for: step, kind: .verification) {
+          PlainText.wrap(PlainText.inline(step), width: width, indent: "      ", hanging: "    - ")
+        }
       }
     }
     if verbose && !diagnosis.references.isEmpty {
@@ -276,4 +283,31 @@ struct TextReporter: Reporter {
     }
     return lines.joined(separator: "\n") + "\n"
   }
+}
+
+/// Lines already rendered for a text, for one reporter (so one width and one style). Bounded: it
+/// starts again empty past ``limit`` entries, so memory stays flat whatever the rules write.
+final class RenderCache {
+  enum Kind: Hashable { case remedy, verification }
+
+  private struct Key: Hashable {
+    var text: String
+    var kind: Kind
+  }
+
+  private var entries: [Key: [String]] = [:]
+  static let limit = 256
+
+  /// The lines for `text`, rendered by `render` the first time (`render` must depend only on
+  /// `text`, `kind` and what is fixed for the reporter).
+  func lines(for text: String, kind: Kind, render: () -> [String]) -> [String] {
+    let key = Key(text: text, kind: kind)
+    if let lines = entries[key] { return lines }
+    let lines = render()
+    if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+    entries[key] = lines
+    return lines
+  }
+
+  var count: Int { entries.count }
 }

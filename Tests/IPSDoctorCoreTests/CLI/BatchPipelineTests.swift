@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The batch's fast paths against the plain code they replace: the text reporter's cache of
+/// rendered remedies and verification steps, and the runner that reads the next window while the
+/// current one is rendered.
+@Suite struct BatchPipelineTests {
+  /// Every rule's remedy, through the cache (a miss, then a hit), is what `renderMarkdown` gives.
+  @Test func cachedRemediesMatchRendering() {
+    for width in [40, 80, 100] {
+      for color in [false, true] {
+        let style = Style(enabled: color)
+        let cache = RenderCache()
+        for rule in RuleCatalog.all {
+          let remedy = rule.description.remedy
+          let plain = PlainText.renderMarkdown(remedy, width: width, indent: "    ", style: style)
+          for _ in 0..<2 {
+            let cached = cache.lines(for: remedy, kind: .remedy) {
+              PlainText.renderMarkdown(remedy, width: width, indent: "    ", style: style)
+            }
+            #expect(cached == plain, "\(rule.description.id), width \(width), colour \(color)")
+          }
+        }
+      }
+    }
+  }
+
+  /// The cache keeps remedies and verification steps apart and stays bounded.
+  @Test func cacheSeparatesKindsAndStaysBounded() {
+    let cache = RenderCache()
+    let text = "Run **`atos`** — see [the guide](https://example.com)."
+    let remedy = cache.lines(for: text, kind: .remedy) { ["remedy"] }
+    let step = cache.lines(for: text, kind: .verification) { ["step"] }
+    #expect(remedy == ["remedy"])
+    #expect(step == ["step"])
+    #expect(cache.lines(for: text, kind: .remedy) { ["again"] } == ["remedy"])
+    for number in 0..<(RenderCache.limit * 2 + 7) {
+      let lines = cache.lines(for: "text \(number)", kind: .verification) { ["\(number)"] }
+      #expect(lines == ["\(number)"])
+      #expect(cache.count <= RenderCache.limit)
+    }
+  }
+
+  /// A folder of more than one window gives the same output and status with the read-ahead
+  /// (`-j 2`, `-j 3`) as without it (`-j 1`), in text, verbose text and JSON.
+  @Test func readAheadMatchesSerialRun() {
+    let folder = "Fixtures/reports"
+    for format in [[], ["-v"], ["--format", "json"], ["--format", "markdown"]] {
+      let serial = CLITest.run(["--no-progress", "-j", "1"] + format + [folder])
+      #expect(!serial.stdout.isEmpty)
+      for jobs in ["2", "3"] {
+        let parallel = CLITest.run(["--no-progress", "-j", jobs] + format + [folder])
+        #expect(parallel.stdout == serial.stdout, "\(format) -j \(jobs)")
+        #expect(parallel.stderr == serial.stderr, "\(format) -j \(jobs)")
+        #expect(parallel.status == serial.status, "\(format) -j \(jobs)")
+      }
+    }
+  }
+}

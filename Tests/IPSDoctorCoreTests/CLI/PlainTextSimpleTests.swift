@@ -1,0 +1,91 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+/// `PlainText.wrap` and `inline` work on UTF-8 bytes for text whose characters are single scalars
+/// (`isSimple`); these tests compare them with the `Character` code they replace.
+@Suite struct PlainTextSimpleTests {
+  /// Words mixing ASCII, the scalars `isSimple` accepts, and ones it does not (combining marks,
+  /// emoji with joiners and selectors, CR LF, Hangul, bidi controls, soft hyphen, U+2000/U+2001).
+  static let pieces = [
+    "crash", "`atos`", "**bold**", "__under__", "[guide](https://x.y/z)", "[a](a)", "[é](é)",
+    "—", "’s", "“quoted”", "…", "→", "≠", "×", "café", "Øre", "ǅ", "naïve", "\u{00A0}", "·",
+    "‼", "a\u{0301}", "e\u{0301}", "👩\u{200D}💻", "❤\u{FE0F}", "\r\n", "\r", "한", "\u{202E}x",
+    "\u{00AD}", "\u{2000}", "\u{2001}", "[x](", "]", "(", ")", "*", "_", "**", "`", "\t", "\n",
+    "averyveryverylongwordthatdoesnotfit", "\u{1B}[1m", "€", "ﬁ",
+  ]
+
+  static func samples() -> [String] {
+    var generator = PlainTextSamples(seed: 0x5EED)
+    var texts = pieces
+    for rule in RuleCatalog.all {
+      texts.append(rule.description.remedy)
+      texts.append(rule.description.rationale)
+    }
+    for _ in 0..<3000 {
+      let count = Int(generator.next() % 14)
+      var text = ""
+      for _ in 0..<count {
+        text += pieces[Int(generator.next() % UInt64(pieces.count))]
+        if generator.next() % 3 != 0 { text += " " }
+      }
+      texts.append(text)
+    }
+    return texts
+  }
+
+  @Test func inlineMatchesCharacterPath() {
+    for text in Self.samples() {
+      #expect(PlainText.inline(text) == PlainText.inlineCharacters(text), "\(text.debugDescription)")
+    }
+  }
+
+  @Test func wrapMatchesCharacterPath() {
+    let layouts: [(String, String?)] = [
+      ("    ", nil), ("      ", "    - "), ("  ", "→ "), ("   ", "\u{1B}[1;31merror:\u{1B}[0m "),
+      ("  ", "é\u{0301} "),
+    ]
+    for text in Self.samples() {
+      for width in [1, 12, 40, 80] {
+        for (indent, hanging) in layouts {
+          #expect(
+            PlainText.wrap(text, width: width, indent: indent, hanging: hanging)
+              == PlainText.wrapCharacters(text, width: width, indent: indent, hanging: hanging),
+            "\(text.debugDescription) width \(width)")
+        }
+      }
+    }
+  }
+
+  @Test func linesMatchCharacterSplit() {
+    var texts = Self.samples()
+    texts += ["", "\n", "\n\n", "a\n", "\na", "a\r\nb\nc", "a\rb", "é\n\u{0301}x", "👩\u{200D}\n💻"]
+    for text in texts {
+      let plain = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      #expect(PlainText.lines(of: text).map(String.init) == plain, "\(text.debugDescription)")
+    }
+  }
+
+  @Test func simpleTextIsOneScalarPerCharacter() {
+    for text in Self.samples() where PlainText.isSimple(text) {
+      #expect(text.count == text.unicodeScalars.count, "\(text.debugDescription)")
+    }
+    #expect(PlainText.isSimple("Fix it — don’t retain “self” → ≠ ×"))
+    #expect(!PlainText.isSimple("e\u{0301}"))
+    #expect(!PlainText.isSimple("a\r\nb"))
+    #expect(!PlainText.isSimple("👩\u{200D}💻"))
+  }
+}
+
+/// A small deterministic generator (the tests must be repeatable).
+private struct PlainTextSamples {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
