@@ -66,28 +66,64 @@ public struct JSONWriter {
   }
 
   /// Appends `text` as a JSON string literal.
+  ///
+  /// Runs of printable ASCII other than `"` and `\` (nearly all of a report's text) are copied as
+  /// they are, straight from the string's UTF-8; every other scalar is written by
+  /// ``appendEscaped(_:to:)``, as ``appendQuotedByScalars(_:to:)`` writes every one.
   public static func appendQuoted(_ text: String, to output: inout String) {
-    output += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      default:
-        let value = scalar.value
-        if value < 0x20 || value == 0x7F || (value >= 0x80 && value < 0xA0)
-          || TerminalText.isBidiOrSeparator(value)
-        {
-          let hex = String(value, radix: 16)
-          output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          output.unicodeScalars.append(scalar)
+    let runs = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      output += "\""
+      let utf8 = text.utf8
+      var runStart = 0
+      var offset = 0
+      while offset < bytes.count {
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
+          offset &+= 1
+          continue
         }
+        // A run ends at an ASCII byte or a scalar's lead byte: both start a scalar.
+        let scalarStart = utf8.index(utf8.startIndex, offsetBy: offset)
+        if runStart < offset { output += text[utf8.index(utf8.startIndex, offsetBy: runStart)..<scalarStart] }
+        let scalar = text.unicodeScalars[scalarStart]
+        appendEscaped(scalar, to: &output)
+        offset &+= UTF8.width(scalar)
+        runStart = offset
+      }
+      if runStart < offset { output += text[utf8.index(utf8.startIndex, offsetBy: runStart)...] }
+      output += "\""
+      return true
+    }
+    if runs == nil { appendQuotedByScalars(text, to: &output) }
+  }
+
+  /// ``appendQuoted(_:to:)`` one scalar at a time: for text without contiguous UTF-8, and the
+  /// reference the tests compare the runs with.
+  static func appendQuotedByScalars(_ text: String, to output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars { appendEscaped(scalar, to: &output) }
+    output += "\""
+  }
+
+  @inline(__always)
+  private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout String) {
+    switch scalar {
+    case "\"": output += "\\\""
+    case "\\": output += "\\\\"
+    case "\n": output += "\\n"
+    case "\r": output += "\\r"
+    case "\t": output += "\\t"
+    default:
+      let value = scalar.value
+      if value < 0x20 || value == 0x7F || (value >= 0x80 && value < 0xA0)
+        || TerminalText.isBidiOrSeparator(value)
+      {
+        let hex = String(value, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        output.unicodeScalars.append(scalar)
       }
     }
-    output += "\""
   }
 
   public static func quoted(_ text: String) -> String {

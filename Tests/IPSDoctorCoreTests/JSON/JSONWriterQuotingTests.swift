@@ -1,0 +1,85 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+/// `JSONWriter.appendQuoted` copies runs of plain ASCII as they are; these tests hold it to the
+/// scalar-at-a-time writer it replaced.
+@Suite("JSON writer: quoting runs against one scalar at a time")
+struct JSONWriterQuotingTests {
+  static func byScalars(_ text: String) -> String {
+    var output = ""
+    JSONWriter.appendQuotedByScalars(text, to: &output)
+    return output
+  }
+
+  static func byRuns(_ text: String) -> String {
+    var output = "prefix "
+    JSONWriter.appendQuoted(text, to: &output)
+    return String(output.dropFirst(7))
+  }
+
+  @Test("Every scalar that is escaped, and its neighbours, alone and inside text")
+  func specialScalars() {
+    var values: [UInt32] = Array(0...0xFF) + [0x061B, 0x061C, 0x061D, 0x200D, 0x200E, 0x200F, 0x2010]
+    values += Array(0x2027...0x202F) + Array(0x2065...0x206A) + [0xFEFF, 0xFFFD, 0x1F600, 0x10FFFF]
+    for value in values {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let alone = String(Character(scalar))
+      for text in [alone, "a" + alone, alone + "z", "ab" + alone + alone + "cd", "\\" + alone + "\""] {
+        #expect(Self.byRuns(text) == Self.byScalars(text), "U+\(String(value, radix: 16))")
+      }
+    }
+  }
+
+  @Test("Whole texts: report-like, non-ASCII, combining marks, CR LF, emoji")
+  func texts() {
+    let texts = [
+      "", "a", "plain ASCII text of some length, longer than a small string",
+      #"/private/var/containers/Bundle/Application/6F1C/My App.app/My App"#,
+      "quote \" backslash \\ tab \t newline \n cr \r crlf \r\n end",
+      "Call must be made on main thread — “curly” ‘quotes’ … ✓",
+      "e\u{301}\u{302} combining, Å, ﬁ ligature, 日本語, 🇺🇸 flag, 👩‍👩‍👧 family",
+      "bidi \u{202E}reversed\u{202C} and \u{2028} separators \u{2029}",
+      "\u{7F}\u{80}\u{9F}\u{A0}\u{AD} around the C1 block",
+    ]
+    for text in texts {
+      #expect(Self.byRuns(text) == Self.byScalars(text), "\(text.debugDescription)")
+    }
+  }
+
+  @Test("Generated texts over a mix of scalars")
+  func generated() {
+    let pieces: [String] = [
+      "a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "é", "e\u{301}",
+      "—", "\u{2028}", "\u{202A}", "\u{2066}", "\u{061C}", "😀", "日", "0x1f", "-[NSNull length]",
+    ]
+    var generator = SplitMix(seed: 0x5EED)
+    for _ in 0..<4_000 {
+      var text = ""
+      for _ in 0..<Int(generator.next() % 24) { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
+      #expect(Self.byRuns(text) == Self.byScalars(text), "\(text.debugDescription)")
+    }
+  }
+
+  @Test("Every rule's remedy and rationale")
+  func ruleTexts() {
+    for rule in RuleCatalog.all {
+      let description = rule.description
+      for text in [description.remedy, description.rationale, description.summary, description.title] {
+        #expect(Self.byRuns(text) == Self.byScalars(text), "\(description.id)")
+      }
+    }
+  }
+
+  struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+}
