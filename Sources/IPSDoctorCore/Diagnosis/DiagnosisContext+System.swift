@@ -1,5 +1,27 @@
 // Helpers for the system-termination, resource, launch and other-report rules.
 
+/// Up to three termination codes in the value itself (no storage to share or count references
+/// to), for rules' `static let`s: see `DiagnosisContext.terminationCode(in:)`.
+struct TerminationCodes: Sendable {
+  private let first: UInt64
+  private let second: UInt64
+  private let third: UInt64
+  private let count: Int
+
+  init(_ code: UInt64) {
+    (first, second, third, count) = (code, code, code, 1)
+  }
+
+  init(_ first: UInt64, _ second: UInt64, _ third: UInt64) {
+    (self.first, self.second, self.third, count) = (first, second, third, 3)
+  }
+
+  func contains(_ code: UInt64) -> Bool { code == first || code == second || code == third }
+
+  /// The codes, in the order given.
+  var all: [UInt64] { Array([first, second, third].prefix(count)) }
+}
+
 extension DiagnosisContext {
   /// A termination code (such as `0x8badf00d`) and where the report states it.
   public struct TerminationCodeMatch: Sendable {
@@ -20,6 +42,13 @@ extension DiagnosisContext {
   /// the exception codes (pre-iOS 13 reports write `Exception Codes: 0x000000008badf00d`), then a
   /// "Code 0x…" in the termination texts.
   public func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
+    terminationCode(where: codes.contains)
+  }
+
+  /// `terminationCode(in:)` for a rule's own codes, held inline: eleven rules ask on every report,
+  /// and a static `Set` is one heap object whose reference count every rule call on every thread
+  /// retained and released, so two threads diagnosing at once fought over its cache line.
+  func terminationCode(in codes: TerminationCodes) -> TerminationCodeMatch? {
     terminationCode(where: codes.contains)
   }
 

@@ -16,9 +16,19 @@ public struct DiagnosisResult: Sendable, Equatable {
 
 /// Runs the rule catalog over reports.
 public enum Doctor {
-  public static func diagnose(
-    _ report: CrashReport, rules: [any DiagnosisRule.Type] = RuleCatalog.all
-  ) -> DiagnosisResult {
+  /// Runs every rule of `RuleCatalog.all`.
+  public static func diagnose(_ report: CrashReport) -> DiagnosisResult {
+    // The catalog read in place: as a default argument, the array was retained and released on
+    // every call, and threads diagnosing at once fought over its reference count.
+    run(report, RuleCatalog.all)
+  }
+
+  public static func diagnose(_ report: CrashReport, rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
+    run(report, rules)
+  }
+
+  @inline(__always)
+  private static func run(_ report: CrashReport, _ rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
     let context = DiagnosisContext(report: report)
     var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
     for (order, rule) in rules.enumerated() {

@@ -33,8 +33,8 @@ public struct DiskSpaceReclaimRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xc00010ff, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Built once: as a literal at the call the set was built and hashed on every report.
-  static let codes: Set<UInt64> = [0xbaddd15c]
+  /// Inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(0xbaddd15c)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }

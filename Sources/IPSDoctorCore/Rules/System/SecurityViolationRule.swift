@@ -43,8 +43,8 @@ public struct SecurityViolationRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xc00010ff, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Built once: as a literal at the call the set was built and hashed on every report.
-  static let codes: Set<UInt64> = [0x2bad45ec]
+  /// Inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(0x2bad45ec)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }

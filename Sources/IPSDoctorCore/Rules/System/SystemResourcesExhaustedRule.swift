@@ -33,8 +33,8 @@ public struct SystemResourcesExhaustedRule: DiagnosisRule {
           namespace: "SPRINGBOARD", code: 0xbaddd15c, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Built once: as a literal at the call the set was built and hashed on every report.
-  static let codes: Set<UInt64> = [0xd00d2bad]
+  /// Inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(0xd00d2bad)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }

@@ -44,8 +44,8 @@ public struct ThermalShutdownRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Built once: as a literal at the call the set was built and hashed on every report.
-  static let codes: Set<UInt64> = [0xc00010ff]
+  /// Inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(0xc00010ff)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }

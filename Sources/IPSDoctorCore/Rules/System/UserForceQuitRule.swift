@@ -33,8 +33,8 @@ public struct UserForceQuitRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.blockedMainThread)),
     ])
 
-  /// Built once: as a literal at the call the set was built and hashed on every report.
-  static let codes: Set<UInt64> = [0xdeadfa11]
+  /// Inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(0xdeadfa11)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }

@@ -32,8 +32,8 @@ public struct VoIPResumeTooFrequentRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Built once: as a literal at the call the set was built and hashed on every report.
-  static let codes: Set<UInt64> = [0xbad22222]
+  /// Inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(0xbad22222)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }

@@ -3,8 +3,8 @@
 public struct WatchdogTimeoutRule: DiagnosisRule {
   public init() {}
 
-  /// `[code]`, built once: as a literal at the call the set was built and hashed on every report.
-  static let codes: Set<UInt64> = [code]
+  /// `[code]`, inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(code)
   static let code: UInt64 = 0x8badf00d
 
   public static let description = RuleDescription(
