@@ -254,15 +254,7 @@ struct LegacyTextReader {
         warn(number, "could not read the stack frame")
         return true
       }
-      switch block {
-      case .threadFrames(let position): report.threads[position].frames.append(frame)
-      case .lastExceptionBacktrace:
-        lastExceptionFrames = lastExceptionFrames ?? []
-        lastExceptionFrames!.append(frame)
-      default:
-        applicationBacktraceFrames = applicationBacktraceFrames ?? []
-        applicationBacktraceFrames!.append(frame)
-      }
+      append(frame)
       return true
     case .registers(let position):
       if line.isEmpty {
@@ -427,6 +419,13 @@ struct LegacyTextReader {
       warn(number, "could not read the stack frame")
       return true
     }
+    append(frame)
+    return true
+  }
+
+  /// Adds `frame` to the backtrace of the frame block being read (other blocks have none).
+  @inline(__always)
+  mutating func append(_ frame: Frame) {
     switch block {
     case .threadFrames(let position): report.threads[position].frames.append(frame)
     case .lastExceptionBacktrace:
@@ -437,7 +436,6 @@ struct LegacyTextReader {
       applicationBacktraceFrames!.append(frame)
     default: break
     }
-    return true
   }
 
   /// "(0x1a2b 0x3c4d …)", possibly wrapped over several lines.

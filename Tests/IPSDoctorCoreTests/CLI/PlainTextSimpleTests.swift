@@ -16,7 +16,7 @@ import Testing
   ]
 
   static func samples() -> [String] {
-    var generator = PlainTextSamples(seed: 0x5EED)
+    var generator = SeededGenerator(seed: 0x5EED)
     var texts = pieces
     for rule in RuleCatalog.all {
       texts.append(rule.description.remedy)
@@ -77,15 +77,3 @@ import Testing
   }
 }
 
-/// A small deterministic generator (the tests must be repeatable).
-private struct PlainTextSamples {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}

@@ -53,7 +53,7 @@ struct JSONWriterQuotingTests {
       "a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "é", "e\u{301}",
       "—", "\u{2028}", "\u{202A}", "\u{2066}", "\u{061C}", "😀", "日", "0x1f", "-[NSNull length]",
     ]
-    var generator = SplitMix(seed: 0x5EED)
+    var generator = SeededGenerator(seed: 0x5EED)
     for _ in 0..<4_000 {
       var text = ""
       for _ in 0..<Int(generator.next() % 24) { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
@@ -68,18 +68,6 @@ struct JSONWriterQuotingTests {
       for text in [description.remedy, description.rationale, description.summary, description.title] {
         #expect(Self.byRuns(text) == Self.byScalars(text), "\(description.id)")
       }
-    }
-  }
-
-  struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
     }
   }
 }
