@@ -26,10 +26,9 @@ struct BatchRunner {
   func run(_ handle: (_ outcomes: [ReportOutcome], _ skipped: [InputNotice], _ done: Int) -> Void) {
     guard items.count > 0 else { return }
     let work = Work(options: options, baseline: baseline, standardInput: standardInput, jobs: jobs)
-    var start = 0
     var end = min(items.count, windowSize)
-    var window = (start..<end).map { items[$0] }  // items are built a window at a time
-    var results = work.process(window, firstIndex: start)
+    var window = (0..<end).map { items[$0] }  // items are built a window at a time
+    var results = work.process(window, firstIndex: 0)
     while true {
       let nextStart = end
       let nextEnd = min(items.count, nextStart + windowSize)
@@ -48,7 +47,6 @@ struct BatchRunner {
       guard !nextWindow.isEmpty else { return }
       results = ahead?.wait() ?? work.process(nextWindow, firstIndex: nextStart)
       window = nextWindow
-      start = nextStart
       end = nextEnd
     }
   }

@@ -39,11 +39,12 @@ public struct JSONDocument: Sendable, Equatable {
     byteCount = bytes.count
   }
 
-  /// The document's bytes (a copy).
-  var bytes: [UInt8] { withView { Array($0.bytes) } }
+  /// A copy of the document's bytes. Readers use ``withView(_:)``: a property that looked like
+  /// stored storage made a reader copy the whole document on every read.
+  func copiedBytes() -> [UInt8] { withView { Array($0.bytes) } }
 
-  /// The tape (a copy).
-  var entries: [JSONTapeEntry] { withView { Array($0.entries) } }
+  /// A copy of the tape (see ``copiedBytes()``).
+  func copiedEntries() -> [JSONTapeEntry] { withView { Array($0.entries) } }
 
   /// The document as a tree (built on every call).
   public var value: JSONValue {

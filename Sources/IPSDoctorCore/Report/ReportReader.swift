@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Turns the bytes of a file into a ``CrashReport``.
 ///
 /// The reader is lenient about framing and strict about JSON:
@@ -382,26 +374,19 @@ extension CrashReport {
 extension PanicSummary {
   /// Reads the headline, panicked task and panicked thread out of a panic string.
   static func fill(_ summary: inout PanicSummary, fromPanicString text: String) {
-    // Lines found with `memchr` on the bytes: panic strings run to hundreds of lines, and only a
+    // Lines found by byte search: panic strings run to hundreds of lines, and only a
     // few of them are kept (splitting the text into an array of every line cost more than the
     // rest of the report).
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-      guard let base = bytes.baseAddress else { return }
       let utf8 = text.utf8
       var start = 0
       var lineFeed = -1  // the first line feed at or after `start` (or the end), once passed found again
       while start < bytes.count {
         // The line is start..<end, up to the first CR or LF (runs of them are one separator).
-        if lineFeed < start {
-          lineFeed =
-            memchr(base + start, 0x0A, bytes.count - start).map {
-              UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
-            } ?? bytes.count
-        }
+        if lineFeed < start { lineFeed = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count }
         let end =
-          memchr(base + start, 0x0D, lineFeed - start).map {
-            UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
-          } ?? lineFeed
+          ByteSearch.firstIndex(of: 0x0D, in: UnsafeBufferPointer(rebasing: bytes[..<lineFeed]), from: start)
+          ?? lineFeed
         if end > start {
           let lower = utf8.index(utf8.startIndex, offsetBy: start)
           let upper = utf8.index(lower, offsetBy: end - start)

@@ -38,8 +38,8 @@ struct TapeLayoutTests {
   private func checkTape(_ bytes: [UInt8], name: String) {
     let (document, _, error) = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: 0) }
     guard error == nil, let document else { return }
-    let entries = document.entries
-    let text = document.bytes
+    let entries = document.copiedEntries()
+    let text = document.copiedBytes()
     // Returns the index after the value at `index`.
     func walk(_ index: Int) -> Int {
       let entry = entries[index]
@@ -120,8 +120,8 @@ struct TapeLayoutTests {
       }
       #expect(capped.error == expected, "cap \(cap)")
       if case .tooLarge = capped.error?.reason { tooLarge += 1 }
-      #expect(capped.document?.bytes == plain.document?.bytes, "cap \(cap)")
-      #expect(capped.document?.entries == plain.document?.entries, "cap \(cap)")
+      #expect(capped.document?.copiedBytes() == plain.document?.copiedBytes(), "cap \(cap)")
+      #expect(capped.document?.copiedEntries() == plain.document?.copiedEntries(), "cap \(cap)")
     }
     // Cut inside a string, a literal or between tokens, the document is too large to read.
     #expect(tooLarge > 20)
@@ -136,8 +136,8 @@ struct TapeLayoutTests {
       for start in [0, (bytes.firstIndex(of: 0x0A) ?? 0) + 1] {
         let (document, end, _) = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: start) }
         guard let document else { continue }
-        #expect(document.bytes == Array(bytes[start..<end]), "\(path)")
-        let rebuilt = JSONDocument(bytes: document.bytes, entries: document.entries)
+        #expect(document.copiedBytes() == Array(bytes[start..<end]), "\(path)")
+        let rebuilt = JSONDocument(bytes: document.copiedBytes(), entries: document.copiedEntries())
         #expect(rebuilt.storage == document.storage && rebuilt.tapeCount == document.tapeCount
           && rebuilt.byteCount == document.byteCount, "\(path)")
         #expect(document.storage.count == document.tapeCount + (document.byteCount + 15) / 16)
