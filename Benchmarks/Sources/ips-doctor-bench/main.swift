@@ -1,6 +1,9 @@
 // Times ips-doctor's library on a corpus held in memory:
 //   parse     ReportReader.read(bytes)                  (framing + JSON + typed CrashReport)
 //   diagnose  ReportReader.read(bytes) + Doctor.diagnose (everything but printing)
+// and, to split a diagnosis's cost (not part of the table):
+//   context   ReportReader.read(bytes) + DiagnosisContext(report:)
+//   norules   ReportReader.read(bytes) + Doctor.diagnose with no rules (context, summary, signature)
 // each with 1 job and with every core. File I/O is done up front and reported on its own line.
 
 import BenchSupport
@@ -13,7 +16,7 @@ import IPSDoctorCore
 #endif
 
 let usage = """
-  usage: ips-doctor-bench [--corpus DIR] [--runs N] [--jobs 1,2] [--limit FILES] [--mode parse,diagnose]
+  usage: ips-doctor-bench [--corpus DIR] [--runs N] [--jobs 1,2] [--limit FILES] [--mode parse,diagnose,context,norules]
   """
 var options = Options(arguments: CommandLine.arguments, usage: usage)
 if options.modes.isEmpty { options.modes = ["parse", "diagnose"] }
@@ -42,6 +45,18 @@ for mode in options.modes {
       measure(tool: "ips-doctor", mode: "diagnose", jobs: jobs, corpus: corpus, runs: options.runs) { index in
         guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
         let result = Doctor.diagnose(report)
+        return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+      }
+    case "context":
+      measure(tool: "ips-doctor", mode: "context", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+        let context = DiagnosisContext(report: report)
+        return context.backtraces.count &+ report.threads.count
+      }
+    case "norules":
+      measure(tool: "ips-doctor", mode: "norules", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+        let result = Doctor.diagnose(report, rules: [])
         return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
       }
     default:
