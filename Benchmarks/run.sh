@@ -2,10 +2,14 @@
 # ips-doctor's benchmark, end to end: builds release binaries, assembles a 10,000-file corpus,
 # measures ips-doctor and its peers in one run, and prints one table. See docs/performance.md.
 #
-#   Benchmarks/run.sh                 # full run (about 10 minutes on 2 cores)
-#   FILES=2000 RUNS=3 Benchmarks/run.sh   # quicker
+#   Benchmarks/run.sh                 # full run (about 15 minutes on 2 cores)
+#   FILES=2000 ROUNDS=1 RUNS=3 Benchmarks/run.sh   # quicker
 #
-# Environment: FILES (10000), RUNS (5), JOBS (1,<nproc>), CORPUS_ROOT (/tmp/ips-doctor-bench-corpus),
+# Every tool is measured ROUNDS times, in turn (ips-doctor, Foundation, the Python peers, then again),
+# RUNS timed runs each time; medians are over all rounds' runs. Taking turns spreads this noisy
+# machine's slow spells over every tool instead of letting one fall on whichever ran then.
+#
+# Environment: FILES (10000), ROUNDS (3), RUNS (2 per round), JOBS (1,<nproc>), CORPUS_ROOT (/tmp/ips-doctor-bench-corpus),
 # BENCH_VENV (/work/bench-venv), RESULTS (a new temp dir), JSON_TABLE=0 to skip the JSON-only table,
 # CLI_MODE=dir|files to force how the CLI is given the corpus. (The CLI exits 1 when it finds an error-level
 # diagnosis, so hyperfine runs with -i.)
@@ -14,7 +18,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(dirname "$HERE")"
 FILES="${FILES:-10000}"
-RUNS="${RUNS:-5}"
+ROUNDS="${ROUNDS:-3}"
+RUNS="${RUNS:-2}"
 NPROC="$(nproc)"
 JOBS="${JOBS:-1,$NPROC}"
 CORPUS_ROOT="${CORPUS_ROOT:-/tmp/ips-doctor-bench-corpus}"
@@ -61,15 +66,17 @@ CORPUS_JSON="$CORPUS_ROOT-json/n$FILES"
 
 bench_corpus() {  # $1 = corpus label, $2 = directory
   local label="$1" dir="$2"
-  say "[$label] ips-doctor (parse, diagnose; jobs $JOBS; $RUNS runs)"
+  say "[$label] ips-doctor (parse, diagnose; jobs $JOBS; $RUNS runs; round $3 of $ROUNDS)"
   "$BIN/ips-doctor-bench" --corpus "$dir" --runs "$RUNS" --jobs "$JOBS" | sed "s/^/$label\t/" >> "$OUT"
   say "[$label] Foundation JSONSerialization"
   "$BIN/foundation-baseline" --corpus "$dir" --runs "$RUNS" --jobs "$JOBS" | sed "s/^/$label\t/" >> "$OUT"
   say "[$label] Python peers (json, pysimdjson, pycrashreport)"
   "$BENCH_VENV/bin/python" "$HERE/peers/bench_peers.py" --corpus "$dir" --runs "$RUNS" | sed "s/^/$label\t/" >> "$OUT"
 }
-bench_corpus all "$CORPUS"
-[ "$JSON_TABLE" = 1 ] && bench_corpus json "$CORPUS_JSON"
+for round in $(seq "$ROUNDS"); do
+  bench_corpus all "$CORPUS" "$round"
+  if [ "$JSON_TABLE" = 1 ]; then bench_corpus json "$CORPUS_JSON" "$round"; fi
+done
 
 # The CLI over the whole folder: peak RSS at SUBSET and FILES files. Until the CLI takes a folder,
 # it is given every path as arguments (one process either way).

@@ -27,8 +27,13 @@ def main():
         if f[0] in ("all", "json"):
             corpus, kind, rest = f[0], f[1], f[2:]
             if kind == "result":
-                tool, mode, jobs, files, size, median = rest[0], rest[1], int(rest[2]), int(rest[3]), int(rest[4]), float(rest[5])
-                results[corpus][(tool, mode, jobs)] = dict(files=files, bytes=size, median=median, runs=rest[6])
+                tool, mode, jobs, files, size = rest[0], rest[1], int(rest[2]), int(rest[3]), int(rest[4])
+                runs = [int(x) / 1e6 for x in rest[6].split(",") if x]
+                # One line per round (run.sh runs every tool ROUNDS times, in turn): the median is
+                # taken over the runs of all rounds together.
+                row = results[corpus].setdefault((tool, mode, jobs), dict(files=files, bytes=size, times=[]))
+                row["times"] += runs
+                row["median"] = statistics.median(row["times"])
             elif kind == "load":
                 loads[corpus][rest[0]] = (int(rest[1]), int(rest[2]), float(rest[3]))
             elif kind == "rejected":
@@ -54,6 +59,8 @@ def main():
         if "ips-doctor" in loads[corpus]:
             n, b, s = loads[corpus]["ips-doctor"]
             print(f"Reading the files into memory (not part of any figure below): {s:.2f} s, {b / s / 1e6:.0f} MB/s.")
+        counts = sorted({len(row["times"]) for row in rows.values()})
+        print(f"Each median is over {'–'.join(map(str, counts))} timed runs, taken in turns with the other tools.")
         print()
         p1 = rows.get(("ips-doctor", "parse", 1))
         d1 = rows.get(("ips-doctor", "diagnose", 1))

@@ -157,26 +157,34 @@ public struct Options {
   }
 }
 
-/// Times `body` `runs` times (after one warm-up pass) and prints one tab-separated result line:
+/// Times `body` `runs` times with each job count of `jobs` (after one warm-up pass each) and prints
+/// one tab-separated result line per job count:
 /// `result <tool> <mode> <jobs> <files> <bytes> <median s> <run s,…> <checksum>`.
+/// The job counts take turns run by run (1, 2, 1, 2, …), so a slow spell of this noisy machine
+/// falls on all of them alike instead of on whichever ran last.
 public func measure(
-  tool: String, mode: String, jobs: Int, corpus: Corpus, runs: Int,
+  tool: String, mode: String, jobs: [Int], corpus: Corpus, runs: Int,
   _ body: @Sendable (Int) -> Int
 ) {
-  let warm = timeOnce(count: corpus.count, jobs: jobs, body)
-  var times: [Double] = []
+  var checksums: [Int] = []
+  for count in jobs { checksums.append(timeOnce(count: corpus.count, jobs: count, body).checksum) }
+  var times = [[Double]](repeating: [], count: jobs.count)
   for _ in 0..<runs {
-    let (seconds, checksum) = timeOnce(count: corpus.count, jobs: jobs, body)
-    precondition(checksum == warm.checksum, "non-deterministic checksum")
-    times.append(seconds)
+    for (slot, count) in jobs.enumerated() {
+      let (seconds, checksum) = timeOnce(count: corpus.count, jobs: count, body)
+      precondition(checksum == checksums[slot], "non-deterministic checksum")
+      times[slot].append(seconds)
+    }
   }
-  let m = median(times)
-  let runText = times.map { String(Int(($0 * 1e6).rounded())) }.joined(separator: ",")
-  print(
-    "result\t\(tool)\t\(mode)\t\(jobs)\t\(corpus.count)\t\(corpus.totalBytes)\t\(m)\t\(runText)\t\(warm.checksum)"
-  )
-  let filesPerSecond = Double(corpus.count) / m
-  let mbPerSecond = Double(corpus.totalBytes) / m / 1e6
-  let line = "# \(tool) \(mode) jobs=\(jobs): median \(m) s, \(Int(filesPerSecond)) files/s, \(Int(mbPerSecond)) MB/s\n"
-  _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+  for (slot, count) in jobs.enumerated() {
+    let m = median(times[slot])
+    let runText = times[slot].map { String(Int(($0 * 1e6).rounded())) }.joined(separator: ",")
+    print(
+      "result\t\(tool)\t\(mode)\t\(count)\t\(corpus.count)\t\(corpus.totalBytes)\t\(m)\t\(runText)\t\(checksums[slot])"
+    )
+    let filesPerSecond = Double(corpus.count) / m
+    let mbPerSecond = Double(corpus.totalBytes) / m / 1e6
+    let line = "# \(tool) \(mode) jobs=\(count): median \(m) s, \(Int(filesPerSecond)) files/s, \(Int(mbPerSecond)) MB/s\n"
+    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+  }
 }

@@ -29,9 +29,7 @@ for part in parts where parse(part.body) == 0 { rejected += 1 }
 print("rejected\tfoundation\t\(rejected)")
 
 let shared = parts
-for jobs in options.jobs {
-  measure(tool: "foundation", mode: "parse", jobs: jobs, corpus: corpus, runs: options.runs) { index in
-    let part = shared[index]
-    return parse(part.header) &+ parse(part.body)
-  }
+measure(tool: "foundation", mode: "parse", jobs: options.jobs, corpus: corpus, runs: options.runs) { index in
+  let part = shared[index]
+  return parse(part.header) &+ parse(part.body)
 }

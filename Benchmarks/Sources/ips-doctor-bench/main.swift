@@ -33,34 +33,33 @@ for bytes in corpus.contents {
 print("rejected\tips-doctor\t\(rejected)")
 
 let data = corpus
+let jobs = options.jobs
 for mode in options.modes {
-  for jobs in options.jobs {
-    switch mode {
-    case "parse":
-      measure(tool: "ips-doctor", mode: "parse", jobs: jobs, corpus: corpus, runs: options.runs) { index in
-        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-        return report.threads.count &+ report.images.count &+ report.warnings.count
-      }
-    case "diagnose":
-      measure(tool: "ips-doctor", mode: "diagnose", jobs: jobs, corpus: corpus, runs: options.runs) { index in
-        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-        let result = Doctor.diagnose(report)
-        return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
-      }
-    case "context":
-      measure(tool: "ips-doctor", mode: "context", jobs: jobs, corpus: corpus, runs: options.runs) { index in
-        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-        let context = DiagnosisContext(report: report)
-        return context.backtraces.count &+ report.threads.count
-      }
-    case "norules":
-      measure(tool: "ips-doctor", mode: "norules", jobs: jobs, corpus: corpus, runs: options.runs) { index in
-        guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-        let result = Doctor.diagnose(report, rules: [])
-        return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
-      }
-    default:
-      fatalError("unknown mode \(mode)\n\(usage)")
+  switch mode {
+  case "parse":
+    measure(tool: "ips-doctor", mode: "parse", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+      guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+      return report.threads.count &+ report.images.count &+ report.warnings.count
     }
+  case "diagnose":
+    measure(tool: "ips-doctor", mode: "diagnose", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+      guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+      let result = Doctor.diagnose(report)
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+    }
+  case "context":
+    measure(tool: "ips-doctor", mode: "context", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+      guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+      let context = DiagnosisContext(report: report)
+      return context.backtraces.count &+ report.threads.count
+    }
+  case "norules":
+    measure(tool: "ips-doctor", mode: "norules", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+      guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+      let result = Doctor.diagnose(report, rules: [])
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+    }
+  default:
+    fatalError("unknown mode \(mode)\n\(usage)")
   }
 }
