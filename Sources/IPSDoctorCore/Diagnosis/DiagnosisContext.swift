@@ -64,6 +64,38 @@ public struct DiagnosisContext: Sendable {
   // Borrowed: an owned argument made callers copy the report, and the initializer copied it again
   // to keep reading the argument after storing it.
   public init(report: borrowing CrashReport) {
+    // The facts the helpers ask for first, then what the helpers find from them, in place: handed
+    // `self` while the initializer stored what they found, each helper got a bitwise copy of the
+    // whole context (2.7 KB), and the initializer copied it once more at the end (retaining every
+    // field of the report) to destroy the original.
+    self.init(facts: report)
+    Self.collectDerivedFacts(&self)
+  }
+
+  /// Stores what the helpers find from the facts `init(facts:)` stored. Out of line: inlined into
+  /// the initializer, returning `self` copied the whole context and destroyed the original.
+  @inline(never)
+  private static func collectDerivedFacts(_ context: inout DiagnosisContext) {
+    // Each helper reads only the facts, the stack-overflow test also the memory fault found here.
+    let swiftFailures = SwiftFailure.collect(in: context)
+    let languageException = LanguageException.collect(in: context)
+    let mainThreadAssertion = MainThreadAssertion.collect(in: context)
+    let assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? =
+      mainThreadAssertion.isPresent ? .some(MainThreadAssertion.collectBridgeFrame(in: context)) : nil
+    let memoryFault = MemoryFault(context)
+    let isStackOverflow = StackOverflowRule.collect(in: context, memoryFault: memoryFault)
+    let dyldError = DyldError(context)
+    context.swiftFailures = swiftFailures
+    context.languageException = languageException
+    context.mainThreadAssertion = mainThreadAssertion
+    context.assertionBridgeFrame = assertionBridgeFrame
+    context.memoryFault = memoryFault
+    context.isStackOverflow = isStackOverflow
+    context.dyldError = dyldError
+  }
+
+  /// Every stored fact but those the helpers of `init(report:)` find.
+  private init(facts report: borrowing CrashReport) {
     self.report = copy report
     if let faulting = report.faultingThread, report.threads.indices.contains(faulting) {
       crashedThreadIndex = faulting
@@ -134,15 +166,6 @@ public struct DiagnosisContext: Sendable {
     for case let value? in exceptionCodeValues { candidates.append(value) }
     for numbers in terminationTextNumbers { candidates += numbers }
     terminationCodeCandidates = candidates
-    swiftFailures = SwiftFailure.collect(in: self)
-    languageException = LanguageException.collect(in: self)
-    mainThreadAssertion = MainThreadAssertion.collect(in: self)
-    if mainThreadAssertion?.isPresent == true {
-      assertionBridgeFrame = .some(MainThreadAssertion.collectBridgeFrame(in: self))
-    }
-    memoryFault = MemoryFault(self)
-    isStackOverflow = StackOverflowRule.collect(in: self)
-    dyldError = DyldError(self)
   }
 
   public var crashedThread: CrashThread? {
