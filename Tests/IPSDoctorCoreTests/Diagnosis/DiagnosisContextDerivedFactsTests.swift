@@ -9,10 +9,14 @@ import Testing
 /// finished context (where every earlier result is present, as when the initializer stored each
 /// result before running the next helper), must find exactly what the context stored.
 struct DiagnosisContextDerivedFactsTests {
-  static func text(_ value: Any?) -> String {
+  static func text<T>(_ value: T) -> String {
     var text = ""
     dump(value, to: &text)
     return text
+  }
+
+  static func expectSame<T>(_ stored: T, _ found: T, _ path: String) {
+    #expect(text(stored) == text(found), "\(path): \(T.self)")
   }
 
   @Test func storedResultsAreWhatTheHelpersFindOnTheFinishedContext() throws {
@@ -22,20 +26,17 @@ struct DiagnosisContextDerivedFactsTests {
       guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
       let context = DiagnosisContext(report: report)
       checked += 1
-      let stored: [Any?] = [
-        context.swiftFailures, context.languageException, context.mainThreadAssertion,
-        context.assertionBridgeFrame, context.memoryFault, context.isStackOverflow, context.dyldError,
-      ]
       let assertion = MainThreadAssertion.collect(in: context)
-      let found: [Any?] = [
-        SwiftFailure.collect(in: context), LanguageException.collect(in: context), assertion,
-        assertion.isPresent ? .some(MainThreadAssertion.collectBridgeFrame(in: context)) : nil,
-        MemoryFault(context), StackOverflowRule.collect(in: context, memoryFault: context.memoryFault),
-        DyldError(context),
-      ]
-      for (index, (lhs, rhs)) in zip(stored, found).enumerated() {
-        #expect(Self.text(lhs) == Self.text(rhs), "\(path): result \(index)")
-      }
+      let bridge: MainThreadAssertion.BridgeFrame?? =
+        assertion.isPresent ? .some(MainThreadAssertion.collectBridgeFrame(in: context)) : nil
+      Self.expectSame(context.swiftFailures, SwiftFailure.collect(in: context), path)
+      Self.expectSame(context.languageException, LanguageException.collect(in: context), path)
+      Self.expectSame(context.mainThreadAssertion, assertion, path)
+      Self.expectSame(context.assertionBridgeFrame, bridge, path)
+      Self.expectSame(context.memoryFault, MemoryFault(context), path)
+      Self.expectSame(
+        context.isStackOverflow, StackOverflowRule.collect(in: context, memoryFault: context.memoryFault), path)
+      Self.expectSame(context.dyldError, DyldError(context), path)
       if !context.swiftFailures.isEmpty || context.languageException != nil || assertion.isPresent
         || context.memoryFault != nil || context.isStackOverflow == true
       {
