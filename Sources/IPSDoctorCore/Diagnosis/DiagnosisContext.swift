@@ -133,14 +133,18 @@ public struct DiagnosisContext: Sendable {
     if let crashedBacktrace { backtraces.append(crashedBacktrace) }
     self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
-    for backtrace in backtraces {
-      for index in backtrace.frames.indices {
-        guard let raw = backtrace.frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
-          let name = backtrace.frames[index].symbolName
+    // The frames of `backtraces`, in order, read where they are: a loop over the array copied
+    // each backtrace out of it.
+    func demangle(_ frames: [Frame]) {
+      for index in frames.indices {
+        guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+          let name = frames[index].symbolName
         else { continue }
         demangled[raw] = name
       }
     }
+    if let lastExceptionBacktrace { demangle(lastExceptionBacktrace.frames) }
+    if let crashedBacktrace { demangle(crashedBacktrace.frames) }
     demangledSymbols = demangled
     // The texts straight into the joined bytes, without gathering them into an array first.
     var reasonTexts = FrameSymbolText.Builder()
@@ -255,6 +259,24 @@ public struct DiagnosisContext: Sendable {
     var symbolText: FrameSymbolText? = nil
 
     public func framePath(_ index: Int) -> String { path + "[" + String(index) + "]" }
+  }
+
+  /// The first non-`nil` answer of `body` for `backtraces`, in order (exception backtrace first),
+  /// each read where it is stored: a `for` loop over the array copied every backtrace out of it
+  /// (its path, frames, thread and symbol text retained, then released). `backtraces` holds
+  /// exactly `lastExceptionBacktrace` and `crashedBacktrace`, those present.
+  @inline(__always)
+  func firstResult<Result>(inBacktraces body: (Backtrace) throws -> Result?) rethrows -> Result? {
+    if let lastExceptionBacktrace, let result = try body(lastExceptionBacktrace) { return result }
+    if let crashedBacktrace, let result = try body(crashedBacktrace) { return result }
+    return nil
+  }
+
+  /// `body` for each of `backtraces`, in order, read in place as in `firstResult(inBacktraces:)`.
+  @inline(__always)
+  func forEachBacktrace(_ body: (Backtrace) throws -> Void) rethrows {
+    if let lastExceptionBacktrace { try body(lastExceptionBacktrace) }
+    if let crashedBacktrace { try body(crashedBacktrace) }
   }
 
 
@@ -397,8 +419,8 @@ public struct DiagnosisContext: Sendable {
 
   /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.
   public var hasUnsymbolicatedAppFrames: Bool {
-    backtraces.contains { backtrace in
-      backtrace.frames.contains { isAppFrame($0) && symbol($0) == nil }
-    }
+    firstResult(inBacktraces: { backtrace in
+      backtrace.frames.contains { isAppFrame($0) && symbol($0) == nil } ? true : nil
+    }) ?? false
   }
 }

@@ -55,7 +55,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
     var frames: [String] = []
     frames.reserveCapacity(3)
-    for backtrace in context.backtraces where frames.isEmpty {
+    _ = context.firstResult(inBacktraces: { backtrace -> Void? in
       for frame in backtrace.frames where context.isAppFrame(frame) {
         let text: String
         if let name = context.symbol(frame)?.display {
@@ -69,7 +69,9 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
         if frames.last != text { frames.append(text) }
         if frames.count == 3 { break }
       }
-    }
+      // The next backtrace only while no frame was found.
+      return frames.isEmpty ? nil : ()
+    })
     for frame in frames { components.append("frame:" + frame) }
     self.init(components: components)
   }
