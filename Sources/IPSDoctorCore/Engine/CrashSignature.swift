@@ -41,11 +41,12 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
   }
 
-  init(context: borrowing DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
+  /// `winnerRuleID`: the rule ID of the best finding, `nil` when no rule matched.
+  init(context: borrowing DiagnosisContext, winnerRuleID: String?, summary: borrowing CrashSummary) {
     var components: [String] = []
     components.reserveCapacity(6)
-    if let winner {
-      components.append("rule:" + winner.ruleID)
+    if let winnerRuleID {
+      components.append("rule:" + winnerRuleID)
     } else {
       components.append("kind:" + context.report.kind.rawValue)
       if let exception = summary.exception { components.append("exception:" + exception) }
