@@ -64,6 +64,38 @@ public struct DiagnosisContext: Sendable {
   // Borrowed: an owned argument made callers copy the report, and the initializer copied it again
   // to keep reading the argument after storing it.
   public init(report: borrowing CrashReport) {
+    // The facts the helpers ask for first, then what the helpers find from them, in place: handed
+    // `self` while the initializer stored what they found, each helper got a bitwise copy of the
+    // whole context (2.7 KB), and the initializer copied it once more at the end (retaining every
+    // field of the report) to destroy the original.
+    self.init(facts: report)
+    Self.collectDerivedFacts(&self)
+  }
+
+  /// Stores what the helpers find from the facts `init(facts:)` stored. Out of line: inlined into
+  /// the initializer, returning `self` copied the whole context and destroyed the original.
+  @inline(never)
+  private static func collectDerivedFacts(_ context: inout DiagnosisContext) {
+    // Each helper reads only the facts, the stack-overflow test also the memory fault found here.
+    let swiftFailures = SwiftFailure.collect(in: context)
+    let languageException = LanguageException.collect(in: context)
+    let mainThreadAssertion = MainThreadAssertion.collect(in: context)
+    let assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? =
+      mainThreadAssertion.isPresent ? .some(MainThreadAssertion.collectBridgeFrame(in: context)) : nil
+    let memoryFault = MemoryFault(context)
+    let isStackOverflow = StackOverflowRule.collect(in: context, memoryFault: memoryFault)
+    let dyldError = DyldError(context)
+    context.swiftFailures = swiftFailures
+    context.languageException = languageException
+    context.mainThreadAssertion = mainThreadAssertion
+    context.assertionBridgeFrame = assertionBridgeFrame
+    context.memoryFault = memoryFault
+    context.isStackOverflow = isStackOverflow
+    context.dyldError = dyldError
+  }
+
+  /// Every stored fact but those the helpers of `init(report:)` find.
+  private init(facts report: borrowing CrashReport) {
     self.report = copy report
     if let faulting = report.faultingThread, report.threads.indices.contains(faulting) {
       crashedThreadIndex = faulting
@@ -101,14 +133,18 @@ public struct DiagnosisContext: Sendable {
     if let crashedBacktrace { backtraces.append(crashedBacktrace) }
     self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
-    for backtrace in backtraces {
-      for index in backtrace.frames.indices {
-        guard let raw = backtrace.frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
-          let name = backtrace.frames[index].symbolName
+    // The frames of `backtraces`, in order, read where they are: a loop over the array copied
+    // each backtrace out of it.
+    func demangle(_ frames: [Frame]) {
+      for index in frames.indices {
+        guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+          let name = frames[index].symbolName
         else { continue }
         demangled[raw] = name
       }
     }
+    if let lastExceptionBacktrace { demangle(lastExceptionBacktrace.frames) }
+    if let crashedBacktrace { demangle(crashedBacktrace.frames) }
     demangledSymbols = demangled
     // The texts straight into the joined bytes, without gathering them into an array first.
     var reasonTexts = FrameSymbolText.Builder()
@@ -134,15 +170,6 @@ public struct DiagnosisContext: Sendable {
     for case let value? in exceptionCodeValues { candidates.append(value) }
     for numbers in terminationTextNumbers { candidates += numbers }
     terminationCodeCandidates = candidates
-    swiftFailures = SwiftFailure.collect(in: self)
-    languageException = LanguageException.collect(in: self)
-    mainThreadAssertion = MainThreadAssertion.collect(in: self)
-    if mainThreadAssertion?.isPresent == true {
-      assertionBridgeFrame = .some(MainThreadAssertion.collectBridgeFrame(in: self))
-    }
-    memoryFault = MemoryFault(self)
-    isStackOverflow = StackOverflowRule.collect(in: self)
-    dyldError = DyldError(self)
   }
 
   public var crashedThread: CrashThread? {
@@ -232,6 +259,24 @@ public struct DiagnosisContext: Sendable {
     var symbolText: FrameSymbolText? = nil
 
     public func framePath(_ index: Int) -> String { path + "[" + String(index) + "]" }
+  }
+
+  /// The first non-`nil` answer of `body` for `backtraces`, in order (exception backtrace first),
+  /// each read where it is stored: a `for` loop over the array copied every backtrace out of it
+  /// (its path, frames, thread and symbol text retained, then released). `backtraces` holds
+  /// exactly `lastExceptionBacktrace` and `crashedBacktrace`, those present.
+  @inline(__always)
+  func firstResult<Result>(inBacktraces body: (Backtrace) throws -> Result?) rethrows -> Result? {
+    if let lastExceptionBacktrace, let result = try body(lastExceptionBacktrace) { return result }
+    if let crashedBacktrace, let result = try body(crashedBacktrace) { return result }
+    return nil
+  }
+
+  /// `body` for each of `backtraces`, in order, read in place as in `firstResult(inBacktraces:)`.
+  @inline(__always)
+  func forEachBacktrace(_ body: (Backtrace) throws -> Void) rethrows {
+    if let lastExceptionBacktrace { try body(lastExceptionBacktrace) }
+    if let crashedBacktrace { try body(crashedBacktrace) }
   }
 
 
@@ -374,8 +419,8 @@ public struct DiagnosisContext: Sendable {
 
   /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.
   public var hasUnsymbolicatedAppFrames: Bool {
-    backtraces.contains { backtrace in
-      backtrace.frames.contains { isAppFrame($0) && symbol($0) == nil }
-    }
+    firstResult(inBacktraces: { backtrace in
+      backtrace.frames.contains { isAppFrame($0) && symbol($0) == nil } ? true : nil
+    }) ?? false
   }
 }

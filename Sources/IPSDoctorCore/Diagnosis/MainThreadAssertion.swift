@@ -72,15 +72,15 @@ public enum MainThreadAssertion {
       }
     }
     var assertion = Assertion(reason: reason, assertingFrames: [], backtrace: nil)
-    for backtrace in context.backtraces {
+    let found = context.firstResult(inBacktraces: { backtrace -> Assertion? in
       // Without the assertion handler the backtrace adds nothing (see below): one byte search
       // rules most backtraces out.
-      if backtrace.symbolText?.contains(assertionHandler) == false { continue }
+      if backtrace.symbolText?.contains(assertionHandler) == false { return nil }
       // Only the asserting frames some symbol contains can match a frame; with none, `deepest`
       // stays `nil` and the backtrace adds nothing.
       let markers = backtrace.symbolText.map { text in assertingFrames.filter { text.contains($0) != false } }
         ?? assertingFrames
-      if markers.isEmpty { continue }
+      if markers.isEmpty { return nil }
       var evidence: [Evidence] = []
       var deepest: Int?
       var hasHandler = false
@@ -89,12 +89,13 @@ public enum MainThreadAssertion {
         if isHandler { hasHandler = true } else { deepest = index }
       }
       // The asserting UIKit frames without the assertion handler are an ordinary call path.
-      if hasHandler && deepest != nil {
-        assertion.assertingFrames = evidence
-        assertion.backtrace = backtrace
-        assertion.deepestAssertingFrame = deepest
-        break
-      }
+      guard hasHandler, let deepest else { return nil }
+      return Assertion(reason: nil, assertingFrames: evidence, backtrace: backtrace, deepestAssertingFrame: deepest)
+    })
+    if let found {
+      assertion.assertingFrames = found.assertingFrames
+      assertion.backtrace = found.backtrace
+      assertion.deepestAssertingFrame = found.deepestAssertingFrame
     }
     return assertion
   }
@@ -153,7 +154,7 @@ public enum MainThreadAssertion {
 
   /// Finds `bridgeFrame(in:)`; called once per report with an assertion by `DiagnosisContext.init`.
   static func collectBridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
-    for backtrace in context.backtraces {
+    context.firstResult(inBacktraces: { backtrace -> BridgeFrame? in
       // A symbol that is not mangled has no other form, so without "@objc closure #" in any raw
       // symbol only mangled ones can name a bridge.
       let rawMayNameBridge = backtrace.symbolText?.contains("@objc closure #") ?? true
@@ -172,8 +173,8 @@ public enum MainThreadAssertion {
             backtrace: backtrace)
         }
       }
-    }
-    return nil
+      return nil
+    })
   }
 
   /// Type and method of a bridge closure symbol, from its simplified demangled form or its raw

@@ -41,11 +41,12 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
   }
 
-  init(context: borrowing DiagnosisContext, winner: Diagnosis?, summary: CrashSummary) {
+  /// `winnerRuleID`: the rule ID of the best finding, `nil` when no rule matched.
+  init(context: borrowing DiagnosisContext, winnerRuleID: String?, summary: borrowing CrashSummary) {
     var components: [String] = []
     components.reserveCapacity(6)
-    if let winner {
-      components.append("rule:" + winner.ruleID)
+    if let winnerRuleID {
+      components.append("rule:" + winnerRuleID)
     } else {
       components.append("kind:" + context.report.kind.rawValue)
       if let exception = summary.exception { components.append("exception:" + exception) }
@@ -55,7 +56,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
     var frames: [String] = []
     frames.reserveCapacity(3)
-    for backtrace in context.backtraces where frames.isEmpty {
+    _ = context.firstResult(inBacktraces: { backtrace -> Void? in
       for frame in backtrace.frames where context.isAppFrame(frame) {
         let text: String
         if let name = context.symbol(frame)?.display {
@@ -69,7 +70,9 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
         if frames.last != text { frames.append(text) }
         if frames.count == 3 { break }
       }
-    }
+      // The next backtrace only while no frame was found.
+      return frames.isEmpty ? nil : ()
+    })
     for frame in frames { components.append("frame:" + frame) }
     self.init(components: components)
   }

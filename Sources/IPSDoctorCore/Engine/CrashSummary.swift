@@ -56,12 +56,14 @@ public struct CrashSummary: Sendable, Equatable {
       crashedThreadName = thread.name
       crashedQueue = thread.queue
     }
-    for backtrace in context.backtraces {
-      if let (index, frame) = context.firstAppFrame(in: backtrace) {
-        firstAppFrame = context.describe(frame)
-        firstAppFramePath = backtrace.framePath(index)
-        break
+    if let (frame, path) = context.firstResult(inBacktraces: { backtrace in
+      // `firstAppFrame(in:)`, without copying the frame out.
+      context.firstAppFrameIndex(in: backtrace.frames, from: 0).map { index in
+        (context.describe(backtrace.frames[index]), backtrace.framePath(index))
       }
+    }) {
+      firstAppFrame = frame
+      firstAppFramePath = path
     }
     switch report.kind {
     case .panic:

@@ -53,9 +53,12 @@ public enum Doctor {
     }
     let diagnoses = found.map(\.diagnosis)
     let summary = CrashSummary(context: context)
+    // The signature first, so that the summary's last use moves it into the result (passed
+    // first, it was copied to stay readable for the signature), and it takes the winner's rule ID
+    // alone rather than a copy of the whole finding.
+    let signature = CrashSignature(context: context, winnerRuleID: diagnoses.first?.ruleID, summary: summary)
     return DiagnosisResult(
-      diagnoses: diagnoses, summary: summary,
-      signature: CrashSignature(context: context, winner: diagnoses.first, summary: summary),
+      diagnoses: diagnoses, summary: summary, signature: signature,
       symbolication: SymbolicationHint(context: context))
   }
 }

@@ -18,7 +18,7 @@ public struct SymbolicationHint: Sendable, Equatable {
   init?(context: borrowing DiagnosisContext) {
     var byImage: [Int: [UInt64]] = [:]
     var order: [Int] = []
-    for backtrace in context.backtraces {
+    context.forEachBacktrace { backtrace in
       // The symbol test first: it is a few byte compares, while `isAppFrame` hashes the image index
       // and `context.symbol(frame)` builds the frame's `SymbolName`.
       for frame in backtrace.frames where Self.lacksSymbol(frame) && context.isAppFrame(frame) {

@@ -46,12 +46,14 @@ public struct StackOverflowRule: DiagnosisRule {
 
   /// Whether the crashed thread overflowed its stack (guard page, stack probe or long recursion).
   static func isPresent(in context: DiagnosisContext) -> Bool {
-    context.isStackOverflow ?? collect(in: context)
+    context.isStackOverflow ?? collect(in: context, memoryFault: context.memoryFault)
   }
 
-  /// Finds `isPresent(in:)`; called once per report by `DiagnosisContext.init`.
-  static func collect(in context: DiagnosisContext) -> Bool {
-    guard context.memoryFault != nil, let backtrace = context.crashedBacktrace else { return false }
+  /// Finds `isPresent(in:)`, given `context.memoryFault` (passed on its own, as
+  /// `DiagnosisContext.init` finds both from a context that holds neither yet); called once per
+  /// report by `DiagnosisContext.init`.
+  static func collect(in context: DiagnosisContext, memoryFault: MemoryFault?) -> Bool {
+    guard memoryFault != nil, let backtrace = context.crashedBacktrace else { return false }
     if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil {
       return true
     }
