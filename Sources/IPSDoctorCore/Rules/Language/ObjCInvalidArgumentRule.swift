@@ -38,9 +38,16 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
   ]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let exception = LanguageException.find(in: context), exception.isObjC,
-      exception.name == "NSInvalidArgumentException"
+    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
+    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
+    // with an exception, most of which this rule rules out.
+    guard context.languageException?.isObjC == true,
+      context.languageException?.name == "NSInvalidArgumentException"
     else { return nil }
+    return diagnose(context, context.languageException!)
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
     if reason.prefilteredContains(UnrecognizedSelector.marker) { return nil }  // objc-unrecognized-selector
     let isNil = Self.nilMarkers.contains { reason.prefilteredContains($0) }

@@ -38,7 +38,13 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let dyld = context.dyldError ?? DyldError(context)
+    // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
+    // on every report, and most hold no dyld error.
+    if context.dyldError != nil { return diagnose(context, context.dyldError!) }
+    return diagnose(context, DyldError(context))
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ dyld: DyldError) -> Diagnosis? {
     let library = dyld.missingLibrary
     let indicatorSaysMissing = dyld.namespaceIsDYLD && (dyld.code == 1 || dyld.indicator == "Library missing")
     guard library != nil || indicatorSaysMissing else { return nil }
@@ -60,7 +66,7 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     // Found once: each `DyldError` accessor searches the report's texts again.
     let referencedFrom = dyld.referencedFrom
     if let from = referencedFrom { summary += " It is referenced from `\(from)`." }
-    let tried = dyld.triedPaths
+    let tried = Self.triedPaths(dyld)
     if !tried.isEmpty {
       let shown = tried.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
       summary += " dyld tried \(shown)" + (tried.count > 3 ? " and \(tried.count - 3) more" : "") + "."
@@ -70,6 +76,32 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: library.map { Self.remedy(for: $0.path, referencedFrom: referencedFrom) } ?? Self.description.remedy,
       verification: ["Run `otool -L` on the built executable and check that every non-system install name resolves inside the app bundle."])
+  }
+
+  /// `dyld.triedPaths`, cut from the bytes when the text is ASCII (where every `'` character is
+  /// one byte): walking the line's characters cost ~230,000 instructions. Other text takes the
+  /// plain code.
+  static func triedPaths(_ dyld: DyldError) -> [String] {
+    guard let value = dyld.value(after: "tried: ")?.value else { return [] }
+    return asciiQuotedParts(value) ?? dyld.triedPaths
+  }
+
+  /// The texts between successive pairs of `'` in `text`, cut as `DyldError.triedPaths` cuts
+  /// them; `nil` unless `text` is ASCII.
+  static func asciiQuotedParts(_ text: String) -> [String]? {
+    var text = text
+    return text.withUTF8 { bytes -> [String]? in
+      guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+      let quote = UInt8(ascii: "'")
+      var parts: [String] = []
+      var start = 0
+      while let open = bytes[start...].firstIndex(of: quote) {
+        guard let close = bytes[(open + 1)...].firstIndex(of: quote) else { break }
+        parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self))
+        start = close + 1
+      }
+      return parts
+    }
   }
 
   static func remedy(for path: String, referencedFrom: String?) -> String {

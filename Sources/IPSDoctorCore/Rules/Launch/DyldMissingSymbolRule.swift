@@ -56,8 +56,20 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
     ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let dyld = context.dyldError ?? DyldError(context)
+    // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
+    // on every report, and most hold no missing symbol.
+    if context.dyldError != nil {
+      guard let symbol = context.dyldError!.missingSymbol else { return nil }
+      return diagnose(context, context.dyldError!, symbol: symbol)
+    }
+    let dyld = DyldError(context)
     guard let symbol = dyld.missingSymbol else { return nil }
+    return diagnose(context, dyld, symbol: symbol)
+  }
+
+  private func diagnose(
+    _ context: DiagnosisContext, _ dyld: DyldError, symbol: (evidence: Evidence, symbol: String)
+  ) -> Diagnosis? {
     var evidence = [symbol.evidence]
     var summary = "dyld could not find the symbol `\(symbol.symbol)`"
     var stripped = symbol.symbol

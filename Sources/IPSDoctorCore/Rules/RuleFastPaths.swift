@@ -1,0 +1,24 @@
+/// Tests the rules run first on every report, answered in place: the context's helpers that
+/// return (or loop over) its stored facts copy them, each backtrace with its frames and thread
+/// retained and released again, which on the many reports a rule rules out cost more than the
+/// test itself.
+extension DiagnosisContext {
+  /// Whether `firstFrame(containing: fragment)` is certainly `nil`: every backtrace has its symbol
+  /// bytes and none holds `fragment` (a fragment absent from the bytes is in no symbol, which is
+  /// what `firstFrame(in:containing:)` answers from the same search). `false` means "search".
+  func backtracesLack(_ fragment: String) -> Bool {
+    for index in backtraces.indices {
+      guard backtraces[index].symbolText?.contains(fragment) == false else { return false }
+    }
+    return true
+  }
+}
+
+/// Text helpers for the rules' findings.
+enum RuleText {
+  /// `TextScan.clip(text, limit)`, without counting the characters of a text whose bytes already
+  /// fit (a character is at least one byte): most reasons are far shorter than the limit.
+  static func clip(_ text: String, _ limit: Int = 300) -> String {
+    text.utf8.count <= limit ? text : TextScan.clip(text, limit)
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The rules' cheaper first tests and text shortcuts (`Rules/RuleFastPaths.swift` and the rules
+/// that use them) must answer exactly as the code they stand in for.
+struct RulesSpeedTests {
+  /// Every fixture report's context.
+  static let contexts: [(path: String, context: DiagnosisContext)] = Fixtures.files(
+    in: "reports", extensions: ["ips", "crash"]
+  ).compactMap { path in
+    guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { return nil }
+    return (path, DiagnosisContext(report: report))
+  }
+
+  static let texts = [
+    "", "'", "''", "a'b", "tried: '/a/b' (no such file), '/c/d' (no such file, not in dyld cache)",
+    "'/x' '/y", "'\u{301}/a' (no such file), '/b'", "café '/é/p' (x)", "line\r\n'/a'\r\n'/b'",
+    "'unterminated", String(repeating: "é", count: 150), String(repeating: "a", count: 300),
+    String(repeating: "a", count: 301), String(repeating: "é", count: 300), "e\u{301}" + String(repeating: "b", count: 299),
+  ]
+
+  /// `DyldError.triedPaths`' loop on characters, the plain code `asciiQuotedParts` replaces.
+  static func plainQuotedParts(_ value: String) -> [String] {
+    var paths: [String] = []
+    var rest = Substring(value)
+    while let open = rest.firstIndex(of: "'") {
+      let after = rest[rest.index(after: open)...]
+      guard let close = after.firstIndex(of: "'") else { break }
+      paths.append(String(after[..<close]))
+      rest = after[after.index(after: close)...]
+    }
+    return paths
+  }
+
+  @Test func quotedPartsAgreeWithCharacterLoop() {
+    for text in Self.texts {
+      let fast = DyldMissingLibraryRule.asciiQuotedParts(text)
+      if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        #expect(fast == Self.plainQuotedParts(text), "\(text)")
+      } else {
+        #expect(fast == nil, "\(text)")
+      }
+    }
+  }
+
+  @Test func triedPathsAgreeWithDyldError() {
+    var withPaths = 0
+    for (path, context) in Self.contexts {
+      let dyld = DyldError(context)
+      #expect(DyldMissingLibraryRule.triedPaths(dyld) == dyld.triedPaths, "\(path)")
+      if !dyld.triedPaths.isEmpty { withPaths += 1 }
+    }
+    #expect(withPaths > 0)
+  }
+
+  @Test func clipAgreesWithTextScan() {
+    for text in Self.texts {
+      for limit in [0, 1, 2, 10, 100, 150, 160, 299, 300, 301] {
+        #expect(RuleText.clip(text, limit) == TextScan.clip(text, limit), "\(text) \(limit)")
+      }
+      #expect(RuleText.clip(text) == TextScan.clip(text))
+    }
+  }
+
+  @Test func backtracesLackOnlyWhereNoFrameHoldsTheFragment() {
+    let fragments = [
+      CoreDataConcurrencyViolationRule.marker, CompletionHandlerNotCalledRule.checkerDestructor,
+      "CompletionHandlerCallChecker", "objc_msgSend", "main", "abort", "é", "", "UIApplicationMain", "swift_",
+    ]
+    var lacking = 0
+    var holding = 0
+    for (path, context) in Self.contexts {
+      for fragment in fragments {
+        let plain = context.firstFrame(containing: fragment)
+        if context.backtracesLack(fragment) {
+          #expect(plain == nil, "\(path) \(fragment)")
+          lacking += 1
+        } else if plain != nil {
+          holding += 1
+        }
+      }
+    }
+    #expect(lacking > 100)
+    #expect(holding > 10)
+  }
+}
