@@ -36,7 +36,7 @@ struct RulesSpeedTests {
 
   @Test func quotedPartsAgreeWithCharacterLoop() {
     for text in Self.texts {
-      let fast = DyldMissingLibraryRule.asciiQuotedParts(text)
+      let fast = DyldLines.asciiQuotedParts(text)
       if text.utf8.allSatisfy({ $0 < 0x80 }) {
         #expect(fast == Self.plainQuotedParts(text), "\(text)")
       } else {
@@ -45,14 +45,37 @@ struct RulesSpeedTests {
     }
   }
 
-  @Test func triedPathsAgreeWithDyldError() {
-    var withPaths = 0
-    for (path, context) in Self.contexts {
-      let dyld = DyldError(context)
-      #expect(DyldMissingLibraryRule.triedPaths(dyld) == dyld.triedPaths, "\(path)")
-      if !dyld.triedPaths.isEmpty { withPaths += 1 }
+  /// The fixtures' contexts and those of the dyld rules' examples.
+  static let dyldContexts: [(path: String, context: DiagnosisContext)] = {
+    var contexts = contexts
+    for rule in [DyldMissingLibraryRule.self, DyldMissingSymbolRule.self] as [any DiagnosisRule.Type] {
+      for example in rule.description.examples {
+        guard case .inline(let text) = example.input, let report = try? ReportReader.read(text) else { continue }
+        contexts.append((example.name, DiagnosisContext(report: report)))
+      }
     }
-    #expect(withPaths > 0)
+    return contexts
+  }()
+
+  @Test func dyldLinesAgreeWithDyldError() {
+    var found = 0
+    for (path, context) in Self.dyldContexts {
+      let dyld = DyldError(context)
+      let lines = DyldLines(dyld)
+      #expect(lines.triedPaths == dyld.triedPaths, "\(path)")
+      #expect(lines.referencedFrom == dyld.referencedFrom, "\(path)")
+      #expect(lines.expectedIn == dyld.expectedIn, "\(path)")
+      #expect(lines.missingLibrary?.evidence == dyld.missingLibrary?.evidence, "\(path)")
+      #expect(lines.missingLibrary?.path == dyld.missingLibrary?.path, "\(path)")
+      #expect(lines.missingSymbol?.evidence == dyld.missingSymbol?.evidence, "\(path)")
+      #expect(lines.missingSymbol?.symbol == dyld.missingSymbol?.symbol, "\(path)")
+      for marker in ["Expected in: ", "Library not loaded: ", "tried: ", "é", "", "dyld"] {
+        #expect(lines.value(after: marker)?.evidence == dyld.value(after: marker)?.evidence, "\(path) \(marker)")
+        #expect(lines.value(after: marker)?.value == dyld.value(after: marker)?.value, "\(path) \(marker)")
+      }
+      if !dyld.triedPaths.isEmpty || dyld.missingSymbol != nil || dyld.referencedFrom != nil { found += 1 }
+    }
+    #expect(found > 2)
   }
 
   @Test func clipAgreesWithTextScan() {
@@ -84,5 +107,19 @@ struct RulesSpeedTests {
     }
     #expect(lacking > 100)
     #expect(holding > 10)
+  }
+}
+
+extension RulesSpeedTests {
+  @Test func throwSiteSentenceAgreesGivenTheAppFrame() {
+    var checked = 0
+    for (path, context) in Self.contexts {
+      guard let exception = LanguageException.find(in: context) else { continue }
+      #expect(
+        exception.throwSiteSentence(appFrame: exception.appFrame(in: context))
+          == exception.throwSiteSentence(in: context), "\(path)")
+      checked += 1
+    }
+    #expect(checked > 10)
   }
 }

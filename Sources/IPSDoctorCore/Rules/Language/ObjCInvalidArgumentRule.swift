@@ -82,9 +82,10 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
     } else if let method {
       summary += " `\(method.display)` rejected one of its arguments."
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     return finding(
       confidence: isNil || isCountMismatch ? .definite : .likely, summary: summary,
       evidence: evidence, remedy: remedy)

@@ -52,9 +52,10 @@ public struct ObjCMutatingImmutableRule: DiagnosisRule {
     } else {
       return nil
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

@@ -51,8 +51,10 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
   private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
     let named = exception.name == "NSRangeException"
-    let textMatch = Self.markers.contains { reason.prefilteredContains($0) }
-    guard named || (textMatch && exception.name == nil) else { return nil }
+    // The name first: the reason's markers matter only to an exception without one, and searching
+    // them on every other exception cost more than the rest of the test.
+    guard named || (exception.name == nil && Self.markers.contains { reason.prefilteredContains($0) })
+    else { return nil }
 
     var summary = "An uncaught `NSRangeException` ended the app: \(exception.reasonDisplay)."
     if let method = ObjCMethodReference(in: reason) {
@@ -73,9 +75,10 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
         summary += " a range or index outside the object's bounds."
       }
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     return finding(confidence: named ? .definite : .likely, summary: summary, evidence: evidence)
   }
 

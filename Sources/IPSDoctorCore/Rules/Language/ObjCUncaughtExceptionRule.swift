@@ -63,11 +63,13 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
         + "was thrown (\(exception.throwBacktrace?.path ?? "the crashed thread")) but not its name "
         + "or reason."
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    // The app frame found and described once, for the sentence and the evidence.
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     if let thread = context.crashedThreadDisplay { summary += " It was raised on \(thread)." }
 
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     if let abort = context.reasonText(containing: "abort() called") { evidence.append(abort) }
     return finding(confidence: confidence, summary: summary, evidence: evidence)
   }

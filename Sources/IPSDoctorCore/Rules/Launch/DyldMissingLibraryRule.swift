@@ -49,6 +49,8 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     let indicatorSaysMissing = dyld.namespaceIsDYLD && (dyld.code == 1 || dyld.indicator == "Library missing")
     guard library != nil || indicatorSaysMissing else { return nil }
     if library == nil, dyld.missingSymbol != nil { return nil }
+    // The lines split once for the accessors below (each `DyldError` accessor splits them again).
+    let lines = DyldLines(dyld)
 
     var evidence: [Evidence] = []
     if dyld.namespaceIsDYLD, let termination = context.report.termination {
@@ -63,10 +65,10 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     } else {
       summary = "dyld stopped \(context.processDisplayName) at launch because a library is missing (termination namespace `DYLD`, \"Library missing\"); the report does not name the library."
     }
-    // Found once: each `DyldError` accessor searches the report's texts again.
-    let referencedFrom = dyld.referencedFrom
+    // Found once: each accessor searches the report's texts again.
+    let referencedFrom = lines.referencedFrom
     if let from = referencedFrom { summary += " It is referenced from `\(from)`." }
-    let tried = Self.triedPaths(dyld)
+    let tried = lines.triedPaths
     if !tried.isEmpty {
       let shown = tried.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
       summary += " dyld tried \(shown)" + (tried.count > 3 ? " and \(tried.count - 3) more" : "") + "."
@@ -76,32 +78,6 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: library.map { Self.remedy(for: $0.path, referencedFrom: referencedFrom) } ?? Self.description.remedy,
       verification: ["Run `otool -L` on the built executable and check that every non-system install name resolves inside the app bundle."])
-  }
-
-  /// `dyld.triedPaths`, cut from the bytes when the text is ASCII (where every `'` character is
-  /// one byte): walking the line's characters cost ~230,000 instructions. Other text takes the
-  /// plain code.
-  static func triedPaths(_ dyld: DyldError) -> [String] {
-    guard let value = dyld.value(after: "tried: ")?.value else { return [] }
-    return asciiQuotedParts(value) ?? dyld.triedPaths
-  }
-
-  /// The texts between successive pairs of `'` in `text`, cut as `DyldError.triedPaths` cuts
-  /// them; `nil` unless `text` is ASCII.
-  static func asciiQuotedParts(_ text: String) -> [String]? {
-    var text = text
-    return text.withUTF8 { bytes -> [String]? in
-      guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-      let quote = UInt8(ascii: "'")
-      var parts: [String] = []
-      var start = 0
-      while let open = bytes[start...].firstIndex(of: quote) {
-        guard let close = bytes[(open + 1)...].firstIndex(of: quote) else { break }
-        parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self))
-        start = close + 1
-      }
-      return parts
-    }
   }
 
   static func remedy(for path: String, referencedFrom: String?) -> String {
