@@ -21,6 +21,13 @@ enum RuleText {
   static func clip(_ text: String, _ limit: Int = 300) -> String {
     text.utf8.count <= limit ? text : TextScan.clip(text, limit)
   }
+
+  /// `text.filter { $0 != "`" }`, on the bytes when the text is ASCII (every character one byte):
+  /// filtering characters cost ~400 instructions per character.
+  static func removingBackticks(_ text: String) -> String {
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.filter { $0 != "`" } }
+    return String(decoding: text.utf8.filter { $0 != UInt8(ascii: "`") }, as: UTF8.self)
+  }
 }
 
 extension LanguageException {

@@ -123,3 +123,28 @@ extension RulesSpeedTests {
     #expect(checked > 10)
   }
 }
+
+extension RulesSpeedTests {
+  @Test func removingBackticksAgreesWithCharacterFilter() {
+    for text in Self.texts + ["`a`", "``", "`é`", "`\u{301}x`", "the callback", "`Foo.bar(_:)`", "a\r\n`b`"] {
+      #expect(RuleText.removingBackticks(text) == text.filter { $0 != "`" }, "\(text)")
+    }
+  }
+
+  @Test func abortFrameTestAgreesOnFixtureSymbols() {
+    var symbols = 0
+    for (_, context) in Self.contexts {
+      for thread in context.report.threads {
+        for frame in thread.frames {
+          guard let symbol = frame.symbol else { continue }
+          let reference = zip(AbortCalledRule.abortFrames, AbortCalledRule.abortFramePrefixes).contains {
+            symbol == $0 || symbol.hasPrefix($1)
+          }
+          #expect(AbortCalledRule.isAbortFrame(symbol) == reference, "\(symbol)")
+          symbols += 1
+        }
+      }
+    }
+    #expect(symbols > 1000)
+  }
+}
