@@ -47,14 +47,14 @@ struct RulesSpeedTests {
 
   /// The fixtures' contexts and those of the dyld rules' examples.
   static let dyldContexts: [(path: String, context: DiagnosisContext)] = {
-    var contexts = contexts
+    var all = Self.contexts
     for rule in [DyldMissingLibraryRule.self, DyldMissingSymbolRule.self] as [any DiagnosisRule.Type] {
       for example in rule.description.examples {
         guard case .inline(let text) = example.input, let report = try? ReportReader.read(text) else { continue }
-        contexts.append((example.name, DiagnosisContext(report: report)))
+        all.append((example.name, DiagnosisContext(report: report)))
       }
     }
-    return contexts
+    return all
   }()
 
   @Test func dyldLinesAgreeWithDyldError() {
