@@ -52,7 +52,9 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
   /// `nil` exactly when `diagnose` returns `nil`.
   static func match(_ context: DiagnosisContext) -> Match? {
     // The assertion was found once for every rule, and most reports have none: test it first;
-    // the frame scan below only narrows it.
+    // the frame scan below only narrows it. In place: `find` returns a copy of it (its backtrace
+    // and thread retained), and an absent assertion has no asserting frame.
+    if context.mainThreadAssertion?.isPresent == false { return nil }
     let assertion = MainThreadAssertion.find(in: context)
     guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
       return nil

@@ -89,7 +89,7 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
       ```swift
       \(owner.map { "extension \($0) {" } ?? "// In the type that owns the continuation:")
         // var continuation: CheckedContinuation<Value, Error>?  (set by \(function ?? "the async function"))
-        // Call this from \(site.filter { $0 != "`" }) instead of resuming directly.
+        // Call this from \(RuleText.removingBackticks(site)) instead of resuming directly.
         func finish(with result: Result<Value, Error>) {
           guard let continuation else { return }  // already resumed: ignore later callbacks
           self.continuation = nil

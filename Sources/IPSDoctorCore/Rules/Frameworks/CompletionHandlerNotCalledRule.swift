@@ -41,6 +41,9 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
   static let notCalled = " was not called"
   static let calledTwice = " was called more than once"
 
+  /// WebKit's checker destructor, the only trace of a dropped handler without the reason text.
+  static let checkerDestructor = "CompletionHandlerCallChecker::~CompletionHandlerCallChecker"
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let reason = context.reasonText(containing: Self.prefix)
     if let reason {
@@ -58,7 +61,8 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
     let aborted = (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").prefilteredContains("SIGABRT")
     guard aborted,
       context.report.exceptionReason?.name == "NSInternalInconsistencyException" || context.report.exceptionReason == nil,
-      let checker = context.firstFrame(containing: "CompletionHandlerCallChecker::~CompletionHandlerCallChecker")
+      !context.backtracesLack(Self.checkerDestructor),
+      let checker = context.firstFrame(containing: Self.checkerDestructor)
     else { return nil }
     return diagnosis(context, method: nil, dropped: true, evidence: [checker.evidence], confidence: .likely)
   }

@@ -36,12 +36,14 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let exception = LanguageException.find(in: context)
     let text = context.reasonText(containing: "could not fulfill a fault")
-    guard text != nil || exception?.name == "NSObjectInaccessibleException" else { return nil }
+    // The name read in place (`LanguageException.find(in:)` is `context.languageException`, which
+    // bound first was copied on every report with an exception); the copy only where this fires.
+    guard text != nil || context.languageException?.name == "NSObjectInaccessibleException" else { return nil }
+    let exception = LanguageException.find(in: context)
     var summary = "Core Data raised `NSObjectInaccessibleException`"
     let reason = text?.detail ?? exception?.reason
-    if let reason { summary += ": \"\(TextScan.clip(reason))\"" }
+    if let reason { summary += ": \"\(RuleText.clip(reason))\"" }
     summary += "."
     if let reason, let uri = TextScan.between(reason, "<x-coredata://", ">") {
       let parts = uri.split(separator: "/")

@@ -63,7 +63,9 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.isAbort || Self.hasTerminateFrame(context) else { return nil }
     // An Objective-C exception also passes through __cxa_throw: rule it out.
-    if let exception = LanguageException.find(in: context), exception.isObjC { return nil }
+    // In place (`LanguageException.find(in:)` is `context.languageException`): bound with `if let`,
+    // the exception was copied, its backtrace and thread retained.
+    if context.languageException?.isObjC == true { return nil }
     if context.reasonText(containing: "of type NSException") != nil { return nil }
     guard let crashed = context.crashedBacktrace else { return nil }
     for fragment in Self.objCExceptionFrames {
@@ -81,7 +83,7 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
       let tail = message.detail[range.upperBound...]
       let (type, what) = Self.typeAndWhat(String(tail))
       summary += ": an exception of type `\(type)`"
-      summary += what.map { " with `what()` \"\(TextScan.clip($0))\"" } ?? ""
+      summary += what.map { " with `what()` \"\(RuleText.clip($0))\"" } ?? ""
       summary += " reached `std::terminate`."
     } else {
       summary += ": `std::terminate` was called after a C++ throw with no matching `catch`."

@@ -38,9 +38,16 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
   ]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let exception = LanguageException.find(in: context), exception.isObjC,
-      exception.name == "NSInvalidArgumentException"
+    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
+    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
+    // with an exception, most of which this rule rules out.
+    guard context.languageException?.isObjC == true,
+      context.languageException?.name == "NSInvalidArgumentException"
     else { return nil }
+    return diagnose(context, context.languageException!)
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
     if reason.prefilteredContains(UnrecognizedSelector.marker) { return nil }  // objc-unrecognized-selector
     let isNil = Self.nilMarkers.contains { reason.prefilteredContains($0) }
@@ -75,9 +82,10 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
     } else if let method {
       summary += " `\(method.display)` rejected one of its arguments."
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     return finding(
       confidence: isNil || isCountMismatch ? .definite : .likely, summary: summary,
       evidence: evidence, remedy: remedy)

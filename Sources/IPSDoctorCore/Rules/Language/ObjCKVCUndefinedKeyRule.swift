@@ -38,11 +38,20 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
   ]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let exception = LanguageException.find(in: context), exception.isObjC else { return nil }
+    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
+    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
+    // with an exception, most of which this rule rules out.
+    guard context.languageException?.isObjC == true else { return nil }
+    return diagnose(context, context.languageException!)
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
-    let textMatch =
-      reason.prefilteredContains("not key value coding-compliant") || reason.prefilteredContains("forUndefinedKey:")
-    guard exception.name == "NSUnknownKeyException" || textMatch else { return nil }
+    // The name first: where it says so, the reason's markers change nothing.
+    let named = exception.name == "NSUnknownKeyException"
+    let textMatch = !named
+      && (reason.prefilteredContains("not key value coding-compliant") || reason.prefilteredContains("forUndefinedKey:"))
+    guard named || textMatch else { return nil }
 
     let key = Self.key(in: reason)
     let owner = TextScan.between(reason, "[<", " 0x").map { $0.trimmingWhitespace() }
@@ -88,7 +97,7 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     if let nibEvidence { evidence.append(nibEvidence) }
     if let frame = exception.appFrame(in: context) { evidence.append(frame) }
     return finding(
-      confidence: exception.name == "NSUnknownKeyException" || textMatch ? .definite : .likely,
+      confidence: named || textMatch ? .definite : .likely,
       summary: summary, evidence: evidence, remedy: remedy)
   }
 

@@ -29,7 +29,14 @@ public struct ObjCMutatingImmutableRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let exception = LanguageException.find(in: context), exception.isObjC else { return nil }
+    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
+    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
+    // with an exception, most of which this rule rules out.
+    guard context.languageException?.isObjC == true else { return nil }
+    return diagnose(context, context.languageException!)
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
     var summary: String
     if reason.prefilteredContains("mutating method sent to immutable object") {
@@ -45,9 +52,10 @@ public struct ObjCMutatingImmutableRule: DiagnosisRule {
     } else {
       return nil
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

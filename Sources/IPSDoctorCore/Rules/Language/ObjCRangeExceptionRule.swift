@@ -41,11 +41,20 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
   ]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let exception = LanguageException.find(in: context), exception.isObjC else { return nil }
+    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
+    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
+    // with an exception, most of which this rule rules out.
+    guard context.languageException?.isObjC == true else { return nil }
+    return diagnose(context, context.languageException!)
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
     let named = exception.name == "NSRangeException"
-    let textMatch = Self.markers.contains { reason.prefilteredContains($0) }
-    guard named || (textMatch && exception.name == nil) else { return nil }
+    // The name first: the reason's markers matter only to an exception without one, and searching
+    // them on every other exception cost more than the rest of the test.
+    guard named || (exception.name == nil && Self.markers.contains { reason.prefilteredContains($0) })
+    else { return nil }
 
     var summary = "An uncaught `NSRangeException` ended the app: \(exception.reasonDisplay)."
     if let method = ObjCMethodReference(in: reason) {
@@ -66,9 +75,10 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
         summary += " a range or index outside the object's bounds."
       }
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     return finding(confidence: named ? .definite : .likely, summary: summary, evidence: evidence)
   }
 

@@ -35,7 +35,14 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let exception = LanguageException.find(in: context), exception.isObjC else { return nil }
+    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
+    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
+    // with an exception, most of which this rule rules out.
+    guard context.languageException?.isObjC == true else { return nil }
+    return diagnose(context, context.languageException!)
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let hasReason = exception.name != nil || exception.reason != nil
     guard hasReason || exception.throwBacktrace != nil else { return nil }
     // A generic rule: confident about the exception, not about its cause.
@@ -45,22 +52,24 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     var summary: String
     if let name = exception.name {
       summary = "The app was terminated by an uncaught Objective-C exception `\(name)`"
-      summary += exception.reason.map { ": \"\(TextScan.clip($0))\"." } ?? " (no reason recorded)."
+      summary += exception.reason.map { ": \"\(RuleText.clip($0))\"." } ?? " (no reason recorded)."
     } else if let reason = exception.reason {
       summary =
         "The app was terminated by an uncaught Objective-C exception whose name the report does "
-        + "not record; the reason reads \"\(TextScan.clip(reason))\"."
+        + "not record; the reason reads \"\(RuleText.clip(reason))\"."
     } else {
       summary =
         "The app was terminated by an uncaught Objective-C exception; the report records where it "
         + "was thrown (\(exception.throwBacktrace?.path ?? "the crashed thread")) but not its name "
         + "or reason."
     }
-    summary += " " + exception.throwSiteSentence(in: context)
+    // The app frame found and described once, for the sentence and the evidence.
+    let appFrame = exception.appFrame(in: context)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     if let thread = context.crashedThreadDisplay { summary += " It was raised on \(thread)." }
 
     var evidence = exception.evidence
-    if let frame = exception.appFrame(in: context) { evidence.append(frame) }
+    if let appFrame { evidence.append(appFrame) }
     if let abort = context.reasonText(containing: "abort() called") { evidence.append(abort) }
     return finding(confidence: confidence, summary: summary, evidence: evidence)
   }

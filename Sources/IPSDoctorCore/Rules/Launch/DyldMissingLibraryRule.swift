@@ -38,11 +38,19 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     examples: examples)
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let dyld = context.dyldError ?? DyldError(context)
+    // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
+    // on every report, and most hold no dyld error.
+    if context.dyldError != nil { return diagnose(context, context.dyldError!) }
+    return diagnose(context, DyldError(context))
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ dyld: DyldError) -> Diagnosis? {
     let library = dyld.missingLibrary
     let indicatorSaysMissing = dyld.namespaceIsDYLD && (dyld.code == 1 || dyld.indicator == "Library missing")
     guard library != nil || indicatorSaysMissing else { return nil }
     if library == nil, dyld.missingSymbol != nil { return nil }
+    // The lines split once for the accessors below (each `DyldError` accessor splits them again).
+    let lines = DyldLines(dyld)
 
     var evidence: [Evidence] = []
     if dyld.namespaceIsDYLD, let termination = context.report.termination {
@@ -57,10 +65,10 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     } else {
       summary = "dyld stopped \(context.processDisplayName) at launch because a library is missing (termination namespace `DYLD`, \"Library missing\"); the report does not name the library."
     }
-    // Found once: each `DyldError` accessor searches the report's texts again.
-    let referencedFrom = dyld.referencedFrom
+    // Found once: each accessor searches the report's texts again.
+    let referencedFrom = lines.referencedFrom
     if let from = referencedFrom { summary += " It is referenced from `\(from)`." }
-    let tried = dyld.triedPaths
+    let tried = lines.triedPaths
     if !tried.isEmpty {
       let shown = tried.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
       summary += " dyld tried \(shown)" + (tried.count > 3 ? " and \(tried.count - 3) more" : "") + "."

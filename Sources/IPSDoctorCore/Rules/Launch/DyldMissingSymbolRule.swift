@@ -56,8 +56,20 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
     ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let dyld = context.dyldError ?? DyldError(context)
+    // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
+    // on every report, and most hold no missing symbol.
+    if context.dyldError != nil {
+      guard let symbol = context.dyldError!.missingSymbol else { return nil }
+      return diagnose(context, context.dyldError!, symbol: symbol)
+    }
+    let dyld = DyldError(context)
     guard let symbol = dyld.missingSymbol else { return nil }
+    return diagnose(context, dyld, symbol: symbol)
+  }
+
+  private func diagnose(
+    _ context: DiagnosisContext, _ dyld: DyldError, symbol: (evidence: Evidence, symbol: String)
+  ) -> Diagnosis? {
     var evidence = [symbol.evidence]
     var summary = "dyld could not find the symbol `\(symbol.symbol)`"
     var stripped = symbol.symbol
@@ -68,14 +80,16 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
     } else if let range = symbol.symbol.prefilteredFirstRange(of: "OBJC_CLASS_$_") {
       summary += " (the Objective-C class `\(symbol.symbol[range.upperBound...])`)"
     }
-    // Found once: each `DyldError` accessor searches the report's texts again.
-    let expectedIn = dyld.expectedIn
+    // Found once: each accessor searches the report's texts again; the lines split once for them
+    // (each `DyldError` accessor splits them again).
+    let lines = DyldLines(dyld)
+    let expectedIn = lines.expectedIn
     if let expected = expectedIn {
       summary += " in `\(expected)`"
-      evidence.append(Evidence(dyld.value(after: "Expected in: ")?.evidence.path ?? "termination.reasons", expected))
+      evidence.append(Evidence(lines.value(after: "Expected in: ")?.evidence.path ?? "termination.reasons", expected))
     }
     summary += ", so \(context.processDisplayName) was killed at launch"
-    if let from = dyld.referencedFrom { summary += "; the symbol is used by `\(from)`" }
+    if let from = lines.referencedFrom { summary += "; the symbol is used by `\(from)`" }
     summary += "."
     if let expected = expectedIn, expected.hasPrefix("/System/") || expected.hasPrefix("/usr/lib/") {
       summary += " The library is part of the OS, so the OS version the app ran on is older than the API."

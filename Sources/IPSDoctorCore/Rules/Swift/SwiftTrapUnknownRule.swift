@@ -47,7 +47,9 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     // A message anywhere means a more specific rule (or none) applies.
     if !SwiftFailure.all(in: context).isEmpty { return nil }
     if !context.informativeApplicationSpecificLines.isEmpty { return nil }
-    if context.exceptionMessage != nil || LanguageException.find(in: context) != nil { return nil }
+    // In place: `LanguageException.find(in:)` is `context.languageException`, and comparing its copy
+    // with `nil` retained and released it.
+    if context.exceptionMessage != nil || context.languageException != nil { return nil }
     if SwiftIsolationTrap.evidence(in: context) != nil { return nil }
     for fragment in Self.otherTrapFrames {
       // Bytes absent from the first six frames mean no match there (the fragments are ASCII

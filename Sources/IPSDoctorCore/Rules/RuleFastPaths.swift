@@ -1,0 +1,52 @@
+/// Tests the rules run first on every report, answered in place: the context's helpers that
+/// return (or loop over) its stored facts copy them, each backtrace with its frames and thread
+/// retained and released again, which on the many reports a rule rules out cost more than the
+/// test itself.
+extension DiagnosisContext {
+  /// Whether `firstFrame(containing: fragment)` is certainly `nil`: every backtrace has its symbol
+  /// bytes and none holds `fragment` (a fragment absent from the bytes is in no symbol, which is
+  /// what `firstFrame(in:containing:)` answers from the same search). `false` means "search".
+  func backtracesLack(_ fragment: String) -> Bool {
+    for index in backtraces.indices {
+      guard backtraces[index].symbolText?.contains(fragment) == false else { return false }
+    }
+    return true
+  }
+}
+
+/// Text helpers for the rules' findings.
+enum RuleText {
+  /// `TextScan.clip(text, limit)`, without counting the characters of a text whose bytes already
+  /// fit (a character is at least one byte): most reasons are far shorter than the limit.
+  static func clip(_ text: String, _ limit: Int = 300) -> String {
+    text.utf8.count <= limit ? text : TextScan.clip(text, limit)
+  }
+
+  /// `text.filter { $0 != "`" }`, on the bytes when the text is ASCII (every character one byte):
+  /// filtering characters cost ~400 instructions per character.
+  static func removingBackticks(_ text: String) -> String {
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.filter { $0 != "`" } }
+    return String(decoding: text.utf8.filter { $0 != UInt8(ascii: "`") }, as: UTF8.self)
+  }
+}
+
+extension LanguageException {
+  /// `throwSiteSentence(in:)`, given `appFrame(in:)`: that sentence finds and describes the app
+  /// frame itself, and the rules then did it again for their evidence.
+  func throwSiteSentence(appFrame: Evidence?) -> String {
+    guard let path = throwBacktrace?.path else {
+      return "The report has no exception backtrace, so the throw site is unknown."
+    }
+    guard let frame = appFrame else {
+      return "No frame of the app appears in \(path); the exception was raised inside "
+        + "the system frameworks, so look at what the app last asked them to do."
+    }
+    var sentence = "The first app frame in \(path) is \(DiagnosisContext.quote(frame))"
+    if frame.detail.hasSuffix("(unsymbolicated)") {
+      sentence += "; symbolicate it to see the line that triggered the exception."
+    } else {
+      sentence += "."
+    }
+    return sentence
+  }
+}
