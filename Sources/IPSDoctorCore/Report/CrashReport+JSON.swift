@@ -30,9 +30,9 @@ extension IPSHeader {
     self.bugType = decoder.string(bugType, named: "bug_type", in: path())
     self.osVersion = decoder.string(osVersion, named: "os_version", in: path())
     self.platform = decoder.int(platform, named: "platform", in: path())
-    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path())
+    self.incidentIDStorage = decoder.uuid(incidentID, named: "incident_id", in: path()) ?? .none
     self.timestamp = decoder.string(timestamp, named: "timestamp", in: path())
-    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path())
+    self.sliceUUIDStorage = decoder.uuid(sliceUUID, named: "slice_uuid", in: path()) ?? .none
     self.name = decoder.string(name, named: "name", in: path())
   }
 }
@@ -42,7 +42,7 @@ extension CrashReport {
   mutating func apply(header: IPSHeader) {
     self.header = header
     if let bugType = header.bugType { self.bugType = BugType(bugType) }
-    incidentID = incidentID ?? header.incidentID
+    if incidentIDStorage == .none { incidentIDStorage = header.incidentIDStorage }
     processName = processName ?? header.name ?? header.appName
     bundleID = bundleID ?? header.bundleID
     appVersion = appVersion ?? header.appVersion
@@ -158,9 +158,9 @@ extension CrashReport {
     if let bugType = decoder.string(body.bugType, named: "bug_type", in: root), self.bugType == nil {
       self.bugType = BugType(bugType)
     }
+    if let incident = decoder.uuid(body.incident, named: "incident", in: root) { incidentIDStorage = incident }
     // The header's strings are answered again where the body repeats them (see
     // `FieldDecoder.text(_:reusing:)`).
-    incidentID = decoder.string(body.incident, named: "incident", in: root, reusing: incidentID) ?? incidentID
     processName = decoder.string(body.procName, named: "procName", in: root, reusing: processName) ?? processName
     processPath = decoder.string(body.procPath, named: "procPath", in: root)
     pid = decoder.int(body.pid, named: "pid", in: root)

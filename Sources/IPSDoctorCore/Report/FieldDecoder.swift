@@ -155,6 +155,23 @@ struct FieldDecoder {
     return string(value, at: path().appending(key.description))
   }
 
+  /// ``string(_:named:in:)`` kept as an ``ImageUUID``: the usual dashed form read from the tape's
+  /// bytes (no `String` made), anything else as its text. `nil` exactly when ``string(_:named:in:)``
+  /// is, with the same warnings.
+  mutating func uuid(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> ImageUUID?
+  {
+    guard let value else { return nil }
+    let entry = value.entry
+    if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
+      let canonical = ImageUUID(
+        canonical: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.stringEnd])))
+    {
+      return canonical
+    }
+    return string(value, at: path().appending(key.description)).map { ImageUUID($0) }
+  }
+
   /// ``string(_:named:in:)`` answering `existing` when the member is the same text (see
   /// ``text(_:reusing:)``).
   mutating func string(

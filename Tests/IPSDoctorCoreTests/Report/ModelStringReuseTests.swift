@@ -175,3 +175,76 @@ struct ModelStringReuseTests {
     }
   }
 }
+
+/// Incident ids and slice UUIDs are kept as ``ImageUUID``s read from the tape's bytes.
+@Suite("Report UUID fields")
+struct ReportUUIDFieldTests {
+  static let values = [
+    #""D9139CF1-6D62-4386-8076-B7A3F2B4F116""#, #""7776e1e7-d921-35c9-8bae-089c0ffad3b2""#,
+    #""7776E1E7-d921-35c9-8bae-089c0ffad3b2""#, #""D9139CF1-6D62-4386-8076-B7A3F2B4F11""#,
+    #""D9139CF1-6D62-4386-8076-B7A3F2B4F116 ""#, #""D9139CF1\u002d6D62-4386-8076-B7A3F2B4F116""#,
+    #""D9139CF1-6D62-4386-8076-B7A3F2B4F11G""#, #""D9139CF1+6D62-4386-8076-B7A3F2B4F116""#, #""""#, #""x""#,
+    "12", "-3", "1.5", "null", "true", "{}", "[]", #""é9139CF1-6D62-4386-8076-B7A3F2B4F11""#,
+  ]
+
+  @Test("FieldDecoder.uuid answers as ImageUUID of the decoded string, with the same warnings")
+  func uuidMatchesString() throws {
+    for value in Self.values {
+      let bytes = Array(#"{"incident":\#(value)}"#.utf8)
+      let document = try bytes.withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
+      document.withRoot { root in
+        let member = root["incident"]
+        var fast = FieldDecoder()
+        var plain = FieldDecoder()
+        let uuid = fast.uuid(member, named: "incident", in: .root)
+        let text = plain.string(member, named: "incident", in: .root)
+        #expect(uuid == text.map { ImageUUID($0) }, "\(value)")
+        #expect(uuid?.text == text, "\(value)")
+        #expect(fast.warnings == plain.warnings, "\(value)")
+      }
+    }
+    #expect(FieldDecoder().uuidOfNothing == nil)
+  }
+
+  @Test("Header and body ids read as the documents' texts; setting them keeps the text")
+  func reportFields() throws {
+    for header in Self.values {
+      for body in [Self.values[0], Self.values[2], "null", "7", #""other""#] {
+        let text = #"{"bug_type":"309","incident_id":\#(header),"slice_uuid":\#(header)}"# + "\n"
+          + #"{"incident":\#(body),"threads":[]}"#
+        let report = try ReportReader.read(Array(text.utf8))
+        func plain(_ value: JSONValue?) -> String? {
+          switch value {
+          case .string(let text)?: text
+          case .number(let number)?: number.description
+          default: nil
+          }
+        }
+        guard case .object(let headerObject)? = report.headerJSON, case .object(let bodyObject)? = report.bodyJSON else {
+          Issue.record("not read: \(text)")
+          continue
+        }
+        #expect(report.header.incidentID == plain(headerObject["incident_id"]), "\(text)")
+        #expect(report.header.sliceUUID == plain(headerObject["slice_uuid"]), "\(text)")
+        #expect(report.incidentID == (plain(bodyObject["incident"]) ?? plain(headerObject["incident_id"])), "\(text)")
+        var copy = report
+        copy.incidentID = report.incidentID
+        copy.header.sliceUUID = report.header.sliceUUID
+        #expect(copy == report)
+        copy.incidentID = "d9139cf1-6d62-4386-8076-b7a3f2b4f116"
+        #expect(copy.incidentID == "d9139cf1-6d62-4386-8076-b7a3f2b4f116")
+        #expect((copy == report) == (report.incidentID == "d9139cf1-6d62-4386-8076-b7a3f2b4f116"))
+        copy.incidentID = nil
+        #expect(copy.incidentID == nil)
+      }
+    }
+  }
+}
+
+extension FieldDecoder {
+  /// An absent member.
+  fileprivate var uuidOfNothing: ImageUUID? {
+    var decoder = self
+    return decoder.uuid(nil, named: "incident", in: .root)
+  }
+}
