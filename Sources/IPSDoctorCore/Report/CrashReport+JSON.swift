@@ -30,9 +30,9 @@ extension IPSHeader {
     self.bugType = decoder.string(bugType, named: "bug_type", in: path())
     self.osVersion = decoder.string(osVersion, named: "os_version", in: path())
     self.platform = decoder.int(platform, named: "platform", in: path())
-    self.incidentID = decoder.string(incidentID, named: "incident_id", in: path())
+    self.incidentIDStorage = decoder.uuid(incidentID, named: "incident_id", in: path()) ?? .none
     self.timestamp = decoder.string(timestamp, named: "timestamp", in: path())
-    self.sliceUUID = decoder.string(sliceUUID, named: "slice_uuid", in: path())
+    self.sliceUUIDStorage = decoder.uuid(sliceUUID, named: "slice_uuid", in: path()) ?? .none
     self.name = decoder.string(name, named: "name", in: path())
   }
 }
@@ -42,7 +42,7 @@ extension CrashReport {
   mutating func apply(header: IPSHeader) {
     self.header = header
     if let bugType = header.bugType { self.bugType = BugType(bugType) }
-    incidentID = incidentID ?? header.incidentID
+    if incidentIDStorage == .none { incidentIDStorage = header.incidentIDStorage }
     processName = processName ?? header.name ?? header.appName
     bundleID = bundleID ?? header.bundleID
     appVersion = appVersion ?? header.appVersion
@@ -158,8 +158,10 @@ extension CrashReport {
     if let bugType = decoder.string(body.bugType, named: "bug_type", in: root), self.bugType == nil {
       self.bugType = BugType(bugType)
     }
-    incidentID = decoder.string(body.incident, named: "incident", in: root) ?? incidentID
-    processName = decoder.string(body.procName, named: "procName", in: root) ?? processName
+    if let incident = decoder.uuid(body.incident, named: "incident", in: root) { incidentIDStorage = incident }
+    // The header's strings are answered again where the body repeats them (see
+    // `FieldDecoder.text(_:reusing:)`).
+    processName = decoder.string(body.procName, named: "procName", in: root, reusing: processName) ?? processName
     processPath = decoder.string(body.procPath, named: "procPath", in: root)
     pid = decoder.int(body.pid, named: "pid", in: root)
     if let parent = decoder.string(body.parentProc, named: "parentProc", in: root) {
@@ -186,7 +188,7 @@ extension CrashReport {
         }
       }
       func path() -> JSONPath { root.appending("bundleInfo") }
-      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path()) ?? bundleID
+      bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path(), reusing: bundleID) ?? bundleID
       appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path()) ?? appVersion
       buildVersion = decoder.string(version, named: "CFBundleVersion", in: path()) ?? buildVersion
     }
@@ -360,7 +362,9 @@ extension CrashReport {
     }
     let threadID = decoder.uint64(id, named: "id", in: path())
     let threadName = decoder.string(name, named: "name", in: path())
-    let threadQueue = decoder.string(queue, named: "queue", in: path())
+    // Every report's main thread names the main queue: a literal costs no allocation.
+    let threadQueue =
+      queue.map(Self.isMainQueueLabel) == true ? "com.apple.main-thread" : decoder.string(queue, named: "queue", in: path())
     let isTriggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
     var threadFrames: [Frame] = []
     if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {
@@ -461,6 +465,14 @@ extension CrashReport {
     return Frame(
       imageIndex: resolvedIndex, imageOffset: offset, symbol: symbol, symbolLocation: location,
       sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address)
+  }
+
+  /// Whether `value` is the string "com.apple.main-thread", written without escapes.
+  @inline(__always)
+  static func isMainQueueLabel(_ value: JSONNode) -> Bool {
+    let entry = value.entry
+    guard entry.kind == .string, entry.flags & JSONTapeEntry.stringHasEscapes == 0 else { return false }
+    return value.keyEquals("com.apple.main-thread")
   }
 
   static func lastPathComponent(_ path: String) -> String {

@@ -32,7 +32,13 @@ public struct CrashReport: Sendable, Equatable {
   // MARK: Header (line 1) and process identity
 
   public var header: IPSHeader
-  public var incidentID: String?
+  /// e.g. "D9139CF1-6D62-4386-8076-B7A3F2B4F116"; made when asked from the 16 bytes it is kept as
+  /// (see ``ImageUUID``).
+  public var incidentID: String? {
+    get { incidentIDStorage.text }
+    set { incidentIDStorage = ImageUUID(newValue) }
+  }
+  var incidentIDStorage = ImageUUID.none
   public var processName: String?
   public var processPath: String?
   public var pid: Int?
@@ -223,9 +229,20 @@ public struct IPSHeader: Sendable, Equatable {
   public var bugType: String?
   public var osVersion: String?
   public var platform: Int?
-  public var incidentID: String?
+  /// Made when asked, like ``CrashReport/incidentID``: few readers ask, and a 36-byte `String` is an
+  /// allocation to make and to free.
+  public var incidentID: String? {
+    get { incidentIDStorage.text }
+    set { incidentIDStorage = ImageUUID(newValue) }
+  }
+  var incidentIDStorage = ImageUUID.none
   public var timestamp: String?
-  public var sliceUUID: String?
+  /// Made when asked (see ``incidentID``).
+  public var sliceUUID: String? {
+    get { sliceUUIDStorage.text }
+    set { sliceUUIDStorage = ImageUUID(newValue) }
+  }
+  var sliceUUIDStorage = ImageUUID.none
   public var name: String?
 
   public init() {}
@@ -637,7 +654,7 @@ extension BinaryImage {
   }
 }
 
-/// An image's UUID. A report names dozens of images, and a 36-byte `String` for each was an
+/// An image's UUID (also a report's incident id and slice UUID). A report names dozens of images, and a 36-byte `String` for each was an
 /// allocation to make and to free; few readers ever ask for one. The usual dashed 8-4-4-4-12 form
 /// in one letter case is kept as its 16 bytes, anything else as its text, so that two values are
 /// equal exactly when their texts are.

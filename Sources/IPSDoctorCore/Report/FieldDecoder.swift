@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Reads typed fields out of a parsed JSON document leniently: a missing field is simply absent, a
 /// field of the wrong type becomes a ``ReportWarning`` naming its JSON path, and integers written as
 /// numeric strings ("812", "0x1f") are accepted.
@@ -147,6 +155,33 @@ struct FieldDecoder {
     return string(value, at: path().appending(key.description))
   }
 
+  /// ``string(_:named:in:)`` kept as an ``ImageUUID``: the usual dashed form read from the tape's
+  /// bytes (no `String` made), anything else as its text. `nil` exactly when ``string(_:named:in:)``
+  /// is, with the same warnings.
+  mutating func uuid(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> ImageUUID?
+  {
+    guard let value else { return nil }
+    let entry = value.entry
+    if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
+      let canonical = ImageUUID(
+        canonical: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.stringEnd])))
+    {
+      return canonical
+    }
+    return string(value, at: path().appending(key.description)).map { ImageUUID($0) }
+  }
+
+  /// ``string(_:named:in:)`` answering `existing` when the member is the same text (see
+  /// ``text(_:reusing:)``).
+  mutating func string(
+    _ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath, reusing existing: String?
+  ) -> String? {
+    guard let value else { return nil }
+    if value.kind == .string { return Self.text(value, reusing: existing) }
+    return string(value, at: path().appending(key.description))
+  }
+
   mutating func uint64(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
     -> UInt64?
   {
@@ -238,6 +273,75 @@ struct FieldDecoder {
       return written
     }
     return sawUnicodeEscape ? JSONTapeEntry.decodedString(entry, in: node.view.bytes) : text
+  }
+
+  /// The text of `node` (a string), or `existing` when that is the same text. A crash body repeats
+  /// a few header fields (incident id, bundle id) and names its process path again as an image's
+  /// path: answering those with the string already made saves its copy, its allocation and its
+  /// release. Only strings too long to be stored inline (more than 15 UTF-8 bytes) are compared.
+  @inline(__always)
+  static func text(_ node: JSONNode, reusing existing: String?) -> String {
+    if let existing, existing.utf8.count > 15, textEquals(node, existing) { return existing }
+    return text(node)
+  }
+
+  /// Whether the string node `node` decodes to `text`, compared on the bytes: eight at a time up
+  /// to each escape, an escape by its one decoded byte. `\u` escapes (and text without contiguous
+  /// UTF-8) answer `false`, so the caller decodes the node as usual.
+  static func textEquals(_ node: JSONNode, _ text: String) -> Bool {
+    let entry = node.entry
+    guard entry.kind == .string else { return false }
+    let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.stringEnd])
+    let answer = text.utf8.withContiguousStorageIfAvailable { text -> Bool in
+      // Unescaping only shortens text.
+      guard raw.count >= text.count else { return false }
+      guard let input = raw.baseAddress, let other = text.baseAddress else { return raw.count == text.count }
+      if entry.flags & JSONTapeEntry.stringHasEscapes == 0 {
+        return raw.count == text.count && memcmp(input, other, raw.count) == 0
+      }
+      var index = 0
+      var matched = 0
+      while index < raw.count {
+        // Eight bytes at a time up to the first byte that differs or is a backslash (an escape
+        // must be decoded: its bytes may not be matched as they are).
+        while index + 8 <= raw.count && matched + 8 <= text.count {
+          let word = UInt64(littleEndian: UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self))
+          let difference = word ^ UInt64(littleEndian: UnsafeRawPointer(other + matched).loadUnaligned(as: UInt64.self))
+          let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+          let found = (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080
+          if difference | found != 0 {
+            // The lowest flagged byte of `found` is the first backslash (only bytes above a match
+            // can be flagged falsely).
+            let same = min(difference.trailingZeroBitCount, found.trailingZeroBitCount) &>> 3
+            index += same
+            matched += same
+            break
+          }
+          index += 8
+          matched += 8
+        }
+        guard index < raw.count else { break }
+        var byte = raw[index]
+        index += 1
+        if byte == ASCII.backslash {
+          guard index < raw.count else { return false }
+          switch raw[index] {
+          case UInt8(ascii: "b"): byte = 0x08
+          case UInt8(ascii: "f"): byte = 0x0C
+          case UInt8(ascii: "n"): byte = 0x0A
+          case UInt8(ascii: "r"): byte = 0x0D
+          case UInt8(ascii: "t"): byte = 0x09
+          case UInt8(ascii: "u"): return false
+          default: byte = raw[index]  // \" \\ \/
+          }
+          index += 1
+        }
+        guard matched < text.count, text[matched] == byte else { return false }
+        matched += 1
+      }
+      return matched == text.count
+    }
+    return answer ?? false
   }
 
   /// The member `key` when it is an object.
