@@ -84,11 +84,9 @@ public enum JSONParser {
   /// the bytes it was read from, so it outlives `buffer`.
   ///
   /// `maxBytes` (at most ``maxTapeBytes``) is for tests of that limit.
-  /// `scanStringsByBlocks` false finds the end of strings with the eight-byte word scan alone
-  /// instead of the 64-byte block masks (``Reader/specialBits(_:)``), for tests that compare the two.
   static func documentPrefix(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth,
-    maxBytes: Int = maxTapeBytes, scanStringsByBlocks: Bool = true
+    maxBytes: Int = maxTapeBytes
   ) -> (document: JSONDocument?, end: Int, error: JSONError?) {
     // The tape's offsets are relative to `start`; errors and `end` are reported in `buffer`.
     let from = min(start, buffer.count)
@@ -107,49 +105,41 @@ public enum JSONParser {
     var capacity = min(slice.count / 8 + 16, 1 << 20)
     // The document's bytes are copied right after the tape, into the same allocation.
     let byteRoom = (slice.count + 15) / 16
-    var storage: [JSONStorageWord] = []
+    var storage: [JSONStorageWord]
     var tapeCount = 0
     var copied = 0
-    // The ring of block masks the string scan reads (see `Reader.masks`), on the stack.
-    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Reader.maskRing) { ring in
-      let masks = ring.baseAddress!
-      while true {
-        var full = false
-        failure = nil
-        storage = [JSONStorageWord](unsafeUninitializedCapacity: capacity + byteRoom) { room, initialized in
-          UnsafeMutableBufferPointer(rebasing: room[..<capacity]).withMemoryRebound(to: JSONTapeEntry.self) { tape in
-            var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: tape, masks: masks)
-            do throws(JSONError) {
-              reader.skipWhitespace()
-              guard reader.position < reader.count else {
-                throw Reader.error(.empty, at: reader.position)
-              }
-              if scanStringsByBlocks {
-                full = !(try reader.parseValue(BlockStringScan.self))
-              } else {
-                full = !(try reader.parseValue(WordStringScan.self))
-              }
-            } catch {
-              failure = error
+    while true {
+      var full = false
+      failure = nil
+      storage = [JSONStorageWord](unsafeUninitializedCapacity: capacity + byteRoom) { room, initialized in
+        UnsafeMutableBufferPointer(rebasing: room[..<capacity]).withMemoryRebound(to: JSONTapeEntry.self) { tape in
+          var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: tape)
+          do throws(JSONError) {
+            reader.skipWhitespace()
+            guard reader.position < reader.count else {
+              throw Reader.error(.empty, at: reader.position)
             }
-            end = reader.position
-            tapeCount = reader.tapeCount
+            full = !(try reader.parseValue())
+          } catch {
+            failure = error
           }
-          guard !full, tapeCount > 0, let words = room.baseAddress else {
-            initialized = 0
-            return
-          }
-          copied = min(end, slice.count)
-          let wordCount = (copied + 15) / 16
-          if wordCount > 0 {
-            (words + tapeCount + wordCount - 1).initialize(to: JSONStorageWord(low: 0, high: 0))
-            UnsafeMutableRawPointer(words + tapeCount).copyMemory(from: base, byteCount: copied)
-          }
-          initialized = tapeCount + wordCount
+          end = reader.position
+          tapeCount = reader.tapeCount
         }
-        if !full { break }
-        capacity = min(capacity * 4, slice.count + 2)
+        guard !full, tapeCount > 0, let words = room.baseAddress else {
+          initialized = 0
+          return
+        }
+        copied = min(end, slice.count)
+        let wordCount = (copied + 15) / 16
+        if wordCount > 0 {
+          (words + tapeCount + wordCount - 1).initialize(to: JSONStorageWord(low: 0, high: 0))
+          UnsafeMutableRawPointer(words + tapeCount).copyMemory(from: base, byteCount: copied)
+        }
+        initialized = tapeCount + wordCount
       }
+      if !full { break }
+      capacity = min(capacity * 4, slice.count + 2)
     }
     var document: JSONDocument?
     if tapeCount > 0 {
@@ -172,11 +162,6 @@ public enum JSONParser {
     return (document, start + end, finished(failure, shiftedBy: start, in: buffer))
   }
 
-  /// The string scan's block mask of the 64 bytes at `block` (see `Reader.masks`), for tests.
-  static func specialBits(ofBlock block: UnsafeRawPointer) -> UInt64 {
-    Reader.specialBits(block)
-  }
-
   /// Paths are collected innermost-first while the error unwinds; put them in reading order and
   /// compute line and column once.
   private static func finished(
@@ -190,21 +175,6 @@ public enum JSONParser {
 }
 
 // MARK: - Reader
-
-/// How ``Reader`` finds the end of a string: by the block masks (``BlockStringScan``), or by the
-/// eight-byte word scan (``WordStringScan``, kept for tests comparing the two). A type parameter,
-/// so each tape pass is compiled for one of them with no test on the way.
-protocol StringScan {
-  static var byBlocks: Bool { get }
-}
-
-enum BlockStringScan: StringScan {
-  static var byBlocks: Bool { true }
-}
-
-enum WordStringScan: StringScan {
-  static var byBlocks: Bool { false }
-}
 
 enum ASCII {
   static let quote: UInt8 = 0x22
@@ -248,29 +218,15 @@ private struct Reader {
   var tapeCount = 0
   let tapeCapacity: Int
 
-  /// The string scan's stage 1: for the ``maskRing`` 64-byte blocks from `maskBase` on, a bit per
-  /// byte, set where the byte is a quote, a backslash, a control character or not ASCII
-  /// (``specialBits(_:)``; bytes past the input are set too, so a scan always stops by `count`).
-  /// The ring is filled ahead, out of line, when a string reaches a block outside it, so a string
-  /// finds its end with a shift and a trailing-zero count instead of a loop over words whose exit
-  /// the branch predictor cannot know.
-  let masks: UnsafeMutablePointer<UInt64>
-  /// The first block in `masks` (block `b` holds bytes `64 * b ..< 64 * b + 64`).
-  var maskBase = -2 * Reader.maskRing
-  static let maskRing = 8
-
-  /// `tape` is uninitialized storage with room for at least 2 entries; `masks` has room for
-  /// ``maskRing`` words.
+  /// `tape` is uninitialized storage with room for at least 2 entries.
   init(
-    bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>,
-    masks: UnsafeMutablePointer<UInt64>
+    bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>
   ) {
     self.bytes = bytes
     self.count = count
     self.maxDepth = maxDepth
     self.tape = tape.baseAddress!
     tapeCapacity = tape.count
-    self.masks = masks
   }
 
   var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
@@ -369,7 +325,7 @@ private struct Reader {
   /// Parses one value without recursion: the open containers are linked through their tape
   /// entries, so the depth limit, not the thread's stack size, bounds nesting. Returns false,
   /// having read part of it, when the tape is full.
-  mutating func parseValue<Scan: StringScan>(_ scan: Scan.Type) throws(JSONError) -> Bool {
+  mutating func parseValue() throws(JSONError) -> Bool {
     // The loop works on a local copy, which the optimizer keeps in registers as long as its
     // address is never passed to a function that is not inlined (slow paths run on copies of
     // their own, see `onCopy`); it is written back once at the end.
@@ -400,7 +356,7 @@ private struct Reader {
           guard r.position < r.count, r.bytes[r.position] == ASCII.quote else {
             throw r.unexpected(r.tape[open].word & 0xFFFF_FFFF == 0 ? "a string key or '}'" : "a string key")
           }
-          try r.placeString(Scan.self)
+          try r.placeString()
           if r.position < r.count && r.bytes[r.position] == ASCII.colon {
             r.position &+= 1  // compact: `"key":value`
           } else if r.position &+ 4 <= r.count
@@ -424,7 +380,7 @@ private struct Reader {
         guard r.position < r.count else { throw r.unexpected("a value") }
         switch r.bytes[r.position] {
         case ASCII.quote:
-          try r.placeString(Scan.self)
+          try r.placeString()
           r.tapeCount &+= 1
         case ASCII.zero...ASCII.nine, ASCII.minus:
           try r.placeNumber()
@@ -604,35 +560,9 @@ private struct Reader {
   /// Checks a string starting at its opening quote and places its entry (see ``place(_:)``); the
   /// text is decoded only when someone reads it.
   @inline(__always)
-  mutating func placeString<Scan: StringScan>(_ scan: Scan.Type) throws(JSONError) {
+  mutating func placeString() throws(JSONError) {
     position &+= 1  // "
     let start = position
-    if Scan.byBlocks {
-      // Straight to the first special byte from the block masks (see `masks`).
-      while true {
-        let block = position &>> 6
-        var slot = block &- maskBase
-        if UInt(bitPattern: slot) >= UInt(Self.maskRing) {
-          Self.fillMasks(masks, from: block, of: bytes, count: count)
-          maskBase = block
-          slot = 0
-        }
-        let bits = masks[slot] &>> UInt64(truncatingIfNeeded: position & 63)
-        if bits != 0 {
-          position &+= bits.trailingZeroBitCount
-          break
-        }
-        position = (block &+ 1) &<< 6
-      }
-      // Bytes past the input are marked, so the position is at most `count` here.
-      if position < count && bytes[position] == ASCII.quote {
-        place(JSONTapeEntry(kind: .string, start: start, end: position))
-        position &+= 1
-        return
-      }
-      place(try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseStringSlowly(from: start) })
-      return
-    }
     // Fast path: printable ASCII without escapes, which is nearly every byte of a crash report,
     // eight bytes at a time up to the first byte that needs a closer look. The loop tests one
     // precomputed offset: with `position + 8 <= count` the optimizer kept several induction
@@ -652,60 +582,6 @@ private struct Reader {
       position &+= 8
     }
     place(try onCopy { (copy: inout Reader) throws(JSONError) in try copy.parseStringSlowly(from: start) })
-  }
-
-  /// Fills the ring of block masks with the ``maskRing`` blocks from `block` on (see `masks`).
-  @inline(never)
-  static func fillMasks(
-    _ masks: UnsafeMutablePointer<UInt64>, from block: Int, of bytes: UnsafePointer<UInt8>, count: Int
-  ) {
-    for slot in 0..<maskRing {
-      let offset = (block &+ slot) &<< 6
-      if offset &+ 64 <= count {
-        masks[slot] = specialBits(UnsafeRawPointer(bytes + offset))
-      } else if offset < count {
-        // The last, partial block: the bytes past the input read as 0, a control character.
-        var tail = SIMD64<UInt8>(repeating: 0)
-        withUnsafeMutableBytes(of: &tail) { room in
-          room.baseAddress!.copyMemory(from: bytes + offset, byteCount: count &- offset)
-        }
-        masks[slot] = withUnsafeBytes(of: &tail) { specialBits($0.baseAddress!) }
-      } else {
-        masks[slot] = ~0
-      }
-    }
-  }
-
-  /// A bit per byte of the 64 bytes at `block` (first byte lowest), set where the byte is a quote,
-  /// a backslash, a control character or not ASCII: the bytes ``specialBytes(_:)`` marks.
-  ///
-  /// Sixteen bytes at a time with portable vector compares (a signed compare below 0x20 catches the
-  /// control characters and the non-ASCII bytes at once). Swift has no portable "move mask", so
-  /// the four compare results are merged into one word whose byte `i` holds, in bit `k`, the
-  /// result for byte `8 * k + i`, and an 8×8 bit transpose puts every bit in its place.
-  @inline(__always)
-  static func specialBits(_ block: UnsafeRawPointer) -> UInt64 {
-    @inline(__always)
-    func special(_ offset: Int) -> SIMD16<UInt8> {
-      let v = block.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
-      let quotes = v .== SIMD16<UInt8>(repeating: ASCII.quote)
-      let backslashes = v .== SIMD16<UInt8>(repeating: ASCII.backslash)
-      let others = SIMD16<Int8>(truncatingIfNeeded: v) .< SIMD16<Int8>(repeating: 0x20)
-      return unsafeBitCast(quotes .| backslashes .| others, to: SIMD16<UInt8>.self)
-    }
-    let m0 = special(0) & SIMD16<UInt8>(1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2)
-    let m1 = special(16) & SIMD16<UInt8>(4, 4, 4, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8)
-    let m2 = special(32) & SIMD16<UInt8>(16, 16, 16, 16, 16, 16, 16, 16, 32, 32, 32, 32, 32, 32, 32, 32)
-    let m3 = special(48) & SIMD16<UInt8>(64, 64, 64, 64, 64, 64, 64, 64, 128, 128, 128, 128, 128, 128, 128, 128)
-    let halves = unsafeBitCast(m0 | m1 | m2 | m3, to: SIMD2<UInt64>.self)
-    var x = halves[0] | halves[1]
-    var t = (x ^ (x &>> 7)) & 0x00AA_00AA_00AA_00AA
-    x = x ^ t ^ (t &<< 7)
-    t = (x ^ (x &>> 14)) & 0x0000_CCCC_0000_CCCC
-    x = x ^ t ^ (t &<< 14)
-    t = (x ^ (x &>> 28)) & 0x0000_0000_F0F0_F0F0
-    x = x ^ t ^ (t &<< 28)
-    return x
   }
 
   /// The rest of a string with escapes or non-ASCII text, or near the end of the input.
