@@ -10,15 +10,19 @@ struct MemoryFault: Sendable {
     case other = "other"
   }
 
-  var kind: Kind
+  private(set) var kind: Kind
   /// The address the report names (for PAC-flagged faults, the signed pointer before "->").
-  var address: UInt64?
+  private(set) var address: UInt64?
   /// The address after "->" (the pointer with its authentication bits stripped), when present.
-  var strippedAddress: UInt64?
+  private(set) var strippedAddress: UInt64?
   var isPACFlagged: Bool
   /// The text that named the fault (subtype, codes or type), for summaries.
   var text: String?
   var subtypeEvidence: Evidence?
+  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`):
+  /// `plainIsBad0`, found once in `init` (five rules ask on every report, and the plain test
+  /// built an array for each ask).
+  private(set) var isBad0: Bool = false
 
   init?(_ context: borrowing DiagnosisContext) {
     let exception = context.report.exception
@@ -70,6 +74,15 @@ struct MemoryFault: Sendable {
       if parts.count >= 2 { address = String.parseUInt64(parts[1]) }
     }
     if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
+    isBad0 = Self.isBad0(kind: kind, address: address, strippedAddress: strippedAddress)
+  }
+
+  /// `plainIsBad0` without building an array.
+  static func isBad0(kind: Kind, address: UInt64?, strippedAddress: UInt64?) -> Bool {
+    guard kind == .invalidAddress || kind == .other else { return false }
+    if let address, address & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
+    if let strippedAddress, strippedAddress & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
+    return false
   }
 
   /// The texts that name the kind of fault, with the kind each names (built once: as a literal in
@@ -84,8 +97,9 @@ struct MemoryFault: Sendable {
   /// The address without pointer-authentication bits.
   var effectiveAddress: UInt64? { strippedAddress ?? address }
 
-  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`).
-  var isBad0: Bool {
+  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`), found from the
+  /// current fields (the plain form of the stored `isBad0`, kept for tests).
+  var plainIsBad0: Bool {
     guard kind == .invalidAddress || kind == .other else { return false }
     for value in [address, strippedAddress].compactMap({ $0 }) {
       if value & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
