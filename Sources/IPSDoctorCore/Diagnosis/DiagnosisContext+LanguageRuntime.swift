@@ -73,8 +73,8 @@ extension DiagnosisContext {
   /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.
   func crashedThreadTop(_ limit: Int, contains fragment: String) -> (index: Int, evidence: Evidence)? {
     guard let backtrace = crashedBacktrace else { return nil }
-    switch backtrace.symbolText?.firstFrame(containing: fragment) ?? .undecided {
-    case .found(let index): return index < limit ? (index, frameEvidence(backtrace, index)) : nil
+    switch backtrace.symbolText?.firstFrame(containing: fragment, before: limit) ?? .undecided {
+    case .found(let index): return (index, frameEvidence(backtrace, index))
     case .absent: return nil
     case .undecided: break
     }

@@ -79,17 +79,35 @@ struct FrameSymbolText: Sendable {
   /// answers frame by frame): `.found` with the frame index, `.absent`, or `.undecided` for a
   /// needle that is not ASCII (those need `String.contains`) or that contains a NUL.
   func firstFrame(containing needle: String) -> ByteSearch.Outcome {
+    firstFrame(containing: needle, searching: bytes.count)
+  }
+
+  /// `firstFrame(containing:)` among the frames before `limit` only: the search stops where the
+  /// symbol of the first frame at or after `limit` starts (a match holds no NUL, so it lies inside
+  /// one symbol), instead of going through the rest of the backtrace.
+  func firstFrame(containing needle: String, before limit: Int) -> ByteSearch.Outcome {
+    // The symbols are few and ascending by frame: the first at or after `limit` ends the search.
+    var end = bytes.count
+    for symbol in symbols where symbol.frame >= limit {
+      end = symbol.start
+      break
+    }
+    return firstFrame(containing: needle, searching: end)
+  }
+
+  /// `firstFrame(containing:)` over the first `count` bytes, which end where a symbol starts.
+  private func firstFrame(containing needle: String, searching count: Int) -> ByteSearch.Outcome {
     var needle = needle
     return needle.withUTF8 { pattern -> ByteSearch.Outcome in
       // An empty needle matches no symbol, as `utf8Contains` answers, and no needle matches when
       // there is no symbol (many reports have no reason text at all).
-      guard !pattern.isEmpty, !symbols.isEmpty else { return .absent }
+      guard !pattern.isEmpty, !symbols.isEmpty, count > 0 else { return .absent }
       let anchor: Int
-      if bytes.count < Self.shortText {
+      if count < Self.shortText {
         // Rules ask dozens of markers of a few short texts; there the rarest byte saves fewer
         // stops of `memchr` than finding it costs.
         guard Self.isPlainASCII(pattern) else { return .undecided }
-        if pattern.count > bytes.count { return .absent }
+        if pattern.count > count { return .absent }
         anchor = 0
       } else {
         // One pass over the needle both picks the anchor and rules out NULs and non-ASCII bytes.
@@ -97,7 +115,9 @@ struct FrameSymbolText: Sendable {
         anchor = rarest
       }
       let offset = bytes.withUnsafeBytes { haystack in
-        ByteSearch.firstIndex(of: UnsafeRawBufferPointer(pattern), in: haystack, anchor: anchor)
+        ByteSearch.firstIndex(
+          of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(rebasing: haystack[0..<count]),
+          anchor: anchor)
       }
       guard let offset else { return .absent }
       return .found(symbols[symbol(containing: offset)].frame)
