@@ -25,6 +25,11 @@ public struct DiagnosisContext: Sendable {
   private(set) var languageException: LanguageException?
   /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
+  /// `mainThreadAssertion?.isPresent`, stored: rules that only test it copied the assertion (its
+  /// arrays and backtrace retained and released) to read it.
+  private(set) var isMainThreadAssertionPresent: Bool?
+  /// `mainThreadAssertion.map { $0.deepestAssertingFrame != nil }`, stored for the same reason.
+  private(set) var mainThreadAssertionHasDeepestFrame: Bool?
   /// `MainThreadAssertion.bridgeFrame(in:)`, found once where a main-thread assertion is present
   /// (the only reports whose rules look for the bridge; `.none` elsewhere and while `init` runs).
   private(set) var assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? = nil
@@ -87,6 +92,8 @@ public struct DiagnosisContext: Sendable {
     let dyldError = DyldError(context)
     context.swiftFailures = swiftFailures
     context.languageException = languageException
+    context.isMainThreadAssertionPresent = mainThreadAssertion.isPresent
+    context.mainThreadAssertionHasDeepestFrame = mainThreadAssertion.deepestAssertingFrame != nil
     context.mainThreadAssertion = mainThreadAssertion
     context.assertionBridgeFrame = assertionBridgeFrame
     context.memoryFault = memoryFault

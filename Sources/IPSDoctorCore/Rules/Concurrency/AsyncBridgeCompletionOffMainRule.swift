@@ -59,7 +59,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   static func match(_ context: DiagnosisContext) -> Match? {
     // The assertion, found once per report, is absent from most reports: test it first, in place
     // (`find` returns a copy of it, its backtrace and thread retained, only to show it absent).
-    if context.mainThreadAssertion?.isPresent == false { return nil }
+    if context.isMainThreadAssertionPresent == false { return nil }
     let assertion = MainThreadAssertion.find(in: context)
     guard assertion.isPresent else { return nil }
     if SwiftIsolationTrap.isPresent(in: context) { return nil }

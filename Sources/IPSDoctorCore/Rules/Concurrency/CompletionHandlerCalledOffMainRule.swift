@@ -54,7 +54,7 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     // The assertion was found once for every rule, and most reports have none: test it first;
     // the frame scan below only narrows it. In place: `find` returns a copy of it (its backtrace
     // and thread retained), and an absent assertion has no asserting frame.
-    if context.mainThreadAssertion?.isPresent == false { return nil }
+    if context.isMainThreadAssertionPresent == false { return nil }
     let assertion = MainThreadAssertion.find(in: context)
     guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
       return nil

@@ -41,8 +41,8 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     // The more specific completion-handler rules own the snapshot/BaseBoard shapes. Asserting
     // frames rule this out at once; asking whether those rules fire costs more.
     // In place where known: `find` returns a copy of the assertion.
-    if context.mainThreadAssertion != nil {
-      if context.mainThreadAssertion?.deepestAssertingFrame != nil { return nil }
+    if let hasDeepestFrame = context.mainThreadAssertionHasDeepestFrame {
+      if hasDeepestFrame { return nil }
     } else if MainThreadAssertion.find(in: context).deepestAssertingFrame != nil {
       return nil
     }
