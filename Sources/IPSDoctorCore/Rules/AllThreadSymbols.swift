@@ -7,16 +7,28 @@ struct AllThreadSymbols {
   /// The thread and frame index of each symbol in `text`, by its index there.
   private let places: [(thread: Int, frame: Int)]
 
-  init(_ context: DiagnosisContext) {
-    var symbols: [String?] = []
+  /// Borrowed, and the threads read where they are: an owned argument made every caller copy the
+  /// whole context (retaining each of its fields), and `enumerated()` copied each thread.
+  init(_ context: borrowing DiagnosisContext) {
+    let threads = context.report.threads
+    var capacity = 0
+    var count = 0
+    for threadIndex in threads.indices {
+      let frames = threads[threadIndex].frames
+      count += frames.count
+      for frameIndex in frames.indices { capacity += (frames[frameIndex].symbol?.utf8.count ?? 0) + 1 }
+    }
+    var builder = FrameSymbolText.Builder(capacity: capacity, count: count)
     var places: [(thread: Int, frame: Int)] = []
-    for (threadIndex, thread) in context.report.threads.enumerated() {
-      for (frameIndex, frame) in thread.frames.enumerated() {
-        symbols.append(frame.symbol)
+    places.reserveCapacity(count)
+    for threadIndex in threads.indices {
+      let frames = threads[threadIndex].frames
+      for frameIndex in frames.indices {
+        builder.append(frames[frameIndex].symbol)
         places.append((threadIndex, frameIndex))
       }
     }
-    text = FrameSymbolText(texts: symbols)
+    text = FrameSymbolText(builder)
     self.places = places
   }
 
