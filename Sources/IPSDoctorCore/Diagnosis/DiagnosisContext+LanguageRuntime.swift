@@ -131,8 +131,10 @@ enum TextScan {
     return rest[range.upperBound...].leadingHexNumber()
   }
 
-  /// Shortens `text` to `limit` characters with an ellipsis.
+  /// Shortens `text` to `limit` characters with an ellipsis. A text whose bytes already fit is
+  /// returned without counting its characters (a character is at least one byte): most reasons
+  /// are far shorter than the limit.
   static func clip(_ text: String, _ limit: Int = 300) -> String {
-    text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    text.utf8.count <= limit || text.count <= limit ? text : String(text.prefix(limit)) + "…"
   }
 }

@@ -16,10 +16,10 @@ extension DiagnosisContext {
 
 /// Text helpers for the rules' findings.
 enum RuleText {
-  /// `TextScan.clip(text, limit)`, without counting the characters of a text whose bytes already
-  /// fit (a character is at least one byte): most reasons are far shorter than the limit.
+  /// `TextScan.clip(text, limit)` (which itself skips counting the characters of a text whose
+  /// bytes already fit).
   static func clip(_ text: String, _ limit: Int = 300) -> String {
-    text.utf8.count <= limit ? text : TextScan.clip(text, limit)
+    TextScan.clip(text, limit)
   }
 
   /// `text.filter { $0 != "`" }`, on the bytes when the text is ASCII (every character one byte):
