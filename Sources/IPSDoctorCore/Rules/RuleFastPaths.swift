@@ -16,12 +16,6 @@ extension DiagnosisContext {
 
 /// Text helpers for the rules' findings.
 enum RuleText {
-  /// `TextScan.clip(text, limit)` (which itself skips counting the characters of a text whose
-  /// bytes already fit).
-  static func clip(_ text: String, _ limit: Int = 300) -> String {
-    TextScan.clip(text, limit)
-  }
-
   /// `text.filter { $0 != "`" }`, on the bytes when the text is ASCII (every character one byte):
   /// filtering characters cost ~400 instructions per character.
   static func removingBackticks(_ text: String) -> String {

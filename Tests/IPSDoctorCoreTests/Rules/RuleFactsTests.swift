@@ -173,7 +173,6 @@ struct RuleFactsTests {
       for limit in [0, 1, 5, 157, 160, 299, 300, 301, 600] {
         let plain = text.count <= limit ? text : String(text.prefix(limit)) + "…"
         #expect(TextScan.clip(text, limit) == plain, "\(text) \(limit)")
-        #expect(RuleText.clip(text, limit) == plain, "\(text) \(limit)")
       }
       let plain = text.count <= 300 ? text : String(text.prefix(300)) + "…"
       #expect(TextScan.clip(text) == plain)

@@ -78,15 +78,6 @@ struct RulesSpeedTests {
     #expect(found > 2)
   }
 
-  @Test func clipAgreesWithTextScan() {
-    for text in Self.texts {
-      for limit in [0, 1, 2, 10, 100, 150, 160, 299, 300, 301] {
-        #expect(RuleText.clip(text, limit) == TextScan.clip(text, limit), "\(text) \(limit)")
-      }
-      #expect(RuleText.clip(text) == TextScan.clip(text))
-    }
-  }
-
   @Test func backtracesLackOnlyWhereNoFrameHoldsTheFragment() {
     let fragments = [
       CoreDataConcurrencyViolationRule.marker, CompletionHandlerNotCalledRule.checkerDestructor,

@@ -43,7 +43,7 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     let exception = LanguageException.find(in: context)
     var summary = "Core Data raised `NSObjectInaccessibleException`"
     let reason = text?.detail ?? exception?.reason
-    if let reason { summary += ": \"\(RuleText.clip(reason))\"" }
+    if let reason { summary += ": \"\(TextScan.clip(reason))\"" }
     summary += "."
     if let reason, let uri = TextScan.between(reason, "<x-coredata://", ">") {
       let parts = uri.split(separator: "/")

@@ -83,7 +83,7 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
       let tail = message.detail[range.upperBound...]
       let (type, what) = Self.typeAndWhat(String(tail))
       summary += ": an exception of type `\(type)`"
-      summary += what.map { " with `what()` \"\(RuleText.clip($0))\"" } ?? ""
+      summary += what.map { " with `what()` \"\(TextScan.clip($0))\"" } ?? ""
       summary += " reached `std::terminate`."
     } else {
       summary += ": `std::terminate` was called after a C++ throw with no matching `catch`."

@@ -52,11 +52,11 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     var summary: String
     if let name = exception.name {
       summary = "The app was terminated by an uncaught Objective-C exception `\(name)`"
-      summary += exception.reason.map { ": \"\(RuleText.clip($0))\"." } ?? " (no reason recorded)."
+      summary += exception.reason.map { ": \"\(TextScan.clip($0))\"." } ?? " (no reason recorded)."
     } else if let reason = exception.reason {
       summary =
         "The app was terminated by an uncaught Objective-C exception whose name the report does "
-        + "not record; the reason reads \"\(RuleText.clip(reason))\"."
+        + "not record; the reason reads \"\(TextScan.clip(reason))\"."
     } else {
       summary =
         "The app was terminated by an uncaught Objective-C exception; the report records where it "

@@ -53,7 +53,7 @@ public struct SwiftArithmeticOverflowRule: DiagnosisRule {
     case "arithmetic overflow", "Arithmetic overflow": what = "An integer operation overflowed"
     default: what = "A numeric conversion could not represent its value"
     }
-    var summary = "\(what): \"\(RuleText.clip(failure.message))\" (\(failure.evidence.path))."
+    var summary = "\(what): \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     summary += failure.locationSentence(in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }

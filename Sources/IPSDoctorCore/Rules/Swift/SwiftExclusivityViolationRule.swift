@@ -43,7 +43,7 @@ public struct SwiftExclusivityViolationRule: DiagnosisRule {
     var evidence = [text, frame?.evidence].compactMap { $0 }
     var summary = "Swift's exclusivity check stopped the app"
     if let text {
-      summary += ": \"\(RuleText.clip(text.detail))\" (\(text.path))."
+      summary += ": \"\(TextScan.clip(text.detail))\" (\(text.path))."
     } else {
       summary += ": `swift_beginAccess` aborted on the crashed thread (\(frame!.evidence.path))."
     }

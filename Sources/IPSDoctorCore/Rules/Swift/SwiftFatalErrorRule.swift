@@ -66,7 +66,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
     if failure.message.isEmpty {
       summary += " without a message (\(failure.evidence.path))."
     } else {
-      summary += ": \"\(RuleText.clip(failure.message))\" (\(failure.evidence.path))."
+      summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     }
     summary += failure.locationSentence(in: context, evidence: &evidence)
     let remedy = failure.remedy(Self.description.remedy) { "Open \($0): the check that failed is there." }

@@ -48,7 +48,7 @@ public struct SwiftForceCastFailedRule: DiagnosisRule {
       let to = text.detail[toRange.upperBound...].prefix { $0 != "'" }
       summary = "A force cast (`as!`) to `\(to)` failed: the value was a `\(from)` (\(text.path))."
     } else if let text {
-      summary = "A force cast (`as!`) failed: \"\(RuleText.clip(text.detail))\" (\(text.path))."
+      summary = "A force cast (`as!`) failed: \"\(TextScan.clip(text.detail))\" (\(text.path))."
     } else {
       summary = "A force cast (`as!`) failed: `swift_dynamicCastFailure` is on the crashed thread (\(frame!.evidence.path)); the report does not record the types."
     }

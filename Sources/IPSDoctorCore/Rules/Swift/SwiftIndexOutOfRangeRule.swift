@@ -47,7 +47,7 @@ public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let (failure, _) = SwiftFailure.find(in: context, containing: Self.fragments) else { return nil }
     var evidence = [failure.evidence]
-    var summary = "A Swift collection was accessed outside its bounds: \"\(RuleText.clip(failure.message))\" (\(failure.evidence.path))."
+    var summary = "A Swift collection was accessed outside its bounds: \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     if let file = failure.file, file.hasPrefix("Swift/") {
       summary += " The check is in the standard library (`\(failure.location ?? file)`); the bad index came from the app."
     }

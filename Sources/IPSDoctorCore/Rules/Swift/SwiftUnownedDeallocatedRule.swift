@@ -42,7 +42,7 @@ public struct SwiftUnownedDeallocatedRule: DiagnosisRule {
     var evidence = [text, frame?.evidence].compactMap { $0 }
     var summary = "An `unowned` reference was read after its object was deallocated"
     if let text {
-      summary += ": \"\(RuleText.clip(text.detail))\" (\(text.path))."
+      summary += ": \"\(TextScan.clip(text.detail))\" (\(text.path))."
     } else {
       summary += ": `swift_abortRetainUnowned` is on the crashed thread (\(frame!.evidence.path))."
     }
