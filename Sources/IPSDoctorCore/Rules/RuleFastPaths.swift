@@ -24,23 +24,3 @@ enum RuleText {
   }
 }
 
-extension LanguageException {
-  /// `throwSiteSentence(in:)`, given `appFrame(in:)`: that sentence finds and describes the app
-  /// frame itself, and the rules then did it again for their evidence.
-  func throwSiteSentence(appFrame: Evidence?) -> String {
-    guard let path = throwBacktrace?.path else {
-      return "The report has no exception backtrace, so the throw site is unknown."
-    }
-    guard let frame = appFrame else {
-      return "No frame of the app appears in \(path); the exception was raised inside "
-        + "the system frameworks, so look at what the app last asked them to do."
-    }
-    var sentence = "The first app frame in \(path) is \(DiagnosisContext.quote(frame))"
-    if frame.detail.hasSuffix("(unsymbolicated)") {
-      sentence += "; symbolicate it to see the line that triggered the exception."
-    } else {
-      sentence += "."
-    }
-    return sentence
-  }
-}

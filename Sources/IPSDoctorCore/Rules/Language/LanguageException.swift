@@ -121,14 +121,20 @@ struct LanguageException: Sendable {
 
   /// A sentence naming where the app threw, or telling the reader to symbolicate.
   func throwSiteSentence(in context: DiagnosisContext) -> String {
-    guard let backtrace = throwBacktrace else {
+    throwSiteSentence(appFrame: throwBacktrace == nil ? nil : appFrame(in: context))
+  }
+
+  /// `throwSiteSentence(in:)`, given `appFrame(in:)`: for the rules that describe the app frame
+  /// in their evidence too, so that it is found and described once.
+  func throwSiteSentence(appFrame: Evidence?) -> String {
+    guard let path = throwBacktrace?.path else {
       return "The report has no exception backtrace, so the throw site is unknown."
     }
-    guard let frame = appFrame(in: context) else {
-      return "No frame of the app appears in \(backtrace.path); the exception was raised inside "
+    guard let frame = appFrame else {
+      return "No frame of the app appears in \(path); the exception was raised inside "
         + "the system frameworks, so look at what the app last asked them to do."
     }
-    var sentence = "The first app frame in \(backtrace.path) is \(DiagnosisContext.quote(frame))"
+    var sentence = "The first app frame in \(path) is \(DiagnosisContext.quote(frame))"
     if frame.detail.hasSuffix("(unsymbolicated)") {
       sentence += "; symbolicate it to see the line that triggered the exception."
     } else {

@@ -1,7 +1,7 @@
 /// The dynamic loader's launch error, from `termination.reasons` (iOS 15+/macOS 12+), a legacy
 /// "Termination Description: DYLD, …" line, `asi["dyld"]`, or a legacy report's "Dyld Error
 /// Message" block.
-struct DyldError: Sendable {
+struct DyldError: DyldLineLookup, Sendable {
   var namespaceIsDYLD: Bool
   var code: UInt64?
   var indicator: String?
@@ -70,10 +70,36 @@ struct DyldError: Sendable {
     return nil
   }
 
+  /// Drops " (which was built for iOS 17.0)" style notes and trailing punctuation.
+  static func stripTrailingNotes(_ text: String) -> String {
+    var value = text
+    if let range = value.prefilteredFirstRange(of: " (which was built") { value = String(value[..<range.lowerBound]) }
+    if let range = value.prefilteredFirstRange(of: " Referenced from") { value = String(value[..<range.lowerBound]) }
+    return value.trimmingWhitespace()
+  }
+
+  /// "X" for ".../X.framework/X", else the last path component.
+  static func frameworkName(_ path: String) -> String {
+    if let range = path.prefilteredFirstRange(of: ".framework") {
+      let before = path[..<range.lowerBound]
+      return String(before.split(separator: "/").last ?? before)
+    }
+    return String(path.split(separator: "/").last ?? Substring(path))
+  }
+}
+
+/// The facts read from dyld's lines, over `value(after:)`: `DyldError` answers it with a byte test
+/// and then the lines split again, `DyldLines` with lines split once.
+protocol DyldLineLookup {
+  /// The first line containing `marker` and the text after it (up to the end of the line).
+  func value(after marker: String) -> (evidence: Evidence, value: String)?
+}
+
+extension DyldLineLookup {
   /// The missing library: "Library not loaded: X" or "dependent dylib 'X' not found".
   var missingLibrary: (evidence: Evidence, path: String)? {
     if let found = value(after: "Library not loaded: ") {
-      return (found.evidence, Self.stripTrailingNotes(found.value))
+      return (found.evidence, DyldError.stripTrailingNotes(found.value))
     }
     if let found = value(after: "dependent dylib '"), let end = found.value.firstIndex(of: "'") {
       return (found.evidence, String(found.value[..<end]))
@@ -92,12 +118,15 @@ struct DyldError: Sendable {
     if value.hasPrefix("<"), let close = value.firstIndex(of: ">") {
       value = value[value.index(after: close)...].trimmingWhitespace()
     }
-    return Self.stripTrailingNotes(value)
+    return DyldError.stripTrailingNotes(value)
   }
 
-  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)").
+  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), cut from the bytes
+  /// when the text is ASCII (where every `'` character is one byte: walking the line's characters
+  /// cost ~230,000 instructions).
   var triedPaths: [String] {
     guard let value = value(after: "tried: ")?.value else { return [] }
+    if let parts = DyldLines.asciiQuotedParts(value) { return parts }
     var paths: [String] = []
     var rest = Substring(value)
     while let open = rest.firstIndex(of: "'") {
@@ -112,7 +141,7 @@ struct DyldError: Sendable {
   /// "Symbol not found: _X" → "_X"
   var missingSymbol: (evidence: Evidence, symbol: String)? {
     guard let found = value(after: "Symbol not found: ") else { return nil }
-    return (found.evidence, Self.stripTrailingNotes(found.value))
+    return (found.evidence, DyldError.stripTrailingNotes(found.value))
   }
 
   /// "Expected in: <UUID> /path" → "/path"
@@ -121,23 +150,6 @@ struct DyldError: Sendable {
     if value.hasPrefix("<"), let close = value.firstIndex(of: ">") {
       value = value[value.index(after: close)...].trimmingWhitespace()
     }
-    return Self.stripTrailingNotes(value)
-  }
-
-  /// Drops " (which was built for iOS 17.0)" style notes and trailing punctuation.
-  static func stripTrailingNotes(_ text: String) -> String {
-    var value = text
-    if let range = value.prefilteredFirstRange(of: " (which was built") { value = String(value[..<range.lowerBound]) }
-    if let range = value.prefilteredFirstRange(of: " Referenced from") { value = String(value[..<range.lowerBound]) }
-    return value.trimmingWhitespace()
-  }
-
-  /// "X" for ".../X.framework/X", else the last path component.
-  static func frameworkName(_ path: String) -> String {
-    if let range = path.prefilteredFirstRange(of: ".framework") {
-      let before = path[..<range.lowerBound]
-      return String(before.split(separator: "/").last ?? before)
-    }
-    return String(path.split(separator: "/").last ?? Substring(path))
+    return DyldError.stripTrailingNotes(value)
   }
 }
