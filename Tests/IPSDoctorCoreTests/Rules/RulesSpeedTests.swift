@@ -21,24 +21,11 @@ struct RulesSpeedTests {
     String(repeating: "a", count: 301), String(repeating: "é", count: 300), "e\u{301}" + String(repeating: "b", count: 299),
   ]
 
-  /// `DyldError.triedPaths`' loop on characters, the plain code `asciiQuotedParts` replaces.
-  static func plainQuotedParts(_ value: String) -> [String] {
-    var paths: [String] = []
-    var rest = Substring(value)
-    while let open = rest.firstIndex(of: "'") {
-      let after = rest[rest.index(after: open)...]
-      guard let close = after.firstIndex(of: "'") else { break }
-      paths.append(String(after[..<close]))
-      rest = after[after.index(after: close)...]
-    }
-    return paths
-  }
-
   @Test func quotedPartsAgreeWithCharacterLoop() {
     for text in Self.texts {
       let fast = DyldLines.asciiQuotedParts(text)
       if text.utf8.allSatisfy({ $0 < 0x80 }) {
-        #expect(fast == Self.plainQuotedParts(text), "\(text)")
+        #expect(fast == DyldLines.quotedParts(text), "\(text)")
       } else {
         #expect(fast == nil, "\(text)")
       }

@@ -126,16 +126,7 @@ extension DyldLineLookup {
   /// cost ~230,000 instructions).
   var triedPaths: [String] {
     guard let value = value(after: "tried: ")?.value else { return [] }
-    if let parts = DyldLines.asciiQuotedParts(value) { return parts }
-    var paths: [String] = []
-    var rest = Substring(value)
-    while let open = rest.firstIndex(of: "'") {
-      let after = rest[rest.index(after: open)...]
-      guard let close = after.firstIndex(of: "'") else { break }
-      paths.append(String(after[..<close]))
-      rest = after[after.index(after: close)...]
-    }
-    return paths
+    return DyldLines.asciiQuotedParts(value) ?? DyldLines.quotedParts(value)
   }
 
   /// "Symbol not found: _X" → "_X"

@@ -16,8 +16,20 @@ struct DyldLines: DyldLineLookup {
     return nil
   }
 
-  /// The texts between successive pairs of `'` in `text`, cut as `DyldError.triedPaths` cuts
-  /// them; `nil` unless `text` is ASCII.
+  /// The texts between successive pairs of `'` in `text`, found character by character.
+  static func quotedParts(_ text: String) -> [String] {
+    var parts: [String] = []
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "'") {
+      let after = rest[rest.index(after: open)...]
+      guard let close = after.firstIndex(of: "'") else { break }
+      parts.append(String(after[..<close]))
+      rest = after[after.index(after: close)...]
+    }
+    return parts
+  }
+
+  /// `quotedParts(text)` cut on the bytes; `nil` unless `text` is ASCII.
   static func asciiQuotedParts(_ text: String) -> [String]? {
     var text = text
     return text.withUTF8 { bytes -> [String]? in
