@@ -254,17 +254,11 @@ struct FieldDecoder {
         var byte = raw[index]
         index += 1
         if byte == ASCII.backslash && index < raw.count {
-          switch raw[index] {
-          case UInt8(ascii: "b"): byte = 0x08
-          case UInt8(ascii: "f"): byte = 0x0C
-          case UInt8(ascii: "n"): byte = 0x0A
-          case UInt8(ascii: "r"): byte = 0x0D
-          case UInt8(ascii: "t"): byte = 0x09
-          case UInt8(ascii: "u"):
+          guard let decoded = Self.singleEscape(raw[index]) else {
             sawUnicodeEscape = true
             return 0
-          default: byte = raw[index]  // \" \\ \/
           }
+          byte = decoded
           index += 1
         }
         output[written] = byte
@@ -283,6 +277,21 @@ struct FieldDecoder {
   static func text(_ node: JSONNode, reusing existing: String?) -> String {
     if let existing, existing.utf8.count > 15, textEquals(node, existing) { return existing }
     return text(node)
+  }
+
+  /// The byte that the escape `\` + `letter` stands for, `nil` for `\u` (whose code point takes
+  /// decoding). The tape has validated every escape, so any other letter is `"`, `\` or `/`.
+  @inline(__always)
+  static func singleEscape(_ letter: UInt8) -> UInt8? {
+    switch letter {
+    case UInt8(ascii: "b"): return 0x08
+    case UInt8(ascii: "f"): return 0x0C
+    case UInt8(ascii: "n"): return 0x0A
+    case UInt8(ascii: "r"): return 0x0D
+    case UInt8(ascii: "t"): return 0x09
+    case UInt8(ascii: "u"): return nil
+    default: return letter  // \" \\ \/
+    }
   }
 
   /// Whether the string node `node` decodes to `text`, compared on the bytes: eight at a time up
@@ -324,16 +333,8 @@ struct FieldDecoder {
         var byte = raw[index]
         index += 1
         if byte == ASCII.backslash {
-          guard index < raw.count else { return false }
-          switch raw[index] {
-          case UInt8(ascii: "b"): byte = 0x08
-          case UInt8(ascii: "f"): byte = 0x0C
-          case UInt8(ascii: "n"): byte = 0x0A
-          case UInt8(ascii: "r"): byte = 0x0D
-          case UInt8(ascii: "t"): byte = 0x09
-          case UInt8(ascii: "u"): return false
-          default: byte = raw[index]  // \" \\ \/
-          }
+          guard index < raw.count, let decoded = Self.singleEscape(raw[index]) else { return false }
+          byte = decoded
           index += 1
         }
         guard matched < text.count, text[matched] == byte else { return false }
