@@ -25,7 +25,7 @@ struct RuleFactsTests {
     return all
   }()
 
-  /// The plain `0x…bad0` test the stored `isBad0` replaces.
+  /// The plain `0x…bad0` test (it built an array of the addresses) that `isBad0` replaces.
   static func plainIsBad0(kind: MemoryFault.Kind, address: UInt64?, strippedAddress: UInt64?) -> Bool {
     guard kind == .invalidAddress || kind == .other else { return false }
     for value in [address, strippedAddress].compactMap({ $0 }) where value & 0x0000_FFFF_FFFF_FFFF == 0xbad0 {
@@ -182,5 +182,12 @@ struct RuleFactsTests {
       let plain = exception.reason.map { "\"" + ($0.count <= 300 ? $0 : String($0.prefix(300)) + "…") + "\"" }
       #expect(exception.reasonDisplay == plain ?? "(no reason recorded)", "\(path)")
     }
+  }
+}
+
+extension MemoryFault {
+  /// The plain test of `isBad0`, on the fault's fields.
+  var plainIsBad0: Bool {
+    RuleFactsTests.plainIsBad0(kind: kind, address: address, strippedAddress: strippedAddress)
   }
 }

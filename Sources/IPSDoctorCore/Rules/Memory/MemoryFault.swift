@@ -10,19 +10,15 @@ struct MemoryFault: Sendable {
     case other = "other"
   }
 
-  private(set) var kind: Kind
+  var kind: Kind
   /// The address the report names (for PAC-flagged faults, the signed pointer before "->").
-  private(set) var address: UInt64?
+  var address: UInt64?
   /// The address after "->" (the pointer with its authentication bits stripped), when present.
-  private(set) var strippedAddress: UInt64?
+  var strippedAddress: UInt64?
   var isPACFlagged: Bool
   /// The text that named the fault (subtype, codes or type), for summaries.
   var text: String?
   var subtypeEvidence: Evidence?
-  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`):
-  /// `plainIsBad0`, found once in `init` (five rules ask on every report, and the plain test
-  /// built an array for each ask).
-  private(set) var isBad0: Bool = false
 
   init?(_ context: borrowing DiagnosisContext) {
     let exception = context.report.exception
@@ -74,10 +70,13 @@ struct MemoryFault: Sendable {
       if parts.count >= 2 { address = String.parseUInt64(parts[1]) }
     }
     if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
-    isBad0 = Self.isBad0(kind: kind, address: address, strippedAddress: strippedAddress)
   }
 
-  /// `plainIsBad0` without building an array.
+  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`). Five rules ask
+  /// on every report: tested without building an array of the two addresses, as it once was.
+  var isBad0: Bool { Self.isBad0(kind: kind, address: address, strippedAddress: strippedAddress) }
+
+  /// `isBad0` for the given fields.
   static func isBad0(kind: Kind, address: UInt64?, strippedAddress: UInt64?) -> Bool {
     guard kind == .invalidAddress || kind == .other else { return false }
     if let address, address & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
@@ -96,16 +95,6 @@ struct MemoryFault: Sendable {
 
   /// The address without pointer-authentication bits.
   var effectiveAddress: UInt64? { strippedAddress ?? address }
-
-  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`), found from the
-  /// current fields (the plain form of the stored `isBad0`, kept for tests).
-  var plainIsBad0: Bool {
-    guard kind == .invalidAddress || kind == .other else { return false }
-    for value in [address, strippedAddress].compactMap({ $0 }) {
-      if value & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
-    }
-    return false
-  }
 
   var addressDisplay: String {
     guard let address else { return "an unknown address" }
