@@ -654,10 +654,10 @@ extension BinaryImage {
   }
 }
 
-/// An image's UUID (also a report's incident id and slice UUID). A report names dozens of images, and a 36-byte `String` for each was an
-/// allocation to make and to free; few readers ever ask for one. The usual dashed 8-4-4-4-12 form
-/// in one letter case is kept as its 16 bytes, anything else as its text, so that two values are
-/// equal exactly when their texts are.
+/// An image's UUID (also a report's incident id and slice UUID). A report names dozens of images,
+/// and a 36-byte `String` for each was an allocation to make and to free; few readers ever ask for
+/// one. The usual dashed 8-4-4-4-12 form in one letter case is kept as its 16 bytes, anything
+/// else as its text, so that two values are equal exactly when their texts are.
 enum ImageUUID: Sendable, Equatable {
   case none
   /// Lower-case hex (JSON reports): digits 0–7 in the low half of `high`, 8–15 in its high half,
