@@ -52,6 +52,12 @@ extension DiagnosisContext {
     terminationCode(where: codes.contains)
   }
 
+  /// Whether `terminationCode(in: codes)` can find a code: without one of its candidates it
+  /// answers `nil` before reading the report.
+  func hasTerminationCodeCandidate(in codes: TerminationCodes) -> Bool {
+    terminationCodeCandidates.contains(where: codes.contains)
+  }
+
   private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
     // Eleven rules ask on every report and most reports hold none of their codes: the few
     // candidates, gathered once, rule that out before the report's fields are read.

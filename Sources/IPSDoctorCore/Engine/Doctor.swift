@@ -20,18 +20,31 @@ public enum Doctor {
   public static func diagnose(_ report: CrashReport) -> DiagnosisResult {
     // The catalog read in place: as a default argument, the array was retained and released on
     // every call, and threads diagnosing at once fought over its reference count.
-    run(report, RuleCatalog.all)
+    run(report, RuleCatalog.all, RuleCatalog.requirements)
   }
 
   public static func diagnose(_ report: CrashReport, rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
-    run(report, rules)
+    run(report, rules, rules.map { $0.requirement })
   }
 
+  /// Every rule of `rules` run on every report, whatever its requirement: what the requirements
+  /// are checked against.
+  static func diagnoseUngated(_ report: CrashReport, rules: [any DiagnosisRule.Type] = RuleCatalog.all)
+    -> DiagnosisResult
+  {
+    run(report, rules, nil)
+  }
+
+  /// `requirements`: one for each rule, or `nil` to run every rule.
   @inline(__always)
-  private static func run(_ report: CrashReport, _ rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
+  private static func run(
+    _ report: CrashReport, _ rules: [any DiagnosisRule.Type], _ requirements: [RuleRequirement]?
+  ) -> DiagnosisResult {
     let context = DiagnosisContext(report: report)
+    let traits = ReportTraits(context)
     var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
     for (order, rule) in rules.enumerated() {
+      if let requirements, !requirements[order].admits(traits, context) { continue }
       if var diagnosis = rule.init().diagnose(context) {
         // A body that broke part-way may lack the very field that would rule this out.
         if report.bodyError != nil && diagnosis.confidence == .definite {

@@ -8,6 +8,13 @@ public protocol DiagnosisRule: Sendable {
   init()
   /// Returns a diagnosis when the report carries this rule's signature, otherwise `nil`.
   func diagnose(_ context: DiagnosisContext) -> Diagnosis?
+  /// What a report must show before `diagnose` can return a diagnosis; ``Doctor`` does not run
+  /// the rule on other reports. ``RuleRequirement/always`` unless the rule says otherwise.
+  static var requirement: RuleRequirement { get }
+}
+
+extension DiagnosisRule {
+  public static var requirement: RuleRequirement { .always }
 }
 
 extension DiagnosisRule {

@@ -6,6 +6,10 @@ public enum RuleCatalog {
   public static let all: [any DiagnosisRule.Type] =
     systemRules + concurrencyRules + languageAndRuntimeRules + otherReportRules
 
+  /// `all`'s requirements, in the same order: read as data by `Doctor`, rather than asked of each
+  /// rule on every report.
+  static let requirements: [RuleRequirement] = all.map { $0.requirement }
+
   /// The rule with `id`, if any.
   public static func rule(id: String) -> (any DiagnosisRule.Type)? {
     all.first(where: { $0.description.id == id })
