@@ -4,6 +4,8 @@
 // and, to split a diagnosis's cost (not part of the table):
 //   context   ReportReader.read(bytes) + DiagnosisContext(report:)
 //   norules   ReportReader.read(bytes) + Doctor.diagnose with no rules (context, summary, signature)
+//   firing    ReportReader.read(bytes) + Doctor.diagnose with only the rules that fire on that file
+//             (found beforehand): what not running the other rules at all could save
 // each with 1 job and with every core. File I/O is done up front and reported on its own line.
 
 import BenchSupport
@@ -16,7 +18,7 @@ import IPSDoctorCore
 #endif
 
 let usage = """
-  usage: ips-doctor-bench [--corpus DIR] [--runs N] [--jobs 1,2] [--limit FILES] [--mode parse,diagnose,context,norules]
+  usage: ips-doctor-bench [--corpus DIR] [--runs N] [--jobs 1,2] [--limit FILES] [--mode parse,diagnose,context,norules,firing]
   """
 var options = Options(arguments: CommandLine.arguments, usage: usage)
 if options.modes.isEmpty { options.modes = ["parse", "diagnose"] }
@@ -57,6 +59,20 @@ for mode in options.modes {
     measure(tool: "ips-doctor", mode: "norules", jobs: jobs, corpus: corpus, runs: options.runs) { index in
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
       let result = Doctor.diagnose(report, rules: [])
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+    }
+  case "firing":
+    // Only the rules that fire on each file, found beforehand: what perfect gating could save.
+    var firing: [[any DiagnosisRule.Type]] = []
+    for bytes in data.contents {
+      guard let report = try? ReportReader.read(bytes) else { firing.append([]); continue }
+      let ids = Set(Doctor.diagnose(report).diagnoses.map(\.ruleID))
+      firing.append(RuleCatalog.all.filter { ids.contains($0.description.id) })
+    }
+    let oracle = firing
+    measure(tool: "ips-doctor", mode: "firing", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+      guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+      let result = Doctor.diagnose(report, rules: oracle[index])
       return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
     }
   default:
