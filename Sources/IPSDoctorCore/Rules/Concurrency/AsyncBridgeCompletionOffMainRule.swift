@@ -43,6 +43,9 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// `match` starts with `if context.isMainThreadAssertionPresent == false { return nil }`.
+  public static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
+
   /// What `diagnose` found, before any of its text is built: the completion-handler rules only ask
   /// whether this rule fires, and building the finding's summary and remedy costs far more than
   /// the checks.

@@ -39,6 +39,9 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// `match` starts with `if context.isMainThreadAssertionPresent == false { return nil }`.
+  public static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
+
   /// What `diagnose` found, before any of its text is built (`UIKitCallMustBeMainRule` only asks
   /// whether this rule fires).
   struct Match {

@@ -35,6 +35,9 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// `diagnose` starts with `guard let text = context.reasonText(containing: Self.twice)`.
+  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+
   static let marker = "SWIFT TASK CONTINUATION MISUSE"
   static let twice = "tried to resume its continuation more than once"
 

@@ -33,6 +33,9 @@ public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// `diagnose` starts with `guard context.reasonText(containing: "from a background thread")`.
+  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+
   static let messages = [
     "Modifications to the layout engine must not be performed from a background thread",
     "modifying the autolayout engine from a background thread",

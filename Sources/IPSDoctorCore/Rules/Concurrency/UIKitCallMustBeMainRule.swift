@@ -33,6 +33,9 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// `diagnose` needs the reason text `MainThreadAssertion.message`: the assertion is then present.
+  public static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let reason = context.reasonText(containing: MainThreadAssertion.message) else { return nil }
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {

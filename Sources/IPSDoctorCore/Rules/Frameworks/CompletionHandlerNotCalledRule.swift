@@ -37,6 +37,9 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// The reason text (its prefix), or the checker-destructor path's `SIGABRT` test (`isAbort`'s).
+  public static var requirement: RuleRequirement { .anyOf([.reasonText, .abort]) }
+
   static let prefix = "Completion handler passed to "
   static let notCalled = " was not called"
   static let calledTwice = " was called more than once"

@@ -29,6 +29,9 @@ public struct SwiftDataNoActiveContainerRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// `diagnose` starts with `guard let reason = context.reasonText(containing: Self.marker)`.
+  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+
   static let marker = "failed to find a currently active container for "
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -32,6 +32,9 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
+  /// `diagnose` starts with `guard context.reasonText(containing: "No Observable")`.
+  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+
   static let markers = ["No ObservableObject of type ", "No Observable object of type "]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

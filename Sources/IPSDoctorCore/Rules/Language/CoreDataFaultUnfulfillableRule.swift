@@ -35,6 +35,9 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` needs the fault text (reason text) or `languageException?.name`.
+  public static var requirement: RuleRequirement { .anyOf([.reasonText, .languageException]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "could not fulfill a fault")
     // The name read in place (`LanguageException.find(in:)` is `context.languageException`, which

@@ -32,6 +32,9 @@ public struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.isBad0 else { return nil }
     var summary =

@@ -31,6 +31,9 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
+  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+
   static let nilMarkers = [
     "object cannot be nil", "key cannot be nil", "attempt to insert nil", "nil value",
     "must not be nil", "cannot be nil", "nil argument", "attempt to set a nil",

@@ -31,6 +31,9 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
+  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+
   static let nibFrames = [
     "UIRuntimeOutletConnection connect", "UINib instantiateWithOwner:options:",
     "NSIBUserDefinedRuntimeAttributesConnector", "UIStoryboard instantiateViewControllerWithIdentifier:",

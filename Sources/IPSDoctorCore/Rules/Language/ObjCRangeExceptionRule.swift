@@ -35,6 +35,9 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
+  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+
   static let markers = [
     "beyond bounds", "out of bounds", "causes integer overflow", "Range or index out of bounds",
     "index out of range",

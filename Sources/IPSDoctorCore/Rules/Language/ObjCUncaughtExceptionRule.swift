@@ -34,6 +34,9 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
+  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
     // bound with `guard let`, it was copied, its backtrace and thread retained, on every report

@@ -34,6 +34,9 @@ public struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `UnrecognizedSelector.find` needs its marker in a reason text.
+  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let hit = UnrecognizedSelector.find(in: context) else { return nil }
     let exception = LanguageException.find(in: context)
