@@ -53,6 +53,10 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
           subtype: "KERN_INVALID_ADDRESS at 0x0000000000000032", mainFrames: ["Example`Parser.run()"])),
     ])
 
+  /// Its three branches: the termination's namespace, the exception's signal, an
+  /// `EXC_BAD_ACCESS` type (anything else returns `nil`).
+  public static var requirement: RuleRequirement { .anyOf([.termination, .signal, .badAccess]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     var evidence: [Evidence] = []

@@ -37,6 +37,12 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `DyldError.lines` (termination texts, Application Specific lines, `dyldErrorMessage`), or
+  /// the termination's DYLD namespace and code or indicator.
+  public static var requirement: RuleRequirement {
+    .anyOf([.termination, .applicationSpecificInfo, .dyldErrorMessage])
+  }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
     // on every report, and most hold no dyld error.

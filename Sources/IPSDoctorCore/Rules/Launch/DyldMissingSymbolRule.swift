@@ -55,6 +55,12 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
           mainFrames: ["dyld`__abort_with_payload"])),
     ])
 
+  /// `guard let symbol = missingSymbol`, read from `DyldError.lines`: the termination texts, the
+  /// Application Specific lines, `dyldErrorMessage`.
+  public static var requirement: RuleRequirement {
+    .anyOf([.terminationText, .applicationSpecificInfo, .dyldErrorMessage])
+  }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
     // on every report, and most hold no missing symbol.

@@ -44,6 +44,9 @@ public struct ExtensionLaunchHangRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGQUIT", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// Both branches read the exception: its subtype (`LAUNCH_HANG`) or its signal (`SIGQUIT`).
+  public static var requirement: RuleRequirement { .anyOf(.exception) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String

@@ -42,6 +42,10 @@ public struct GuardMachPortRule: DiagnosisRule {
           message: "CLOSE on file descriptor 17 (guarded with 0x1)", mainFrames: ["libsystem_kernel.dylib`close"])),
     ])
 
+  /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
+  /// unless the exception type starts with `EXC_GUARD`.
+  public static var requirement: RuleRequirement { .anyOf(.guardException) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .machPort else { return nil }
     var evidence = guardException.evidence

@@ -46,6 +46,10 @@ public struct UserFaultRule: DiagnosisRule {
           message: "CLOSE on file descriptor 17 (guarded with 0x1)", mainFrames: ["libsystem_kernel.dylib`close"])),
     ])
 
+  /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
+  /// unless the exception type starts with `EXC_GUARD`.
+  public static var requirement: RuleRequirement { .anyOf(.guardException) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .user else { return nil }
     // A resource-kind report (bug_type 385) is summarised by resource-report.

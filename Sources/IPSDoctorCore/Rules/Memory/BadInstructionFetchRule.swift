@@ -29,6 +29,9 @@ public struct BadInstructionFetchRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, !fault.isBad0, let thread = context.crashedThread else {
       return nil

@@ -31,6 +31,9 @@ public struct InvalidAddressRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault,
       fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0

@@ -27,6 +27,9 @@ public struct KernMemoryErrorRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .memoryError else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }

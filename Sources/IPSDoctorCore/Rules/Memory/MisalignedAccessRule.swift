@@ -29,6 +29,9 @@ public struct MisalignedAccessRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .misaligned else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }

@@ -33,6 +33,9 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .invalidAddress, !fault.isBad0,
       !fault.isPACFlagged, let address = fault.address, address < 0x10000

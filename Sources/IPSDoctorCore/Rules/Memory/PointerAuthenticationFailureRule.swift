@@ -33,6 +33,9 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.isPACFlagged, !fault.isBad0 else { return nil }
     if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow

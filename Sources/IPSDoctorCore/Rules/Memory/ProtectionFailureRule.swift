@@ -29,6 +29,9 @@ public struct ProtectionFailureRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .protectionFailure else { return nil }
     if StackOverflowRule.stackGuard(in: context) != nil { return nil }

@@ -38,6 +38,9 @@ public struct StackOverflowRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
   /// The `vmRegionInfo`/`vmSummary` arrow line naming a stack guard.
   static func stackGuard(in context: DiagnosisContext) -> Evidence? {
     guard let line = MemoryFault.arrowLine(in: context) else { return nil }

@@ -33,6 +33,10 @@ public struct ZombieObjectRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `context.memoryFault` (the runtime-frame path), or the reason text of an unrecognized
+  /// selector (`UnrecognizedSelector.find`, the second path).
+  public static var requirement: RuleRequirement { .anyOf([.memoryFault, .reasonText]) }
+
   /// Runtime functions that touch an object's class pointer or reference count first.
   static let runtimeSymbols = [
     "objc_msgSend", "objc_retain", "objc_release", "objc_autorelease", "AutoreleasePoolPage::pop",

@@ -36,6 +36,9 @@ public struct SwiftExclusivityViolationRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// Reason text (`reasonText(containing:)`), or `swift_beginAccess` on an abort or a trap.
+  public static var requirement: RuleRequirement { .anyOf([.reasonText, .abort, .trap]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "Simultaneous accesses to")
     let frame = context.crashedThreadTop(8, contains: "swift_beginAccess")

@@ -32,6 +32,9 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` takes its failure from `SwiftFailure.all(in:)`, which is `context.swiftFailures`.
+  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+
   /// Messages that other rules explain better: the Swift runtime rules here, and the Swift
   /// concurrency and framework fatal errors of the concurrency rules.
   static var specificFragments: [String] {

@@ -38,6 +38,10 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
+  /// `context.swiftFailures`.
+  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+
   static let fragments = [
     "Unexpectedly found nil while implicitly unwrapping an Optional value",
     "Unexpectedly found nil while unwrapping an Optional value",

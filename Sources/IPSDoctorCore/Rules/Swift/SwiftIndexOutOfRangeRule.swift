@@ -37,6 +37,10 @@ public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
+  /// `context.swiftFailures`.
+  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+
   static let fragments = [
     "Index out of range", "index out of range", "Range out of bounds", "Array index is out of range",
     "Index out of bounds", "index is out of bounds", "Can't remove last element from an empty collection",

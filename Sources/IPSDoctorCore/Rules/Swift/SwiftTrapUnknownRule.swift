@@ -34,6 +34,9 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` starts with `guard context.isTrap`.
+  public static var requirement: RuleRequirement { .anyOf(.trap) }
+
   /// Signatures of traps that other rules own.
   static let otherTrapFrames = [
     "_dispatch_assert_queue_fail", "dispatch_assert_queue", "__Multithreading_Violation",
