@@ -36,6 +36,9 @@ public struct KernelPanicRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
+  /// `diagnose` starts with `guard context.report.kind == .panic`.
+  public static var requirement: RuleRequirement { .anyOf(.panicKind) }
+
   /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
   /// `text.replacing(target, with: " ")` over the bytes, for text that is all ASCII without
   /// carriage returns (there every byte is one `Character`, so the left-to-right matches are the

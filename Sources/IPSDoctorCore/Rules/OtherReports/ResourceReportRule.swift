@@ -49,6 +49,9 @@ public struct ResourceReportRule: DiagnosisRule {
           bugType: "185")),
     ])
 
+  /// `diagnose` starts with `guard context.report.kind == .resource`.
+  public static var requirement: RuleRequirement { .anyOf(.resourceKind) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .resource else { return nil }
     if ResourceException(context) != nil { return nil }

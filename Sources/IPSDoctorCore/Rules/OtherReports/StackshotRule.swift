@@ -35,6 +35,9 @@ public struct StackshotRule: DiagnosisRule {
         SystemExampleReport.report(namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// `diagnose` starts with `guard context.report.kind == .stackshot`.
+  public static var requirement: RuleRequirement { .anyOf(.stackshotKind) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .stackshot else { return nil }
     let stackshot = context.report.stackshot

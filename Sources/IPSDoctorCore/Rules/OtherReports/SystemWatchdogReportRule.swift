@@ -29,6 +29,9 @@ public struct SystemWatchdogReportRule: DiagnosisRule {
         ExampleReport.ips(#"{"reason":"hang","processByPid":{}}"#, bugType: "288")),
     ])
 
+  /// `diagnose` starts with `guard context.report.kind == .watchdog`.
+  public static var requirement: RuleRequirement { .anyOf(.watchdogKind) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .watchdog else { return nil }
     var evidence: [Evidence] = [Evidence("bug_type", context.report.bugType?.rawValue ?? "409")]

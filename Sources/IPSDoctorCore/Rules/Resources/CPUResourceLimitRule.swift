@@ -56,6 +56,9 @@ public struct CPUResourceLimitRule: DiagnosisRule {
           message: "(Limit 150/sec) Observed 195/sec over 300 secs", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// `ResourceException` (type prefix `EXC_RESOURCE`), else `diagnoseResourceReport`'s `kind == .resource`.
+  public static var requirement: RuleRequirement { .anyOf([.resourceException, .resourceKind]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
     guard resource.kind == .cpu else { return nil }

@@ -37,6 +37,9 @@ public struct DiskWritesResourceLimitRule: DiagnosisRule {
           message: "(Limit 120 MB) Crossed High Water Mark", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// `guard let resource = ResourceException(context)`: type prefix `EXC_RESOURCE`.
+  public static var requirement: RuleRequirement { .anyOf(.resourceException) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context), resource.kind == .io else { return nil }
     return resource.finding(

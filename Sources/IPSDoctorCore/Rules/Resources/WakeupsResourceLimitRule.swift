@@ -39,6 +39,9 @@ public struct WakeupsResourceLimitRule: DiagnosisRule {
           message: "(Limit 80%) Observed 89% over 60 secs", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// `guard let resource = ResourceException(context)`: type prefix `EXC_RESOURCE`.
+  public static var requirement: RuleRequirement { .anyOf(.resourceException) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context), resource.kind == .wakeups else { return nil }
     return resource.finding(

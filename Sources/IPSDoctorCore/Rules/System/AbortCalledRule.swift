@@ -124,6 +124,9 @@ public struct AbortCalledRule: DiagnosisRule {
           mainFrames: ["dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal"])),
     ])
 
+  /// `diagnose` starts with `guard isAbort`: the abort signal or type, or a termination (namespace SIGNAL, code 6).
+  public static var requirement: RuleRequirement { .anyOf([.abort, .termination]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     let signal = report.exception?.signal ?? ""

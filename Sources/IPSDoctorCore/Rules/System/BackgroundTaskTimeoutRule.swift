@@ -50,6 +50,9 @@ public struct BackgroundTaskTimeoutRule: DiagnosisRule {
     references: ["https://developer.apple.com/documentation/xcode/sigkill"],
     examples: examples)
 
+  /// Fires only on its termination codes (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes), let kind = Self.kinds[match.code]
     else { return nil }

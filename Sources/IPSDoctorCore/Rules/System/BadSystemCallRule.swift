@@ -33,6 +33,9 @@ public struct BadSystemCallRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
+  /// `guard isSIGSYS`: the exception's signal or type (an exception), or a termination (namespace SIGNAL, code 12).
+  public static var requirement: RuleRequirement { .anyOf([.exception, .termination]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let signal = context.report.exception?.signal ?? ""
     let isSIGSYS = signal.hasPrefix("SIGSYS") || context.report.exception?.type?.prefilteredContains("SIGSYS") == true

@@ -33,6 +33,9 @@ public struct DiskSpaceReclaimRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xc00010ff, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// Fires only on its termination code (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xbaddd15c)
 

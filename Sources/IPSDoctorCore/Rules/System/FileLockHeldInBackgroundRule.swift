@@ -46,6 +46,9 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// Fires only on its termination code (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]

@@ -115,6 +115,9 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
           mainFrames: ["Example`Parser.parse()", "Example`main"])),
     ])
 
+  /// `guard context.terminationText(containing:)`, which searches termination and reason texts.
+  public static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let found = context.terminationText(containing: "BUG IN CLIENT OF LIBDISPATCH") else { return nil }
     let message = found.detail.textFollowing(Self.marker) ?? found.detail

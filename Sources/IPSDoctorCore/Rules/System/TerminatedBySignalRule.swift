@@ -64,6 +64,9 @@ public struct TerminatedBySignalRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// `diagnose` starts with `guard let signal = context.report.exception?.signal`.
+  public static var requirement: RuleRequirement { .anyOf(.signal) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let signal = context.report.exception?.signal, Self.mayStartWithName(signal),
       let name = Self.signals.keys.first(where: { signal.hasPrefix($0) }), let meaning = Self.signals[name]

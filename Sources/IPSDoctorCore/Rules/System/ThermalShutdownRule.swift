@@ -44,6 +44,9 @@ public struct ThermalShutdownRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// Fires only on its termination code (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xc00010ff)
 

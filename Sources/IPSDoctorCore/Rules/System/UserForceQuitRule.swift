@@ -33,6 +33,9 @@ public struct UserForceQuitRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.blockedMainThread)),
     ])
 
+  /// Fires only on its termination code (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xdeadfa11)
 

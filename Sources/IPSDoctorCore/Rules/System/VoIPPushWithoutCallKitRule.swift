@@ -50,6 +50,9 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// PushKit's text (`terminationText(containing:)`: termination and reason texts), else its termination code.
+  public static var requirement: RuleRequirement { .terminationCode(codes, or: [.terminationText, .reasonText]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String

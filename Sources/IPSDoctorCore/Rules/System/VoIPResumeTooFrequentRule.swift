@@ -32,6 +32,9 @@ public struct VoIPResumeTooFrequentRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// Fires only on its termination code (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xbad22222)
 

@@ -50,6 +50,9 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `guard context.terminationText(containing: "permitted")`: termination and reason texts.
+  public static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // Both markers contain "permitted", which most reports lack: one search rules them out.
     guard context.terminationText(containing: "permitted") != nil,
