@@ -60,6 +60,8 @@ struct ReportTraits: OptionSet, Sendable {
   static let memoryFault = ReportTraits(rawValue: 1 << 24)
   /// `report.dyldErrorMessage` is not `nil`.
   static let dyldErrorMessage = ReportTraits(rawValue: 1 << 25)
+  /// `report.jetsam` is not `nil`.
+  static let jetsamSummary = ReportTraits(rawValue: 1 << 26)
 
   static let all = ReportTraits(rawValue: .max)
 
@@ -112,6 +114,7 @@ struct ReportTraits: OptionSet, Sendable {
     if context.isMainThreadAssertionPresent == true { traits.insert(.mainThreadAssertion) }
     if context.memoryFault != nil { traits.insert(.memoryFault) }
     if report.dyldErrorMessage != nil { traits.insert(.dyldErrorMessage) }
+    if report.jetsam != nil { traits.insert(.jetsamSummary) }
     self = traits
   }
 }

@@ -61,6 +61,9 @@ public struct JetsamEventRule: DiagnosisRule {
         SystemExampleReport.report(namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
+  /// `guard let analysis = JetsamAnalysis(context)`, which needs `report.jetsam`.
+  public static var requirement: RuleRequirement { .anyOf(.jetsamSummary) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let analysis = JetsamAnalysis(context) else { return nil }
     let jetsam = analysis.jetsam

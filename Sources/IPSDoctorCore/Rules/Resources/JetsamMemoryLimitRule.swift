@@ -63,6 +63,10 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
           bugType: "298")),
     ])
 
+  /// `JetsamAnalysis(context)` (needs `report.jetsam`), an `EXC_RESOURCE` type with a MEMORY
+  /// subtype, or the JETSAM termination namespace.
+  public static var requirement: RuleRequirement { .anyOf([.jetsamSummary, .resourceException, .termination]) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     if let analysis = JetsamAnalysis(context) {
       guard let kill = analysis.limitKill else { return nil }
