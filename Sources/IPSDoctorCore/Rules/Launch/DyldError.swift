@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The dynamic loader's launch error, from `termination.reasons` (iOS 15+/macOS 12+), a legacy
 /// "Termination Description: DYLD, …" line, `asi["dyld"]`, or a legacy report's "Dyld Error
 /// Message" block.
@@ -15,17 +23,71 @@ struct DyldError: DyldLineLookup, Sendable {
   /// marker none of them holds is in no line, which two byte searches show.
   private let terminationTextBytes: FrameSymbolText?
   private let reasonTextBytes: FrameSymbolText?
+  /// Which of `firstTestMarkers` a text the lines are cut from holds (bit `i` for marker `i`):
+  /// the dyld rules' first tests ask for them in every report, and one scan of the texts for
+  /// the byte they share, when the context is built, answered them for less than the byte
+  /// searches each test made (and without copying this error out of the context).
+  private let firstTestMarkersPresent: UInt8
 
   init(_ context: borrowing DiagnosisContext) {
     let termination = context.report.termination
     namespaceIsDYLD = termination?.namespace == "DYLD"
     code = namespaceIsDYLD ? termination?.code : nil
     indicator = termination?.indicator
-    terminationTexts = context.terminationTexts
-    applicationSpecificInfo = context.report.applicationSpecificInfo
-    dyldErrorMessage = context.report.dyldErrorMessage
+    // The texts read from locals: a loop over the context's copy of the termination texts copied
+    // the array for every text.
+    let texts = context.terminationTexts
+    let applicationSpecificInfo = context.report.applicationSpecificInfo
+    let dyldErrorMessage = context.report.dyldErrorMessage
+    terminationTexts = texts
+    self.applicationSpecificInfo = applicationSpecificInfo
+    self.dyldErrorMessage = dyldErrorMessage
     terminationTextBytes = context.terminationTextBytes
     reasonTextBytes = context.reasonTextBytes
+    var present: UInt8 = 0
+    for item in texts { present |= Self.firstTestMarkerBits(in: item.text) }
+    for info in applicationSpecificInfo {
+      for line in info.lines { present |= Self.firstTestMarkerBits(in: line) }
+    }
+    if let dyldErrorMessage { present |= Self.firstTestMarkerBits(in: dyldErrorMessage) }
+    firstTestMarkersPresent = present
+  }
+
+  /// The markers of `missingLibrary` and `missingSymbol`: each holds a "b", which few texts do.
+  static let firstTestMarkers = ["Library not loaded: ", "dependent dylib '", "Symbol not found: "]
+  /// The UTF-8 of `firstTestMarkers`, each with the index of its first "b".
+  private static let firstTestMarkerBytes: [(bytes: [UInt8], anchor: Int)] = firstTestMarkers.map { marker in
+    let bytes = Array(marker.utf8)
+    return (bytes, bytes.firstIndex(of: UInt8(ascii: "b"))!)
+  }
+
+  /// Whether a line may name a missing library (`missingLibrary` is `nil` otherwise).
+  var mayNameMissingLibrary: Bool { firstTestMarkersPresent & 0b011 != 0 }
+  /// Whether a line may name a missing symbol (`missingSymbol` is `nil` otherwise).
+  var mayNameMissingSymbol: Bool { firstTestMarkersPresent & 0b100 != 0 }
+
+  /// Bit `i` set when the UTF-8 of `text` contains that of `firstTestMarkers[i]` (what
+  /// `text.utf8Contains(marker)` answers for each), found by stopping only at the "b"s.
+  static func firstTestMarkerBits(in text: String) -> UInt8 {
+    var text = text
+    let markers = firstTestMarkerBytes
+    return text.withUTF8 { bytes -> UInt8 in
+      guard let base = bytes.baseAddress else { return 0 }
+      var present: UInt8 = 0
+      var position = 0
+      while position < bytes.count, let hit = memchr(base + position, Int32(UInt8(ascii: "b")), bytes.count - position) {
+        let found = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+        for index in markers.indices where present & (1 << index) == 0 {
+          let start = found - markers[index].anchor
+          let count = markers[index].bytes.count
+          guard start >= 0, start + count <= bytes.count else { continue }
+          let matches = markers[index].bytes.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, count) == 0 }
+          if matches { present |= 1 << index }
+        }
+        position = found + 1
+      }
+      return present
+    }
   }
 
   /// Every line of dyld text the report holds, with where it was found.
@@ -54,6 +116,28 @@ struct DyldError: DyldLineLookup, Sendable {
 
   /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
   static func pieces(_ text: String) -> [String] {
+    // Most texts are one line: without a "\n" or "|" byte there is no such `Character` (each is
+    // one scalar, equivalent to no other), so the text is its one piece, found without walking
+    // it byte by byte (about 3,000 instructions a text).
+    if !hasSeparatorByte(text) {
+      let piece = text.trimmingWhitespace()
+      return piece.isEmpty ? [] : [piece]
+    }
+    return splitPieces(text)
+  }
+
+  /// Whether the UTF-8 of `text` holds a "\n" or a "|".
+  static func hasSeparatorByte(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return false }
+      return memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) != nil
+        || memchr(base, Int32(UInt8(ascii: "|")), bytes.count) != nil
+    }
+  }
+
+  /// `pieces(text)` split at every separator, the reference answer.
+  static func splitPieces(_ text: String) -> [String] {
     let pieces =
       text.asciiSplit(separators: [UInt8(ascii: "\n"), UInt8(ascii: "|")])
       ?? text.split(whereSeparator: { $0 == "\n" || $0 == "|" })
@@ -109,16 +193,13 @@ extension DyldLineLookup {
 
   /// "Referenced from: <UUID> /path" → "/path"
   var referencedFrom: String? {
-    guard var value = value(after: "Referenced from: ")?.value else {
+    guard let value = value(after: "Referenced from: ")?.value else {
       if let found = value(after: "not found for '"), let end = found.value.firstIndex(of: "'") {
         return String(found.value[..<end])
       }
       return nil
     }
-    if value.hasPrefix("<"), let close = value.firstIndex(of: ">") {
-      value = value[value.index(after: close)...].trimmingWhitespace()
-    }
-    return DyldError.stripTrailingNotes(value)
+    return DyldError.stripTrailingNotes(DyldLines.droppingUUID(value))
   }
 
   /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), cut from the bytes
@@ -137,10 +218,7 @@ extension DyldLineLookup {
 
   /// "Expected in: <UUID> /path" → "/path"
   var expectedIn: String? {
-    guard var value = value(after: "Expected in: ")?.value else { return nil }
-    if value.hasPrefix("<"), let close = value.firstIndex(of: ">") {
-      value = value[value.index(after: close)...].trimmingWhitespace()
-    }
-    return DyldError.stripTrailingNotes(value)
+    guard let value = value(after: "Expected in: ")?.value else { return nil }
+    return DyldError.stripTrailingNotes(DyldLines.droppingUUID(value))
   }
 }

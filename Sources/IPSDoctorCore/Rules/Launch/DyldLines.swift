@@ -16,6 +16,28 @@ struct DyldLines: DyldLineLookup {
     return nil
   }
 
+  /// "<UUID> /path" → "/path": the text after the first ">" when `value` starts with "<",
+  /// trimmed; else `value`. Over the bytes when the text is ASCII, where every byte is one
+  /// `Character` but in a "\r\n" (finding the ">" character by character cost about 14,000
+  /// instructions a line).
+  static func droppingUUID(_ value: String) -> String {
+    var text = value
+    let (isASCII, close) = text.withUTF8 { bytes -> (Bool, Int?) in
+      guard ByteSearch.isASCII(bytes) else { return (false, nil) }
+      return (true, bytes.first == UInt8(ascii: "<") ? bytes.firstIndex(of: UInt8(ascii: ">")) : nil)
+    }
+    guard isASCII else { return characterDroppingUUID(value) }
+    guard let close else { return value }
+    let after = value.utf8.index(value.utf8.startIndex, offsetBy: close + 1)
+    return value[after...].trimmingWhitespace()
+  }
+
+  /// `droppingUUID(value)` character by character, the reference answer.
+  static func characterDroppingUUID(_ value: String) -> String {
+    guard value.hasPrefix("<"), let close = value.firstIndex(of: ">") else { return value }
+    return value[value.index(after: close)...].trimmingWhitespace()
+  }
+
   /// The texts between successive pairs of `'` in `text`, found character by character.
   static func quotedParts(_ text: String) -> [String] {
     var parts: [String] = []

@@ -45,8 +45,13 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
-    // on every report, and most hold no dyld error.
-    if context.dyldError != nil { return diagnose(context, context.dyldError!) }
+    // on every report, and most hold no dyld error; so did `context.dyldError!`, which the flag
+    // found with the context (and the namespace read in place) spares on those.
+    if context.dyldError != nil {
+      guard context.dyldError?.mayNameMissingLibrary == true || context.dyldError?.namespaceIsDYLD == true
+      else { return nil }
+      return diagnose(context, context.dyldError!)
+    }
     return diagnose(context, DyldError(context))
   }
 

@@ -63,9 +63,11 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
-    // on every report, and most hold no missing symbol.
+    // on every report, and most hold no missing symbol; so did `context.dyldError!.missingSymbol`,
+    // which the flag found with the context spares on those.
     if context.dyldError != nil {
-      guard let symbol = context.dyldError!.missingSymbol else { return nil }
+      guard context.dyldError?.mayNameMissingSymbol == true, let symbol = context.dyldError!.missingSymbol
+      else { return nil }
       return diagnose(context, context.dyldError!, symbol: symbol)
     }
     let dyld = DyldError(context)
