@@ -134,7 +134,9 @@ public struct AbortCalledRule: DiagnosisRule {
       || (report.termination?.namespace == "SIGNAL" && report.termination?.code == 6)
     guard isAbort else { return nil }
     if let namespace = report.termination?.namespace, namespace != "SIGNAL" { return nil }
-    if report.exceptionReason != nil || context.lastExceptionBacktrace != nil { return nil }
+    // `case .some`: `!= nil` compared two optional exception reasons, copying and destroying both.
+    if case .some = report.exceptionReason { return nil }
+    if context.lastExceptionBacktrace != nil { return nil }
     if report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
     let lines = context.reasonTexts
     if lines.contains(where: { line in Self.excluded.contains(where: { line.prefilteredContains($0) }) }) { return nil }
@@ -169,15 +171,27 @@ public struct AbortCalledRule: DiagnosisRule {
     var evidence: [Evidence] = []
     let abortText = context.reasonText(containing: "abort() called")
     if let abortText { evidence.append(abortText) }
-    var summary = "\(context.processDisplayName) called `abort()`"
+    // Built as bytes and made a `String` once: appended to a `String` part by part (two dozen
+    // parts), the summary regrew and was copied at most steps (~600 instructions a part).
+    var summary = UTF8TextBuilder(capacity: 1024)
+    summary.append(context.processDisplayName)
+    summary.append(" called `abort()`")
     if let cAssert, let item = context.reasonText(containing: cAssert) {
       evidence.append(item)
-      summary += " after a failed C assertion: \"\(cAssert)\""
+      summary.append(" after a failed C assertion: \"")
+      summary.append(cAssert)
+      summary.append("\"")
     }
-    summary += "."
+    summary.append(".")
     let others = lines.filter { $0 != "abort() called" && $0 != cAssert && !$0.isEmpty && !$0.hasPrefix("dyld") }
     if !others.isEmpty {
-      summary += " Application Specific Information: " + others.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + "."
+      summary.append(" Application Specific Information: ")
+      for (index, line) in others.prefix(3).enumerated() {
+        summary.append(index == 0 ? "\"" : ", \"")
+        summary.append(line)
+        summary.append("\"")
+      }
+      summary.append(".")
     }
     var confidence: Confidence = abortText != nil ? .likely : .possible
     if let backtrace = context.crashedBacktrace {
@@ -199,7 +213,9 @@ public struct AbortCalledRule: DiagnosisRule {
           Evidence(backtrace.framePath($0), context.describe(frames[$0]))
         }
         if !callers.isEmpty {
-          summary += " It was called from " + DiagnosisContext.frameList(callers) + "."
+          summary.append(" It was called from ")
+          summary.append(DiagnosisContext.frameList(callers))
+          summary.append(".")
           evidence += callers
         }
       } else if abortText == nil {
@@ -209,7 +225,11 @@ public struct AbortCalledRule: DiagnosisRule {
         let path = backtrace.framePath(index)
         if !evidence.contains(where: { $0.path == path }) {
           let description = context.describe(frame)
-          summary += " The first frame of the app's own code is `\(description)` (\(path))."
+          summary.append(" The first frame of the app's own code is `")
+          summary.append(description)
+          summary.append("` (")
+          summary.append(path)
+          summary.append(").")
           evidence.append(Evidence(path, description))
         }
       }
@@ -217,10 +237,12 @@ public struct AbortCalledRule: DiagnosisRule {
       return nil
     }
     if let specificCause {
-      summary += " The abort is only the mechanism: the runtime reported \"\(specificCause)\" first, and the diagnosis for that message explains the crash."
-      return finding(confidence: .possible, summary: summary, evidence: evidence)
+      summary.append(" The abort is only the mechanism: the runtime reported \"")
+      summary.append(specificCause)
+      summary.append("\" first, and the diagnosis for that message explains the crash.")
+      return finding(confidence: .possible, summary: summary.string, evidence: evidence)
     }
-    summary += " No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead."
-    return finding(confidence: confidence, summary: summary, evidence: evidence)
+    summary.append(" No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead.")
+    return finding(confidence: confidence, summary: summary.string, evidence: evidence)
   }
 }
