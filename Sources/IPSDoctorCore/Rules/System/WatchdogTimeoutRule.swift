@@ -71,25 +71,52 @@ public struct WatchdogTimeoutRule: DiagnosisRule {
       evidence.append(Evidence(item.path, item.text))
     }
 
-    var summary = "The system watchdog killed \(context.processDisplayName) with \(match.phrase)"
-    summary += details.event.map { " during the `\($0)` event: " + Self.meaning(of: $0) } ?? ": its main thread did not respond in time"
-    if let visibility = details.visibility { summary += " (the app was in the \(visibility.lowercased()))" }
-    summary += "."
-    if let figures = details.figuresSentence { summary += " " + figures }
+    // Built as bytes and made a `String` once: appended to a `String` part by part, the summary
+    // regrew and was copied at most of its twenty steps.
+    var summary = UTF8TextBuilder(capacity: 1024)
+    summary.append("The system watchdog killed ")
+    summary.append(context.processDisplayName)
+    summary.append(" with ")
+    summary.append(match.phrase)
+    if let event = details.event {
+      summary.append(" during the `")
+      summary.append(event)
+      summary.append("` event: ")
+      summary.append(Self.meaning(of: event))
+    } else {
+      summary.append(": its main thread did not respond in time")
+    }
+    if let visibility = details.visibility {
+      summary.append(" (the app was in the ")
+      summary.append(visibility.lowercased())
+      summary.append(")")
+    }
+    summary.append(".")
+    if let figures = details.figuresSentence {
+      summary.append(" ")
+      summary.append(figures)
+    }
     if let thread = context.mainOrFirstThread {
       let frames = context.topFrames(of: thread)
       if !frames.isEmpty {
-        summary += " When it was killed, the main thread (thread \(thread.index)) was in "
-          + DiagnosisContext.frameList(frames) + "."
+        summary.append(" When it was killed, the main thread (thread ")
+        summary.append(String(thread.index))
+        summary.append(") was in ")
+        summary.append(DiagnosisContext.frameList(frames))
+        summary.append(".")
         evidence += frames
       }
       if let app = context.firstAppFrame(on: thread) {
-        summary += " The first frame of the app's own code there is `\(app.detail)` (\(app.path))."
+        summary.append(" The first frame of the app's own code there is `")
+        summary.append(app.detail)
+        summary.append("` (")
+        summary.append(app.path)
+        summary.append(").")
         if !evidence.contains(app) { evidence.append(app) }
       }
     }
     return finding(
-      confidence: .definite, summary: summary, evidence: evidence,
+      confidence: .definite, summary: summary.string, evidence: evidence,
       remedy: Self.remedy(for: details),
       verification: [
         "Run the same flow with the Time Profiler or the Hangs instrument (the watchdog is off under the debugger) and check the main thread.",
