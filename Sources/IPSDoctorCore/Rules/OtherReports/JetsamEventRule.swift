@@ -66,50 +66,86 @@ public struct JetsamEventRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let analysis = JetsamAnalysis(context) else { return nil }
-    let jetsam = analysis.jetsam
+    let processes = analysis.jetsam.processes
     var evidence: [Evidence] = []
-    var summary = "This is a jetsam event report (the system ran low on memory), not a crash of the app."
-    if let largest = jetsam.largestProcess {
+    // Built as bytes and made a `String` once: appended to a `String` part by part, the summary
+    // regrew and was copied at most steps.
+    var summary = UTF8TextBuilder(capacity: 1024)
+    summary.append("This is a jetsam event report (the system ran low on memory), not a crash of the app.")
+    if let largest = analysis.jetsam.largestProcess {
       evidence.append(Evidence("largestProcess", largest))
-      if let process = jetsam.processes.first(where: { $0.name == largest }) {
-        summary += " The largest process was \(analysis.describe(process))."
+      summary.append(" The largest process was ")
+      if let index = processes.firstIndex(where: { $0.name == largest }) {
+        summary.append(analysis.describe(processes[index]))
       } else {
-        summary += " The largest process was `\(largest)`."
+        summary.append("`")
+        summary.append(largest)
+        summary.append("`")
       }
+      summary.append(".")
     }
-    let killed = jetsam.processes.enumerated().filter { $0.element.reason != nil }
+    // Indexes, not the processes with their offsets: `enumerated().filter` copied every killed
+    // process (its strings retained) into the array.
+    let killed = processes.indices.filter { processes[$0].reason != nil }
     if killed.isEmpty {
-      summary += " No process was killed in this report."
+      summary.append(" No process was killed in this report.")
     } else {
-      summary += " Killed: " + killed.prefix(5).map { analysis.describe($0.element) }.joined(separator: ", ")
-        + (killed.count > 5 ? " and \(killed.count - 5) more" : "") + "."
-      for item in killed.prefix(5) {
-        evidence.append(Evidence("processes[\(item.offset)].reason", "\(item.element.name ?? "?"): \(item.element.reason ?? "")"))
+      summary.append(" Killed: ")
+      for (position, index) in killed.prefix(5).enumerated() {
+        if position > 0 { summary.append(", ") }
+        summary.append(analysis.describe(processes[index]))
+      }
+      if killed.count > 5 {
+        summary.append(" and ")
+        summary.append(String(killed.count - 5))
+        summary.append(" more")
+      }
+      summary.append(".")
+      for index in killed.prefix(5) {
+        evidence.append(
+          Evidence("processes[" + String(index) + "].reason", (processes[index].name ?? "?") + ": " + (processes[index].reason ?? "")))
       }
       var counts: [String: Int] = [:]
-      for item in killed { counts[item.element.reason ?? "", default: 0] += 1 }
+      for index in killed { counts[processes[index].reason ?? "", default: 0] += 1 }
       for (reason, count) in counts.sorted(by: { $0.key < $1.key }) {
         guard let meaning = Self.reasonMeanings[reason], reason != "per-process-limit" || analysis.limitKill == nil
         else { continue }
         if reason == "highwater" {
-          summary += " `highwater`: \(meaning) — a system process, not the app."
+          summary.append(" `highwater`: ")
+          summary.append(meaning)
+          summary.append(" — a system process, not the app.")
         } else if count >= 3 {
-          summary += " \(count) processes were killed for `\(reason)`: \(meaning); background processes killed this way are not the fault of the process."
+          summary.append(" ")
+          summary.append(String(count))
+          summary.append(" processes were killed for `")
+          summary.append(reason)
+          summary.append("`: ")
+          summary.append(meaning)
+          summary.append("; background processes killed this way are not the fault of the process.")
         } else {
-          summary += " `\(reason)`: \(meaning)."
+          summary.append(" `")
+          summary.append(reason)
+          summary.append("`: ")
+          summary.append(meaning)
+          summary.append(".")
         }
       }
     }
     if let app = analysis.appEntry {
-      summary += " The app \(analysis.describe(app.process)) appears at \(app.path)"
-      summary += app.process.reason == nil ? " and was not killed." : "."
+      summary.append(" The app ")
+      summary.append(analysis.describe(app.process))
+      summary.append(" appears at ")
+      summary.append(app.path)
+      summary.append(app.process.reason == nil ? " and was not killed." : ".")
       evidence.append(Evidence(app.path, app.process.name ?? ""))
     }
     if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "298")) }
     if let kill = analysis.limitKill {
-      summary += " \(analysis.describe(kill.process)) crossed its own memory limit (see `jetsam-memory-limit`)."
-      return finding(confidence: .definite, summary: summary, evidence: evidence, severity: .note)
+      summary.append(" ")
+      summary.append(analysis.describe(kill.process))
+      summary.append(" crossed its own memory limit (see `jetsam-memory-limit`).")
+      return finding(confidence: .definite, summary: summary.string, evidence: evidence, severity: .note)
     }
-    return finding(confidence: .definite, summary: summary, evidence: evidence)
+    return finding(confidence: .definite, summary: summary.string, evidence: evidence)
   }
 }

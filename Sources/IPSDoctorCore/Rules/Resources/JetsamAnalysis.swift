@@ -73,24 +73,47 @@ struct JetsamAnalysis: Sendable {
   }
 
   static func megabytes(_ bytes: UInt64) -> String {
+    var text = UTF8TextBuilder(capacity: 16)
+    appendMegabytes(bytes, to: &text)
+    return text.string
+  }
+
+  /// `megabytes(bytes)` appended to `text`.
+  static func appendMegabytes(_ bytes: UInt64, to text: inout UTF8TextBuilder) {
     let tenths = (bytes * 10 + 524_288) / 1_048_576
-    return "\(tenths / 10).\(tenths % 10) MB"
+    text.appendDecimal(tenths / 10)
+    text.append(ascii: UInt8(ascii: "."))
+    text.appendDecimal(tenths % 10)
+    text.append(" MB")
   }
 
   /// "`name` (pid 12, 240.0 MB)"
   func describe(_ process: JetsamSummary.Process) -> String {
-    // The details appended in place: an array and `joined` cost more than the text.
-    var text = "`" + (process.name ?? "unnamed") + "`"
+    // Built as bytes and made a `String` once: appended to a `String`, the name, details and
+    // the interpolated numbers cost ~4,800 instructions a process.
+    var text = UTF8TextBuilder(capacity: 96)
+    text.append(ascii: UInt8(ascii: "`"))
+    text.append(process.name ?? "unnamed")
+    text.append(ascii: UInt8(ascii: "`"))
     var details = 0
-    func append(_ detail: String) {
-      text += details == 0 ? " (" : ", "
-      text += detail
+    func separate() {
+      text.append(details == 0 ? " (" : ", ")
       details += 1
     }
-    if let pid = process.pid { append("pid \(pid)") }
-    if let size = footprint(process) { append(size) }
-    if let reason = process.reason { append(reason) }
-    if details > 0 { text += ")" }
-    return text
+    if let pid = process.pid {
+      separate()
+      text.append("pid ")
+      text.append(String(pid))
+    }
+    if let bytes = jetsam.residentBytes(process) {
+      separate()
+      Self.appendMegabytes(bytes, to: &text)
+    }
+    if let reason = process.reason {
+      separate()
+      text.append(reason)
+    }
+    if details > 0 { text.append(ascii: UInt8(ascii: ")")) }
+    return text.string
   }
 }
