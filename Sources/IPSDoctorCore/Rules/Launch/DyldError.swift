@@ -45,11 +45,12 @@ struct DyldError: DyldLineLookup, Sendable {
     terminationTextBytes = context.terminationTextBytes
     reasonTextBytes = context.reasonTextBytes
     var present: UInt8 = 0
-    for item in texts { present |= Self.firstTestMarkerBits(in: item.text) }
-    for info in applicationSpecificInfo {
-      for line in info.lines { present |= Self.firstTestMarkerBits(in: line) }
+    let markers = Self.firstTestMarkerBytes
+    for index in texts.indices { present |= Self.firstTestMarkerBits(in: texts[index].text, markers) }
+    for index in applicationSpecificInfo.indices {
+      for line in applicationSpecificInfo[index].lines { present |= Self.firstTestMarkerBits(in: line, markers) }
     }
-    if let dyldErrorMessage { present |= Self.firstTestMarkerBits(in: dyldErrorMessage) }
+    if let dyldErrorMessage { present |= Self.firstTestMarkerBits(in: dyldErrorMessage, markers) }
     firstTestMarkersPresent = present
   }
 
@@ -68,9 +69,11 @@ struct DyldError: DyldLineLookup, Sendable {
 
   /// Bit `i` set when the UTF-8 of `text` contains that of `firstTestMarkers[i]` (what
   /// `text.utf8Contains(marker)` answers for each), found by stopping only at the "b"s.
-  static func firstTestMarkerBits(in text: String) -> UInt8 {
+  static func firstTestMarkerBits(in text: String) -> UInt8 { firstTestMarkerBits(in: text, firstTestMarkerBytes) }
+
+  /// `firstTestMarkerBits(in:)` with `firstTestMarkerBytes` read once by the caller.
+  private static func firstTestMarkerBits(in text: String, _ markers: [(bytes: [UInt8], anchor: Int)]) -> UInt8 {
     var text = text
-    let markers = firstTestMarkerBytes
     return text.withUTF8 { bytes -> UInt8 in
       guard let base = bytes.baseAddress else { return 0 }
       var present: UInt8 = 0
