@@ -239,7 +239,23 @@ extension DiagnosisContext {
 
   /// "`a` (threads[0].frames[0]), `b` (threads[0].frames[1])"
   public static func frameList(_ frames: [Evidence]) -> String {
-    frames.map { "`\($0.detail)` (\($0.path))" }.joined(separator: ", ")
+    // As bytes, made a `String` once: an interpolated string per frame and `joined` cost more
+    // than the text (the rules that list frames fire on a fifth of the corpus).
+    var text = UTF8TextBuilder(capacity: frames.count * 64)
+    for (index, frame) in frames.enumerated() {
+      if index > 0 {
+        text.append(ascii: UInt8(ascii: ","))
+        text.append(ascii: UInt8(ascii: " "))
+      }
+      text.append(ascii: UInt8(ascii: "`"))
+      text.append(frame.detail)
+      text.append(ascii: UInt8(ascii: "`"))
+      text.append(ascii: UInt8(ascii: " "))
+      text.append(ascii: UInt8(ascii: "("))
+      text.append(frame.path)
+      text.append(ascii: UInt8(ascii: ")"))
+    }
+    return text.string
   }
 
   /// The first app frame on `thread`, with its path.

@@ -265,7 +265,15 @@ public struct DiagnosisContext: Sendable {
     /// The frames' symbols as one byte string, for the crashed thread and the exception backtrace.
     var symbolText: FrameSymbolText? = nil
 
-    public func framePath(_ index: Int) -> String { path + "[" + String(index) + "]" }
+    public func framePath(_ index: Int) -> String {
+      // In storage of its final size: `path + "[" + String(index) + "]"` grew it three times.
+      var text = UTF8TextBuilder(capacity: path.utf8.count + 8)
+      text.append(path)
+      text.append(ascii: UInt8(ascii: "["))
+      text.appendDecimal(UInt64(index))
+      text.append(ascii: UInt8(ascii: "]"))
+      return text.string
+    }
   }
 
   /// The first non-`nil` answer of `body` for `backtraces`, in order (exception backtrace first),

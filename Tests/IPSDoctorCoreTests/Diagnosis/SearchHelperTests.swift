@@ -69,6 +69,20 @@ struct SearchHelperTests {
     }
   }
 
+  @Test("frameList matches the interpolated and joined form")
+  func frameList() {
+    let frames = [
+      Evidence("threads[0].frames[0]", "__pthread_kill + 8 (libsystem_kernel.dylib)"),
+      Evidence("threads[0].frames[12]", "naïve ✓ `quoted` (Bücher)"), Evidence("", ""),
+      Evidence("lastExceptionBacktrace[3]", String(repeating: "x", count: 300)),
+    ]
+    for count in 0...frames.count {
+      let part = Array(frames.prefix(count))
+      #expect(
+        DiagnosisContext.frameList(part) == part.map { "`\($0.detail)` (\($0.path))" }.joined(separator: ", "))
+    }
+  }
+
   @Test("terminationCode finds the codes the report states, and only those")
   func terminationCodes() {
     var report = CrashReport(format: .json)
