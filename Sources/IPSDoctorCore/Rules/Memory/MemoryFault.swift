@@ -220,8 +220,8 @@ struct MemoryFault: Sendable {
     }
     if context.isAppFrame(crashing.frame) {
       if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
-    } else if let app = context.appFrameEvidence(in: backtrace) {
-      if let index = Int(app.path.split(separator: "[").last?.dropLast() ?? ""), index > 6 {
+    } else if let (index, app) = context.indexedAppFrame(in: backtrace) {
+      if index > 6 {
         let caller = context.frameEvidence(backtrace, 1)
         sentence += ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
           + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
@@ -235,5 +235,27 @@ struct MemoryFault: Sendable {
     sentence += "."
     if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
     return sentence
+  }
+}
+
+// MARK: - The app frame with its index
+
+extension DiagnosisContext {
+  /// `appFrameEvidence(in:from:)` with the index of its frame, for the memory and Swift rules
+  /// that also need where the frame is: they parsed it back out of the evidence's path (splitting
+  /// the text) or described a frame they then threw away.
+  func indexedAppFrame(in backtrace: Backtrace, from start: Int = 0) -> (index: Int, evidence: Evidence)? {
+    guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
+    else { return nil }
+    return (index, appFrameEvidence(in: backtrace, at: index))
+  }
+
+  /// The evidence `appFrameEvidence(in:from:)` makes for the app frame at `index`: described,
+  /// and marked when it lacks a symbol.
+  func appFrameEvidence(in backtrace: Backtrace, at index: Int) -> Evidence {
+    let frame = backtrace.frames[index]
+    var text = describe(frame)
+    if symbol(frame) == nil { text += " (unsymbolicated)" }
+    return Evidence(backtrace.framePath(index), text)
   }
 }
