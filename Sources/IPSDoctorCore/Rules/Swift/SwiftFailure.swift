@@ -69,12 +69,13 @@ struct SwiftFailure: Sendable {
     {
       result.append(failure)
     }
-    // Where the crashed thread's symbol bytes lack the marker, or hold it first past the top 12
-    // frames, no frame scanned below has it.
+    // Where the symbol bytes of the crashed thread's top 12 frames lack the marker, no frame
+    // scanned below has it. The search stops where the 13th frame's symbol starts: the rest of
+    // the backtrace cannot change the answer.
     let marker = "Swift runtime failure: "
     let markerInTop: Bool
-    switch context.crashedBacktrace?.symbolText?.firstFrame(containing: marker) ?? .undecided {
-    case .found(let index): markerInTop = index < 12
+    switch context.crashedBacktrace?.symbolText?.firstFrame(containing: marker, before: 12) ?? .undecided {
+    case .found: markerInTop = true
     case .absent: markerInTop = false
     case .undecided: markerInTop = true
     }
