@@ -137,3 +137,121 @@ struct FiringMemorySwiftFastPathTests {
     #expect(found > 100)
   }
 }
+
+/// `MemoryFault.appendCrashSiteSentence(to:in:evidence:)` writes what the sentence built of
+/// interpolations did (kept here as it was, the reference).
+struct CrashSiteSentenceTests {
+  typealias E = LanguageRuntimeExamples
+
+  /// The sentence as `MemoryFault.crashSiteSentence(in:evidence:)` built it.
+  static func plainSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else {
+      return ""
+    }
+    var sentence = " The faulting frame is \(DiagnosisContext.quote(crashing.evidence))"
+    evidence.append(crashing.evidence)
+    if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
+      let next = context.frameEvidence(backtrace, 1)
+      sentence += " (a function the linker merged with identical ones), inside \(DiagnosisContext.quote(next))"
+      evidence.append(next)
+    }
+    if context.isAppFrame(crashing.frame) {
+      if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
+    } else if let app = context.appFrameEvidence(in: backtrace) {
+      if let index = Int(app.path.split(separator: "[").last?.dropLast() ?? ""), index > 6 {
+        let caller = context.frameEvidence(backtrace, 1)
+        sentence += ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
+          + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
+          + "(with an object, delegate or buffer the app gave them)"
+        evidence.append(caller)
+      } else {
+        sentence += ", called from \(DiagnosisContext.quote(app))"
+      }
+      evidence.append(app)
+    }
+    sentence += "."
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
+  }
+
+  /// Every branch: an app frame on top (symbolicated or not), a merged function on top, the first
+  /// app frame near and far below (7 and more), no app frame, a named queue and a thread name.
+  static let reportTexts: [String] = {
+    let system = (0..<9).map { E.F(.uiKit, "-[UIView layoutSubviews\($0)]") }
+    return [
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8"),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app), E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app, "<deduplicated_symbol>"), E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.uiKit, "<deduplicated_symbol>"), E.F(.uiKit, "x"), E.F(.app)]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(3)) + [E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(7)) + [E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system + [E.F(.app)], queue: "com.example.sync"),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system, queue: "com.apple.root.user-initiated-qos.cooperative"),
+      E.badAccess("KERN_PROTECTION_FAILURE at 0x104c2c000", frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "é.ü()")]),
+    ]
+  }()
+
+  @Test func appendedSentenceIsThePlainOne() throws {
+    var contexts: [(String, DiagnosisContext)] = []
+    for (index, text) in Self.reportTexts.enumerated() {
+      contexts.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
+    }
+    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
+      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
+      contexts.append((path, DiagnosisContext(report: report)))
+    }
+    var farBelow = 0
+    for (name, context) in contexts {
+      var plainEvidence = [Evidence("x", "y")]
+      let plain = Self.plainSentence(in: context, evidence: &plainEvidence)
+      var evidence = [Evidence("x", "y")]
+      var text = "Before."
+      MemoryFault.appendCrashSiteSentence(to: &text, in: context, evidence: &evidence)
+      #expect(text == "Before." + plain, "\(name)")
+      #expect(evidence == plainEvidence, "\(name)")
+      if plain.contains("far below") { farBelow += 1 }
+    }
+    #expect(farBelow > 0)
+  }
+
+  @Test func appendedQuoteIsThePlainOne() {
+    for evidence in [Evidence("", ""), Evidence("threads[0].frames[3]", "Example + 0x1f40"), Evidence("p", "é `x`")] {
+      var text = "a"
+      MemoryFault.appendQuote(evidence, to: &text)
+      #expect(text == "a" + DiagnosisContext.quote(evidence))
+    }
+  }
+}
+
+/// The summaries the memory rules now write piece by piece read as their interpolations did.
+struct MemorySummaryTextTests {
+  typealias E = LanguageRuntimeExamples
+
+  static func summary(_ rule: some DiagnosisRule, _ text: String) throws -> String? {
+    rule.diagnose(DiagnosisContext(report: try ReportReader.read(Array(text.utf8))))?.summary
+  }
+
+  @Test func nullPointerSummaries() throws {
+    let read = #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":16},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
+    let sixteen = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000010", threadState: read))
+    #expect(sixteen?.hasPrefix("The app read from address `0x10`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 16 bytes: a field of a struct, object or C++ `this` that is null). The faulting frame is `") == true)
+    let one = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000001"))
+    #expect(one?.hasPrefix("The app accessed address `0x1`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 1 byte: a field") == true)
+    let likely = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"))
+    #expect(likely?.hasPrefix("The app accessed address `0x3a10`, just above the zero page: most likely a field far inside a null pointer's memory (an offset of 14864 bytes: ") == true)
+    let zero = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000"))
+    #expect(zero?.hasPrefix("The app accessed address `0x0`, inside the unmapped zero page: it dereferenced a null pointer. The faulting frame is `") == true)
+    let jump = #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":0}}"#
+    let jumped = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000", threadState: jump))
+    #expect(jumped?.hasPrefix("The app jumped to address `0x0`: it called a null function pointer, block or closure. The faulting frame is `") == true)
+  }
+
+  @Test func invalidAddressSummary() throws {
+    let text = E.badAccess(
+      "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+      vmRegionInfo: "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES")
+    let summary = try Self.summary(InvalidAddressRule(), text)
+    #expect(summary?.hasPrefix("The app accessed `0x4cdfaf798`, which is not mapped memory (\"0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\"). The faulting frame is `") == true)
+    #expect(summary?.hasSuffix(" This is the symptom, not the root cause: the pointer was freed, overwritten or never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard Malloc or Zombie Objects to find where.") == true)
+  }
+}
