@@ -255,3 +255,93 @@ struct MemorySummaryTextTests {
     #expect(summary?.hasSuffix(" This is the symptom, not the root cause: the pointer was freed, overwritten or never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard Malloc or Zombie Objects to find where.") == true)
   }
 }
+
+/// `SwiftFailure.parse` (the location taken from the prefix trimmed once, its colon dropped by
+/// its byte) and `appendLocationSentence(to:in:evidence:)` answer as the code they replaced (kept
+/// here as it was, the reference).
+struct SwiftFailureTextTests {
+  typealias E = LanguageRuntimeExamples
+
+  /// The new-format location as `parse` found it: the prefix trimmed again, `dropLast()`.
+  static func plainLocation(_ text: String, before marker: String) -> (file: String, line: Int)? {
+    guard let range = text.firstRange(of: marker) else { return nil }
+    let prefix = text[..<range.lowerBound].trimmingWhitespace()
+    guard prefix.hasSuffix(":") else { return nil }
+    let location = prefix.dropLast()
+    guard let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) else {
+      return nil
+    }
+    return (String(location[..<colon]), line)
+  }
+
+  static let lines = [
+    "Example/Router.swift:88: Fatal error: Unknown route: settings/privacy",
+    "Example/Cache.swift:12: Precondition failed: capacity must be positive",
+    "  Ünïcödé/Fïlé.swift:7:  Assertion failed: é", "a:b: Fatal error", ":Fatal error: x", "x: Fatal error",
+    "Fatal error: message: file Module/File.swift, line 42", "Fatal error: file Module/File.swift, line 9",
+    "Swift runtime failure: Index out of range", "Module/File.swift:4:\u{301}: Fatal error: mark",
+    "Module/File.swift:\u{661}\u{662}: Fatal error: arabic digits", "F.swift:-3: Fatal error: negative",
+    "\tF.swift:3:\t Fatal error:\tmessage\n", "prefix Fatal error: not at the start", "",
+  ]
+
+  @Test func parseAgreesWithTheTwiceTrimmedLocation() {
+    for line in Self.lines {
+      let failure = SwiftFailure.parse(line, evidence: Evidence("p", line))
+      var expected: (file: String, line: Int)?
+      if let failure, failure.kind != .runtimeFailure {
+        expected = Self.plainLocation(line, before: failure.kind.rawValue)
+      }
+      if let expected {
+        #expect(failure?.file == expected.file && failure?.line == expected.line, "\(line)")
+      } else if let failure, !line.contains(", line ") {
+        #expect(failure.file == nil && failure.line == nil, "\(line)")
+      }
+    }
+  }
+
+  /// The sentence as `SwiftFailure.locationSentence(in:evidence:)` built it.
+  static func plainSentence(_ failure: SwiftFailure, in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    var sentence = ""
+    if let location = failure.location { sentence += " It was raised at `\(location)`." }
+    guard let backtrace = context.crashedBacktrace else { return sentence }
+    let start = failure.frameIndex.map { $0 + 1 } ?? 0
+    if let app = context.appFrameEvidence(in: backtrace, from: start) {
+      sentence += " The app frame that failed is \(DiagnosisContext.quote(app))"
+      sentence += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
+      evidence.append(app)
+    }
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
+  }
+
+  @Test func appendedLocationSentenceIsThePlainOne() throws {
+    let texts = [
+      E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Router.route(for:)")],
+             asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#),
+      E.trap(frames: [E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app)]),
+      E.trap(frames: [E.F(.swiftCore, "x")], asi: #"{"libswiftCore.dylib":["Fatal error: no location"]}"#),
+    ]
+    var contexts: [(String, DiagnosisContext)] = []
+    for (index, text) in texts.enumerated() {
+      contexts.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
+    }
+    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
+      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
+      contexts.append((path, DiagnosisContext(report: report)))
+    }
+    var compared = 0
+    for (name, context) in contexts {
+      for failure in SwiftFailure.all(in: context) {
+        var plainEvidence: [Evidence] = []
+        let plain = Self.plainSentence(failure, in: context, evidence: &plainEvidence)
+        var evidence: [Evidence] = []
+        var text = "Summary."
+        failure.appendLocationSentence(to: &text, in: context, evidence: &evidence)
+        #expect(text == "Summary." + plain, "\(name)")
+        #expect(evidence == plainEvidence, "\(name)")
+        compared += 1
+      }
+    }
+    #expect(compared > 10)
+  }
+}
