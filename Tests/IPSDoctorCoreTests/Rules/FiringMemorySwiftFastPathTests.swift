@@ -345,3 +345,34 @@ struct SwiftFailureTextTests {
     #expect(compared > 10)
   }
 }
+
+/// swift-trap-unknown's summary, now written piece by piece, reads as its interpolations did
+/// (rebuilt here from the context the old way).
+struct TrapSummaryTextTests {
+  typealias E = LanguageRuntimeExamples
+
+  @Test func summariesReadAsTheInterpolatedOnes() throws {
+    let texts = [
+      E.trap(frames: [E.F(.app, offset: 0x1c2f4), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+      E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+      E.trap(frames: [E.F(.app, "Parser.next()"), E.F(.app, "Parser.run()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
+    ]
+    for text in texts {
+      let context = DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))
+      let summary = try #require(SwiftTrapUnknownRule().diagnose(context)).summary
+      let backtrace = try #require(context.crashedBacktrace)
+      let top = context.frameEvidence(backtrace, 0)
+      let opening: String
+      if let name = context.symbol(backtrace.frames[0])?.display, !context.isAppFrame(backtrace.frames[0]) {
+        opening = "The Swift standard library stopped the app in `\(name)` (\(top.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+      } else {
+        opening = "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(top)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+      }
+      #expect(summary.hasPrefix(opening), "\(summary)")
+      if let app = context.appFrameEvidence(in: backtrace), app.path != top.path {
+        #expect(summary.contains(" The app frame that called it is \(DiagnosisContext.quote(app))."), "\(summary)")
+      }
+      #expect(summary.hasSuffix(" It happened on \(try #require(context.crashedThreadDisplay))."), "\(summary)")
+    }
+  }
+}

@@ -77,7 +77,10 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       }
     }
 
-    var summary: String
+    // The summary is written piece by piece into one buffer, reserved once the rule is sure to
+    // fire: built of interpolations (each a string of its own) and grown from a literal, its text
+    // was allocated again for most pieces.
+    var summary = String()
     let topEvidence: Evidence
     if let name = context.symbol(top)?.display, (top.imageName ?? "").hasPrefix("libswift") {
       // The standard library's assertion machinery, called by the app.
@@ -85,14 +88,28 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       guard Self.assertionFunctions.contains(where: { name.prefilteredContains($0) }) else { return nil }
       // The evidence is made once the rule is sure to fire: describing a frame is most of a finding.
       topEvidence = context.frameEvidence(backtrace, 0)
-      summary = "The Swift standard library stopped the app in `\(name)` (\(topEvidence.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+      summary.reserveCapacity(1024)
+      summary += "The Swift standard library stopped the app in `"
+      summary += name
+      summary += "` ("
+      summary += topEvidence.path
+      summary += ") with "
+      summary += context.exceptionDisplay
+      summary += ", but the report records no message. `"
+      summary += name
+      summary += "` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
     } else if context.isAppFrame(top) {
       if let name = context.symbol(top)?.display {
         // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
         guard Self.looksLikeSwift(name) else { return nil }
       }
       topEvidence = context.frameEvidence(backtrace, 0)
-      summary = "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(topEvidence)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+      summary.reserveCapacity(1024)
+      summary += "The app stopped on a trap instruction ("
+      summary += context.exceptionDisplay
+      summary += ") in its own code at "
+      MemoryFault.appendQuote(topEvidence, to: &summary)
+      summary += ", and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
     } else {
       return nil
     }
@@ -102,7 +119,9 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     // not described again).
     if let index = context.firstAppFrameIndex(in: backtrace.frames, from: 0), index != 0 {
       let app = context.appFrameEvidence(in: backtrace, at: index)
-      summary += " The app frame that called it is \(DiagnosisContext.quote(app))."
+      summary += " The app frame that called it is "
+      MemoryFault.appendQuote(app, to: &summary)
+      summary += "."
       evidence.append(app)
     }
     if context.hasUnsymbolicatedAppFrames {
@@ -110,7 +129,11 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     } else {
       summary += " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
     }
-    if let thread = context.crashedThreadDisplay { summary += " It happened on \(thread)." }
+    if let thread = context.crashedThreadDisplay {
+      summary += " It happened on "
+      summary += thread
+      summary += "."
+    }
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 
