@@ -31,6 +31,12 @@ public struct InvalidAddressRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// The summary's last sentence (joined once: its literals were concatenated on every finding).
+  static let symptomSentence =
+    " This is the symptom, not the root cause: the pointer was freed, overwritten or "
+    + "never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard "
+    + "Malloc or Zombie Objects to find where."
+
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
   public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
@@ -42,18 +48,31 @@ public struct InvalidAddressRule: DiagnosisRule {
     if fault.kind == .invalidAddress, let address = fault.address, address < 0x10000, !fault.isPACFlagged {
       return nil  // null-pointer-dereference
     }
-    var evidence = [fault.subtypeEvidence].compactMap { $0 }
-    var summary: String
+    // Room for every piece of evidence up front (the subtype, the region, up to four frames):
+    // built from an array literal and grown, the array was allocated three times.
+    var evidence: [Evidence] = []
+    evidence.reserveCapacity(6)
+    if let subtype = fault.subtypeEvidence { evidence.append(subtype) }
+    // One buffer for the whole summary (the crash-site sentence included), written piece by
+    // piece: grown from a literal and through interpolations (each a string of its own), the
+    // text was allocated again for most pieces.
+    var summary = String()
+    summary.reserveCapacity(1024)
     if fault.kind == .generalProtection {
-      summary = "The app crashed with \(context.exceptionDisplay) (`EXC_I386_GPFLT`, a general "
+      summary += "The app crashed with \(context.exceptionDisplay) (`EXC_I386_GPFLT`, a general "
         + "protection fault): on Intel this is an access through a non-canonical pointer, i.e. "
         + "garbage in a pointer variable."
     } else {
       let access = MemoryFault.accessKind(in: context)
-      summary = "The app \(access == "write" ? "wrote to" : access == "read" ? "read from" : "accessed") "
-        + "\(fault.addressDisplay), which is not mapped memory"
+      summary += "The app "
+      summary += access == "write" ? "wrote to" : access == "read" ? "read from" : "accessed"
+      summary += " "
+      summary += fault.addressDisplay
+      summary += ", which is not mapped memory"
       if let headline = MemoryFault.regionHeadline(in: context) {
-        summary += " (\"\(headline.detail)\")"
+        summary += " (\""
+        summary += headline.detail
+        summary += "\")"
         evidence.append(headline)
       }
       summary += "."
@@ -61,10 +80,8 @@ public struct InvalidAddressRule: DiagnosisRule {
         summary += " The report flags a possible pointer authentication failure: the pointer's high bits are corrupt."
       }
     }
-    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
-    summary += " This is the symptom, not the root cause: the pointer was freed, overwritten or "
-      + "never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard "
-      + "Malloc or Zombie Objects to find where."
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += Self.symptomSentence
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 

@@ -40,7 +40,7 @@ public struct KernMemoryErrorRule: DiagnosisRule {
       evidence.append(region)
     }
     summary += "."
-    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

@@ -205,35 +205,76 @@ struct MemoryFault: Sendable {
     return nil
   }
 
-  /// A sentence naming the faulting frame and the first app frame below it.
-  static func crashSiteSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
-    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else {
-      return ""
-    }
-    var sentence = " The faulting frame is \(DiagnosisContext.quote(crashing.evidence))"
+  /// Appends a sentence naming the faulting frame and the first app frame below it to `text`.
+  /// Piece by piece, into the summary: the memory rules' costliest part was this sentence built
+  /// of interpolations, each a string of its own (grown from its literals' size) made, copied
+  /// into the sentence, the sentence into the summary, and freed.
+  static func appendCrashSiteSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
+    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return }
+    text += " The faulting frame is "
+    appendQuote(crashing.evidence, to: &text)
     evidence.append(crashing.evidence)
     // Identical functions merged by the linker carry no useful name; the next frame has one.
     if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
       let next = context.frameEvidence(backtrace, 1)
-      sentence += " (a function the linker merged with identical ones), inside \(DiagnosisContext.quote(next))"
+      text += " (a function the linker merged with identical ones), inside "
+      appendQuote(next, to: &text)
       evidence.append(next)
     }
     if context.isAppFrame(crashing.frame) {
-      if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
-    } else if let app = context.appFrameEvidence(in: backtrace) {
-      if let index = Int(app.path.split(separator: "[").last?.dropLast() ?? ""), index > 6 {
+      if context.symbol(crashing.frame) == nil { text += "; symbolicate it to see the line" }
+    } else if let (index, app) = context.indexedAppFrame(in: backtrace) {
+      if index > 6 {
         let caller = context.frameEvidence(backtrace, 1)
-        sentence += ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
-          + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
-          + "(with an object, delegate or buffer the app gave them)"
+        text += ", called by "
+        appendQuote(caller, to: &text)
+        text += "; the first app frame is far below, "
+        appendQuote(app, to: &text)
+        text += ", so the system frameworks were working on the app's behalf "
+        text += "(with an object, delegate or buffer the app gave them)"
         evidence.append(caller)
       } else {
-        sentence += ", called from \(DiagnosisContext.quote(app))"
+        text += ", called from "
+        appendQuote(app, to: &text)
       }
       evidence.append(app)
     }
-    sentence += "."
-    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
-    return sentence
+    text += "."
+    if let thread = context.crashedThreadDisplay {
+      text += " It happened on "
+      text += thread
+      text += "."
+    }
+  }
+
+  /// Appends `DiagnosisContext.quote(evidence)` to `text`, without making it a string first.
+  static func appendQuote(_ evidence: Evidence, to text: inout String) {
+    text += "`"
+    text += evidence.detail
+    text += "` ("
+    text += evidence.path
+    text += ")"
+  }
+}
+
+// MARK: - The app frame with its index
+
+extension DiagnosisContext {
+  /// `appFrameEvidence(in:from:)` with the index of its frame, for the memory and Swift rules
+  /// that also need where the frame is: they parsed it back out of the evidence's path (splitting
+  /// the text) or described a frame they then threw away.
+  func indexedAppFrame(in backtrace: Backtrace, from start: Int = 0) -> (index: Int, evidence: Evidence)? {
+    guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
+    else { return nil }
+    return (index, appFrameEvidence(in: backtrace, at: index))
+  }
+
+  /// The evidence `appFrameEvidence(in:from:)` makes for the app frame at `index`: described,
+  /// and marked when it lacks a symbol.
+  func appFrameEvidence(in backtrace: Backtrace, at index: Int) -> Evidence {
+    let frame = backtrace.frames[index]
+    var text = describe(frame)
+    if symbol(frame) == nil { text += " (unsymbolicated)" }
+    return Evidence(backtrace.framePath(index), text)
   }
 }

@@ -42,7 +42,7 @@ public struct MisalignedAccessRule: DiagnosisRule {
       if alignment != 0 { summary += "; the address is \(alignment) bytes past an 8-byte boundary" }
     }
     summary += "."
-    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

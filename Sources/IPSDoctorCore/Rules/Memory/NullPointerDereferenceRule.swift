@@ -47,24 +47,39 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
     let access = MemoryFault.accessKind(in: context) ?? "access"
     let pc = context.crashedThread?.state?["pc"]
 
-    var summary: String
+    // One buffer for the whole summary (the crash-site sentence included), written piece by
+    // piece: grown from a literal and through interpolations (each a string of its own), the
+    // text was allocated again for most pieces.
+    var summary = String()
+    summary.reserveCapacity(1024)
     if let pc, pc == address {
-      summary = "The app jumped to address `\(String.hex(address))`: it called a null function "
-        + "pointer, block or closure."
+      summary += "The app jumped to address `"
+      summary += String.hex(address)
+      summary += "`: it called a null function pointer, block or closure."
     } else {
-      let verb = access == "access" ? "accessed" : (access == "write" ? "wrote to" : "read from")
-      summary = "The app \(verb) address `\(String.hex(address))`, "
+      summary += "The app "
+      summary += access == "access" ? "accessed" : (access == "write" ? "wrote to" : "read from")
+      summary += " address `"
+      summary += String.hex(address)
+      summary += "`, "
       summary += definite
         ? "inside the unmapped zero page: it dereferenced a null pointer"
         : "just above the zero page: most likely a field far inside a null pointer's memory"
       if address > 0 {
-        summary += " (an offset of \(address) byte\(address == 1 ? "" : "s"): a field of a struct, object or C++ `this` that is null)"
+        summary += " (an offset of "
+        summary += String(address)
+        summary += address == 1 ? " byte" : " bytes"
+        summary += ": a field of a struct, object or C++ `this` that is null)"
       }
       summary += "."
     }
-    var evidence = [fault.subtypeEvidence].compactMap { $0 }
+    // Room for every piece of evidence up front (the subtype, the region, up to four frames):
+    // built from an array literal and grown, the array was allocated three times.
+    var evidence: [Evidence] = []
+    evidence.reserveCapacity(6)
+    if let subtype = fault.subtypeEvidence { evidence.append(subtype) }
     if let headline = MemoryFault.regionHeadline(in: context) { evidence.append(headline) }
-    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     return finding(confidence: definite ? .definite : .likely, summary: summary, evidence: evidence)
   }
 

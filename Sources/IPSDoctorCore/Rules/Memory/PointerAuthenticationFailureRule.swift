@@ -44,7 +44,7 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
       "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay), and the "
       + "report flags a possible pointer authentication failure: a signed pointer's high bits did "
       + "not verify, so it was corrupted, stale, or used in the wrong context."
-    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     if let crashing = context.crashingFrame, let name = context.symbol(crashing.frame)?.display,
       ZombieObjectRule.runtimeSymbols.contains(where: { name.hasPrefix($0) })
     {

@@ -49,7 +49,7 @@ public struct ProtectionFailureRule: DiagnosisRule {
       }
     }
     summary += "."
-    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 

@@ -58,7 +58,7 @@ public struct SwiftArithmeticOverflowRule: DiagnosisRule {
     default: what = "A numeric conversion could not represent its value"
     }
     var summary = "\(what): \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
-    summary += failure.locationSentence(in: context, evidence: &evidence)
+    failure.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

@@ -69,12 +69,13 @@ struct SwiftFailure: Sendable {
     {
       result.append(failure)
     }
-    // Where the crashed thread's symbol bytes lack the marker, or hold it first past the top 12
-    // frames, no frame scanned below has it.
+    // Where the symbol bytes of the crashed thread's top 12 frames lack the marker, no frame
+    // scanned below has it. The search stops where the 13th frame's symbol starts: the rest of
+    // the backtrace cannot change the answer.
     let marker = "Swift runtime failure: "
     let markerInTop: Bool
-    switch context.crashedBacktrace?.symbolText?.firstFrame(containing: marker) ?? .undecided {
-    case .found(let index): markerInTop = index < 12
+    switch context.crashedBacktrace?.symbolText?.firstFrame(containing: marker, before: 12) ?? .undecided {
+    case .found: markerInTop = true
     case .absent: markerInTop = false
     case .undecided: markerInTop = true
     }
@@ -123,10 +124,11 @@ struct SwiftFailure: Sendable {
       var message = text[range.upperBound...].trimmingWhitespace()
       if message.hasPrefix(":") { message = String(message.dropFirst()).trimmingWhitespace() }
       var failure = SwiftFailure(kind: kind, message: message, evidence: evidence())
-      // New format: "Module/File.swift:42: Fatal error: message".
-      let prefix = text[..<range.lowerBound].trimmingWhitespace()
-      if kind != .runtimeFailure, prefix.hasSuffix(":") {
-        let location = prefix.dropLast()
+      // New format: "Module/File.swift:42: Fatal error: message". `before` is that prefix,
+      // trimmed (it was trimmed a second time here). Its last `Character` is the colon, one byte:
+      // dropped by its UTF-8 index, as `dropLast()` did walking `Character`s.
+      if kind != .runtimeFailure, before.hasSuffix(":") {
+        let location = before[..<before.utf8.index(before: before.endIndex)]
         if let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) {
           failure.file = String(location[..<colon])
           failure.line = line
@@ -158,20 +160,33 @@ struct SwiftFailure: Sendable {
     return pointer("`\(location)`") + "\n\n" + remedy
   }
 
-  /// A sentence naming where the failure happened: the source location and the crashing app
-  /// frame.
-  func locationSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
-    var sentence = ""
-    if let location { sentence += " It was raised at `\(location)`." }
-    guard let backtrace = context.crashedBacktrace else { return sentence }
+  /// Appends a sentence naming where the failure happened, the source location and the crashing
+  /// app frame, to `text`. Piece by piece, into the summary, as
+  /// `MemoryFault.appendCrashSiteSentence` does: built of interpolations, returned and copied,
+  /// the sentence was most of the cost of a Swift runtime finding's text.
+  func appendLocationSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
+    if let file {
+      text += " It was raised at `"
+      text += file
+      if let line {
+        text += ":"
+        text += String(line)
+      }
+      text += "`."
+    }
+    guard let backtrace = context.crashedBacktrace else { return }
     // The inlined "Swift runtime failure" frame sits on top of the function that failed.
     let start = frameIndex.map { $0 + 1 } ?? 0
     if let app = context.appFrameEvidence(in: backtrace, from: start) {
-      sentence += " The app frame that failed is \(DiagnosisContext.quote(app))"
-      sentence += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
+      text += " The app frame that failed is "
+      MemoryFault.appendQuote(app, to: &text)
+      text += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
       evidence.append(app)
     }
-    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
-    return sentence
+    if let thread = context.crashedThreadDisplay {
+      text += " It happened on "
+      text += thread
+      text += "."
+    }
   }
 }

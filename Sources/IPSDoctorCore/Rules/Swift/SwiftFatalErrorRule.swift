@@ -36,8 +36,9 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
   public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
 
   /// Messages that other rules explain better: the Swift runtime rules here, and the Swift
-  /// concurrency and framework fatal errors of the concurrency rules.
-  static var specificFragments: [String] {
+  /// concurrency and framework fatal errors of the concurrency rules. Built once: as a computed
+  /// property the four arrays were joined again for every failure tested.
+  static let specificFragments: [String] =
     SwiftForceUnwrapNilRule.fragments + SwiftIndexOutOfRangeRule.fragments
       + SwiftArithmeticOverflowRule.fragments
       + [
@@ -46,14 +47,14 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
         "No ObservableObject of type", "No Observable object of type",
         "failed to find a currently active container",
       ]
-  }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    let candidates = SwiftFailure.all(in: context).filter { failure in
+    // The first candidate, without filtering (and copying) the ones after it.
+    let candidate = SwiftFailure.all(in: context).first { failure in
       failure.kind != .runtimeMessage
         && !Self.specificFragments.contains { failure.message.prefilteredContains($0) }
     }
-    guard let failure = candidates.first else { return nil }
+    guard let failure = candidate else { return nil }
     var evidence = [failure.evidence]
     let what: String
     switch failure.kind {
@@ -71,7 +72,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
     } else {
       summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     }
-    summary += failure.locationSentence(in: context, evidence: &evidence)
+    failure.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
     let remedy = failure.remedy(Self.description.remedy) { "Open \($0): the check that failed is there." }
     return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
   }

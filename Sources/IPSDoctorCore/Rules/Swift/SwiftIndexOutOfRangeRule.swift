@@ -57,7 +57,7 @@ public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
     }
     var located = failure
     if let file = failure.file, file.hasPrefix("Swift/") { located.file = nil }
-    summary += located.locationSentence(in: context, evidence: &evidence)
+    located.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

@@ -44,6 +44,10 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     "_swift_task_checkIsolated", "swift_task_checkIsolated", "objc_exception", "_crashOnException",
   ]
 
+  /// The standard library's functions that end `fatalError`, `precondition` and its own checks
+  /// (built once: as a literal in `diagnose` the array was allocated on every call).
+  static let assertionFunctions = ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.isTrap, let backtrace = context.crashedBacktrace, let top = backtrace.frames.first
     else { return nil }
@@ -53,16 +57,15 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     // In place: `LanguageException.find(in:)` is `context.languageException`, and comparing its copy
     // with `nil` retained and released it.
     if context.exceptionMessage != nil || context.languageException != nil { return nil }
-    if SwiftIsolationTrap.evidence(in: context) != nil { return nil }
+    // `SwiftIsolationTrap.evidence(in:) != nil`: it is non-`nil` exactly when the dispatch
+    // assertion's frame is found, and describing the frames cost more than finding it.
+    if context.firstFrameIndex(in: backtrace, containing: SwiftIsolationTrap.dispatchAssert) != nil { return nil }
     for fragment in Self.otherTrapFrames {
       // Bytes absent from the first six frames mean no match there (the fragments are ASCII
       // without `K`, `;` or `` ` ``, the only ASCII characters other characters are canonically
-      // equivalent to): one search of the whole backtrace instead of one per frame.
-      switch backtrace.symbolText?.firstFrame(containing: fragment) {
-      case .absent?: continue
-      case .found(let index)? where index >= 6: continue
-      default: break
-      }
+      // equivalent to): one search of the first six symbols instead of one per frame, stopping
+      // where the seventh starts (searching the whole backtrace cost most of this rule).
+      if case .absent? = backtrace.symbolText?.firstFrame(containing: fragment, before: 6) { continue }
       for frame in backtrace.frames.prefix(6) {
         if let symbol = frame.symbol, symbol.prefilteredContains(fragment) { return nil }
       }
@@ -74,29 +77,51 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       }
     }
 
-    var evidence = [context.exceptionEvidence].compactMap { $0 }
-    let topEvidence = context.frameEvidence(backtrace, 0)
-    var summary: String
+    // The summary is written piece by piece into one buffer, reserved once the rule is sure to
+    // fire: built of interpolations (each a string of its own) and grown from a literal, its text
+    // was allocated again for most pieces.
+    var summary = String()
+    let topEvidence: Evidence
     if let name = context.symbol(top)?.display, (top.imageName ?? "").hasPrefix("libswift") {
       // The standard library's assertion machinery, called by the app.
       // Also "closure #1 in closure #1 in _assertionFailure(…)", the inlined message printer.
-      guard ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
-        .contains(where: { name.prefilteredContains($0) })
-      else { return nil }
-      evidence.append(topEvidence)
-      summary = "The Swift standard library stopped the app in `\(name)` (\(topEvidence.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+      guard Self.assertionFunctions.contains(where: { name.prefilteredContains($0) }) else { return nil }
+      // The evidence is made once the rule is sure to fire: describing a frame is most of a finding.
+      topEvidence = context.frameEvidence(backtrace, 0)
+      summary.reserveCapacity(1024)
+      summary += "The Swift standard library stopped the app in `"
+      summary += name
+      summary += "` ("
+      summary += topEvidence.path
+      summary += ") with "
+      summary += context.exceptionDisplay
+      summary += ", but the report records no message. `"
+      summary += name
+      summary += "` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
     } else if context.isAppFrame(top) {
       if let name = context.symbol(top)?.display {
         // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
         guard Self.looksLikeSwift(name) else { return nil }
       }
-      evidence.append(topEvidence)
-      summary = "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(topEvidence)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+      topEvidence = context.frameEvidence(backtrace, 0)
+      summary.reserveCapacity(1024)
+      summary += "The app stopped on a trap instruction ("
+      summary += context.exceptionDisplay
+      summary += ") in its own code at "
+      MemoryFault.appendQuote(topEvidence, to: &summary)
+      summary += ", and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
     } else {
       return nil
     }
-    if let app = context.appFrameEvidence(in: backtrace), app.path != topEvidence.path {
-      summary += " The app frame that called it is \(DiagnosisContext.quote(app))."
+    var evidence = [context.exceptionEvidence].compactMap { $0 }
+    evidence.append(topEvidence)
+    // The top frame's evidence has the path of index 0: an app frame there is not repeated (and
+    // not described again).
+    if let index = context.firstAppFrameIndex(in: backtrace.frames, from: 0), index != 0 {
+      let app = context.appFrameEvidence(in: backtrace, at: index)
+      summary += " The app frame that called it is "
+      MemoryFault.appendQuote(app, to: &summary)
+      summary += "."
       evidence.append(app)
     }
     if context.hasUnsymbolicatedAppFrames {
@@ -104,7 +129,11 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     } else {
       summary += " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
     }
-    if let thread = context.crashedThreadDisplay { summary += " It happened on \(thread)." }
+    if let thread = context.crashedThreadDisplay {
+      summary += " It happened on "
+      summary += thread
+      summary += "."
+    }
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 

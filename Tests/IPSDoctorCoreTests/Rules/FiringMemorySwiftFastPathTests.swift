@@ -1,0 +1,378 @@
+import Testing
+
+@testable import IPSDoctorCore
+
+/// The shortcuts of the memory and Swift rules that fire most (null-pointer-dereference,
+/// invalid-address, swift-trap-unknown, swift-fatal-error and the Swift failures they read) must
+/// answer exactly as the code they replaced.
+struct FiringMemorySwiftFastPathTests {
+  typealias E = LanguageRuntimeExamples
+
+  /// A trap whose crashed thread has `count` app frames and `marker` as the symbol of each frame
+  /// in `at` (an inlined frame, as optimised builds write "Swift runtime failure: …").
+  static func trap(count: Int, marker: String, at indexes: [Int]) -> String {
+    let frames = (0..<count).map { index in
+      indexes.contains(index)
+        ? E.F(.app, marker, inline: true) : E.F(.app, "Worker.step\(index)()", offset: 4096 + index * 16)
+    }
+    return E.trap(frames: frames)
+  }
+
+  /// Reports with markers just inside and just outside the frame limits the rules search (6 and
+  /// 12), deep in the backtrace, in several frames, and in none.
+  static var reportTexts: [String] {
+    var texts: [String] = []
+    let markers = SwiftTrapUnknownRule.otherTrapFrames + ["Swift runtime failure: Index out of range"]
+    for marker in markers {
+      for indexes in [[0], [5], [6], [7], [11], [12], [13], [30], [3, 30], [], [12, 40]] {
+        texts.append(trap(count: 45, marker: marker, at: indexes))
+      }
+    }
+    // Short backtraces: the byte search takes its short-text path there.
+    texts.append(trap(count: 3, marker: "objc_exception_rethrow", at: [2]))
+    texts.append(trap(count: 8, marker: "Swift runtime failure: x", at: [7]))
+    return texts
+  }
+
+  /// The contexts of the reports above and of every fixture report.
+  static func contexts() throws -> [(name: String, context: DiagnosisContext)] {
+    var result: [(String, DiagnosisContext)] = []
+    for (index, text) in reportTexts.enumerated() {
+      result.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
+    }
+    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
+      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
+      result.append((path, DiagnosisContext(report: report)))
+    }
+    return result
+  }
+
+  /// The old test, on the whole backtrace's bytes: absent, or first found at or past `limit`.
+  static func absentBeforeOnWholeText(_ backtrace: DiagnosisContext.Backtrace, _ fragment: String, _ limit: Int) -> Bool {
+    switch backtrace.symbolText?.firstFrame(containing: fragment) {
+    case .absent?: return true
+    case .found(let index)? where index >= limit: return true
+    default: return false
+    }
+  }
+
+  /// What the searches bounded to the top frames answer agrees with the whole-text search they
+  /// replaced, and both agree with the frame walk where they decide.
+  @Test func topFrameSearchesAgreeWithWholeBacktraceSearch() throws {
+    var decided = 0
+    let fragments = SwiftTrapUnknownRule.otherTrapFrames + ["Swift runtime failure: "]
+    for (name, context) in try Self.contexts() {
+      context.forEachBacktrace { backtrace in
+        for fragment in fragments {
+          for limit in [6, 12] {
+            let bounded = backtrace.symbolText?.firstFrame(containing: fragment, before: limit)
+            var boundedAbsent = false
+            if case .absent? = bounded { boundedAbsent = true }
+            #expect(boundedAbsent == Self.absentBeforeOnWholeText(backtrace, fragment, limit), "\(name) \(fragment) \(limit)")
+            if boundedAbsent {
+              decided += 1
+              let walked = backtrace.frames.prefix(limit).contains { $0.symbol?.prefilteredContains(fragment) == true }
+              #expect(!walked, "\(name) \(fragment) \(limit)")
+            }
+          }
+        }
+      }
+    }
+    #expect(decided > 1000)
+  }
+
+  /// The marker of an inlined failure frame counts in the top 12 frames only, wherever else the
+  /// backtrace holds it.
+  @Test func failureFramesAreTakenFromTheTopTwelve() throws {
+    let marker = "Swift runtime failure: Index out of range"
+    for indexes in [[0], [11], [12], [30], [3, 30], [12, 40], []] {
+      let report = try ReportReader.read(Array(Self.trap(count: 45, marker: marker, at: indexes).utf8))
+      let failures = SwiftFailure.all(in: DiagnosisContext(report: report))
+      #expect(failures.map(\.frameIndex) == indexes.filter { $0 < 12 }, "\(indexes)")
+    }
+  }
+
+  /// swift-trap-unknown defers to the other trap rules for their frames in the top six only.
+  @Test func trapRuleIgnoresOtherTrapFramesBelowTheTopSix() throws {
+    for fragment in SwiftTrapUnknownRule.otherTrapFrames {
+      for (indexes, fires) in [([0], false), ([5], false), ([6], true), ([30], true), ([3, 30], false)] {
+        let report = try ReportReader.read(Array(Self.trap(count: 45, marker: "x " + fragment + " y", at: indexes).utf8))
+        let diagnosis = SwiftTrapUnknownRule().diagnose(DiagnosisContext(report: report))
+        // The dispatch assertion anywhere is the isolation trap (swift-isolation-trap's).
+        let expected = fires && fragment != SwiftIsolationTrap.dispatchAssert
+        #expect((diagnosis != nil) == expected, "\(fragment) \(indexes)")
+      }
+    }
+  }
+
+  /// `firstFrameIndex(…dispatchAssert…) != nil` is `SwiftIsolationTrap.evidence(in:) != nil`.
+  @Test func isolationTrapTestAgreesWithItsEvidence() throws {
+    var present = 0
+    for (name, context) in try Self.contexts() {
+      guard let backtrace = context.crashedBacktrace else { continue }
+      let fast = context.firstFrameIndex(in: backtrace, containing: SwiftIsolationTrap.dispatchAssert) != nil
+      #expect(fast == (SwiftIsolationTrap.evidence(in: context) != nil), "\(name)")
+      if fast { present += 1 }
+    }
+    #expect(present > 0)
+  }
+
+  /// `indexedAppFrame(in:from:)` is `appFrameEvidence(in:from:)` with the index its path names
+  /// (which `crashSiteSentence` parsed back out of the path).
+  @Test func indexedAppFrameAgreesWithAppFrameEvidence() throws {
+    var found = 0
+    for (name, context) in try Self.contexts() {
+      context.forEachBacktrace { backtrace in
+        for start in [0, 1, 2, 7, backtrace.frames.count - 1, backtrace.frames.count, backtrace.frames.count + 3] {
+          let plain = context.appFrameEvidence(in: backtrace, from: max(0, start))
+          let indexed = context.indexedAppFrame(in: backtrace, from: max(0, start))
+          #expect(indexed?.evidence == plain, "\(name) \(start)")
+          if let plain, let indexed {
+            #expect(Int(plain.path.split(separator: "[").last?.dropLast() ?? "") == indexed.index, "\(name)")
+            found += 1
+          }
+        }
+      }
+    }
+    #expect(found > 100)
+  }
+}
+
+/// `MemoryFault.appendCrashSiteSentence(to:in:evidence:)` writes what the sentence built of
+/// interpolations did (kept here as it was, the reference).
+struct CrashSiteSentenceTests {
+  typealias E = LanguageRuntimeExamples
+
+  /// The sentence as `MemoryFault.crashSiteSentence(in:evidence:)` built it.
+  static func plainSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else {
+      return ""
+    }
+    var sentence = " The faulting frame is \(DiagnosisContext.quote(crashing.evidence))"
+    evidence.append(crashing.evidence)
+    if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
+      let next = context.frameEvidence(backtrace, 1)
+      sentence += " (a function the linker merged with identical ones), inside \(DiagnosisContext.quote(next))"
+      evidence.append(next)
+    }
+    if context.isAppFrame(crashing.frame) {
+      if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
+    } else if let app = context.appFrameEvidence(in: backtrace) {
+      if let index = Int(app.path.split(separator: "[").last?.dropLast() ?? ""), index > 6 {
+        let caller = context.frameEvidence(backtrace, 1)
+        sentence += ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
+          + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
+          + "(with an object, delegate or buffer the app gave them)"
+        evidence.append(caller)
+      } else {
+        sentence += ", called from \(DiagnosisContext.quote(app))"
+      }
+      evidence.append(app)
+    }
+    sentence += "."
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
+  }
+
+  /// Every branch: an app frame on top (symbolicated or not), a merged function on top, the first
+  /// app frame near and far below (7 and more), no app frame, a named queue and a thread name.
+  static let reportTexts: [String] = {
+    let system = (0..<9).map { E.F(.uiKit, "-[UIView layoutSubviews\($0)]") }
+    return [
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8"),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app), E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app, "<deduplicated_symbol>"), E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.uiKit, "<deduplicated_symbol>"), E.F(.uiKit, "x"), E.F(.app)]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(3)) + [E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(7)) + [E.F(.app, "A.b()")]),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system + [E.F(.app)], queue: "com.example.sync"),
+      E.badAccess("KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system, queue: "com.apple.root.user-initiated-qos.cooperative"),
+      E.badAccess("KERN_PROTECTION_FAILURE at 0x104c2c000", frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "é.ü()")]),
+    ]
+  }()
+
+  @Test func appendedSentenceIsThePlainOne() throws {
+    var contexts: [(String, DiagnosisContext)] = []
+    for (index, text) in Self.reportTexts.enumerated() {
+      contexts.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
+    }
+    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
+      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
+      contexts.append((path, DiagnosisContext(report: report)))
+    }
+    var farBelow = 0
+    for (name, context) in contexts {
+      var plainEvidence = [Evidence("x", "y")]
+      let plain = Self.plainSentence(in: context, evidence: &plainEvidence)
+      var evidence = [Evidence("x", "y")]
+      var text = "Before."
+      MemoryFault.appendCrashSiteSentence(to: &text, in: context, evidence: &evidence)
+      #expect(text == "Before." + plain, "\(name)")
+      #expect(evidence == plainEvidence, "\(name)")
+      if plain.contains("far below") { farBelow += 1 }
+    }
+    #expect(farBelow > 0)
+  }
+
+  @Test func appendedQuoteIsThePlainOne() {
+    for evidence in [Evidence("", ""), Evidence("threads[0].frames[3]", "Example + 0x1f40"), Evidence("p", "é `x`")] {
+      var text = "a"
+      MemoryFault.appendQuote(evidence, to: &text)
+      #expect(text == "a" + DiagnosisContext.quote(evidence))
+    }
+  }
+}
+
+/// The summaries the memory rules now write piece by piece read as their interpolations did.
+struct MemorySummaryTextTests {
+  typealias E = LanguageRuntimeExamples
+
+  static func summary(_ rule: some DiagnosisRule, _ text: String) throws -> String? {
+    rule.diagnose(DiagnosisContext(report: try ReportReader.read(Array(text.utf8))))?.summary
+  }
+
+  @Test func nullPointerSummaries() throws {
+    let read = #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":16},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
+    let sixteen = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000010", threadState: read))
+    #expect(sixteen?.hasPrefix("The app read from address `0x10`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 16 bytes: a field of a struct, object or C++ `this` that is null). The faulting frame is `") == true)
+    let one = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000001"))
+    #expect(one?.hasPrefix("The app accessed address `0x1`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 1 byte: a field") == true)
+    let likely = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"))
+    #expect(likely?.hasPrefix("The app accessed address `0x3a10`, just above the zero page: most likely a field far inside a null pointer's memory (an offset of 14864 bytes: ") == true)
+    let zero = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000"))
+    #expect(zero?.hasPrefix("The app accessed address `0x0`, inside the unmapped zero page: it dereferenced a null pointer. The faulting frame is `") == true)
+    let jump = #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":0}}"#
+    let jumped = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000", threadState: jump))
+    #expect(jumped?.hasPrefix("The app jumped to address `0x0`: it called a null function pointer, block or closure. The faulting frame is `") == true)
+  }
+
+  @Test func invalidAddressSummary() throws {
+    let text = E.badAccess(
+      "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+      vmRegionInfo: "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES")
+    let summary = try Self.summary(InvalidAddressRule(), text)
+    #expect(summary?.hasPrefix("The app accessed `0x4cdfaf798`, which is not mapped memory (\"0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\"). The faulting frame is `") == true)
+    #expect(summary?.hasSuffix(" This is the symptom, not the root cause: the pointer was freed, overwritten or never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard Malloc or Zombie Objects to find where.") == true)
+  }
+}
+
+/// `SwiftFailure.parse` (the location taken from the prefix trimmed once, its colon dropped by
+/// its byte) and `appendLocationSentence(to:in:evidence:)` answer as the code they replaced (kept
+/// here as it was, the reference).
+struct SwiftFailureTextTests {
+  typealias E = LanguageRuntimeExamples
+
+  /// The new-format location as `parse` found it: the prefix trimmed again, `dropLast()`.
+  static func plainLocation(_ text: String, before marker: String) -> (file: String, line: Int)? {
+    guard let range = text.firstRange(of: marker) else { return nil }
+    let prefix = text[..<range.lowerBound].trimmingWhitespace()
+    guard prefix.hasSuffix(":") else { return nil }
+    let location = prefix.dropLast()
+    guard let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) else {
+      return nil
+    }
+    return (String(location[..<colon]), line)
+  }
+
+  static let lines = [
+    "Example/Router.swift:88: Fatal error: Unknown route: settings/privacy",
+    "Example/Cache.swift:12: Precondition failed: capacity must be positive",
+    "  Ünïcödé/Fïlé.swift:7:  Assertion failed: é", "a:b: Fatal error", ":Fatal error: x", "x: Fatal error",
+    "Fatal error: message: file Module/File.swift, line 42", "Fatal error: file Module/File.swift, line 9",
+    "Swift runtime failure: Index out of range", "Module/File.swift:4:\u{301}: Fatal error: mark",
+    "Module/File.swift:\u{661}\u{662}: Fatal error: arabic digits", "F.swift:-3: Fatal error: negative",
+    "\tF.swift:3:\t Fatal error:\tmessage\n", "prefix Fatal error: not at the start", "",
+  ]
+
+  @Test func parseAgreesWithTheTwiceTrimmedLocation() {
+    for line in Self.lines {
+      let failure = SwiftFailure.parse(line, evidence: Evidence("p", line))
+      var expected: (file: String, line: Int)?
+      if let failure, failure.kind != .runtimeFailure {
+        expected = Self.plainLocation(line, before: failure.kind.rawValue)
+      }
+      if let expected {
+        #expect(failure?.file == expected.file && failure?.line == expected.line, "\(line)")
+      } else if let failure, !line.contains(", line ") {
+        #expect(failure.file == nil && failure.line == nil, "\(line)")
+      }
+    }
+  }
+
+  /// The sentence as `SwiftFailure.locationSentence(in:evidence:)` built it.
+  static func plainSentence(_ failure: SwiftFailure, in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    var sentence = ""
+    if let location = failure.location { sentence += " It was raised at `\(location)`." }
+    guard let backtrace = context.crashedBacktrace else { return sentence }
+    let start = failure.frameIndex.map { $0 + 1 } ?? 0
+    if let app = context.appFrameEvidence(in: backtrace, from: start) {
+      sentence += " The app frame that failed is \(DiagnosisContext.quote(app))"
+      sentence += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
+      evidence.append(app)
+    }
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
+  }
+
+  @Test func appendedLocationSentenceIsThePlainOne() throws {
+    let texts = [
+      E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Router.route(for:)")],
+             asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#),
+      E.trap(frames: [E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app)]),
+      E.trap(frames: [E.F(.swiftCore, "x")], asi: #"{"libswiftCore.dylib":["Fatal error: no location"]}"#),
+    ]
+    var contexts: [(String, DiagnosisContext)] = []
+    for (index, text) in texts.enumerated() {
+      contexts.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
+    }
+    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
+      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
+      contexts.append((path, DiagnosisContext(report: report)))
+    }
+    var compared = 0
+    for (name, context) in contexts {
+      for failure in SwiftFailure.all(in: context) {
+        var plainEvidence: [Evidence] = []
+        let plain = Self.plainSentence(failure, in: context, evidence: &plainEvidence)
+        var evidence: [Evidence] = []
+        var text = "Summary."
+        failure.appendLocationSentence(to: &text, in: context, evidence: &evidence)
+        #expect(text == "Summary." + plain, "\(name)")
+        #expect(evidence == plainEvidence, "\(name)")
+        compared += 1
+      }
+    }
+    #expect(compared > 10)
+  }
+}
+
+/// swift-trap-unknown's summary, now written piece by piece, reads as its interpolations did
+/// (rebuilt here from the context the old way).
+struct TrapSummaryTextTests {
+  typealias E = LanguageRuntimeExamples
+
+  @Test func summariesReadAsTheInterpolatedOnes() throws {
+    let texts = [
+      E.trap(frames: [E.F(.app, offset: 0x1c2f4), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+      E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+      E.trap(frames: [E.F(.app, "Parser.next()"), E.F(.app, "Parser.run()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
+    ]
+    for text in texts {
+      let context = DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))
+      let summary = try #require(SwiftTrapUnknownRule().diagnose(context)).summary
+      let backtrace = try #require(context.crashedBacktrace)
+      let top = context.frameEvidence(backtrace, 0)
+      let opening: String
+      if let name = context.symbol(backtrace.frames[0])?.display, !context.isAppFrame(backtrace.frames[0]) {
+        opening = "The Swift standard library stopped the app in `\(name)` (\(top.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+      } else {
+        opening = "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(top)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+      }
+      #expect(summary.hasPrefix(opening), "\(summary)")
+      if let app = context.appFrameEvidence(in: backtrace), app.path != top.path {
+        #expect(summary.contains(" The app frame that called it is \(DiagnosisContext.quote(app))."), "\(summary)")
+      }
+      #expect(summary.hasSuffix(" It happened on \(try #require(context.crashedThreadDisplay))."), "\(summary)")
+    }
+  }
+}
