@@ -22,8 +22,17 @@ struct LanguageException: Sendable {
   var nameDisplay: String { name.map { "`\($0)`" } ?? "an Objective-C exception" }
 
   /// Evidence: name, reason and the throw frame.
-  var evidence: [Evidence] {
-    [nameEvidence, reasonEvidence, throwFrame].compactMap { $0 }
+  var evidence: [Evidence] { evidence(reservingCapacityFor: 0) }
+
+  /// `evidence`, with room for `extra` more that the caller appends: appended one by one, without
+  /// the array of optionals `compactMap` went through, and without moving to larger storage.
+  func evidence(reservingCapacityFor extra: Int) -> [Evidence] {
+    var evidence: [Evidence] = []
+    evidence.reserveCapacity(3 + extra)
+    if let nameEvidence { evidence.append(nameEvidence) }
+    if let reasonEvidence { evidence.append(reasonEvidence) }
+    if let throwFrame { evidence.append(throwFrame) }
+    return evidence
   }
 
   static let throwFrames = ["objc_exception_throw", "__exceptionPreprocess", "objc_exception_rethrow"]
@@ -127,20 +136,38 @@ struct LanguageException: Sendable {
   /// `throwSiteSentence(in:)`, given `appFrame(in:)`: for the rules that describe the app frame
   /// in their evidence too, so that it is found and described once.
   func throwSiteSentence(appFrame: Evidence?) -> String {
+    var sentence = ""
+    appendThrowSiteSentence(appFrame: appFrame, to: &sentence)
+    return sentence
+  }
+
+  /// Appends `throwSiteSentence(appFrame:)` to `text` part by part: built on its own (with the
+  /// quoted frame a string of its own too) and then appended, the sentence was made three times.
+  func appendThrowSiteSentence(appFrame: Evidence?, to text: inout String) {
     guard let path = throwBacktrace?.path else {
-      return "The report has no exception backtrace, so the throw site is unknown."
+      text += "The report has no exception backtrace, so the throw site is unknown."
+      return
     }
     guard let frame = appFrame else {
-      return "No frame of the app appears in \(path); the exception was raised inside "
-        + "the system frameworks, so look at what the app last asked them to do."
+      text += "No frame of the app appears in "
+      text += path
+      text += "; the exception was raised inside the system frameworks, so look at what the app last "
+      text += "asked them to do."
+      return
     }
-    var sentence = "The first app frame in \(path) is \(DiagnosisContext.quote(frame))"
+    // `DiagnosisContext.quote(frame)`: "`detail` (path)".
+    text += "The first app frame in "
+    text += path
+    text += " is `"
+    text += frame.detail
+    text += "` ("
+    text += frame.path
+    text += ")"
     if frame.detail.hasSuffix("(unsymbolicated)") {
-      sentence += "; symbolicate it to see the line that triggered the exception."
+      text += "; symbolicate it to see the line that triggered the exception."
     } else {
-      sentence += "."
+      text += "."
     }
-    return sentence
   }
 }
 

@@ -52,26 +52,44 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     let confidence: Confidence =
       exception.name != nil && exception.throwBacktrace != nil ? .likely : .possible
 
-    var summary: String
+    // The summary written into storage with room for all of it: built from parts joined by `+`
+    // and `+=`, it moved to larger storage at nearly every step.
+    var summary = ""
+    summary.reserveCapacity(640)
     if let name = exception.name {
-      summary = "The app was terminated by an uncaught Objective-C exception `\(name)`"
-      summary += exception.reason.map { ": \"\(TextScan.clip($0))\"." } ?? " (no reason recorded)."
+      summary += "The app was terminated by an uncaught Objective-C exception `"
+      summary += name
+      if let reason = exception.reason {
+        summary += "`: \""
+        summary += TextScan.clip(reason)
+        summary += "\"."
+      } else {
+        summary += "` (no reason recorded)."
+      }
     } else if let reason = exception.reason {
-      summary =
+      summary +=
         "The app was terminated by an uncaught Objective-C exception whose name the report does "
-        + "not record; the reason reads \"\(TextScan.clip(reason))\"."
+      summary += "not record; the reason reads \""
+      summary += TextScan.clip(reason)
+      summary += "\"."
     } else {
-      summary =
+      summary +=
         "The app was terminated by an uncaught Objective-C exception; the report records where it "
-        + "was thrown (\(exception.throwBacktrace?.path ?? "the crashed thread")) but not its name "
-        + "or reason."
+      summary += "was thrown ("
+      summary += exception.throwBacktrace?.path ?? "the crashed thread"
+      summary += ") but not its name or reason."
     }
     // The app frame found and described once, for the sentence and the evidence.
     let appFrame = exception.appFrame(in: context)
-    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
-    if let thread = context.crashedThreadDisplay { summary += " It was raised on \(thread)." }
+    summary += " "
+    exception.appendThrowSiteSentence(appFrame: appFrame, to: &summary)
+    if let thread = context.crashedThreadDisplay {
+      summary += " It was raised on "
+      summary += thread
+      summary += "."
+    }
 
-    var evidence = exception.evidence
+    var evidence = exception.evidence(reservingCapacityFor: 2)
     if let appFrame { evidence.append(appFrame) }
     if let abort = context.reasonText(containing: "abort() called") { evidence.append(abort) }
     return finding(confidence: confidence, summary: summary, evidence: evidence)
