@@ -53,6 +53,9 @@ public enum MainThreadAssertion {
     /// The assertion's text as the report wrote it, or UIKit's usual text when only frames show it.
     public var text: String {
       guard let detail = reason?.detail else { return MainThreadAssertion.message }
+      // A text whose bytes fit has no more characters than bytes: counting its characters (a
+      // grapheme walk) is only needed for the longer ones.
+      if detail.utf8.count <= 160 { return detail }
       return detail.count > 160 ? String(detail.prefix(157)) + "…" : detail
     }
   }
@@ -304,13 +307,20 @@ public enum MainThreadAssertion {
     return evidence
   }
 
+  /// `concurrencyRuntimeFrames` without those that contain another of them (a frame holding
+  /// "swift::runJobInEstablishedExecutorContext" holds "runJobInEstablishedExecutorContext"): the
+  /// byte searches that can find a frame the others do not.
+  static let searchedRuntimeFrames = concurrencyRuntimeFrames.filter { marker in
+    !concurrencyRuntimeFrames.contains { $0 != marker && marker.utf8Contains($0) }
+  }
+
   /// The first frame at or after `start` whose symbol holds one of `concurrencyRuntimeFrames`:
   /// one byte search per marker where the symbol text decides, rather than one per frame and marker.
   static func firstRuntimeFrame(in backtrace: DiagnosisContext.Backtrace, from start: Int) -> Int? {
     if let text = backtrace.symbolText {
       var first: Int?
       var decided = true
-      for marker in concurrencyRuntimeFrames {
+      for marker in searchedRuntimeFrames {
         var hit: Int?
         switch text.firstFrame(containing: marker) {
         case .absent: continue
