@@ -166,29 +166,45 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   ) -> Diagnosis {
     let method = CompletionHandlerMethod.lookup(bridge.method)
     let thread = context.crashedThread
-    // One interpolation rather than four strings joined by `+`, each allocated and copied again.
+    // The parts appended as bytes and made a `String` once: as an interpolation and `+=`, each
+    // part cost a `String` append (several times a byte append) and the text moved to larger
+    // storage several times.
     let qualifiedName = bridge.qualifiedName
-    var summary = """
-      \(assertion.framework(in: context)) asserted "\(assertion.text)" because the completion handler \
-      of `\(qualifiedName)` ran off the main thread. The frame `@objc closure #1 in \(qualifiedName)` \
-      (\(bridge.evidence.path)) is the compiler's bridge for your `async` implementation of
-      """
-    // Room for the rest at once: each `+=` past the capacity moved the text to new storage.
-    summary.reserveCapacity(summary.utf8.count + 384)
+    var summary = UTF8TextBuilder(capacity: 768)
+    summary.append(assertion.framework(in: context))
+    summary.append(" asserted \"")
+    summary.append(assertion.text)
+    summary.append("\" because the completion handler of `")
+    summary.append(qualifiedName)
+    summary.append("` ran off the main thread. The frame `@objc closure #1 in ")
+    summary.append(qualifiedName)
+    summary.append("` (")
+    summary.append(bridge.evidence.path)
+    summary.append(") is the compiler's bridge for your `async` implementation of")
     if let method {
-      summary += " `\(method.protocolName).\(method.swiftName)` (Objective-C `\(method.selector)`)"
+      summary.append(" `")
+      summary.append(method.protocolName)
+      summary.append(".")
+      summary.append(method.swiftName)
+      summary.append("` (Objective-C `")
+      summary.append(method.selector)
+      summary.append("`)")
     } else {
-      summary += " an Objective-C method that takes a completion handler"
+      summary.append(" an Objective-C method that takes a completion handler")
     }
-    summary += "; it resumed on the Swift concurrency pool"
+    summary.append("; it resumed on the Swift concurrency pool")
     if let thread, let queue = thread.queue, thread.isOnCooperativeQueue {
-      summary += " (thread \(thread.index), queue `\(queue)`)"
+      summary.append(" (thread ")
+      summary.append(String(thread.index))
+      summary.append(", queue `")
+      summary.append(queue)
+      summary.append("`)")
     } else if hasConcurrency {
-      summary += " (the Swift concurrency runtime ran the job)"
+      summary.append(" (the Swift concurrency runtime ran the job)")
     }
-    summary += " and called the framework's handler there."
+    summary.append(" and called the framework's handler there.")
     return finding(
-      confidence: confidence, summary: summary, evidence: evidence,
+      confidence: confidence, summary: summary.string, evidence: evidence,
       remedy: remedy(typeName: bridge.typeName, method: method, methodName: bridge.method),
       verification: Self.verification(method: method))
   }
