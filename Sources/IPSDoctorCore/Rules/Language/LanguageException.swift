@@ -136,37 +136,38 @@ struct LanguageException: Sendable {
   /// `throwSiteSentence(in:)`, given `appFrame(in:)`: for the rules that describe the app frame
   /// in their evidence too, so that it is found and described once.
   func throwSiteSentence(appFrame: Evidence?) -> String {
-    var sentence = ""
+    var sentence = UTF8TextBuilder(capacity: 256)
     appendThrowSiteSentence(appFrame: appFrame, to: &sentence)
-    return sentence
+    return sentence.string
   }
 
   /// Appends `throwSiteSentence(appFrame:)` to `text` part by part: built on its own (with the
-  /// quoted frame a string of its own too) and then appended, the sentence was made three times.
-  func appendThrowSiteSentence(appFrame: Evidence?, to text: inout String) {
+  /// quoted frame a string of its own too) and then appended, the sentence was made three times,
+  /// and each `String` append costs several times a byte append.
+  func appendThrowSiteSentence(appFrame: Evidence?, to text: inout UTF8TextBuilder) {
     guard let path = throwBacktrace?.path else {
-      text += "The report has no exception backtrace, so the throw site is unknown."
+      text.append("The report has no exception backtrace, so the throw site is unknown.")
       return
     }
     guard let frame = appFrame else {
-      text += "No frame of the app appears in "
-      text += path
-      text += "; the exception was raised inside the system frameworks, so look at what the app last "
-      text += "asked them to do."
+      text.append("No frame of the app appears in ")
+      text.append(path)
+      text.append("; the exception was raised inside the system frameworks, so look at what the app ")
+      text.append("last asked them to do.")
       return
     }
     // `DiagnosisContext.quote(frame)`: "`detail` (path)".
-    text += "The first app frame in "
-    text += path
-    text += " is `"
-    text += frame.detail
-    text += "` ("
-    text += frame.path
-    text += ")"
+    text.append("The first app frame in ")
+    text.append(path)
+    text.append(" is `")
+    text.append(frame.detail)
+    text.append("` (")
+    text.append(frame.path)
+    text.append(")")
     if frame.detail.hasSuffix("(unsymbolicated)") {
-      text += "; symbolicate it to see the line that triggered the exception."
+      text.append("; symbolicate it to see the line that triggered the exception.")
     } else {
-      text += "."
+      text.append(".")
     }
   }
 }
