@@ -346,4 +346,56 @@ struct FiringRulesTextTests {
     }
     #expect(withFrame > 2)
   }
+
+  // MARK: LanguageException
+
+  /// The part of `LanguageException.collect(in:)` that looked for the throw frame, as it was: one
+  /// loop for whether a throw frame is there, a second for the frame.
+  static func plainExceptionBacktraceFacts(_ context: DiagnosisContext, reason: String?)
+    -> (throwBacktrace: String?, throwFrame: Evidence?, hasThrow: Bool)
+  {
+    guard let backtrace = context.lastExceptionBacktrace else { return (nil, nil, false) }
+    var hasThrow = false
+    for fragment in LanguageException.throwFrames
+    where context.firstFrameIndex(in: backtrace, containing: fragment) != nil {
+      hasThrow = true
+      break
+    }
+    let symbolicated = backtrace.frames.contains { $0.symbol != nil }
+    guard hasThrow || (!symbolicated && reason != nil) else { return (nil, nil, false) }
+    for fragment in LanguageException.throwFrames {
+      if let hit = context.firstFrame(in: backtrace, containing: fragment) {
+        return (backtrace.path, hit.evidence, hasThrow)
+      }
+    }
+    return (backtrace.path, nil, hasThrow)
+  }
+
+  @Test func exceptionThrowFrameAgreesWithTwoLoops() {
+    var withFrame = 0
+    var withoutFrame = 0
+    for (name, context) in Self.contexts {
+      guard let backtrace = context.lastExceptionBacktrace else { continue }
+      // `collect` reads the reason before the backtrace; both reasons exercise the unsymbolicated
+      // fallback.
+      for reason in [nil, "reason"] as [String?] {
+        let plain = Self.plainExceptionBacktraceFacts(context, reason: reason)
+        var throwIndex: Int?
+        for fragment in LanguageException.throwFrames {
+          throwIndex = context.firstFrameIndex(in: backtrace, containing: fragment)
+          if throwIndex != nil { break }
+        }
+        #expect((throwIndex != nil) == plain.hasThrow, "\(name)")
+        #expect(throwIndex.map { context.frameEvidence(backtrace, $0) } == plain.throwFrame, "\(name)")
+        if plain.throwFrame != nil { withFrame += 1 } else { withoutFrame += 1 }
+      }
+      // And the whole of `collect` agrees with its parts.
+      if let exception = LanguageException.collect(in: context), exception.throwBacktrace?.path == backtrace.path {
+        let plain = Self.plainExceptionBacktraceFacts(context, reason: exception.reason)
+        if plain.throwFrame != nil { #expect(exception.throwFrame == plain.throwFrame, "\(name)") }
+      }
+    }
+    #expect(withFrame > 5)
+    #expect(withoutFrame > 0)
+  }
 }

@@ -62,21 +62,19 @@ struct LanguageException: Sendable {
     }
 
     if let backtrace = context.lastExceptionBacktrace {
-      // Loops, not closures: a closure capturing `context` copied the whole context.
-      var hasThrow = false
-      for fragment in throwFrames where context.firstFrameIndex(in: backtrace, containing: fragment) != nil {
-        hasThrow = true
-        break
+      // Loops, not closures: a closure capturing `context` copied the whole context. The frame of
+      // the first throw fragment found is the throw frame: found once, for the test and the
+      // evidence (a second loop searched again for the frame the first had found).
+      var throwIndex: Int?
+      for fragment in throwFrames {
+        throwIndex = context.firstFrameIndex(in: backtrace, containing: fragment)
+        if throwIndex != nil { break }
       }
-      let symbolicated = backtrace.frames.contains { $0.symbol != nil }
-      if hasThrow || (!symbolicated && result.reason != nil) {
+      let hasThrow = throwIndex != nil
+      // Whether any frame is symbolicated matters only without a throw frame.
+      if hasThrow || (result.reason != nil && !hasSymbolicatedFrame(backtrace.frames)) {
         result.throwBacktrace = backtrace
-        for fragment in throwFrames {
-          if let hit = context.firstFrame(in: backtrace, containing: fragment) {
-            result.throwFrame = hit.evidence
-            break
-          }
-        }
+        if let throwIndex { result.throwFrame = context.frameEvidence(backtrace, throwIndex) }
         if hasThrow { result.isObjC = result.isObjC || result.name == nil }
       }
     }
@@ -105,6 +103,12 @@ struct LanguageException: Sendable {
       }
     }
     return result
+  }
+
+  /// Whether a frame has a symbol, read in place (`contains` copied every frame).
+  private static func hasSymbolicatedFrame(_ frames: [Frame]) -> Bool {
+    for index in frames.indices where frames[index].symbol != nil { return true }
+    return false
   }
 
   /// "*** Terminating app due to uncaught exception 'NSRangeException', reason: '…'" (Application
