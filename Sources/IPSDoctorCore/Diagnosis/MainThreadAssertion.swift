@@ -53,6 +53,9 @@ public enum MainThreadAssertion {
     /// The assertion's text as the report wrote it, or UIKit's usual text when only frames show it.
     public var text: String {
       guard let detail = reason?.detail else { return MainThreadAssertion.message }
+      // A text whose bytes fit has no more characters than bytes: counting its characters (a
+      // grapheme walk) is only needed for the longer ones.
+      if detail.utf8.count <= 160 { return detail }
       return detail.count > 160 ? String(detail.prefix(157)) + "…" : detail
     }
   }
@@ -280,20 +283,66 @@ public enum MainThreadAssertion {
   /// thread on a cooperative queue.
   public static func concurrencyEvidence(in context: DiagnosisContext, below index: Int?, of backtrace: DiagnosisContext.Backtrace?) -> [Evidence] {
     var evidence: [Evidence] = []
-    if let thread = context.crashedThread, thread.isOnCooperativeQueue, let queue = thread.queue {
-      evidence.append(Evidence("threads[\(thread.index)].queue", queue))
+    // The crashed thread read in place: `crashedThread` copied it (its frames and names retained)
+    // to read its queue.
+    if let crashed = context.crashedThreadIndex, let queue = context.report.threads[crashed].queue,
+      context.report.threads[crashed].isOnCooperativeQueue
+    {
+      evidence.append(Evidence("threads[" + String(context.report.threads[crashed].index) + "].queue", queue))
     }
-    let candidates = [backtrace].compactMap { $0 } + context.backtraces
-    for candidate in candidates {
-      let start = candidate.path == backtrace?.path ? (index ?? 0) : 0
-      for (offset, frame) in candidate.frames.enumerated() where offset >= start {
-        guard let symbol = frame.symbol else { continue }
-        if concurrencyRuntimeFrames.contains(where: { symbol.utf8Contains($0) }) {
-          evidence.append(Evidence(candidate.framePath(offset), context.describe(frame)))
-          return evidence
-        }
-      }
+    // `backtrace`, then the report's backtraces, read in place: gathering them into one array
+    // copied each. A report's backtrace that has `backtrace`'s path is `backtrace` (a path names one
+    // backtrace of the report), searched from the same frame, so it is not searched again.
+    let start = index ?? 0
+    if let backtrace, let hit = firstRuntimeFrame(in: backtrace, from: start) {
+      evidence.append(Evidence(backtrace.framePath(hit), context.describe(backtrace.frames[hit])))
+      return evidence
     }
+    let found = context.firstResult(inBacktraces: { candidate -> Evidence? in
+      if candidate.path == backtrace?.path { return nil }
+      guard let hit = firstRuntimeFrame(in: candidate, from: 0) else { return nil }
+      return Evidence(candidate.framePath(hit), context.describe(candidate.frames[hit]))
+    })
+    if let found { evidence.append(found) }
     return evidence
+  }
+
+  /// `concurrencyRuntimeFrames` without those that contain another of them (a frame holding
+  /// "swift::runJobInEstablishedExecutorContext" holds "runJobInEstablishedExecutorContext"): the
+  /// byte searches that can find a frame the others do not.
+  static let searchedRuntimeFrames = concurrencyRuntimeFrames.filter { marker in
+    !concurrencyRuntimeFrames.contains { $0 != marker && marker.utf8Contains($0) }
+  }
+
+  /// The first frame at or after `start` whose symbol holds one of `concurrencyRuntimeFrames`:
+  /// one byte search per marker where the symbol text decides, rather than one per frame and marker.
+  static func firstRuntimeFrame(in backtrace: DiagnosisContext.Backtrace, from start: Int) -> Int? {
+    if let text = backtrace.symbolText {
+      var first: Int?
+      var decided = true
+      for marker in searchedRuntimeFrames {
+        var hit: Int?
+        switch text.firstFrame(containing: marker) {
+        case .absent: continue
+        case .found(let frame) where frame >= start: hit = frame
+        case .found:
+          // An earlier frame holds the marker: the first at or after `start` among all that do.
+          guard let frames = text.frames(containing: marker) else {
+            decided = false
+            break
+          }
+          hit = frames.first { $0 >= start }
+        case .undecided: decided = false
+        }
+        if !decided { break }
+        if let hit, hit < (first ?? .max) { first = hit }
+      }
+      if decided { return first }
+    }
+    for offset in max(start, 0)..<max(start, backtrace.frames.count) {
+      guard let symbol = backtrace.frames[offset].symbol else { continue }
+      for marker in concurrencyRuntimeFrames where symbol.utf8Contains(marker) { return offset }
+    }
+    return nil
   }
 }

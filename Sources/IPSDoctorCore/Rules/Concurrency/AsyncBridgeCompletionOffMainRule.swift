@@ -97,7 +97,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     guard let match = Self.match(context) else { return nil }
     switch match {
     case .bridge(let bridge, let assertion):
-      var evidence = Self.assertionEvidence(assertion)
+      var evidence = Self.assertionEvidence(assertion, reservingCapacityFor: 2)
       evidence.append(bridge.evidence)
       let concurrency = MainThreadAssertion.concurrencyEvidence(
         in: context, below: bridge.index, of: bridge.backtrace)
@@ -108,7 +108,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
         context, confidence: confidence, bridge: bridge, assertion: assertion, evidence: evidence,
         hasConcurrency: !concurrency.isEmpty)
     case .unsymbolicated(let assertion, let backtrace, let caller, let concurrency, let strong):
-      var evidence = Self.assertionEvidence(assertion)
+      var evidence = Self.assertionEvidence(assertion, reservingCapacityFor: 1 + concurrency.count)
       evidence.append(
         Evidence(
           backtrace.framePath(caller), context.describe(backtrace.frames[caller]) + " (unsymbolicated)"))
@@ -117,9 +117,13 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     }
   }
 
-  /// The assertion's reason, then its asserting frames.
-  private static func assertionEvidence(_ assertion: MainThreadAssertion.Assertion) -> [Evidence] {
+  /// The assertion's reason, then its asserting frames, with room for `extra` more (appending the
+  /// bridge frame and the concurrency evidence moved the array to larger storage twice).
+  private static func assertionEvidence(
+    _ assertion: MainThreadAssertion.Assertion, reservingCapacityFor extra: Int
+  ) -> [Evidence] {
     var evidence: [Evidence] = []
+    evidence.reserveCapacity(1 + assertion.assertingFrames.count + extra)
     if let reason = assertion.reason { evidence.append(reason) }
     evidence += assertion.assertingFrames
     return evidence
@@ -162,27 +166,45 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   ) -> Diagnosis {
     let method = CompletionHandlerMethod.lookup(bridge.method)
     let thread = context.crashedThread
-    // One interpolation rather than four strings joined by `+`, each allocated and copied again.
+    // The parts appended as bytes and made a `String` once: as an interpolation and `+=`, each
+    // part cost a `String` append (several times a byte append) and the text moved to larger
+    // storage several times.
     let qualifiedName = bridge.qualifiedName
-    var summary = """
-      \(assertion.framework(in: context)) asserted "\(assertion.text)" because the completion handler \
-      of `\(qualifiedName)` ran off the main thread. The frame `@objc closure #1 in \(qualifiedName)` \
-      (\(bridge.evidence.path)) is the compiler's bridge for your `async` implementation of
-      """
+    var summary = UTF8TextBuilder(capacity: 768)
+    summary.append(assertion.framework(in: context))
+    summary.append(" asserted \"")
+    summary.append(assertion.text)
+    summary.append("\" because the completion handler of `")
+    summary.append(qualifiedName)
+    summary.append("` ran off the main thread. The frame `@objc closure #1 in ")
+    summary.append(qualifiedName)
+    summary.append("` (")
+    summary.append(bridge.evidence.path)
+    summary.append(") is the compiler's bridge for your `async` implementation of")
     if let method {
-      summary += " `\(method.protocolName).\(method.swiftName)` (Objective-C `\(method.selector)`)"
+      summary.append(" `")
+      summary.append(method.protocolName)
+      summary.append(".")
+      summary.append(method.swiftName)
+      summary.append("` (Objective-C `")
+      summary.append(method.selector)
+      summary.append("`)")
     } else {
-      summary += " an Objective-C method that takes a completion handler"
+      summary.append(" an Objective-C method that takes a completion handler")
     }
-    summary += "; it resumed on the Swift concurrency pool"
+    summary.append("; it resumed on the Swift concurrency pool")
     if let thread, let queue = thread.queue, thread.isOnCooperativeQueue {
-      summary += " (thread \(thread.index), queue `\(queue)`)"
+      summary.append(" (thread ")
+      summary.append(String(thread.index))
+      summary.append(", queue `")
+      summary.append(queue)
+      summary.append("`)")
     } else if hasConcurrency {
-      summary += " (the Swift concurrency runtime ran the job)"
+      summary.append(" (the Swift concurrency runtime ran the job)")
     }
-    summary += " and called the framework's handler there."
+    summary.append(" and called the framework's handler there.")
     return finding(
-      confidence: confidence, summary: summary, evidence: evidence,
+      confidence: confidence, summary: summary.string, evidence: evidence,
       remedy: remedy(typeName: bridge.typeName, method: method, methodName: bridge.method),
       verification: Self.verification(method: method))
   }
@@ -201,42 +223,72 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     }
     return finding(
       confidence: strong ? .likely : .possible, summary: summary, evidence: evidence,
-      remedy: remedy(typeName: nil, method: nil, methodName: nil)
-        + "\n\nTo confirm: symbolicate the app frames listed in the evidence with `atos` (see the "
-        + "symbolication commands); the frame under UIKit should read "
-        + "`@objc closure #1 in <YourType>.<method>(…)`.",
-      verification: Self.verification(method: nil))
+      remedy: Self.unsymbolicatedRemedy, verification: Self.verification(method: nil))
   }
 
-  private func remedy(typeName: String?, method: CompletionHandlerMethod?, methodName: String?)
+  func remedy(typeName: String?, method: CompletionHandlerMethod?, methodName: String?)
     -> String
   {
-    var text = Self.description.remedy
+    // The texts around the type name were built once; the remedy is their sum, made in storage of
+    // its final size (joined by `+=` they were moved to larger storage several times each).
     if let method {
-      text += "\n\nReplace the `async` method with:\n\n```swift\n"
-      text += method.fixedImplementation(typeName: typeName ?? "YourDelegate")
-      text += "\n```"
-    } else if let methodName {
-      text +=
-        "\n\nReplace `\(methodName) async` with the variant that takes a completion handler, and "
-        + "call the handler on the main thread:\n\n```swift\n" + CompletionHandlerMethod.onMainHelper
-        + "\n```"
-    } else {
-      text +=
-        "\n\nFor a notification tap, implement:\n\n```swift\n"
-        + CompletionHandlerMethod.didReceive.fixedImplementation(typeName: "YourDelegate") + "\n```"
+      let typeName = typeName ?? "YourDelegate"
+      let after = method.implementationAfterTypeName
+      var text = ""
+      text.reserveCapacity(
+        Self.remedyBeforeTypeName.utf8.count + typeName.utf8.count + after.utf8.count
+          + Self.remedyAfterImplementation.utf8.count)
+      text += Self.remedyBeforeTypeName
+      text += typeName
+      text += after
+      text += Self.remedyAfterImplementation
+      return text
     }
-    text +=
-      "\n\nNeither `await MainActor.run { … }` inside the async method nor `@MainActor` on the "
-      + "class fixes this when the method is `nonisolated`: the bridge calls the handler after "
-      + "your method returns, on the thread it resumed on. (Making the method itself main-actor "
-      + "isolated also works, but the completion-handler variant states the contract plainly.)"
-    return text
+    guard let methodName else { return Self.genericRemedy }
+    return Self.description.remedy
+      + "\n\nReplace `\(methodName) async` with the variant that takes a completion handler, and "
+      + "call the handler on the main thread:\n\n```swift\n" + CompletionHandlerMethod.onMainHelper
+      + "\n```" + Self.remedyClosing
   }
 
+  /// Every remedy's last paragraph.
+  private static let remedyClosing =
+    "\n\nNeither `await MainActor.run { … }` inside the async method nor `@MainActor` on the "
+    + "class fixes this when the method is `nonisolated`: the bridge calls the handler after "
+    + "your method returns, on the thread it resumed on. (Making the method itself main-actor "
+    + "isolated also works, but the completion-handler variant states the contract plainly.)"
+
+  /// A known method's remedy up to the type name of `fixedImplementation(typeName:)`.
+  private static let remedyBeforeTypeName =
+    description.remedy + "\n\nReplace the `async` method with:\n\n```swift\nextension "
+
+  /// A known method's remedy after its implementation.
+  private static let remedyAfterImplementation = "\n```" + remedyClosing
+
+  /// The remedy without a method or its name: the same for every report, built once.
+  static let genericRemedy =
+    description.remedy + "\n\nFor a notification tap, implement:\n\n```swift\n"
+    + CompletionHandlerMethod.didReceive.fixedImplementation(typeName: "YourDelegate") + "\n```"
+    + remedyClosing
+
+  /// `unsymbolicatedDiagnosis`'s remedy, built once.
+  private static let unsymbolicatedRemedy =
+    genericRemedy
+    + "\n\nTo confirm: symbolicate the app frames listed in the evidence with `atos` (see the "
+    + "symbolication commands); the frame under UIKit should read "
+    + "`@objc closure #1 in <YourType>.<method>(…)`."
+
   static func verification(method: CompletionHandlerMethod?) -> [String] {
-    let name = method?.swiftName ?? "the delegate method"
-    return [
+    method?.verification ?? genericVerification
+  }
+
+  /// `verification(method: nil)`, built once.
+  private static let genericVerification = verification(name: "the delegate method")
+
+  /// The verification steps for the method Swift calls `name`: built once per method (with
+  /// `CompletionHandlerMethod.verification`), not on every finding.
+  static func verification(name: String) -> [String] {
+    [
       "A unit test that calls the handler path of \(name) from `DispatchQueue.global()` and asserts the completion ran on the main thread, exactly once, after the app's work was done; a second test calls it on main and checks the completion ran synchronously.",
       "On a device: trigger the callback (tap a notification) with the app in the background, then again in the foreground.",
       "If it still crashes, pull the device's reports with `uvx pymobiledevice3 crash pull ./crashes` and run `ips-doctor ./crashes`.",
@@ -256,7 +308,9 @@ struct CompletionHandlerMethod: Sendable {
   let body: String
   /// What `fixedImplementation(typeName:)` puts after the type name, built once per method: the
   /// indented declaration, body and helper cost ~57,000 instructions to build on every finding.
-  private let implementationAfterTypeName: String
+  let implementationAfterTypeName: String
+  /// `AsyncBridgeCompletionOffMainRule.verification(method:)` for this method, built once.
+  let verification: [String]
 
   init(swiftName: String, protocolName: String, selector: String, declaration: String, body: String) {
     self.swiftName = swiftName
@@ -264,6 +318,7 @@ struct CompletionHandlerMethod: Sendable {
     self.selector = selector
     self.declaration = declaration
     self.body = body
+    verification = AsyncBridgeCompletionOffMainRule.verification(name: swiftName)
     implementationAfterTypeName = """
        {
         \(declaration.replacingLineFeeds(with: "\n  ")) {

@@ -66,11 +66,17 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
-    // UIKit's assertion goes through NSAssertionHandler.
-    let hasHandler = context.backtraces.contains { backtrace in
-      backtrace.frames.contains { $0.symbol?.hasPrefix(MainThreadAssertion.assertionHandler) ?? false }
-    }
-    guard hasHandler else { return nil }
+    // UIKit's assertion goes through NSAssertionHandler. The backtraces and frames read in place:
+    // `contains` over `backtraces` and over each one's frames copied every backtrace and frame.
+    let hasHandler = context.firstResult(inBacktraces: { backtrace -> Bool? in
+      let frames = backtrace.frames
+      for index in frames.indices
+      where frames[index].symbol?.hasPrefix(MainThreadAssertion.assertionHandler) ?? false {
+        return true
+      }
+      return nil
+    })
+    guard hasHandler != nil else { return nil }
     // The compiler's async bridge is the founding rule's case; never both.
     if AsyncBridgeCompletionOffMainRule.match(context) != nil { return nil }
     guard let caller = context.appFrame(in: backtrace, from: deepest + 1) else { return nil }
@@ -103,9 +109,10 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
       summary += " (`\(uikitCallback.name)`, \(backtrace.framePath(uikitCallback.index)))"
     }
     summary += ". "
-    if let name = caller.name {
+    // The caller's enclosing function, found once for the summary and the remedy.
+    let callerFunction = caller.name.map(SymbolText.enclosingFunction)
+    if let name = caller.name, let function = callerFunction {
       let kind = SymbolText.kind(name)
-      let function = SymbolText.enclosingFunction(name)
       summary += "The completion handler was called by the app's \(kind) `\(name)` (\(caller.evidence.path))"
       if kind != "function" && function != name {
         summary += " inside `\(function)`"
@@ -137,17 +144,18 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     let confidence: Confidence = caller.name != nil ? .definite : .likely
     return finding(
       confidence: confidence, summary: summary, evidence: evidence,
-      remedy: remedy(caller: caller.name, onCooperativePool: onCooperativePool),
+      remedy: remedy(callerFunction: callerFunction, onCooperativePool: onCooperativePool),
       verification: [
         "Add `dispatchPrecondition(condition: .onQueue(.main))` right before the completion call in debug builds and exercise the callback (tap a notification with the app in the background and in the foreground).",
         "A unit test that runs the handler path from `DispatchQueue.global()` and asserts the completion ran on the main thread exactly once.",
       ])
   }
 
-  private func remedy(caller: String?, onCooperativePool: Bool) -> String {
+  /// `callerFunction` is `SymbolText.enclosingFunction` of the caller's name.
+  private func remedy(callerFunction: String?, onCooperativePool: Bool) -> String {
     var text = Self.description.remedy
-    let function = caller.map(SymbolText.enclosingFunction) ?? "your handler"
-    let lead = caller.map { "In `\(SymbolText.enclosingFunction($0))`, replace" } ?? "Replace"
+    let function = callerFunction ?? "your handler"
+    let lead = callerFunction.map { "In `\($0)`, replace" } ?? "Replace"
     if onCooperativePool {
       text += """
 

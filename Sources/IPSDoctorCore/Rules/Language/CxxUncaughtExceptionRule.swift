@@ -74,7 +74,12 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
 
     let message = context.reasonText(containing: "uncaught exception of type")
       ?? context.reasonText(containing: "uncaught foreign exception")
+    // Without the message both frames must be there. Most reports that get here have neither:
+    // `hasTerminateFrame` (one search for "terminate", which every terminate frame holds) rules
+    // them out before the seven searches and two frame descriptions below.
+    if message == nil, !Self.hasTerminateFrame(context) { return nil }
     let throwHit = Self.firstFrame(containingAny: Self.throwFrames, in: crashed, context)
+    if message == nil, throwHit == nil { return nil }
     let terminateHit = Self.firstFrame(containingAny: Self.terminateFrames, in: crashed, context)
     guard message != nil || (throwHit != nil && terminateHit != nil) else { return nil }
 

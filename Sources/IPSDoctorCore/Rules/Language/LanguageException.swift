@@ -22,8 +22,17 @@ struct LanguageException: Sendable {
   var nameDisplay: String { name.map { "`\($0)`" } ?? "an Objective-C exception" }
 
   /// Evidence: name, reason and the throw frame.
-  var evidence: [Evidence] {
-    [nameEvidence, reasonEvidence, throwFrame].compactMap { $0 }
+  var evidence: [Evidence] { evidence(reservingCapacityFor: 0) }
+
+  /// `evidence`, with room for `extra` more that the caller appends: appended one by one, without
+  /// the array of optionals `compactMap` went through, and without moving to larger storage.
+  func evidence(reservingCapacityFor extra: Int) -> [Evidence] {
+    var evidence: [Evidence] = []
+    evidence.reserveCapacity(3 + extra)
+    if let nameEvidence { evidence.append(nameEvidence) }
+    if let reasonEvidence { evidence.append(reasonEvidence) }
+    if let throwFrame { evidence.append(throwFrame) }
+    return evidence
   }
 
   static let throwFrames = ["objc_exception_throw", "__exceptionPreprocess", "objc_exception_rethrow"]
@@ -53,21 +62,19 @@ struct LanguageException: Sendable {
     }
 
     if let backtrace = context.lastExceptionBacktrace {
-      // Loops, not closures: a closure capturing `context` copied the whole context.
-      var hasThrow = false
-      for fragment in throwFrames where context.firstFrameIndex(in: backtrace, containing: fragment) != nil {
-        hasThrow = true
-        break
+      // Loops, not closures: a closure capturing `context` copied the whole context. The frame of
+      // the first throw fragment found is the throw frame: found once, for the test and the
+      // evidence (a second loop searched again for the frame the first had found).
+      var throwIndex: Int?
+      for fragment in throwFrames {
+        throwIndex = context.firstFrameIndex(in: backtrace, containing: fragment)
+        if throwIndex != nil { break }
       }
-      let symbolicated = backtrace.frames.contains { $0.symbol != nil }
-      if hasThrow || (!symbolicated && result.reason != nil) {
+      let hasThrow = throwIndex != nil
+      // Whether any frame is symbolicated matters only without a throw frame.
+      if hasThrow || (result.reason != nil && !hasSymbolicatedFrame(backtrace.frames)) {
         result.throwBacktrace = backtrace
-        for fragment in throwFrames {
-          if let hit = context.firstFrame(in: backtrace, containing: fragment) {
-            result.throwFrame = hit.evidence
-            break
-          }
-        }
+        if let throwIndex { result.throwFrame = context.frameEvidence(backtrace, throwIndex) }
         if hasThrow { result.isObjC = result.isObjC || result.name == nil }
       }
     }
@@ -96,6 +103,12 @@ struct LanguageException: Sendable {
       }
     }
     return result
+  }
+
+  /// Whether a frame has a symbol, read in place (`contains` copied every frame).
+  private static func hasSymbolicatedFrame(_ frames: [Frame]) -> Bool {
+    for index in frames.indices where frames[index].symbol != nil { return true }
+    return false
   }
 
   /// "*** Terminating app due to uncaught exception 'NSRangeException', reason: '…'" (Application
@@ -127,20 +140,39 @@ struct LanguageException: Sendable {
   /// `throwSiteSentence(in:)`, given `appFrame(in:)`: for the rules that describe the app frame
   /// in their evidence too, so that it is found and described once.
   func throwSiteSentence(appFrame: Evidence?) -> String {
+    var sentence = UTF8TextBuilder(capacity: 256)
+    appendThrowSiteSentence(appFrame: appFrame, to: &sentence)
+    return sentence.string
+  }
+
+  /// Appends `throwSiteSentence(appFrame:)` to `text` part by part: built on its own (with the
+  /// quoted frame a string of its own too) and then appended, the sentence was made three times,
+  /// and each `String` append costs several times a byte append.
+  func appendThrowSiteSentence(appFrame: Evidence?, to text: inout UTF8TextBuilder) {
     guard let path = throwBacktrace?.path else {
-      return "The report has no exception backtrace, so the throw site is unknown."
+      text.append("The report has no exception backtrace, so the throw site is unknown.")
+      return
     }
     guard let frame = appFrame else {
-      return "No frame of the app appears in \(path); the exception was raised inside "
-        + "the system frameworks, so look at what the app last asked them to do."
+      text.append("No frame of the app appears in ")
+      text.append(path)
+      text.append("; the exception was raised inside the system frameworks, so look at what the app ")
+      text.append("last asked them to do.")
+      return
     }
-    var sentence = "The first app frame in \(path) is \(DiagnosisContext.quote(frame))"
+    // `DiagnosisContext.quote(frame)`: "`detail` (path)".
+    text.append("The first app frame in ")
+    text.append(path)
+    text.append(" is `")
+    text.append(frame.detail)
+    text.append("` (")
+    text.append(frame.path)
+    text.append(")")
     if frame.detail.hasSuffix("(unsymbolicated)") {
-      sentence += "; symbolicate it to see the line that triggered the exception."
+      text.append("; symbolicate it to see the line that triggered the exception.")
     } else {
-      sentence += "."
+      text.append(".")
     }
-    return sentence
   }
 }
 
