@@ -50,10 +50,19 @@ extension DiagnosisContext {
   func appFrameEvidence(in backtrace: Backtrace, from start: Int = 0) -> Evidence? {
     guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
     else { return nil }
-    let frame = backtrace.frames[index]
-    var text = describe(frame)
-    if symbol(frame) == nil { text += " (unsymbolicated)" }
+    var text = describe(backtrace.frames[index])
+    // `symbol(frame) == nil`, without making the frame's `SymbolName` (and demangling it) to test
+    // it: only mangled names are in `demangledSymbols`, so the frame has none exactly when it has
+    // no text of its own.
+    if !Self.hasSymbolText(backtrace.frames[index]) { text += " (unsymbolicated)" }
     return Evidence(backtrace.framePath(index), text)
+  }
+
+  /// Whether `frame` has a symbol other than empty or `???`: where it has not, `symbol(frame)` is
+  /// `nil`, and where it has, `symbol(frame)` is not.
+  static func hasSymbolText(_ frame: Frame) -> Bool {
+    guard let symbol = frame.symbol else { return false }
+    return !symbol.isEmpty && symbol != "???"
   }
 
   /// "`threads[3].frames[2]` (`Example + 0x1f40`)" for summaries.
@@ -63,11 +72,24 @@ extension DiagnosisContext {
 
   /// The crashed thread's name for summaries: "thread 3 (queue `com.example.sync`)".
   var crashedThreadDisplay: String? {
-    guard let thread = crashedThread else { return nil }
-    if thread.isMainThread { return "the main thread" }
-    if let queue = thread.queue { return "thread \(thread.index) (queue `\(queue)`)" }
-    if let name = thread.name { return "thread \(thread.index) (`\(name)`)" }
-    return "thread \(thread.index)"
+    // The thread read in place (`crashedThread` is a copy) and the text built as bytes: the
+    // interpolations made a temporary string each.
+    guard let index = crashedThreadIndex else { return nil }
+    if report.threads[index].isMainThread { return "the main thread" }
+    var text = UTF8TextBuilder(capacity: 48)
+    text.append("thread ")
+    let number = report.threads[index].index
+    if number >= 0 { text.appendDecimal(UInt64(number)) } else { text.append(String(number)) }
+    if let queue = report.threads[index].queue {
+      text.append(" (queue `")
+      text.append(queue)
+      text.append("`)")
+    } else if let name = report.threads[index].name {
+      text.append(" (`")
+      text.append(name)
+      text.append("`)")
+    }
+    return text.string
   }
 
   /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.

@@ -20,14 +20,25 @@ public struct CrashSummary: Sendable, Equatable {
     let report = context.report
     if let exception = report.exception {
       switch (exception.type, exception.signal) {
-      case (let type?, let signal?): self.exception = type + " (" + signal + ")"
+      case (let type?, let signal?):
+        // As bytes, made a `String` once: each `+` made a new string (on every report).
+        var text = UTF8TextBuilder(capacity: type.utf8.count + signal.utf8.count + 3)
+        text.append(type)
+        text.append(" (")
+        text.append(signal)
+        text.append(ascii: UInt8(ascii: ")"))
+        self.exception = text.string
       case (let type?, nil): self.exception = type
       case (nil, let signal?): self.exception = signal
       default: self.exception = nil
       }
     }
     if let name = report.exceptionReason?.name, let message = report.exceptionReason?.composedMessage {
-      reason = name + ": " + message
+      var text = UTF8TextBuilder(capacity: name.utf8.count + message.utf8.count + 2)
+      text.append(name)
+      text.append(": ")
+      text.append(message)
+      reason = text.string
     } else if let message = report.exceptionReason?.composedMessage ?? report.exceptionReason?.name {
       reason = message
     } else if let line = context.applicationSpecificLines.first(where: Self.isMeaningfulReason) {
@@ -36,20 +47,27 @@ public struct CrashSummary: Sendable, Equatable {
       reason = subtype
     }
     if let termination = report.termination {
-      // The parts joined by spaces, appended in place: an array and `joined` cost more than the text.
-      var text = ""
+      // The parts joined by spaces as bytes, made a `String` once: an array and `joined`, or
+      // appending to a `String`, cost more than the text.
+      var text = UTF8TextBuilder(capacity: 64)
       var parts = 0
-      func append(_ part: String) {
-        if parts > 0 { text += " " }
-        text += part
+      func separate() {
+        if parts > 0 { text.append(ascii: UInt8(ascii: " ")) }
         parts += 1
       }
-      if let namespace = termination.namespace { append(namespace) }
-      if let code = termination.code {
-        append(termination.namespace == "SIGNAL" ? String(code) : String.hex(code))
+      if let namespace = termination.namespace {
+        separate()
+        text.append(namespace)
       }
-      if let indicator = termination.indicator { append(indicator) }
-      self.termination = parts == 0 ? nil : text
+      if let code = termination.code {
+        separate()
+        if termination.namespace == "SIGNAL" { text.appendDecimal(code) } else { text.appendHex(code) }
+      }
+      if let indicator = termination.indicator {
+        separate()
+        text.append(indicator)
+      }
+      self.termination = parts == 0 ? nil : text.string
     }
     if let thread = context.crashedThread {
       crashedThread = thread.index

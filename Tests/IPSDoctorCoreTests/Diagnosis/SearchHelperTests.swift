@@ -83,6 +83,76 @@ struct SearchHelperTests {
     }
   }
 
+  @Test("crashedThreadDisplay and the unsymbolicated mark match their plain forms")
+  func threadDisplayAndSymbolText() {
+    func thread(_ index: Int, queue: String? = nil, name: String? = nil) -> CrashThread {
+      var thread = CrashThread(index: index)
+      thread.queue = queue
+      thread.name = name
+      return thread
+    }
+    let threads: [CrashThread] = [
+      thread(0), thread(3, queue: "com.example.sync"), thread(12, name: "Wörker ✓"), thread(7),
+      thread(-2, name: "odd"), thread(4, name: "com.apple.main-thread"), thread(5, queue: "q", name: "n"),
+    ]
+    for thread in threads {
+      var report = CrashReport(format: .json)
+      var crashed = thread
+      crashed.triggered = true
+      report.threads = [crashed]
+      let context = DiagnosisContext(report: report)
+      let plain: String
+      if thread.isMainThread {
+        plain = "the main thread"
+      } else if let queue = thread.queue {
+        plain = "thread \(thread.index) (queue `\(queue)`)"
+      } else if let name = thread.name {
+        plain = "thread \(thread.index) (`\(name)`)"
+      } else {
+        plain = "thread \(thread.index)"
+      }
+      #expect(context.crashedThreadDisplay == plain)
+    }
+    let context = DiagnosisContext(report: CrashReport(format: .json))
+    for symbol in [nil, "", "???", "main", "$s7ChatApp3fooyyF", "?", " ??? "] as [String?] {
+      let frame = Frame(symbol: symbol)
+      #expect(DiagnosisContext.hasSymbolText(frame) == (context.symbol(frame) != nil), "\(String(describing: symbol))")
+    }
+  }
+
+  @Test("The summary's exception, reason and termination match their String-built forms")
+  func summaryTexts() {
+    let texts: [String?] = [nil, "", "EXC_CRASH", "naïve ✓", String(repeating: "x", count: 40)]
+    for type in texts {
+      for signal in texts {
+        var report = CrashReport(format: .json)
+        report.exception = ExceptionInfo(type: type, signal: signal)
+        report.exceptionReason = ExceptionReason(name: signal, composedMessage: type)
+        let summary = CrashSummary(context: DiagnosisContext(report: report))
+        if let type, let signal {
+          #expect(summary.exception == type + " (" + signal + ")")
+          #expect(summary.reason == signal + ": " + type)
+        }
+      }
+    }
+    for namespace in [nil, "SIGNAL", "FRONTBOARD", "Ünï"] {
+      for code in [nil, 0, 6, 0x8bad_f00d, UInt64.max] as [UInt64?] {
+        for indicator in [nil, "Abort trap: 6", ""] {
+          var report = CrashReport(format: .json)
+          var termination = Termination(namespace: namespace, code: code)
+          termination.indicator = indicator
+          report.termination = termination
+          var parts: [String] = []
+          if let namespace { parts.append(namespace) }
+          if let code { parts.append(namespace == "SIGNAL" ? String(code) : String.hex(code)) }
+          if let indicator { parts.append(indicator) }
+          let summary = CrashSummary(context: DiagnosisContext(report: report))
+          #expect(summary.termination == (parts.isEmpty ? nil : parts.joined(separator: " ")))
+        }
+      }
+    }
+  }
+
   @Test("terminationCode finds the codes the report states, and only those")
   func terminationCodes() {
     var report = CrashReport(format: .json)
