@@ -54,20 +54,31 @@ extension DiagnosisContext {
     // `symbol(frame) == nil`, without making the frame's `SymbolName` (and demangling it) to test
     // it: only mangled names are in `demangledSymbols`, so the frame has none exactly when it has
     // no text of its own.
-    if !Self.hasSymbolText(backtrace.frames[index]) { text += " (unsymbolicated)" }
+    if !backtrace.frames[index].hasSymbolText { text += " (unsymbolicated)" }
     return Evidence(backtrace.framePath(index), text)
-  }
-
-  /// Whether `frame` has a symbol other than empty or `???`: where it has not, `symbol(frame)` is
-  /// `nil`, and where it has, `symbol(frame)` is not.
-  static func hasSymbolText(_ frame: Frame) -> Bool {
-    guard let symbol = frame.symbol else { return false }
-    return !symbol.isEmpty && symbol != "???"
   }
 
   /// "`threads[3].frames[2]` (`Example + 0x1f40`)" for summaries.
   static func quote(_ evidence: Evidence) -> String {
     "`\(evidence.detail)` (\(evidence.path))"
+  }
+
+  /// Appends `quote(evidence)` to `text`, without making it a string first.
+  static func appendQuote(_ evidence: Evidence, to text: inout String) {
+    text += "`"
+    text += evidence.detail
+    text += "` ("
+    text += evidence.path
+    text += ")"
+  }
+
+  /// Appends `quote(evidence)` to `text`.
+  static func appendQuote(_ evidence: Evidence, to text: inout UTF8TextBuilder) {
+    text.append(ascii: UInt8(ascii: "`"))
+    text.append(evidence.detail)
+    text.append("` (")
+    text.append(evidence.path)
+    text.append(ascii: UInt8(ascii: ")"))
   }
 
   /// The crashed thread's name for summaries: "thread 3 (queue `com.example.sync`)".

@@ -247,13 +247,7 @@ extension DiagnosisContext {
         text.append(ascii: UInt8(ascii: ","))
         text.append(ascii: UInt8(ascii: " "))
       }
-      text.append(ascii: UInt8(ascii: "`"))
-      text.append(frame.detail)
-      text.append(ascii: UInt8(ascii: "`"))
-      text.append(ascii: UInt8(ascii: " "))
-      text.append(ascii: UInt8(ascii: "("))
-      text.append(frame.path)
-      text.append(ascii: UInt8(ascii: ")"))
+      appendQuote(frame, to: &text)
     }
     return text.string
   }

@@ -540,8 +540,15 @@ extension Frame {
   /// `swift_demangle`), or `nil` when the frame is unsymbolicated. Computed on demand: most rules
   /// never need a demangled name.
   public var symbolName: SymbolName? {
-    guard let symbol, !symbol.isEmpty, symbol != "???" else { return nil }
+    guard hasSymbolText, let symbol else { return nil }
     return SymbolName(symbol)
+  }
+
+  /// Whether the frame has a symbol other than empty or `???`, i.e. whether `symbolName` is not
+  /// `nil`, without making it (and demangling it) to find out.
+  var hasSymbolText: Bool {
+    guard let symbol else { return false }
+    return !symbol.isEmpty && symbol != "???"
   }
 }
 

@@ -116,7 +116,7 @@ struct SearchHelperTests {
     let context = DiagnosisContext(report: CrashReport(format: .json))
     for symbol in [nil, "", "???", "main", "$s7ChatApp3fooyyF", "?", " ??? "] as [String?] {
       let frame = Frame(symbol: symbol)
-      #expect(DiagnosisContext.hasSymbolText(frame) == (context.symbol(frame) != nil), "\(String(describing: symbol))")
+      #expect(frame.hasSymbolText == (context.symbol(frame) != nil), "\(String(describing: symbol))")
     }
   }
 

@@ -217,8 +217,12 @@ struct CrashSiteSentenceTests {
   @Test func appendedQuoteIsThePlainOne() {
     for evidence in [Evidence("", ""), Evidence("threads[0].frames[3]", "Example + 0x1f40"), Evidence("p", "é `x`")] {
       var text = "a"
-      MemoryFault.appendQuote(evidence, to: &text)
+      DiagnosisContext.appendQuote(evidence, to: &text)
       #expect(text == "a" + DiagnosisContext.quote(evidence))
+      var bytes = UTF8TextBuilder(capacity: 8)
+      bytes.append("a")
+      DiagnosisContext.appendQuote(evidence, to: &bytes)
+      #expect(bytes.string == "a" + DiagnosisContext.quote(evidence))
     }
   }
 }

@@ -212,13 +212,13 @@ struct MemoryFault: Sendable {
   static func appendCrashSiteSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
     guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return }
     text += " The faulting frame is "
-    appendQuote(crashing.evidence, to: &text)
+    DiagnosisContext.appendQuote(crashing.evidence, to: &text)
     evidence.append(crashing.evidence)
     // Identical functions merged by the linker carry no useful name; the next frame has one.
     if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
       let next = context.frameEvidence(backtrace, 1)
       text += " (a function the linker merged with identical ones), inside "
-      appendQuote(next, to: &text)
+      DiagnosisContext.appendQuote(next, to: &text)
       evidence.append(next)
     }
     if context.isAppFrame(crashing.frame) {
@@ -227,15 +227,15 @@ struct MemoryFault: Sendable {
       if index > 6 {
         let caller = context.frameEvidence(backtrace, 1)
         text += ", called by "
-        appendQuote(caller, to: &text)
+        DiagnosisContext.appendQuote(caller, to: &text)
         text += "; the first app frame is far below, "
-        appendQuote(app, to: &text)
+        DiagnosisContext.appendQuote(app, to: &text)
         text += ", so the system frameworks were working on the app's behalf "
         text += "(with an object, delegate or buffer the app gave them)"
         evidence.append(caller)
       } else {
         text += ", called from "
-        appendQuote(app, to: &text)
+        DiagnosisContext.appendQuote(app, to: &text)
       }
       evidence.append(app)
     }
@@ -247,14 +247,6 @@ struct MemoryFault: Sendable {
     }
   }
 
-  /// Appends `DiagnosisContext.quote(evidence)` to `text`, without making it a string first.
-  static func appendQuote(_ evidence: Evidence, to text: inout String) {
-    text += "`"
-    text += evidence.detail
-    text += "` ("
-    text += evidence.path
-    text += ")"
-  }
 }
 
 // MARK: - The app frame with its index

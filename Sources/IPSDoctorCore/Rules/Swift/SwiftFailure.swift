@@ -179,7 +179,7 @@ struct SwiftFailure: Sendable {
     let start = frameIndex.map { $0 + 1 } ?? 0
     if let app = context.appFrameEvidence(in: backtrace, from: start) {
       text += " The app frame that failed is "
-      MemoryFault.appendQuote(app, to: &text)
+      DiagnosisContext.appendQuote(app, to: &text)
       text += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
       evidence.append(app)
     }

@@ -108,7 +108,7 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       summary += "The app stopped on a trap instruction ("
       summary += context.exceptionDisplay
       summary += ") in its own code at "
-      MemoryFault.appendQuote(topEvidence, to: &summary)
+      DiagnosisContext.appendQuote(topEvidence, to: &summary)
       summary += ", and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
     } else {
       return nil
@@ -120,7 +120,7 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     if let index = context.firstAppFrameIndex(in: backtrace.frames, from: 0), index != 0 {
       let app = context.appFrameEvidence(in: backtrace, at: index)
       summary += " The app frame that called it is "
-      MemoryFault.appendQuote(app, to: &summary)
+      DiagnosisContext.appendQuote(app, to: &summary)
       summary += "."
       evidence.append(app)
     }
