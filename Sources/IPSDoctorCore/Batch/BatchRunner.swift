@@ -25,7 +25,9 @@ struct BatchRunner {
   /// rendering is serial: it used to leave the workers idle for about a third of a batch).
   func run(_ handle: (_ outcomes: [ReportOutcome], _ skipped: [InputNotice], _ done: Int) -> Void) {
     guard items.count > 0 else { return }
-    let work = Work(options: options, baseline: baseline, standardInput: standardInput, jobs: jobs)
+    let work = Work(
+      options: options, baseline: baseline, standardInput: standardInput, jobs: jobs,
+      texts: SharedTextsPool(count: max(1, jobs)))
     var end = min(items.count, windowSize)
     var window = (0..<end).map { items[$0] }  // items are built a window at a time
     var results = work.process(window, firstIndex: 0)
@@ -57,27 +59,30 @@ struct BatchRunner {
     var baseline: Set<String>?
     var standardInput: Result<[UInt8], FileError>?
     var jobs: Int
+    /// One table of shared texts per worker, kept from window to window.
+    let texts: SharedTextsPool
 
     func process(_ window: [InputItem], firstIndex: Int) -> [(outcome: ReportOutcome?, skipped: String?)] {
       let count = window.count
       let options = self.options
       let baseline = self.baseline
       let standardInput = self.standardInput
-      let work: @Sendable (Int) -> (ReportOutcome?, String?) = { offset in
+      let texts = self.texts
+      let work: @Sendable (Int, Int) -> (ReportOutcome?, String?) = { offset, worker in
         ReportOutcome.make(
           item: window[offset], index: firstIndex + offset, standardInput: standardInput,
-          options: options, baseline: baseline)
+          options: options, baseline: baseline, texts: texts[worker])
       }
       if jobs <= 1 || count == 1 {
-        return (0..<count).map { work($0) }
+        return (0..<count).map { work($0, 0) }
       }
       let slots = ResultSlots<(ReportOutcome?, String?)>(count: count)
       let counter = WorkCounter()
-      DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
+      DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { worker in
         while true {
           let offset = counter.next()
           guard offset < count else { return }
-          slots.store(work(offset), at: offset)
+          slots.store(work(offset, worker), at: offset)
         }
       }
       return slots.take().map { ($0.0, $0.1) }
@@ -102,6 +107,18 @@ private final class Background<Value: Sendable>: @unchecked Sendable {
     done.wait()
     return value!
   }
+}
+
+/// A ``SharedTexts`` table per worker. Worker `i` of a ``BatchRunner/Work/process(_:firstIndex:)``
+/// call is the only user of table `i` while the call runs (`concurrentPerform` runs each iteration
+/// once, on one thread), and the calls never overlap: `run` waits for each before it starts the
+/// next. That is what makes handing the non-`Sendable` tables to the workers safe.
+final class SharedTextsPool: @unchecked Sendable {
+  private let tables: [SharedTexts]
+
+  init(count: Int) { tables = (0..<count).map { _ in SharedTexts() } }
+
+  subscript(worker: Int) -> SharedTexts { tables[worker] }
 }
 
 /// Slots that workers fill, each index exactly once; read after every worker has finished.

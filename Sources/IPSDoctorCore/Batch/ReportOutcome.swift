@@ -127,7 +127,7 @@ extension ReportOutcome {
   /// out not to be a crash report, and a `skipped` reason for one that is not a regular file.
   static func make(
     item: InputItem, index: Int, standardInput: Result<[UInt8], FileError>?, options: Options,
-    baseline: Set<String>?
+    baseline: Set<String>?, texts: SharedTexts? = nil
   ) -> (outcome: ReportOutcome?, skipped: String?) {
     let bytes: [UInt8]
     switch item.source {
@@ -155,16 +155,24 @@ extension ReportOutcome {
         return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
       }
     }
-    return (diagnose(bytes: bytes, index: index, path: item.display, options: options, baseline: baseline), nil)
+    return (
+      diagnose(bytes: bytes, index: index, path: item.display, options: options, baseline: baseline, texts: texts),
+      nil
+    )
   }
 
   /// Parses and diagnoses bytes already in memory.
   static func diagnose(
-    bytes: [UInt8], index: Int, path: String, options: Options, baseline: Set<String>?
+    bytes: [UInt8], index: Int, path: String, options: Options, baseline: Set<String>?,
+    texts: SharedTexts? = nil
   ) -> ReportOutcome {
     let report: CrashReport
     do throws(ReportError) {
-      report = try ReportReader.read(bytes)
+      if let texts {
+        report = try ReportReader.read(bytes, sharing: texts)
+      } else {
+        report = try ReportReader.read(bytes)
+      }
     } catch {
       return ReportOutcome(index: index, path: path, error: error)
     }

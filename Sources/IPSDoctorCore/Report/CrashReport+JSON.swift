@@ -162,7 +162,7 @@ extension CrashReport {
     // The header's strings are answered again where the body repeats them (see
     // `FieldDecoder.text(_:reusing:)`).
     processName = decoder.string(body.procName, named: "procName", in: root, reusing: processName) ?? processName
-    processPath = decoder.string(body.procPath, named: "procPath", in: root)
+    processPath = decoder.sharedString(body.procPath, named: "procPath", in: root)
     pid = decoder.int(body.pid, named: "pid", in: root)
     if let parent = decoder.string(body.parentProc, named: "parentProc", in: root) {
       let parentPid = decoder.int(body.parentPid, named: "parentPid", in: root)
@@ -361,10 +361,10 @@ extension CrashReport {
       }
     }
     let threadID = decoder.uint64(id, named: "id", in: path())
-    let threadName = decoder.string(name, named: "name", in: path())
+    let threadName = decoder.sharedString(name, named: "name", in: path())
     // Every report's main thread names the main queue: a literal costs no allocation.
     let threadQueue =
-      queue.map(Self.isMainQueueLabel) == true ? "com.apple.main-thread" : decoder.string(queue, named: "queue", in: path())
+      queue.map(Self.isMainQueueLabel) == true ? "com.apple.main-thread" : decoder.sharedString(queue, named: "queue", in: path())
     let isTriggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
     var threadFrames: [Frame] = []
     if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {
@@ -438,10 +438,10 @@ extension CrashReport {
     }
     func node(_ index: Int) -> JSONNode { JSONNode(view: view, index: index) }
     let offset = imageOffsetAt < 0 ? nil : decoder.uint64(node(imageOffsetAt), at: path().appending("imageOffset"))
-    let symbol = symbolAt < 0 ? nil : decoder.string(node(symbolAt), at: path().appending("symbol"))
+    let symbol = symbolAt < 0 ? nil : decoder.sharedString(node(symbolAt), at: path().appending("symbol"))
     let location =
       symbolLocationAt < 0 ? nil : decoder.uint64(node(symbolLocationAt), at: path().appending("symbolLocation"))
-    let file = sourceFileAt < 0 ? nil : decoder.string(node(sourceFileAt), at: path().appending("sourceFile"))
+    let file = sourceFileAt < 0 ? nil : decoder.sharedString(node(sourceFileAt), at: path().appending("sourceFile"))
     let line = sourceLineAt < 0 ? nil : decoder.int(node(sourceLineAt), at: path().appending("sourceLine"))
     let isInline = inlineAt < 0 ? false : decoder.bool(node(inlineAt), at: path().appending("inline")) ?? false
     var resolvedIndex: Int?
@@ -581,8 +581,8 @@ extension BinaryImage {
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
       switch MemberName(key) {
-      case .name: name = decoder.string(value, at: memberPath("name"))
-      case .path: imagePath = decoder.string(value, at: memberPath("path"))
+      case .name: name = decoder.sharedString(value, at: memberPath("name"))
+      case .path: imagePath = decoder.sharedString(value, at: memberPath("path"))
       case .uuid:
         let entry = value.entry
         if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
@@ -599,7 +599,7 @@ extension BinaryImage {
       case .source: source = Self.knownSource(value) ?? decoder.string(value, at: memberPath("source"))
       case .CFBundleVersion: bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
       case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"):
-        bundleID = decoder.string(value, at: memberPath("CFBundleIdentifier"))
+        bundleID = decoder.sharedString(value, at: memberPath("CFBundleIdentifier"))
       case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"):
         bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
       default: continue

@@ -14,6 +14,13 @@
 /// (building them eagerly was a fifth of the read time).
 struct FieldDecoder {
   var warnings: [ReportWarning] = []
+  /// Where the texts that reports share (symbols, image paths and names, queue labels) are looked
+  /// up by ``sharedString(_:at:)``; without one they are decoded like any other string.
+  let texts: SharedTexts?
+
+  init(texts: SharedTexts? = nil) {
+    self.texts = texts
+  }
 
   mutating func warn(_ path: JSONPath, _ message: String) {
     warnings.append(ReportWarning(location: path.description, message: message))
@@ -32,6 +39,17 @@ struct FieldDecoder {
   @inline(__always)
   mutating func string(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
     if value.kind == .string { return Self.text(value) }
+    return nonString(value, at: path())
+  }
+
+  /// ``string(_:at:)`` for a text that many reports have (a frame's symbol, an image's path): from
+  /// ``texts`` when it holds the same text.
+  @inline(__always)
+  mutating func sharedString(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
+    if value.kind == .string {
+      guard let texts else { return Self.text(value) }
+      return texts.text(value, decode: Self.text)
+    }
     return nonString(value, at: path())
   }
 
@@ -153,6 +171,14 @@ struct FieldDecoder {
   {
     guard let value else { return nil }
     return string(value, at: path().appending(key.description))
+  }
+
+  /// ``sharedString(_:at:)`` for a member already found.
+  mutating func sharedString(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> String?
+  {
+    guard let value else { return nil }
+    return sharedString(value, at: path().appending(key.description))
   }
 
   /// ``string(_:named:in:)`` kept as an ``ImageUUID``: the usual dashed form read from the tape's

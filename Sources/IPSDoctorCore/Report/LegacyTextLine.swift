@@ -470,7 +470,7 @@ enum LegacyTextLine {
 
   /// Reads the line as ranges of its bytes (every delimiter is ASCII, and frame lines are the
   /// second most common in a report), making `String`s only of the image name, symbol and file.
-  static func frame(bytes: UnsafeBufferPointer<UInt8>) -> (number: Int, frame: Frame)? {
+  static func frame(bytes: UnsafeBufferPointer<UInt8>, texts: SharedTexts? = nil) -> (number: Int, frame: Frame)? {
     let text = ByteScanner.trimmed(bytes, 0..<bytes.count)
     var index = text.lowerBound
     var number = 0
@@ -484,10 +484,10 @@ enum LegacyTextLine {
     let rest = ByteScanner.trimmed(bytes, index..<text.upperBound)
     guard let (addressRange, address) = addressColumn(bytes, rest) else { return nil }
     let name = ByteScanner.trimmed(bytes, rest.lowerBound..<addressRange.lowerBound)
-    let imageName = !name.isEmpty && !isQuestionMarks(bytes, name) ? string(bytes, name) : nil
+    let imageName = !name.isEmpty && !isQuestionMarks(bytes, name) ? string(bytes, name, texts) : nil
     let tailRange = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
     var tail = FrameTail()
-    readFrameTail(bytes, tailRange, into: &tail)
+    readFrameTail(bytes, tailRange, into: &tail, texts: texts)
     // Made once, every field at once (see ``Frame``): filling a `var` frame copied it on return.
     return (
       number,
@@ -613,7 +613,8 @@ enum LegacyTextLine {
   /// What follows the address, `bytes[tail]`: "0xBASE + offset" (optionally "// symbol + 0x10"
   /// after it), "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
   static func readFrameTail(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout FrameTail
+    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout FrameTail,
+    texts: SharedTexts? = nil
   ) {
     guard !tail.isEmpty else { return }
     var symbolPart: Range<Int>? = tail
@@ -676,7 +677,7 @@ enum LegacyTextLine {
       frame.symbolLocation = nil
       return
     }
-    if !text.isEmpty && !isQuestionMarks(bytes, text) { frame.symbol = string(bytes, text) }
+    if !text.isEmpty && !isQuestionMarks(bytes, text) { frame.symbol = string(bytes, text, texts) }
   }
 
   /// Whether `bytes[range]` ends with the ASCII `suffix`.
@@ -762,6 +763,15 @@ enum LegacyTextLine {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
   }
 
+  /// ``string(_:_:)`` for a text that many reports have (an image's path or name, a symbol): from
+  /// `texts` when it holds the same text.
+  @inline(__always)
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ texts: SharedTexts?) -> String {
+    let part = UnsafeBufferPointer(rebasing: bytes[range])
+    guard let texts else { return String(decoding: part, as: UTF8.self) }
+    return texts.text(part) { String(decoding: $0, as: UTF8.self) }
+  }
+
   /// Whether two ranges of `bytes` hold equal text: compared as bytes when both are ASCII (where
   /// that is `String` equality), else as `String`s, so canonical equivalence still applies.
   static func sameText(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
@@ -793,7 +803,9 @@ enum LegacyTextLine {
   ///
   /// The fields are gathered in locals and the image made once, by its memberwise initialiser:
   /// filling a `var` image moved and copied the whole value on its way out.
-  static func binaryImage(bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots) -> BinaryImage? {
+  static func binaryImage(
+    bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots, texts: SharedTexts? = nil
+  ) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()
     guard scanner.peek(0x30), scanner.peek(0x78, at: 1) else { return nil }
@@ -841,7 +853,7 @@ enum LegacyTextLine {
     let pathEnd = scanner.find(0x20, 0x7B, 0x22, from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
     let hasPath = !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F }))
-    let pathText = hasPath ? string(bytes, path) : nil
+    let pathText = hasPath ? string(bytes, path, texts) : nil
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
     var isNoUUID = false
@@ -898,12 +910,12 @@ enum LegacyTextLine {
       if hasPath, !fileName.isEmpty, bytes[column].contains(0x2E), !hasDylibSuffix(column),
         !sameText(bytes, column, fileName)
       {
-        bundleID = string(bytes, column)
-        name = string(bytes, fileName)
+        bundleID = string(bytes, column, texts)
+        name = string(bytes, fileName, texts)
         slots.bundleID = ImageKeySlots.slot(bytes, column)
         slots.name = slots.fileName
       } else {
-        name = string(bytes, column)
+        name = string(bytes, column, texts)
         slots.name = ImageKeySlots.slot(bytes, column)
       }
     }

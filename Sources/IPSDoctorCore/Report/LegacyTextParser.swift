@@ -33,7 +33,12 @@ public enum LegacyTextParser {
   ///   - firstLine: The file line number of the text's first line, so warnings point into the file.
   ///   - report: The report to fill.
   public static func parse(_ text: String, firstLine: Int, into report: inout CrashReport) {
-    var reader = LegacyTextReader(report: report, firstLine: firstLine)
+    parse(text, firstLine: firstLine, into: &report, texts: nil)
+  }
+
+  /// ``parse(_:firstLine:into:)`` sharing the texts reports have in common through `texts`.
+  static func parse(_ text: String, firstLine: Int, into report: inout CrashReport, texts: SharedTexts?) {
+    var reader = LegacyTextReader(report: report, firstLine: firstLine, texts: texts)
     reader.read(text)
     report = reader.finish()
   }
@@ -97,12 +102,15 @@ struct LegacyTextReader {
 
   var lastContentLine: Int
   var sawBody = false
+  /// Where image paths, names and symbols are looked up (see ``SharedTexts``).
+  let texts: SharedTexts?
   /// The number of lines in the text, so that the image list can be sized once.
   var lineCount = 0
   /// The resolver's slots of each image's keys, while they line up with `report.images`.
   var imageKeySlots: [ImageKeySlots] = []
 
-  init(report: CrashReport, firstLine: Int) {
+  init(report: CrashReport, firstLine: Int, texts: SharedTexts? = nil) {
+    self.texts = texts
     self.report = report
     self.firstLine = firstLine
     self.lastContentLine = firstLine
@@ -230,7 +238,8 @@ struct LegacyTextReader {
       else { return false }
       lastContentLine = number
       var slots = ImageKeySlots.unknown
-      if let image = LegacyTextLine.binaryImage(bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots)
+      if let image = LegacyTextLine.binaryImage(
+        bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots, texts: texts)
       {
         // Kept only while they line up with the images.
         if imageKeySlots.count == report.images.count { imageKeySlots.append(slots) }
@@ -250,7 +259,8 @@ struct LegacyTextReader {
       let first = bytes[content.lowerBound]
       guard first >= 0x30 && first <= 0x39 else { return false }
       lastContentLine = number
-      guard let (_, frame) = LegacyTextLine.frame(bytes: UnsafeBufferPointer(rebasing: bytes[content])) else {
+      guard let (_, frame) = LegacyTextLine.frame(bytes: UnsafeBufferPointer(rebasing: bytes[content]), texts: texts)
+      else {
         warn(number, "could not read the stack frame")
         return true
       }
