@@ -66,8 +66,9 @@ CORPUS_JSON="$CORPUS_ROOT-json/n$FILES"
 
 bench_corpus() {  # $1 = corpus label, $2 = directory
   local label="$1" dir="$2"
-  say "[$label] ips-doctor (parse, diagnose; jobs $JOBS; $RUNS runs; round $3 of $ROUNDS)"
-  "$BIN/ips-doctor-bench" --corpus "$dir" --runs "$RUNS" --jobs "$JOBS" | sed "s/^/$label\t/" >> "$OUT"
+  say "[$label] ips-doctor (parse, diagnose, each also with every report alone; jobs $JOBS; $RUNS runs; round $3 of $ROUNDS)"
+  "$BIN/ips-doctor-bench" --corpus "$dir" --runs "$RUNS" --jobs "$JOBS" \
+    --mode parse,diagnose,parse-alone,diagnose-alone | sed "s/^/$label\t/" >> "$OUT"
   say "[$label] Foundation JSONSerialization"
   "$BIN/foundation-baseline" --corpus "$dir" --runs "$RUNS" --jobs "$JOBS" | sed "s/^/$label\t/" >> "$OUT"
   say "[$label] Python peers (json, pysimdjson, pycrashreport)"

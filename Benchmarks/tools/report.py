@@ -8,8 +8,10 @@ import sys
 from collections import defaultdict
 
 LABELS = [
-    ("ips-doctor", "parse", "ips-doctor parse (`ReportReader.read`)"),
-    ("ips-doctor", "diagnose", "ips-doctor diagnose (read + `Doctor.diagnose`)"),
+    ("ips-doctor", "parse", "ips-doctor parse (`ReportReader.read`, a `SharedTexts` table per worker, as the CLI)"),
+    ("ips-doctor", "diagnose", "ips-doctor diagnose (read + `Doctor.diagnose`, as the CLI)"),
+    ("ips-doctor", "parse-alone", "ips-doctor parse, every report alone (no table)"),
+    ("ips-doctor", "diagnose-alone", "ips-doctor diagnose, every report alone (no table)"),
     ("foundation", "parse", "Foundation `JSONSerialization` (parse only)"),
     ("python-json", "parse", "Python `json.loads`"),
     ("pysimdjson", "parse", "pysimdjson 7 (`Parser.parse`)"),
@@ -93,6 +95,12 @@ def main():
         checks.append((corpus, "diagnose ≥ 5× Foundation JSONSerialization (1 job each)", ratio(d1, fnd), 5.0))
         checks.append((corpus, "diagnose ≥ 5× pycrashreport (1 job each)", ratio(d1, pcr), 5.0))
         checks.append((corpus, "parse ≥ ⅓ of pysimdjson (1 job each)", ratio(p1, simd), 1 / 3))
+        pa1 = rows.get(("ips-doctor", "parse-alone", 1))
+        da1 = rows.get(("ips-doctor", "diagnose-alone", 1))
+        if pa1 and da1:
+            checks.append((corpus, "every report alone: diagnose ≥ 5× Foundation", ratio(da1, fnd), 5.0))
+            checks.append((corpus, "every report alone: diagnose ≥ 5× pycrashreport", ratio(da1, pcr), 5.0))
+            checks.append((corpus, "every report alone: parse ≥ ⅓ of pysimdjson", ratio(pa1, simd), 1 / 3))
         if jobs_n > 1:
             checks.append((corpus, f"diagnose {jobs_n} jobs ≥ 1.7× 1 job", ratio(rows.get(("ips-doctor", "diagnose", jobs_n)), d1), 1.7))
             checks.append((corpus, f"parse {jobs_n} jobs ≥ 1.7× 1 job", ratio(rows.get(("ips-doctor", "parse", jobs_n)), p1), 1.7))

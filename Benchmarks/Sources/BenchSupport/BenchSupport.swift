@@ -89,6 +89,14 @@ public enum Clock {
 /// partition; the corpus order mixes file kinds so the shares are even). Returns wall seconds and
 /// the sum of checksums (which keeps the optimiser from dropping the work).
 public func timeOnce(count: Int, jobs: Int, _ body: @Sendable (Int) -> Int) -> (seconds: Double, checksum: Int) {
+  timeOnce(count: count, jobs: jobs) { index, _ in body(index) }
+}
+
+/// ``timeOnce(count:jobs:_:)`` telling `body` which worker (0..<jobs) runs it, so that a worker can
+/// keep state of its own from file to file, as the CLI's workers do.
+public func timeOnce(count: Int, jobs: Int, _ body: @Sendable (_ index: Int, _ worker: Int) -> Int)
+  -> (seconds: Double, checksum: Int)
+{
   // One counter per worker, a cache line apart.
   let stride = 16
   let counters = UnsafeMutableBufferPointer<Int>.allocate(capacity: jobs * stride)
@@ -98,14 +106,14 @@ public func timeOnce(count: Int, jobs: Int, _ body: @Sendable (Int) -> Int) -> (
   let start = Clock.now()
   if jobs == 1 {
     var sum = 0
-    for index in 0..<count { sum &+= body(index) }
+    for index in 0..<count { sum &+= body(index, 0) }
     shared[0] = sum
   } else {
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       var sum = 0
       var index = worker
       while index < count {
-        sum &+= body(index)
+        sum &+= body(index, worker)
         index += jobs
       }
       shared[worker * stride] = sum
@@ -165,6 +173,14 @@ public struct Options {
 public func measure(
   tool: String, mode: String, jobs: [Int], corpus: Corpus, runs: Int,
   _ body: @Sendable (Int) -> Int
+) {
+  measure(tool: tool, mode: mode, jobs: jobs, corpus: corpus, runs: runs) { index, _ in body(index) }
+}
+
+/// ``measure(tool:mode:jobs:corpus:runs:_:)`` telling `body` which worker runs it.
+public func measure(
+  tool: String, mode: String, jobs: [Int], corpus: Corpus, runs: Int,
+  _ body: @Sendable (_ index: Int, _ worker: Int) -> Int
 ) {
   var checksums: [Int] = []
   for count in jobs { checksums.append(timeOnce(count: corpus.count, jobs: count, body).checksum) }

@@ -1,6 +1,8 @@
 // Times ips-doctor's library on a corpus held in memory:
-//   parse     ReportReader.read(bytes)                  (framing + JSON + typed CrashReport)
-//   diagnose  ReportReader.read(bytes) + Doctor.diagnose (everything but printing)
+//   parse     ReportReader.read(bytes, sharing:)        (framing + JSON + typed CrashReport)
+//   diagnose  ReportReader.read(bytes, sharing:) + Doctor.diagnose (everything but printing)
+// each worker keeping one SharedTexts table from file to file, as the CLI's workers do; and
+//   parse-alone, diagnose-alone   the same with ReportReader.read(bytes): every report on its own
 // and, to split a diagnosis's cost (not part of the table):
 //   context   ReportReader.read(bytes) + DiagnosisContext(report:)
 //   norules   ReportReader.read(bytes) + Doctor.diagnose with no rules (context, summary, signature)
@@ -18,7 +20,8 @@ import IPSDoctorCore
 #endif
 
 let usage = """
-  usage: ips-doctor-bench [--corpus DIR] [--runs N] [--jobs 1,2] [--limit FILES] [--mode parse,diagnose,context,norules,firing]
+  usage: ips-doctor-bench [--corpus DIR] [--runs N] [--jobs 1,2] [--limit FILES]
+                          [--mode parse,diagnose,parse-alone,diagnose-alone,context,norules,firing]
   """
 var options = Options(arguments: CommandLine.arguments, usage: usage)
 if options.modes.isEmpty { options.modes = ["parse", "diagnose"] }
@@ -36,15 +39,32 @@ print("rejected\tips-doctor\t\(rejected)")
 
 let data = corpus
 let jobs = options.jobs
+/// One table per worker (see `timeOnce`), kept across modes and runs like a long batch keeps them.
+let tables = WorkerTexts(count: jobs.max() ?? 1)
 for mode in options.modes {
   switch mode {
   case "parse":
-    measure(tool: "ips-doctor", mode: "parse", jobs: jobs, corpus: corpus, runs: options.runs) { index in
-      guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+    measure(tool: "ips-doctor", mode: "parse", jobs: jobs, corpus: corpus, runs: options.runs) { index, worker in
+      guard let report = try? ReportReader.read(data.contents[index], sharing: tables[worker]) else {
+        return 1_000_003
+      }
       return report.threads.count &+ report.images.count &+ report.warnings.count
     }
   case "diagnose":
-    measure(tool: "ips-doctor", mode: "diagnose", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+    measure(tool: "ips-doctor", mode: "diagnose", jobs: jobs, corpus: corpus, runs: options.runs) { index, worker in
+      guard let report = try? ReportReader.read(data.contents[index], sharing: tables[worker]) else {
+        return 1_000_003
+      }
+      let result = Doctor.diagnose(report)
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+    }
+  case "parse-alone":
+    measure(tool: "ips-doctor", mode: "parse-alone", jobs: jobs, corpus: corpus, runs: options.runs) { index in
+      guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
+      return report.threads.count &+ report.images.count &+ report.warnings.count
+    }
+  case "diagnose-alone":
+    measure(tool: "ips-doctor", mode: "diagnose-alone", jobs: jobs, corpus: corpus, runs: options.runs) { index in
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
       let result = Doctor.diagnose(report)
       return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
@@ -78,4 +98,12 @@ for mode in options.modes {
   default:
     fatalError("unknown mode \(mode)\n\(usage)")
   }
+}
+
+/// A `SharedTexts` table per worker: worker `i` is the only user of table `i` while a timed run
+/// lasts, and runs never overlap.
+final class WorkerTexts: @unchecked Sendable {
+  private let tables: [SharedTexts]
+  init(count: Int) { tables = (0..<count).map { _ in SharedTexts() } }
+  subscript(worker: Int) -> SharedTexts { tables[worker] }
 }

@@ -27,7 +27,8 @@ struct BatchRunner {
     guard items.count > 0 else { return }
     let work = Work(
       options: options, baseline: baseline, standardInput: standardInput, jobs: jobs,
-      texts: SharedTextsPool(count: max(1, jobs)))
+      // One report shares little with itself: a single input skips the tables' set-up.
+      texts: items.count > 1 ? SharedTextsPool(count: max(1, jobs)) : nil)
     var end = min(items.count, windowSize)
     var window = (0..<end).map { items[$0] }  // items are built a window at a time
     var results = work.process(window, firstIndex: 0)
@@ -60,7 +61,7 @@ struct BatchRunner {
     var standardInput: Result<[UInt8], FileError>?
     var jobs: Int
     /// One table of shared texts per worker, kept from window to window.
-    let texts: SharedTextsPool
+    let texts: SharedTextsPool?
 
     func process(_ window: [InputItem], firstIndex: Int) -> [(outcome: ReportOutcome?, skipped: String?)] {
       let count = window.count
@@ -71,7 +72,7 @@ struct BatchRunner {
       let work: @Sendable (Int, Int) -> (ReportOutcome?, String?) = { offset, worker in
         ReportOutcome.make(
           item: window[offset], index: firstIndex + offset, standardInput: standardInput,
-          options: options, baseline: baseline, texts: texts[worker])
+          options: options, baseline: baseline, texts: texts?[worker])
       }
       if jobs <= 1 || count == 1 {
         return (0..<count).map { work($0, 0) }

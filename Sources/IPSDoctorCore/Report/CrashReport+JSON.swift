@@ -364,7 +364,8 @@ extension CrashReport {
     let threadName = decoder.sharedString(name, named: "name", in: path())
     // Every report's main thread names the main queue: a literal costs no allocation.
     let threadQueue =
-      queue.map(Self.isMainQueueLabel) == true ? "com.apple.main-thread" : decoder.sharedString(queue, named: "queue", in: path())
+      queue.map(Self.isMainQueueLabel) == true
+      ? "com.apple.main-thread" : decoder.sharedString(queue, named: "queue", in: path())
     let isTriggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
     var threadFrames: [Frame] = []
     if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {

@@ -92,7 +92,8 @@ public enum ReportReader {
       // Braces in text pasted around a text report (code in a forum question, say).
       let whole = Scan.text(buffer, start..<buffer.count)
       if LegacyTextParser.looksLikeTextReport(whole) {
-        return try readLegacyText(buffer, from: start, header: nil, headerDocument: nil, warnings: warnings, texts: texts)
+        return try readLegacyText(
+          buffer, from: start, header: nil, headerDocument: nil, warnings: warnings, texts: texts)
       }
       // A multi-line value that breaks: a body whose header line is missing or cut. Keep whatever
       // the damaged header text says and report the body's error.
@@ -160,7 +161,8 @@ public enum ReportReader {
     if buffer[next] == UInt8(ascii: "{") {
       return try readBody(buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts)
     }
-    return try readLegacyText(buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts)
+    return try readLegacyText(
+      buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts)
   }
 
   static func readBody(

@@ -36,7 +36,9 @@ struct SharedTextsTests {
     // The files cut short too: partial bodies and text sections take the salvage paths.
     var all = inputs
     for (name, bytes) in inputs where bytes.count > 400 {
-      for fraction in [3, 2] { all.append(("\(name) cut at 1/\(fraction)", Array(bytes.prefix(bytes.count / fraction)))) }
+      for fraction in [3, 2] {
+        all.append(("\(name) cut at 1/\(fraction)", Array(bytes.prefix(bytes.count / fraction))))
+      }
     }
     let alone = all.map { try? ReportReader.read($0.bytes) }
     // A small table too, so that texts keep pushing each other out of their slots.
