@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The default, human-readable output: a crash-group table first when there are several reports,
 /// then one section per report (the top diagnosis, its fix, other candidate causes, and for an
 /// inconclusive report the crash's facts and symbolication commands), then a one-line summary.
@@ -121,7 +127,7 @@ struct TextReporter: Reporter {
         lines.append("  " + style.dim("\(count) parse warning\(count == 1 ? "" : "s") (see --verbose)."))
       }
     }
-    return lines.joined(separator: "\n") + "\n"
+    return PlainText.joinedLines(lines)
   }
 
   func headerLine(_ outcome: ReportOutcome) -> String {
@@ -281,7 +287,7 @@ struct TextReporter: Reporter {
         }
       }
     }
-    return lines.joined(separator: "\n") + "\n"
+    return PlainText.joinedLines(lines)
   }
 }
 
@@ -290,9 +296,39 @@ struct TextReporter: Reporter {
 final class RenderCache {
   enum Kind: Hashable { case remedy, verification }
 
+  /// Keyed by the text's bytes: a remedy is a kilobyte or two, and hashing all of it (as `String`
+  /// does, scalar by scalar) cost about 10 k instructions a lookup. The hash takes the length and
+  /// the first and last 32 bytes; equality compares every byte, so texts that differ only in their
+  /// bytes (canonically equivalent ones) are rendered separately, as their bytes may render apart.
   private struct Key: Hashable {
     var text: String
     var kind: Kind
+
+    static func == (lhs: Key, rhs: Key) -> Bool {
+      guard lhs.kind == rhs.kind else { return false }
+      let same = lhs.text.utf8.withContiguousStorageIfAvailable { left in
+        rhs.text.utf8.withContiguousStorageIfAvailable { right in
+          left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+        }
+      }
+      return (same ?? nil) ?? lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(kind)
+      let utf8 = text.utf8
+      hasher.combine(utf8.count)
+      let hashed: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+        let raw = UnsafeRawBufferPointer(bytes)
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(32)))
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(32)))
+      }
+      if hashed == nil {
+        // The same bytes fed the same way, so equal keys hash alike however they are stored.
+        Array(utf8.prefix(32)).withUnsafeBytes { hasher.combine(bytes: $0) }
+        Array(utf8.suffix(32)).withUnsafeBytes { hasher.combine(bytes: $0) }
+      }
+    }
   }
 
   private var entries: [Key: [String]] = [:]

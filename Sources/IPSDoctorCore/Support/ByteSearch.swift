@@ -59,6 +59,25 @@ enum ByteSearch {
     return bits < 0x80
   }
 
+  /// Whether every byte is printable ASCII (space to `~`): text with nothing to escape for a
+  /// terminal. One loop the optimizer turns into vector code.
+  static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var highest: UInt8 = 0
+    for byte in bytes { highest = max(highest, byte &- 0x20) }
+    return highest < 0x5F
+  }
+
+  /// Whether every byte is ASCII and none is a carriage return.
+  static func isASCIIWithoutCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var bits: UInt8 = 0
+    var returns: UInt8 = 0
+    for byte in bytes {
+      bits |= byte
+      returns |= byte == 0x0D ? 1 : 0
+    }
+    return bits < 0x80 && returns == 0
+  }
+
   /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
   static func contains(_ text: String, _ needle: String) -> Bool {
     var text = text

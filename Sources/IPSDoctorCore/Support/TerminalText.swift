@@ -16,6 +16,13 @@ public enum TerminalText {
   /// Escapes control characters, C1 controls, DEL and bidi controls as `\u{…}` (tab, newline and
   /// carriage return as `\t`, `\n`, `\r`). A single line stays a single line.
   public static func escaped(_ text: String) -> String {
+    // Printable ASCII, nearly every text we show, has nothing to escape: answered from the bytes.
+    if text.utf8.withContiguousStorageIfAvailable(ByteSearch.isPrintableASCII) == true { return text }
+    return escapedScalars(text)
+  }
+
+  /// ``escaped(_:)`` scalar by scalar, for any text (the reference for the byte path).
+  static func escapedScalars(_ text: String) -> String {
     var needsWork = false
     for scalar in text.unicodeScalars where isUnsafe(scalar.value) || scalar == "\\" {
       if scalar != "\\" {
