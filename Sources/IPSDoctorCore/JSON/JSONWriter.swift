@@ -9,11 +9,17 @@ public struct JSONWriter {
     case pretty
   }
 
-  public private(set) var output = ""
+  /// The UTF-8 written so far. Bytes, not a `String`: a `String` append costs a few hundred
+  /// instructions even when it does not grow, and a report's JSON is a few thousand of them.
+  private(set) var bytes: [UInt8] = []
   let style: Style
+
+  /// The text written so far.
+  public var output: String { String(decoding: bytes, as: UTF8.self) }
 
   public init(style: Style = .pretty) {
     self.style = style
+    bytes.reserveCapacity(4096)
   }
 
   public static func string(_ value: JSONValue, style: Style = .pretty) -> String {
@@ -22,79 +28,132 @@ public struct JSONWriter {
     return writer.output
   }
 
+  @inline(__always)
+  private mutating func append(_ literal: StaticString) {
+    bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+
   mutating func write(_ value: JSONValue, indent: Int) {
     switch value {
-    case .null: output += "null"
-    case .bool(let flag): output += flag ? "true" : "false"
-    case .number(let number): output += number.description
-    case .string(let text): Self.appendQuoted(text, to: &output)
+    case .null: append("null")
+    case .bool(let flag): flag ? append("true") : append("false")
+    case .number(let number): bytes.append(contentsOf: number.description.utf8)
+    case .string(let text): Self.appendQuoted(text, to: &bytes)
     case .array(let elements):
       if elements.isEmpty {
-        output += "[]"
+        append("[]")
         return
       }
-      output += "["
+      bytes.append(UInt8(ascii: "["))
       for (index, element) in elements.enumerated() {
-        if index > 0 { output += "," }
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
         newline(indent + 1)
         write(element, indent: indent + 1)
       }
       newline(indent)
-      output += "]"
+      bytes.append(UInt8(ascii: "]"))
     case .object(let object):
       if object.members.isEmpty {
-        output += "{}"
+        append("{}")
         return
       }
-      output += "{"
+      bytes.append(UInt8(ascii: "{"))
       for (index, member) in object.members.enumerated() {
-        if index > 0 { output += "," }
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
         newline(indent + 1)
-        Self.appendQuoted(member.key, to: &output)
-        output += style == .pretty ? ": " : ":"
+        Self.appendQuoted(member.key, to: &bytes)
+        style == .pretty ? append(": ") : append(":")
         write(member.value, indent: indent + 1)
       }
       newline(indent)
-      output += "}"
+      bytes.append(UInt8(ascii: "}"))
     }
   }
 
   private mutating func newline(_ indent: Int) {
     guard style == .pretty else { return }
-    output += "\n"
-    output += String(repeating: "  ", count: indent)
+    bytes.append(0x0A)
+    bytes.append(contentsOf: repeatElement(0x20, count: 2 * indent))
   }
 
   /// Appends `text` as a JSON string literal.
+  public static func appendQuoted(_ text: String, to output: inout String) {
+    var bytes: [UInt8] = []
+    appendQuoted(text, to: &bytes)
+    output += String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends `text` as a JSON string literal, in UTF-8.
   ///
   /// Runs of printable ASCII other than `"` and `\` (nearly all of a report's text) are copied as
-  /// they are, straight from the string's UTF-8; every other scalar is written by
-  /// ``appendEscaped(_:to:)``, as ``appendQuotedByScalars(_:to:)`` writes every one.
-  public static func appendQuoted(_ text: String, to output: inout String) {
-    let runs = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-      output += "\""
-      let utf8 = text.utf8
+  /// they are, straight from the string's UTF-8; every other scalar is read from its bytes and
+  /// written by ``appendEscaped(_:to:)``, as ``appendQuotedByScalars(_:to:)`` writes every one.
+  static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    output.append(0x22)
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
       var runStart = 0
       var offset = 0
-      while offset < bytes.count {
+      let count = bytes.count
+      let base = UnsafeRawPointer(bytes.baseAddress)
+      while offset < count {
+        // Eight bytes at a time up to the first that is not plain printable ASCII.
+        if let base, offset &+ 8 <= count {
+          let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+          let marked = Self.unplainBytes(word)
+          if marked == 0 {
+            offset &+= 8
+            continue
+          }
+          offset &+= marked.trailingZeroBitCount &>> 3
+        }
         let byte = bytes[offset]
         if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
           offset &+= 1
           continue
         }
-        // A run ends at an ASCII byte or a scalar's lead byte: both start a scalar.
-        let scalarStart = utf8.index(utf8.startIndex, offsetBy: offset)
-        if runStart < offset { output += text[utf8.index(utf8.startIndex, offsetBy: runStart)..<scalarStart] }
-        let scalar = text.unicodeScalars[scalarStart]
+        if runStart < offset { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
+        // A string's UTF-8 is valid: the lead byte gives the scalar's length.
+        let (scalar, width) = Self.scalar(in: bytes, at: offset)
         appendEscaped(scalar, to: &output)
-        offset &+= UTF8.width(scalar)
+        offset &+= width
         runStart = offset
       }
-      if runStart < offset { output += text[utf8.index(utf8.startIndex, offsetBy: runStart)...] }
-      output += "\""
-      return true
+      if runStart < count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
     }
-    if runs == nil { appendQuotedByScalars(text, to: &output) }
+    if copied == nil {
+      for scalar in text.unicodeScalars { appendEscaped(scalar, to: &output) }
+    }
+    output.append(0x22)
+  }
+
+  /// The high bit of each of the eight bytes of `word` that is not plain printable ASCII (a quote,
+  /// a backslash, a control character, DEL or not ASCII); only the lowest set bit is exact, as
+  /// borrows can mark bytes above it. The parser's test (``JSONParser``'s `specialBytes`) plus
+  /// an exact one for DEL: the lowest bit of either is exact, so the lowest of both is.
+  @inline(__always)
+  static func unplainBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let quotesAndControls = (word ^ (ones &* 0x02)) &- ones &* 0x21
+    let backslashes = (word ^ (ones &* 0x5C)) &- ones
+    let deletes = word ^ (ones &* 0x7F)
+    return (quotesAndControls | backslashes | word) & high | (deletes &- ones) & ~deletes & high
+  }
+
+  /// The scalar whose valid UTF-8 starts at `offset`, and its length in bytes.
+  @inline(__always)
+  static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Unicode.Scalar, Int) {
+    let lead = UInt32(bytes[offset])
+    func continuation(_ index: Int) -> UInt32 { UInt32(bytes[offset + index] & 0x3F) }
+    let value: UInt32
+    let width: Int
+    switch lead {
+    case 0..<0x80: (value, width) = (lead, 1)
+    case 0xC0..<0xE0: (value, width) = ((lead & 0x1F) << 6 | continuation(1), 2)
+    case 0xE0..<0xF0: (value, width) = ((lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2), 3)
+    default: (value, width) = ((lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6 | continuation(3), 4)
+    }
+    return (Unicode.Scalar(value) ?? "\u{FFFD}", width)
   }
 
   /// ``appendQuoted(_:to:)`` one scalar at a time: for text without contiguous UTF-8, and the
@@ -115,15 +174,41 @@ public struct JSONWriter {
     case "\t": output += "\\t"
     default:
       let value = scalar.value
-      if value < 0x20 || value == 0x7F || (value >= 0x80 && value < 0xA0)
-        || TerminalText.isBidiOrSeparator(value)
-      {
+      if isEscapedAsHex(value) {
         let hex = String(value, radix: 16)
         output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       } else {
         output.unicodeScalars.append(scalar)
       }
     }
+  }
+
+  /// ``appendEscaped(_:to:)`` in UTF-8.
+  @inline(__always)
+  private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+    let value = scalar.value
+    switch scalar {
+    case "\"": output.append(contentsOf: [0x5C, 0x22])
+    case "\\": output.append(contentsOf: [0x5C, 0x5C])
+    case "\n": output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+    case "\r": output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+    case "\t": output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    default:
+      if isEscapedAsHex(value) {
+        // Every such scalar is below U+10000: four lowercase hex digits.
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        output.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) { output.append(digits[Int(value >> UInt32(shift)) & 0xF]) }
+      } else {
+        output.append(contentsOf: UTF8.encode(scalar)!)
+      }
+    }
+  }
+
+  /// Control characters, DEL, C1 controls, bidi controls and the line and paragraph separators.
+  @inline(__always)
+  private static func isEscapedAsHex(_ value: UInt32) -> Bool {
+    value < 0x20 || value == 0x7F || (value >= 0x80 && value < 0xA0) || TerminalText.isBidiOrSeparator(value)
   }
 
   public static func quoted(_ text: String) -> String {
