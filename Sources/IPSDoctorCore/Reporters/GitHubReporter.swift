@@ -56,6 +56,26 @@ struct GitHubReporter: Reporter {
 
   /// The remedy's first paragraph: annotations stay short; the code lives in `explain`.
   static func firstParagraph(_ markdown: String) -> String {
+    // Without carriage returns a line feed is a `Character` of its own, so the paragraph ends at
+    // the first two line-feed bytes; text that starts with a line feed takes the general path.
+    let fast = markdown.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard let base = bytes.baseAddress, !bytes.isEmpty, bytes[0] != 0x0A, memchr(base, 0x0D, bytes.count) == nil
+      else { return nil }
+      var end = 0
+      while end < bytes.count, !(bytes[end] == 0x0A && end + 1 < bytes.count && bytes[end + 1] == 0x0A) { end += 1 }
+      // The paragraph holds no two line feeds in a row: each one between lines becomes a space,
+      // a final one goes.
+      var paragraph = Array(UnsafeBufferPointer(rebasing: bytes[..<end]))
+      if paragraph.last == 0x0A { paragraph.removeLast() }
+      for index in paragraph.indices where paragraph[index] == 0x0A { paragraph[index] = 0x20 }
+      return String(decoding: paragraph, as: UTF8.self)
+    }
+    if let fast = fast ?? nil { return fast }
+    return firstParagraphByCharacters(markdown)
+  }
+
+  /// ``firstParagraph(_:)`` by `Character`s (the reference for the bytes).
+  static func firstParagraphByCharacters(_ markdown: String) -> String {
     let paragraph = markdown.split(separator: "\n\n", maxSplits: 1).first.map(String.init) ?? markdown
     return paragraph.split(separator: "\n").joined(separator: " ")
   }
@@ -70,6 +90,11 @@ struct GitHubReporter: Reporter {
   /// Escapes a workflow-command message: `%`, CR and LF; each line's control characters made
   /// visible first, so a report cannot start a workflow command of its own.
   static func data(_ text: String) -> String {
+    escapedBytes(text, property: false) ?? dataByCharacters(text)
+  }
+
+  /// ``data(_:)`` by `Character`s (the reference for the bytes).
+  static func dataByCharacters(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false)
       .map { TerminalText.escaped(String($0)).replacing("%", with: "%25").replacing("\r", with: "%0D") }
       .joined(separator: "%0A")
@@ -77,6 +102,53 @@ struct GitHubReporter: Reporter {
 
   /// Escapes a workflow-command property value: as ``data(_:)`` plus `:` and `,`.
   static func property(_ text: String) -> String {
-    data(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
+    escapedBytes(text, property: true) ?? propertyByCharacters(text)
+  }
+
+  /// ``property(_:)`` by `Character`s (the reference for the bytes).
+  static func propertyByCharacters(_ text: String) -> String {
+    dataByCharacters(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
+  }
+
+  /// ``data(_:)`` (or ``property(_:)``) on bytes, for text without carriage returns: a line feed is
+  /// then a `Character` of its own, so the lines are split at its bytes; each is made visible by
+  /// ``TerminalText/escaped(_:)``, and `%` (and `:` and `,`) are encoded byte by byte where a
+  /// byte is the whole `Character`, which it is between two ASCII bytes (only CR LF joins two; no
+  /// other scalar equals these three). `nil` when a marked byte touches a non-ASCII one (a
+  /// combining mark could make it part of a larger `Character`), or the text has a carriage return.
+  static func escapedBytes(_ text: String, property: Bool) -> String? {
+    let answer = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) != nil { return nil }
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 16)
+      var failed = false
+      for (number, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+        if number > 0 { result.append(contentsOf: "%0A".utf8) }
+        var visible = TerminalText.escaped(String(decoding: UnsafeBufferPointer(rebasing: line), as: UTF8.self))
+        visible.withUTF8 { escaped in
+          for (index, byte) in escaped.enumerated() {
+            let encoded: StaticString? =
+              switch byte {
+              case UInt8(ascii: "%"): "%25"
+              case UInt8(ascii: ":") where property: "%3A"
+              case UInt8(ascii: ",") where property: "%2C"
+              default: nil
+              }
+            guard let encoded else {
+              result.append(byte)
+              continue
+            }
+            if (index > 0 && escaped[index - 1] >= 0x80) || (index + 1 < escaped.count && escaped[index + 1] >= 0x80) {
+              failed = true
+              return
+            }
+            result.append(contentsOf: UnsafeBufferPointer(start: encoded.utf8Start, count: encoded.utf8CodeUnitCount))
+          }
+        }
+        if failed { return nil }
+      }
+      return String(decoding: result, as: UTF8.self)
+    }
+    return answer ?? nil
   }
 }

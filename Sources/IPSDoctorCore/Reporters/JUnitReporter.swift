@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `--format junit`: JUnit XML for CI test reports. One test case per report; a `<failure>` per
 /// finding at or above `--fail-on` (unless the report's signature is in the baseline), an
 /// `<error>` for a report that could not be read. Lower findings go to `<system-out>`.
@@ -77,14 +83,55 @@ struct JUnitReporter: Reporter {
 /// by ``TerminalText/escaped(_:)``.
 enum XML {
   static func text(_ value: String) -> String {
-    escape(value.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: "\n"), attribute: false)
+    // Without carriage returns a line feed is a `Character` of its own: split at its bytes.
+    let lines = value.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+      if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) != nil { return nil }
+      return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+        TerminalText.escaped(String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self))
+      }
+    }
+    if let lines = lines ?? nil { return escape(lines.joined(separator: "\n"), attribute: false) }
+    return escape(
+      value.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+        .joined(separator: "\n"), attribute: false)
   }
 
   static func attribute(_ value: String) -> String {
     escape(TerminalText.escaped(value), attribute: true)
   }
 
-  private static func escape(_ value: String, attribute: Bool) -> String {
+  /// Entities for the markup characters, `\u{FFFE}`-style escapes for the two noncharacters XML
+  /// forbids; everything else as it is. On the bytes of a native string (a scalar's bytes are
+  /// copied whole, and U+FFFE and U+FFFF are EF BF BE and EF BF BF), else scalar by scalar.
+  static func escape(_ value: String, attribute: Bool) -> String {
+    let fast = value.utf8.withContiguousStorageIfAvailable { bytes -> String in
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 16)
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        switch byte {
+        case UInt8(ascii: "&"): result.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): result.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): result.append(contentsOf: "&gt;".utf8)
+        case UInt8(ascii: "\"") where attribute: result.append(contentsOf: "&quot;".utf8)
+        case UInt8(ascii: "'") where attribute: result.append(contentsOf: "&apos;".utf8)
+        case 0x0A where attribute: result.append(contentsOf: "&#10;".utf8)
+        case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+          result.append(contentsOf: (bytes[index + 2] == 0xBE ? "\\u{FFFE}" : "\\u{FFFF}").utf8)
+          index += 3
+          continue
+        default: result.append(byte)
+        }
+        index += 1
+      }
+      return String(decoding: result, as: UTF8.self)
+    }
+    return fast ?? escapeScalars(value, attribute: attribute)
+  }
+
+  /// ``escape(_:attribute:)`` scalar by scalar (the reference for the bytes).
+  static func escapeScalars(_ value: String, attribute: Bool) -> String {
     var result = ""
     result.reserveCapacity(value.utf8.count)
     for character in value.unicodeScalars {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `--format markdown`: a report to paste into an issue or a pull request: a summary and the
 /// crash-group table, then one section per report with the diagnosis, the fix, and the evidence
 /// folded in a `<details>` block.
@@ -128,8 +134,72 @@ enum MarkdownText {
   /// Backslash-escapes Markdown punctuation, turns `<`, `>` and `&` into entities and control
   /// characters into visible escapes.
   static func escape(_ text: String) -> String {
+    let escaped = TerminalText.escaped(text)
+    return escapeBytes(escaped) ?? escapeCharacters(escaped)
+  }
+
+  /// The bytes that ``escape(_:)`` marks: Markdown punctuation and `&`, `<`, `>`.
+  @inline(__always)
+  static func isMarked(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "`"),
+      UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "#"),
+      UInt8(ascii: "|"), UInt8(ascii: "~"), UInt8(ascii: "!"):
+      true
+    default: false
+    }
+  }
+
+  /// Whether `bytes` hold U+1FEF GREEK VARIA, the one scalar that is canonically equivalent to an
+  /// ASCII character these escapes look at (`` ` ``): the `Character` code treats it as a backtick.
+  static func holdsVaria(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index + 2 < bytes.count {
+      if bytes[index] == 0xE1 && bytes[index + 1] == 0xBF && bytes[index + 2] == 0xAF { return true }
+      index += 1
+    }
+    return false
+  }
+
+  /// Whether the byte at `index` is a `Character` of its own: an ASCII byte between ASCII bytes
+  /// (only CR LF joins two, and the escaped text has no CR); next to a non-ASCII byte it could be
+  /// joined by a combining mark or a prepended scalar.
+  @inline(__always)
+  static func standsAlone(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+    (index == 0 || bytes[index - 1] < 0x80) && (index + 1 == bytes.count || bytes[index + 1] < 0x80)
+  }
+
+  /// ``escape(_:)`` after `TerminalText.escaped`, on bytes; `nil` where a marked byte might not be
+  /// a whole `Character` (see ``standsAlone(_:_:)``, ``holdsVaria(_:)``).
+  static func escapeBytes(_ escaped: String) -> String? {
+    let answer = escaped.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard !holdsVaria(bytes) else { return nil }
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 16)
+      for (index, byte) in bytes.enumerated() {
+        guard isMarked(byte) else {
+          result.append(byte)
+          continue
+        }
+        guard standsAlone(bytes, index) else { return nil }
+        switch byte {
+        case UInt8(ascii: "&"): result.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): result.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): result.append(contentsOf: "&gt;".utf8)
+        default:
+          result.append(UInt8(ascii: "\\"))
+          result.append(byte)
+        }
+      }
+      return String(decoding: result, as: UTF8.self)
+    }
+    return answer ?? nil
+  }
+
+  /// ``escape(_:)`` after `TerminalText.escaped`, by `Character`s (the reference for the bytes).
+  static func escapeCharacters(_ escaped: String) -> String {
     var result = ""
-    for character in TerminalText.escaped(text) {
+    for character in escaped {
       switch character {
       case "&": result += "&amp;"
       case "<": result += "&lt;"
@@ -160,6 +230,81 @@ enum MarkdownText {
   /// Markdown written by a rule (which may quote report text): kept as Markdown, but control
   /// characters made visible and `<` outside code turned into `&lt;` so no raw HTML gets through.
   static func authored(_ markdown: String) -> String {
+    if let fast = authoredBytes(markdown) { return fast }
+    return authoredCharacters(markdown)
+  }
+
+  /// ``authored(_:)`` on bytes for text without carriage returns (a line feed is then a `Character`
+  /// of its own, so lines split at its bytes) and without U+1FEF (see ``holdsVaria(_:)``); a line
+  /// whose backtick or `<` touches a non-ASCII byte is done by `Character`s. `nil` for other text.
+  static func authoredBytes(_ markdown: String) -> String? {
+    let answer = markdown.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) != nil { return nil }
+      guard !holdsVaria(bytes) else { return nil }
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 16)
+      var inFence = false
+      for (number, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+        if number > 0 { result.append(0x0A) }
+        var escapedLine = TerminalText.escaped(String(decoding: UnsafeBufferPointer(rebasing: line), as: UTF8.self))
+        let done: Bool = escapedLine.withUTF8 { escaped in
+          let isASCII = ByteSearch.isASCII(escaped)
+          var isFence = false
+          if isASCII {
+            var start = 0
+            while start < escaped.count, escaped[start] == 0x20 { start += 1 }
+            isFence =
+              escaped.count - start >= 3 && escaped[start] == 0x60 && escaped[start + 1] == 0x60
+              && escaped[start + 2] == 0x60
+          } else {
+            isFence = String(decoding: escaped, as: UTF8.self).trimmingWhitespace().hasPrefix("```")
+          }
+          if isFence { inFence.toggle() }
+          if isFence || inFence {
+            result.append(contentsOf: escaped)
+            return true
+          }
+          var lineBytes: [UInt8] = []
+          lineBytes.reserveCapacity(escaped.count + 8)
+          var inCode = false
+          for (index, byte) in escaped.enumerated() {
+            if byte == 0x60 || byte == UInt8(ascii: "<") {
+              guard standsAlone(escaped, index) else { return false }
+            }
+            if byte == 0x60 { inCode.toggle() }
+            if byte == UInt8(ascii: "<") && !inCode {
+              lineBytes.append(contentsOf: "&lt;".utf8)
+            } else {
+              lineBytes.append(byte)
+            }
+          }
+          result.append(contentsOf: lineBytes)
+          return true
+        }
+        if !done { result.append(contentsOf: Self.authoredLineCharacters(escapedLine).utf8) }
+      }
+      return String(decoding: result, as: UTF8.self).trimmingWhitespace()
+    }
+    return answer ?? nil
+  }
+
+  /// One line of ``authoredCharacters(_:)`` outside a fence, already escaped.
+  static func authoredLineCharacters(_ escaped: String) -> String {
+    var result = ""
+    var inCode = false
+    for character in escaped {
+      if character == "`" { inCode.toggle() }
+      if character == "<" && !inCode {
+        result += "&lt;"
+      } else {
+        result.append(character)
+      }
+    }
+    return result
+  }
+
+  /// ``authored(_:)`` by `Character`s, for any text (the reference for the bytes).
+  static func authoredCharacters(_ markdown: String) -> String {
     var lines: [String] = []
     var inFence = false
     for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
