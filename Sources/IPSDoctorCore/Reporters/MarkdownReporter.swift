@@ -318,17 +318,7 @@ enum MarkdownText {
         lines.append(escaped)
         continue
       }
-      var result = ""
-      var inCode = false
-      for character in escaped {
-        if character == "`" { inCode.toggle() }
-        if character == "<" && !inCode {
-          result += "&lt;"
-        } else {
-          result.append(character)
-        }
-      }
-      lines.append(result)
+      lines.append(authoredLineCharacters(escaped))
     }
     return lines.joined(separator: "\n").trimmingWhitespace()
   }
