@@ -9,10 +9,10 @@
 /// Reports from the same devices name the same binary images (their paths, names and bundle
 /// identifiers) and the same system symbols (`__pthread_kill`, `_dispatch_lane_serial_drain`, …): in
 /// the benchmark's 76 distinct JSON reports, three in four of the texts too long to be stored inline
-/// in a `String` also appear in an earlier report. A reader given a table answers such a text with
-/// the string made the first time: no allocation, no copy, no UTF-8 validation, and a release
-/// instead of a free when the report goes. The strings are equal either way; only their storage is
-/// shared.
+/// in a `String` repeat one read before, in the same report or an earlier one. A reader given a
+/// table answers such a text with the string made the first time: no allocation, no copy, no UTF-8
+/// validation, and a release instead of a free when the report goes. The strings are equal either
+/// way; only their storage is shared.
 ///
 /// The table is a fixed number of slots, each holding the last text whose hash chose it, so its
 /// memory is bounded (slots plus the texts they hold) however many reports pass through it. Only
