@@ -36,8 +36,14 @@ struct FiringMemorySwiftFastPathTests {
 
   /// The contexts of the reports above and of every fixture report.
   static func contexts() throws -> [(name: String, context: DiagnosisContext)] {
+    try contexts(generated: reportTexts)
+  }
+
+  /// The contexts of the reports `texts` ("generated 0", …) and of every fixture report, for the
+  /// suites in this file that compare a fast path with the code it replaced.
+  static func contexts(generated texts: [String]) throws -> [(name: String, context: DiagnosisContext)] {
     var result: [(String, DiagnosisContext)] = []
-    for (index, text) in reportTexts.enumerated() {
+    for (index, text) in texts.enumerated() {
       result.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
     }
     for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
@@ -192,14 +198,7 @@ struct CrashSiteSentenceTests {
   }()
 
   @Test func appendedSentenceIsThePlainOne() throws {
-    var contexts: [(String, DiagnosisContext)] = []
-    for (index, text) in Self.reportTexts.enumerated() {
-      contexts.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
-    }
-    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
-      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
-      contexts.append((path, DiagnosisContext(report: report)))
-    }
+    let contexts = try FiringMemorySwiftFastPathTests.contexts(generated: Self.reportTexts)
     var farBelow = 0
     for (name, context) in contexts {
       var plainEvidence = [Evidence("x", "y")]
@@ -325,14 +324,7 @@ struct SwiftFailureTextTests {
       E.trap(frames: [E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app)]),
       E.trap(frames: [E.F(.swiftCore, "x")], asi: #"{"libswiftCore.dylib":["Fatal error: no location"]}"#),
     ]
-    var contexts: [(String, DiagnosisContext)] = []
-    for (index, text) in texts.enumerated() {
-      contexts.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
-    }
-    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
-      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
-      contexts.append((path, DiagnosisContext(report: report)))
-    }
+    let contexts = try FiringMemorySwiftFastPathTests.contexts(generated: texts)
     var compared = 0
     for (name, context) in contexts {
       for failure in SwiftFailure.all(in: context) {
