@@ -168,11 +168,7 @@ extension ReportOutcome {
   ) -> ReportOutcome {
     let report: CrashReport
     do throws(ReportError) {
-      if let texts {
-        report = try ReportReader.read(bytes, sharing: texts)
-      } else {
-        report = try ReportReader.read(bytes)
-      }
+      report = try ReportReader.read(bytes, texts: texts)
     } catch {
       return ReportOutcome(index: index, path: path, error: error)
     }

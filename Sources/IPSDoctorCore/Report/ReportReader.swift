@@ -12,7 +12,7 @@
 /// It throws only when nothing in the file can be read as a report.
 public enum ReportReader {
   public static func read(_ bytes: [UInt8]) throws(ReportError) -> CrashReport {
-    try bytes.withUnsafeBufferPointer { buffer throws(ReportError) -> CrashReport in try read(buffer: buffer) }
+    try read(bytes, texts: nil)
   }
 
   public static func read(_ text: String) throws(ReportError) -> CrashReport {
@@ -23,6 +23,11 @@ public enum ReportReader {
   /// paths and names, symbols) share their storage with them. The report equals the one `read(_:)`
   /// makes of the same bytes; it takes less time and memory when reports repeat texts.
   public static func read(_ bytes: [UInt8], sharing texts: SharedTexts) throws(ReportError) -> CrashReport {
+    try read(bytes, texts: texts)
+  }
+
+  /// ``read(_:sharing:)`` when there may be no table (then it is `read(_:)`).
+  static func read(_ bytes: [UInt8], texts: SharedTexts?) throws(ReportError) -> CrashReport {
     try bytes.withUnsafeBufferPointer { buffer throws(ReportError) -> CrashReport in
       try read(buffer: buffer, texts: texts)
     }

@@ -117,38 +117,31 @@ struct GitHubReporter: Reporter {
   /// other scalar equals these three). `nil` when a marked byte touches a non-ASCII one (a
   /// combining mark could make it part of a larger `Character`), or the text has a carriage return.
   static func escapedBytes(_ text: String, property: Bool) -> String? {
-    let answer = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) != nil { return nil }
-      var result: [UInt8] = []
-      result.reserveCapacity(bytes.count + 16)
-      var failed = false
-      for (number, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-        if number > 0 { result.append(contentsOf: "%0A".utf8) }
-        var visible = TerminalText.escaped(String(decoding: UnsafeBufferPointer(rebasing: line), as: UTF8.self))
-        visible.withUTF8 { escaped in
-          for (index, byte) in escaped.enumerated() {
-            let encoded: StaticString? =
-              switch byte {
-              case UInt8(ascii: "%"): "%25"
-              case UInt8(ascii: ":") where property: "%3A"
-              case UInt8(ascii: ",") where property: "%2C"
-              default: nil
-              }
-            guard let encoded else {
-              result.append(byte)
-              continue
+    guard let lines = PlainText.visibleLines(of: text) else { return nil }
+    var result: [UInt8] = []
+    result.reserveCapacity(text.utf8.count + 16)
+    for (number, var line) in lines.enumerated() {
+      if number > 0 { result.append(contentsOf: "%0A".utf8) }
+      let encoded: Bool = line.withUTF8 { escaped in
+        for (index, byte) in escaped.enumerated() {
+          let code: StaticString? =
+            switch byte {
+            case UInt8(ascii: "%"): "%25"
+            case UInt8(ascii: ":") where property: "%3A"
+            case UInt8(ascii: ",") where property: "%2C"
+            default: nil
             }
-            if (index > 0 && escaped[index - 1] >= 0x80) || (index + 1 < escaped.count && escaped[index + 1] >= 0x80) {
-              failed = true
-              return
-            }
-            result.append(contentsOf: UnsafeBufferPointer(start: encoded.utf8Start, count: encoded.utf8CodeUnitCount))
+          guard let code else {
+            result.append(byte)
+            continue
           }
+          guard ByteSearch.standsAlone(escaped, index) else { return false }
+          result.append(contentsOf: UnsafeBufferPointer(start: code.utf8Start, count: code.utf8CodeUnitCount))
         }
-        if failed { return nil }
+        return true
       }
-      return String(decoding: result, as: UTF8.self)
+      if !encoded { return nil }
     }
-    return answer ?? nil
+    return String(decoding: result, as: UTF8.self)
   }
 }

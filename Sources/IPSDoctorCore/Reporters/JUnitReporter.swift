@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `--format junit`: JUnit XML for CI test reports. One test case per report; a `<failure>` per
 /// finding at or above `--fail-on` (unless the report's signature is in the baseline), an
 /// `<error>` for a report that could not be read. Lower findings go to `<system-out>`.
@@ -83,14 +77,7 @@ struct JUnitReporter: Reporter {
 /// by ``TerminalText/escaped(_:)``.
 enum XML {
   static func text(_ value: String) -> String {
-    // Without carriage returns a line feed is a `Character` of its own: split at its bytes.
-    let lines = value.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
-      if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) != nil { return nil }
-      return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-        TerminalText.escaped(String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self))
-      }
-    }
-    if let lines = lines ?? nil { return escape(lines.joined(separator: "\n"), attribute: false) }
+    if let lines = PlainText.visibleLines(of: value) { return escape(lines.joined(separator: "\n"), attribute: false) }
     return escape(
       value.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
         .joined(separator: "\n"), attribute: false)

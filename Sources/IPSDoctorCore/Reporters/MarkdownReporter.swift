@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `--format markdown`: a report to paste into an issue or a pull request: a summary and the
 /// crash-group table, then one section per report with the diagnosis, the fix, and the evidence
 /// folded in a `<details>` block.
@@ -161,16 +155,8 @@ enum MarkdownText {
     return false
   }
 
-  /// Whether the byte at `index` is a `Character` of its own: an ASCII byte between ASCII bytes
-  /// (only CR LF joins two, and the escaped text has no CR); next to a non-ASCII byte it could be
-  /// joined by a combining mark or a prepended scalar.
-  @inline(__always)
-  static func standsAlone(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
-    (index == 0 || bytes[index - 1] < 0x80) && (index + 1 == bytes.count || bytes[index + 1] < 0x80)
-  }
-
   /// ``escape(_:)`` after `TerminalText.escaped`, on bytes; `nil` where a marked byte might not be
-  /// a whole `Character` (see ``standsAlone(_:_:)``, ``holdsVaria(_:)``).
+  /// a whole `Character` (see ``ByteSearch/standsAlone(_:_:)``, ``holdsVaria(_:)``).
   static func escapeBytes(_ escaped: String) -> String? {
     let answer = escaped.utf8.withContiguousStorageIfAvailable { bytes -> String? in
       guard !holdsVaria(bytes) else { return nil }
@@ -181,7 +167,7 @@ enum MarkdownText {
           result.append(byte)
           continue
         }
-        guard standsAlone(bytes, index) else { return nil }
+        guard ByteSearch.standsAlone(bytes, index) else { return nil }
         switch byte {
         case UInt8(ascii: "&"): result.append(contentsOf: "&amp;".utf8)
         case UInt8(ascii: "<"): result.append(contentsOf: "&lt;".utf8)
@@ -238,54 +224,50 @@ enum MarkdownText {
   /// of its own, so lines split at its bytes) and without U+1FEF (see ``holdsVaria(_:)``); a line
   /// whose backtick or `<` touches a non-ASCII byte is done by `Character`s. `nil` for other text.
   static func authoredBytes(_ markdown: String) -> String? {
-    let answer = markdown.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      if let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) != nil { return nil }
-      guard !holdsVaria(bytes) else { return nil }
-      var result: [UInt8] = []
-      result.reserveCapacity(bytes.count + 16)
-      var inFence = false
-      for (number, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-        if number > 0 { result.append(0x0A) }
-        var escapedLine = TerminalText.escaped(String(decoding: UnsafeBufferPointer(rebasing: line), as: UTF8.self))
-        let done: Bool = escapedLine.withUTF8 { escaped in
-          let isASCII = ByteSearch.isASCII(escaped)
-          var isFence = false
-          if isASCII {
-            var start = 0
-            while start < escaped.count, escaped[start] == 0x20 { start += 1 }
-            isFence =
-              escaped.count - start >= 3 && escaped[start] == 0x60 && escaped[start + 1] == 0x60
-              && escaped[start + 2] == 0x60
-          } else {
-            isFence = String(decoding: escaped, as: UTF8.self).trimmingWhitespace().hasPrefix("```")
-          }
-          if isFence { inFence.toggle() }
-          if isFence || inFence {
-            result.append(contentsOf: escaped)
-            return true
-          }
-          var lineBytes: [UInt8] = []
-          lineBytes.reserveCapacity(escaped.count + 8)
-          var inCode = false
-          for (index, byte) in escaped.enumerated() {
-            if byte == 0x60 || byte == UInt8(ascii: "<") {
-              guard standsAlone(escaped, index) else { return false }
-            }
-            if byte == 0x60 { inCode.toggle() }
-            if byte == UInt8(ascii: "<") && !inCode {
-              lineBytes.append(contentsOf: "&lt;".utf8)
-            } else {
-              lineBytes.append(byte)
-            }
-          }
-          result.append(contentsOf: lineBytes)
+    let hasVaria = markdown.utf8.withContiguousStorageIfAvailable(Self.holdsVaria) ?? true
+    guard !hasVaria, let lines = PlainText.visibleLines(of: markdown) else { return nil }
+    var result: [UInt8] = []
+    result.reserveCapacity(markdown.utf8.count + 16)
+    var inFence = false
+    for (number, var escapedLine) in lines.enumerated() {
+      if number > 0 { result.append(0x0A) }
+      let done: Bool = escapedLine.withUTF8 { escaped in
+        let isASCII = ByteSearch.isASCII(escaped)
+        var isFence = false
+        if isASCII {
+          var start = 0
+          while start < escaped.count, escaped[start] == 0x20 { start += 1 }
+          isFence =
+            escaped.count - start >= 3 && escaped[start] == 0x60 && escaped[start + 1] == 0x60
+            && escaped[start + 2] == 0x60
+        } else {
+          isFence = String(decoding: escaped, as: UTF8.self).trimmingWhitespace().hasPrefix("```")
+        }
+        if isFence { inFence.toggle() }
+        if isFence || inFence {
+          result.append(contentsOf: escaped)
           return true
         }
-        if !done { result.append(contentsOf: Self.authoredLineCharacters(escapedLine).utf8) }
+        var lineBytes: [UInt8] = []
+        lineBytes.reserveCapacity(escaped.count + 8)
+        var inCode = false
+        for (index, byte) in escaped.enumerated() {
+          if byte == 0x60 || byte == UInt8(ascii: "<") {
+            guard ByteSearch.standsAlone(escaped, index) else { return false }
+          }
+          if byte == 0x60 { inCode.toggle() }
+          if byte == UInt8(ascii: "<") && !inCode {
+            lineBytes.append(contentsOf: "&lt;".utf8)
+          } else {
+            lineBytes.append(byte)
+          }
+        }
+        result.append(contentsOf: lineBytes)
+        return true
       }
-      return String(decoding: result, as: UTF8.self).trimmingWhitespace()
+      if !done { result.append(contentsOf: Self.authoredLineCharacters(escapedLine).utf8) }
     }
-    return answer ?? nil
+    return String(decoding: result, as: UTF8.self).trimmingWhitespace()
   }
 
   /// One line of ``authoredCharacters(_:)`` outside a fence, already escaped.

@@ -216,9 +216,15 @@ enum PlainText {
   /// The line feeds are found with `memchr` in the contiguous UTF-8 of a native string; each line
   /// is the slice between them (the generic byte split cost about 38 k instructions a summary).
   static func lines(of markdown: String) -> [Substring] {
-    let utf8 = markdown.utf8
+    lineFeedLines(of: markdown) ?? linesByCharacters(of: markdown)
+  }
+
+  /// ``lines(of:)`` for text without carriage returns (split at its line-feed bytes, found with
+  /// `memchr`); `nil` for text with one, or without contiguous UTF-8.
+  static func lineFeedLines(of text: String) -> [Substring]? {
+    let utf8 = text.utf8
     let lines = utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
-      guard let base = bytes.baseAddress, !bytes.isEmpty else { return [markdown[...]] }
+      guard let base = bytes.baseAddress, !bytes.isEmpty else { return [text[...]] }
       if memchr(base, 0x0D, bytes.count) != nil { return nil }
       var result: [Substring] = []
       var offset = 0
@@ -226,15 +232,22 @@ enum PlainText {
       while let found = memchr(base + offset, 0x0A, bytes.count - offset) {
         let end = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
         let endIndex = utf8.index(start, offsetBy: end - offset)
-        result.append(markdown[start..<endIndex])
+        result.append(text[start..<endIndex])
         start = utf8.index(after: endIndex)
         offset = end + 1
       }
-      result.append(markdown[start...])
+      result.append(text[start...])
       return result
     }
-    if let lines = lines ?? nil { return lines }
-    return linesByCharacters(of: markdown)
+    return lines ?? nil
+  }
+
+  /// The lines of text without carriage returns, each made visible by
+  /// ``TerminalText/escaped(_:)``: what the CI formats' `Character` code gets from splitting at
+  /// `"\n"` and escaping each piece. `nil` for text with a carriage return (CR LF is one
+  /// `Character`, which that split keeps whole).
+  static func visibleLines(of text: String) -> [String]? {
+    lineFeedLines(of: text)?.map { TerminalText.escaped(String($0)) }
   }
 
   /// ``lines(of:)`` by `Character`s, for any text (the reference for the byte path).

@@ -78,6 +78,14 @@ enum ByteSearch {
     return bits < 0x80 && returns == 0
   }
 
+  /// Whether the ASCII byte at `index` is a `Character` of its own in text without carriage
+  /// returns: it is when both neighbours are ASCII (no rule of Unicode joins two ASCII characters
+  /// but CR LF); next to a non-ASCII byte a combining mark or a prepended scalar could join it.
+  @inline(__always)
+  static func standsAlone(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
+    (index == 0 || bytes[index - 1] < 0x80) && (index + 1 == bytes.count || bytes[index + 1] < 0x80)
+  }
+
   /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
   static func contains(_ text: String, _ needle: String) -> Bool {
     var text = text
