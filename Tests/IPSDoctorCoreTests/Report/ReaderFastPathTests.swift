@@ -128,6 +128,28 @@ struct ReaderFastPathTests {
     }
   }
 
+  @Test("A JSON report that quotes Xcode's wrapper is read as itself, and the wrapper still works")
+  func fullReportMarkerInsideJSON() throws {
+    func report(_ type: String, message: String) -> String {
+      """
+      {"bug_type":"309","name":"App"}
+      {"exception":{"type":"\(type)","signal":"SIGABRT"},"asi":{"App":["\(message)"]},"threads":[]}
+
+      """
+    }
+    let quoted = report("EXC_CRASH", message: "Translated Report (Full Report Below)")
+    let other = report("EXC_BAD_ACCESS", message: "other")
+    // Text after the body holds a "Full Report" line and another report: it is skipped, not read.
+    let pasted = try ReportReader.read(quoted + "-----\nFull Report\n-----\n" + other)
+    #expect(pasted.exception?.type == "EXC_CRASH")
+    #expect(!pasted.warnings.contains { $0.message.contains("full report below") })
+    // With the wrapper's text first, the full report after it is read.
+    let wrapped = try ReportReader.read(
+      "-----\nTranslated Report (Full Report Below)\n-----\nProcess: App [1]\n\n-----\nFull Report\n-----\n" + other)
+    #expect(wrapped.exception?.type == "EXC_BAD_ACCESS")
+    #expect(wrapped.warnings.contains { $0.message.contains("full report below") })
+  }
+
   /// The jetsam processes as they were read: each field looked up by name, each path built first.
   static func referenceProcesses(_ object: JSONNode, decoder: inout FieldDecoder) -> [JetsamSummary.Process]? {
     guard let processes = decoder.array(object, "processes", at: .root) else { return nil }
