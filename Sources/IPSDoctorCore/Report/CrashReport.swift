@@ -235,17 +235,25 @@ public struct IPSHeader: Sendable, Equatable {
     get { incidentIDStorage.text }
     set { incidentIDStorage = ImageUUID(newValue) }
   }
-  var incidentIDStorage = ImageUUID.none
+  var incidentIDStorage: ImageUUID
   public var timestamp: String?
   /// Made when asked (see ``incidentID``).
   public var sliceUUID: String? {
     get { sliceUUIDStorage.text }
     set { sliceUUIDStorage = ImageUUID(newValue) }
   }
-  var sliceUUIDStorage = ImageUUID.none
+  var sliceUUIDStorage: ImageUUID
   public var name: String?
 
-  public init() {}
+  // No initialiser here, so that the compiler makes the memberwise one: the JSON reader builds a
+  // header with it in one step (see `IPSHeader(json:decoder:)`). The UUIDs have no default value,
+  // so that it makes no `init()` to clash with the public one below.
+}
+
+extension IPSHeader {
+  public init() {
+    self.init(incidentIDStorage: .none, sliceUUIDStorage: .none)
+  }
 }
 
 public struct OSVersion: Sendable, Equatable, CustomStringConvertible {

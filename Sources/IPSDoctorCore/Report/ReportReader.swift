@@ -241,34 +241,11 @@ public enum ReportReader {
     _ buffer: UnsafeBufferPointer<UInt8>, parsed body: JSONDocument, end: Int, header: IPSHeader?,
     headerDocument: JSONDocument?, warnings: [ReportWarning], texts: SharedTexts?
   ) throws(ReportError) -> CrashReport {
+    // Every change to the report is made by one call (see `read(body:…)`).
     var report = CrashReport(format: .json)
-    if let header { report.apply(header: header) }
-    report.headerDocument = headerDocument
-    report.bodyDocument = body
-    // The report is passed to the closure rather than captured by it.
-    body.withRoot(passing: &report) { object, report in
-      var decoder = FieldDecoder(texts: texts)
-      report.kind = Scan.kind(of: object, bugType: report.bugType)
-      switch report.kind {
-      case .panic: report.apply(panicBody: object, decoder: &decoder)
-      case .jetsam: report.apply(jetsamBody: object, decoder: &decoder)
-      case .stackshot: report.apply(stackshotBody: object, decoder: &decoder)
-      case .crash: report.apply(crashBody: object, decoder: &decoder)
-      case .resource, .watchdog, .unknown:
-        if Scan.looksLikeCrashBody(object) {
-          report.apply(crashBody: object, decoder: &decoder)
-        } else {
-          report.apply(genericBody: object, decoder: &decoder)
-        }
-      }
-      report.warnings = warnings + decoder.warnings
-    }
-    if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
-      report.warnings.append(
-        ReportWarning(
-          location: "line \(SourceLocation(offset: trailing, in: buffer).line)",
-          message: "ignored \(buffer.count - trailing) bytes of text after the report body"))
-    }
+    report.read(
+      body: body, header: header, headerDocument: headerDocument, warnings: warnings, trailingFrom: end, in: buffer,
+      texts: texts)
     return report
   }
 
@@ -464,6 +441,48 @@ extension PanicSummary {
       return decided.map { line.utf8.index(line.utf8.startIndex, offsetBy: $0) }
     }
     return line.firstRange(of: "pid ")?.lowerBound
+  }
+}
+
+extension CrashReport {
+  /// Fills a new JSON report from its parsed body.
+  ///
+  /// This is one call that is not inlined because of how the compiler returns a large struct:
+  /// when the function that returns the report has also stored into one of its fields, the
+  /// report is copied on return (a retain of each of its texts and arrays) and the original
+  /// destroyed; changed only through calls, it is moved.
+  @inline(never)
+  fileprivate mutating func read(
+    body: JSONDocument, header: IPSHeader?, headerDocument: JSONDocument?, warnings: [ReportWarning],
+    trailingFrom end: Int, in buffer: UnsafeBufferPointer<UInt8>, texts: SharedTexts?
+  ) {
+    if let header { apply(header: header) }
+    self.headerDocument = headerDocument
+    bodyDocument = body
+    // The report is passed to the closure rather than captured by it.
+    body.withRoot(passing: &self) { object, report in
+      var decoder = FieldDecoder(texts: texts)
+      report.kind = Scan.kind(of: object, bugType: report.bugType)
+      switch report.kind {
+      case .panic: report.apply(panicBody: object, decoder: &decoder)
+      case .jetsam: report.apply(jetsamBody: object, decoder: &decoder)
+      case .stackshot: report.apply(stackshotBody: object, decoder: &decoder)
+      case .crash: report.apply(crashBody: object, decoder: &decoder)
+      case .resource, .watchdog, .unknown:
+        if Scan.looksLikeCrashBody(object) {
+          report.apply(crashBody: object, decoder: &decoder)
+        } else {
+          report.apply(genericBody: object, decoder: &decoder)
+        }
+      }
+      report.warnings = warnings + decoder.warnings
+    }
+    if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
+      self.warnings.append(
+        ReportWarning(
+          location: "line \(SourceLocation(offset: trailing, in: buffer).line)",
+          message: "ignored \(buffer.count - trailing) bytes of text after the report body"))
+    }
   }
 }
 
