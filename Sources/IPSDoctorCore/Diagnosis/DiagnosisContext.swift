@@ -114,7 +114,10 @@ public struct DiagnosisContext: Sendable {
     var isAppImage = [Bool](repeating: false, count: report.images.count)
     // In place: `enumerated()` and the array's subscript copied every image out of the array.
     report.images.withUnsafeBufferPointer { images in
-      for index in images.indices where images[index].name != nil && images[index].isAppImage {
+      for index in images.indices
+      where images[index].name != nil
+        && BinaryImage.isAppImage(name: images[index].name, path: images[index].path, source: images[index].source)
+      {
         isAppImage[index] = true
       }
     }

@@ -591,7 +591,12 @@ extension BinaryImage {
 
   /// Whether the image ships inside an app bundle or container (the developer's own code or one of
   /// its frameworks), rather than with the OS.
-  public var isAppImage: Bool {
+  public var isAppImage: Bool { Self.isAppImage(name: name, path: path, source: source) }
+
+  /// ``isAppImage`` from the three fields it reads. A loop over a report's images passes them in
+  /// place: asking each image for the property copied the whole image (retaining each of its
+  /// texts) and destroyed the copy.
+  static func isAppImage(name: String?, path: String?, source: String?) -> Bool {
     // Swift runtime libraries that old apps embedded are Apple's code, not the app's. (No
     // character but "l" itself is canonically equivalent to "l", so a name starting with another
     // ASCII byte cannot start with "libswift": most names skip the `Character`-wise test.)
@@ -601,7 +606,7 @@ extension BinaryImage {
       return false
     }
     guard let path else { return source == "P" && name != nil }
-    switch Self.pathKind(path) {
+    switch pathKind(path) {
     case .system: return false
     case .app: return true
     case .other: return source != "S" && source != "C" && source != "K"
