@@ -22,23 +22,20 @@ extension IPSHeader {
       }
     }
     func path() -> JSONPath { JSONPath([.key("header")]) }
-    // Decoded into constants, then made by the memberwise initialiser: an initialiser that sets
-    // the fields one by one copies the header when it returns (a retain of each text) and
-    // destroys the original.
-    let appNameText = decoder.string(appName, named: "app_name", in: path())
-    let appVersionText = decoder.string(appVersion, named: "app_version", in: path())
-    let buildVersionText = decoder.string(buildVersion, named: "build_version", in: path())
-    let bundleIDText = decoder.string(bundleID, named: "bundleID", in: path())
-    let bugTypeText = decoder.string(bugType, named: "bug_type", in: path())
-    let osVersionText = decoder.string(osVersion, named: "os_version", in: path())
-    let platformNumber = decoder.int(platform, named: "platform", in: path())
-    let incidentIDValue = decoder.uuid(incidentID, named: "incident_id", in: path()) ?? .none
-    let timestampText = decoder.string(timestamp, named: "timestamp", in: path())
-    let sliceUUIDValue = decoder.uuid(sliceUUID, named: "slice_uuid", in: path()) ?? .none
+    // Made by the memberwise initialiser: an initialiser that sets the fields one by one copies
+    // the header when it returns (a retain of each text) and destroys the original. Arguments are
+    // evaluated left to right, which keeps the order of warnings.
     self.init(
-      appName: appNameText, appVersion: appVersionText, buildVersion: buildVersionText, bundleID: bundleIDText,
-      bugType: bugTypeText, osVersion: osVersionText, platform: platformNumber, incidentIDStorage: incidentIDValue,
-      timestamp: timestampText, sliceUUIDStorage: sliceUUIDValue,
+      appName: decoder.string(appName, named: "app_name", in: path()),
+      appVersion: decoder.string(appVersion, named: "app_version", in: path()),
+      buildVersion: decoder.string(buildVersion, named: "build_version", in: path()),
+      bundleID: decoder.string(bundleID, named: "bundleID", in: path()),
+      bugType: decoder.string(bugType, named: "bug_type", in: path()),
+      osVersion: decoder.string(osVersion, named: "os_version", in: path()),
+      platform: decoder.int(platform, named: "platform", in: path()),
+      incidentIDStorage: decoder.uuid(incidentID, named: "incident_id", in: path()) ?? .none,
+      timestamp: decoder.string(timestamp, named: "timestamp", in: path()),
+      sliceUUIDStorage: decoder.uuid(sliceUUID, named: "slice_uuid", in: path()) ?? .none,
       name: decoder.string(name, named: "name", in: path()))
   }
 }

@@ -45,10 +45,7 @@ public enum ReportReader {
     }
 
     // Xcode's "Translated Report (Full Report Below)": prefer the full JSON report after the marker.
-    // The wrapper starts with its text, so a file that starts with the JSON header is not wrapped
-    // and is not searched (the search stopped at each of the ~40 "R"s of a 13 KB JSON report: a
-    // sixteenth of the wall time of a read).
-    if buffer[firstContent] != UInt8(ascii: "{"), let fullStart = Scan.fullReportStart(buffer, from: firstContent) {
+    if let fullStart = Scan.fullReportStart(buffer, from: firstContent) {
       if var report = try? readFraming(buffer, from: fullStart, texts: texts), report.bodyError == nil {
         report.warnings.insert(
           ReportWarning(
@@ -541,8 +538,12 @@ enum Scan {
 
   /// After Xcode's "Translated Report (Full Report Below)", the line "Full Report" between dashed
   /// lines introduces the real report; returns where it starts.
+  /// The wrapper starts with its text, so text that starts with a JSON header (`{` at `start`) is
+  /// not wrapped and is not searched: the search stopped at each of the ~40 "R"s of a 13 KB JSON
+  /// report, a sixteenth of the wall time of a read.
   static func fullReportStart(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    // Every file is searched and few have the marker: a literal (no array to make and free), and
+    if start < buffer.count && buffer[start] == UInt8(ascii: "{") { return nil }
+    // Every other file is searched and few have the marker: a literal (no array to make and free), and
     // `memchr` anchored on its "R", which reports hold less often than "T".
     let marker: StaticString = "Translated Report"
     let markerBytes = UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
