@@ -313,8 +313,7 @@ enum POSIX {
   /// Writes every byte of `text` to `fd`, retrying short writes. Returns false on error.
   @discardableResult
   static func writeAll(_ fd: Int32, _ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { buffer in
+    text.withBorrowedUTF8 { buffer in
       var offset = 0
       while offset < buffer.count {
         let result = write(fd, buffer.baseAddress! + offset, buffer.count - offset)

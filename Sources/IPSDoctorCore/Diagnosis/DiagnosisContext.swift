@@ -144,13 +144,15 @@ public struct DiagnosisContext: Sendable {
     self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
     // The frames of `backtraces`, in order, read where they are: a loop over the array copied
-    // each backtrace out of it.
+    // each backtrace out of it, and the array's subscript each symbol.
     func demangle(_ frames: [Frame]) {
-      for index in frames.indices {
-        guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
-          let name = frames[index].symbolName
-        else { continue }
-        demangled[raw] = name
+      frames.withUnsafeBufferPointer { frames in
+        for index in frames.indices {
+          guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+            let name = frames[index].symbolName
+          else { continue }
+          demangled[raw] = name
+        }
       }
     }
     if let lastExceptionBacktrace { demangle(lastExceptionBacktrace.frames) }

@@ -24,10 +24,14 @@ struct FrameSymbolText: Sendable {
 
   /// `nil` when a symbol itself contains a NUL (then a match could not be told from a separator).
   init?(_ frames: [Frame]) {
-    var capacity = 0
-    for index in frames.indices { capacity += (frames[index].symbol?.utf8.count ?? 0) + 1 }
-    var builder = Builder(capacity: capacity, count: frames.count)
-    for index in frames.indices { builder.append(frames[index].symbol) }
+    // Through the buffer: the array's subscript copied each symbol out (a retain and a release).
+    let builder = frames.withUnsafeBufferPointer { frames in
+      var capacity = 0
+      for index in frames.indices { capacity += (frames[index].symbol?.utf8.count ?? 0) + 1 }
+      var builder = Builder(capacity: capacity, count: frames.count)
+      for index in frames.indices { builder.append(frames[index].symbol) }
+      return builder
+    }
     self.init(builder)
   }
 
@@ -63,11 +67,11 @@ struct FrameSymbolText: Sendable {
 
     mutating func append(_ text: String?) {
       defer { count += 1 }
-      guard var text, !hasNUL else { return }
+      guard let text, !hasNUL else { return }
       symbols.append(Symbol(start: bytes.count, frame: count))
       // Only the separators may be NULs; copying the contiguous UTF-8 at once is far cheaper
       // than appending the view byte by byte.
-      hasNUL = text.withUTF8 { utf8 in
+      hasNUL = text.withBorrowedUTF8 { utf8 in
         bytes.append(contentsOf: utf8)
         return utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
       }
@@ -97,8 +101,7 @@ struct FrameSymbolText: Sendable {
 
   /// `firstFrame(containing:)` over the first `count` bytes, which end where a symbol starts.
   private func firstFrame(containing needle: String, searching count: Int) -> ByteSearch.Outcome {
-    var needle = needle
-    return needle.withUTF8 { pattern -> ByteSearch.Outcome in
+    needle.withBorrowedUTF8 { pattern -> ByteSearch.Outcome in
       // An empty needle matches no symbol, as `utf8Contains` answers, and no needle matches when
       // there is no symbol (many reports have no reason text at all).
       guard !pattern.isEmpty, !symbols.isEmpty, count > 0 else { return .absent }
@@ -127,8 +130,7 @@ struct FrameSymbolText: Sendable {
   /// Every frame whose symbol contains `needle`, ascending (what `utf8Contains` answers frame by
   /// frame), or `nil` when undecided, as in `firstFrame(containing:)`.
   func frames(containing needle: String) -> [Int]? {
-    var needle = needle
-    return needle.withUTF8 { pattern -> [Int]? in
+    needle.withBorrowedUTF8 { pattern -> [Int]? in
       guard !pattern.isEmpty else { return [] }
       guard let anchor = Self.anchor(of: UnsafeRawBufferPointer(pattern)) else { return nil }
       var found: [Int] = []

@@ -14,8 +14,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for component in components {
       // Over the contiguous UTF-8 at once: iterating `utf8` costs far more per byte.
-      var component = component
-      component.withUTF8 { bytes in
+      component.withBorrowedUTF8 { bytes in
         for byte in bytes {
           hash ^= UInt64(byte)
           hash = hash &* 0x100_0000_01b3
@@ -125,8 +124,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   static func normaliseASCII(_ text: String) -> String? {
     // Read in place from the contiguous UTF-8: copying it into an array first cost as much as
     // the loop.
-    var text = text
-    return text.withUTF8 { utf8 in
+    text.withBorrowedUTF8 { utf8 in
       let checked = UnsafeBufferPointer(rebasing: utf8.prefix(301))
       guard ByteSearch.isASCII(checked) else { return nil }
       let bytes = UnsafeBufferPointer(rebasing: checked.prefix(300))

@@ -290,8 +290,7 @@ struct JSONNode {
 
   /// The value of the last member named `key` when this is an object.
   subscript(key: String) -> JSONNode? {
-    var key = key
-    return key.withUTF8 { member(UnsafeRawBufferPointer($0)) }
+    key.withBorrowedUTF8 { member(UnsafeRawBufferPointer($0)) }
   }
 
   private func member(_ key: UnsafeRawBufferPointer) -> JSONNode? {

@@ -74,8 +74,7 @@ enum PlainText {
     var currentWidth = scalarCount(first)
     let indentWidth = scalarCount(indent)
     var lineHasWord = false
-    var text = text
-    text.withUTF8 { bytes in
+    text.withBorrowedUTF8 { bytes in
       var index = 0
       let count = bytes.count
       while index < count {

@@ -88,10 +88,8 @@ enum ByteSearch {
 
   /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
   static func contains(_ text: String, _ needle: String) -> Bool {
-    var text = text
-    var needle = needle
-    return text.withUTF8 { haystack in
-      needle.withUTF8 { pattern in
+    text.withBorrowedUTF8 { haystack in
+      needle.withBorrowedUTF8 { pattern in
         firstIndex(of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(haystack)) != nil
       }
     }
@@ -145,9 +143,8 @@ extension StringProtocol {
   ///   non-contiguous text): undecided.
   /// The empty needle is reported absent, as the byte pre-check always did.
   private func byteSearch(_ needle: String) -> ByteSearch.Outcome {
-    var needle = needle
     let outcome = utf8.withContiguousStorageIfAvailable { haystack -> ByteSearch.Outcome in
-      needle.withUTF8 { pattern -> ByteSearch.Outcome in
+      needle.withBorrowedUTF8 { pattern -> ByteSearch.Outcome in
         var needleBits: UInt8 = 0
         var hasLineBreak = false
         var prefilterable = true

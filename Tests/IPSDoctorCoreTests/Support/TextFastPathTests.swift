@@ -29,4 +29,24 @@ struct TextFastPathTests {
       #expect(CrashSignature.normalise(text) == CrashSignature.normaliseCharacters(text), "\(text)")
     }
   }
+
+  @Test func borrowedUTF8IsWithUTF8() {
+    let texts = Self.texts + [
+      String(repeating: "symbol ", count: 20), "short", "caf\u{E9} \u{1F600}",
+      String("prefix: the rest of a longer line".dropFirst(8)),
+    ]
+    for text in texts {
+      var copy = text
+      let expected = copy.withUTF8 { Array($0) }
+      #expect(text.withBorrowedUTF8 { Array($0) } == expected, "\(text)")
+      // A body whose own answer is `nil` runs once and answers `nil`: the fast path's `nil` (no
+      // contiguous UTF-8) must not be confused with it.
+      var calls = 0
+      let answer: Int? = text.withBorrowedUTF8 { _ in
+        calls += 1
+        return nil
+      }
+      #expect(answer == nil && calls == 1, "\(text)")
+    }
+  }
 }

@@ -73,8 +73,7 @@ struct DyldError: DyldLineLookup, Sendable {
 
   /// `firstTestMarkerBits(in:)` with `firstTestMarkerBytes` read once by the caller.
   private static func firstTestMarkerBits(in text: String, _ markers: [(bytes: [UInt8], anchor: Int)]) -> UInt8 {
-    var text = text
-    return text.withUTF8 { bytes -> UInt8 in
+    text.withBorrowedUTF8 { bytes -> UInt8 in
       guard let base = bytes.baseAddress else { return 0 }
       var present: UInt8 = 0
       var position = 0
@@ -131,8 +130,7 @@ struct DyldError: DyldLineLookup, Sendable {
 
   /// Whether the UTF-8 of `text` holds a "\n" or a "|".
   static func hasSeparatorByte(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
+    text.withBorrowedUTF8 { bytes in
       guard let base = bytes.baseAddress else { return false }
       return memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) != nil
         || memchr(base, Int32(UInt8(ascii: "|")), bytes.count) != nil

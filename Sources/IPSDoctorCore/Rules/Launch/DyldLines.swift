@@ -21,8 +21,7 @@ struct DyldLines: DyldLineLookup {
   /// `Character` but in a "\r\n" (finding the ">" character by character cost about 14,000
   /// instructions a line).
   static func droppingUUID(_ value: String) -> String {
-    var text = value
-    let (isASCII, close) = text.withUTF8 { bytes -> (Bool, Int?) in
+    let (isASCII, close) = value.withBorrowedUTF8 { bytes -> (Bool, Int?) in
       guard ByteSearch.isASCII(bytes) else { return (false, nil) }
       return (true, bytes.first == UInt8(ascii: "<") ? bytes.firstIndex(of: UInt8(ascii: ">")) : nil)
     }
@@ -53,8 +52,7 @@ struct DyldLines: DyldLineLookup {
 
   /// `quotedParts(text)` cut on the bytes; `nil` unless `text` is ASCII.
   static func asciiQuotedParts(_ text: String) -> [String]? {
-    var text = text
-    return text.withUTF8 { bytes -> [String]? in
+    text.withBorrowedUTF8 { bytes -> [String]? in
       guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
       let quote = UInt8(ascii: "'")
       var parts: [String] = []

@@ -29,9 +29,8 @@ public struct AbortCalledRule: DiagnosisRule {
   /// a prefix when a space follows): the generic `elementsEqual` and `starts(with:)` of every
   /// name and prefix cost ~1,000 instructions per frame.
   static func isAbortFrame(_ symbol: String) -> Bool {
-    var contiguous = symbol
     let names = abortFrameBytes
-    return contiguous.withUTF8 { bytes in
+    return symbol.withBorrowedUTF8 { bytes in
       for index in names.indices {
         let matched = names[index].withUnsafeBufferPointer { name -> Bool in
           guard bytes.count >= name.count else { return false }

@@ -16,8 +16,7 @@ public struct TerminatedBySignalRule: DiagnosisRule {
   /// `Character` prefix has it as a byte prefix; this one test rules out `SIGSEGV`, `SIGABRT`,
   /// `SIGKILL` and the like before four `hasPrefix` calls.
   static func mayStartWithName(_ signal: String) -> Bool {
-    var signal = signal
-    return signal.withUTF8 { bytes in
+    signal.withBorrowedUTF8 { bytes in
       bytes.count >= 6 && bytes[0] == UInt8(ascii: "S") && bytes[1] == UInt8(ascii: "I")
         && bytes[2] == UInt8(ascii: "G")
         && (bytes[3] == UInt8(ascii: "T") || bytes[3] == UInt8(ascii: "Q") || bytes[3] == UInt8(ascii: "H")

@@ -135,8 +135,7 @@ extension WatchdogDetails {
     init?(_ text: String) {
       // Copied and tested at once: the view copied byte by byte and each byte tested in a
       // closure cost ~6,000 instructions a description.
-      var contiguous = text
-      let bytes = contiguous.withUTF8 { utf8 -> [UInt8]? in
+      let bytes = text.withBorrowedUTF8 { utf8 -> [UInt8]? in
         guard ByteSearch.isASCII(utf8), ByteSearch.firstIndex(of: UInt8(ascii: "\r"), in: utf8, from: 0) == nil else {
           return nil
         }
@@ -151,8 +150,7 @@ extension WatchdogDetails {
     /// bytes decide it), searched from the marker's rarest byte: markers such as " is stuck"
     /// start with a byte the text is full of.
     func contains(_ marker: String) -> Bool {
-      var marker = marker
-      return marker.withUTF8 { needle in
+      marker.withBorrowedUTF8 { needle in
         bytes.withUnsafeBytes { FrameSymbolText.firstIndex(of: UnsafeRawBufferPointer(needle), in: $0) != nil }
       }
     }
