@@ -144,15 +144,13 @@ public struct DiagnosisContext: Sendable {
     self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
     // The frames of `backtraces`, in order, read where they are: a loop over the array copied
-    // each backtrace out of it, and the array's subscript each symbol.
+    // each backtrace out of it.
     func demangle(_ frames: [Frame]) {
-      frames.withUnsafeBufferPointer { frames in
-        for index in frames.indices {
-          guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
-            let name = frames[index].symbolName
-          else { continue }
-          demangled[raw] = name
-        }
+      for index in frames.indices {
+        guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+          let name = frames[index].symbolName
+        else { continue }
+        demangled[raw] = name
       }
     }
     if let lastExceptionBacktrace { demangle(lastExceptionBacktrace.frames) }

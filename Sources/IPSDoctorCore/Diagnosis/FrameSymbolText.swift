@@ -24,14 +24,10 @@ struct FrameSymbolText: Sendable {
 
   /// `nil` when a symbol itself contains a NUL (then a match could not be told from a separator).
   init?(_ frames: [Frame]) {
-    // Through the buffer: the array's subscript copied each symbol out (a retain and a release).
-    let builder = frames.withUnsafeBufferPointer { frames in
-      var capacity = 0
-      for index in frames.indices { capacity += (frames[index].symbol?.utf8.count ?? 0) + 1 }
-      var builder = Builder(capacity: capacity, count: frames.count)
-      for index in frames.indices { builder.append(frames[index].symbol) }
-      return builder
-    }
+    var capacity = 0
+    for index in frames.indices { capacity += (frames[index].symbol?.utf8.count ?? 0) + 1 }
+    var builder = Builder(capacity: capacity, count: frames.count)
+    for index in frames.indices { builder.append(frames[index].symbol) }
     self.init(builder)
   }
 
