@@ -78,8 +78,10 @@ public final class SharedTexts {
     // Raw bytes with an escape match only raw bytes kept as such: a text read from legacy text may
     // hold a backslash that means itself. Without one, the raw bytes are the text.
     let hasEscapes = entry.flags & JSONTapeEntry.stringHasEscapes != 0
+    // The slot's strings compared where they are: `escaped ?? text` made a copy of one of them to
+    // compare (a retain and a release on every hit).
     if slot.pointee.hash == hash, (slot.pointee.escaped != nil) == hasEscapes,
-      Self.hasBytes(slot.pointee.escaped ?? slot.pointee.text, raw, count)
+      hasEscapes ? Self.hasBytes(slot.pointee.escaped!, raw, count) : Self.hasBytes(slot.pointee.text, raw, count)
     {
       counts[0] &+= 1
       return slot.pointee.text
