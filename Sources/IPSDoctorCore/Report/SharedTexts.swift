@@ -79,7 +79,8 @@ public final class SharedTexts {
     // hold a backslash that means itself. Without one, the raw bytes are the text.
     let hasEscapes = entry.flags & JSONTapeEntry.stringHasEscapes != 0
     // The slot's strings compared where they are: `escaped ?? text` made a copy of one of them to
-    // compare (a retain and a release on every hit).
+    // compare (a retain and a release on every hit). The first test makes `escaped` present
+    // exactly when `hasEscapes` is true.
     if slot.pointee.hash == hash, (slot.pointee.escaped != nil) == hasEscapes,
       hasEscapes ? Self.hasBytes(slot.pointee.escaped!, raw, count) : Self.hasBytes(slot.pointee.text, raw, count)
     {
