@@ -25,10 +25,48 @@ struct FrameSymbolText: Sendable {
   /// `nil` when a symbol itself contains a NUL (then a match could not be told from a separator).
   init?(_ frames: [Frame]) {
     var capacity = 0
-    for index in frames.indices { capacity += (frames[index].symbol?.utf8.count ?? 0) + 1 }
-    var builder = Builder(capacity: capacity, count: frames.count)
-    for index in frames.indices { builder.append(frames[index].symbol) }
-    self.init(builder)
+    var symbolCount = 0
+    for index in frames.indices {
+      guard let count = frames[index].symbol?.utf8.count else { continue }
+      capacity += count + 1
+      symbolCount += 1
+    }
+    // Written into memory sized above rather than appended, as `Builder` does: a symbol read from
+    // the array stayed in use across an append that might reallocate, so the compiler copied it
+    // out of its frame (a retain and a release per frame); with plain memory writes it does not.
+    // In bounds: `capacity` and `symbolCount` count the same symbols, each with its NUL, of the
+    // same immutable array.
+    var hasNUL = false
+    var symbols: [Symbol] = []
+    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { bytes, written in
+      symbols = [Symbol](unsafeUninitializedCapacity: symbolCount) { entries, entryCount in
+        var end = 0
+        entryCount = 0
+        for index in frames.indices {
+          let start = end
+          let copied = frames[index].symbol?.withBorrowedUTF8 { utf8 -> Int in
+            if let source = utf8.baseAddress {
+              (bytes.baseAddress! + start).initialize(from: source, count: utf8.count)
+            }
+            return utf8.count
+          }
+          guard let copied else { continue }
+          // Only the separators may be NULs.
+          if copied > 0 && memchr(bytes.baseAddress! + start, 0, copied) != nil {
+            hasNUL = true
+            break
+          }
+          bytes[start + copied] = 0
+          end = start + copied + 1
+          (entries.baseAddress! + entryCount).initialize(to: Symbol(start: start, frame: index))
+          entryCount += 1
+        }
+        written = end
+      }
+    }
+    guard !hasNUL else { return nil }
+    self.bytes = bytes
+    self.symbols = symbols
   }
 
   /// Any texts (`nil` ones are skipped); "frame" indexes are then indexes into `texts`.

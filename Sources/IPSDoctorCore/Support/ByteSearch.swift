@@ -45,7 +45,7 @@ enum ByteSearch {
 
   /// What a byte search says about a `Character`-wise one (`StringProtocol.byteSearch`), or about
   /// which frame matches (`FrameSymbolText`).
-  enum Outcome {
+  enum Outcome: Equatable {
     /// Found, at this UTF-8 offset (or frame index).
     case found(Int)
     case absent

@@ -136,4 +136,29 @@ struct ByteShortcutTests {
     #expect(text.frames(containing: "é") == nil)
     #expect(text.frames(containing: "b\0") == nil)
   }
+
+  @Test("A backtrace's symbol text answers as the same symbols given as texts")
+  func framesAgreeWithTexts() throws {
+    let long = String(repeating: "specialized closure #1 in Module.Type.method(_:) ", count: 6)
+    let symbols: [String?] = [nil, "a_b", "", nil, "xx_b_b", long, "café_b", "q_", nil]
+    let frames = symbols.map { Frame(imageIndex: 0, imageOffset: 16, symbol: $0) }
+    let fromFrames = try #require(FrameSymbolText(frames))
+    let fromTexts = try #require(FrameSymbolText(texts: symbols))
+    for needle in ["_b", "b", "q", "_", "x", "zz", "Module.Type", "method(_:) spec", "é", "b\0", ""] {
+      #expect(fromFrames.frames(containing: needle) == fromTexts.frames(containing: needle), "\(needle)")
+      #expect(fromFrames.firstFrame(containing: needle) == fromTexts.firstFrame(containing: needle), "\(needle)")
+      for limit in [0, 2, 5, 9] {
+        #expect(
+          fromFrames.firstFrame(containing: needle, before: limit)
+            == fromTexts.firstFrame(containing: needle, before: limit), "\(needle) before \(limit)")
+      }
+    }
+    #expect(fromFrames.frames(containing: "_b") == [1, 4, 6])
+    // A symbol holding a NUL makes no text, wherever it is; frames without symbols make an empty one.
+    #expect(FrameSymbolText([Frame(symbol: "a"), Frame(symbol: "b\0c")]) == nil)
+    #expect(FrameSymbolText([Frame(symbol: "a\0"), Frame(symbol: "b")]) == nil)
+    let empty = try #require(FrameSymbolText([Frame(), Frame()]))
+    #expect(empty.firstFrame(containing: "a") == .absent)
+    #expect(try #require(FrameSymbolText([])).contains("a") == false)
+  }
 }
