@@ -9,6 +9,7 @@
 //   firing    ReportReader.read(bytes) + Doctor.diagnose with only the rules that fire on that file
 //             (found beforehand): what not running the other rules at all could save
 // each with 1 job and with every core. File I/O is done up front and reported on its own line.
+// The diagnosing modes hand the report over (`consume`), as the CLI's batch does.
 
 import BenchSupport
 import IPSDoctorCore
@@ -55,8 +56,9 @@ for mode in options.modes {
       guard let report = try? ReportReader.read(data.contents[index], sharing: tables[worker]) else {
         return 1_000_003
       }
-      let result = Doctor.diagnose(report)
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+      let threads = report.threads.count
+      let result = Doctor.diagnose(consume report)
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
     }
   case "parse-alone":
     measure(tool: "ips-doctor", mode: "parse-alone", jobs: jobs, corpus: corpus, runs: options.runs) { index in
@@ -66,20 +68,23 @@ for mode in options.modes {
   case "diagnose-alone":
     measure(tool: "ips-doctor", mode: "diagnose-alone", jobs: jobs, corpus: corpus, runs: options.runs) { index in
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-      let result = Doctor.diagnose(report)
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+      let threads = report.threads.count
+      let result = Doctor.diagnose(consume report)
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
     }
   case "context":
     measure(tool: "ips-doctor", mode: "context", jobs: jobs, corpus: corpus, runs: options.runs) { index in
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-      let context = DiagnosisContext(report: report)
-      return context.backtraces.count &+ report.threads.count
+      let threads = report.threads.count
+      let context = DiagnosisContext(report: consume report)
+      return context.backtraces.count &+ threads
     }
   case "norules":
     measure(tool: "ips-doctor", mode: "norules", jobs: jobs, corpus: corpus, runs: options.runs) { index in
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-      let result = Doctor.diagnose(report, rules: [])
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+      let threads = report.threads.count
+      let result = Doctor.diagnose(consume report, rules: [])
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
     }
   case "firing":
     // Only the rules that fire on each file, found beforehand: what perfect gating could save.
@@ -92,8 +97,9 @@ for mode in options.modes {
     let oracle = firing
     measure(tool: "ips-doctor", mode: "firing", jobs: jobs, corpus: corpus, runs: options.runs) { index in
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
-      let result = Doctor.diagnose(report, rules: oracle[index])
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ report.threads.count
+      let threads = report.threads.count
+      let result = Doctor.diagnose(consume report, rules: oracle[index])
+      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
     }
   default:
     fatalError("unknown mode \(mode)\n\(usage)")

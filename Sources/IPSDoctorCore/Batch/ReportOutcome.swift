@@ -172,12 +172,16 @@ extension ReportOutcome {
     } catch {
       return ReportOutcome(index: index, path: path, error: error)
     }
-    let result = Doctor.diagnose(report)
+    // What the outcome keeps of the report first, so that the diagnosis takes the report itself
+    // rather than a copy.
+    let facts = ReportFacts(report)
+    let warnings = report.warnings
+    let bodyError = report.bodyError
+    let result = Doctor.diagnose(consume report)
     var outcome = ReportOutcome(
-      index: index, path: path, facts: ReportFacts(report), result: result, warnings: report.warnings,
-      error: report.bodyError)
-    if outcome.error == nil, options.strict, let first = report.warnings.first {
-      let count = report.warnings.count
+      index: index, path: path, facts: facts, result: result, warnings: warnings, error: bodyError)
+    if outcome.error == nil, options.strict, let first = warnings.first {
+      let count = warnings.count
       outcome.error = ReportError(
         message: "--strict: the report has \(count) warning\(count == 1 ? "" : "s"), the first: \(first.location): \(first.message)")
     }

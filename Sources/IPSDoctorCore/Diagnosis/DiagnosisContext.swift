@@ -66,9 +66,11 @@ public struct DiagnosisContext: Sendable {
   /// namespace), `exceptionCodeValues` and `terminationTextNumbers`.
   let terminationCodeCandidates: [UInt64]
 
-  // Borrowed: an owned argument made callers copy the report, and the initializer copied it again
-  // to keep reading the argument after storing it.
-  public init(report: borrowing CrashReport) {
+  // Consumed: the context keeps the report, and a caller that is done with it (`Doctor.diagnose`,
+  // the batch) hands it over without a copy. A borrowed argument had to be copied into the
+  // context, retaining every text and array of the report (about 37 a report) and releasing them
+  // again with the context. A caller that goes on using the report still copies it, at the call.
+  public init(report: consuming CrashReport) {
     // The facts the helpers ask for first, then what the helpers find from them, in place: handed
     // `self` while the initializer stored what they found, each helper got a bitwise copy of the
     // whole context (2.7 KB), and the initializer copied it once more at the end (retaining every
@@ -102,18 +104,20 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// Every stored fact but those the helpers of `init(report:)` find.
-  private init(facts report: borrowing CrashReport) {
-    self.report = copy report
-    if let faulting = report.faultingThread, report.threads.indices.contains(faulting) {
+  private init(facts report: consuming CrashReport) {
+    // Stored first and read from there: stored last, after the argument's other uses, it was
+    // still copied into the context and the argument destroyed.
+    self.report = report
+    if let faulting = self.report.faultingThread, self.report.threads.indices.contains(faulting) {
       crashedThreadIndex = faulting
     } else {
-      crashedThreadIndex = report.threads.firstIndex(where: \.triggered)
+      crashedThreadIndex = self.report.threads.firstIndex(where: \.triggered)
     }
-    exceptionMessage = report.exceptionReason?.composedMessage
-    applicationSpecificLines = report.applicationSpecificLines
-    var isAppImage = [Bool](repeating: false, count: report.images.count)
+    exceptionMessage = self.report.exceptionReason?.composedMessage
+    applicationSpecificLines = self.report.applicationSpecificLines
+    var isAppImage = [Bool](repeating: false, count: self.report.images.count)
     // In place: `enumerated()` and the array's subscript copied every image out of the array.
-    report.images.withUnsafeBufferPointer { images in
+    self.report.images.withUnsafeBufferPointer { images in
       for index in images.indices
       where images[index].name != nil
         && BinaryImage.isAppImage(name: images[index].name, path: images[index].path, source: images[index].source)
@@ -122,15 +126,15 @@ public struct DiagnosisContext: Sendable {
       }
     }
     self.isAppImage = isAppImage
-    appImageNameList = Self.hasFrameNamingItsImage(report) ? Self.makeAppImageNames(report, isAppImage) : nil
-    if let frames = report.lastExceptionBacktrace, !frames.isEmpty {
+    appImageNameList = Self.hasFrameNamingItsImage(self.report) ? Self.makeAppImageNames(self.report, isAppImage) : nil
+    if let frames = self.report.lastExceptionBacktrace, !frames.isEmpty {
       lastExceptionBacktrace = Backtrace(
         path: "lastExceptionBacktrace", frames: frames, thread: nil, symbolText: FrameSymbolText(frames))
     } else {
       lastExceptionBacktrace = nil
     }
     if let index = crashedThreadIndex {
-      let thread = report.threads[index]
+      let thread = self.report.threads[index]
       crashedBacktrace = Backtrace(
         path: "threads[" + String(index) + "].frames", frames: thread.frames, thread: thread,
         symbolText: FrameSymbolText(thread.frames))
@@ -144,39 +148,47 @@ public struct DiagnosisContext: Sendable {
     self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
     // The frames of `backtraces`, in order, read where they are: a loop over the array copied
-    // each backtrace out of it.
-    func demangle(_ frames: [Frame]) {
-      for index in frames.indices {
-        guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
-          let name = frames[index].symbolName
-        else { continue }
-        demangled[raw] = name
+    // each backtrace out of it. Where there is a symbol text, only the frames it marks as
+    // possibly mangled are read.
+    func demangle(_ frames: [Frame], at index: Int) {
+      guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+        let name = frames[index].symbolName
+      else { return }
+      demangled[raw] = name
+    }
+    func demangle(_ backtrace: Backtrace) {
+      if let text = backtrace.symbolText {
+        text.forEachPossiblyMangledSymbol { demangle(backtrace.frames, at: $0) }
+      } else {
+        for index in backtrace.frames.indices { demangle(backtrace.frames, at: index) }
       }
     }
-    if let lastExceptionBacktrace { demangle(lastExceptionBacktrace.frames) }
-    if let crashedBacktrace { demangle(crashedBacktrace.frames) }
+    if let lastExceptionBacktrace { demangle(lastExceptionBacktrace) }
+    if let crashedBacktrace { demangle(crashedBacktrace) }
     demangledSymbols = demangled
     // The texts straight into the joined bytes, without gathering them into an array first.
     var reasonTexts = FrameSymbolText.Builder()
     reasonTexts.append(exceptionMessage)
-    for info in report.applicationSpecificInfo {
+    for info in self.report.applicationSpecificInfo {
       for line in info.lines { reasonTexts.append(line) }
     }
-    reasonTexts.append(report.exception?.message)
-    if let termination = report.termination {
+    reasonTexts.append(self.report.exception?.message)
+    if let termination = self.report.termination {
       for reason in termination.reasons { reasonTexts.append(reason) }
       for detail in termination.details { reasonTexts.append(detail) }
     }
     reasonTextBytes = FrameSymbolText(reasonTexts)
-    let texts = Self.makeTerminationTexts(report)
+    let texts = Self.makeTerminationTexts(self.report)
     terminationTextList = texts
     var terminationTexts = FrameSymbolText.Builder(count: texts.count)
     for item in texts { terminationTexts.append(item.text) }
     terminationTextBytes = FrameSymbolText(terminationTexts)
-    exceptionCodeValues = report.exception?.codes.map(Self.parseCodes) ?? []
+    exceptionCodeValues = self.report.exception?.codes.map(Self.parseCodes) ?? []
     terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
     var candidates: [UInt64] = []
-    if let code = report.termination?.code, report.termination?.namespace != "SIGNAL" { candidates.append(code) }
+    if let code = self.report.termination?.code, self.report.termination?.namespace != "SIGNAL" {
+      candidates.append(code)
+    }
     for case let value? in exceptionCodeValues { candidates.append(value) }
     for numbers in terminationTextNumbers { candidates += numbers }
     terminationCodeCandidates = candidates

@@ -17,19 +17,22 @@ public struct DiagnosisResult: Sendable, Equatable {
 /// Runs the rule catalog over reports.
 public enum Doctor {
   /// Runs every rule of `RuleCatalog.all`.
-  public static func diagnose(_ report: CrashReport) -> DiagnosisResult {
+  ///
+  /// The report is consumed (see ``DiagnosisContext/init(report:)``): a caller that is done with it
+  /// passes it without a copy.
+  public static func diagnose(_ report: consuming CrashReport) -> DiagnosisResult {
     // The catalog read in place: as a default argument, the array was retained and released on
     // every call, and threads diagnosing at once fought over its reference count.
     run(report, RuleCatalog.all, RuleCatalog.requirements)
   }
 
-  public static func diagnose(_ report: CrashReport, rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
+  public static func diagnose(_ report: consuming CrashReport, rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
     run(report, rules, rules.map { $0.requirement })
   }
 
   /// Every rule of `rules` run on every report, whatever its requirement: what the requirements
   /// are checked against.
-  static func diagnoseUngated(_ report: CrashReport, rules: [any DiagnosisRule.Type] = RuleCatalog.all)
+  static func diagnoseUngated(_ report: consuming CrashReport, rules: [any DiagnosisRule.Type] = RuleCatalog.all)
     -> DiagnosisResult
   {
     run(report, rules, nil)
@@ -38,16 +41,17 @@ public enum Doctor {
   /// `requirements`: one for each rule, or `nil` to run every rule.
   @inline(__always)
   private static func run(
-    _ report: CrashReport, _ rules: [any DiagnosisRule.Type], _ requirements: [RuleRequirement]?
+    _ report: consuming CrashReport, _ rules: [any DiagnosisRule.Type], _ requirements: [RuleRequirement]?
   ) -> DiagnosisResult {
     let context = DiagnosisContext(report: report)
+    let isDamaged = context.report.bodyError != nil
     let traits = ReportTraits(context)
     var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
     for (order, rule) in rules.enumerated() {
       if let requirements, !requirements[order].admits(traits, context) { continue }
       if var diagnosis = rule.init().diagnose(context) {
         // A body that broke part-way may lack the very field that would rule this out.
-        if report.bodyError != nil && diagnosis.confidence == .definite {
+        if isDamaged && diagnosis.confidence == .definite {
           diagnosis.confidence = .likely
           diagnosis.summary += " (The report is damaged; this was read from the part before the damage.)"
         }

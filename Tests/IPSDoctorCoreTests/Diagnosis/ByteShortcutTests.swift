@@ -161,4 +161,34 @@ struct ByteShortcutTests {
     #expect(empty.firstFrame(containing: "a") == .absent)
     #expect(try #require(FrameSymbolText([])).contains("a") == false)
   }
+
+  @Test("The possibly mangled symbols of a backtrace include every mangled one, and few others")
+  func possiblyMangledSymbols() throws {
+    let symbols: [String?] = [
+      "$s4main3FooV3baryyF", nil, "_$s4main3FooV3baryyF", "$S4main3FooV", "$e4main3FooV", "_T0abc",
+      "_T0\u{301}x", "__pthread_kill", "_dispatch_main", "$", "_", "", "main", "$x", "_T",
+      "-[UIApplication _run]", "specialized $s4main", "_$", "$s",
+    ]
+    let frames = symbols.map { Frame(imageIndex: 0, imageOffset: 16, symbol: $0) }
+    let text = try #require(FrameSymbolText(frames))
+    var visited: [Int] = []
+    text.forEachPossiblyMangledSymbol { visited.append($0) }
+    let mangled = symbols.indices.filter { symbols[$0].map(SwiftDemangler.isMangled) ?? false }
+    #expect(mangled == [0, 2, 3, 4, 5, 18])
+    #expect(Set(mangled).isSubset(of: visited))
+    #expect(visited == visited.sorted())
+    // Beyond the mangled ones, only symbols that start like one: "_T0" and a combining mark,
+    // "_T" alone and "_$" alone.
+    #expect(Set(visited).subtracting(mangled) == [6, 14, 17])
+
+    // The context's demangled names are those of every mangled symbol of its backtraces.
+    var report = CrashReport(format: .json)
+    report.threads = [CrashThread(index: 0, frames: frames)]
+    report.faultingThread = 0
+    let context = DiagnosisContext(report: report)
+    for index in frames.indices {
+      let expected = symbols[index].flatMap { SwiftDemangler.isMangled($0) ? $0 : nil }
+      #expect((context.demangledSymbols[symbols[index] ?? ""] != nil) == (expected != nil), "\(index)")
+    }
+  }
 }
