@@ -114,21 +114,17 @@ struct FrameSymbolText: Sendable {
   }
 
   /// Calls `body` with the index of every frame whose symbol may be mangled, ascending: a superset
-  /// of the frames for which `SwiftDemangler.isMangled` holds, told from each symbol's first
-  /// bytes ("$s", "$S", "$e", "_$" or "_T"). Most reports have no mangled symbol, and asking each
+  /// of the frames for which `SwiftDemangler.isMangled` holds, told from each symbol's first two
+  /// bytes (`SwiftDemangler.mayBeMangled`). Most reports have no mangled symbol, and asking each
   /// frame for its symbol copied the string out of the frame (a retain and a release).
   func forEachPossiblyMangledSymbol(_ body: (_ frame: Int) -> Void) {
     bytes.withUnsafeBufferPointer { bytes in
       for symbol in symbols {
-        // Every symbol ends with a NUL, so reading past a short one's first byte stays in bounds.
+        // Every symbol ends with a NUL, so the byte after a non-empty symbol's first is in bounds;
+        // an empty symbol is its NUL alone.
         let first = bytes[symbol.start]
-        guard first == UInt8(ascii: "$") || first == UInt8(ascii: "_") else { continue }
-        let second = bytes[symbol.start + 1]
-        let mayBeMangled =
-          first == UInt8(ascii: "$")
-          ? second == UInt8(ascii: "s") || second == UInt8(ascii: "S") || second == UInt8(ascii: "e")
-          : second == UInt8(ascii: "$") || second == UInt8(ascii: "T")
-        if mayBeMangled { body(symbol.frame) }
+        let second = first == 0 ? 0 : bytes[symbol.start + 1]
+        if SwiftDemangler.mayBeMangled(first: first, second: second) { body(symbol.frame) }
       }
     }
   }

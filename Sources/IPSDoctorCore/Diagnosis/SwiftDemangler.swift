@@ -45,6 +45,17 @@ public struct SymbolName: Sendable, Equatable {
 }
 
 public enum SwiftDemangler {
+  /// Whether a symbol whose first two UTF-8 bytes are `first` and `second` (a NUL where the symbol
+  /// is shorter) may be mangled: true for every symbol ``isMangled(_:)`` accepts (`$s`, `$S`,
+  /// `$e`, `_$` or `_T` first) and for few others, for callers that have the bytes at hand and need
+  /// not make a string of the rest.
+  @inline(__always)
+  static func mayBeMangled(first: UInt8, second: UInt8) -> Bool {
+    first == UInt8(ascii: "$")
+      ? second == UInt8(ascii: "s") || second == UInt8(ascii: "S") || second == UInt8(ascii: "e")
+      : first == UInt8(ascii: "_") && (second == UInt8(ascii: "$") || second == UInt8(ascii: "T"))
+  }
+
   /// Whether `symbol` looks like a mangled Swift symbol (`$s…`, `_$s…`, `$S…`, `_T0…`, `$e…`).
   public static func isMangled(_ symbol: String) -> Bool {
     // Byte by byte: the generic `starts(with:)` cost more than the rest (every frame is asked).
