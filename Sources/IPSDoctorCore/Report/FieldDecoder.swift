@@ -15,11 +15,12 @@
 struct FieldDecoder {
   var warnings: [ReportWarning] = []
   /// Where the texts that reports share (symbols, image paths and names, queue labels) are looked
-  /// up by ``sharedString(_:at:)``; without one they are decoded like any other string.
-  let texts: SharedTexts?
+  /// up by ``sharedString(_:at:)``; without one they are decoded like any other string. The
+  /// table's handle, not the table: a decoder lives only within the read that was given the table.
+  let texts: SharedTexts.Handle?
 
   init(texts: SharedTexts? = nil) {
-    self.texts = texts
+    self.texts = texts?.handle
   }
 
   mutating func warn(_ path: JSONPath, _ message: String) {

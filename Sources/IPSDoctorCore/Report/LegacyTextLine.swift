@@ -470,7 +470,7 @@ enum LegacyTextLine {
 
   /// Reads the line as ranges of its bytes (every delimiter is ASCII, and frame lines are the
   /// second most common in a report), making `String`s only of the image name, symbol and file.
-  static func frame(bytes: UnsafeBufferPointer<UInt8>, texts: SharedTexts? = nil) -> (number: Int, frame: Frame)? {
+  static func frame(bytes: UnsafeBufferPointer<UInt8>, texts: SharedTexts.Handle? = nil) -> (number: Int, frame: Frame)? {
     let text = ByteScanner.trimmed(bytes, 0..<bytes.count)
     var index = text.lowerBound
     var number = 0
@@ -614,7 +614,7 @@ enum LegacyTextLine {
   /// after it), "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
   static func readFrameTail(
     _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout FrameTail,
-    texts: SharedTexts? = nil
+    texts: SharedTexts.Handle? = nil
   ) {
     guard !tail.isEmpty else { return }
     var symbolPart: Range<Int>? = tail
@@ -766,7 +766,7 @@ enum LegacyTextLine {
   /// ``string(_:_:)`` for a text that many reports have (an image's path or name, a symbol): from
   /// `texts` when it holds the same text.
   @inline(__always)
-  static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ texts: SharedTexts?) -> String {
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ texts: SharedTexts.Handle?) -> String {
     let part = UnsafeBufferPointer(rebasing: bytes[range])
     guard let texts else { return String(decoding: part, as: UTF8.self) }
     return texts.text(part) { String(decoding: $0, as: UTF8.self) }
@@ -804,7 +804,7 @@ enum LegacyTextLine {
   /// The fields are gathered in locals and the image made once, by its memberwise initialiser:
   /// filling a `var` image moved and copied the whole value on its way out.
   static func binaryImage(
-    bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots, texts: SharedTexts? = nil
+    bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots, texts: SharedTexts.Handle? = nil
   ) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()

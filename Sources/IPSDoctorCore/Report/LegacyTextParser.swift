@@ -102,15 +102,16 @@ struct LegacyTextReader {
 
   var lastContentLine: Int
   var sawBody = false
-  /// Where image paths, names and symbols are looked up (see ``SharedTexts``).
-  let texts: SharedTexts?
+  /// Where image paths, names and symbols are looked up (see ``SharedTexts``): the table's handle,
+  /// valid while ``LegacyTextParser/parse(_:firstLine:into:texts:)`` runs.
+  let texts: SharedTexts.Handle?
   /// The number of lines in the text, so that the image list can be sized once.
   var lineCount = 0
   /// The resolver's slots of each image's keys, while they line up with `report.images`.
   var imageKeySlots: [ImageKeySlots] = []
 
   init(report: CrashReport, firstLine: Int, texts: SharedTexts? = nil) {
-    self.texts = texts
+    self.texts = texts?.handle
     self.report = report
     self.firstLine = firstLine
     self.lastContentLine = firstLine

@@ -32,84 +32,98 @@ public final class SharedTexts {
   /// The longest text kept, in UTF-8 bytes.
   static let maxLength = 512
 
-  private let slots: UnsafeMutablePointer<Slot>
-  private let mask: Int
-  /// Lookups answered from the table, then texts stored in it. In memory of their own, like the
-  /// slots, so that counting needs no exclusivity check of a class property.
-  private let counts: UnsafeMutablePointer<Int>
+  /// The table's memory, which the class owns and frees.
+  let handle: Handle
 
   /// Lookups answered from the table so far.
-  var hits: Int { counts[0] }
+  var hits: Int { handle.counts[0] }
   /// Texts stored in the table so far (each replacing what its slot held).
-  var stores: Int { counts[1] }
+  var stores: Int { handle.counts[1] }
 
   /// A table of `slotCount` slots (rounded up to a power of two, at least 16).
   public init(slotCount: Int = 8192) {
     var count = 16
     while count < slotCount && count < 1 << 24 { count <<= 1 }
-    mask = count - 1
-    slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
+    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
     slots.initialize(repeating: Slot(hash: 0, text: "", escaped: nil), count: count)
-    counts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+    let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
     counts.initialize(repeating: 0, count: 2)
+    handle = Handle(slots: slots, mask: count - 1, counts: counts)
   }
 
   deinit {
-    slots.deinitialize(count: mask + 1)
-    slots.deallocate()
-    counts.deallocate()
+    handle.slots.deinitialize(count: handle.mask + 1)
+    handle.slots.deallocate()
+    handle.counts.deallocate()
   }
 
   /// Whether a text of `count` bytes is one the table keeps.
   @inline(__always)
   static func keeps(_ count: Int) -> Bool { count > 15 && count <= maxLength }
 
-  /// The text of the string node `node`, from the table when it holds the text of the same bytes,
-  /// else decoded by `decode` and stored. Lookups compare the node's raw bytes, escapes included:
-  /// a text escaped two ways is merely stored twice.
-  @inline(__always)
-  func text(_ node: JSONNode, decode: (JSONNode) -> String) -> String {
-    let entry = node.entry
-    let count = entry.stringEnd - entry.start
-    guard Self.keeps(count), let base = node.view.bytes.baseAddress else { return decode(node) }
-    let raw = base + entry.start
-    let hash = Self.hash(UnsafeRawPointer(raw), count)
-    let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
-    // Raw bytes with an escape match only raw bytes kept as such: a text read from legacy text may
-    // hold a backslash that means itself. Without one, the raw bytes are the text.
-    let hasEscapes = entry.flags & JSONTapeEntry.stringHasEscapes != 0
-    // The slot's strings compared where they are: `escaped ?? text` made a copy of one of them to
-    // compare (a retain and a release on every hit). The first test makes `escaped` present
-    // exactly when `hasEscapes` is true.
-    if slot.pointee.hash == hash, (slot.pointee.escaped != nil) == hasEscapes,
-      hasEscapes ? Self.hasBytes(slot.pointee.escaped!, raw, count) : Self.hasBytes(slot.pointee.text, raw, count)
-    {
-      counts[0] &+= 1
-      return slot.pointee.text
-    }
-    let text = decode(node)
-    let escaped = hasEscapes ? String(decoding: UnsafeBufferPointer(start: raw, count: count), as: UTF8.self) : nil
-    slot.pointee = Slot(hash: hash, text: text, escaped: escaped)
-    counts[1] &+= 1
-    return text
-  }
+  /// The table's memory without the class: what the readers keep while they read one report.
+  ///
+  /// A reader's decoder held the class and retained and released it on every lookup, 70 times a
+  /// JSON report (its symbols and its images' texts), since the compiler cannot tell that a
+  /// lookup leaves the decoder's reference in place. A handle is plain pointers, so a lookup costs
+  /// no reference counting. It holds no reference: it is valid only while its table is alive, and
+  /// the readers keep it only for the call that was given the table.
+  struct Handle {
+    let slots: UnsafeMutablePointer<Slot>
+    let mask: Int
+    /// Lookups answered from the table, then texts stored in it. In memory of their own, like the
+    /// slots, so that counting needs no exclusivity check of a class property.
+    let counts: UnsafeMutablePointer<Int>
 
-  /// The text of `bytes`, which `decode` turns into a string: from the table when it holds a
-  /// string whose UTF-8 is exactly these bytes, else decoded and stored.
-  @inline(__always)
-  func text(_ bytes: UnsafeBufferPointer<UInt8>, decode: (UnsafeBufferPointer<UInt8>) -> String) -> String {
-    let count = bytes.count
-    guard Self.keeps(count), let base = bytes.baseAddress else { return decode(bytes) }
-    let hash = Self.hash(UnsafeRawPointer(base), count)
-    let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
-    if slot.pointee.hash == hash, slot.pointee.escaped == nil, Self.hasBytes(slot.pointee.text, base, count) {
-      counts[0] &+= 1
-      return slot.pointee.text
+    /// The text of the string node `node`, from the table when it holds the text of the same bytes,
+    /// else decoded by `decode` and stored. Lookups compare the node's raw bytes, escapes included:
+    /// a text escaped two ways is merely stored twice.
+    @inline(__always)
+    func text(_ node: JSONNode, decode: (JSONNode) -> String) -> String {
+      let entry = node.entry
+      let count = entry.stringEnd - entry.start
+      guard SharedTexts.keeps(count), let base = node.view.bytes.baseAddress else { return decode(node) }
+      let raw = base + entry.start
+      let hash = SharedTexts.hash(UnsafeRawPointer(raw), count)
+      let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
+      // Raw bytes with an escape match only raw bytes kept as such: a text read from legacy text may
+      // hold a backslash that means itself. Without one, the raw bytes are the text.
+      let hasEscapes = entry.flags & JSONTapeEntry.stringHasEscapes != 0
+      // The slot's strings compared where they are: `escaped ?? text` made a copy of one of them to
+      // compare (a retain and a release on every hit). The first test makes `escaped` present
+      // exactly when `hasEscapes` is true.
+      if slot.pointee.hash == hash, (slot.pointee.escaped != nil) == hasEscapes,
+        hasEscapes
+          ? SharedTexts.hasBytes(slot.pointee.escaped!, raw, count)
+          : SharedTexts.hasBytes(slot.pointee.text, raw, count)
+      {
+        counts[0] &+= 1
+        return slot.pointee.text
+      }
+      let text = decode(node)
+      let escaped = hasEscapes ? String(decoding: UnsafeBufferPointer(start: raw, count: count), as: UTF8.self) : nil
+      slot.pointee = Slot(hash: hash, text: text, escaped: escaped)
+      counts[1] &+= 1
+      return text
     }
-    let text = decode(bytes)
-    slot.pointee = Slot(hash: hash, text: text, escaped: nil)
-    counts[1] &+= 1
-    return text
+
+    /// The text of `bytes`, which `decode` turns into a string: from the table when it holds a
+    /// string whose UTF-8 is exactly these bytes, else decoded and stored.
+    @inline(__always)
+    func text(_ bytes: UnsafeBufferPointer<UInt8>, decode: (UnsafeBufferPointer<UInt8>) -> String) -> String {
+      let count = bytes.count
+      guard SharedTexts.keeps(count), let base = bytes.baseAddress else { return decode(bytes) }
+      let hash = SharedTexts.hash(UnsafeRawPointer(base), count)
+      let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
+      if slot.pointee.hash == hash, slot.pointee.escaped == nil, SharedTexts.hasBytes(slot.pointee.text, base, count) {
+        counts[0] &+= 1
+        return slot.pointee.text
+      }
+      let text = decode(bytes)
+      slot.pointee = Slot(hash: hash, text: text, escaped: nil)
+      counts[1] &+= 1
+      return text
+    }
   }
 
   /// Whether `text`'s UTF-8 is the `count` bytes at `bytes`. A repaired or otherwise different

@@ -98,7 +98,7 @@ struct SharedTextsTests {
         let document = try Array("[\(literal)]".utf8).withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
         document.withRoot { root in
           for node in root.elements {
-            let answer = table.text(node, decode: FieldDecoder.text)
+            let answer = table.handle.text(node, decode: FieldDecoder.text)
             #expect(answer == text, "\(literal)")
             #expect(Array(answer.utf8) == Array(FieldDecoder.text(node).utf8))
           }
@@ -114,10 +114,10 @@ struct SharedTextsTests {
     let raw = #"\/usr\/lib\/system\/libsystem_kernel.dylib"#
     let document = try Array("[\"\(raw)\"]".utf8).withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
     func fromJSON() -> String {
-      document.withRoot { root in root.elements.map { table.text($0, decode: FieldDecoder.text) }.first! }
+      document.withRoot { root in root.elements.map { table.handle.text($0, decode: FieldDecoder.text) }.first! }
     }
     func fromBytes(_ text: String) -> String {
-      Array(text.utf8).withUnsafeBufferPointer { table.text($0) { String(decoding: $0, as: UTF8.self) } }
+      Array(text.utf8).withUnsafeBufferPointer { table.handle.text($0) { String(decoding: $0, as: UTF8.self) } }
     }
     // The same raw bytes hash to the same slot: turn about, each read replaces the other's text.
     for _ in 0..<3 {
@@ -132,7 +132,7 @@ struct SharedTextsTests {
     // A text read as bytes shares a JSON string's slot when its bytes are the JSON string's.
     let plain = "/usr/lib/system/libsystem_pthread.dylib"
     let plainDocument = try Array("[\"\(plain)\"]".utf8).withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
-    #expect(plainDocument.withRoot { $0.elements.map { table.text($0, decode: FieldDecoder.text) }.first! } == plain)
+    #expect(plainDocument.withRoot { $0.elements.map { table.handle.text($0, decode: FieldDecoder.text) }.first! } == plain)
     #expect(fromBytes(plain) == plain)
     #expect(table.hits == 6)
   }
@@ -143,7 +143,7 @@ struct SharedTextsTests {
     let bytes: [UInt8] = Array("/private/var/containers/".utf8) + [0xFF, 0xC3] + Array("Bundle/App".utf8)
     let expected = String(decoding: bytes, as: UTF8.self)
     for _ in 0..<3 {
-      let answer = bytes.withUnsafeBufferPointer { table.text($0) { String(decoding: $0, as: UTF8.self) } }
+      let answer = bytes.withUnsafeBufferPointer { table.handle.text($0) { String(decoding: $0, as: UTF8.self) } }
       #expect(answer == expected)
     }
     #expect(table.hits == 0)
@@ -156,7 +156,7 @@ struct SharedTextsTests {
       let table = SharedTexts()
       let bytes = Array(repeating: UInt8(ascii: "a"), count: length)
       for _ in 0..<3 {
-        let answer = bytes.withUnsafeBufferPointer { table.text($0) { String(decoding: $0, as: UTF8.self) } }
+        let answer = bytes.withUnsafeBufferPointer { table.handle.text($0) { String(decoding: $0, as: UTF8.self) } }
         #expect(answer.utf8.count == length)
       }
       #expect(table.hits == (kept ? 2 : 0), "length \(length)")
