@@ -58,4 +58,43 @@ import Testing
       }
     }
   }
+
+  /// The workers run ahead of the caller through a queue of results that wraps around every two
+  /// windows: with windows of 1 to 7 reports, 2 and 3 jobs hand on the same outcomes, skipped
+  /// inputs and progress counts, window by window, as one job does.
+  @Test func parallelRunMatchesSerialRunWindowByWindow() throws {
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let reports = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("reports").path).sorted()
+      .filter { $0.hasSuffix(".ips") || $0.hasSuffix(".crash") }.prefix(20)
+    for name in reports {
+      try FileManager.default.copyItem(
+        at: Fixtures.url("reports").appendingPathComponent(name), to: folder.appendingPathComponent(name))
+    }
+    try Data().write(to: folder.appendingPathComponent("empty.ips"))
+    try Data("hello".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    try Data("{\"bug_type\":".utf8).write(to: folder.appendingPathComponent("cut.ips"))
+    let inputs = InputDiscovery(paths: [folder.path]).inputs
+
+    typealias Window = (outcomes: [ReportOutcome], skipped: [InputNotice], done: Int)
+    func windows(jobs: Int, size: Int) -> [Window] {
+      var runner = BatchRunner(items: inputs, options: Options(), baseline: nil, standardInput: nil, jobs: jobs)
+      runner.windowSizeOverride = size
+      var seen: [Window] = []
+      runner.run { seen.append(($0, $1, $2)) }
+      return seen
+    }
+    for size in [1, 2, 3, 7] {
+      let serial = windows(jobs: 1, size: size)
+      #expect(serial.map(\.done) == Array(stride(from: size, to: inputs.count, by: size)) + [inputs.count])
+      let indexes = serial.flatMap(\.outcomes).map(\.index)
+      #expect(indexes.count >= reports.count && indexes == indexes.sorted())
+      for jobs in [2, 3] {
+        let parallel = windows(jobs: jobs, size: size)
+        #expect(parallel.map(\.done) == serial.map(\.done), "window \(size), \(jobs) jobs")
+        #expect(parallel.map(\.outcomes) == serial.map(\.outcomes), "window \(size), \(jobs) jobs")
+        #expect(parallel.map(\.skipped) == serial.map(\.skipped), "window \(size), \(jobs) jobs")
+      }
+    }
+  }
 }
