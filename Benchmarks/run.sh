@@ -89,12 +89,12 @@ if [ -z "$cli_mode" ]; then
   if "$CLI" "$probe" 2>&1 | grep -qiE 'file is empty|is a directory|cannot read'; then cli_mode=files; else cli_mode=dir; fi
 fi
 printf 'cli_mode\t%s\n' "$cli_mode" >> "$OUT"
-run_cli() {  # $1 = folder; prints "max_rss_kb wall_s"
-  local dir="$1"
+run_cli() {  # $1 = folder, then options for the CLI; prints "max_rss_kb wall_s"
+  local dir="$1"; shift
   if [ "$cli_mode" = dir ]; then
-    /usr/bin/time -f '%M %e' -o "$RESULTS/time.txt" "$CLI" "$dir" > /dev/null 2>&1 || true
+    /usr/bin/time -f '%M %e' -o "$RESULTS/time.txt" "$CLI" "$@" "$dir" > /dev/null 2>&1 || true
   else
-    (cd "$dir" && /usr/bin/time -f '%M %e' -o "$RESULTS/time.txt" "$CLI" $(ls) > /dev/null 2>&1) || true
+    (cd "$dir" && /usr/bin/time -f '%M %e' -o "$RESULTS/time.txt" "$CLI" "$@" $(ls) > /dev/null 2>&1) || true
   fi
   tail -1 "$RESULTS/time.txt"
 }
@@ -102,6 +102,17 @@ for n in "$SUBSET" "$FILES"; do
   say "CLI peak RSS over $n files ($cli_mode mode, 3 runs)"
   for _ in 1 2 3; do printf 'rss\t%s\t%s\n' "$n" "$(run_cli "$CORPUS_ROOT/n$n" | tr ' ' '\t')" >> "$OUT"; done
 done
+
+# What a user waits for: the CLI over the whole folder (reading, diagnosing, rendering the text
+# output), with one job and with all cores, taking turns.
+if [ "$NPROC" -gt 1 ]; then
+  say "CLI wall time over $FILES files, --jobs 1 and --jobs $NPROC in turn ($cli_mode mode, 3 runs each)"
+  for _ in 1 2 3; do
+    for j in 1 "$NPROC"; do
+      printf 'cliwall\t%s\t%s\n' "$j" "$(run_cli "$CORPUS_ROOT/n$FILES" --jobs "$j" | cut -d' ' -f2)" >> "$OUT"
+    done
+  done
+fi
 
 say "single-file wall time (hyperfine)"
 ONE="$REPO/Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips"

@@ -24,6 +24,7 @@ def main():
     results = defaultdict(dict)  # corpus -> (tool, mode, jobs) -> row
     loads, rejected = defaultdict(dict), defaultdict(dict)
     rss, startup, meta = defaultdict(list), {}, {}
+    cli_walls = defaultdict(list)  # jobs -> wall seconds of the CLI over the whole corpus
     for line in open(sys.argv[1]):
         f = line.rstrip("\n").split("\t")
         if f[0] in ("all", "json"):
@@ -44,6 +45,8 @@ def main():
             rss[int(f[1])].append((int(f[2]), float(f[3])))
         elif f[0] == "startup":
             startup[f[1]] = float(f[2])
+        elif f[0] == "cliwall":
+            cli_walls[int(f[1])].append(float(f[2]))
         else:
             meta[f[0]] = f[1:]
 
@@ -116,6 +119,10 @@ def main():
         med_rss[n] = statistics.median(values) / 1024
         walls = statistics.median([w for _, w in rss[n]])
         print(f"| peak RSS, `ips-doctor` over {n} files | {med_rss[n]:.1f} MB ({walls:.2f} s wall) | {', '.join(f'{v / 1024:.1f}' for v in values)} MB |")
+    files = max(rss) if rss else "all"
+    for jobs in sorted(cli_walls):
+        walls = cli_walls[jobs]
+        print(f"| wall time, `ips-doctor --jobs {jobs}` over {files} files | {statistics.median(walls):.2f} s | {', '.join(f'{w:.2f}' for w in walls)} s |")
     if "ips-doctor-one" in startup and "hello" in startup:
         print(f"| wall time, `ips-doctor one.ips` | {startup['ips-doctor-one'] * 1000:.2f} ms | hyperfine |")
         print(f"| wall time, trivial Swift program (`print(\"hi\")`) | {startup['hello'] * 1000:.2f} ms | hyperfine |")
@@ -125,6 +132,10 @@ def main():
         if len(med_rss) > 1:
             smallest = min(med_rss)
             checks.append(("cli", f"RSS not growing: {smallest}→{biggest} files ratio ≤ 1.1", 1.1 / (med_rss[biggest] / med_rss[smallest]), 1.0))
+    if len(cli_walls) > 1:
+        one, most = min(cli_walls), max(cli_walls)
+        speedup = statistics.median(cli_walls[one]) / statistics.median(cli_walls[most])
+        checks.append(("cli", f"the CLI over {files} files: {most} jobs ≥ 1.7× 1 job", speedup, 1.7))
     if "ips-doctor-one" in startup and "hello" in startup:
         checks.append(("cli", "`ips-doctor one.ips` within 2× of a trivial program", 2 * startup["hello"] / startup["ips-doctor-one"], 1.0))
 
