@@ -143,9 +143,10 @@ private final class ResultQueue<Value: Sendable>: @unchecked Sendable {
   private var readyEnd = 0
   /// How many results from `taken` on the caller is waiting for (0: it is not waiting).
   private var wanted = 0
-  private let lock = Lock()
-  private let roomOrDone = Condition()
-  private let ready = Condition()
+  private let monitor = Monitor(conditions: 2)
+  /// The condition workers wait on for room, and the one the caller waits on for its results.
+  private static var room: Int { 0 }
+  private static var ready: Int { 1 }
 
   init(count: Int, capacity: Int) {
     self.count = count
@@ -156,8 +157,8 @@ private final class ResultQueue<Value: Sendable>: @unchecked Sendable {
   /// The next input for a worker, once it is less than `capacity` ahead of the caller; `nil` when
   /// every input has been handed out.
   func nextIndex() -> Int? {
-    lock.locked {
-      while next < count && next - taken >= capacity { roomOrDone.wait(lock) }
+    monitor.locked {
+      while next < count && next - taken >= capacity { monitor.wait(Self.room) }
       guard next < count else { return nil }
       defer { next += 1 }
       return next
@@ -165,19 +166,19 @@ private final class ResultQueue<Value: Sendable>: @unchecked Sendable {
   }
 
   func store(_ value: Value, at index: Int) {
-    lock.locked {
+    monitor.locked {
       slots[index % capacity] = value
       while readyEnd < count && readyEnd - taken < capacity && slots[readyEnd % capacity] != nil { readyEnd += 1 }
-      if wanted > 0 && readyEnd - taken >= wanted { ready.signal() }
+      if wanted > 0 && readyEnd - taken >= wanted { monitor.signal(Self.ready) }
     }
   }
 
   /// The results of inputs `start..<start + count` (`start` is where the last call ended), once all
   /// are stored.
   func take(from start: Int, count wantedCount: Int) -> [Value] {
-    lock.locked {
+    monitor.locked {
       wanted = wantedCount
-      while readyEnd - start < wantedCount { ready.wait(lock) }
+      while readyEnd - start < wantedCount { monitor.wait(Self.ready) }
       wanted = 0
       var values: [Value] = []
       values.reserveCapacity(wantedCount)
@@ -186,23 +187,32 @@ private final class ResultQueue<Value: Sendable>: @unchecked Sendable {
         slots[index % capacity] = nil
       }
       taken = start + wantedCount
-      roomOrDone.broadcast()
+      monitor.broadcast(Self.room)
       return values
     }
   }
 }
 
-/// A pthread mutex (no Foundation, and `Synchronization.Mutex` needs macOS 15).
-final class Lock: @unchecked Sendable {
-  fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// A pthread mutex and condition variables waited on with it held (no Foundation, and
+/// `Synchronization.Mutex` needs macOS 15).
+final class Monitor: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private let conditions: UnsafeMutablePointer<pthread_cond_t>
+  private let conditionCount: Int
 
-  init() {
+  init(conditions count: Int) {
     mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
+    conditionCount = count
+    conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: max(1, count))
+    conditions.initialize(repeating: pthread_cond_t(), count: count)
+    for index in 0..<count { pthread_cond_init(conditions + index, nil) }
   }
 
   deinit {
+    for index in 0..<conditionCount { pthread_cond_destroy(conditions + index) }
+    conditions.deallocate()
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
   }
@@ -212,28 +222,12 @@ final class Lock: @unchecked Sendable {
     defer { pthread_mutex_unlock(mutex) }
     return try body()
   }
-}
 
-/// A pthread condition variable, waited on with a ``Lock`` held.
-final class Condition: @unchecked Sendable {
-  private let condition: UnsafeMutablePointer<pthread_cond_t>
+  /// Within ``locked(_:)``: releases the mutex until condition `index` is signalled, then holds it
+  /// again. Callers wait in a loop on what they wait for: a wait may also end without a signal.
+  func wait(_ index: Int) { pthread_cond_wait(conditions + index, mutex) }
 
-  init() {
-    condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    condition.initialize(to: pthread_cond_t())
-    pthread_cond_init(condition, nil)
-  }
+  func signal(_ index: Int) { pthread_cond_signal(conditions + index) }
 
-  deinit {
-    pthread_cond_destroy(condition)
-    condition.deallocate()
-  }
-
-  /// Releases `lock` (held by the caller) until signalled, then holds it again. Callers wait in a
-  /// loop on their condition: a wait may also end without a signal.
-  func wait(_ lock: Lock) { pthread_cond_wait(condition, lock.mutex) }
-
-  func signal() { pthread_cond_signal(condition) }
-
-  func broadcast() { pthread_cond_broadcast(condition) }
+  func broadcast(_ index: Int) { pthread_cond_broadcast(conditions + index) }
 }
