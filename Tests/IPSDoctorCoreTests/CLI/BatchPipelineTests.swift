@@ -97,4 +97,16 @@ import Testing
       }
     }
   }
+
+  /// A worker's table of shared texts is made when it first asks for it, once: `-j 1024` makes no
+  /// table for a worker that never runs.
+  @Test func sharedTextTablesAreMadeWhenFirstAskedFor() {
+    let pool = SharedTextsPool(count: 1024)
+    #expect(pool.madeCount == 0)
+    let table = pool[3]
+    #expect(pool.madeCount == 1)
+    #expect(pool[3] === table)
+    #expect(pool[1023] !== table)
+    #expect(pool.madeCount == 2)
+  }
 }
