@@ -15,14 +15,12 @@ struct BatchRunner {
   var baseline: Set<String>?
   var standardInput: Result<[UInt8], FileError>?
   var jobs: Int
-  /// How many outcomes are handed on at a time; with more than one job, the workers may run one
-  /// window ahead of the caller. `nil`: ``defaultWindowSize(jobs:)``.
+  /// ``windowSize`` when set (the tests use small windows).
   var windowSizeOverride: Int? = nil
 
-  /// How many reports are read before their results are handed on.
-  var windowSize: Int { max(1, windowSizeOverride ?? Self.defaultWindowSize(jobs: jobs)) }
-
-  static func defaultWindowSize(jobs: Int) -> Int { max(32, jobs * 8) }
+  /// How many outcomes are handed on at a time; with more than one job, the workers may run one
+  /// window ahead of the caller.
+  var windowSize: Int { max(1, windowSizeOverride ?? max(32, jobs * 8)) }
 
   /// Calls `handle` once per window with the outcomes (files that turned out not to be reports are
   /// left out) and the messages for inputs skipped while reading, both in input order.
