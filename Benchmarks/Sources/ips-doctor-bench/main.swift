@@ -38,6 +38,11 @@ for bytes in corpus.contents {
 }
 print("rejected\tips-doctor\t\(rejected)")
 
+/// What a diagnosing mode returns, so that none of its work can be left out.
+func checksum(_ result: DiagnosisResult, threads: Int) -> Int {
+  result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
+}
+
 let data = corpus
 let jobs = options.jobs
 /// One table per worker (see `timeOnce`), kept across modes and runs like a long batch keeps them.
@@ -58,7 +63,7 @@ for mode in options.modes {
       }
       let threads = report.threads.count
       let result = Doctor.diagnose(consume report)
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
+      return checksum(result, threads: threads)
     }
   case "parse-alone":
     measure(tool: "ips-doctor", mode: "parse-alone", jobs: jobs, corpus: corpus, runs: options.runs) { index in
@@ -70,7 +75,7 @@ for mode in options.modes {
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
       let threads = report.threads.count
       let result = Doctor.diagnose(consume report)
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
+      return checksum(result, threads: threads)
     }
   case "context":
     measure(tool: "ips-doctor", mode: "context", jobs: jobs, corpus: corpus, runs: options.runs) { index in
@@ -84,7 +89,7 @@ for mode in options.modes {
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
       let threads = report.threads.count
       let result = Doctor.diagnose(consume report, rules: [])
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
+      return checksum(result, threads: threads)
     }
   case "firing":
     // Only the rules that fire on each file, found beforehand: what perfect gating could save.
@@ -99,7 +104,7 @@ for mode in options.modes {
       guard let report = try? ReportReader.read(data.contents[index]) else { return 1_000_003 }
       let threads = report.threads.count
       let result = Doctor.diagnose(consume report, rules: oracle[index])
-      return result.diagnoses.count &* 7 &+ result.signature.id.utf8.count &+ threads
+      return checksum(result, threads: threads)
     }
   default:
     fatalError("unknown mode \(mode)\n\(usage)")
