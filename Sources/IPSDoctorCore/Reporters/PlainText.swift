@@ -8,24 +8,27 @@
 /// terminals and logs. Every line passes through ``TerminalText/escaped(_:)``.
 enum PlainText {
   /// `lines.joined(separator: "\n") + "\n"`, copied into one string of the right size (joining a
-  /// report's few dozen lines cost about 22 k instructions).
+  /// report's few dozen lines cost about 22 k instructions). The lines are read where they are: a
+  /// `for` loop over the array, or a `var` copy for `withUTF8`, retained and released each.
   static func joinedLines(_ lines: [String]) -> String {
     guard !lines.isEmpty else { return "\n" }
-    var total = lines.count
-    for line in lines { total += line.utf8.count }
-    return String(unsafeUninitializedCapacity: total) { output in
-      var written = 0
-      for var line in lines {
-        line.withUTF8 { bytes in
-          if let base = bytes.baseAddress {
-            UnsafeMutableRawPointer(output.baseAddress! + written).copyMemory(from: base, byteCount: bytes.count)
+    return lines.withUnsafeBufferPointer { lines in
+      var total = lines.count
+      for index in lines.indices { total += lines[index].utf8.count }
+      return String(unsafeUninitializedCapacity: total) { output in
+        var written = 0
+        for index in lines.indices {
+          lines[index].withBorrowedUTF8 { bytes in
+            if let base = bytes.baseAddress {
+              UnsafeMutableRawPointer(output.baseAddress! + written).copyMemory(from: base, byteCount: bytes.count)
+            }
+            written += bytes.count
           }
-          written += bytes.count
+          output[written] = 0x0A
+          written += 1
         }
-        output[written] = 0x0A
-        written += 1
+        return written
       }
-      return written
     }
   }
 
@@ -66,47 +69,105 @@ enum PlainText {
   /// (``isSimple(_:)``): the same lines on UTF-8 bytes, a character's width being one lead byte,
   /// without walking grapheme clusters (a third of the instructions of `ips-doctor one.ips`, and of
   /// a batch's rendering, went to it). `nil` for any other text.
+  ///
+  /// Each line is gathered in one scratch buffer, reused from line to line, and made a `String`
+  /// once: a new array per line, and appending words through the generic `append(contentsOf:)`,
+  /// cost three times the wrapping.
   private static func wrapSimple(_ text: String, width: Int, indent: String, hanging: String?) -> [String]? {
     let first = hanging ?? indent
     guard isSimple(text), isSimple(indent), isSimple(first) else { return nil }
-    var lines: [String] = []
-    var current = Array(first.utf8)
-    var currentWidth = scalarCount(first)
     let indentWidth = scalarCount(indent)
-    var lineHasWord = false
-    text.withBorrowedUTF8 { bytes in
-      var index = 0
-      let count = bytes.count
-      while index < count {
-        let byte = bytes[index]
-        if byte == 0x20 || byte == 0x0A || byte == 0x09 {
-          index += 1
-          continue
+    let firstWidth = scalarCount(first)
+    return text.withBorrowedUTF8 { bytes in
+      indent.withBorrowedUTF8 { indentBytes in
+        first.withBorrowedUTF8 { firstBytes in
+          var lines: [String] = []
+          var line = ScratchLine(capacity: firstBytes.count + min(bytes.count, max(width, 0)) + 16)
+          defer { line.deallocate() }
+          line.append(firstBytes)
+          var currentWidth = firstWidth
+          var lineHasWord = false
+          var index = 0
+          let count = bytes.count
+          while index < count {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x0A || byte == 0x09 {
+              index += 1
+              continue
+            }
+            var end = index + 1
+            var wordWidth = 1
+            while end < count {
+              let next = bytes[end]
+              if next == 0x20 || next == 0x0A || next == 0x09 { break }
+              if next & 0xC0 != 0x80 { wordWidth += 1 }
+              end += 1
+            }
+            if lineHasWord && currentWidth + 1 + wordWidth > width {
+              lines.append(line.string)
+              line.removeAll()
+              line.append(indentBytes)
+              currentWidth = indentWidth
+              lineHasWord = false
+            }
+            if lineHasWord {
+              line.append(byte: 0x20)
+              currentWidth += 1
+            }
+            line.append(UnsafeBufferPointer(rebasing: bytes[index..<end]))
+            currentWidth += wordWidth
+            lineHasWord = true
+            index = end
+          }
+          if lineHasWord || lines.isEmpty { lines.append(line.string) }
+          return lines
         }
-        var end = index + 1
-        var wordWidth = 1
-        while end < count, bytes[end] != 0x20, bytes[end] != 0x0A, bytes[end] != 0x09 {
-          if bytes[end] & 0xC0 != 0x80 { wordWidth += 1 }
-          end += 1
-        }
-        if lineHasWord && currentWidth + 1 + wordWidth > width {
-          lines.append(String(decoding: current, as: UTF8.self))
-          current = Array(indent.utf8)
-          currentWidth = indentWidth
-          lineHasWord = false
-        }
-        if lineHasWord {
-          current.append(0x20)
-          currentWidth += 1
-        }
-        current.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
-        currentWidth += wordWidth
-        lineHasWord = true
-        index = end
       }
     }
-    if lineHasWord || lines.isEmpty { lines.append(String(decoding: current, as: UTF8.self)) }
-    return lines
+  }
+
+  /// The bytes of the line ``wrapSimple(_:width:indent:hanging:)`` is filling: memory it owns,
+  /// grown by doubling, freed by `deallocate()`.
+  private struct ScratchLine {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+      self.capacity = max(capacity, 16)
+      base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+      guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+      reserve(bytes.count)
+      (base + count).initialize(from: source, count: bytes.count)
+      count += bytes.count
+    }
+
+    mutating func append(byte: UInt8) {
+      reserve(1)
+      base[count] = byte
+      count += 1
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// The bytes so far as a string (they are whole UTF-8 sequences: words are cut at ASCII
+    /// separators only).
+    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    func deallocate() { base.deallocate() }
+
+    private mutating func reserve(_ more: Int) {
+      guard count + more > capacity else { return }
+      let newCapacity = max(capacity * 2, count + more)
+      let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+      newBase.initialize(from: base, count: count)
+      base.deallocate()
+      base = newBase
+      capacity = newCapacity
+    }
   }
 
   /// The number of Unicode scalars (UTF-8 lead bytes) of `text`.
@@ -306,56 +367,78 @@ enum PlainText {
 
   /// ``inline(_:)`` before escaping, for ``isSimple(_:)`` text, byte by byte: every marker is
   /// ASCII, no byte of a multi-byte scalar is, every character is one scalar and equal texts have
-  /// equal bytes, so the result is the same.
+  /// equal bytes, so the result is the same. Text with no `[` and no doubled `*` or `_` (most of
+  /// what rules write) is returned as it is; other text is rewritten into a string of its own
+  /// length, which the result never exceeds (markers are only removed, and `[label](url)` becomes
+  /// the shorter `label (url)`).
   private static func inlineSimple(_ text: String) -> String {
-    let bytes = Array(text.utf8)
-    let count = bytes.count
-    var result: [UInt8] = []
-    result.reserveCapacity(count)
-    var index = 0
-    var inCode = false
-    func first(_ byte: UInt8, from start: Int) -> Int? {
-      var position = start
-      while position < count {
-        if bytes[position] == byte { return position }
-        position += 1
+    text.withBorrowedUTF8 { bytes -> String in
+      guard let base = bytes.baseAddress, hasInlineMarkup(bytes) else { return text }
+      let count = bytes.count
+      func first(_ byte: UInt8, from start: Int) -> Int? {
+        guard start < count, let found = memchr(base + start, Int32(byte), count - start) else { return nil }
+        return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
       }
-      return nil
-    }
-    while index < count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "`") {
-        inCode.toggle()
-        result.append(byte)
-        index += 1
-        continue
-      }
-      if !inCode {
-        if index + 1 < count, byte == UInt8(ascii: "*") || byte == UInt8(ascii: "_"), bytes[index + 1] == byte {
-          index += 2
-          continue
+      return String(unsafeUninitializedCapacity: count) { output in
+        let out = output.baseAddress!
+        var written = 0
+        func copy(_ range: Range<Int>) {
+          (out + written).initialize(from: base + range.lowerBound, count: range.count)
+          written += range.count
         }
-        if byte == UInt8(ascii: "["), let close = first(UInt8(ascii: "]"), from: index),
-          close + 1 < count, bytes[close + 1] == UInt8(ascii: "("),
-          let end = first(UInt8(ascii: ")"), from: close)
-        {
-          let label = bytes[(index + 1)..<close]
-          let url = bytes[(close + 2)..<end]
-          if label.elementsEqual(url) {
-            result += url
-          } else {
-            result += label
-            result += Array(" (".utf8)
-            result += url
-            result.append(UInt8(ascii: ")"))
+        var index = 0
+        var inCode = false
+        while index < count {
+          let byte = base[index]
+          if byte == UInt8(ascii: "`") {
+            inCode.toggle()
+          } else if !inCode {
+            if index + 1 < count, byte == UInt8(ascii: "*") || byte == UInt8(ascii: "_"), base[index + 1] == byte {
+              index += 2
+              continue
+            }
+            if byte == UInt8(ascii: "["), let close = first(UInt8(ascii: "]"), from: index),
+              close + 1 < count, base[close + 1] == UInt8(ascii: "("),
+              let end = first(UInt8(ascii: ")"), from: close)
+            {
+              let label = (index + 1)..<close
+              let url = (close + 2)..<end
+              if label.count == url.count && memcmp(base + label.lowerBound, base + url.lowerBound, label.count) == 0 {
+                copy(url)
+              } else {
+                copy(label)
+                out[written] = UInt8(ascii: " ")
+                out[written + 1] = UInt8(ascii: "(")
+                written += 2
+                copy(url)
+                out[written] = UInt8(ascii: ")")
+                written += 1
+              }
+              index = end + 1
+              continue
+            }
           }
-          index = end + 1
-          continue
+          out[written] = byte
+          written += 1
+          index += 1
         }
+        return written
       }
-      result.append(byte)
-      index += 1
     }
-    return String(decoding: result, as: UTF8.self)
+  }
+
+  /// Whether ``inlineSimple(_:)`` may change `bytes`: they hold a `[`, `**` or `__`.
+  private static func hasInlineMarkup(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    if memchr(base, Int32(UInt8(ascii: "[")), bytes.count) != nil { return true }
+    for marker in [UInt8(ascii: "*"), UInt8(ascii: "_")] {
+      var start = 0
+      while start + 1 < bytes.count, let found = memchr(base + start, Int32(marker), bytes.count - start - 1) {
+        let index = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+        if base[index + 1] == marker { return true }
+        start = index + 1
+      }
+    }
+    return false
   }
 }

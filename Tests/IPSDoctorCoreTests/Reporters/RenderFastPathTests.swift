@@ -14,6 +14,10 @@ struct RenderFastPathTests {
     "a", "Z", "0", " ", "~", "`", "*", "[", "]", "(", ")", "#", "-", "\\", "\n", "\r", "\r\n", "\t", "\u{1B}",
     "\u{7F}", "\u{00}", "\u{85}", "\u{9F}", "\u{A0}", "\u{AD}", "é", "e\u{301}", "\u{301}", "—", "“", "→", "∑",
     "\u{202E}", "\u{2028}", "\u{200F}", "😀", "한", "\u{FEFF}", "word", "two words", "\n\n",
+    // Both sides of every multi-byte range the byte test of `escaped` checks.
+    "\u{80}", "\u{9C}", "\u{A9}", "\u{061B}", "\u{061C}", "\u{061D}", "\u{0600}", "\u{200D}", "\u{200E}",
+    "\u{2010}", "\u{2027}", "\u{2029}", "\u{202A}", "\u{202F}", "\u{2065}", "\u{2066}", "\u{2069}",
+    "\u{206A}", "\u{20AC}",
   ]
 
   static func texts() -> [String] {
