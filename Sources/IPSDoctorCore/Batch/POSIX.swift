@@ -313,18 +313,21 @@ enum POSIX {
   /// Writes every byte of `text` to `fd`, retrying short writes. Returns false on error.
   @discardableResult
   static func writeAll(_ fd: Int32, _ text: String) -> Bool {
-    text.withBorrowedUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let result = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if result < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += result
+    text.withBorrowedUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+  }
+
+  @discardableResult
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let result = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if result < 0 {
+        if errno == EINTR { continue }
+        return false
       }
-      return true
+      offset += result
     }
+    return true
   }
 }
 

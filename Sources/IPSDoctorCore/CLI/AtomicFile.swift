@@ -42,8 +42,13 @@ final class AtomicFile {
 
   /// Appends text; returns false (and remembers why) on failure.
   func write(_ text: String) -> Bool {
+    text.withBorrowedUTF8 { write(utf8: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Appends UTF-8 text already in bytes; returns false (and remembers why) on failure.
+  func write(utf8 bytes: UnsafeRawBufferPointer) -> Bool {
     guard failure == nil, fd >= 0 else { return false }
-    if !POSIX.writeAll(fd, text) {
+    if !POSIX.writeAll(fd, bytes) {
       failure = POSIX.message(errno)
       return false
     }

@@ -70,13 +70,18 @@ public enum CLI {
       if let path, path != "-" {
         let file = try AtomicFile(path)
         self.file = file
-        out = TextOutput { file.write($0) }
+        out = TextOutput(sink: { file.write($0) }, bytesSink: { file.write(utf8: $0) })
       } else {
         file = nil
-        out = TextOutput { text in
-          io.writeStandardOutput(text)
-          return true
-        }
+        out = TextOutput(
+          sink: { text in
+            io.writeStandardOutput(text)
+            return true
+          },
+          bytesSink: { bytes in
+            io.writeStandardOutput(utf8: bytes)
+            return true
+          })
       }
     }
 

@@ -8,6 +8,9 @@
 /// capture what it prints.
 public protocol CLIIO {
   func writeStandardOutput(_ text: String)
+  /// Writes whole UTF-8 text already in bytes (spooled output read back), without making a
+  /// `String` of it first where the stream takes bytes.
+  func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer)
   func writeStandardError(_ text: String)
   /// Whether standard output is a terminal (decides colour and wrapping width).
   var standardOutputIsTerminal: Bool { get }
@@ -20,11 +23,18 @@ public protocol CLIIO {
   func readStandardInput(limit: Int) -> Result<[UInt8], FileError>
 }
 
+extension CLIIO {
+  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) {
+    writeStandardOutput(String(decoding: bytes, as: UTF8.self))
+  }
+}
+
 /// The real standard streams, written with `write(2)` (no buffering in `FILE*`, no Foundation).
 public struct ProcessIO: CLIIO {
   public init() {}
 
   public func writeStandardOutput(_ text: String) { POSIX.writeAll(1, text) }
+  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) { POSIX.writeAll(1, bytes) }
   public func writeStandardError(_ text: String) { POSIX.writeAll(2, text) }
   public var standardOutputIsTerminal: Bool { isatty(1) == 1 }
   public var standardErrorIsTerminal: Bool { isatty(2) == 1 }

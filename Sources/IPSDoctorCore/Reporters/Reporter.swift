@@ -111,16 +111,32 @@ public struct RunSummary: Sendable {
 final class TextOutput {
   private var buffer = ""
   private let sink: (String) -> Bool
+  private let bytesSink: ((UnsafeRawBufferPointer) -> Bool)?
   private(set) var failed = false
 
-  init(sink: @escaping (String) -> Bool) {
+  /// `bytesSink`, when given, takes UTF-8 text already in bytes (``write(utf8:)``) as `sink` takes
+  /// a string.
+  init(sink: @escaping (String) -> Bool, bytesSink: ((UnsafeRawBufferPointer) -> Bool)? = nil) {
     self.sink = sink
+    self.bytesSink = bytesSink
     buffer.reserveCapacity(1 << 16)
   }
 
   func write(_ text: String) {
     buffer += text
     if buffer.utf8.count >= 1 << 16 { flush() }
+  }
+
+  /// Writes whole UTF-8 text held as bytes, after what is buffered; straight to the bytes sink when
+  /// there is one (spooled output read back needs no `String`, whose making validated every byte
+  /// again).
+  func write(utf8 bytes: UnsafeRawBufferPointer) {
+    guard let bytesSink else {
+      write(String(decoding: bytes, as: UTF8.self))
+      return
+    }
+    flush()
+    if !failed && !bytes.isEmpty && !bytesSink(bytes) { failed = true }
   }
 
   func flush() {
@@ -195,11 +211,11 @@ final class Spool {
         if count <= 0 { break }
         let filled = carried + count
         let end = Self.completeUTF8Prefix(chunk[..<filled])
-        out.write(String(decoding: chunk[..<end], as: UTF8.self))
+        chunk.withUnsafeBytes { out.write(utf8: UnsafeRawBufferPointer(rebasing: $0[..<end])) }
         carried = filled - end
         for index in 0..<carried { chunk[index] = chunk[end + index] }
       }
-      if carried > 0 { out.write(String(decoding: chunk[..<carried], as: UTF8.self)) }
+      if carried > 0 { chunk.withUnsafeBytes { out.write(utf8: UnsafeRawBufferPointer(rebasing: $0[..<carried])) } }
     }
     out.write(memory)
     memory = ""

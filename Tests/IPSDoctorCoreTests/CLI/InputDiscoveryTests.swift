@@ -79,6 +79,39 @@ import Testing
     #expect(written == expected)
   }
 
+  /// The spool read back through a bytes sink (what the CLI's streams take) gives the same bytes,
+  /// in the same order after text written before the drain, and every chunk handed on is whole
+  /// UTF-8.
+  @Test func spoolDrainsThroughTheBytesSink() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let spool = Spool(directory: root.path)
+    var expected = [UInt8]("table\n".utf8)
+    for index in 0..<40_000 {
+      let section = "é\(index) — \(String(repeating: "x", count: index % 7))\n"
+      expected += section.utf8
+      spool.write(section)
+    }
+    #expect(spool.hasSpilled)
+    var written: [UInt8] = []
+    var chunksWholeUTF8 = true
+    let out = TextOutput(
+      sink: { text in
+        written += text.utf8
+        return true
+      },
+      bytesSink: { bytes in
+        chunksWholeUTF8 = chunksWholeUTF8 && Spool.completeUTF8Prefix(Array(bytes)[...]) == bytes.count
+        written += bytes
+        return true
+      })
+    out.write("table\n")
+    spool.drain(into: out)
+    out.flush()
+    #expect(written == expected)
+    #expect(chunksWholeUTF8)
+  }
+
   @Test(arguments: [
     ([UInt8]("abc".utf8), 3), ([0x61, 0xC3], 1), ([0x61, 0xC3, 0xA9], 3), ([0xE2, 0x80], 0),
     ([0xE2, 0x80, 0x94], 3), ([0x61, 0xF0, 0x9F, 0x98], 1), ([0xF0, 0x9F, 0x98, 0x80], 4), ([0x80], 1),
