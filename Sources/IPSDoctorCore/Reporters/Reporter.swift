@@ -151,9 +151,12 @@ final class TextOutput {
 /// file, so memory stays flat however long the batch. (A 4 MB buffer made peak RSS grow by ~10 MB
 /// between 1,000 and 10,000 reports: the string's capacity doubled past the limit before each spill.)
 final class Spool {
-  private var memory = ""
+  /// What is held in memory, `memoryCount` bytes of whole UTF-8 (every write is a whole text), in
+  /// ``memoryLimit`` bytes allocated at the first write. (Raw memory: appending a line's bytes to
+  /// an array went through the generic sequence copy, byte by byte.)
+  private var memory: UnsafeMutableRawPointer?
+  private var memoryCount = 0
   private var fd: Int32 = -1
-  private var reserved = false
   static let memoryLimit = 1 << 17
   /// Where to spill; `nil` for the system's temporary folder (tests point it elsewhere).
   private let directory: String?
@@ -164,24 +167,61 @@ final class Spool {
 
   deinit {
     if fd >= 0 { close(fd) }
+    memory?.deallocate()
   }
 
   /// Whether the spool has moved to a temporary file.
   var hasSpilled: Bool { fd >= 0 }
 
   func write(_ text: String) {
-    if memory.utf8.count + text.utf8.count > Self.memoryLimit {
-      spill()
-      if fd >= 0 && memory.isEmpty && text.utf8.count > Self.memoryLimit {
-        if !POSIX.writeAll(fd, text) { memory += text }  // too big for the buffer: straight through
-        return
+    text.withBorrowedUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Writes `lines`, each ended by a line feed, after a line feed when `leadingLineFeed`: what
+  /// writing `(leadingLineFeed ? "\n" : "") + PlainText.joinedLines(lines)` writes, without making
+  /// that string (its making validated every byte of a report's section again).
+  func write(lines: [String], leadingLineFeed: Bool) {
+    withUnsafeBytes(of: UInt8(0x0A)) { newline in
+      if leadingLineFeed { write(bytes: newline) }
+      if lines.isEmpty { write(bytes: newline) }
+      lines.withUnsafeBufferPointer { lines in
+        for index in lines.indices {
+          lines[index].withBorrowedUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+          write(bytes: newline)
+        }
       }
     }
-    if !reserved && memory.utf8.count + text.utf8.count >= Self.memoryLimit / 4 {
-      memory.reserveCapacity(Self.memoryLimit)  // once: spilling before the buffer is full keeps it at this size
-      reserved = true
+  }
+
+  private func write(bytes: UnsafeRawBufferPointer) {
+    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+    if memoryCount + bytes.count > Self.memoryLimit {
+      spill()
+      if memoryCount + bytes.count > Self.memoryLimit {
+        // Too big for the buffer (or no file to spill to): straight to the file, or kept in a
+        // larger buffer.
+        if fd >= 0 && memoryCount == 0 && POSIX.writeAll(fd, bytes) { return }
+        grow(to: memoryCount + bytes.count)
+      }
     }
-    memory += text
+    if memory == nil { memory = UnsafeMutableRawPointer.allocate(byteCount: Self.memoryLimit, alignment: 1) }
+    (memory! + memoryCount).copyMemory(from: source, byteCount: bytes.count)
+    memoryCount += bytes.count
+  }
+
+  /// The capacity of `memory` beyond ``memoryLimit``, when there is no file to spill to.
+  private var capacity = Spool.memoryLimit
+
+  private func grow(to needed: Int) {
+    guard needed > capacity else { return }
+    let newCapacity = max(needed, capacity * 2)
+    let newMemory = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 1)
+    if let memory {
+      newMemory.copyMemory(from: memory, byteCount: memoryCount)
+      memory.deallocate()
+    }
+    memory = newMemory
+    capacity = newCapacity
   }
 
   private func spill() {
@@ -192,7 +232,7 @@ final class Spool {
       if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
     }
     guard fd >= 0 else { return }  // no temporary file: keep it in memory
-    if POSIX.writeAll(fd, memory) { memory.removeAll(keepingCapacity: true) }
+    if let memory, POSIX.writeAll(fd, UnsafeRawBufferPointer(start: memory, count: memoryCount)) { memoryCount = 0 }
   }
 
   /// Writes everything spooled to `out`, in order. Chunks read back from the file end on a UTF-8
@@ -217,8 +257,8 @@ final class Spool {
       }
       if carried > 0 { chunk.withUnsafeBytes { out.write(utf8: UnsafeRawBufferPointer(rebasing: $0[..<carried])) } }
     }
-    out.write(memory)
-    memory = ""
+    if let memory { out.write(utf8: UnsafeRawBufferPointer(start: memory, count: memoryCount)) }
+    memoryCount = 0
   }
 
   /// The length of the longest prefix of `bytes` that does not end inside a UTF-8 sequence.

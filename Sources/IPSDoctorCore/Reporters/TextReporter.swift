@@ -37,8 +37,7 @@ struct TextReporter: Reporter {
     count += 1
     // The group table leads when there is more than one report, so hold sections back from the
     // second report on (the first is held too, until we know).
-    let section = (count > 1 ? "\n" : "") + render(outcome)
-    spool.write(section)
+    spool.write(lines: renderLines(outcome), leadingLineFeed: count > 1)
   }
 
   mutating func finish(_ run: RunSummary, _ out: TextOutput) {
@@ -78,7 +77,8 @@ struct TextReporter: Reporter {
 
   // MARK: One report
 
-  func render(_ outcome: ReportOutcome) -> String {
+  /// The report's section, line by line (each line ends with a line feed when written).
+  func renderLines(_ outcome: ReportOutcome) -> [String] {
     var lines: [String] = [headerLine(outcome)]
     if let error = outcome.error {
       lines += PlainText.wrap(
@@ -127,7 +127,7 @@ struct TextReporter: Reporter {
         lines.append("  " + style.dim("\(count) parse warning\(count == 1 ? "" : "s") (see --verbose)."))
       }
     }
-    return PlainText.joinedLines(lines)
+    return lines
   }
 
   func headerLine(_ outcome: ReportOutcome) -> String {

@@ -112,6 +112,40 @@ import Testing
     #expect(chunksWholeUTF8)
   }
 
+  /// Lines written one by one give what the joined section gave, spilled or not, for no lines,
+  /// empty lines and multi-byte text.
+  @Test func spoolWritesLinesAsTheJoinedSection() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let samples: [[String]] = [
+      [], [""], ["a"], ["", "b", ""], ["é — x", "", "→ y"], [String(repeating: "long — line ", count: 12)],
+    ]
+    for count in [3, 9_000] {
+      let byLines = Spool(directory: root.path)
+      let joined = Spool(directory: root.path)
+      for index in 0..<count {
+        let lines = samples[index % samples.count]
+        byLines.write(lines: lines, leadingLineFeed: index > 0)
+        joined.write((index > 0 ? "\n" : "") + PlainText.joinedLines(lines))
+      }
+      #expect(byLines.hasSpilled == (count > 3))
+      var first = "", second = ""
+      let outFirst = TextOutput { text in
+        first += text
+        return true
+      }
+      let outSecond = TextOutput { text in
+        second += text
+        return true
+      }
+      byLines.drain(into: outFirst)
+      joined.drain(into: outSecond)
+      outFirst.flush()
+      outSecond.flush()
+      #expect(first == second)
+    }
+  }
+
   @Test(arguments: [
     ([UInt8]("abc".utf8), 3), ([0x61, 0xC3], 1), ([0x61, 0xC3, 0xA9], 3), ([0xE2, 0x80], 0),
     ([0xE2, 0x80, 0x94], 3), ([0x61, 0xF0, 0x9F, 0x98], 1), ([0xF0, 0x9F, 0x98, 0x80], 4), ([0x80], 1),
