@@ -73,8 +73,17 @@ public struct JSONWriter {
   private mutating func newline(_ indent: Int) {
     guard style == .pretty else { return }
     bytes.append(0x0A)
-    bytes.append(contentsOf: repeatElement(0x20, count: 2 * indent))
+    // Copied from a run of spaces: appending `repeatElement` went through the generic sequence
+    // copy, byte by byte (a tenth of writing a report's JSON).
+    var remaining = 2 * indent
+    while remaining > 0 {
+      let count = min(remaining, Self.spaces.utf8CodeUnitCount)
+      bytes.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
+      remaining -= count
+    }
   }
+
+  private static let spaces: StaticString = "                                                                "
 
   /// Appends `text` as a JSON string literal.
   public static func appendQuoted(_ text: String, to output: inout String) {
@@ -111,9 +120,14 @@ public struct JSONWriter {
           offset &+= 1
           continue
         }
-        if runStart < offset { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
         // A string's UTF-8 is valid: the lead byte gives the scalar's length.
         let (scalar, width) = Self.scalar(in: bytes, at: offset)
+        if byte >= 0x80 && !isEscapedAsHex(scalar.value) {
+          // Written as it is (dashes, quotes, accented letters): part of the run.
+          offset &+= width
+          continue
+        }
+        if runStart < offset { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
         appendEscaped(scalar, to: &output)
         offset &+= width
         runStart = offset
