@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Readers for the single lines of a legacy text crash report: frames, binary images, register
 /// dumps and the structured header values. Each takes one line (without its line break) and returns
 /// `nil` when the line does not have the expected shape; none of them throws or traps.
@@ -131,6 +139,20 @@ enum LegacyTextLine {
     return (key, line[lower..<utf8.index(lower, offsetBy: value.count)])
   }
 
+  /// ``keyValue(_:)`` for `bytes[line]`, on the bytes: the key's range without trailing spaces, and
+  /// the value's range trimmed. For a line whose byte after the colon is ASCII (or that ends at the
+  /// colon) these are the ranges of what ``keyValue(_:)`` gives; the caller keeps other lines to it.
+  @inline(__always)
+  static func keyValue(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> (key: Range<Int>, value: Range<Int>)? {
+    guard !line.isEmpty, !isSpaceByte(bytes[line.lowerBound]) else { return nil }
+    let searched = UnsafeBufferPointer(rebasing: bytes[..<line.upperBound])
+    guard let colon = ByteSearch.firstIndex(of: 0x3A, in: searched, from: line.lowerBound), colon > line.lowerBound
+    else { return nil }
+    var keyEnd = colon
+    while keyEnd > line.lowerBound && isSpaceByte(bytes[keyEnd - 1]) { keyEnd -= 1 }
+    return (line.lowerBound..<keyEnd, ByteScanner.trimmed(bytes, (colon + 1)..<line.upperBound))
+  }
+
   /// "name [123]" → ("name", 123); a value without a pid gives the whole text as the name.
   static func nameAndPid(_ value: Substring) -> (name: String?, pid: Int?) {
     let text = trimmed(value)
@@ -230,6 +252,151 @@ enum LegacyTextLine {
     return (clean(text), nil)
   }
 
+  // MARK: Header values of ASCII text
+
+  // The readers above for a value of ASCII text, `bytes[value]`, on its bytes: there each byte is
+  // a `Character`, so the same steps give the same answers without `Substring` searching and
+  // splitting (a report's termination reason took 20,000 instructions that way).
+
+  /// The first `byte` of `bytes[range]`, or `nil`.
+  @inline(__always)
+  static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var index = range.lowerBound
+    while index < range.upperBound {
+      if bytes[index] == byte { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Where the first space or tab of `bytes[range]` is, or its end.
+  @inline(__always)
+  static func firstSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+    var index = range.lowerBound
+    while index < range.upperBound && !isSpaceByte(bytes[index]) { index += 1 }
+    return index
+  }
+
+  /// Whether `bytes[range]` is `text`, compared as bytes.
+  @inline(__always)
+  static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
+    range.count == text.utf8CodeUnitCount && hasPrefix(bytes, range, text)
+  }
+
+  /// `bytes[range]` as a `String`, `nil` when empty.
+  @inline(__always)
+  static func nonEmptyString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+    range.isEmpty ? nil : string(bytes, range)
+  }
+
+  /// ``exceptionType(_:)`` for ASCII text.
+  static func exceptionType(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>)
+    -> (type: String?, signal: String?)
+  {
+    let text = ByteScanner.trimmed(bytes, value)
+    if hasSuffix(bytes, text, ")"), let open = firstIndex(of: 0x28, in: bytes, text) {
+      let type = ByteScanner.trimmed(bytes, text.lowerBound..<open)
+      let signal = ByteScanner.trimmed(bytes, (open + 1)..<(text.upperBound - 1))
+      return (nonEmptyString(bytes, type), nonEmptyString(bytes, signal))
+    }
+    if hasPrefix(bytes, text, "SIG") { return (nil, string(bytes, text)) }
+    return (nonEmptyString(bytes, text), nil)
+  }
+
+  /// ``codes(_:)`` for ASCII text: the parts between commas, empty ones skipped.
+  static func codes(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> [UInt64]? {
+    var result: [UInt64] = []
+    var start = value.lowerBound
+    while start <= value.upperBound {
+      let end = firstIndex(of: 0x2C, in: bytes, start..<value.upperBound) ?? value.upperBound
+      if end > start {
+        guard let code = number(bytes, ByteScanner.trimmed(bytes, start..<end)) else { return nil }
+        result.append(code)
+      }
+      start = end + 1
+    }
+    return result.isEmpty ? nil : result
+  }
+
+  /// ``terminationReason(_:)`` for ASCII text.
+  static func terminationReason(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Termination? {
+    let text = ByteScanner.trimmed(bytes, value)
+    var termination = Termination()
+    if hasPrefix(bytes, text, "Namespace ") {
+      let rest = (text.lowerBound + 10)..<text.upperBound
+      let marker: StaticString = ", Code "
+      let found = ByteSearch.firstIndex(
+        of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
+        in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[rest])))
+      guard let found else {
+        // The first part between commas that is not empty, else all of it.
+        var part = rest
+        var start = rest.lowerBound
+        while start < rest.upperBound {
+          let end = firstIndex(of: 0x2C, in: bytes, start..<rest.upperBound) ?? rest.upperBound
+          if end > start {
+            part = start..<end
+            break
+          }
+          start = end + 1
+        }
+        termination.namespace = string(bytes, ByteScanner.trimmed(bytes, part))
+        return termination.namespace?.isEmpty == false ? termination : nil
+      }
+      let comma = rest.lowerBound + found
+      termination.namespace = string(bytes, ByteScanner.trimmed(bytes, rest.lowerBound..<comma))
+      var tailStart = comma + marker.utf8CodeUnitCount
+      while tailStart < rest.upperBound && isSpaceByte(bytes[tailStart]) { tailStart += 1 }
+      let codeEnd = firstSpace(bytes, tailStart..<rest.upperBound)
+      guard let code = number(bytes, tailStart..<codeEnd) else { return nil }
+      termination.code = code
+      let indicator = ByteScanner.trimmed(bytes, codeEnd..<rest.upperBound)
+      if !indicator.isEmpty { termination.indicator = string(bytes, indicator) }
+      return termination
+    }
+    // `split(maxSplits: 2, whereSeparator: isSpace)` of trimmed text: two words, then the rest
+    // after the space that ends the second.
+    let firstEnd = firstSpace(bytes, text)
+    guard firstEnd < text.upperBound else { return nil }
+    var secondStart = firstEnd
+    while isSpaceByte(bytes[secondStart]) { secondStart += 1 }
+    let secondEnd = firstSpace(bytes, secondStart..<text.upperBound)
+    guard let code = number(bytes, secondStart..<secondEnd), bytes[firstEnd - 1] != 0x2C else { return nil }
+    termination.namespace = string(bytes, text.lowerBound..<firstEnd)
+    termination.code = code
+    if secondEnd < text.upperBound {
+      let indicator = ByteScanner.trimmed(bytes, (secondEnd + 1)..<text.upperBound)
+      if !indicator.isEmpty { termination.indicator = string(bytes, indicator) }
+    }
+    return termination
+  }
+
+  /// ``nameAndPid(_:)`` for ASCII text.
+  static func nameAndPid(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> (name: String?, pid: Int?) {
+    let text = ByteScanner.trimmed(bytes, value)
+    guard hasSuffix(bytes, text, "]"), let open = lastIndex(of: 0x5B, in: bytes, text) else {
+      return (text.isEmpty || isQuestionMarks(bytes, text) ? nil : string(bytes, text), nil)
+    }
+    let name = ByteScanner.trimmed(bytes, text.lowerBound..<open)
+    let pid = Int(string(bytes, (open + 1)..<(text.upperBound - 1)))
+    return (name.isEmpty || isQuestionMarks(bytes, name) ? nil : string(bytes, name), pid)
+  }
+
+  /// ``threadNumber(_:)`` for ASCII text.
+  static func threadNumber(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> (number: Int, queue: String?)? {
+    let text = ByteScanner.trimmed(bytes, value)
+    var index = text.lowerBound
+    while index < text.upperBound && bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+    guard let number = decimal(bytes, text.lowerBound..<index) else { return nil }
+    while index < text.upperBound && (isSpaceByte(bytes[index]) || bytes[index] == 0x2C) { index += 1 }
+    var queue: String?
+    if hasPrefix(bytes, index..<text.upperBound, "Dispatch queue:") {
+      let rest = ByteScanner.trimmed(bytes, (index + 15)..<text.upperBound)
+      if !rest.isEmpty { queue = string(bytes, rest) }
+    }
+    return (number, queue)
+  }
+
   /// "Thread 5 name:  Dispatch queue: q" parts: "tid_303  Dispatch queue: q" → ("tid_303", "q").
   static func nameAndQueue(_ text: Substring) -> (name: String?, queue: String?) {
     let text = trimmed(text)
@@ -326,6 +493,81 @@ enum LegacyTextLine {
     }
     guard trimmed(tail).isEmpty else { return nil }
     return .start(number: number, crashed: crashed, name: nil, queue: nil)
+  }
+
+  /// ``threadHeader(_:)`` for an ASCII line, `bytes[line]`: the same tests on the bytes, where each
+  /// is a `Character`, without a `Substring`; names and queues are looked up in `texts`.
+  static func threadHeader(
+    ascii bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, texts: SharedTexts.Handle? = nil
+  ) -> ThreadHeader? {
+    func after(_ range: Range<Int>, _ prefix: StaticString) -> Range<Int> {
+      (range.lowerBound + prefix.utf8CodeUnitCount)..<range.upperBound
+    }
+    func endsWithColon(_ range: Range<Int>) -> Bool { !range.isEmpty && bytes[range.upperBound - 1] == 0x3A }
+    guard hasPrefix(bytes, line, "Thread ") else { return nil }
+    let afterWord = after(line, "Thread ")
+    var digitsEnd = afterWord.lowerBound
+    while digitsEnd < afterWord.upperBound, bytes[digitsEnd] >= 0x30 && bytes[digitsEnd] <= 0x39 { digitsEnd += 1 }
+    guard let number = decimal(bytes, afterWord.lowerBound..<digitsEnd) else { return nil }
+    let rest = digitsEnd..<afterWord.upperBound
+    if hasPrefix(bytes, rest, " name:") {
+      let parts = nameAndQueue(ascii: bytes, after(rest, " name:"), texts: texts)
+      return .name(number: number, name: parts.name, queue: parts.queue)
+    }
+    var crashed = false
+    var tail = rest
+    if hasPrefix(bytes, tail, " Crashed:") {
+      crashed = true
+      tail = after(tail, " Crashed:")
+    } else if hasPrefix(bytes, tail, " Highlighted:") {
+      tail = after(tail, " Highlighted:")
+    } else if hasPrefix(bytes, tail, ":") {
+      tail = after(tail, ":")
+    } else if hasPrefix(bytes, tail, " crashed with "), endsWithColon(tail) {
+      let flavor = after(tail, " crashed with ")
+      let flavorText = Substring(string(bytes, flavor.lowerBound..<(flavor.upperBound - 1)))
+      return .state(number: number, flavor: threadStateFlavor(flavorText))
+    } else if hasPrefix(bytes, tail, " "), endsWithColon(ByteScanner.trimmed(bytes, tail)) {
+      return .other(number: number)
+    } else {
+      return nil
+    }
+    if hasPrefix(bytes, tail, ":") {
+      let parts = nameAndQueue(ascii: bytes, after(tail, ":"), texts: texts)
+      return .start(number: number, crashed: crashed, name: parts.name, queue: parts.queue)
+    }
+    guard ByteScanner.trimmed(bytes, tail).isEmpty else { return nil }
+    return .start(number: number, crashed: crashed, name: nil, queue: nil)
+  }
+
+  /// `Int(text)` for a text of decimal digits, `bytes[digits]`: `nil` when empty or too large.
+  static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, _ digits: Range<Int>) -> Int? {
+    guard !digits.isEmpty else { return nil }
+    var value = 0
+    for position in digits {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, carry) = shifted.addingReportingOverflow(Int(bytes[position] &- 0x30))
+      if overflow || carry { return nil }
+      value = sum
+    }
+    return value
+  }
+
+  /// ``nameAndQueue(_:)`` for ASCII text, `bytes[range]`.
+  static func nameAndQueue(ascii bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, texts: SharedTexts.Handle?)
+    -> (name: String?, queue: String?)
+  {
+    let text = ByteScanner.trimmed(bytes, range)
+    let found = ByteSearch.firstIndex(
+      of: UnsafeRawBufferPointer(start: dispatchQueue.utf8Start, count: dispatchQueue.utf8CodeUnitCount),
+      in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[text])))
+    func kept(_ range: Range<Int>) -> String? {
+      let trimmed = ByteScanner.trimmed(bytes, range)
+      return trimmed.isEmpty ? nil : string(bytes, trimmed, texts)
+    }
+    guard let found else { return (kept(text), nil) }
+    let start = text.lowerBound + found
+    return (kept(text.lowerBound..<start), kept((start + dispatchQueue.utf8CodeUnitCount)..<text.upperBound))
   }
 
   /// "ARM Thread State (64-bit)" → "ARM_THREAD_STATE64", the JSON flavor names.
@@ -486,27 +728,7 @@ enum LegacyTextLine {
     let name = ByteScanner.trimmed(bytes, rest.lowerBound..<addressRange.lowerBound)
     let imageName = !name.isEmpty && !isQuestionMarks(bytes, name) ? string(bytes, name, texts) : nil
     let tailRange = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
-    var tail = FrameTail()
-    readFrameTail(bytes, tailRange, into: &tail, texts: texts)
-    // Made once, every field at once (see ``Frame``): filling a `var` frame copied it on return.
-    return (
-      number,
-      Frame(
-        imageIndex: nil, imageOffset: tail.imageOffset, symbol: tail.symbol, symbolLocation: tail.symbolLocation,
-        sourceFile: tail.sourceFile, sourceLine: tail.sourceLine, isInline: tail.isInline, imageName: imageName,
-        address: address)
-    )
-  }
-
-  /// The fields of a ``Frame`` that ``readFrameTail(_:_:into:)`` reads from what follows the
-  /// address.
-  struct FrameTail {
-    var imageOffset: UInt64?
-    var symbol: String?
-    var symbolLocation: UInt64?
-    var sourceFile: String?
-    var sourceLine: Int?
-    var isInline = false
+    return (number, frame(bytes, tail: tailRange, imageName: imageName, address: address, texts: texts))
   }
 
   /// Whether `bytes[range]` is exactly "???".
@@ -535,8 +757,10 @@ enum LegacyTextLine {
     return unsigned(bytes, digits, radix: 16)
   }
 
-  /// `UInt64(text, radix:)` for the bytes of `text`. Digits are read in place; anything else (a
-  /// leading sign, a stray character) goes to the standard library's parser, which decides.
+  /// `UInt64(text, radix:)` for the bytes of `text`. Digits are read in place; a leading sign goes
+  /// to the standard library's parser, which decides. Any other byte that is not a digit makes the
+  /// text no number for that parser too, so it answers `nil` without making a `String`: every
+  /// symbolicated frame ("symbol + 8") asks whether its symbol is a number.
   static func unsigned(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, radix: UInt64)
     -> UInt64?
   {
@@ -549,8 +773,10 @@ enum LegacyTextLine {
         digit = UInt64(byte - 0x30)
       } else if radix == 16 && isHexByte(byte) {
         digit = hexValue(byte)
-      } else {
+      } else if position == range.lowerBound && (byte == 0x2B || byte == 0x2D) {
         return UInt64(string(bytes, range), radix: Int(radix))
+      } else {
+        return nil
       }
       let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
       let (sum, carry) = shifted.addingReportingOverflow(digit)
@@ -560,34 +786,59 @@ enum LegacyTextLine {
     return value
   }
 
+  /// Where the last `byte` of `bytes[range]` is (a loop the optimizer keeps tight; the generic
+  /// `Slice.lastIndex(of:)` is a call and an index type of its own).
+  @inline(__always)
+  static func lastIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var index = range.upperBound
+    while index > range.lowerBound {
+      index -= 1
+      if bytes[index] == byte { return index }
+    }
+    return nil
+  }
+
+  /// Whether `bytes[range]` holds `byte`.
+  @inline(__always)
+  static func contains(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    var index = range.lowerBound
+    while index < range.upperBound {
+      if bytes[index] == byte { return true }
+      index += 1
+    }
+    return false
+  }
+
   /// Finds the address column: the first "0x…" token preceded by white space; failing that, a
   /// token of eight or more bare hexadecimal digits (some tools drop the "0x").
+  ///
+  /// `memchr` finds each "0" (image names seldom hold one) and only those are looked at: walking
+  /// the image name and its padding a byte at a time was a third of a frame line's cost.
   static func addressColumn(_ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>)
     -> (Range<Int>, UInt64)?
   {
-    var index = text.lowerBound
-    var previousIsSpace = true
-    while index < text.upperBound {
-      let byte = bytes[index]
-      if previousIsSpace && byte == 0x30 && index + 1 < text.upperBound
-        && (bytes[index + 1] == 0x78 || bytes[index + 1] == 0x58)
-      {
-        var end = index + 2
-        var value: UInt64 = 0
-        while end < text.upperBound, isHexByte(bytes[end]) {
-          value = value &<< 4 | hexValue(bytes[end])
-          end += 1
-        }
-        let count = end - index - 2
-        if count > 0 && count <= 16, end == text.upperBound || isSpaceByte(bytes[end]) {
-          return (index..<end, value)
-        }
+    let searched = UnsafeBufferPointer(rebasing: bytes[..<text.upperBound])
+    var from = text.lowerBound
+    while let zero = ByteSearch.firstIndex(of: 0x30, in: searched, from: from) {
+      from = zero + 1
+      guard zero + 1 < text.upperBound else { break }
+      // A word's start: the first byte, or one after a space or tab.
+      guard zero == text.lowerBound || isSpaceByte(bytes[zero - 1]), bytes[zero + 1] | 0x20 == 0x78 else {
+        continue
       }
-      previousIsSpace = isSpaceByte(byte)
-      index += 1
+      var end = zero + 2
+      var value: UInt64 = 0
+      while end < text.upperBound, isHexByte(bytes[end]) {
+        value = value &<< 4 | hexValue(bytes[end])
+        end += 1
+      }
+      let count = end - zero - 2
+      if count > 0 && count <= 16, end == text.upperBound || isSpaceByte(bytes[end]) {
+        return (zero..<end, value)
+      }
     }
     // Bare digits: "???   000000000000000000 0 + 0".
-    index = text.lowerBound
+    var index = text.lowerBound
     var tokenStart: Int?
     while true {
       let atEnd = index == text.upperBound
@@ -610,13 +861,27 @@ enum LegacyTextLine {
     return nil
   }
 
-  /// What follows the address, `bytes[tail]`: "0xBASE + offset" (optionally "// symbol + 0x10"
-  /// after it), "symbol + 164 (File.swift:42) [inlined]", "???" or nothing.
-  static func readFrameTail(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ tail: Range<Int>, into frame: inout FrameTail,
-    texts: SharedTexts.Handle? = nil
-  ) {
-    guard !tail.isEmpty else { return }
+  /// The frame at `address` in the image named `imageName`, with what follows the address,
+  /// `bytes[tail]`: "0xBASE + offset" (optionally "// symbol + 0x10" after it), "symbol + 164
+  /// (File.swift:42) [inlined]", "???" or nothing. The fields are gathered in locals and the frame
+  /// made once, by its memberwise initialiser (see ``Frame``): a struct of them made first and
+  /// copied into the frame retained and released its strings on every line.
+  static func frame(
+    _ bytes: UnsafeBufferPointer<UInt8>, tail: Range<Int>, imageName: String?, address: UInt64?,
+    texts: SharedTexts.Handle?
+  ) -> Frame {
+    var imageOffset: UInt64?
+    var symbol: String?
+    var symbolLocation: UInt64?
+    var sourceFile: String?
+    var sourceLine: Int?
+    var isInline = false
+    func made() -> Frame {
+      Frame(
+        imageIndex: nil, imageOffset: imageOffset, symbol: symbol, symbolLocation: symbolLocation,
+        sourceFile: sourceFile, sourceLine: sourceLine, isInline: isInline, imageName: imageName, address: address)
+    }
+    guard !tail.isEmpty else { return made() }
     var symbolPart: Range<Int>? = tail
     // The first three space-separated tokens.
     var tokens: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
@@ -633,6 +898,8 @@ enum LegacyTextLine {
       default: tokens.2 = start..<index
       }
       tokenCount += 1
+      // "symbol + 8" and "0x1 + 2": a second token other than "+" decides the question.
+      if tokenCount == 2 && (tokens.1.count != 1 || bytes[tokens.1.lowerBound] != 0x2B) { break }
     }
     if tokenCount == 3, tokens.1.count == 1, bytes[tokens.1.lowerBound] == 0x2B,
       let base = number(bytes, tokens.0),
@@ -641,32 +908,30 @@ enum LegacyTextLine {
     {
       // Unsymbolicated: base + offset. The offset must be consistent with the base.
       // A zero base means the writer did not know the image: the offset is then meaningless.
-      if base != 0 { frame.imageOffset = offset }
+      if base != 0 { imageOffset = offset }
       if let comment = firstDoubleSlash(bytes, tail) {
         symbolPart = ByteScanner.trimmed(bytes, comment..<tail.upperBound)
       } else {
         symbolPart = nil
       }
     }
-    guard var text = symbolPart, !text.isEmpty else { return }
+    guard var text = symbolPart, !text.isEmpty else { return made() }
     // "[inlined]" and the source location may come in either order.
     for _ in 0..<2 {
       if hasSuffix(bytes, text, "[inlined]") {
-        frame.isInline = true
+        isInline = true
         text = ByteScanner.trimmed(bytes, text.lowerBound..<(text.upperBound - 9))
       }
       if let (file, line, rest) = sourceSuffix(bytes, text) {
-        frame.sourceFile = file
-        frame.sourceLine = line
+        sourceFile = file
+        sourceLine = line
         text = rest
       }
     }
-    if let plus = bytes[text].lastIndex(of: 0x2B), plus > text.lowerBound,
-      isSpaceByte(bytes[plus - 1])
-    {
+    if let plus = lastIndex(of: 0x2B, in: bytes, text), plus > text.lowerBound, isSpaceByte(bytes[plus - 1]) {
       let offsetText = ByteScanner.trimmed(bytes, (plus + 1)..<text.upperBound)
       if let offset = number(bytes, offsetText) {
-        frame.symbolLocation = offset
+        symbolLocation = offset
         text = ByteScanner.trimmed(bytes, text.lowerBound..<plus)
       }
     }
@@ -674,10 +939,11 @@ enum LegacyTextLine {
     if text.count >= 2 && bytes[text.lowerBound] == 0x30 && bytes[text.lowerBound + 1] == 0x78,
       hex(bytes, text) != nil
     {
-      frame.symbolLocation = nil
-      return
+      symbolLocation = nil
+      return made()
     }
-    if !text.isEmpty && !isQuestionMarks(bytes, text) { frame.symbol = string(bytes, text, texts) }
+    if !text.isEmpty && !isQuestionMarks(bytes, text) { symbol = string(bytes, text, texts) }
+    return made()
   }
 
   /// Whether `bytes[range]` ends with the ASCII `suffix`.
@@ -709,11 +975,11 @@ enum LegacyTextLine {
     -> (String, Int, Range<Int>)?
   {
     guard !text.isEmpty, bytes[text.upperBound - 1] == 0x29,
-      let open = bytes[text].lastIndex(of: 0x28), open > text.lowerBound,
+      let open = lastIndex(of: 0x28, in: bytes, text), open > text.lowerBound,
       isSpaceByte(bytes[open - 1])
     else { return nil }
     let inside = (open + 1)..<(text.upperBound - 1)
-    guard let colon = bytes[inside].lastIndex(of: 0x3A), colon > inside.lowerBound else {
+    guard let colon = lastIndex(of: 0x3A, in: bytes, inside), colon > inside.lowerBound else {
       return nil
     }
     let lineText = (colon + 1)..<inside.upperBound
@@ -723,7 +989,7 @@ enum LegacyTextLine {
       return nil
     }
     let file = inside.lowerBound..<colon
-    guard !bytes[file].contains(0x3A) else { return nil }
+    guard !contains(0x3A, in: bytes, file) else { return nil }
     return (string(bytes, file), Int(lineNumber), ByteScanner.trimmed(bytes, text.lowerBound..<open))
   }
 
@@ -759,8 +1025,24 @@ enum LegacyTextLine {
   }
 
   /// `bytes[range]` as a `String` (invalid UTF-8 repaired).
+  @inline(__always)
   static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    string(UnsafeBufferPointer(rebasing: bytes[range]))
+  }
+
+  /// `bytes` as a `String` (invalid UTF-8 repaired, as `String(decoding:as:)` does).
+  ///
+  /// A text of at most 15 bytes (an image or register name, a version) is written straight into
+  /// a small string, which the standard library then checks for ASCII with one mask instead of
+  /// validating it as UTF-8; it repairs anything else as `String(decoding:as:)` would.
+  @inline(__always)
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard bytes.count <= 15, let source = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+    return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+      guard let target = buffer.baseAddress else { return 0 }
+      target.update(from: source, count: bytes.count)
+      return bytes.count
+    }
   }
 
   /// ``string(_:_:)`` for a text that many reports have (an image's path or name, a symbol): from
@@ -768,8 +1050,8 @@ enum LegacyTextLine {
   @inline(__always)
   static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ texts: SharedTexts.Handle?) -> String {
     let part = UnsafeBufferPointer(rebasing: bytes[range])
-    guard let texts else { return String(decoding: part, as: UTF8.self) }
-    return texts.text(part) { String(decoding: $0, as: UTF8.self) }
+    guard let texts else { return string(part) }
+    return texts.text(part) { string($0) }
   }
 
   /// Whether two ranges of `bytes` hold equal text: compared as bytes when both are ASCII (where
@@ -781,6 +1063,14 @@ enum LegacyTextLine {
       return aBytes.count == bBytes.count && aBytes.elementsEqual(bBytes)
     }
     return string(bytes, a) == string(bytes, b)
+  }
+
+  /// Whether `bytes[a]` and `bytes[b]` are the same bytes.
+  @inline(__always)
+  static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let base = bytes.baseAddress, !a.isEmpty else { return true }
+    return memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0
   }
 
   /// "0x1045a0000 - 0x1046bffff ChatApp arm64  <6f1c…> /private/var/…/ChatApp", the macOS
@@ -803,8 +1093,13 @@ enum LegacyTextLine {
   ///
   /// The fields are gathered in locals and the image made once, by its memberwise initialiser:
   /// filling a `var` image moved and copied the whole value on its way out.
+  ///
+  /// - Parameter isASCII: Whether the caller knows every byte of the line is ASCII, where a byte is
+  ///   a `Character` and byte comparisons are `String` comparisons; otherwise each text that needs
+  ///   it is tested.
   static func binaryImage(
-    bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots, texts: SharedTexts.Handle? = nil
+    bytes: UnsafeBufferPointer<UInt8>, slots: inout ImageKeySlots, texts: SharedTexts.Handle? = nil,
+    isASCII: Bool = false
   ) -> BinaryImage? {
     var scanner = ByteScanner(bytes: bytes)
     scanner.skipSpace()
@@ -840,9 +1135,7 @@ enum LegacyTextLine {
     var uuid = ImageUUID.none
     if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
       let inside = (open + 1)..<close
-      if !inside.isEmpty, isHexOrDash(bytes, inside) {
-        uuid = normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
-      }
+      if !inside.isEmpty, isHexOrDash(bytes, inside) { uuid = imageUUID(bytes, inside) }
       descriptorEnd = open
       pathStart = close + 1
     } else if let slash = scanner.find(0x20, 0x2F, from: restStart) {
@@ -852,7 +1145,7 @@ enum LegacyTextLine {
     // Jailbreak tools append package metadata as JSON: " {"install_date":…}".
     let pathEnd = scanner.find(0x20, 0x7B, 0x22, from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
-    let hasPath = !path.isEmpty && !(path.count == 3 && bytes[path].allSatisfy({ $0 == 0x3F }))
+    let hasPath = !path.isEmpty && !isQuestionMarks(bytes, path)
     let pathText = hasPath ? string(bytes, path, texts) : nil
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
@@ -863,14 +1156,15 @@ enum LegacyTextLine {
     }
     var shortVersion: String?
     var version: String?
-    if hasSuffix(bytes, descriptor, ")"), let open = bytes[descriptor].lastIndex(of: 0x28) {
+    if hasSuffix(bytes, descriptor, ")"), let open = lastIndex(of: 0x28, in: bytes, descriptor) {
       let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
       (shortVersion, version) = readVersion(bytes, inside)
       if shortVersion == nil, version != nil, let space = lastSpace(bytes, descriptor) {
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".
         let last = (space + 1)..<descriptor.upperBound
-        if let first = bytes[last].first, first >= 0x30 && first <= 0x39, bytes[last].contains(0x2E)
+        if !last.isEmpty, bytes[last.lowerBound] >= 0x30 && bytes[last.lowerBound] <= 0x39,
+          contains(0x2E, in: bytes, last)
         {
           shortVersion = string(bytes, last)
           descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<space)
@@ -889,11 +1183,16 @@ enum LegacyTextLine {
     }
     // `String.hasSuffix` compares characters; as bytes only when that is the same thing.
     func hasDylibSuffix(_ column: Range<Int>) -> Bool {
-      ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[column]))
+      isASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[column]))
         ? hasSuffix(bytes, column, ".dylib") : string(bytes, column).hasSuffix(".dylib")
     }
+    func slot(_ range: Range<Int>) -> Int16 {
+      isASCII
+        ? Int16(ImageResolver.NameFilter.slot(UnsafeBufferPointer(rebasing: bytes[range])))
+        : ImageKeySlots.slot(bytes, range)
+    }
     let column = descriptor
-    let fileName = (bytes[path].lastIndex(of: 0x2F).map { $0 + 1 } ?? path.lowerBound)..<path.upperBound
+    let fileName = ((lastIndex(of: 0x2F, in: bytes, path)).map { $0 + 1 } ?? path.lowerBound)..<path.upperBound
     var name: String?
     var bundleID: String?
     slots = ImageKeySlots.absent
@@ -904,19 +1203,19 @@ enum LegacyTextLine {
     }
     // The file name the resolver takes from the path: these bytes when they are ASCII (a repair
     // of invalid UTF-8 elsewhere in the path leaves them and every "/" as they are).
-    if hasPath { slots.fileName = ImageKeySlots.slot(bytes, fileName) }
+    if hasPath { slots.fileName = slot(fileName) }
     if !column.isEmpty && !isQuestionMarks(bytes, column) {
       // macOS writes the bundle identifier in the name column; the name is then the file name.
-      if hasPath, !fileName.isEmpty, bytes[column].contains(0x2E), !hasDylibSuffix(column),
-        !sameText(bytes, column, fileName)
+      if hasPath, !fileName.isEmpty, contains(0x2E, in: bytes, column), !hasDylibSuffix(column),
+        !(isASCII ? sameBytes(bytes, column, fileName) : sameText(bytes, column, fileName))
       {
         bundleID = string(bytes, column, texts)
         name = string(bytes, fileName, texts)
-        slots.bundleID = ImageKeySlots.slot(bytes, column)
+        slots.bundleID = slot(column)
         slots.name = slots.fileName
       } else {
         name = string(bytes, column, texts)
-        slots.name = ImageKeySlots.slot(bytes, column)
+        slots.name = slot(column)
       }
     }
     return BinaryImage(
@@ -930,8 +1229,7 @@ enum LegacyTextLine {
     func clean(_ range: Range<Int>) -> String? {
       let text = ByteScanner.trimmed(bytes, range)
       let isStar = text.count == 1 && bytes[text.lowerBound] == 0x2A
-      let isQuestionMarks = text.count == 3 && bytes[text].allSatisfy({ $0 == 0x3F })
-      return text.isEmpty || isStar || isQuestionMarks ? nil : string(bytes, text)
+      return text.isEmpty || isStar || isQuestionMarks(bytes, text) ? nil : string(bytes, text)
     }
     // The first " - ".
     var index = inside.lowerBound
@@ -1011,6 +1309,53 @@ enum LegacyTextLine {
       }
       return count
     }
+  }
+
+  /// ``normalizedImageUUID(_:)`` of `bytes[inside]`, which holds only hex digits and dashes (the
+  /// caller checks). The usual text form, 32 digits, and the dashed 8-4-4-4-12 form are packed
+  /// straight into the nibbles ``ImageUUID`` keeps, a group of eight digits at a time, without
+  /// writing the upper-cased text first; other forms go through the text.
+  @inline(__always)
+  static func imageUUID(_ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> ImageUUID {
+    guard let base = bytes.baseAddress, inside.count == 32 || inside.count == 36 else {
+      return normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
+    }
+    let start = UnsafeRawPointer(base + inside.lowerBound)
+    func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func half(_ offset: Int) -> UInt64 {
+      UInt64(UInt32(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+    }
+    let groups: (UInt64, UInt64, UInt64, UInt64)
+    if inside.count == 32 {
+      groups = (word(0), word(8), word(16), word(24))
+    } else {
+      guard bytes[inside.lowerBound + 8] == 0x2D, bytes[inside.lowerBound + 13] == 0x2D,
+        bytes[inside.lowerBound + 18] == 0x2D, bytes[inside.lowerBound + 23] == 0x2D
+      else { return normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside])) }
+      groups = (word(0), half(9) | half(14) << 32, half(19) | half(24) << 32, word(28))
+    }
+    // Any dash left among the digits: another form.
+    func hasDash(_ word: UInt64) -> Bool {
+      let dashes = word ^ 0x2D2D_2D2D_2D2D_2D2D
+      return (dashes &- 0x0101_0101_0101_0101) & ~dashes & 0x8080_8080_8080_8080 != 0
+    }
+    guard !hasDash(groups.0), !hasDash(groups.1), !hasDash(groups.2), !hasDash(groups.3) else {
+      return normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
+    }
+    /// Each digit's value (its low four bits, plus 9 for a letter, whose bit 0x40 is set), eight
+    /// of them packed into 32 bits, the first in the lowest nibble.
+    func packed(_ digits: UInt64) -> UInt64 {
+      let nibbles = (digits & 0x0F0F_0F0F_0F0F_0F0F) &+ ((digits &>> 6) & 0x0101_0101_0101_0101) &* 9
+      var packed = (nibbles | nibbles &>> 4) & 0x00FF_00FF_00FF_00FF
+      packed = (packed | packed &>> 8) & 0x0000_FFFF_0000_FFFF
+      return (packed | packed &>> 16) & 0xFFFF_FFFF
+    }
+    let high = packed(groups.0) | packed(groups.1) << 32
+    let low = packed(groups.2) | packed(groups.3) << 32
+    // Upper-cased, the text reads as lower case too when it has no letter (``ImageUUID`` tries
+    // lower case first).
+    let letters = (groups.0 | groups.1 | groups.2 | groups.3) & 0x4040_4040_4040_4040
+    return letters == 0 ? .lowercase(high: high, low: low) : .uppercase(high: high, low: low)
   }
 
   /// ``normalizedUUID(_:)`` as an image's UUID. The two usual forms are upper-cased and dashed into
