@@ -58,6 +58,7 @@ enum LegacyTextLine {
   }
 
   /// Whether `bytes[range]` starts with the ASCII `prefix`.
+  @inline(__always)
   static func hasPrefix(
     _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ prefix: StaticString
   ) -> Bool {
@@ -71,15 +72,18 @@ enum LegacyTextLine {
     return true
   }
 
+  @inline(__always)
   static func isSpaceByte(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09
   }
 
+  @inline(__always)
   static func isHexByte(_ byte: UInt8) -> Bool {
     (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
       || (byte >= 0x41 && byte <= 0x46)
   }
 
+  @inline(__always)
   static func hexValue(_ byte: UInt8) -> UInt64 {
     switch byte {
     case 0x30...0x39: UInt64(byte - 0x30)
@@ -732,6 +736,7 @@ enum LegacyTextLine {
   }
 
   /// Whether `bytes[range]` is exactly "???".
+  @inline(__always)
   static func isQuestionMarks(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
     range.count == 3 && bytes[range.lowerBound] == 0x3F && bytes[range.lowerBound + 1] == 0x3F
       && bytes[range.lowerBound + 2] == 0x3F
@@ -766,6 +771,25 @@ enum LegacyTextLine {
   {
     guard !range.isEmpty else { return nil }
     var value: UInt64 = 0
+    // Fifteen digits of either radix stay below 2^64: no overflow to check (frame offsets and
+    // addresses, two a frame line).
+    if range.count <= 15 {
+      for position in range {
+        let byte = bytes[position]
+        let digit: UInt64
+        if byte &- 0x30 < 10 {
+          digit = UInt64(byte &- 0x30)
+        } else if radix == 16 && isHexByte(byte) {
+          digit = hexValue(byte)
+        } else if position == range.lowerBound && (byte == 0x2B || byte == 0x2D) {
+          return UInt64(string(bytes, range), radix: Int(radix))
+        } else {
+          return nil
+        }
+        value = value &* radix &+ digit
+      }
+      return value
+    }
     for position in range {
       let byte = bytes[position]
       let digit: UInt64
@@ -786,11 +810,33 @@ enum LegacyTextLine {
     return value
   }
 
-  /// Where the last `byte` of `bytes[range]` is (a loop the optimizer keeps tight; the generic
-  /// `Slice.lastIndex(of:)` is a call and an index type of its own).
+  /// The high bit of each byte of `word` that is zero, and no other: exact for every byte (unlike
+  /// the borrow trick, which may also mark a byte above a zero one), so the highest mark is the
+  /// last zero byte.
+  @inline(__always)
+  static func zeroBytes(_ word: UInt64) -> UInt64 {
+    ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+  }
+
+  /// The eight bytes of `bytes` from `offset`, the first in the lowest byte.
+  @inline(__always)
+  static func word(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+  }
+
+  /// Where the last `byte` of `bytes[range]` is: eight bytes at a time from the end (file names,
+  /// symbols and image names are searched backwards on every line), then a byte at a time.
   @inline(__always)
   static func lastIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
     var index = range.upperBound
+    if let base = bytes.baseAddress {
+      let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+      while index - 8 >= range.lowerBound {
+        let found = zeroBytes(word(base, index - 8) ^ pattern)
+        if found != 0 { return index - 8 + (63 - found.leadingZeroBitCount) / 8 }
+        index -= 8
+      }
+    }
     while index > range.lowerBound {
       index -= 1
       if bytes[index] == byte { return index }
@@ -798,10 +844,17 @@ enum LegacyTextLine {
     return nil
   }
 
-  /// Whether `bytes[range]` holds `byte`.
+  /// Whether `bytes[range]` holds `byte`, eight bytes at a time while eight remain.
   @inline(__always)
   static func contains(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
     var index = range.lowerBound
+    if let base = bytes.baseAddress {
+      let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+      while index + 8 <= range.upperBound {
+        if zeroBytes(word(base, index) ^ pattern) != 0 { return true }
+        index += 8
+      }
+    }
     while index < range.upperBound {
       if bytes[index] == byte { return true }
       index += 1
@@ -867,7 +920,7 @@ enum LegacyTextLine {
   /// made once, by its memberwise initialiser (see ``Frame``): a struct of them made first and
   /// copied into the frame retained and released its strings on every line.
   static func frame(
-    _ bytes: UnsafeBufferPointer<UInt8>, tail: Range<Int>, imageName: String?, address: UInt64?,
+    _ bytes: UnsafeBufferPointer<UInt8>, tail: Range<Int>, imageName: consuming String?, address: UInt64?,
     texts: SharedTexts.Handle?
   ) -> Frame {
     var imageOffset: UInt64?
@@ -876,77 +929,79 @@ enum LegacyTextLine {
     var sourceFile: String?
     var sourceLine: Int?
     var isInline = false
-    func made() -> Frame {
-      Frame(
-        imageIndex: nil, imageOffset: imageOffset, symbol: symbol, symbolLocation: symbolLocation,
-        sourceFile: sourceFile, sourceLine: sourceLine, isInline: isInline, imageName: imageName, address: address)
-    }
-    guard !tail.isEmpty else { return made() }
-    var symbolPart: Range<Int>? = tail
-    // The first three space-separated tokens.
-    var tokens: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
-    var tokenCount = 0
-    var index = tail.lowerBound
-    while tokenCount < 3 {
-      while index < tail.upperBound, isSpaceByte(bytes[index]) { index += 1 }
-      guard index < tail.upperBound else { break }
-      let start = index
-      while index < tail.upperBound, !isSpaceByte(bytes[index]) { index += 1 }
-      switch tokenCount {
-      case 0: tokens.0 = start..<index
-      case 1: tokens.1 = start..<index
-      default: tokens.2 = start..<index
+    // One block left early, then one return: a local function making the frame captured the
+    // strings (a retain and a release of each on every line).
+    read: do {
+      guard !tail.isEmpty else { break read }
+      var symbolPart: Range<Int>? = tail
+      // The first three space-separated tokens.
+      var tokens: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
+      var tokenCount = 0
+      var index = tail.lowerBound
+      while tokenCount < 3 {
+        while index < tail.upperBound, isSpaceByte(bytes[index]) { index += 1 }
+        guard index < tail.upperBound else { break }
+        let start = index
+        while index < tail.upperBound, !isSpaceByte(bytes[index]) { index += 1 }
+        switch tokenCount {
+        case 0: tokens.0 = start..<index
+        case 1: tokens.1 = start..<index
+        default: tokens.2 = start..<index
+        }
+        tokenCount += 1
+        // "symbol + 8" and "0x1 + 2": a second token other than "+" decides the question.
+        if tokenCount == 2 && (tokens.1.count != 1 || bytes[tokens.1.lowerBound] != 0x2B) { break }
       }
-      tokenCount += 1
-      // "symbol + 8" and "0x1 + 2": a second token other than "+" decides the question.
-      if tokenCount == 2 && (tokens.1.count != 1 || bytes[tokens.1.lowerBound] != 0x2B) { break }
-    }
-    if tokenCount == 3, tokens.1.count == 1, bytes[tokens.1.lowerBound] == 0x2B,
-      let base = number(bytes, tokens.0),
-      let offset = number(
-        bytes, tokens.2.lowerBound..<(bytes[tokens.2].firstIndex(of: 0x2F) ?? tokens.2.upperBound))
-    {
-      // Unsymbolicated: base + offset. The offset must be consistent with the base.
-      // A zero base means the writer did not know the image: the offset is then meaningless.
-      if base != 0 { imageOffset = offset }
-      if let comment = firstDoubleSlash(bytes, tail) {
-        symbolPart = ByteScanner.trimmed(bytes, comment..<tail.upperBound)
-      } else {
-        symbolPart = nil
+      if tokenCount == 3, tokens.1.count == 1, bytes[tokens.1.lowerBound] == 0x2B,
+        let base = number(bytes, tokens.0),
+        let offset = number(
+          bytes, tokens.2.lowerBound..<(bytes[tokens.2].firstIndex(of: 0x2F) ?? tokens.2.upperBound))
+      {
+        // Unsymbolicated: base + offset. The offset must be consistent with the base.
+        // A zero base means the writer did not know the image: the offset is then meaningless.
+        if base != 0 { imageOffset = offset }
+        if let comment = firstDoubleSlash(bytes, tail) {
+          symbolPart = ByteScanner.trimmed(bytes, comment..<tail.upperBound)
+        } else {
+          symbolPart = nil
+        }
       }
-    }
-    guard var text = symbolPart, !text.isEmpty else { return made() }
-    // "[inlined]" and the source location may come in either order.
-    for _ in 0..<2 {
-      if hasSuffix(bytes, text, "[inlined]") {
-        isInline = true
-        text = ByteScanner.trimmed(bytes, text.lowerBound..<(text.upperBound - 9))
+      guard var text = symbolPart, !text.isEmpty else { break read }
+      // "[inlined]" and the source location may come in either order.
+      for _ in 0..<2 {
+        if hasSuffix(bytes, text, "[inlined]") {
+          isInline = true
+          text = ByteScanner.trimmed(bytes, text.lowerBound..<(text.upperBound - 9))
+        }
+        if let (file, line, rest) = sourceSuffix(bytes, text) {
+          sourceFile = file
+          sourceLine = line
+          text = rest
+        }
       }
-      if let (file, line, rest) = sourceSuffix(bytes, text) {
-        sourceFile = file
-        sourceLine = line
-        text = rest
+      if let plus = lastIndex(of: 0x2B, in: bytes, text), plus > text.lowerBound, isSpaceByte(bytes[plus - 1]) {
+        let offsetText = ByteScanner.trimmed(bytes, (plus + 1)..<text.upperBound)
+        if let offset = number(bytes, offsetText) {
+          symbolLocation = offset
+          text = ByteScanner.trimmed(bytes, text.lowerBound..<plus)
+        }
       }
-    }
-    if let plus = lastIndex(of: 0x2B, in: bytes, text), plus > text.lowerBound, isSpaceByte(bytes[plus - 1]) {
-      let offsetText = ByteScanner.trimmed(bytes, (plus + 1)..<text.upperBound)
-      if let offset = number(bytes, offsetText) {
-        symbolLocation = offset
-        text = ByteScanner.trimmed(bytes, text.lowerBound..<plus)
+      // "// 0x00020d58 + 0x80": an address is not a symbol.
+      if text.count >= 2 && bytes[text.lowerBound] == 0x30 && bytes[text.lowerBound + 1] == 0x78,
+        hex(bytes, text) != nil
+      {
+        symbolLocation = nil
+        break read
       }
+      if !text.isEmpty && !isQuestionMarks(bytes, text) { symbol = string(bytes, text, texts) }
     }
-    // "// 0x00020d58 + 0x80": an address is not a symbol.
-    if text.count >= 2 && bytes[text.lowerBound] == 0x30 && bytes[text.lowerBound + 1] == 0x78,
-      hex(bytes, text) != nil
-    {
-      symbolLocation = nil
-      return made()
-    }
-    if !text.isEmpty && !isQuestionMarks(bytes, text) { symbol = string(bytes, text, texts) }
-    return made()
+    return Frame(
+      imageIndex: nil, imageOffset: imageOffset, symbol: symbol, symbolLocation: symbolLocation,
+      sourceFile: sourceFile, sourceLine: sourceLine, isInline: isInline, imageName: imageName, address: address)
   }
 
   /// Whether `bytes[range]` ends with the ASCII `suffix`.
+  @inline(__always)
   static func hasSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ suffix: StaticString)
     -> Bool
   {
@@ -1133,9 +1188,24 @@ enum LegacyTextLine {
     var descriptorEnd = bytes.count
     var pathStart = bytes.count
     var uuid = ImageUUID.none
-    if let open = scanner.find(0x3C, from: restStart), let close = scanner.find(0x3E, from: open) {
-      let inside = (open + 1)..<close
-      if !inside.isEmpty, isHexOrDash(bytes, inside) { uuid = imageUUID(bytes, inside) }
+    // The usual UUID, 32 digits, has its ">" looked at where it must be: among hex digits no ">"
+    // comes before it.
+    var open = scanner.find(0x3C, from: restStart)
+    var close: Int?
+    var isHex = false
+    if let open {
+      let usual = open + 33
+      if usual < bytes.count && bytes[usual] == 0x3E && isHexOrDash(bytes, (open + 1)..<usual) {
+        close = usual
+        isHex = true
+      } else {
+        close = scanner.find(0x3E, from: open)
+        if let close { isHex = close > open + 1 && isHexOrDash(bytes, (open + 1)..<close) }
+      }
+    }
+    if close == nil { open = nil }
+    if let open, let close {
+      if isHex { uuid = imageUUID(bytes, (open + 1)..<close) }
       descriptorEnd = open
       pathStart = close + 1
     } else if let slash = scanner.find(0x20, 0x2F, from: restStart) {
@@ -1145,7 +1215,7 @@ enum LegacyTextLine {
     // Jailbreak tools append package metadata as JSON: " {"install_date":…}".
     let pathEnd = scanner.find(0x20, 0x7B, 0x22, from: pathStart) ?? bytes.count
     let path = ByteScanner.trimmed(bytes, pathStart..<max(pathStart, pathEnd))
-    let hasPath = !path.isEmpty && !isQuestionMarks(bytes, path)
+    let hasPath = path.lowerBound < path.upperBound && !isQuestionMarks(bytes, path)
     let pathText = hasPath ? string(bytes, path, texts) : nil
 
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
@@ -1163,7 +1233,7 @@ enum LegacyTextLine {
       if shortVersion == nil, version != nil, let space = lastSpace(bytes, descriptor) {
         // Microstackshots: "com.apple.CoreFoundation 6.9 (1452.23)".
         let last = (space + 1)..<descriptor.upperBound
-        if !last.isEmpty, bytes[last.lowerBound] >= 0x30 && bytes[last.lowerBound] <= 0x39,
+        if last.lowerBound < last.upperBound, bytes[last.lowerBound] >= 0x30 && bytes[last.lowerBound] <= 0x39,
           contains(0x2E, in: bytes, last)
         {
           shortVersion = string(bytes, last)
@@ -1182,11 +1252,11 @@ enum LegacyTextLine {
       descriptor = descriptor.lowerBound..<descriptor.lowerBound
     }
     // `String.hasSuffix` compares characters; as bytes only when that is the same thing.
-    func hasDylibSuffix(_ column: Range<Int>) -> Bool {
+    @inline(__always) func hasDylibSuffix(_ column: Range<Int>) -> Bool {
       isASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[column]))
         ? hasSuffix(bytes, column, ".dylib") : string(bytes, column).hasSuffix(".dylib")
     }
-    func slot(_ range: Range<Int>) -> Int16 {
+    @inline(__always) func slot(_ range: Range<Int>) -> Int16 {
       isASCII
         ? Int16(ImageResolver.NameFilter.slot(UnsafeBufferPointer(rebasing: bytes[range])))
         : ImageKeySlots.slot(bytes, range)
@@ -1204,9 +1274,10 @@ enum LegacyTextLine {
     // The file name the resolver takes from the path: these bytes when they are ASCII (a repair
     // of invalid UTF-8 elsewhere in the path leaves them and every "/" as they are).
     if hasPath { slots.fileName = slot(fileName) }
-    if !column.isEmpty && !isQuestionMarks(bytes, column) {
+    if column.lowerBound < column.upperBound && !isQuestionMarks(bytes, column) {
       // macOS writes the bundle identifier in the name column; the name is then the file name.
-      if hasPath, !fileName.isEmpty, contains(0x2E, in: bytes, column), !hasDylibSuffix(column),
+      if hasPath, fileName.lowerBound < fileName.upperBound, contains(0x2E, in: bytes, column),
+        !hasDylibSuffix(column),
         !(isASCII ? sameBytes(bytes, column, fileName) : sameText(bytes, column, fileName))
       {
         bundleID = string(bytes, column, texts)
@@ -1242,10 +1313,19 @@ enum LegacyTextLine {
     return (nil, clean(inside))
   }
 
-  /// Where the last space or tab of `bytes[range]` is.
+  /// Where the last space or tab of `bytes[range]` is, eight bytes at a time from the end while
+  /// eight remain.
   @inline(__always)
   static func lastSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
     var index = range.upperBound
+    if let base = bytes.baseAddress {
+      while index - 8 >= range.lowerBound {
+        let bytes = word(base, index - 8)
+        let found = zeroBytes(bytes ^ 0x2020_2020_2020_2020) | zeroBytes(bytes ^ 0x0909_0909_0909_0909)
+        if found != 0 { return index - 8 + (63 - found.leadingZeroBitCount) / 8 }
+        index -= 8
+      }
+    }
     while index > range.lowerBound {
       index -= 1
       if isSpaceByte(bytes[index]) { return index }
@@ -1419,10 +1499,12 @@ struct ByteScanner {
     self.bytes = bytes
   }
 
+  @inline(__always)
   func peek(_ byte: UInt8, at offset: Int = 0) -> Bool {
     index + offset < bytes.count && bytes[index + offset] == byte
   }
 
+  @inline(__always)
   mutating func take(_ byte: UInt8) -> Bool {
     guard peek(byte) else { return false }
     index += 1
@@ -1430,12 +1512,14 @@ struct ByteScanner {
   }
 
   /// Takes "???".
+  @inline(__always)
   mutating func takeQuestionMarks() -> Bool {
     guard peek(0x3F), peek(0x3F, at: 1), peek(0x3F, at: 2) else { return false }
     index += 3
     return true
   }
 
+  @inline(__always)
   mutating func skipSpace() {
     while index < bytes.count && LegacyTextLine.isSpaceByte(bytes[index]) { index += 1 }
   }
@@ -1454,6 +1538,18 @@ struct ByteScanner {
     {
       position += 2
       let start = position
+      // Eight digits at a time while eight bytes remain, up to the sixteen a number may have; the
+      // byte loop below reads the rest, and the byte that ends the number.
+      if let base = bytes.baseAddress {
+        while position + 8 <= count && position - start < 16 {
+          let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+          let digits = Self.leadingHexDigits(word)
+          guard digits > 0 else { break }
+          value = value &<< UInt64(4 * digits) | Self.hexValue(word, digits: digits)
+          position += digits
+          if digits < 8 { break }
+        }
+      }
       while position < count {
         let byte = bytes[position]
         let digit = byte &- 0x30
@@ -1490,6 +1586,34 @@ struct ByteScanner {
     }
     index = position
     return value
+  }
+
+  /// How many of the eight bytes of `word` (the first in its lowest byte) are hexadecimal digits
+  /// before the first that is not. The digit test is ``LegacyTextLine/isHexOrDash(_:_:)``'s, on
+  /// the whole word: a byte with its high bit set is no digit, and the carry its sums may make
+  /// reaches only the bytes after it.
+  @inline(__always)
+  static func leadingHexDigits(_ word: UInt64) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    func within(_ low: UInt64, _ high: UInt64) -> UInt64 {
+      (word &+ ones &* (0x80 - low)) & ~(word &+ ones &* (0x7F - high))
+    }
+    let valid = (within(0x30, 0x39) | within(0x41, 0x46) | within(0x61, 0x66)) & ~word & highBits
+    let invalid = ~valid & highBits
+    return invalid == 0 ? 8 : invalid.trailingZeroBitCount / 8
+  }
+
+  /// The value of the first `digits` (1 to 8) bytes of `word`, hexadecimal digits, the first the
+  /// most significant: each byte's value (its low four bits, plus 9 for a letter), moved so that
+  /// the last digit is in the lowest byte, then packed four bits a byte.
+  @inline(__always)
+  static func hexValue(_ word: UInt64, digits: Int) -> UInt64 {
+    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ ((word &>> 6) & 0x0101_0101_0101_0101) &* 9
+    let ordered = (nibbles &<< UInt64(8 * (8 - digits))).byteSwapped
+    var packed = (ordered | ordered &>> 4) & 0x00FF_00FF_00FF_00FF
+    packed = (packed | packed &>> 8) & 0x0000_FFFF_0000_FFFF
+    return (packed | packed &>> 16) & 0xFFFF_FFFF
   }
 
   /// Where `byte` first occurs at or after `start` (`memchr`).

@@ -33,6 +33,28 @@ public enum LegacyTextParser {
     return false
   }
 
+  /// ``looksLikeTextReport(_:)`` of the text whose bytes are `bytes`, without making the text.
+  /// The markers are ASCII, and repairing invalid UTF-8 neither removes nor makes an ASCII byte, so
+  /// the bytes hold a marker exactly when the text does.
+  static func looksLikeTextReport(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var found = 0
+    for marker in bytesMarkers
+    where ByteSearch.firstIndex(
+      of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
+      in: UnsafeRawBufferPointer(bytes)) != nil
+    {
+      found += 1
+      if found >= 2 { return true }
+    }
+    return false
+  }
+
+  /// ``markers`` as literals, for the byte search.
+  static let bytesMarkers: [StaticString] = [
+    "Incident Identifier:", "Exception Type:", "Hardware Model:", "Crashed Thread:",
+    "Triggered by Thread:", "Binary Images:", "Termination Reason:", "Process:", "OS Version:",
+  ]
+
   /// Reads `text` into `report`, keeping what the JSON header (if any) already put there unless the
   /// text says otherwise.
   ///
@@ -273,18 +295,6 @@ struct LegacyTextReader {
       if line.isEmpty { break }
       count += 1
       cursor = next
-    }
-    return count
-  }
-
-  /// How many line feeds `bytes` holds from `start` on, found by `memchr` (a loop over every byte
-  /// cost as much as reading the images).
-  static func lineFeedCount(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    var count = 0
-    var index = start
-    while let found = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: index) {
-      count += 1
-      index = found + 1
     }
     return count
   }
@@ -668,7 +678,7 @@ struct LegacyTextReader {
     }
     let content = Self.droppingLeadingSpace(bytes, line)
     if LegacyTextLine.hasPrefix(bytes, content, "Binary Images"), bytes[line.upperBound - 1] == 0x3A {
-      startImages(lineFeeds: Self.lineFeedCount(bytes, from: line.upperBound))
+      startImages(remainingBytes: bytes.count - line.upperBound)
       return
     }
     if LegacyTextLine.hasPrefix(bytes, line, "Last Exception Backtrace:") {
@@ -705,7 +715,7 @@ struct LegacyTextReader {
     }
     let content = LegacyTextLine.droppingLeadingSpace(line)
     if LegacyTextLine.hasPrefix(content, "Binary Images"), content.utf8.last == 0x3A {
-      startImages(lineFeeds: text.utf8[line.endIndex...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
+      startImages(remainingBytes: text.utf8.distance(from: line.endIndex, to: text.utf8.endIndex))
       return
     }
     if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
@@ -734,14 +744,16 @@ struct LegacyTextReader {
     }
   }
 
-  /// "Binary Images:", with `lineFeeds` line feeds after it: at most one image a line, so the list
-  /// is sized once (growing it would move hundreds of images several times).
-  mutating func startImages(lineFeeds: Int) {
+  /// "Binary Images:", with `remainingBytes` bytes of text after it. The list is sized once for
+  /// what an image line usually takes (growing it would move hundreds of images several times;
+  /// counting the lines ahead cost as much as the moves).
+  mutating func startImages(remainingBytes: Int) {
     inHeaderBlock = false
     sawBody = true
     block = .images
-    report.images.reserveCapacity(report.images.count + lineFeeds + 1)
-    imageKeySlots.reserveCapacity(report.images.count + lineFeeds + 1)
+    let expected = remainingBytes / 128 + 16
+    report.images.reserveCapacity(report.images.count + expected)
+    imageKeySlots.reserveCapacity(report.images.count + expected)
   }
 
   mutating func startLastExceptionBacktrace() {
@@ -1094,7 +1106,10 @@ struct LegacyTextReader {
   /// line, else by the address range that holds the frame's address.
   mutating func resolveFrames() {
     guard !report.images.isEmpty else { return }
-    if let resolver = ImageResolver(images: report.images, frameNamesOf: report, keySlots: imageKeySlots) {
+    if let resolver = ImageResolver(
+      images: report.images, threads: report.threads, lastExceptionBacktrace: report.lastExceptionBacktrace,
+      keySlots: imageKeySlots)
+    {
       for position in report.threads.indices {
         resolver.resolve(&report.threads[position].frames)
       }
@@ -1192,6 +1207,7 @@ struct ImageKeySlots {
 
   /// `NameFilter.slot` of the text `bytes[range]` makes when it is ASCII (the text is then those
   /// bytes); ``unknownSlot`` otherwise.
+  @inline(__always)
   static func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int16 {
     let key = UnsafeBufferPointer(rebasing: bytes[range])
     guard ByteSearch.isASCII(key) else { return unknownSlot }
@@ -1259,6 +1275,7 @@ struct ImageResolver {
   struct NameFilter {
     var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
+    @inline(__always)
     static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
       guard let first = bytes.first, let last = bytes.last else { return 0 }
       return (bytes.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
@@ -1315,25 +1332,28 @@ struct ImageResolver {
     }
   }
 
-  /// The resolver of the frames of `report` (its threads' and its last exception backtrace's)
-  /// when every image name a frame uses is ASCII, as is every image key that might be one: the
+  /// The resolver of the frames of `threads` and `lastExceptionBacktrace` (a report's: passed
+  /// apart, since passing the report copied it) when every image name a frame uses is ASCII, as is
+  /// every image key that might be one: the
   /// names are then kept and compared as bytes (``NameTable``), which for ASCII text is `String`
   /// equality, and hashed cheaply where a `Set` and a `Dictionary` of `String`s hashed each with
   /// `Hasher`. `nil` otherwise (the caller then uses ``init(images:frameImageNames:keySlots:)``,
   /// which gives the same images for ASCII names).
-  init?(images: [BinaryImage], frameNamesOf report: CrashReport, keySlots: [ImageKeySlots]?) {
-    var names = NameTable()
-    for thread in report.threads.indices {
+  init?(
+    images: [BinaryImage], threads: [CrashThread], lastExceptionBacktrace: [Frame]?, keySlots: [ImageKeySlots]?
+  ) {
+    let names = NameTable()
+    for thread in threads.indices {
       // Neighbouring frames are mostly in one image: a name equal to the last one is not looked up.
       var last: String?
-      for frame in report.threads[thread].frames.indices {
-        if let name = report.threads[thread].frames[frame].imageName, name != last {
+      for frame in threads[thread].frames.indices {
+        if let name = threads[thread].frames[frame].imageName, name != last {
           guard names.insert(name) else { return nil }
           last = name
         }
       }
     }
-    if let frames = report.lastExceptionBacktrace {
+    if let frames = lastExceptionBacktrace {
       for frame in frames.indices {
         if let name = frames[frame].imageName { guard names.insert(name) else { return nil } }
       }
@@ -1374,8 +1394,12 @@ struct ImageResolver {
   }
 
   /// The image names of a report's frames, kept as their UTF-8 (all ASCII) in an open-addressing
-  /// table, each with the image it resolves to.
-  struct NameTable {
+  /// table, each with the image it resolves to. A class: its lookups run in closures over a
+  /// name's bytes, where a struct was copied (a retain of each of its arrays) on every call. Its
+  /// properties are not checked for exclusive access at run time (a thread-local access set on
+  /// every use cost more than the copies): one resolver uses the table, on one thread, and no
+  /// access to a property overlaps another.
+  final class NameTable {
     struct Entry {
       var start: Int
       var count: Int
@@ -1384,13 +1408,13 @@ struct ImageResolver {
       var image: Int
     }
     /// The names' bytes, one after another.
-    var bytes: [UInt8] = []
-    var entries: [Entry] = []
+    @exclusivity(unchecked) var bytes: [UInt8] = []
+    @exclusivity(unchecked) var entries: [Entry] = []
     /// Per slot, the index of its entry, or -1.
-    var slots: [Int] = Array(repeating: -1, count: 64)
+    @exclusivity(unchecked) var slots: [Int] = Array(repeating: -1, count: 64)
     /// How many names have their image.
-    var found = 0
-    var filter = NameFilter()
+    @exclusivity(unchecked) var found = 0
+    @exclusivity(unchecked) var filter = NameFilter()
 
     var count: Int { entries.count }
 
@@ -1422,7 +1446,7 @@ struct ImageResolver {
     }
 
     /// Adds `name` (a frame's image name); `false` when it is not ASCII.
-    mutating func insert(_ name: String) -> Bool {
+    func insert(_ name: String) -> Bool {
       var name = name
       return name.withUTF8 { key in
         guard ByteSearch.isASCII(key) else { return false }
@@ -1437,14 +1461,14 @@ struct ImageResolver {
       }
     }
 
-    mutating func place(_ entry: Int) {
+    func place(_ entry: Int) {
       let mask = slots.count - 1
       var slot = Int(truncatingIfNeeded: entries[entry].hash) & mask
       while slots[slot] >= 0 { slot = (slot + 1) & mask }
       slots[slot] = entry
     }
 
-    mutating func grow() {
+    func grow() {
       slots = Array(repeating: -1, count: slots.count * 2)
       for entry in entries.indices { place(entry) }
     }
@@ -1452,7 +1476,7 @@ struct ImageResolver {
     /// Gives the name `key` (or, with `fileNameOnly`, the file name of the path `key`) the image
     /// `index` when a frame uses it and no image had it before. `false` when the key the filter
     /// lets through is not ASCII.
-    mutating func assign(_ index: Int, toName key: String, fileNameOnly: Bool) -> Bool {
+    func assign(_ index: Int, toName key: String, fileNameOnly: Bool) -> Bool {
       var key = key
       return key.withUTF8 { text in
         var name = text

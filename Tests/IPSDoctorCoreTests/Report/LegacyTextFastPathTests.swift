@@ -432,7 +432,11 @@ struct LegacyTextFastPathTests {
       report.threads = [CrashThread(index: 0, frames: names.sorted().map { Frame(imageName: $0) })]
       report.threads[0].frames += report.images.compactMap(\.base).map { Frame(address: $0 &+ 4) }
       for keySlots in [slots, []] {
-        guard let fast = ImageResolver(images: report.images, frameNamesOf: report, keySlots: keySlots) else {
+        guard
+          let fast = ImageResolver(
+            images: report.images, threads: report.threads, lastExceptionBacktrace: report.lastExceptionBacktrace,
+            keySlots: keySlots)
+        else {
           #expect(names.contains { !$0.utf8.allSatisfy { $0 < 0x80 } })
           continue
         }
@@ -443,6 +447,28 @@ struct LegacyTextFastPathTests {
         plain.resolve(&plainFrames)
         #expect(fastFrames == plainFrames)
         #expect(fast.ranges.map(\.index) == plain.ranges.map(\.index))
+      }
+    }
+  }
+
+  @Test("Byte searches eight bytes at a time agree with a byte at a time")
+  func wordSearchesAgree() {
+    let alphabet = Array("/ \t.+(x\u{7F}".utf8) + [0x80, 0xFF, 0x00, 0x01, 0x2E, 0x30, 0xAF]
+    var state: UInt64 = 0x5555_1234_ABCD_0001
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    for _ in 0..<20_000 {
+      let bytes = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }
+      let lower = next(bytes.count + 1)
+      let range = lower..<(lower + next(bytes.count - lower + 1))
+      bytes.withUnsafeBufferPointer { buffer in
+        for byte: UInt8 in [0x2F, 0x2E, 0x2B, 0x28, 0x00, 0x80] {
+          #expect(LegacyTextLine.lastIndex(of: byte, in: buffer, range) == bytes[range].lastIndex(of: byte))
+          #expect(LegacyTextLine.contains(byte, in: buffer, range) == bytes[range].contains(byte))
+        }
+        #expect(LegacyTextLine.lastSpace(buffer, range) == bytes[range].lastIndex { $0 == 0x20 || $0 == 0x09 })
       }
     }
   }
