@@ -934,11 +934,14 @@ enum LegacyTextLine {
     read: do {
       guard !tail.isEmpty else { break read }
       var symbolPart: Range<Int>? = tail
-      // The first three space-separated tokens.
+      // The first three space-separated tokens, when the first may be a number (a digit or a
+      // sign first; ``number(_:_:)`` is `nil` for anything else): not for a symbol.
       var tokens: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
       var tokenCount = 0
       var index = tail.lowerBound
-      while tokenCount < 3 {
+      let first = bytes[tail.lowerBound]
+      let mayBeNumber = first &- 0x30 < 10 || first == 0x2B || first == 0x2D
+      while mayBeNumber && tokenCount < 3 {
         while index < tail.upperBound, isSpaceByte(bytes[index]) { index += 1 }
         guard index < tail.upperBound else { break }
         let start = index
@@ -1195,7 +1198,10 @@ enum LegacyTextLine {
     var isHex = false
     if let open {
       let usual = open + 33
-      if usual < bytes.count && bytes[usual] == 0x3E && isHexOrDash(bytes, (open + 1)..<usual) {
+      if usual < bytes.count && bytes[usual] == 0x3E, let digits = digitsUUID(bytes, open + 1) {
+        close = usual
+        uuid = digits
+      } else if usual < bytes.count && bytes[usual] == 0x3E && isHexOrDash(bytes, (open + 1)..<usual) {
         close = usual
         isHex = true
       } else {
@@ -1397,6 +1403,24 @@ enum LegacyTextLine {
   /// writing the upper-cased text first; other forms go through the text.
   @inline(__always)
   static func imageUUID(_ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> ImageUUID {
+    if inside.count == 32, let uuid = digitsUUID(bytes, inside.lowerBound) { return uuid }
+    return dashedImageUUID(bytes, inside)
+  }
+
+  /// The UUID of the 32 bytes from `start` when every one is a hexadecimal digit (the usual text
+  /// form), tested and packed a group of eight at a time; `nil` otherwise.
+  @inline(__always)
+  static func digitsUUID(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> ImageUUID? {
+    guard let base = bytes.baseAddress, start >= 0, start + 32 <= bytes.count else { return nil }
+    let groups = (word(base, start), word(base, start + 8), word(base, start + 16), word(base, start + 24))
+    guard ByteScanner.leadingHexDigits(groups.0) == 8, ByteScanner.leadingHexDigits(groups.1) == 8,
+      ByteScanner.leadingHexDigits(groups.2) == 8, ByteScanner.leadingHexDigits(groups.3) == 8
+    else { return nil }
+    return packedUUID(groups)
+  }
+
+  /// ``imageUUID(_:_:)`` for any text of hex digits and dashes.
+  static func dashedImageUUID(_ bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> ImageUUID {
     guard let base = bytes.baseAddress, inside.count == 32 || inside.count == 36 else {
       return normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
     }
@@ -1422,6 +1446,13 @@ enum LegacyTextLine {
     guard !hasDash(groups.0), !hasDash(groups.1), !hasDash(groups.2), !hasDash(groups.3) else {
       return normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
     }
+    return packedUUID(groups)
+  }
+
+  /// The UUID of four groups of eight hex digits (the first digit of each in its lowest byte), as
+  /// ``normalizedImageUUID(_:)`` makes it of their text.
+  @inline(__always)
+  static func packedUUID(_ groups: (UInt64, UInt64, UInt64, UInt64)) -> ImageUUID {
     /// Each digit's value (its low four bits, plus 9 for a letter, whose bit 0x40 is set), eight
     /// of them packed into 32 bits, the first in the lowest nibble.
     func packed(_ digits: UInt64) -> UInt64 {
