@@ -147,7 +147,9 @@ enum LegacyTextLine {
   /// the value's range trimmed. For a line whose byte after the colon is ASCII (or that ends at the
   /// colon) these are the ranges of what ``keyValue(_:)`` gives; the caller keeps other lines to it.
   @inline(__always)
-  static func keyValue(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> (key: Range<Int>, value: Range<Int>)? {
+  static func keyValue(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>)
+    -> (key: Range<Int>, value: Range<Int>)?
+  {
     guard !line.isEmpty, !isSpaceByte(bytes[line.lowerBound]) else { return nil }
     let searched = UnsafeBufferPointer(rebasing: bytes[..<line.upperBound])
     guard let colon = ByteSearch.firstIndex(of: 0x3A, in: searched, from: line.lowerBound), colon > line.lowerBound
@@ -387,7 +389,9 @@ enum LegacyTextLine {
   }
 
   /// ``threadNumber(_:)`` for ASCII text.
-  static func threadNumber(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> (number: Int, queue: String?)? {
+  static func threadNumber(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>)
+    -> (number: Int, queue: String?)?
+  {
     let text = ByteScanner.trimmed(bytes, value)
     var index = text.lowerBound
     while index < text.upperBound && bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
@@ -1425,7 +1429,9 @@ enum LegacyTextLine {
       return normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[inside]))
     }
     let start = UnsafeRawPointer(base + inside.lowerBound)
-    func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func word(_ offset: Int) -> UInt64 {
+      UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
     func half(_ offset: Int) -> UInt64 {
       UInt64(UInt32(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }

@@ -295,8 +295,9 @@ struct LegacyTextFastPathTests {
       "", " ", "EXC_BAD_ACCESS (SIGSEGV)", "EXC_CRASH (SIGKILL - CODESIGNING)", "SIGSEGV", "EXC_GUARD", "()",
       "(SIGABRT)", "EXC ( )", "X)", "a(b(c)", "0x0000000000000001, 0x00000001aa3f4788", "0x1,,0x2", ",", "0x1, ",
       "0x1, zz", "KERN_INVALID_ADDRESS at 0x18", "Namespace SPRINGBOARD, Code 0x8badf00d",
-      "Namespace SIGNAL, Code 11 Segmentation fault: 11", "Namespace ,,,", "Namespace ", "Namespace a,b", "Namespace , x",
-      "Namespace X, Code zz", "Namespace X, Code  7  trailing  words", "SIGNAL 6 Abort trap: 6", "DYLD 1 Library missing",
+      "Namespace SIGNAL, Code 11 Segmentation fault: 11", "Namespace ,,,", "Namespace ", "Namespace a,b",
+      "Namespace , x", "Namespace X, Code zz", "Namespace X, Code  7  trailing  words", "SIGNAL 6 Abort trap: 6",
+      "DYLD 1 Library missing",
       "FRONTBOARD 2343432205", "A, 1 x", "A  1", "A 1  ", "A\t1\tb c", "one", "App [123]", "App [ 12 ]", "App []",
       "??? [1]", "??? ", "[5]", "App [+5]", "App [-0]", "App [99999999999999999999]", "7", "3, Dispatch queue: q",
       "5  Dispatch queue: com.apple.main-thread", "5,, Dispatch queue:", "x", "12abc", "99999999999999999999999",
@@ -349,7 +350,8 @@ struct LegacyTextFastPathTests {
       let padded = Array(("x" + line + "y").utf8)
       let range = 1..<(padded.count - 1)
       padded.withUnsafeBufferPointer { bytes in
-        #expect(LegacyTextLine.threadHeader(ascii: bytes, range) == LegacyTextLine.threadHeader(Substring(line)), "\(line)")
+        let header = LegacyTextLine.threadHeader(ascii: bytes, range)
+        #expect(header == LegacyTextLine.threadHeader(Substring(line)), "\(line)")
         let split = LegacyTextLine.keyValue(bytes, range)
         let expected = LegacyTextLine.keyValue(Substring(line))
         #expect((split == nil) == (expected == nil), "\(line)")

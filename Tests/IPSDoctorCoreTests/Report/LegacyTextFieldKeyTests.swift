@@ -45,6 +45,7 @@ struct LegacyTextFieldKeyTests {
     for field in Field.allCases {
       #expect(field.isSectionLabel == LegacyTextReader.sectionLabels.contains(Substring(field.label.description)))
     }
-    #expect(LegacyTextReader.sectionLabels.allSatisfy { label in Field.allCases.contains { $0.label.description == label } })
+    #expect(
+      LegacyTextReader.sectionLabels.allSatisfy { label in Field.allCases.contains { $0.label.description == label } })
   }
 }
