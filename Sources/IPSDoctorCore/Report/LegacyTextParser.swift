@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Reads Apple's legacy text crash report layout (`.crash`, and the text body of bug_type 109 and
 /// of the older resource and stackshot kinds) into the same ``CrashReport`` the JSON reader fills.
 ///
@@ -24,6 +32,28 @@ public enum LegacyTextParser {
     }
     return false
   }
+
+  /// ``looksLikeTextReport(_:)`` of the text whose bytes are `bytes`, without making the text.
+  /// The markers are ASCII, and repairing invalid UTF-8 neither removes nor makes an ASCII byte, so
+  /// the bytes hold a marker exactly when the text does.
+  static func looksLikeTextReport(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var found = 0
+    for marker in bytesMarkers
+    where ByteSearch.firstIndex(
+      of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
+      in: UnsafeRawBufferPointer(bytes)) != nil
+    {
+      found += 1
+      if found >= 2 { return true }
+    }
+    return false
+  }
+
+  /// ``markers`` as literals, for the byte search.
+  static let bytesMarkers: [StaticString] = [
+    "Incident Identifier:", "Exception Type:", "Hardware Model:", "Crashed Thread:",
+    "Triggered by Thread:", "Binary Images:", "Termination Reason:", "Process:", "OS Version:",
+  ]
 
   /// Reads `text` into `report`, keeping what the JSON header (if any) already put there unless the
   /// text says otherwise.
@@ -88,8 +118,9 @@ struct LegacyTextReader {
   var addressListOpen = false
 
   // Resource and stackshot bodies.
-  /// The header's fields as written; made `ResourceSummary.Field`s only for a resource report.
-  var headerFields: [(key: Substring, value: Substring)] = []
+  /// The header's fields as written, as UTF-8 ranges of ``text``; made `ResourceSummary.Field`s
+  /// only for a resource report.
+  var headerFields: [(key: Range<Int>, value: Range<Int>)] = []
   var inHeaderBlock = true
   var event: String?
   var actionTaken: String?
@@ -105,8 +136,13 @@ struct LegacyTextReader {
   /// Where image paths, names and symbols are looked up (see ``SharedTexts``): the table's handle,
   /// valid while ``LegacyTextParser/parse(_:firstLine:into:texts:)`` runs.
   let texts: SharedTexts.Handle?
-  /// The number of lines in the text, so that the image list can be sized once.
-  var lineCount = 0
+  /// The text being read; lines and fields are ranges of its UTF-8.
+  var text = ""
+  /// Whether every byte of ``text`` is ASCII: every line then takes the byte paths, where a byte is
+  /// a `Character` and byte comparisons are `String` comparisons.
+  var textIsASCII = false
+  /// Where the line after the one being read starts, so that a block can size its list once.
+  var nextLineStart = 0
   /// The resolver's slots of each image's keys, while they line up with `report.images`.
   var imageKeySlots: [ImageKeySlots] = []
 
@@ -142,37 +178,47 @@ struct LegacyTextReader {
     _ = contiguous.utf8.withContiguousStorageIfAvailable { read(contiguous, $0) }
   }
 
-  /// Reads `text`, whose UTF-8 is `bytes`. Lines are ranges of `bytes`; a line becomes a
-  /// `Substring` of `text` only when it is not a binary image or stack frame, which are read from
-  /// their bytes.
+  /// Reads `text`, whose UTF-8 is `bytes`, a line at a time: each line is found when it is read
+  /// (``line(_:from:)``), as a range of `bytes`. Binary images, stack frames and register lines are
+  /// read from their bytes (``readFromBytes(_:_:number:)``), and so is every other line of ASCII
+  /// text; a line with other bytes becomes a `Substring` of `text` for the `Character` paths.
   mutating func read(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) {
-    let lines = Self.lineRanges(of: bytes)
-    lineCount = lines.count
+    self.text = text
+    textIsASCII = ByteSearch.isASCII(bytes)
     // Find where the report starts and how far it is indented.
-    var start = 0
+    var start: (offset: Int, cursor: Int)?
+    var firstContent: (offset: Int, cursor: Int)?
     var indent = 0
-    var found = false
-    for (offset, line) in lines.enumerated() {
+    var cursor = 0
+    var offset = 0
+    while true {
+      let (line, next) = Self.line(bytes, from: cursor)
       let content = Self.droppingLeadingSpace(bytes, line)
       if Self.openingLabels.contains(where: { LegacyTextLine.hasPrefix(bytes, content, $0) }) {
-        start = offset
+        start = (offset, cursor)
         indent = content.lowerBound - line.lowerBound
-        found = true
         break
       }
-    }
-    // Lines come without trailing spaces, so a line is blank exactly when it is empty.
-    if !found {
-      start = lines.firstIndex(where: { !$0.isEmpty }) ?? 0
-    } else if lines[..<start].contains(where: { !$0.isEmpty }) {
-      warn(firstLine, "skipped text before the report")
-    }
-
-    var offset = start
-    while offset < lines.count && !stopped {
-      let number = firstLine + offset
-      var line = lines[offset]
+      // Lines come without trailing spaces, so a line is blank exactly when it is empty.
+      if !line.isEmpty && firstContent == nil { firstContent = (offset, cursor) }
+      guard next <= bytes.count else { break }
+      cursor = next
       offset += 1
+    }
+    if start != nil {
+      if firstContent != nil { warn(firstLine, "skipped text before the report") }
+    } else {
+      start = firstContent ?? (0, 0)
+    }
+    guard let start else { return }
+
+    offset = start.offset
+    cursor = start.cursor
+    while !stopped {
+      let number = firstLine + offset
+      var (line, next) = Self.line(bytes, from: cursor)
+      offset += 1
+      nextLineStart = next
       if indent > 0 && !line.isEmpty {
         if Self.droppingLeadingSpace(bytes, line).lowerBound - line.lowerBound < indent {
           warn(number, "ignored the text after the indented report")
@@ -180,9 +226,22 @@ struct LegacyTextReader {
         }
         line = (line.lowerBound + indent)..<line.upperBound
       }
-      if readFromBytes(bytes, line, number: number) { continue }
-      process(Self.substring(text, line), number: number)
+      if !readFromBytes(bytes, line, number: number) { process(bytes, line, number: number) }
+      guard next <= bytes.count else { break }
+      cursor = next
     }
+  }
+
+  /// The line of `bytes` that starts at `start` (up to the next "\n", without a final "\r" and then
+  /// without trailing spaces and tabs), and where the line after it starts: past `bytes.count`
+  /// when this is the last line.
+  @inline(__always)
+  static func line(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (line: Range<Int>, next: Int) {
+    let end = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count
+    var last = end
+    if last > start && bytes[last - 1] == 0x0D { last -= 1 }
+    while last > start && LegacyTextLine.isSpaceByte(bytes[last - 1]) { last -= 1 }
+    return (start..<last, end + 1)
   }
 
   /// `text[range]`, `range` counted in UTF-8 bytes (at character boundaries: line breaks and
@@ -192,6 +251,16 @@ struct LegacyTextReader {
     let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
     let upper = utf8.index(lower, offsetBy: range.count)
     return text[lower..<upper]
+  }
+
+  /// ``substring(_:_:)`` of the text being read.
+  func substring(_ range: Range<Int>) -> Substring { Self.substring(text, range) }
+
+  /// The UTF-8 range of `part`, a `Substring` of the text being read.
+  func range(of part: Substring) -> Range<Int> {
+    let utf8 = text.utf8
+    let lower = utf8.distance(from: utf8.startIndex, to: part.startIndex)
+    return lower..<(lower + part.utf8.count)
   }
 
   /// `range` without its leading spaces and tabs.
@@ -204,25 +273,34 @@ struct LegacyTextReader {
   }
 
   /// The lines of `bytes` (split at "\n", empty lines kept), each without a final "\r" and then
-  /// without trailing spaces and tabs, as ranges.
+  /// without trailing spaces and tabs, as ranges: the lines ``read(_:_:)`` reads one by one.
   static func lineRanges(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
     var result: [Range<Int>] = []
-    // About 40 bytes a line in these reports; one guess saves most of the regrowth.
-    result.reserveCapacity(bytes.count / 32 + 1)
     var start = 0
     while true {
-      let end = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count
-      var last = end
-      if last > start && bytes[last - 1] == 0x0D { last -= 1 }
-      while last > start && LegacyTextLine.isSpaceByte(bytes[last - 1]) { last -= 1 }
-      result.append(start..<last)
-      if end == bytes.count { return result }
-      start = end + 1
+      let (line, next) = line(bytes, from: start)
+      result.append(line)
+      if next > bytes.count { return result }
+      start = next
     }
   }
 
+  /// How many lines follow `start` before the next blank one (or the end): the most a block that
+  /// ends at a blank line can hold, to size its list once.
+  static func linesBeforeBlank(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var count = 0
+    var cursor = start
+    while cursor < bytes.count {
+      let (line, next) = line(bytes, from: cursor)
+      if line.isEmpty { break }
+      count += 1
+      cursor = next
+    }
+    return count
+  }
+
   /// The lines that are most of a report, read from their bytes: a binary image, or a stack frame
-  /// inside a frame block, and a blank line ending either block. Does what ``process(_:number:)``
+  /// inside a frame block, and a blank line ending either block. Does what ``process(_:_:number:)``
   /// does with such a line and returns `true`; any other line is left to it (`false`, nothing
   /// changed).
   mutating func readFromBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int)
@@ -240,7 +318,7 @@ struct LegacyTextReader {
       lastContentLine = number
       var slots = ImageKeySlots.unknown
       if let image = LegacyTextLine.binaryImage(
-        bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots, texts: texts)
+        bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots, texts: texts, isASCII: textIsASCII)
       {
         // Kept only while they line up with the images.
         if imageKeySlots.count == report.images.count { imageKeySlots.append(slots) }
@@ -273,7 +351,7 @@ struct LegacyTextReader {
         return true
       }
       // An ASCII line splits the same on bytes; any other goes to the `Character` path.
-      guard ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[line])),
+      guard textIsASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[line])),
         let (registers, esr) = LegacyTextLine.registers(ascii: bytes, line), !registers.isEmpty
       else { return false }
       lastContentLine = number
@@ -291,12 +369,32 @@ struct LegacyTextReader {
       || LegacyTextLine.hasPrefix(line, "Application Specific Backtrace") || line == "EOF"
   }
 
+  /// ``startsSection(_:)`` for the line `bytes[line]`.
+  static func startsSection(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+    if isThreadLine(bytes, line) { return true }
+    return LegacyTextLine.hasPrefix(bytes, droppingLeadingSpace(bytes, line), "Binary Images")
+      || LegacyTextLine.hasPrefix(bytes, line, "Last Exception Backtrace:")
+      || LegacyTextLine.hasPrefix(bytes, line, "Application Specific Backtrace") || isEOF(bytes, line)
+  }
+
   /// "Thread " and a digit (compared as bytes).
   static func isThreadLine(_ line: Substring) -> Bool {
     guard LegacyTextLine.hasPrefix(line, "Thread ") else { return false }
     let utf8 = line.utf8
     let next = utf8.index(utf8.startIndex, offsetBy: 7)
     return next < utf8.endIndex && utf8[next] >= 0x30 && utf8[next] <= 0x39
+  }
+
+  /// ``isThreadLine(_:)`` for the line `bytes[line]`.
+  static func isThreadLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+    line.count > 7 && LegacyTextLine.hasPrefix(bytes, line, "Thread ") && bytes[line.lowerBound + 7] >= 0x30
+      && bytes[line.lowerBound + 7] <= 0x39
+  }
+
+  /// Whether the line `bytes[line]` is "EOF" (no other text equals it as a `String`).
+  static func isEOF(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+    line.count == 3 && bytes[line.lowerBound] == 0x45 && bytes[line.lowerBound + 1] == 0x4F
+      && bytes[line.lowerBound + 2] == 0x46
   }
 
   /// Labels that end the continuation lines of "Termination Reason".
@@ -309,8 +407,103 @@ struct LegacyTextReader {
     "Filtered syslog", "External Modification Summary",
   ]
 
+  /// Reads a line that ``readFromBytes(_:_:number:)`` left: on its bytes when it is ASCII, else as
+  /// a `Substring` (``process(_:number:)``).
+  mutating func process(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
+    guard textIsASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[line])) else {
+      process(substring(line), number: number)
+      return
+    }
+    let isBlank = line.isEmpty
+    if !isBlank { lastContentLine = number }
+    switch block {
+    case .none:
+      break
+    case .applicationSpecific, .kernelTriage, .vmRegionInfo:
+      if isBlank {
+        block = .none
+        return
+      }
+      if Self.startsSection(bytes, line) { break }
+      let text = LegacyTextLine.string(bytes, line)
+      switch block {
+      case .applicationSpecific: applicationSpecificLines.append(text)
+      case .kernelTriage: kernelTriageLines.append(text)
+      default: vmRegionLines.append(text)
+      }
+      return
+    case .vmSummary:
+      if isBlank {
+        pendingBlankLines += 1
+        return
+      }
+      let first = bytes[line.lowerBound]
+      let continues =
+        pendingBlankLines == 0 || LegacyTextLine.isSpaceByte(first)
+        || LegacyTextLine.hasPrefix(bytes, line, "REGION TYPE") || first == 0x3D
+      if continues && !Self.startsSection(bytes, line) {
+        vmSummaryLines += Array(repeating: "", count: pendingBlankLines)
+        vmSummaryLines.append(LegacyTextLine.string(bytes, line))
+        pendingBlankLines = 0
+        return
+      }
+      pendingBlankLines = 0
+    case .terminationReasons:
+      if isBlank {
+        block = .none
+        return
+      }
+      if Self.startsSection(bytes, line) { break }
+      if let (key, _) = LegacyTextLine.keyValue(bytes, line), Field(bytes, key)?.isSectionLabel == true { break }
+      let text = ByteScanner.trimmed(bytes, line)
+      var termination = report.termination ?? Termination()
+      if bytes[text.lowerBound] == 0x28 && bytes[text.upperBound - 1] == 0x29 {
+        termination.details.append(LegacyTextLine.string(bytes, text))
+      } else {
+        termination.reasons.append(LegacyTextLine.string(bytes, text))
+      }
+      report.termination = termination
+      return
+    case .dyldErrorMessage:
+      if isBlank {
+        block = .none
+        return
+      }
+      if !Self.startsSection(bytes, line) {
+        dyldErrorLines.append(LegacyTextLine.string(bytes, ByteScanner.trimmed(bytes, line)))
+        return
+      }
+    case .skipped:
+      if isBlank {
+        block = .none
+        return
+      }
+      if !Self.startsSection(bytes, line) { return }
+    case .threadFrames, .lastExceptionBacktrace, .applicationSpecificBacktrace:
+      if isBlank {
+        if !addressListOpen { block = .none }
+        return
+      }
+      let content = Self.droppingLeadingSpace(bytes, line)
+      if case .lastExceptionBacktrace = block, addressListOpen || bytes[content.lowerBound] == 0x28 {
+        readAddressList(substring(content), number: number)
+        return
+      }
+      // A frame line (a digit first) was read from its bytes.
+    case .registers, .images:
+      // Register and image lines of ASCII text were read from their bytes.
+      if isBlank {
+        block = .none
+        return
+      }
+    }
+    block = .none
+    if !isBlank { readTopLevel(bytes, line, number: number) }
+  }
+
+  /// ``process(_:_:number:)`` for a line that is not all ASCII, by `Character`s.
   mutating func process(_ line: Substring, number: Int) {
-    // Lines come without trailing spaces (``lineRanges(of:)``), so a blank one is empty.
+    // Lines come without trailing spaces (``line(_:from:)``), so a blank one is empty.
     let isBlank = line.isEmpty
     if !isBlank { lastContentLine = number }
     switch block {
@@ -473,41 +666,74 @@ struct LegacyTextReader {
 
   // MARK: Top level
 
+  /// A line outside any block, `bytes[line]`, ASCII and not blank.
+  mutating func readTopLevel(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
+    if Self.isEOF(bytes, line) {
+      stopped = true
+      return
+    }
+    if Self.isThreadLine(bytes, line) {
+      readThreadHeader(LegacyTextLine.threadHeader(ascii: bytes, line, texts: texts), line: line, number: number)
+      return
+    }
+    let content = Self.droppingLeadingSpace(bytes, line)
+    if LegacyTextLine.hasPrefix(bytes, content, "Binary Images"), bytes[line.upperBound - 1] == 0x3A {
+      startImages(remainingBytes: bytes.count - line.upperBound)
+      return
+    }
+    if LegacyTextLine.hasPrefix(bytes, line, "Last Exception Backtrace:") {
+      startLastExceptionBacktrace()
+      let rest = ByteScanner.trimmed(bytes, (line.lowerBound + 25)..<line.upperBound)
+      if !rest.isEmpty && bytes[rest.lowerBound] == 0x28 { readAddressList(substring(rest), number: number) }
+      return
+    }
+    if LegacyTextLine.hasPrefix(bytes, line, "Application Specific Backtrace"), bytes[line.upperBound - 1] == 0x3A {
+      startApplicationSpecificBacktrace()
+      return
+    }
+    if let (key, value) = LegacyTextLine.keyValue(bytes, line) {
+      readField(Field(bytes, key), key: key, value: value, bytes, isASCII: true, number: number)
+      return
+    }
+    let first = bytes[line.lowerBound]
+    if first >= 0x30 && first <= 0x39, LegacyTextLine.frame(bytes: UnsafeBufferPointer(rebasing: bytes[line])) != nil {
+      warn(number, "found a stack frame outside any thread")
+    }
+  }
+
+  /// ``readTopLevel(_:_:number:)`` for a line that is not all ASCII.
   mutating func readTopLevel(_ line: Substring, number: Int) {
     if line == "EOF" {
       stopped = true
       return
     }
     if Self.isThreadLine(line) {
-      readThreadHeader(line, number: number)
+      let header = LegacyTextLine.threadHeader(line)
+      if header == nil { warn(number, "could not read the thread header \"\(line.prefix(60))\"") }
+      readThreadHeader(header, line: nil, number: number)
       return
     }
     let content = LegacyTextLine.droppingLeadingSpace(line)
     if LegacyTextLine.hasPrefix(content, "Binary Images"), content.utf8.last == 0x3A {
-      inHeaderBlock = false
-      sawBody = true
-      block = .images
-      // At most one image a line: growing the array would move hundreds of images several times.
-      report.images.reserveCapacity(report.images.count + lineCount - (number - firstLine))
-      imageKeySlots.reserveCapacity(report.images.count + lineCount - (number - firstLine))
+      startImages(remainingBytes: text.utf8.distance(from: line.endIndex, to: text.utf8.endIndex))
       return
     }
     if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
-      inHeaderBlock = false
-      sawBody = true
-      block = .lastExceptionBacktrace
-      lastExceptionFrames = lastExceptionFrames ?? []
+      startLastExceptionBacktrace()
       let rest = LegacyTextLine.trimmed(line.dropFirst("Last Exception Backtrace:".count))
       if rest.hasPrefix("(") { readAddressList(rest, number: number) }
       return
     }
     if LegacyTextLine.hasPrefix(line, "Application Specific Backtrace"), line.utf8.last == 0x3A {
-      block = .applicationSpecificBacktrace
-      applicationBacktraceFrames = applicationBacktraceFrames ?? []
+      startApplicationSpecificBacktrace()
       return
     }
     if let (key, value) = LegacyTextLine.keyValue(line) {
-      readField(key, value, line: line, number: number)
+      let (field, keyRange, valueRange) = (Field(key), range(of: key), range(of: value))
+      let text = self.text
+      _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+        readField(field, key: keyRange, value: valueRange, bytes, isASCII: false, number: number)
+      }
       return
     }
     // A first character that is a digit starts with a digit byte: most lines stop at the byte.
@@ -518,6 +744,30 @@ struct LegacyTextReader {
     }
   }
 
+  /// "Binary Images:", with `remainingBytes` bytes of text after it. The list is sized once for
+  /// what an image line usually takes (growing it would move hundreds of images several times;
+  /// counting the lines ahead cost as much as the moves).
+  mutating func startImages(remainingBytes: Int) {
+    inHeaderBlock = false
+    sawBody = true
+    block = .images
+    let expected = remainingBytes / 128 + 16
+    report.images.reserveCapacity(report.images.count + expected)
+    imageKeySlots.reserveCapacity(report.images.count + expected)
+  }
+
+  mutating func startLastExceptionBacktrace() {
+    inHeaderBlock = false
+    sawBody = true
+    block = .lastExceptionBacktrace
+    lastExceptionFrames = lastExceptionFrames ?? []
+  }
+
+  mutating func startApplicationSpecificBacktrace() {
+    block = .applicationSpecificBacktrace
+    applicationBacktraceFrames = applicationBacktraceFrames ?? []
+  }
+
   mutating func ensureThread(_ number: Int) -> Int {
     if let position = threadPositions[number] { return position }
     let position = report.threads.count
@@ -526,11 +776,13 @@ struct LegacyTextReader {
     return position
   }
 
-  mutating func readThreadHeader(_ line: Substring, number: Int) {
+  /// A line starting with "Thread " and a digit, read as `header` (`nil`: unreadable, which the
+  /// caller warned about unless it passes the ASCII `line` for the warning).
+  mutating func readThreadHeader(_ header: LegacyTextLine.ThreadHeader?, line: Range<Int>?, number: Int) {
     inHeaderBlock = false
     sawBody = true
-    guard let header = LegacyTextLine.threadHeader(line) else {
-      warn(number, "could not read the thread header \"\(line.prefix(60))\"")
+    guard let header else {
+      if let line { warn(number, "could not read the thread header \"\(substring(line).prefix(60))\"") }
       return
     }
     switch header {
@@ -544,6 +796,12 @@ struct LegacyTextReader {
       if let name { report.threads[position].name = name }
       if let queue { report.threads[position].queue = queue }
       block = .threadFrames(position)
+      // The frames follow, one a line up to a blank line: sized once rather than grown.
+      if report.threads[position].frames.isEmpty, let count = text.utf8.withContiguousStorageIfAvailable({
+        Self.linesBeforeBlank($0, from: nextLineStart)
+      }) {
+        report.threads[position].frames.reserveCapacity(count)
+      }
     case .state(let thread, let flavor):
       let position = ensureThread(thread)
       var state = report.threads[position].state ?? ThreadState()
@@ -558,37 +816,57 @@ struct LegacyTextReader {
 
   // MARK: Fields
 
-  mutating func readField(_ key: Substring, _ value: Substring, line: Substring, number: Int) {
+  /// Reads the header field `field` (`nil`: a key the reader does not model), whose key and value
+  /// are `bytes[key]` and `bytes[value]`, the UTF-8 of the text being read. The value becomes a
+  /// `String` only for the fields that keep it. The values of a line of ASCII text (`isASCII`) are
+  /// read from their bytes, others as `Substring`s.
+  mutating func readField(
+    _ field: Field?, key: Range<Int>, value: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool,
+    number: Int
+  ) {
     if inHeaderBlock && !value.isEmpty {
       headerFields.append((key, value))
     }
-    let text = value.isEmpty ? nil : String(value)
-    let field = FieldKey(key)
+    var text: String? { value.isEmpty ? nil : LegacyTextLine.string(bytes, value) }
+    var valueText: Substring { substring(value) }
+    guard let field else {
+      // Unknown keys: ASCII ones compared as bytes, others by `Character`s.
+      let isASCII = isASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[key]))
+      func hasPrefix(_ prefix: StaticString) -> Bool {
+        isASCII ? LegacyTextLine.hasPrefix(bytes, key, prefix) : substring(key).hasPrefix(prefix.description)
+      }
+      if hasPrefix("VM Regions Near") {
+        block = .vmRegionInfo
+      } else if hasPrefix("Process "), value.isEmpty {
+        readStackshotProcess(substring(key))
+      }
+      return
+    }
     switch field {
-    case "Incident Identifier": report.incidentID = text ?? report.incidentID
-    case "Hardware Model", "Hardware model": report.modelCode = text ?? report.modelCode
-    case "Process":
-      let (name, pid) = LegacyTextLine.nameAndPid(value)
+    case .incidentIdentifier: report.incidentID = text ?? report.incidentID
+    case .hardwareModel, .hardwareModelLowercase: report.modelCode = text ?? report.modelCode
+    case .process:
+      let (name, pid) = isASCII ? LegacyTextLine.nameAndPid(ascii: bytes, value) : LegacyTextLine.nameAndPid(valueText)
       report.processName = name ?? report.processName
       report.pid = pid ?? report.pid
-    case "Command":
+    case .command:
       isMicrostackshot = true
       report.processName = text ?? report.processName
-    case "PID": report.pid = Int(value) ?? report.pid
-    case "Powerstats for":
-      let (name, pid) = LegacyTextLine.nameAndPid(value)
+    case .pid: report.pid = Int(valueText) ?? report.pid
+    case .powerstatsFor:
+      let (name, pid) = isASCII ? LegacyTextLine.nameAndPid(ascii: bytes, value) : LegacyTextLine.nameAndPid(valueText)
       report.processName = report.processName ?? name
       report.pid = report.pid ?? pid
-    case "Path": if let text, text != "???" { report.processPath = text }
-    case "Identifier": if let text, text != "???" { report.bundleID = text }
-    case "Version": versionText = value
-    case "Code Type":
+    case .path: if let text, text != "???" { report.processPath = text }
+    case .identifier: if let text, text != "???" { report.bundleID = text }
+    case .version: versionText = valueText
+    case .codeType:
       if let text { report.cpuType = text.hasSuffix(" (Native)") ? String(text.dropLast(9)) : text }
-    case "Parent Process": report.parentProcess = text ?? report.parentProcess
-    case "Date/Time": report.captureTime = text ?? report.captureTime
-    case "Date": report.captureTime = report.captureTime ?? text
-    case "Launch Time": report.launchTime = text ?? report.launchTime
-    case "OS Version":
+    case .parentProcess: report.parentProcess = text ?? report.parentProcess
+    case .dateTime: report.captureTime = text ?? report.captureTime
+    case .date: report.captureTime = report.captureTime ?? text
+    case .launchTime: report.launchTime = text ?? report.launchTime
+    case .osVersion:
       guard let text else { break }
       let releaseType = report.osVersion?.releaseType
       var version = OSVersion(displayString: text)
@@ -597,13 +875,14 @@ struct LegacyTextReader {
       }
       version.releaseType = releaseType
       report.osVersion = version
-    case "Release Type":
+    case .releaseType:
       var version = report.osVersion ?? OSVersion()
       version.releaseType = text
       report.osVersion = version
-    case "Exception Type":
+    case .exceptionType:
       sawBody = true
-      let (type, signal) = LegacyTextLine.exceptionType(value)
+      let (type, signal) =
+        isASCII ? LegacyTextLine.exceptionType(ascii: bytes, value) : LegacyTextLine.exceptionType(valueText)
       guard type != nil || signal != nil else {
         warn(number, "the exception type is empty")
         break
@@ -612,10 +891,10 @@ struct LegacyTextReader {
       exception.type = type
       exception.signal = signal
       report.exception = exception
-    case "Exception Codes":
+    case .exceptionCodes:
       guard let text else { break }
       var exception = report.exception ?? ExceptionInfo()
-      if let codes = LegacyTextLine.codes(value) {
+      if let codes = isASCII ? LegacyTextLine.codes(ascii: bytes, value) : LegacyTextLine.codes(valueText) {
         exception.codes = text
         exception.rawCodes = codes
       } else {
@@ -624,15 +903,15 @@ struct LegacyTextReader {
         if exception.subtype == nil { exception.subtype = text }
       }
       report.exception = exception
-    case "Exception Subtype":
+    case .exceptionSubtype:
       var exception = report.exception ?? ExceptionInfo()
       exception.subtype = text
       report.exception = exception
-    case "Exception Message":
+    case .exceptionMessage:
       var exception = report.exception ?? ExceptionInfo()
       exception.message = text
       report.exception = exception
-    case "Exception Note", "Exception Notes":
+    case .exceptionNote, .exceptionNotes:
       guard let text else { break }
       var exception = report.exception ?? ExceptionInfo()
       exception.notes.append(text)
@@ -640,14 +919,16 @@ struct LegacyTextReader {
       if text.prefilteredContains("EXC_CORPSE_NOTIFY") { report.isCorpse = true }
       if text.prefilteredContains("NON-FATAL CONDITION") { report.isNonFatal = true }
       if text.prefilteredContains("SIMULATED") { report.isSimulated = true }
-    case "Exception Reason":
+    case .exceptionReason:
       var reason = report.exceptionReason ?? ExceptionReason()
       reason.composedMessage = text
       report.exceptionReason = reason
-    case "Termination Reason":
+    case .terminationReason:
       sawBody = true
       var termination = report.termination ?? Termination()
-      if let parsed = LegacyTextLine.terminationReason(value) {
+      let parsed =
+        isASCII ? LegacyTextLine.terminationReason(ascii: bytes, value) : LegacyTextLine.terminationReason(valueText)
+      if let parsed {
         termination.namespace = parsed.namespace
         termination.code = parsed.code
         termination.indicator = parsed.indicator ?? termination.indicator
@@ -657,68 +938,64 @@ struct LegacyTextReader {
       }
       report.termination = termination
       block = .terminationReasons
-    case "Termination Description":
+    case .terminationDescription:
       guard let text else { break }
       var termination = report.termination ?? Termination()
       termination.reasons.append(text)
       report.termination = termination
-    case "Termination Details":
+    case .terminationDetails:
       guard let text else { break }
       var termination = report.termination ?? Termination()
       termination.details.append(text)
       report.termination = termination
-    case "Termination Signal": terminationSignal = text
-    case "Terminating Process":
-      let (name, pid) = LegacyTextLine.nameAndPid(value)
+    case .terminationSignal: terminationSignal = text
+    case .terminatingProcess:
+      let (name, pid) = isASCII ? LegacyTextLine.nameAndPid(ascii: bytes, value) : LegacyTextLine.nameAndPid(valueText)
       var termination = report.termination ?? Termination()
       termination.byProc = name
       termination.byPid = pid
       report.termination = termination
-    case "Triggered by Thread", "Crashed Thread":
-      guard let (thread, queue) = LegacyTextLine.threadNumber(value) else {
+    case .triggeredByThread, .crashedThread:
+      let found = isASCII ? LegacyTextLine.threadNumber(ascii: bytes, value) : LegacyTextLine.threadNumber(valueText)
+      guard let (thread, queue) = found else {
         warn(number, "could not read the number of the crashed thread")
         break
       }
       triggered = (thread, queue, number)
-    case "Highlighted Thread":
-      if let (thread, _) = LegacyTextLine.threadNumber(value) { highlighted = (thread, number) }
-    case "Application Specific Information":
+    case .highlightedThread:
+      let found = isASCII ? LegacyTextLine.threadNumber(ascii: bytes, value) : LegacyTextLine.threadNumber(valueText)
+      if let (thread, _) = found { highlighted = (thread, number) }
+    case .applicationSpecificInformation:
       sawBody = true
       inHeaderBlock = false
       if let text { applicationSpecificLines.append(text) }
       block = .applicationSpecific
-    case "Kernel Triage":
+    case .kernelTriage:
       if let text { kernelTriageLines.append(text) }
       block = .kernelTriage
-    case "VM Region Info":
+    case .vmRegionInfo:
       if let text { vmRegionLines.append(text) }
       block = .vmRegionInfo
-    case "VM Region Summary":
+    case .vmRegionSummary:
       inHeaderBlock = false
       if let text { vmSummaryLines.append(text) }
       pendingBlankLines = 0
       block = .vmSummary
-    case "Dyld Error Message":
+    case .dyldErrorMessage:
       if let text { dyldErrorLines.append(text) }
       block = .dyldErrorMessage
-    case "Filtered syslog", "External Modification Summary", "Translated Code Information",
-      "System Profile", "Application Specific Signatures":
+    case .filteredSyslog, .externalModificationSummary, .translatedCodeInformation, .systemProfile,
+      .applicationSpecificSignatures:
       inHeaderBlock = false
       block = .skipped
-    case "Logical CPU": addRegister("cpu", value)
-    case "Error Code": addRegister("err", value)
-    case "Trap Number": addRegister("trap", value)
-    case "Event": event = text
-    case "Action taken": actionTaken = text
-    case "Reason": stackshotReason = stackshotReason ?? text
-    case "Exception Code": stackshotCode = stackshotCode ?? text
-    case "Frontmost process PID": if let pid = Int(value) { frontmostPids.append(pid) }
-    default:
-      if field.hasPrefix("VM Regions Near") {
-        block = .vmRegionInfo
-      } else if field.hasPrefix("Process "), value.isEmpty {
-        readStackshotProcess(key)
-      }
+    case .logicalCPU: addRegister("cpu", valueText)
+    case .errorCode: addRegister("err", valueText)
+    case .trapNumber: addRegister("trap", valueText)
+    case .event: event = text
+    case .actionTaken: actionTaken = text
+    case .reason: stackshotReason = stackshotReason ?? text
+    case .exceptionCode: stackshotCode = stackshotCode ?? text
+    case .frontmostProcessPID: if let pid = Int(valueText) { frontmostPids.append(pid) }
     }
   }
 
@@ -829,6 +1106,18 @@ struct LegacyTextReader {
   /// line, else by the address range that holds the frame's address.
   mutating func resolveFrames() {
     guard !report.images.isEmpty else { return }
+    if let resolver = ImageResolver(
+      images: report.images, threads: report.threads, lastExceptionBacktrace: report.lastExceptionBacktrace,
+      keySlots: imageKeySlots)
+    {
+      for position in report.threads.indices {
+        resolver.resolve(&report.threads[position].frames)
+      }
+      if report.lastExceptionBacktrace != nil {
+        resolver.resolve(&report.lastExceptionBacktrace!)
+      }
+      return
+    }
     var names = Set<String>()
     // By index: a copy of a thread or frame retains and releases every string it holds.
     for thread in report.threads.indices {
@@ -885,7 +1174,9 @@ struct LegacyTextReader {
       var summary = report.resource ?? ResourceSummary()
       summary.event = event ?? summary.event
       summary.actionTaken = actionTaken ?? summary.actionTaken
-      summary.fields = headerFields.map { ResourceSummary.Field(key: String($0.key), value: String($0.value)) }
+      summary.fields = headerFields.map {
+        ResourceSummary.Field(key: String(substring($0.key)), value: String(substring($0.value)))
+      }
       report.resource = summary
     default:
       break
@@ -916,6 +1207,7 @@ struct ImageKeySlots {
 
   /// `NameFilter.slot` of the text `bytes[range]` makes when it is ASCII (the text is then those
   /// bytes); ``unknownSlot`` otherwise.
+  @inline(__always)
   static func slot(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int16 {
     let key = UnsafeBufferPointer(rebasing: bytes[range])
     guard ByteSearch.isASCII(key) else { return unknownSlot }
@@ -932,6 +1224,8 @@ struct ImageResolver {
   var byName: [String: Int] = [:]
   /// (base, last address, index), sorted by base.
   var ranges: [(base: UInt64, last: UInt64, index: Int)] = []
+  /// ``byName`` when every name is ASCII (``init(images:frameNamesOf:keySlots:)``).
+  var names: NameTable?
 
   /// - Parameter keySlots: For each image, the slots of its keys (``ImageKeySlots``), or `nil`.
   init(images: [BinaryImage], frameImageNames: Set<String>, keySlots: [ImageKeySlots]? = nil) {
@@ -981,6 +1275,7 @@ struct ImageResolver {
   struct NameFilter {
     var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
+    @inline(__always)
     static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
       guard let first = bytes.first, let last = bytes.last else { return 0 }
       return (bytes.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 255
@@ -1013,6 +1308,18 @@ struct ImageResolver {
 
     func mayContain(_ text: String) -> Bool { contains(slot: Self.slot(of: text)) }
 
+    /// ``insert(_:)`` of the text whose UTF-8 is `name`.
+    mutating func insert(name: UnsafeBufferPointer<UInt8>) {
+      let slot = Self.slot(name)
+      let mask = UInt64(1) << UInt64(slot & 63)
+      switch slot >> 6 {
+      case 0: bits.0 |= mask
+      case 1: bits.1 |= mask
+      case 2: bits.2 |= mask
+      default: bits.3 |= mask
+      }
+    }
+
     /// `CrashReport.lastPathComponent(path)`, made only when the filter lets it through.
     func fileNameIfMayContain(_ path: String) -> String? {
       let fileName: (UnsafeBufferPointer<UInt8>) -> String? = { bytes in
@@ -1022,6 +1329,177 @@ struct ImageResolver {
       }
       return path.utf8.withContiguousStorageIfAvailable(fileName)
         ?? Array(path.utf8).withUnsafeBufferPointer(fileName)
+    }
+  }
+
+  /// The resolver of the frames of `threads` and `lastExceptionBacktrace` (a report's: passed
+  /// apart, since passing the report copied it) when every image name a frame uses is ASCII, as is
+  /// every image key that might be one: the
+  /// names are then kept and compared as bytes (``NameTable``), which for ASCII text is `String`
+  /// equality, and hashed cheaply where a `Set` and a `Dictionary` of `String`s hashed each with
+  /// `Hasher`. `nil` otherwise (the caller then uses ``init(images:frameImageNames:keySlots:)``,
+  /// which gives the same images for ASCII names).
+  init?(
+    images: [BinaryImage], threads: [CrashThread], lastExceptionBacktrace: [Frame]?, keySlots: [ImageKeySlots]?
+  ) {
+    let names = NameTable()
+    for thread in threads.indices {
+      // Neighbouring frames are mostly in one image: a name equal to the last one is not looked up.
+      var last: String?
+      for frame in threads[thread].frames.indices {
+        if let name = threads[thread].frames[frame].imageName, name != last {
+          guard names.insert(name) else { return nil }
+          last = name
+        }
+      }
+    }
+    if let frames = lastExceptionBacktrace {
+      for frame in frames.indices {
+        if let name = frames[frame].imageName { guard names.insert(name) else { return nil } }
+      }
+    }
+    self.images = images
+    ranges.reserveCapacity(images.count)
+    let keySlots = keySlots?.count == images.count ? keySlots : nil
+    if let keySlots {
+      for index in keySlots.indices where keySlots[index].hasRange {
+        ranges.append((keySlots[index].base, keySlots[index].last, index))
+      }
+    }
+    /// Whether the key with this slot may be a frame's: a known slot outside the filter is not.
+    func mayMatch(_ slot: Int16) -> Bool {
+      slot == ImageKeySlots.unknownSlot || (slot >= 0 && names.filter.contains(slot: Int(slot)))
+    }
+    // As in ``init(images:frameImageNames:keySlots:)``: the first image with a key wins.
+    for index in images.indices {
+      if keySlots != nil && names.found >= names.count { break }
+      if names.found < names.count {
+        let slots = keySlots?[index] ?? .unknown
+        if mayMatch(slots.name), let name = images[index].name {
+          guard names.assign(index, toName: name, fileNameOnly: false) else { return nil }
+        }
+        if mayMatch(slots.bundleID), let bundleID = images[index].bundleID {
+          guard names.assign(index, toName: bundleID, fileNameOnly: false) else { return nil }
+        }
+        if mayMatch(slots.fileName), let path = images[index].path {
+          guard names.assign(index, toName: path, fileNameOnly: true) else { return nil }
+        }
+      }
+      if keySlots == nil, let base = images[index].base, let size = images[index].size, size > 0 {
+        ranges.append((base, base &+ (size - 1), index))
+      }
+    }
+    ranges.sort { $0.base < $1.base }
+    self.names = names
+  }
+
+  /// The image names of a report's frames, kept as their UTF-8 (all ASCII) in an open-addressing
+  /// table, each with the image it resolves to. A class: its lookups run in closures over a
+  /// name's bytes, where a struct was copied (a retain of each of its arrays) on every call. Its
+  /// properties are not checked for exclusive access at run time (a thread-local access set on
+  /// every use cost more than the copies): one resolver uses the table, on one thread, and no
+  /// access to a property overlaps another.
+  final class NameTable {
+    struct Entry {
+      var start: Int
+      var count: Int
+      var hash: UInt64
+      /// The first image with this name as a key, or -1.
+      var image: Int
+    }
+    /// The names' bytes, one after another.
+    @exclusivity(unchecked) var bytes: [UInt8] = []
+    @exclusivity(unchecked) var entries: [Entry] = []
+    /// Per slot, the index of its entry, or -1.
+    @exclusivity(unchecked) var slots: [Int] = Array(repeating: -1, count: 64)
+    /// How many names have their image.
+    @exclusivity(unchecked) var found = 0
+    @exclusivity(unchecked) var filter = NameFilter()
+
+    var count: Int { entries.count }
+
+    static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+      guard key.count >= 8, let base = key.baseAddress else {
+        var word = UInt64(truncatingIfNeeded: key.count) &* 0x9E37_79B9_7F4A_7C15
+        for byte in key { word = (word ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return word ^ (word &>> 29)
+      }
+      return SharedTexts.hash(UnsafeRawPointer(base), key.count)
+    }
+
+    /// The entry holding `key`, or `nil`.
+    func find(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
+      let mask = slots.count - 1
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while slots[slot] >= 0 {
+        let entry = entries[slots[slot]]
+        if entry.hash == hash && entry.count == key.count
+          && bytes.withUnsafeBufferPointer({ stored in
+            key.isEmpty || memcmp(stored.baseAddress! + entry.start, key.baseAddress!, key.count) == 0
+          })
+        {
+          return slots[slot]
+        }
+        slot = (slot + 1) & mask
+      }
+      return nil
+    }
+
+    /// Adds `name` (a frame's image name); `false` when it is not ASCII.
+    func insert(_ name: String) -> Bool {
+      var name = name
+      return name.withUTF8 { key in
+        guard ByteSearch.isASCII(key) else { return false }
+        let hash = Self.hash(key)
+        if find(key, hash: hash) != nil { return true }
+        if (entries.count + 1) * 2 > slots.count { grow() }
+        entries.append(Entry(start: bytes.count, count: key.count, hash: hash, image: -1))
+        bytes.append(contentsOf: key)
+        place(entries.count - 1)
+        filter.insert(name: key)
+        return true
+      }
+    }
+
+    func place(_ entry: Int) {
+      let mask = slots.count - 1
+      var slot = Int(truncatingIfNeeded: entries[entry].hash) & mask
+      while slots[slot] >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = entry
+    }
+
+    func grow() {
+      slots = Array(repeating: -1, count: slots.count * 2)
+      for entry in entries.indices { place(entry) }
+    }
+
+    /// Gives the name `key` (or, with `fileNameOnly`, the file name of the path `key`) the image
+    /// `index` when a frame uses it and no image had it before. `false` when the key the filter
+    /// lets through is not ASCII.
+    func assign(_ index: Int, toName key: String, fileNameOnly: Bool) -> Bool {
+      var key = key
+      return key.withUTF8 { text in
+        var name = text
+        if fileNameOnly {
+          let start = LegacyTextLine.lastIndex(of: 0x2F, in: text, 0..<text.count).map { $0 + 1 } ?? 0
+          name = UnsafeBufferPointer(rebasing: text[start...])
+        }
+        guard filter.contains(slot: NameFilter.slot(name)) else { return true }
+        guard ByteSearch.isASCII(name) else { return false }
+        if let entry = find(name, hash: Self.hash(name)), entries[entry].image < 0 {
+          entries[entry].image = index
+          found += 1
+        }
+        return true
+      }
+    }
+
+    /// The image of the frames named `name`, or `nil`.
+    func image(named name: String) -> Int? {
+      var name = name
+      let entry = name.withUTF8 { find($0, hash: Self.hash($0)) }
+      guard let entry, entries[entry].image >= 0 else { return nil }
+      return entries[entry].image
     }
   }
 
@@ -1054,7 +1532,7 @@ struct ImageResolver {
       if let name = frames[position].imageName {
         if name != lastName {
           lastName = name
-          lastIndex = byName[name]
+          if let names { lastIndex = names.image(named: name) } else { lastIndex = byName[name] }
         }
         named = lastIndex
       }
@@ -1077,35 +1555,118 @@ struct ImageResolver {
   }
 }
 
-/// A header key as a `switch` subject: an ASCII key matches a case label when the bytes are equal
-/// (for ASCII text that is `String` equality), found with a length check and a byte comparison instead of
-/// a generic `==` for each of the dozens of labels; any other key is compared as before.
-struct FieldKey {
-  let key: Substring
-  let count: Int
-  let isASCII: Bool
+/// A header key the text reader models.
+///
+/// An ASCII key is found from its bytes: by its length, then a byte comparison with the few labels
+/// of that length (for ASCII text, byte equality is `String` equality), where a `switch` of
+/// `String` patterns tried some sixty labels one after another on every header line. Any other key
+/// is compared as a `String` with each label, so canonical equivalence still applies to it
+/// ("\u{212A}ernel Triage" is "Kernel Triage").
+enum Field: CaseIterable {
+  case incidentIdentifier, hardwareModel, hardwareModelLowercase, process, command, pid, powerstatsFor, path
+  case identifier, version, codeType, parentProcess, dateTime, date, launchTime, osVersion, releaseType
+  case exceptionType, exceptionCodes, exceptionSubtype, exceptionMessage, exceptionNote, exceptionNotes
+  case exceptionReason, terminationReason, terminationDescription, terminationDetails, terminationSignal
+  case terminatingProcess, triggeredByThread, crashedThread, highlightedThread, applicationSpecificInformation
+  case kernelTriage, vmRegionInfo, vmRegionSummary, dyldErrorMessage, filteredSyslog, externalModificationSummary
+  case translatedCodeInformation, systemProfile, applicationSpecificSignatures, logicalCPU, errorCode, trapNumber
+  case event, actionTaken, reason, exceptionCode, frontmostProcessPID
 
-  init(_ key: Substring) {
-    self.key = key
-    count = key.utf8.count
-    isASCII = key.utf8.withContiguousStorageIfAvailable(ByteSearch.isASCII)
-      ?? key.utf8.allSatisfy { $0 < 0x80 }
-  }
-
-  /// `key.hasPrefix(prefix)` for an ASCII `prefix`: on the bytes when the key is ASCII (each byte
-  /// a character), else as before.
-  func hasPrefix(_ prefix: StaticString) -> Bool {
-    guard isASCII else { return key.hasPrefix(prefix.description) }
-    return LegacyTextLine.hasPrefix(key, prefix)
-  }
-
-  static func ~= (pattern: StaticString, value: FieldKey) -> Bool {
-    guard value.isASCII, pattern.hasPointerRepresentation else {
-      return value.key == pattern.description
+  var label: StaticString {
+    switch self {
+    case .incidentIdentifier: "Incident Identifier"
+    case .hardwareModel: "Hardware Model"
+    case .hardwareModelLowercase: "Hardware model"
+    case .process: "Process"
+    case .command: "Command"
+    case .pid: "PID"
+    case .powerstatsFor: "Powerstats for"
+    case .path: "Path"
+    case .identifier: "Identifier"
+    case .version: "Version"
+    case .codeType: "Code Type"
+    case .parentProcess: "Parent Process"
+    case .dateTime: "Date/Time"
+    case .date: "Date"
+    case .launchTime: "Launch Time"
+    case .osVersion: "OS Version"
+    case .releaseType: "Release Type"
+    case .exceptionType: "Exception Type"
+    case .exceptionCodes: "Exception Codes"
+    case .exceptionSubtype: "Exception Subtype"
+    case .exceptionMessage: "Exception Message"
+    case .exceptionNote: "Exception Note"
+    case .exceptionNotes: "Exception Notes"
+    case .exceptionReason: "Exception Reason"
+    case .terminationReason: "Termination Reason"
+    case .terminationDescription: "Termination Description"
+    case .terminationDetails: "Termination Details"
+    case .terminationSignal: "Termination Signal"
+    case .terminatingProcess: "Terminating Process"
+    case .triggeredByThread: "Triggered by Thread"
+    case .crashedThread: "Crashed Thread"
+    case .highlightedThread: "Highlighted Thread"
+    case .applicationSpecificInformation: "Application Specific Information"
+    case .kernelTriage: "Kernel Triage"
+    case .vmRegionInfo: "VM Region Info"
+    case .vmRegionSummary: "VM Region Summary"
+    case .dyldErrorMessage: "Dyld Error Message"
+    case .filteredSyslog: "Filtered syslog"
+    case .externalModificationSummary: "External Modification Summary"
+    case .translatedCodeInformation: "Translated Code Information"
+    case .systemProfile: "System Profile"
+    case .applicationSpecificSignatures: "Application Specific Signatures"
+    case .logicalCPU: "Logical CPU"
+    case .errorCode: "Error Code"
+    case .trapNumber: "Trap Number"
+    case .event: "Event"
+    case .actionTaken: "Action taken"
+    case .reason: "Reason"
+    case .exceptionCode: "Exception Code"
+    case .frontmostProcessPID: "Frontmost process PID"
     }
-    guard pattern.utf8CodeUnitCount == value.count else { return false }
-    let label = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
-    return value.key.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(label) }
-      ?? value.key.utf8.elementsEqual(label)
+  }
+
+  /// Whether the key ends the continuation lines of "Termination Reason"
+  /// (``LegacyTextReader/sectionLabels``).
+  var isSectionLabel: Bool {
+    switch self {
+    case .terminationDescription, .terminationDetails, .terminationSignal, .terminatingProcess, .terminationReason,
+      .triggeredByThread, .crashedThread, .highlightedThread, .exceptionNote, .exceptionNotes, .exceptionType,
+      .exceptionCodes, .exceptionSubtype, .exceptionMessage, .exceptionReason, .applicationSpecificInformation,
+      .applicationSpecificSignatures, .kernelTriage, .vmRegionInfo, .vmRegionSummary, .filteredSyslog,
+      .externalModificationSummary:
+      true
+    default:
+      false
+    }
+  }
+
+  /// The fields by the length of their label.
+  static let byLength: [[Field]] = {
+    var table: [[Field]] = []
+    for field in allCases {
+      let count = field.label.utf8CodeUnitCount
+      while table.count <= count { table.append([]) }
+      table[count].append(field)
+    }
+    return table
+  }()
+
+  /// The field whose label is the ASCII key `bytes[key]`, or `nil`.
+  init?(_ bytes: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) {
+    let table = Self.byLength
+    guard key.count < table.count, let base = bytes.baseAddress else { return nil }
+    for field in table[key.count] where memcmp(base + key.lowerBound, field.label.utf8Start, key.count) == 0 {
+      self = field
+      return
+    }
+    return nil
+  }
+
+  /// The field whose label equals `key` as a `String`, or `nil`: for keys that are not all ASCII.
+  init?(_ key: Substring) {
+    guard let field = Self.allCases.first(where: { key == $0.label.description }) else { return nil }
+    self = field
   }
 }

@@ -288,4 +288,190 @@ struct LegacyTextFastPathTests {
       }
     }
   }
+
+  /// Header values of the samples and some made to be awkward.
+  static var values: [String] {
+    var values = [
+      "", " ", "EXC_BAD_ACCESS (SIGSEGV)", "EXC_CRASH (SIGKILL - CODESIGNING)", "SIGSEGV", "EXC_GUARD", "()",
+      "(SIGABRT)", "EXC ( )", "X)", "a(b(c)", "0x0000000000000001, 0x00000001aa3f4788", "0x1,,0x2", ",", "0x1, ",
+      "0x1, zz", "KERN_INVALID_ADDRESS at 0x18", "Namespace SPRINGBOARD, Code 0x8badf00d",
+      "Namespace SIGNAL, Code 11 Segmentation fault: 11", "Namespace ,,,", "Namespace ", "Namespace a,b",
+      "Namespace , x", "Namespace X, Code zz", "Namespace X, Code  7  trailing  words", "SIGNAL 6 Abort trap: 6",
+      "DYLD 1 Library missing",
+      "FRONTBOARD 2343432205", "A, 1 x", "A  1", "A 1  ", "A\t1\tb c", "one", "App [123]", "App [ 12 ]", "App []",
+      "??? [1]", "??? ", "[5]", "App [+5]", "App [-0]", "App [99999999999999999999]", "7", "3, Dispatch queue: q",
+      "5  Dispatch queue: com.apple.main-thread", "5,, Dispatch queue:", "x", "12abc", "99999999999999999999999",
+    ]
+    for text in samples {
+      for line in text.split(separator: "\n") {
+        if let (_, value) = LegacyTextLine.keyValue(line) { values.append(String(value)) }
+      }
+    }
+    return values.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+  }
+
+  @Test("Header values read from the bytes of ASCII text agree with the Substring readers")
+  func headerValuesAgree() {
+    for value in Self.values {
+      let padded = Array(("xx" + value + "yy").utf8)
+      let range = 2..<(padded.count - 2)
+      let line = Substring(value)
+      padded.withUnsafeBufferPointer { bytes in
+        let type = LegacyTextLine.exceptionType(ascii: bytes, range)
+        let expectedType = LegacyTextLine.exceptionType(line)
+        #expect(type.type == expectedType.type && type.signal == expectedType.signal, "\(value)")
+        #expect(LegacyTextLine.codes(ascii: bytes, range) == LegacyTextLine.codes(line), "\(value)")
+        let reason = LegacyTextLine.terminationReason(ascii: bytes, range)
+        let expectedReason = LegacyTextLine.terminationReason(line)
+        #expect(reason == expectedReason, "\(value)")
+        let process = LegacyTextLine.nameAndPid(ascii: bytes, range)
+        let expectedProcess = LegacyTextLine.nameAndPid(line)
+        #expect(process.name == expectedProcess.name && process.pid == expectedProcess.pid, "\(value)")
+        let thread = LegacyTextLine.threadNumber(ascii: bytes, range)
+        let expectedThread = LegacyTextLine.threadNumber(line)
+        #expect(thread?.number == expectedThread?.number && thread?.queue == expectedThread?.queue, "\(value)")
+      }
+    }
+  }
+
+  @Test("Thread headers and key-value splits read from bytes agree with the Substring readers")
+  func threadHeadersAgree() {
+    var lines = [
+      "Thread 0:", "Thread 0 Crashed:", "Thread 0 Crashed:: Dispatch queue: com.apple.main-thread", "Thread 3:: name",
+      "Thread 5 name:  Dispatch queue: q", "Thread 5 name: tid_303  Dispatch queue: q", "Thread 5 name:",
+      "Thread 7 crashed with ARM Thread State (64-bit):", "Thread 7 crashed with :", "Thread 0 instruction stream:",
+      "Thread 0 Highlighted:", "Thread 99999999999999999999:", "Thread 1 x", "Thread 1:  ", "Thread 1: x",
+      "Thread 12 crashed with X86 Thread State (32-bit):", "Thread 2 Crashed", "Thread 2 :",
+    ]
+    for text in Self.samples {
+      for line in text.split(separator: "\n") where line.hasPrefix("Thread ") { lines.append(String(line)) }
+    }
+    for line in lines where line.utf8.allSatisfy({ $0 < 0x80 }) {
+      let padded = Array(("x" + line + "y").utf8)
+      let range = 1..<(padded.count - 1)
+      padded.withUnsafeBufferPointer { bytes in
+        let header = LegacyTextLine.threadHeader(ascii: bytes, range)
+        #expect(header == LegacyTextLine.threadHeader(Substring(line)), "\(line)")
+        let split = LegacyTextLine.keyValue(bytes, range)
+        let expected = LegacyTextLine.keyValue(Substring(line))
+        #expect((split == nil) == (expected == nil), "\(line)")
+        if let split, let expected {
+          #expect(String(decoding: bytes[split.key], as: UTF8.self) == String(expected.key), "\(line)")
+          #expect(String(decoding: bytes[split.value], as: UTF8.self) == String(expected.value), "\(line)")
+        }
+      }
+    }
+  }
+
+  @Test("Numbers read in place agree with UInt64(_:radix:)")
+  func unsignedAgrees() {
+    let alphabet = Array("0123456789abcdefABCDEF+-xg _".utf8)
+    var state: UInt64 = 0x1234_5678_9ABC_DEF0
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    var inputs: [[UInt8]] = [[], Array("+".utf8), Array("-0".utf8), Array("+12".utf8), Array("-1".utf8),
+      Array("18446744073709551615".utf8), Array("18446744073709551616".utf8), Array("ffffffffffffffff".utf8),
+      Array("1ffffffffffffffff".utf8), Array("__pthread_kill".utf8)]
+    for _ in 0..<20_000 { inputs.append((0..<next(22)).map { _ in alphabet[next(alphabet.count)] }) }
+    for input in inputs {
+      for radix in [10, 16] {
+        let found = input.withUnsafeBufferPointer { LegacyTextLine.unsigned($0, 0..<$0.count, radix: UInt64(radix)) }
+        #expect(found == UInt64(String(decoding: input, as: UTF8.self), radix: radix), "\(input) \(radix)")
+      }
+    }
+  }
+
+  @Test("Image UUIDs packed from the bytes are the UUIDs of the text form")
+  func imageUUIDsAgree() {
+    let alphabet = Array("0123456789abcdefABCDEF-".utf8)
+    var state: UInt64 = 0x0F0F_1234_5678_9ABC
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    var texts: [[UInt8]] = [Array("00000000000000000000000000000000".utf8),
+      Array("00000000-0000-0000-0000-000000000000".utf8), Array("6f1c3b2a9d8e4f00a1b2c3d4e5f60718".utf8),
+      Array("6F1C3B2A-9D8E-4F00-A1B2-C3D4E5F60718".utf8), Array("6f1c3b2a-9d8e-4f00-a1b2-c3d4e5f6071-".utf8)]
+    for _ in 0..<5000 {
+      let count = [32, 36, next(40) + 1][next(3)]
+      let dashOdds = [3, 12, Int.max][next(3)]
+      var text = (0..<count).map { _ in dashOdds != Int.max && next(dashOdds) == 0 ? 0x2D : alphabet[next(22)] }
+      if count == 36 && next(2) == 0 { for position in [8, 13, 18, 23] { text[position] = 0x2D } }
+      texts.append(text)
+    }
+    for text in texts {
+      let padded = [0x3C] + text + [0x3E]
+      padded.withUnsafeBufferPointer { bytes in
+        let found = LegacyTextLine.imageUUID(bytes, 1..<(bytes.count - 1))
+        let expected = LegacyTextLine.normalizedImageUUID(UnsafeBufferPointer(rebasing: bytes[1..<(bytes.count - 1)]))
+        #expect(found == expected, "\(String(decoding: text, as: UTF8.self))")
+      }
+    }
+  }
+
+  @Test("The byte-keyed resolver finds the images the String one finds")
+  func byteResolverAgrees() {
+    for text in Self.samples {
+      var report = CrashReport(format: .legacyText)
+      LegacyTextParser.parse(text, firstLine: 1, into: &report)
+      guard !report.images.isEmpty else { continue }
+      var slots: [ImageKeySlots] = []
+      for line in text.split(separator: "\n") {
+        let content = line.drop(while: { $0 == " " || $0 == "\t" })
+        guard content.hasPrefix("0x") else { continue }
+        Array(content.utf8).withUnsafeBufferPointer { bytes in
+          var found = ImageKeySlots.unknown
+          if LegacyTextLine.binaryImage(bytes: bytes, slots: &found) != nil { slots.append(found) }
+        }
+      }
+      // Frames named after every key of every image, and some other names.
+      var names = Set(report.images.compactMap(\.name))
+      names.formUnion(report.images.compactMap(\.bundleID))
+      names.formUnion(report.images.compactMap { $0.path.map(Self.fileName) })
+      names.formUnion(["not an image", "x", "libsystem_kernel.dylib.x"])
+      report.threads = [CrashThread(index: 0, frames: names.sorted().map { Frame(imageName: $0) })]
+      report.threads[0].frames += report.images.compactMap(\.base).map { Frame(address: $0 &+ 4) }
+      for keySlots in [slots, []] {
+        guard
+          let fast = ImageResolver(
+            images: report.images, threads: report.threads, lastExceptionBacktrace: report.lastExceptionBacktrace,
+            keySlots: keySlots)
+        else {
+          #expect(names.contains { !$0.utf8.allSatisfy { $0 < 0x80 } })
+          continue
+        }
+        let plain = ImageResolver(images: report.images, frameImageNames: names, keySlots: keySlots)
+        var fastFrames = report.threads[0].frames
+        var plainFrames = fastFrames
+        fast.resolve(&fastFrames)
+        plain.resolve(&plainFrames)
+        #expect(fastFrames == plainFrames)
+        #expect(fast.ranges.map(\.index) == plain.ranges.map(\.index))
+      }
+    }
+  }
+
+  @Test("Byte searches eight bytes at a time agree with a byte at a time")
+  func wordSearchesAgree() {
+    let alphabet = Array("/ \t.+(x\u{7F}".utf8) + [0x80, 0xFF, 0x00, 0x01, 0x2E, 0x30, 0xAF]
+    var state: UInt64 = 0x5555_1234_ABCD_0001
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    for _ in 0..<20_000 {
+      let bytes = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }
+      let lower = next(bytes.count + 1)
+      let range = lower..<(lower + next(bytes.count - lower + 1))
+      bytes.withUnsafeBufferPointer { buffer in
+        for byte: UInt8 in [0x2F, 0x2E, 0x2B, 0x28, 0x00, 0x80] {
+          #expect(LegacyTextLine.lastIndex(of: byte, in: buffer, range) == bytes[range].lastIndex(of: byte))
+          #expect(LegacyTextLine.contains(byte, in: buffer, range) == bytes[range].contains(byte))
+        }
+        #expect(LegacyTextLine.lastSpace(buffer, range) == bytes[range].lastIndex { $0 == 0x20 || $0 == 0x09 })
+      }
+    }
+  }
 }
