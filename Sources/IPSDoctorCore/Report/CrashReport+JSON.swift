@@ -156,30 +156,32 @@ extension CrashReport {
 
   /// Reads a bug_type 309 crash report body.
   mutating func apply(crashBody object: JSONNode, decoder: inout FieldDecoder) {
-    let root = JSONPath.root
+    // Paths name the root where a warning needs them (`.root`, a static): a local copy of it,
+    // captured by the paths of every image, thread and frame, was retained and released again
+    // around each of them.
     let body = CrashBodyMembers(object)
-    if let bugType = decoder.string(body.bugType, named: "bug_type", in: root), self.bugType == nil {
+    if let bugType = decoder.string(body.bugType, named: "bug_type", in: .root), self.bugType == nil {
       self.bugType = BugType(bugType)
     }
-    if let incident = decoder.uuid(body.incident, named: "incident", in: root) { incidentIDStorage = incident }
+    if let incident = decoder.uuid(body.incident, named: "incident", in: .root) { incidentIDStorage = incident }
     // The header's strings are answered again where the body repeats them (see
     // `FieldDecoder.text(_:reusing:)`).
-    processName = decoder.string(body.procName, named: "procName", in: root, reusing: processName) ?? processName
-    processPath = decoder.sharedString(body.procPath, named: "procPath", in: root)
-    pid = decoder.int(body.pid, named: "pid", in: root)
-    if let parent = decoder.string(body.parentProc, named: "parentProc", in: root) {
-      let parentPid = decoder.int(body.parentPid, named: "parentPid", in: root)
+    processName = decoder.string(body.procName, named: "procName", in: .root, reusing: processName) ?? processName
+    processPath = decoder.sharedString(body.procPath, named: "procPath", in: .root)
+    pid = decoder.int(body.pid, named: "pid", in: .root)
+    if let parent = decoder.string(body.parentProc, named: "parentProc", in: .root) {
+      let parentPid = decoder.int(body.parentPid, named: "parentPid", in: .root)
       parentProcess = parentPid.map { "\(parent) [\($0)]" } ?? parent
     }
-    modelCode = decoder.string(body.modelCode, named: "modelCode", in: root)
-    cpuType = decoder.string(body.cpuType, named: "cpuType", in: root)
-    captureTime = decoder.string(body.captureTime, named: "captureTime", in: root) ?? captureTime
-    launchTime = decoder.string(body.procLaunch, named: "procLaunch", in: root)
+    modelCode = decoder.string(body.modelCode, named: "modelCode", in: .root)
+    cpuType = decoder.string(body.cpuType, named: "cpuType", in: .root)
+    captureTime = decoder.string(body.captureTime, named: "captureTime", in: .root) ?? captureTime
+    launchTime = decoder.string(body.procLaunch, named: "procLaunch", in: .root)
     // The trees of bundleInfo, storeInfo and legacyInfo are built when asked (for their warnings,
     // the first two are checked here).
     bodyTrees = .crashBody
-    let bundleNode = decoder.object(body.bundleInfo, named: "bundleInfo", in: root)
-    _ = decoder.object(body.storeInfo, named: "storeInfo", in: root)
+    let bundleNode = decoder.object(body.bundleInfo, named: "bundleInfo", in: .root)
+    _ = decoder.object(body.storeInfo, named: "storeInfo", in: .root)
     if let bundleInfo = bundleNode {
       var identifier, shortVersion, version: JSONNode?
       for (key, value) in bundleInfo.members {
@@ -190,12 +192,12 @@ extension CrashReport {
         default: continue
         }
       }
-      func path() -> JSONPath { root.appending("bundleInfo") }
+      func path() -> JSONPath { JSONPath.root.appending("bundleInfo") }
       bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path(), reusing: bundleID) ?? bundleID
       appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path()) ?? appVersion
       buildVersion = decoder.string(version, named: "CFBundleVersion", in: path()) ?? buildVersion
     }
-    if let os = decoder.object(body.osVersion, named: "osVersion", in: root) {
+    if let os = decoder.object(body.osVersion, named: "osVersion", in: .root) {
       var train, build, releaseType, isEmbedded: JSONNode?
       for (key, value) in os.members {
         switch MemberName(key) {
@@ -206,7 +208,7 @@ extension CrashReport {
         default: continue
         }
       }
-      func path() -> JSONPath { root.appending("osVersion") }
+      func path() -> JSONPath { JSONPath.root.appending("osVersion") }
       var version = OSVersion(
         train: decoder.string(train, named: "train", in: path()),
         build: decoder.string(build, named: "build", in: path()),
@@ -215,33 +217,33 @@ extension CrashReport {
       osVersion = version
     }
 
-    if let exception = decoder.object(body.exception, named: "exception", in: root) {
-      self.exception = ExceptionInfo(json: exception, at: root.appending("exception"), decoder: &decoder)
+    if let exception = decoder.object(body.exception, named: "exception", in: .root) {
+      self.exception = ExceptionInfo(json: exception, at: JSONPath.root.appending("exception"), decoder: &decoder)
     }
-    if let reason = decoder.object(body.exceptionReason, named: "exceptionReason", in: root) {
+    if let reason = decoder.object(body.exceptionReason, named: "exceptionReason", in: .root) {
       exceptionReason = ExceptionReason(
-        json: reason, at: root.appending("exceptionReason"), decoder: &decoder)
+        json: reason, at: JSONPath.root.appending("exceptionReason"), decoder: &decoder)
     }
-    if let termination = decoder.object(body.termination, named: "termination", in: root) {
+    if let termination = decoder.object(body.termination, named: "termination", in: .root) {
       self.termination = Termination(
-        json: termination, at: root.appending("termination"), decoder: &decoder)
+        json: termination, at: JSONPath.root.appending("termination"), decoder: &decoder)
     }
     if let asi = body.asi {
       applicationSpecificInfo = Self.applicationSpecificInfo(asi, decoder: &decoder)
     }
-    kernelTriage = decoder.string(body.ktriageinfo, named: "ktriageinfo", in: root)
-    vmSummary = decoder.string(body.vmSummary, named: "vmSummary", in: root)
+    kernelTriage = decoder.string(body.ktriageinfo, named: "ktriageinfo", in: .root)
+    vmSummary = decoder.string(body.vmSummary, named: "vmSummary", in: .root)
     vmRegionInfo =
-      decoder.string(body.vmregioninfo, named: "vmregioninfo", in: root)
-      ?? decoder.string(body.vmRegionInfo, named: "vmRegionInfo", in: root)
+      decoder.string(body.vmregioninfo, named: "vmregioninfo", in: .root)
+      ?? decoder.string(body.vmRegionInfo, named: "vmRegionInfo", in: .root)
     isCorpse =
-      decoder.bool(body.isCorpse, named: "isCorpse", in: root)
-      ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: root)
-    isNonFatal = decoder.bool(body.isNonFatal, named: "isNonFatal", in: root)
-    isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: root)
+      decoder.bool(body.isCorpse, named: "isCorpse", in: .root)
+      ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: .root)
+    isNonFatal = decoder.bool(body.isNonFatal, named: "isNonFatal", in: .root)
+    isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: .root)
 
-    if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: root) {
-      func path() -> JSONPath { root.appending("sharedCache") }
+    if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: .root) {
+      func path() -> JSONPath { JSONPath.root.appending("sharedCache") }
       var base, size, uuid: JSONNode?
       for (key, value) in cache.members {
         switch MemberName(key) {
@@ -259,11 +261,11 @@ extension CrashReport {
     }
 
     // Images first: frames resolve their image names against them.
-    if let used = decoder.array(body.usedImages, named: "usedImages", in: root) {
+    if let used = decoder.array(body.usedImages, named: "usedImages", in: .root) {
       // Written straight into the array's storage, like frames.
       images = [BinaryImage](unsafeUninitializedCapacity: used.count) { storage, count in
         for (index, image) in used.elements.enumerated() {
-          func path() -> JSONPath { root.appending("usedImages").appending(index) }
+          func path() -> JSONPath { JSONPath.root.appending("usedImages").appending(index) }
           if image.kind == .object {
             (storage.baseAddress! + count).initialize(to: BinaryImage(json: image, at: path(), decoder: &decoder))
           } else {
@@ -275,15 +277,15 @@ extension CrashReport {
       }
     }
 
-    if let backtrace = decoder.array(body.lastExceptionBacktrace, named: "lastExceptionBacktrace", in: root) {
+    if let backtrace = decoder.array(body.lastExceptionBacktrace, named: "lastExceptionBacktrace", in: .root) {
       lastExceptionBacktrace = frames(
-        backtrace, at: root.appending("lastExceptionBacktrace"), decoder: &decoder)
+        backtrace, at: JSONPath.root.appending("lastExceptionBacktrace"), decoder: &decoder)
     }
 
-    if let threadValues = decoder.array(body.threads, named: "threads", in: root) {
+    if let threadValues = decoder.array(body.threads, named: "threads", in: .root) {
       threads.reserveCapacity(threadValues.count)
       for (index, thread) in threadValues.elements.enumerated() {
-        func path() -> JSONPath { root.appending("threads").appending(index) }
+        func path() -> JSONPath { JSONPath.root.appending("threads").appending(index) }
         guard thread.kind == .object else {
           decoder.wrongType(thread, at: path(), expected: "an object")
           threads.append(CrashThread(index: index))
@@ -294,7 +296,7 @@ extension CrashReport {
     }
 
     if let faulting = body.faultingThread {
-      func path() -> JSONPath { root.appending("faultingThread") }
+      func path() -> JSONPath { JSONPath.root.appending("faultingThread") }
       if let index = decoder.int(faulting, at: path()) {
         if threads.indices.contains(index) {
           faultingThread = index

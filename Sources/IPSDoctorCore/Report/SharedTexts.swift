@@ -90,12 +90,13 @@ public final class SharedTexts {
       // hold a backslash that means itself. Without one, the raw bytes are the text.
       let hasEscapes = entry.flags & JSONTapeEntry.stringHasEscapes != 0
       // The slot's strings compared where they are: `escaped ?? text` made a copy of one of them to
-      // compare (a retain and a release on every hit). The first test makes `escaped` present
+      // compare (a retain and a release on every hit), and so did reading a string out of the slot
+      // to look at its bytes (see ``hasBytes(_:_:_:)``). The first test makes `escaped` present
       // exactly when `hasEscapes` is true.
       if slot.pointee.hash == hash, (slot.pointee.escaped != nil) == hasEscapes,
         hasEscapes
-          ? SharedTexts.hasBytes(slot.pointee.escaped!, raw, count)
-          : SharedTexts.hasBytes(slot.pointee.text, raw, count)
+          ? SharedTexts.hasBytes(&slot.pointee.escaped!, raw, count)
+          : SharedTexts.hasBytes(&slot.pointee.text, raw, count)
       {
         counts[0] &+= 1
         return slot.pointee.text
@@ -115,7 +116,7 @@ public final class SharedTexts {
       guard SharedTexts.keeps(count), let base = bytes.baseAddress else { return decode(bytes) }
       let hash = SharedTexts.hash(UnsafeRawPointer(base), count)
       let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
-      if slot.pointee.hash == hash, slot.pointee.escaped == nil, SharedTexts.hasBytes(slot.pointee.text, base, count) {
+      if slot.pointee.hash == hash, slot.pointee.escaped == nil, SharedTexts.hasBytes(&slot.pointee.text, base, count) {
         counts[0] &+= 1
         return slot.pointee.text
       }
@@ -128,11 +129,16 @@ public final class SharedTexts {
 
   /// Whether `text`'s UTF-8 is the `count` bytes at `bytes`. A repaired or otherwise different
   /// decoding of the same bytes never matches, so a hit is always what decoding would have made.
+  ///
+  /// `inout`, so that a slot's string is read where it is: a string loaded out of the slot to read
+  /// its bytes was a copy, a retain and a release around every comparison (two atomic operations
+  /// on each hit). `withUTF8` changes only a string without contiguous UTF-8, which a slot never
+  /// holds (its strings are native, made by the readers).
   @inline(__always)
-  static func hasBytes(_ text: String, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    text.utf8.withContiguousStorageIfAvailable { utf8 in
+  static func hasBytes(_ text: inout String, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    text.withUTF8 { utf8 in
       utf8.count == count && memcmp(utf8.baseAddress!, bytes, count) == 0
-    } ?? false
+    }
   }
 
   /// A hash of `count` (at least 8) bytes, eight at a time; the last eight bytes are read again
