@@ -151,10 +151,22 @@ struct JSONTapeEntry: Sendable, Equatable {
     }
   }
 
+  /// `bytes`, valid UTF-8, as a string. Up to 15 bytes, the string is built in place, the ASCII test
+  /// two words wide: `String(decoding:)` validated them again byte by byte, and most texts a report
+  /// holds are that short (register and thread names, exception types, small symbols).
+  @inline(__always)
+  static func text(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+    return String(unsafeUninitializedCapacity: bytes.count) { room in
+      if let from = bytes.baseAddress, let to = room.baseAddress { to.initialize(from: from, count: bytes.count) }
+      return bytes.count
+    }
+  }
+
   /// The text of a string entry the parser has validated.
   static func decodedString(_ entry: JSONTapeEntry, in buffer: UnsafeBufferPointer<UInt8>) -> String {
     let raw = UnsafeBufferPointer(rebasing: buffer[entry.start..<entry.stringEnd])
-    guard entry.flags & stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
+    guard entry.flags & stringHasEscapes != 0 else { return text(validUTF8: raw) }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(raw.count)
     var index = 0

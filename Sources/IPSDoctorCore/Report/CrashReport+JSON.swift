@@ -42,7 +42,10 @@ extension IPSHeader {
 
 extension CrashReport {
   /// Fills the report's identity from the header; the body may refine it later.
-  mutating func apply(header: IPSHeader) {
+  ///
+  /// `parsingOSVersion: false` leaves ``osVersion`` to the caller: a crash body names its own,
+  /// and parsing the header's display string first cost a thousand instructions for nothing.
+  mutating func apply(header: IPSHeader, parsingOSVersion: Bool = true) {
     self.header = header
     if let bugType = header.bugType { self.bugType = BugType(bugType) }
     if incidentIDStorage == .none { incidentIDStorage = header.incidentIDStorage }
@@ -51,10 +54,16 @@ extension CrashReport {
     appVersion = appVersion ?? header.appVersion
     buildVersion = buildVersion ?? header.buildVersion
     platform = platform ?? header.platform
-    if osVersion == nil, let display = header.osVersion {
+    if parsingOSVersion { apply(osVersionDisplay: header.osVersion) }
+    captureTime = captureTime ?? header.timestamp
+  }
+
+  /// The header's `os_version`, `display`, as ``osVersion`` when the report has none.
+  mutating func apply(osVersionDisplay display: String?) {
+    // Tested by its case: `osVersion == nil` copied the version (a retain of each of its texts).
+    if case .none = osVersion, let display {
       osVersion = OSVersion(displayString: display)
     }
-    captureTime = captureTime ?? header.timestamp
   }
 
   /// The members of a crash body that ``apply(crashBody:decoder:)`` reads, found in one pass over
@@ -366,11 +375,19 @@ extension CrashReport {
       }
     }
     let threadID = decoder.uint64(id, named: "id", in: path())
-    let threadName = decoder.sharedString(name, named: "name", in: path())
+    var threadName: String?
+    if let name {
+      threadName =
+        name.kind == .string ? decoder.sharedText(name) : decoder.sharedString(name, named: "name", in: path())
+    }
     // Every report's main thread names the main queue: a literal costs no allocation.
-    let threadQueue =
-      queue.map(Self.isMainQueueLabel) == true
-      ? "com.apple.main-thread" : decoder.sharedString(queue, named: "queue", in: path())
+    var threadQueue: String?
+    if let queue {
+      threadQueue =
+        Self.isMainQueueLabel(queue)
+        ? "com.apple.main-thread"
+        : queue.kind == .string ? decoder.sharedText(queue) : decoder.sharedString(queue, named: "queue", in: path())
+    }
     let isTriggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
     var threadFrames: [Frame] = []
     if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {
@@ -444,7 +461,12 @@ extension CrashReport {
     }
     func node(_ index: Int) -> JSONNode { JSONNode(view: view, index: index) }
     let offset = imageOffsetAt < 0 ? nil : decoder.uint64(node(imageOffsetAt), at: path().appending("imageOffset"))
-    let symbol = symbolAt < 0 ? nil : decoder.sharedString(node(symbolAt), at: path().appending("symbol"))
+    var symbol: String?
+    if symbolAt >= 0 {
+      symbol =
+        entries[symbolAt].kind == .string
+        ? decoder.sharedText(node(symbolAt)) : decoder.sharedString(node(symbolAt), at: path().appending("symbol"))
+    }
     let location =
       symbolLocationAt < 0 ? nil : decoder.uint64(node(symbolLocationAt), at: path().appending("symbolLocation"))
     let file = sourceFileAt < 0 ? nil : decoder.sharedString(node(sourceFileAt), at: path().appending("sourceFile"))
@@ -587,8 +609,11 @@ extension BinaryImage {
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
       switch MemberName(key) {
-      case .name: name = decoder.sharedString(value, at: memberPath("name"))
-      case .path: imagePath = decoder.sharedString(value, at: memberPath("path"))
+      case .name:
+        name = value.kind == .string ? decoder.sharedText(value) : decoder.sharedString(value, at: memberPath("name"))
+      case .path:
+        imagePath =
+          value.kind == .string ? decoder.sharedText(value) : decoder.sharedString(value, at: memberPath("path"))
       case .uuid:
         let entry = value.entry
         if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
@@ -605,7 +630,9 @@ extension BinaryImage {
       case .source: source = Self.knownSource(value) ?? decoder.string(value, at: memberPath("source"))
       case .CFBundleVersion: bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
       case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"):
-        bundleID = decoder.sharedString(value, at: memberPath("CFBundleIdentifier"))
+        bundleID =
+          value.kind == .string
+          ? decoder.sharedText(value) : decoder.sharedString(value, at: memberPath("CFBundleIdentifier"))
       case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"):
         bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
       default: continue
@@ -665,19 +692,28 @@ extension ThreadState {
       switch member.kind {
       case .array where name == .x:
         registers.reserveCapacity(registers.count + member.count + object.count)
-        for (index, register) in member.elements.enumerated() {
-          guard register.kind == .object else { continue }
+        // The elements walked on the tape (the sequence of nodes cost twice the loop below).
+        let entries = member.view.entries
+        var elementIndex = member.index + 1
+        let elementsEnd = entries[member.index].containerEnd
+        var index = -1
+        while elementIndex < elementsEnd {
+          let element = entries[elementIndex]
+          let registerIndex = elementIndex
+          elementIndex = element.kind == .object || element.kind == .array ? element.containerEnd : elementIndex + 1
+          index += 1
+          guard element.kind == .object else { continue }
           // Most registers are `{"value":N}`, N a non-negative integer: nothing to look for or warn about.
-          let entries = register.view.entries
-          if entries[register.index].end == 1 {
-            let only = entries[register.index + 2]
+          if element.end == 1 {
+            let only = entries[registerIndex + 2]
             if only.kind == .number && only.flags == JSONTapeEntry.numberUnsigned
-              && MemberName(JSONNode(view: register.view, index: register.index + 1)) == .value
+              && MemberName(JSONNode(view: member.view, index: registerIndex + 1)) == .value
             {
               registers.append(Register(name: Self.registerName(index), value: only.word))
               continue
             }
           }
+          let register = JSONNode(view: member.view, index: registerIndex)
           let found = Self.registerMembers(register)
           guard found.value >= 0 else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }

@@ -54,6 +54,15 @@ struct FieldDecoder {
     return nonString(value, at: path())
   }
 
+  /// ``sharedString(_:at:)`` for a node the caller has found to be a string, so that no path is
+  /// passed: the path's closure made the compiler call a copy of ``sharedString(_:at:)`` for each
+  /// caller rather than inline it.
+  @inline(__always)
+  func sharedText(_ string: JSONNode) -> String {
+    guard let texts else { return Self.text(string) }
+    return texts.text(string, decode: Self.text)
+  }
+
   private mutating func nonString(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
     switch value.kind {
     case .string: return Self.text(value)
@@ -244,7 +253,7 @@ struct FieldDecoder {
   static func text(_ node: JSONNode) -> String {
     let entry = node.entry
     let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.stringEnd])
-    guard entry.flags & JSONTapeEntry.stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
+    guard entry.flags & JSONTapeEntry.stringHasEscapes != 0 else { return JSONTapeEntry.text(validUTF8: raw) }
     var sawUnicodeEscape = false
     let text = String(unsafeUninitializedCapacity: raw.count) { output in
       var written = 0

@@ -462,7 +462,8 @@ extension CrashReport {
     body: JSONDocument, header: IPSHeader?, headerDocument: JSONDocument?, warnings: [ReportWarning],
     trailingFrom end: Int, in buffer: UnsafeBufferPointer<UInt8>, texts: SharedTexts?
   ) {
-    if let header { apply(header: header) }
+    // The header's OS version only where the body has none (below).
+    if let header { apply(header: header, parsingOSVersion: false) }
     self.headerDocument = headerDocument
     bodyDocument = body
     // The report is passed to the closure rather than captured by it.
@@ -483,6 +484,7 @@ extension CrashReport {
       }
       report.warnings = warnings + decoder.warnings
     }
+    apply(osVersionDisplay: header?.osVersion)
     if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
       self.warnings.append(
         ReportWarning(
