@@ -29,12 +29,13 @@ extension IPSHeader {
       appName: decoder.string(appName, named: "app_name", in: path()),
       appVersion: decoder.string(appVersion, named: "app_version", in: path()),
       buildVersion: decoder.string(buildVersion, named: "build_version", in: path()),
-      bundleID: decoder.string(bundleID, named: "bundleID", in: path()),
+      // The app's bundle identifier and the OS version repeat from report to report: shared.
+      bundleID: decoder.sharedString(bundleID, named: "bundleID", in: path()),
       bugType: decoder.string(bugType, named: "bug_type", in: path()),
-      osVersion: decoder.string(osVersion, named: "os_version", in: path()),
+      osVersion: decoder.sharedString(osVersion, named: "os_version", in: path()),
       platform: decoder.int(platform, named: "platform", in: path()),
       incidentIDStorage: decoder.uuid(incidentID, named: "incident_id", in: path()) ?? .none,
-      timestamp: decoder.string(timestamp, named: "timestamp", in: path()),
+      timestampStorage: decoder.inlineText(timestamp, named: "timestamp", in: path()) ?? .none,
       sliceUUIDStorage: decoder.uuid(sliceUUID, named: "slice_uuid", in: path()) ?? .none,
       name: decoder.string(name, named: "name", in: path()))
   }
@@ -55,7 +56,7 @@ extension CrashReport {
     buildVersion = buildVersion ?? header.buildVersion
     platform = platform ?? header.platform
     if parsingOSVersion { apply(osVersionDisplay: header.osVersion) }
-    captureTime = captureTime ?? header.timestamp
+    if case .none = captureTimeStorage { captureTimeStorage = header.timestampStorage }
   }
 
   /// The header's `os_version`, `display`, as ``osVersion`` when the report has none.
@@ -184,8 +185,8 @@ extension CrashReport {
     }
     modelCode = decoder.string(body.modelCode, named: "modelCode", in: .root)
     cpuType = decoder.string(body.cpuType, named: "cpuType", in: .root)
-    captureTime = decoder.string(body.captureTime, named: "captureTime", in: .root) ?? captureTime
-    launchTime = decoder.string(body.procLaunch, named: "procLaunch", in: .root)
+    captureTimeStorage = decoder.inlineText(body.captureTime, named: "captureTime", in: .root) ?? captureTimeStorage
+    launchTimeStorage = decoder.inlineText(body.procLaunch, named: "procLaunch", in: .root) ?? .none
     // The trees of bundleInfo, storeInfo and legacyInfo are built when asked (for their warnings,
     // the first two are checked here).
     bodyTrees = .crashBody
@@ -325,14 +326,15 @@ extension CrashReport {
     func path() -> JSONPath { JSONPath.root.appending("asi") }
     switch value.kind {
     case .object:
+      // The image names and lines repeat from report to report: shared.
       return value.members.map { (keyNode, member) in
-        let key = keyNode.string ?? ""
+        let key = decoder.sharedText(keyNode)
         var lines: [String] = []
         switch member.kind {
-        case .string: lines = [member.string!]
+        case .string: lines = [decoder.sharedText(member)]
         case .array:
           for (index, element) in member.elements.enumerated() {
-            if let text = element.string {
+            if let text = decoder.sharedText(ifString: element) {
               lines.append(text)
             } else if let number = element.number {
               lines.append(number.description)
@@ -529,7 +531,8 @@ extension ExceptionInfo {
     // Read in the old order (warnings keep theirs), then moved into the memberwise initialiser.
     let typeText = decoder.string(type, named: "type", in: path())
     let signalText = decoder.string(signal, named: "signal", in: path())
-    let codesText = decoder.string(codes, named: "codes", in: path())
+    // Codes repeat from report to report ("0x0000000000000001, 0x0000000000000000"): shared.
+    let codesText = decoder.sharedString(codes, named: "codes", in: path())
     let subtypeText = decoder.string(subtype, named: "subtype", in: path())
     let messageText = decoder.string(message, named: "message", in: path())
     var codeValues: [UInt64] = []
@@ -561,11 +564,12 @@ extension ExceptionReason {
       }
     }
     self.init(
-      name: decoder.string(name, named: "name", in: path()),
+      name: decoder.sharedString(name, named: "name", in: path()),
       composedMessage: decoder.string(composedMessage, named: "composed_message", in: path()))
-    self.type = decoder.string(type, named: "type", in: path())
-    self.className = decoder.string(className, named: "class", in: path())
-    self.formatString = decoder.string(formatString, named: "format_string", in: path())
+    // The type, class and format repeat from report to report: shared.
+    self.type = decoder.sharedString(type, named: "type", in: path())
+    self.className = decoder.sharedString(className, named: "class", in: path())
+    self.formatString = decoder.sharedString(formatString, named: "format_string", in: path())
     self.arguments = decoder.strings(arguments, named: "arguments", in: path())
   }
 }
@@ -590,9 +594,10 @@ extension Termination {
     self.init(
       namespace: decoder.string(namespace, named: "namespace", in: path()),
       code: decoder.uint64(code, named: "code", in: path()),
-      indicator: decoder.string(indicator, named: "indicator", in: path()),
-      reasons: decoder.strings(reasons, named: "reasons", in: path()),
-      details: decoder.strings(details, named: "details", in: path()),
+      // The indicator, reasons and details repeat from report to report: shared.
+      indicator: decoder.sharedString(indicator, named: "indicator", in: path()),
+      reasons: decoder.strings(reasons, named: "reasons", in: path(), shared: true),
+      details: decoder.strings(details, named: "details", in: path(), shared: true),
       byProc: decoder.string(byProc, named: "byProc", in: path()),
       byPid: decoder.int(byPid, named: "byPid", in: path()),
       flags: decoder.uint64(flags, named: "flags", in: path()))
@@ -719,7 +724,8 @@ extension ThreadState {
           func elementPath() -> JSONPath { memberPath().appending(index) }
           let valueJSON = JSONNode(view: register.view, index: found.value)
           if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
-            let symbol = found.symbol >= 0 ? JSONNode(view: register.view, index: found.symbol).string : nil
+            let symbol =
+              found.symbol >= 0 ? decoder.sharedText(ifString: JSONNode(view: register.view, index: found.symbol)) : nil
             registers.append(Register(name: Self.registerName(index), value: value, symbol: symbol))
           }
         }
@@ -728,11 +734,13 @@ extension ThreadState {
         guard found.value >= 0 else { continue }
         let valueJSON = JSONNode(view: member.view, index: found.value)
         if let value = registerDecoder.uint64(valueJSON, at: memberPath().appending("value")) {
-          let symbol = found.symbol >= 0 ? JSONNode(view: member.view, index: found.symbol).string : nil
+          let symbol =
+            found.symbol >= 0 ? decoder.sharedText(ifString: JSONNode(view: member.view, index: found.symbol)) : nil
           registers.append(Register(name: key(), value: value, symbol: symbol))
         }
         if name == .esr {
-          esrDescription = found.description >= 0 ? JSONNode(view: member.view, index: found.description).string : nil
+          let description = JSONNode(view: member.view, index: found.description)
+          esrDescription = found.description >= 0 ? decoder.sharedText(ifString: description) : nil
         }
       case .number:
         let number = member.number!
@@ -743,9 +751,21 @@ extension ThreadState {
         continue
       }
     }
-    self.init(flavor: decoder.string(flavor, named: "flavor", in: path()), registers: registers)
+    self.init(
+      flavor: flavor.flatMap(Self.knownFlavor) ?? decoder.string(flavor, named: "flavor", in: path()),
+      registers: registers)
     self.esrDescription = esrDescription
     if !registerDecoder.warnings.isEmpty { decoder.warnings += registerDecoder.warnings }
+  }
+
+  /// Every thread state names one of two flavors, too long to be stored inline in a `String`: a
+  /// literal costs no allocation.
+  @inline(__always)
+  private static func knownFlavor(_ value: JSONNode) -> String? {
+    guard value.kind == .string else { return nil }
+    if value.keyEquals("ARM_THREAD_STATE64") { return "ARM_THREAD_STATE64" }
+    if value.keyEquals("x86_THREAD_STATE") { return "x86_THREAD_STATE" }
+    return nil
   }
 
   /// The tape indices of the last `value`, `symbol` and `description` members of a register
