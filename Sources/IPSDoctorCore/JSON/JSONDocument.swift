@@ -158,7 +158,9 @@ struct JSONTapeEntry: Sendable, Equatable {
   static func text(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
     guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
     return String(unsafeUninitializedCapacity: bytes.count) { room in
-      if let from = bytes.baseAddress, let to = room.baseAddress { to.initialize(from: from, count: bytes.count) }
+      if let from = bytes.baseAddress, let to = room.baseAddress {
+        UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: bytes.count)
+      }
       return bytes.count
     }
   }
@@ -222,6 +224,7 @@ struct JSONNode {
   @inline(__always)
   var entry: JSONTapeEntry { view.entries[index] }
 
+  @inline(__always)
   var kind: JSONTapeEntry.Kind { view.entries[index].kind }
 
   var isNull: Bool { kind == .null }
@@ -271,8 +274,10 @@ struct JSONNode {
   }
 
   /// Elements of an array or members of an object.
+  @inline(__always)
   var count: Int {
-    kind == .array || kind == .object ? entry.end : 0
+    let entry = entry
+    return entry.kind == .array || entry.kind == .object ? entry.end : 0
   }
 
   /// The elements of an array (none for anything else).
@@ -330,6 +335,7 @@ struct JSONNode {
     return memcmp(mine, other, count) == 0
   }
 
+  @inline(__always)
   func keyEquals(_ key: StaticString) -> Bool {
     keyEquals(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
   }
@@ -412,6 +418,7 @@ struct JSONNode {
       var index: Int
       let end: Int
 
+      @inline(__always)
       mutating func next() -> JSONNode? {
         guard index < end else { return nil }
         let element = JSONNode(view: view, index: index)
@@ -420,6 +427,9 @@ struct JSONNode {
       }
     }
 
+    // Inlined, as `next()` is: called, the iterator's state was kept on the stack, stored and
+    // loaded again around every element and member of the decoders' loops.
+    @inline(__always)
     func makeIterator() -> Iterator {
       guard node.kind == .array else { return Iterator(view: node.view, index: 0, end: 0) }
       return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
@@ -436,6 +446,7 @@ struct JSONNode {
       var index: Int
       let end: Int
 
+      @inline(__always)
       mutating func next() -> (key: JSONNode, value: JSONNode)? {
         guard index + 1 < end else { return nil }
         let key = JSONNode(view: view, index: index)
@@ -445,6 +456,7 @@ struct JSONNode {
       }
     }
 
+    @inline(__always)
     func makeIterator() -> Iterator {
       guard node.kind == .object else { return Iterator(view: node.view, index: 0, end: 0) }
       return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)

@@ -277,7 +277,7 @@ extension CrashReport {
         for (index, image) in used.elements.enumerated() {
           func path() -> JSONPath { JSONPath.root.appending("usedImages").appending(index) }
           if image.kind == .object {
-            (storage.baseAddress! + count).initialize(to: BinaryImage(json: image, at: path(), decoder: &decoder))
+            (storage.baseAddress! + count).initialize(to: BinaryImage.image(json: image, at: path(), decoder: &decoder))
           } else {
             decoder.wrongType(image, at: path(), expected: "an object")
             (storage.baseAddress! + count).initialize(to: BinaryImage())
@@ -461,6 +461,49 @@ extension CrashReport {
       }
       index = next
     }
+    // The usual frame: an offset, a symbol and its location, and an image index in range, each of
+    // its usual type. Nothing can warn, so it is built straight from the tape: through the general
+    // code below, the nodes were stored on the stack for the paths the warnings would name.
+    if sourceFileAt < 0 && sourceLineAt < 0 && inlineAt < 0 && imageIndexAt >= 0,
+      Self.isUnsigned(entries[imageIndexAt]), entries[imageIndexAt].word < UInt64(images.count),
+      imageOffsetAt < 0 || Self.isUnsigned(entries[imageOffsetAt]),
+      symbolLocationAt < 0 || Self.isUnsigned(entries[symbolLocationAt]),
+      symbolAt < 0 || entries[symbolAt].kind == .string
+    {
+      let imageIndex = Int(entries[imageIndexAt].word)
+      let offset = imageOffsetAt < 0 ? nil : entries[imageOffsetAt].word
+      let symbol = symbolAt < 0 ? nil : decoder.sharedText(JSONNode(view: view, index: symbolAt))
+      let location = symbolLocationAt < 0 ? nil : entries[symbolLocationAt].word
+      var address: UInt64?
+      if let base = images[imageIndex].base, let offset {
+        let (sum, overflow) = base.addingReportingOverflow(offset)
+        if !overflow { address = sum }
+      }
+      return Frame(
+        imageIndex: imageIndex, imageOffset: offset, symbol: symbol, symbolLocation: location, sourceFile: nil,
+        sourceLine: nil, isInline: false,
+        imageName: images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent), address: address)
+    }
+    return decodedFrame(
+      view, members: (imageIndexAt, imageOffsetAt, symbolAt, symbolLocationAt, sourceFileAt, sourceLineAt, inlineAt),
+      images: images, at: path(), decoder: &decoder)
+  }
+
+  /// A frame that ``frame(_:images:at:decoder:)`` does not build straight from the tape, from the
+  /// tape indices of its members' values (-1 for a member that is absent): decoded in the order
+  /// that fixes the order of warnings. Out of line, so that the usual frame's code keeps few
+  /// registers and little stack.
+  @inline(never)
+  static func decodedFrame(
+    _ view: JSONView,
+    members: (
+      imageIndex: Int, imageOffset: Int, symbol: Int, symbolLocation: Int, sourceFile: Int, sourceLine: Int,
+      inline: Int
+    ),
+    images: UnsafeBufferPointer<BinaryImage>, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
+  ) -> Frame {
+    let (imageIndexAt, imageOffsetAt, symbolAt, symbolLocationAt, sourceFileAt, sourceLineAt, inlineAt) = members
+    let entries = view.entries
     func node(_ index: Int) -> JSONNode { JSONNode(view: view, index: index) }
     let offset = imageOffsetAt < 0 ? nil : decoder.uint64(node(imageOffsetAt), at: path().appending("imageOffset"))
     var symbol: String?
@@ -495,6 +538,12 @@ extension CrashReport {
     return Frame(
       imageIndex: resolvedIndex, imageOffset: offset, symbol: symbol, symbolLocation: location,
       sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address)
+  }
+
+  /// Whether `entry` is a non-negative integer that the tape holds exactly.
+  @inline(__always)
+  static func isUnsigned(_ entry: JSONTapeEntry) -> Bool {
+    entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned
   }
 
   /// Whether `value` is the string "com.apple.main-thread", written without escapes.
@@ -605,6 +654,7 @@ extension Termination {
 }
 
 extension BinaryImage {
+  @inline(never)
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     // One pass over the members (a report has dozens to hundreds of images), into locals that are
     // moved into the image once: assigning to a default-initialised image copied and destroyed it.
@@ -646,6 +696,83 @@ extension BinaryImage {
     self.init(
       uuidStorage: uuid, base: base, size: size, arch: arch, name: name, path: imagePath, source: source,
       bundleID: bundleID, bundleShortVersion: bundleShortVersion, bundleVersion: bundleVersion)
+  }
+
+  /// The image `object` describes. The usual image, every member of its usual type (texts strings,
+  /// addresses non-negative integers), is built straight from the tape: nothing can warn. Any other
+  /// is read member by member (``init(json:at:decoder:)``). The members are found in one pass as
+  /// tape indices, each the last of its name, as that reading keeps the last.
+  static func image(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder)
+    -> BinaryImage
+  {
+    let texts = decoder.texts
+    let view = object.view
+    let entries = view.entries
+    var nameAt = -1
+    var pathAt = -1
+    var uuidAt = -1
+    var baseAt = -1
+    var sizeAt = -1
+    var archAt = -1
+    var sourceAt = -1
+    var bundleVersionAt = -1
+    var bundleIDAt = -1
+    var bundleShortVersionAt = -1
+    var index = object.index + 1
+    let end = entries[object.index].containerEnd
+    while index + 1 < end {
+      let valueIndex = index + 1
+      let value = entries[valueIndex]
+      let key = JSONNode(view: view, index: index)
+      index = value.kind == .array || value.kind == .object ? value.containerEnd : valueIndex + 1
+      // Every member of a name the image reads, not only the last, must be of its usual type: the
+      // member-by-member reading decodes (and may warn about) each of them.
+      var usual = value.kind == .string
+      switch MemberName(key) {
+      case .name: nameAt = valueIndex
+      case .path: pathAt = valueIndex
+      case .uuid: uuidAt = valueIndex
+      case .arch: archAt = valueIndex
+      case .source: sourceAt = valueIndex
+      case .CFBundleVersion: bundleVersionAt = valueIndex
+      case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"): bundleIDAt = valueIndex
+      case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"):
+        bundleShortVersionAt = valueIndex
+      case .base:
+        baseAt = valueIndex
+        usual = CrashReport.isUnsigned(value)
+      case .size:
+        sizeAt = valueIndex
+        usual = CrashReport.isUnsigned(value)
+      default: usual = true
+      }
+      guard usual else { return BinaryImage(json: object, at: path(), decoder: &decoder) }
+    }
+    func node(_ at: Int) -> JSONNode { JSONNode(view: view, index: at) }
+    func text(_ at: Int) -> String? { at < 0 ? nil : FieldDecoder.text(node(at)) }
+    // Through the table's handle, plain pointers: a function capturing the decoder retained it.
+    func shared(_ at: Int) -> String? {
+      guard at >= 0 else { return nil }
+      guard let texts else { return FieldDecoder.text(node(at)) }
+      return texts.text(node(at), decode: FieldDecoder.text)
+    }
+    var uuid = ImageUUID.none
+    if uuidAt >= 0 {
+      let entry = entries[uuidAt]
+      if entry.flags & JSONTapeEntry.stringHasEscapes == 0,
+        let canonical = ImageUUID(canonical: UnsafeRawBufferPointer(
+          UnsafeBufferPointer(rebasing: view.bytes[entry.start..<entry.stringEnd])))
+      {
+        uuid = canonical
+      } else {
+        uuid = ImageUUID(FieldDecoder.text(node(uuidAt)))
+      }
+    }
+    return BinaryImage(
+      uuidStorage: uuid, base: baseAt < 0 ? nil : entries[baseAt].word, size: sizeAt < 0 ? nil : entries[sizeAt].word,
+      arch: archAt < 0 ? nil : knownArch(node(archAt)) ?? text(archAt), name: shared(nameAt), path: shared(pathAt),
+      source: sourceAt < 0 ? nil : knownSource(node(sourceAt)) ?? text(sourceAt), bundleID: shared(bundleIDAt),
+      bundleShortVersion: text(bundleShortVersionAt), bundleVersion: text(bundleVersionAt))
   }
 
   // Every image repeats one of a few architectures and sources: a literal costs no copy, check or
@@ -712,7 +839,7 @@ extension ThreadState {
           if element.end == 1 {
             let only = entries[registerIndex + 2]
             if only.kind == .number && only.flags == JSONTapeEntry.numberUnsigned
-              && MemberName(JSONNode(view: member.view, index: registerIndex + 1)) == .value
+              && Self.isValueKey(entries[registerIndex + 1], in: member.view.bytes)
             {
               registers.append(Register(name: Self.registerName(index), value: only.word))
               continue
@@ -756,6 +883,15 @@ extension ThreadState {
       registers: registers)
     self.esrDescription = esrDescription
     if !registerDecoder.warnings.isEmpty { decoder.warnings += registerDecoder.warnings }
+  }
+
+  /// Whether the key `entry` is "value" written without escapes, compared on its own five bytes.
+  @inline(__always)
+  private static func isValueKey(_ entry: JSONTapeEntry, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard entry.flags == 0, entry.stringEnd &- entry.start == 5, let base = bytes.baseAddress else { return false }
+    let key = UnsafeRawPointer(base + entry.start)
+    return key.loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x756C_6176)
+      && key.load(fromByteOffset: 4, as: UInt8.self) == 0x65
   }
 
   /// Every thread state names one of two flavors, too long to be stored inline in a `String`: a

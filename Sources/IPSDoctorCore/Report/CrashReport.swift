@@ -828,16 +828,12 @@ enum InlineText: Sendable, Equatable {
   init?(ascii bytes: UnsafeRawBufferPointer) {
     guard bytes.count <= Self.capacity else { return nil }
     var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    let isASCII = withUnsafeMutableBytes(of: &words) { room -> Bool in
-      var bits: UInt8 = 0
-      for (index, byte) in bytes.enumerated() {
-        room[index] = byte
-        bits |= byte
-      }
-      room[Self.capacity] = UInt8(truncatingIfNeeded: bytes.count)
-      return bits < 0x80
+    withUnsafeMutableBytes(of: &words) { room in
+      if let from = bytes.baseAddress { room.baseAddress!.copyMemory(from: from, byteCount: bytes.count) }
     }
-    guard isASCII else { return nil }
+    // ASCII when no byte has its high bit set (the count's byte is still zero here).
+    guard (words.0 | words.1 | words.2 | words.3) & 0x8080_8080_8080_8080 == 0 else { return nil }
+    withUnsafeMutableBytes(of: &words) { $0[Self.capacity] = UInt8(truncatingIfNeeded: bytes.count) }
     self = .bytes(
       UInt64(littleEndian: words.0), UInt64(littleEndian: words.1), UInt64(littleEndian: words.2),
       UInt64(littleEndian: words.3))
