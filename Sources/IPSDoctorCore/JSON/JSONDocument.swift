@@ -13,30 +13,25 @@
 /// exact value in the entry. Readers walk the tape with ``JSONNode``s (keys compared as bytes) and
 /// decode only the values they use; ``value`` builds the ``JSONValue`` tree on demand.
 public struct JSONDocument: Sendable, Equatable {
-  /// One allocation for both: the tape's `tapeCount` entries, then the document's `byteCount`
-  /// bytes, zero-padded to a whole word.
-  let storage: [JSONStorageWord]
-  let tapeCount: Int
+  /// The tape: one entry per value, in source order.
+  let tape: [JSONTapeEntry]
+  /// Holds the document's bytes at `byteOffset..<byteOffset + byteCount`: the array the document was
+  /// read from when the reader has one (a report's file, as the batch and the benchmark read it),
+  /// else a copy of the document's bytes. Copying a 13 KB report body was 5 % of a report's read.
+  let source: [UInt8]
+  let byteOffset: Int
   let byteCount: Int
 
-  /// `storage` as ``JSONParser`` fills it.
-  init(storage: [JSONStorageWord], tapeCount: Int, byteCount: Int) {
-    self.storage = storage
-    self.tapeCount = tapeCount
+  /// The tape and where its bytes are, as ``JSONParser`` makes them.
+  init(tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int) {
+    self.tape = tape
+    self.source = source
+    self.byteOffset = byteOffset
     self.byteCount = byteCount
   }
 
   init(bytes: [UInt8], entries: [JSONTapeEntry]) {
-    let words = (bytes.count + 15) / 16
-    storage = [JSONStorageWord](unsafeUninitializedCapacity: entries.count + words) { room, initialized in
-      let base = UnsafeMutableRawPointer(room.baseAddress!)
-      base.initializeMemory(as: UInt8.self, repeating: 0, count: (entries.count + words) * 16)
-      entries.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-      bytes.withUnsafeBytes { if let from = $0.baseAddress { (base + entries.count * 16).copyMemory(from: from, byteCount: $0.count) } }
-      initialized = entries.count + words
-    }
-    tapeCount = entries.count
-    byteCount = bytes.count
+    self.init(tape: entries, source: bytes, byteOffset: 0, byteCount: bytes.count)
   }
 
   /// A copy of the document's bytes. Readers use ``withView(_:)``: a property that looked like
@@ -54,13 +49,10 @@ public struct JSONDocument: Sendable, Equatable {
   /// Calls `body` with views of the tape and the bytes; they must not escape `body`.
   @inline(__always)
   func withView<Result>(_ body: (JSONView) -> Result) -> Result {
-    storage.withUnsafeBufferPointer { words in
-      UnsafeBufferPointer(rebasing: words[..<tapeCount]).withMemoryRebound(to: JSONTapeEntry.self) { entries in
-        UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: words[tapeCount...])).withMemoryRebound(
-          to: UInt8.self
-        ) { bytes in
-          body(JSONView(bytes: UnsafeBufferPointer(rebasing: bytes[..<byteCount]), entries: entries))
-        }
+    tape.withUnsafeBufferPointer { entries in
+      source.withUnsafeBufferPointer { bytes in
+        let own = UnsafeBufferPointer(rebasing: bytes[byteOffset..<byteOffset + byteCount])
+        return body(JSONView(bytes: own, entries: entries))
       }
     }
   }
@@ -75,15 +67,9 @@ public struct JSONDocument: Sendable, Equatable {
   /// Two documents are equal when their values are (formatting and key order within the source
   /// aside, exactly as ``JSONValue`` compares).
   public static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
-    (lhs.tapeCount == rhs.tapeCount && lhs.byteCount == rhs.byteCount && lhs.storage == rhs.storage)
+    (lhs.tape == rhs.tape && lhs.withView { left in rhs.withView { right in left.bytes.elementsEqual(right.bytes) } })
       || lhs.value == rhs.value
   }
-}
-
-/// The unit of a ``JSONDocument``'s storage: a tape entry's 16 bytes, or 16 of the document's bytes.
-struct JSONStorageWord: Sendable, Equatable {
-  var low: UInt64
-  var high: UInt64
 }
 
 /// One value on the tape: 16 bytes.
@@ -165,10 +151,24 @@ struct JSONTapeEntry: Sendable, Equatable {
     }
   }
 
+  /// `bytes`, valid UTF-8, as a string. Up to 15 bytes, the string is built in place, the ASCII test
+  /// two words wide: `String(decoding:)` validated them again byte by byte, and most texts a report
+  /// holds are that short (register and thread names, exception types, small symbols).
+  @inline(__always)
+  static func text(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+    return String(unsafeUninitializedCapacity: bytes.count) { room in
+      if let from = bytes.baseAddress, let to = room.baseAddress {
+        UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: bytes.count)
+      }
+      return bytes.count
+    }
+  }
+
   /// The text of a string entry the parser has validated.
   static func decodedString(_ entry: JSONTapeEntry, in buffer: UnsafeBufferPointer<UInt8>) -> String {
     let raw = UnsafeBufferPointer(rebasing: buffer[entry.start..<entry.stringEnd])
-    guard entry.flags & stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
+    guard entry.flags & stringHasEscapes != 0 else { return text(validUTF8: raw) }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(raw.count)
     var index = 0
@@ -224,6 +224,7 @@ struct JSONNode {
   @inline(__always)
   var entry: JSONTapeEntry { view.entries[index] }
 
+  @inline(__always)
   var kind: JSONTapeEntry.Kind { view.entries[index].kind }
 
   var isNull: Bool { kind == .null }
@@ -273,8 +274,10 @@ struct JSONNode {
   }
 
   /// Elements of an array or members of an object.
+  @inline(__always)
   var count: Int {
-    kind == .array || kind == .object ? entry.end : 0
+    let entry = entry
+    return entry.kind == .array || entry.kind == .object ? entry.end : 0
   }
 
   /// The elements of an array (none for anything else).
@@ -332,6 +335,7 @@ struct JSONNode {
     return memcmp(mine, other, count) == 0
   }
 
+  @inline(__always)
   func keyEquals(_ key: StaticString) -> Bool {
     keyEquals(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
   }
@@ -414,6 +418,7 @@ struct JSONNode {
       var index: Int
       let end: Int
 
+      @inline(__always)
       mutating func next() -> JSONNode? {
         guard index < end else { return nil }
         let element = JSONNode(view: view, index: index)
@@ -422,6 +427,9 @@ struct JSONNode {
       }
     }
 
+    // Inlined, as `next()` is: called, the iterator's state was kept on the stack, stored and
+    // loaded again around every element and member of the decoders' loops.
+    @inline(__always)
     func makeIterator() -> Iterator {
       guard node.kind == .array else { return Iterator(view: node.view, index: 0, end: 0) }
       return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
@@ -438,6 +446,7 @@ struct JSONNode {
       var index: Int
       let end: Int
 
+      @inline(__always)
       mutating func next() -> (key: JSONNode, value: JSONNode)? {
         guard index + 1 < end else { return nil }
         let key = JSONNode(view: view, index: index)
@@ -447,6 +456,7 @@ struct JSONNode {
       }
     }
 
+    @inline(__always)
     func makeIterator() -> Iterator {
       guard node.kind == .object else { return Iterator(view: node.view, index: 0, end: 0) }
       return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)

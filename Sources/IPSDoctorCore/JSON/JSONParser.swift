@@ -80,13 +80,15 @@ public enum JSONParser {
     return (document?.value, end, error)
   }
 
-  /// The tape form of ``parsePrefixRecovering(_:from:maxDepth:)``: the document holds a copy of
-  /// the bytes it was read from, so it outlives `buffer`.
+  /// The tape form of ``parsePrefixRecovering(_:from:maxDepth:)``: the document outlives `buffer`.
+  /// Given `source`, the array whose storage `buffer` is, the document keeps it (a retain) instead
+  /// of a copy of its bytes. `expectedBytes`, when known, is about how long the document is (a
+  /// report's header line): the tape's room is sized for it rather than for all of `buffer`.
   ///
   /// `maxBytes` (at most ``maxTapeBytes``) is for tests of that limit.
   static func documentPrefix(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth,
-    maxBytes: Int = maxTapeBytes
+    maxBytes: Int = maxTapeBytes, source: [UInt8]? = nil, expectedBytes: Int? = nil
   ) -> (document: JSONDocument?, end: Int, error: JSONError?) {
     // The tape's offsets are relative to `start`; errors and `end` are reported in `buffer`.
     let from = min(start, buffer.count)
@@ -102,57 +104,50 @@ public enum JSONParser {
     // runs: a document with more values than the estimate (about one value per 9 bytes in crash
     // reports) is read again into four times the room. Every entry starts at a byte of its own, so
     // `slice.count` entries (and the two a step checks room for) always suffice.
-    var capacity = min(slice.count / 8 + 16, 1 << 20)
-    // The document's bytes are copied right after the tape, into the same allocation.
-    let byteRoom = (slice.count + 15) / 16
-    var storage: [JSONStorageWord]
+    var capacity = min(min(slice.count, expectedBytes ?? slice.count) / 8 + 16, 1 << 20)
+    var tape: [JSONTapeEntry]
     var tapeCount = 0
-    var copied = 0
     while true {
       var full = false
       failure = nil
-      storage = [JSONStorageWord](unsafeUninitializedCapacity: capacity + byteRoom) { room, initialized in
-        UnsafeMutableBufferPointer(rebasing: room[..<capacity]).withMemoryRebound(to: JSONTapeEntry.self) { tape in
-          var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: tape)
-          do throws(JSONError) {
-            reader.skipWhitespace()
-            guard reader.position < reader.count else {
-              throw Reader.error(.empty, at: reader.position)
-            }
-            full = !(try reader.parseValue())
-          } catch {
-            failure = error
+      tape = [JSONTapeEntry](unsafeUninitializedCapacity: capacity) { room, initialized in
+        var reader = Reader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: room)
+        do throws(JSONError) {
+          reader.skipWhitespace()
+          guard reader.position < reader.count else {
+            throw Reader.error(.empty, at: reader.position)
           }
-          end = reader.position
-          tapeCount = reader.tapeCount
+          full = !(try reader.parseValue())
+        } catch {
+          failure = error
         }
-        guard !full, tapeCount > 0, let words = room.baseAddress else {
-          initialized = 0
-          return
-        }
-        copied = min(end, slice.count)
-        let wordCount = (copied + 15) / 16
-        if wordCount > 0 {
-          (words + tapeCount + wordCount - 1).initialize(to: JSONStorageWord(low: 0, high: 0))
-          UnsafeMutableRawPointer(words + tapeCount).copyMemory(from: base, byteCount: copied)
-        }
-        initialized = tapeCount + wordCount
+        end = reader.position
+        tapeCount = reader.tapeCount
+        initialized = full ? 0 : tapeCount
       }
       if !full { break }
-      capacity = min(capacity * 4, slice.count + 2)
+      // At least the room a document without `expectedBytes` gets: a wrong guess costs one short
+      // pass at most.
+      capacity = min(max(capacity * 4, min(slice.count / 8 + 16, 1 << 20)), slice.count + 2)
     }
     var document: JSONDocument?
     if tapeCount > 0 {
-      let used = storage.count
-      if used < storage.capacity / 2 {
+      if tapeCount < tape.capacity / 2 && tape.capacity - tapeCount > 256 {
         // The room was sized for everything after `start`: a short document (a report's header
-        // line, say) keeps only what it uses.
-        storage = [JSONStorageWord](unsafeUninitializedCapacity: used) { room, initialized in
-          storage.withUnsafeBufferPointer { _ = room.initialize(fromContentsOf: $0) }
+        // line read without its length, say) keeps only what it uses.
+        let used = tapeCount
+        tape = [JSONTapeEntry](unsafeUninitializedCapacity: used) { room, initialized in
+          tape.withUnsafeBufferPointer { _ = room.initialize(fromContentsOf: $0) }
           initialized = used
         }
       }
-      document = JSONDocument(storage: storage, tapeCount: tapeCount, byteCount: copied)
+      let copied = min(end, slice.count)
+      if let source {
+        document = JSONDocument(tape: tape, source: source, byteOffset: from, byteCount: copied)
+      } else {
+        document = JSONDocument(
+          tape: tape, source: Array(UnsafeBufferPointer(rebasing: slice[..<copied])), byteOffset: 0, byteCount: copied)
+      }
     }
     guard var failure else { return (document, start + end, nil) }
     // Input that goes on past the cap did not end where the parser stopped: say what happened.

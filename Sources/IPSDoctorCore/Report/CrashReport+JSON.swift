@@ -29,12 +29,13 @@ extension IPSHeader {
       appName: decoder.string(appName, named: "app_name", in: path()),
       appVersion: decoder.string(appVersion, named: "app_version", in: path()),
       buildVersion: decoder.string(buildVersion, named: "build_version", in: path()),
-      bundleID: decoder.string(bundleID, named: "bundleID", in: path()),
+      // The app's bundle identifier and the OS version repeat from report to report: shared.
+      bundleID: decoder.sharedString(bundleID, named: "bundleID", in: path()),
       bugType: decoder.string(bugType, named: "bug_type", in: path()),
-      osVersion: decoder.string(osVersion, named: "os_version", in: path()),
+      osVersion: decoder.sharedString(osVersion, named: "os_version", in: path()),
       platform: decoder.int(platform, named: "platform", in: path()),
       incidentIDStorage: decoder.uuid(incidentID, named: "incident_id", in: path()) ?? .none,
-      timestamp: decoder.string(timestamp, named: "timestamp", in: path()),
+      timestampStorage: decoder.inlineText(timestamp, named: "timestamp", in: path()) ?? .none,
       sliceUUIDStorage: decoder.uuid(sliceUUID, named: "slice_uuid", in: path()) ?? .none,
       name: decoder.string(name, named: "name", in: path()))
   }
@@ -42,7 +43,10 @@ extension IPSHeader {
 
 extension CrashReport {
   /// Fills the report's identity from the header; the body may refine it later.
-  mutating func apply(header: IPSHeader) {
+  ///
+  /// `parsingOSVersion: false` leaves ``osVersion`` to the caller: a crash body names its own,
+  /// and parsing the header's display string first cost a thousand instructions for nothing.
+  mutating func apply(header: IPSHeader, parsingOSVersion: Bool = true) {
     self.header = header
     if let bugType = header.bugType { self.bugType = BugType(bugType) }
     if incidentIDStorage == .none { incidentIDStorage = header.incidentIDStorage }
@@ -51,10 +55,16 @@ extension CrashReport {
     appVersion = appVersion ?? header.appVersion
     buildVersion = buildVersion ?? header.buildVersion
     platform = platform ?? header.platform
-    if osVersion == nil, let display = header.osVersion {
+    if parsingOSVersion { apply(osVersionDisplay: header.osVersion) }
+    if case .none = captureTimeStorage { captureTimeStorage = header.timestampStorage }
+  }
+
+  /// The header's `os_version`, `display`, as ``osVersion`` when the report has none.
+  mutating func apply(osVersionDisplay display: String?) {
+    // Tested by its case: `osVersion == nil` copied the version (a retain of each of its texts).
+    if case .none = osVersion, let display {
       osVersion = OSVersion(displayString: display)
     }
-    captureTime = captureTime ?? header.timestamp
   }
 
   /// The members of a crash body that ``apply(crashBody:decoder:)`` reads, found in one pass over
@@ -156,30 +166,32 @@ extension CrashReport {
 
   /// Reads a bug_type 309 crash report body.
   mutating func apply(crashBody object: JSONNode, decoder: inout FieldDecoder) {
-    let root = JSONPath.root
+    // Paths name the root where a warning needs them (`.root`, a static): a local copy of it,
+    // captured by the paths of every image, thread and frame, was retained and released again
+    // around each of them.
     let body = CrashBodyMembers(object)
-    if let bugType = decoder.string(body.bugType, named: "bug_type", in: root), self.bugType == nil {
+    if let bugType = decoder.string(body.bugType, named: "bug_type", in: .root), self.bugType == nil {
       self.bugType = BugType(bugType)
     }
-    if let incident = decoder.uuid(body.incident, named: "incident", in: root) { incidentIDStorage = incident }
+    if let incident = decoder.uuid(body.incident, named: "incident", in: .root) { incidentIDStorage = incident }
     // The header's strings are answered again where the body repeats them (see
     // `FieldDecoder.text(_:reusing:)`).
-    processName = decoder.string(body.procName, named: "procName", in: root, reusing: processName) ?? processName
-    processPath = decoder.sharedString(body.procPath, named: "procPath", in: root)
-    pid = decoder.int(body.pid, named: "pid", in: root)
-    if let parent = decoder.string(body.parentProc, named: "parentProc", in: root) {
-      let parentPid = decoder.int(body.parentPid, named: "parentPid", in: root)
+    processName = decoder.string(body.procName, named: "procName", in: .root, reusing: processName) ?? processName
+    processPath = decoder.sharedString(body.procPath, named: "procPath", in: .root)
+    pid = decoder.int(body.pid, named: "pid", in: .root)
+    if let parent = decoder.string(body.parentProc, named: "parentProc", in: .root) {
+      let parentPid = decoder.int(body.parentPid, named: "parentPid", in: .root)
       parentProcess = parentPid.map { "\(parent) [\($0)]" } ?? parent
     }
-    modelCode = decoder.string(body.modelCode, named: "modelCode", in: root)
-    cpuType = decoder.string(body.cpuType, named: "cpuType", in: root)
-    captureTime = decoder.string(body.captureTime, named: "captureTime", in: root) ?? captureTime
-    launchTime = decoder.string(body.procLaunch, named: "procLaunch", in: root)
+    modelCode = decoder.string(body.modelCode, named: "modelCode", in: .root)
+    cpuType = decoder.string(body.cpuType, named: "cpuType", in: .root)
+    captureTimeStorage = decoder.inlineText(body.captureTime, named: "captureTime", in: .root) ?? captureTimeStorage
+    launchTimeStorage = decoder.inlineText(body.procLaunch, named: "procLaunch", in: .root) ?? .none
     // The trees of bundleInfo, storeInfo and legacyInfo are built when asked (for their warnings,
     // the first two are checked here).
     bodyTrees = .crashBody
-    let bundleNode = decoder.object(body.bundleInfo, named: "bundleInfo", in: root)
-    _ = decoder.object(body.storeInfo, named: "storeInfo", in: root)
+    let bundleNode = decoder.object(body.bundleInfo, named: "bundleInfo", in: .root)
+    _ = decoder.object(body.storeInfo, named: "storeInfo", in: .root)
     if let bundleInfo = bundleNode {
       var identifier, shortVersion, version: JSONNode?
       for (key, value) in bundleInfo.members {
@@ -190,12 +202,12 @@ extension CrashReport {
         default: continue
         }
       }
-      func path() -> JSONPath { root.appending("bundleInfo") }
+      func path() -> JSONPath { JSONPath.root.appending("bundleInfo") }
       bundleID = decoder.string(identifier, named: "CFBundleIdentifier", in: path(), reusing: bundleID) ?? bundleID
       appVersion = decoder.string(shortVersion, named: "CFBundleShortVersionString", in: path()) ?? appVersion
       buildVersion = decoder.string(version, named: "CFBundleVersion", in: path()) ?? buildVersion
     }
-    if let os = decoder.object(body.osVersion, named: "osVersion", in: root) {
+    if let os = decoder.object(body.osVersion, named: "osVersion", in: .root) {
       var train, build, releaseType, isEmbedded: JSONNode?
       for (key, value) in os.members {
         switch MemberName(key) {
@@ -206,7 +218,7 @@ extension CrashReport {
         default: continue
         }
       }
-      func path() -> JSONPath { root.appending("osVersion") }
+      func path() -> JSONPath { JSONPath.root.appending("osVersion") }
       var version = OSVersion(
         train: decoder.string(train, named: "train", in: path()),
         build: decoder.string(build, named: "build", in: path()),
@@ -215,33 +227,33 @@ extension CrashReport {
       osVersion = version
     }
 
-    if let exception = decoder.object(body.exception, named: "exception", in: root) {
-      self.exception = ExceptionInfo(json: exception, at: root.appending("exception"), decoder: &decoder)
+    if let exception = decoder.object(body.exception, named: "exception", in: .root) {
+      self.exception = ExceptionInfo(json: exception, at: JSONPath.root.appending("exception"), decoder: &decoder)
     }
-    if let reason = decoder.object(body.exceptionReason, named: "exceptionReason", in: root) {
+    if let reason = decoder.object(body.exceptionReason, named: "exceptionReason", in: .root) {
       exceptionReason = ExceptionReason(
-        json: reason, at: root.appending("exceptionReason"), decoder: &decoder)
+        json: reason, at: JSONPath.root.appending("exceptionReason"), decoder: &decoder)
     }
-    if let termination = decoder.object(body.termination, named: "termination", in: root) {
+    if let termination = decoder.object(body.termination, named: "termination", in: .root) {
       self.termination = Termination(
-        json: termination, at: root.appending("termination"), decoder: &decoder)
+        json: termination, at: JSONPath.root.appending("termination"), decoder: &decoder)
     }
     if let asi = body.asi {
       applicationSpecificInfo = Self.applicationSpecificInfo(asi, decoder: &decoder)
     }
-    kernelTriage = decoder.string(body.ktriageinfo, named: "ktriageinfo", in: root)
-    vmSummary = decoder.string(body.vmSummary, named: "vmSummary", in: root)
+    kernelTriage = decoder.string(body.ktriageinfo, named: "ktriageinfo", in: .root)
+    vmSummary = decoder.string(body.vmSummary, named: "vmSummary", in: .root)
     vmRegionInfo =
-      decoder.string(body.vmregioninfo, named: "vmregioninfo", in: root)
-      ?? decoder.string(body.vmRegionInfo, named: "vmRegionInfo", in: root)
+      decoder.string(body.vmregioninfo, named: "vmregioninfo", in: .root)
+      ?? decoder.string(body.vmRegionInfo, named: "vmRegionInfo", in: .root)
     isCorpse =
-      decoder.bool(body.isCorpse, named: "isCorpse", in: root)
-      ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: root)
-    isNonFatal = decoder.bool(body.isNonFatal, named: "isNonFatal", in: root)
-    isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: root)
+      decoder.bool(body.isCorpse, named: "isCorpse", in: .root)
+      ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: .root)
+    isNonFatal = decoder.bool(body.isNonFatal, named: "isNonFatal", in: .root)
+    isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: .root)
 
-    if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: root) {
-      func path() -> JSONPath { root.appending("sharedCache") }
+    if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: .root) {
+      func path() -> JSONPath { JSONPath.root.appending("sharedCache") }
       var base, size, uuid: JSONNode?
       for (key, value) in cache.members {
         switch MemberName(key) {
@@ -259,13 +271,13 @@ extension CrashReport {
     }
 
     // Images first: frames resolve their image names against them.
-    if let used = decoder.array(body.usedImages, named: "usedImages", in: root) {
+    if let used = decoder.array(body.usedImages, named: "usedImages", in: .root) {
       // Written straight into the array's storage, like frames.
       images = [BinaryImage](unsafeUninitializedCapacity: used.count) { storage, count in
         for (index, image) in used.elements.enumerated() {
-          func path() -> JSONPath { root.appending("usedImages").appending(index) }
+          func path() -> JSONPath { JSONPath.root.appending("usedImages").appending(index) }
           if image.kind == .object {
-            (storage.baseAddress! + count).initialize(to: BinaryImage(json: image, at: path(), decoder: &decoder))
+            (storage.baseAddress! + count).initialize(to: BinaryImage.image(json: image, at: path(), decoder: &decoder))
           } else {
             decoder.wrongType(image, at: path(), expected: "an object")
             (storage.baseAddress! + count).initialize(to: BinaryImage())
@@ -275,15 +287,15 @@ extension CrashReport {
       }
     }
 
-    if let backtrace = decoder.array(body.lastExceptionBacktrace, named: "lastExceptionBacktrace", in: root) {
+    if let backtrace = decoder.array(body.lastExceptionBacktrace, named: "lastExceptionBacktrace", in: .root) {
       lastExceptionBacktrace = frames(
-        backtrace, at: root.appending("lastExceptionBacktrace"), decoder: &decoder)
+        backtrace, at: JSONPath.root.appending("lastExceptionBacktrace"), decoder: &decoder)
     }
 
-    if let threadValues = decoder.array(body.threads, named: "threads", in: root) {
+    if let threadValues = decoder.array(body.threads, named: "threads", in: .root) {
       threads.reserveCapacity(threadValues.count)
       for (index, thread) in threadValues.elements.enumerated() {
-        func path() -> JSONPath { root.appending("threads").appending(index) }
+        func path() -> JSONPath { JSONPath.root.appending("threads").appending(index) }
         guard thread.kind == .object else {
           decoder.wrongType(thread, at: path(), expected: "an object")
           threads.append(CrashThread(index: index))
@@ -294,7 +306,7 @@ extension CrashReport {
     }
 
     if let faulting = body.faultingThread {
-      func path() -> JSONPath { root.appending("faultingThread") }
+      func path() -> JSONPath { JSONPath.root.appending("faultingThread") }
       if let index = decoder.int(faulting, at: path()) {
         if threads.indices.contains(index) {
           faultingThread = index
@@ -314,14 +326,15 @@ extension CrashReport {
     func path() -> JSONPath { JSONPath.root.appending("asi") }
     switch value.kind {
     case .object:
+      // The image names and lines repeat from report to report: shared.
       return value.members.map { (keyNode, member) in
-        let key = keyNode.string ?? ""
+        let key = decoder.sharedText(keyNode)
         var lines: [String] = []
         switch member.kind {
-        case .string: lines = [member.string!]
+        case .string: lines = [decoder.sharedText(member)]
         case .array:
           for (index, element) in member.elements.enumerated() {
-            if let text = element.string {
+            if let text = decoder.sharedText(ifString: element) {
               lines.append(text)
             } else if let number = element.number {
               lines.append(number.description)
@@ -364,11 +377,19 @@ extension CrashReport {
       }
     }
     let threadID = decoder.uint64(id, named: "id", in: path())
-    let threadName = decoder.sharedString(name, named: "name", in: path())
+    var threadName: String?
+    if let name {
+      threadName =
+        name.kind == .string ? decoder.sharedText(name) : decoder.sharedString(name, named: "name", in: path())
+    }
     // Every report's main thread names the main queue: a literal costs no allocation.
-    let threadQueue =
-      queue.map(Self.isMainQueueLabel) == true
-      ? "com.apple.main-thread" : decoder.sharedString(queue, named: "queue", in: path())
+    var threadQueue: String?
+    if let queue {
+      threadQueue =
+        Self.isMainQueueLabel(queue)
+        ? "com.apple.main-thread"
+        : queue.kind == .string ? decoder.sharedText(queue) : decoder.sharedString(queue, named: "queue", in: path())
+    }
     let isTriggered = decoder.bool(triggered, named: "triggered", in: path()) ?? false
     var threadFrames: [Frame] = []
     if let frameValues = decoder.array(frameValues, named: "frames", in: path()) {
@@ -440,9 +461,57 @@ extension CrashReport {
       }
       index = next
     }
+    // The usual frame: an offset, a symbol and its location, and an image index in range, each of
+    // its usual type. Nothing can warn, so it is built straight from the tape: through the general
+    // code below, the nodes were stored on the stack for the paths the warnings would name.
+    if sourceFileAt < 0 && sourceLineAt < 0 && inlineAt < 0 && imageIndexAt >= 0,
+      Self.isUnsigned(entries[imageIndexAt]), entries[imageIndexAt].word < UInt64(images.count),
+      imageOffsetAt < 0 || Self.isUnsigned(entries[imageOffsetAt]),
+      symbolLocationAt < 0 || Self.isUnsigned(entries[symbolLocationAt]),
+      symbolAt < 0 || entries[symbolAt].kind == .string
+    {
+      let imageIndex = Int(entries[imageIndexAt].word)
+      let offset = imageOffsetAt < 0 ? nil : entries[imageOffsetAt].word
+      let symbol = symbolAt < 0 ? nil : decoder.sharedText(JSONNode(view: view, index: symbolAt))
+      let location = symbolLocationAt < 0 ? nil : entries[symbolLocationAt].word
+      var address: UInt64?
+      if let base = images[imageIndex].base, let offset {
+        let (sum, overflow) = base.addingReportingOverflow(offset)
+        if !overflow { address = sum }
+      }
+      return Frame(
+        imageIndex: imageIndex, imageOffset: offset, symbol: symbol, symbolLocation: location, sourceFile: nil,
+        sourceLine: nil, isInline: false,
+        imageName: images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent), address: address)
+    }
+    return decodedFrame(
+      view, members: (imageIndexAt, imageOffsetAt, symbolAt, symbolLocationAt, sourceFileAt, sourceLineAt, inlineAt),
+      images: images, at: path(), decoder: &decoder)
+  }
+
+  /// A frame that ``frame(_:images:at:decoder:)`` does not build straight from the tape, from the
+  /// tape indices of its members' values (-1 for a member that is absent): decoded in the order
+  /// that fixes the order of warnings. Out of line, so that the usual frame's code keeps few
+  /// registers and little stack.
+  @inline(never)
+  static func decodedFrame(
+    _ view: JSONView,
+    members: (
+      imageIndex: Int, imageOffset: Int, symbol: Int, symbolLocation: Int, sourceFile: Int, sourceLine: Int,
+      inline: Int
+    ),
+    images: UnsafeBufferPointer<BinaryImage>, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
+  ) -> Frame {
+    let (imageIndexAt, imageOffsetAt, symbolAt, symbolLocationAt, sourceFileAt, sourceLineAt, inlineAt) = members
+    let entries = view.entries
     func node(_ index: Int) -> JSONNode { JSONNode(view: view, index: index) }
     let offset = imageOffsetAt < 0 ? nil : decoder.uint64(node(imageOffsetAt), at: path().appending("imageOffset"))
-    let symbol = symbolAt < 0 ? nil : decoder.sharedString(node(symbolAt), at: path().appending("symbol"))
+    var symbol: String?
+    if symbolAt >= 0 {
+      symbol =
+        entries[symbolAt].kind == .string
+        ? decoder.sharedText(node(symbolAt)) : decoder.sharedString(node(symbolAt), at: path().appending("symbol"))
+    }
     let location =
       symbolLocationAt < 0 ? nil : decoder.uint64(node(symbolLocationAt), at: path().appending("symbolLocation"))
     let file = sourceFileAt < 0 ? nil : decoder.sharedString(node(sourceFileAt), at: path().appending("sourceFile"))
@@ -469,6 +538,12 @@ extension CrashReport {
     return Frame(
       imageIndex: resolvedIndex, imageOffset: offset, symbol: symbol, symbolLocation: location,
       sourceFile: file, sourceLine: line, isInline: isInline, imageName: imageName, address: address)
+  }
+
+  /// Whether `entry` is a non-negative integer that the tape holds exactly.
+  @inline(__always)
+  static func isUnsigned(_ entry: JSONTapeEntry) -> Bool {
+    entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned
   }
 
   /// Whether `value` is the string "com.apple.main-thread", written without escapes.
@@ -505,7 +580,8 @@ extension ExceptionInfo {
     // Read in the old order (warnings keep theirs), then moved into the memberwise initialiser.
     let typeText = decoder.string(type, named: "type", in: path())
     let signalText = decoder.string(signal, named: "signal", in: path())
-    let codesText = decoder.string(codes, named: "codes", in: path())
+    // Codes repeat from report to report ("0x0000000000000001, 0x0000000000000000"): shared.
+    let codesText = decoder.sharedString(codes, named: "codes", in: path())
     let subtypeText = decoder.string(subtype, named: "subtype", in: path())
     let messageText = decoder.string(message, named: "message", in: path())
     var codeValues: [UInt64] = []
@@ -537,11 +613,12 @@ extension ExceptionReason {
       }
     }
     self.init(
-      name: decoder.string(name, named: "name", in: path()),
+      name: decoder.sharedString(name, named: "name", in: path()),
       composedMessage: decoder.string(composedMessage, named: "composed_message", in: path()))
-    self.type = decoder.string(type, named: "type", in: path())
-    self.className = decoder.string(className, named: "class", in: path())
-    self.formatString = decoder.string(formatString, named: "format_string", in: path())
+    // The type, class and format repeat from report to report: shared.
+    self.type = decoder.sharedString(type, named: "type", in: path())
+    self.className = decoder.sharedString(className, named: "class", in: path())
+    self.formatString = decoder.sharedString(formatString, named: "format_string", in: path())
     self.arguments = decoder.strings(arguments, named: "arguments", in: path())
   }
 }
@@ -566,9 +643,10 @@ extension Termination {
     self.init(
       namespace: decoder.string(namespace, named: "namespace", in: path()),
       code: decoder.uint64(code, named: "code", in: path()),
-      indicator: decoder.string(indicator, named: "indicator", in: path()),
-      reasons: decoder.strings(reasons, named: "reasons", in: path()),
-      details: decoder.strings(details, named: "details", in: path()),
+      // The indicator, reasons and details repeat from report to report: shared.
+      indicator: decoder.sharedString(indicator, named: "indicator", in: path()),
+      reasons: decoder.strings(reasons, named: "reasons", in: path(), shared: true),
+      details: decoder.strings(details, named: "details", in: path(), shared: true),
       byProc: decoder.string(byProc, named: "byProc", in: path()),
       byPid: decoder.int(byPid, named: "byPid", in: path()),
       flags: decoder.uint64(flags, named: "flags", in: path()))
@@ -576,6 +654,7 @@ extension Termination {
 }
 
 extension BinaryImage {
+  @inline(never)
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     // One pass over the members (a report has dozens to hundreds of images), into locals that are
     // moved into the image once: assigning to a default-initialised image copied and destroyed it.
@@ -585,8 +664,11 @@ extension BinaryImage {
     for (key, value) in object.members {
       func memberPath(_ name: String) -> JSONPath { path().appending(name) }
       switch MemberName(key) {
-      case .name: name = decoder.sharedString(value, at: memberPath("name"))
-      case .path: imagePath = decoder.sharedString(value, at: memberPath("path"))
+      case .name:
+        name = value.kind == .string ? decoder.sharedText(value) : decoder.sharedString(value, at: memberPath("name"))
+      case .path:
+        imagePath =
+          value.kind == .string ? decoder.sharedText(value) : decoder.sharedString(value, at: memberPath("path"))
       case .uuid:
         let entry = value.entry
         if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
@@ -603,7 +685,9 @@ extension BinaryImage {
       case .source: source = Self.knownSource(value) ?? decoder.string(value, at: memberPath("source"))
       case .CFBundleVersion: bundleVersion = decoder.string(value, at: memberPath("CFBundleVersion"))
       case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"):
-        bundleID = decoder.sharedString(value, at: memberPath("CFBundleIdentifier"))
+        bundleID =
+          value.kind == .string
+          ? decoder.sharedText(value) : decoder.sharedString(value, at: memberPath("CFBundleIdentifier"))
       case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"):
         bundleShortVersion = decoder.string(value, at: memberPath("CFBundleShortVersionString"))
       default: continue
@@ -612,6 +696,83 @@ extension BinaryImage {
     self.init(
       uuidStorage: uuid, base: base, size: size, arch: arch, name: name, path: imagePath, source: source,
       bundleID: bundleID, bundleShortVersion: bundleShortVersion, bundleVersion: bundleVersion)
+  }
+
+  /// The image `object` describes. The usual image, every member of its usual type (texts strings,
+  /// addresses non-negative integers), is built straight from the tape: nothing can warn. Any other
+  /// is read member by member (``init(json:at:decoder:)``). The members are found in one pass as
+  /// tape indices, each the last of its name, as that reading keeps the last.
+  static func image(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder)
+    -> BinaryImage
+  {
+    let texts = decoder.texts
+    let view = object.view
+    let entries = view.entries
+    var nameAt = -1
+    var pathAt = -1
+    var uuidAt = -1
+    var baseAt = -1
+    var sizeAt = -1
+    var archAt = -1
+    var sourceAt = -1
+    var bundleVersionAt = -1
+    var bundleIDAt = -1
+    var bundleShortVersionAt = -1
+    var index = object.index + 1
+    let end = entries[object.index].containerEnd
+    while index + 1 < end {
+      let valueIndex = index + 1
+      let value = entries[valueIndex]
+      let key = JSONNode(view: view, index: index)
+      index = value.kind == .array || value.kind == .object ? value.containerEnd : valueIndex + 1
+      // Every member of a name the image reads, not only the last, must be of its usual type: the
+      // member-by-member reading decodes (and may warn about) each of them.
+      var usual = value.kind == .string
+      switch MemberName(key) {
+      case .name: nameAt = valueIndex
+      case .path: pathAt = valueIndex
+      case .uuid: uuidAt = valueIndex
+      case .arch: archAt = valueIndex
+      case .source: sourceAt = valueIndex
+      case .CFBundleVersion: bundleVersionAt = valueIndex
+      case .CFBundleIdentifier where key.keyEquals("CFBundleIdentifier"): bundleIDAt = valueIndex
+      case .CFBundleShortVersionString where key.keyEquals("CFBundleShortVersionString"):
+        bundleShortVersionAt = valueIndex
+      case .base:
+        baseAt = valueIndex
+        usual = CrashReport.isUnsigned(value)
+      case .size:
+        sizeAt = valueIndex
+        usual = CrashReport.isUnsigned(value)
+      default: usual = true
+      }
+      guard usual else { return BinaryImage(json: object, at: path(), decoder: &decoder) }
+    }
+    func node(_ at: Int) -> JSONNode { JSONNode(view: view, index: at) }
+    func text(_ at: Int) -> String? { at < 0 ? nil : FieldDecoder.text(node(at)) }
+    // Through the table's handle, plain pointers: a function capturing the decoder retained it.
+    func shared(_ at: Int) -> String? {
+      guard at >= 0 else { return nil }
+      guard let texts else { return FieldDecoder.text(node(at)) }
+      return texts.text(node(at), decode: FieldDecoder.text)
+    }
+    var uuid = ImageUUID.none
+    if uuidAt >= 0 {
+      let entry = entries[uuidAt]
+      if entry.flags & JSONTapeEntry.stringHasEscapes == 0,
+        let canonical = ImageUUID(canonical: UnsafeRawBufferPointer(
+          UnsafeBufferPointer(rebasing: view.bytes[entry.start..<entry.stringEnd])))
+      {
+        uuid = canonical
+      } else {
+        uuid = ImageUUID(FieldDecoder.text(node(uuidAt)))
+      }
+    }
+    return BinaryImage(
+      uuidStorage: uuid, base: baseAt < 0 ? nil : entries[baseAt].word, size: sizeAt < 0 ? nil : entries[sizeAt].word,
+      arch: archAt < 0 ? nil : knownArch(node(archAt)) ?? text(archAt), name: shared(nameAt), path: shared(pathAt),
+      source: sourceAt < 0 ? nil : knownSource(node(sourceAt)) ?? text(sourceAt), bundleID: shared(bundleIDAt),
+      bundleShortVersion: text(bundleShortVersionAt), bundleVersion: text(bundleVersionAt))
   }
 
   // Every image repeats one of a few architectures and sources: a literal costs no copy, check or
@@ -663,25 +824,35 @@ extension ThreadState {
       switch member.kind {
       case .array where name == .x:
         registers.reserveCapacity(registers.count + member.count + object.count)
-        for (index, register) in member.elements.enumerated() {
-          guard register.kind == .object else { continue }
+        // The elements walked on the tape (the sequence of nodes cost twice the loop below).
+        let entries = member.view.entries
+        var elementIndex = member.index + 1
+        let elementsEnd = entries[member.index].containerEnd
+        var index = -1
+        while elementIndex < elementsEnd {
+          let element = entries[elementIndex]
+          let registerIndex = elementIndex
+          elementIndex = element.kind == .object || element.kind == .array ? element.containerEnd : elementIndex + 1
+          index += 1
+          guard element.kind == .object else { continue }
           // Most registers are `{"value":N}`, N a non-negative integer: nothing to look for or warn about.
-          let entries = register.view.entries
-          if entries[register.index].end == 1 {
-            let only = entries[register.index + 2]
+          if element.end == 1 {
+            let only = entries[registerIndex + 2]
             if only.kind == .number && only.flags == JSONTapeEntry.numberUnsigned
-              && MemberName(JSONNode(view: register.view, index: register.index + 1)) == .value
+              && Self.isValueKey(entries[registerIndex + 1], in: member.view.bytes)
             {
               registers.append(Register(name: Self.registerName(index), value: only.word))
               continue
             }
           }
+          let register = JSONNode(view: member.view, index: registerIndex)
           let found = Self.registerMembers(register)
           guard found.value >= 0 else { continue }
           func elementPath() -> JSONPath { memberPath().appending(index) }
           let valueJSON = JSONNode(view: register.view, index: found.value)
           if let value = registerDecoder.uint64(valueJSON, at: elementPath().appending("value")) {
-            let symbol = found.symbol >= 0 ? JSONNode(view: register.view, index: found.symbol).string : nil
+            let symbol =
+              found.symbol >= 0 ? decoder.sharedText(ifString: JSONNode(view: register.view, index: found.symbol)) : nil
             registers.append(Register(name: Self.registerName(index), value: value, symbol: symbol))
           }
         }
@@ -690,11 +861,13 @@ extension ThreadState {
         guard found.value >= 0 else { continue }
         let valueJSON = JSONNode(view: member.view, index: found.value)
         if let value = registerDecoder.uint64(valueJSON, at: memberPath().appending("value")) {
-          let symbol = found.symbol >= 0 ? JSONNode(view: member.view, index: found.symbol).string : nil
+          let symbol =
+            found.symbol >= 0 ? decoder.sharedText(ifString: JSONNode(view: member.view, index: found.symbol)) : nil
           registers.append(Register(name: key(), value: value, symbol: symbol))
         }
         if name == .esr {
-          esrDescription = found.description >= 0 ? JSONNode(view: member.view, index: found.description).string : nil
+          let description = JSONNode(view: member.view, index: found.description)
+          esrDescription = found.description >= 0 ? decoder.sharedText(ifString: description) : nil
         }
       case .number:
         let number = member.number!
@@ -705,9 +878,30 @@ extension ThreadState {
         continue
       }
     }
-    self.init(flavor: decoder.string(flavor, named: "flavor", in: path()), registers: registers)
+    self.init(
+      flavor: flavor.flatMap(Self.knownFlavor) ?? decoder.string(flavor, named: "flavor", in: path()),
+      registers: registers)
     self.esrDescription = esrDescription
     if !registerDecoder.warnings.isEmpty { decoder.warnings += registerDecoder.warnings }
+  }
+
+  /// Whether the key `entry` is "value" written without escapes, compared on its own five bytes.
+  @inline(__always)
+  private static func isValueKey(_ entry: JSONTapeEntry, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard entry.flags == 0, entry.stringEnd &- entry.start == 5, let base = bytes.baseAddress else { return false }
+    let key = UnsafeRawPointer(base + entry.start)
+    return key.loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x756C_6176)
+      && key.load(fromByteOffset: 4, as: UInt8.self) == 0x65
+  }
+
+  /// Every thread state names one of two flavors, too long to be stored inline in a `String`: a
+  /// literal costs no allocation.
+  @inline(__always)
+  private static func knownFlavor(_ value: JSONNode) -> String? {
+    guard value.kind == .string else { return nil }
+    if value.keyEquals("ARM_THREAD_STATE64") { return "ARM_THREAD_STATE64" }
+    if value.keyEquals("x86_THREAD_STATE") { return "x86_THREAD_STATE" }
+    return nil
   }
 
   /// The tape indices of the last `value`, `symbol` and `description` members of a register

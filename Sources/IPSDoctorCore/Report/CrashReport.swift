@@ -52,8 +52,19 @@ public struct CrashReport: Sendable, Equatable {
   public var platform: Int?
   public var modelCode: String?
   public var cpuType: String?
-  public var captureTime: String?
-  public var launchTime: String?
+  /// e.g. "2026-07-12 21:47:13.9376 -0700"; made when asked from the bytes it is kept as (see
+  /// ``InlineText``).
+  public var captureTime: String? {
+    get { captureTimeStorage.text }
+    set { captureTimeStorage = InlineText(newValue) }
+  }
+  var captureTimeStorage = InlineText.none
+  /// Made when asked, like ``captureTime``.
+  public var launchTime: String? {
+    get { launchTimeStorage.text }
+    set { launchTimeStorage = InlineText(newValue) }
+  }
+  var launchTimeStorage = InlineText.none
   /// The crash body's `bundleInfo` object, read from ``bodyDocument`` when asked.
   public var bundleInfo: JSONObject? {
     get { bodyTrees.bundleInfo(in: self) }
@@ -236,7 +247,12 @@ public struct IPSHeader: Sendable, Equatable {
     set { incidentIDStorage = ImageUUID(newValue) }
   }
   var incidentIDStorage: ImageUUID
-  public var timestamp: String?
+  /// Made when asked, like ``CrashReport/captureTime``.
+  public var timestamp: String? {
+    get { timestampStorage.text }
+    set { timestampStorage = InlineText(newValue) }
+  }
+  var timestampStorage: InlineText
   /// Made when asked (see ``incidentID``).
   public var sliceUUID: String? {
     get { sliceUUIDStorage.text }
@@ -252,7 +268,7 @@ public struct IPSHeader: Sendable, Equatable {
 
 extension IPSHeader {
   public init() {
-    self.init(incidentIDStorage: .none, sliceUUIDStorage: .none)
+    self.init(incidentIDStorage: .none, timestampStorage: .none, sliceUUIDStorage: .none)
   }
 }
 
@@ -782,6 +798,57 @@ enum ImageUUID: Sendable, Equatable {
     var nibbles = (packed | packed &<< 16) & 0x0000_FFFF_0000_FFFF
     nibbles = (nibbles | nibbles &<< 8) & 0x00FF_00FF_00FF_00FF
     return (nibbles | nibbles &<< 4) & 0x0F0F_0F0F_0F0F_0F0F
+  }
+}
+
+/// A short text kept in place: a report's timestamps (its capture and launch times, the header's
+/// timestamp) are about 30 bytes each, too long to be stored inline in a `String`, never repeat, and
+/// few readers ask for them, so each was an allocation to make and a free when the report went.
+/// ASCII texts of at most ``capacity`` bytes are kept as their bytes, any other text as a `String`,
+/// so that two values are equal exactly when their texts are (ASCII strings compare byte by byte).
+enum InlineText: Sendable, Equatable {
+  case none
+  /// The bytes, zero-padded, the first in the lowest byte of the first word; the count in the
+  /// highest byte of the last word.
+  case bytes(UInt64, UInt64, UInt64, UInt64)
+  case text(String)
+
+  /// The most bytes kept in place.
+  static let capacity = 31
+
+  init(_ text: String?) {
+    guard var text else {
+      self = .none
+      return
+    }
+    self = text.withUTF8 { Self(ascii: UnsafeRawBufferPointer($0)) } ?? .text(text)
+  }
+
+  /// `bytes` kept in place when they are at most ``capacity`` ASCII bytes; `nil` otherwise.
+  init?(ascii bytes: UnsafeRawBufferPointer) {
+    guard bytes.count <= Self.capacity else { return nil }
+    var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &words) { room in
+      if let from = bytes.baseAddress { room.baseAddress!.copyMemory(from: from, byteCount: bytes.count) }
+    }
+    // ASCII when no byte has its high bit set (the count's byte is still zero here).
+    guard (words.0 | words.1 | words.2 | words.3) & 0x8080_8080_8080_8080 == 0 else { return nil }
+    withUnsafeMutableBytes(of: &words) { $0[Self.capacity] = UInt8(truncatingIfNeeded: bytes.count) }
+    self = .bytes(
+      UInt64(littleEndian: words.0), UInt64(littleEndian: words.1), UInt64(littleEndian: words.2),
+      UInt64(littleEndian: words.3))
+  }
+
+  var text: String? {
+    switch self {
+    case .none: return nil
+    case .text(let text): return text
+    case .bytes(let first, let second, let third, let fourth):
+      let words = (first.littleEndian, second.littleEndian, third.littleEndian, fourth.littleEndian)
+      return withUnsafeBytes(of: words) { bytes in
+        String(decoding: bytes.prefix(Int(bytes[Self.capacity])), as: UTF8.self)
+      }
+    }
   }
 }
 

@@ -54,6 +54,21 @@ struct FieldDecoder {
     return nonString(value, at: path())
   }
 
+  /// ``sharedString(_:at:)`` for a node the caller has found to be a string, so that no path is
+  /// passed: the path's closure made the compiler call a copy of ``sharedString(_:at:)`` for each
+  /// caller rather than inline it.
+  @inline(__always)
+  func sharedText(_ string: JSONNode) -> String {
+    guard let texts else { return Self.text(string) }
+    return texts.text(string, decode: Self.text)
+  }
+
+  /// ``sharedText(_:)`` of `node` when it is a string, else `nil` (as ``JSONNode/string``).
+  @inline(__always)
+  func sharedText(ifString node: JSONNode) -> String? {
+    node.kind == .string ? sharedText(node) : nil
+  }
+
   private mutating func nonString(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
     switch value.kind {
     case .string: return Self.text(value)
@@ -199,6 +214,23 @@ struct FieldDecoder {
     return string(value, at: path().appending(key.description)).map { ImageUUID($0) }
   }
 
+  /// ``string(_:named:in:)`` kept as an ``InlineText``: a short ASCII string without escapes is
+  /// read from the tape's bytes (no `String` made), anything else as its text. `nil` exactly when
+  /// ``string(_:named:in:)`` is, with the same warnings.
+  mutating func inlineText(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> InlineText?
+  {
+    guard let value else { return nil }
+    let entry = value.entry
+    if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
+      let kept = InlineText(
+        ascii: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.stringEnd])))
+    {
+      return kept
+    }
+    return string(value, at: path().appending(key.description)).map { InlineText($0) }
+  }
+
   /// ``string(_:named:in:)`` answering `existing` when the member is the same text (see
   /// ``text(_:reusing:)``).
   mutating func string(
@@ -244,7 +276,7 @@ struct FieldDecoder {
   static func text(_ node: JSONNode) -> String {
     let entry = node.entry
     let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.stringEnd])
-    guard entry.flags & JSONTapeEntry.stringHasEscapes != 0 else { return String(decoding: raw, as: UTF8.self) }
+    guard entry.flags & JSONTapeEntry.stringHasEscapes != 0 else { return JSONTapeEntry.text(validUTF8: raw) }
     var sawUnicodeEscape = false
     let text = String(unsafeUninitializedCapacity: raw.count) { output in
       var written = 0
@@ -404,19 +436,20 @@ struct FieldDecoder {
     strings(object[key], named: key, in: path())
   }
 
-  /// The member value form of ``strings(_:_:at:)``.
-  mutating func strings(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
-    -> [String]
-  {
+  /// The member value form of ``strings(_:_:at:)``; `shared`, the strings are looked up like
+  /// ``sharedText(_:)``'s.
+  mutating func strings(
+    _ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath, shared: Bool = false
+  ) -> [String] {
     guard let value else { return [] }
     switch value.kind {
-    case .string: return [Self.text(value)]
+    case .string: return [shared ? sharedText(value) : Self.text(value)]
     case .array:
       var result: [String] = []
       result.reserveCapacity(value.count)
       for (index, element) in value.elements.enumerated() {
         switch element.kind {
-        case .string: result.append(Self.text(element))
+        case .string: result.append(shared ? sharedText(element) : Self.text(element))
         case .number: result.append(element.number!.description)
         case .null: continue
         default:

@@ -29,7 +29,7 @@ public enum ReportReader {
   /// ``read(_:sharing:)`` when there may be no table (then it is `read(_:)`).
   static func read(_ bytes: [UInt8], texts: SharedTexts?) throws(ReportError) -> CrashReport {
     try bytes.withUnsafeBufferPointer { buffer throws(ReportError) -> CrashReport in
-      try read(buffer: buffer, texts: texts)
+      try read(buffer: buffer, texts: texts, source: bytes)
     }
   }
 
@@ -37,7 +37,11 @@ public enum ReportReader {
     try read(buffer: buffer, texts: nil)
   }
 
-  static func read(buffer: UnsafeBufferPointer<UInt8>, texts: SharedTexts?) throws(ReportError) -> CrashReport {
+  /// `source`, when there is one, is the array whose storage `buffer` is: the report's JSON
+  /// documents keep it instead of copies of their bytes.
+  static func read(
+    buffer: UnsafeBufferPointer<UInt8>, texts: SharedTexts?, source: [UInt8]? = nil
+  ) throws(ReportError) -> CrashReport {
     var start = 0
     if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
     guard let firstContent = Scan.firstNonWhitespace(buffer, from: start) else {
@@ -46,7 +50,7 @@ public enum ReportReader {
 
     // Xcode's "Translated Report (Full Report Below)": prefer the full JSON report after the marker.
     if let fullStart = Scan.fullReportStart(buffer, from: firstContent) {
-      if var report = try? readFraming(buffer, from: fullStart, texts: texts), report.bodyError == nil {
+      if var report = try? readFraming(buffer, from: fullStart, texts: texts, source: source), report.bodyError == nil {
         report.warnings.insert(
           ReportWarning(
             location: "line \(SourceLocation(offset: fullStart, in: buffer).line)",
@@ -54,11 +58,11 @@ public enum ReportReader {
         return report
       }
     }
-    return try readFraming(buffer, from: firstContent, texts: texts)
+    return try readFraming(buffer, from: firstContent, texts: texts, source: source)
   }
 
   static func readFraming(
-    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, texts: SharedTexts?
+    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, texts: SharedTexts?, source: [UInt8]? = nil
   ) throws(ReportError)
     -> CrashReport
   {
@@ -81,7 +85,10 @@ public enum ReportReader {
           message: "skipped text before the JSON header"))
     }
 
-    let (parsed, firstEnd, failure) = JSONParser.documentPrefix(buffer, from: jsonStart)
+    // The header is one line: its tape is sized for that line, not for the whole file.
+    let lineEnd = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: jsonStart) ?? buffer.count
+    let (parsed, firstEnd, failure) = JSONParser.documentPrefix(
+      buffer, from: jsonStart, source: source, expectedBytes: lineEnd - jsonStart)
     if let error = failure {
       let firstLineEnd = Scan.endOfLine(buffer, from: jsonStart)
       let damage = ReportWarning(
@@ -91,7 +98,8 @@ public enum ReportReader {
       if error.location.offset < firstLineEnd,
         let bodyStart = Scan.firstLineStartingWithBrace(buffer, from: firstLineEnd),
         var salvaged = try? readBody(
-          buffer, from: bodyStart, header: nil, headerDocument: nil, warnings: warnings + [damage], texts: texts)
+          buffer, from: bodyStart, header: nil, headerDocument: nil, warnings: warnings + [damage], texts: texts,
+          source: source)
       {
         salvaged.apply(header: Scan.salvageHeader(buffer, before: bodyStart))
         return salvaged
@@ -165,7 +173,8 @@ public enum ReportReader {
       return report
     }
     if buffer[next] == UInt8(ascii: "{") {
-      return try readBody(buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts)
+      return try readBody(
+        buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts, source: source)
     }
     return try readLegacyText(
       buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts)
@@ -173,9 +182,9 @@ public enum ReportReader {
 
   static func readBody(
     _ buffer: UnsafeBufferPointer<UInt8>, from bodyStart: Int, header: IPSHeader?,
-    headerDocument: JSONDocument?, warnings: [ReportWarning], texts: SharedTexts?
+    headerDocument: JSONDocument?, warnings: [ReportWarning], texts: SharedTexts?, source: [UInt8]? = nil
   ) throws(ReportError) -> CrashReport {
-    let (parsed, end, failure) = JSONParser.documentPrefix(buffer, from: bodyStart)
+    let (parsed, end, failure) = JSONParser.documentPrefix(buffer, from: bodyStart, source: source)
     if let failure {
       let bodyError = ReportError(failure, context: "the report body is not valid JSON")
       if var salvaged = salvage(
@@ -454,7 +463,8 @@ extension CrashReport {
     body: JSONDocument, header: IPSHeader?, headerDocument: JSONDocument?, warnings: [ReportWarning],
     trailingFrom end: Int, in buffer: UnsafeBufferPointer<UInt8>, texts: SharedTexts?
   ) {
-    if let header { apply(header: header) }
+    // The header's OS version only where the body has none (below).
+    if let header { apply(header: header, parsingOSVersion: false) }
     self.headerDocument = headerDocument
     bodyDocument = body
     // The report is passed to the closure rather than captured by it.
@@ -475,6 +485,7 @@ extension CrashReport {
       }
       report.warnings = warnings + decoder.warnings
     }
+    apply(osVersionDisplay: header?.osVersion)
     if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
       self.warnings.append(
         ReportWarning(

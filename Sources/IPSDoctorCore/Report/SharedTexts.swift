@@ -23,10 +23,19 @@
 public final class SharedTexts {
   struct Slot {
     var hash: UInt64
+    /// The bytes the text was read from, in memory the table owns (`keyCapacity` bytes): a JSON
+    /// string's raw bytes, escapes included, or the bytes a legacy text was decoded from. A hit is
+    /// a comparison of plain memory: comparing the slot's string read it through `String`'s
+    /// representation checks, and before that copied it (a retain and a release on every hit).
+    var key: UnsafeMutableRawPointer?
+    /// -1 when the slot answers no lookup (empty, or a text that decoding repaired).
+    var keyCount: Int32
+    var keyCapacity: Int32
+    /// Whether `key` holds a JSON string's raw bytes with escapes (`\/` in every path), which only
+    /// the same raw bytes match: a text read from legacy text may hold a backslash that means
+    /// itself.
+    var escaped: Bool
     var text: String
-    /// The bytes the text was read from when they are not its UTF-8 (a JSON string with escapes:
-    /// every path, whose slashes Apple writes as `\/`), so that a hit is one `memcmp` either way.
-    var escaped: String?
   }
 
   /// The longest text kept, in UTF-8 bytes.
@@ -45,13 +54,15 @@ public final class SharedTexts {
     var count = 16
     while count < slotCount && count < 1 << 24 { count <<= 1 }
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
-    slots.initialize(repeating: Slot(hash: 0, text: "", escaped: nil), count: count)
+    slots.initialize(
+      repeating: Slot(hash: 0, key: nil, keyCount: -1, keyCapacity: 0, escaped: false, text: ""), count: count)
     let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
     counts.initialize(repeating: 0, count: 2)
     handle = Handle(slots: slots, mask: count - 1, counts: counts)
   }
 
   deinit {
+    for index in 0...handle.mask { handle.slots[index].key?.deallocate() }
     handle.slots.deinitialize(count: handle.mask + 1)
     handle.slots.deallocate()
     handle.counts.deallocate()
@@ -83,27 +94,14 @@ public final class SharedTexts {
       let entry = node.entry
       let count = entry.stringEnd - entry.start
       guard SharedTexts.keeps(count), let base = node.view.bytes.baseAddress else { return decode(node) }
-      let raw = base + entry.start
-      let hash = SharedTexts.hash(UnsafeRawPointer(raw), count)
-      let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
-      // Raw bytes with an escape match only raw bytes kept as such: a text read from legacy text may
-      // hold a backslash that means itself. Without one, the raw bytes are the text.
+      let raw = UnsafeRawPointer(base + entry.start)
       let hasEscapes = entry.flags & JSONTapeEntry.stringHasEscapes != 0
-      // The slot's strings compared where they are: `escaped ?? text` made a copy of one of them to
-      // compare (a retain and a release on every hit). The first test makes `escaped` present
-      // exactly when `hasEscapes` is true.
-      if slot.pointee.hash == hash, (slot.pointee.escaped != nil) == hasEscapes,
-        hasEscapes
-          ? SharedTexts.hasBytes(slot.pointee.escaped!, raw, count)
-          : SharedTexts.hasBytes(slot.pointee.text, raw, count)
-      {
-        counts[0] &+= 1
-        return slot.pointee.text
-      }
+      let hash = SharedTexts.hash(raw, count)
+      let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
+      if let text = answer(slot, hash, raw, count, escaped: hasEscapes) { return text }
       let text = decode(node)
-      let escaped = hasEscapes ? String(decoding: UnsafeBufferPointer(start: raw, count: count), as: UTF8.self) : nil
-      slot.pointee = Slot(hash: hash, text: text, escaped: escaped)
-      counts[1] &+= 1
+      // A JSON string the parser has validated decodes to exactly its bytes when it has no escapes.
+      store(text, in: slot, hash, raw, count, escaped: hasEscapes, checked: true)
       return text
     }
 
@@ -113,43 +111,82 @@ public final class SharedTexts {
     func text(_ bytes: UnsafeBufferPointer<UInt8>, decode: (UnsafeBufferPointer<UInt8>) -> String) -> String {
       let count = bytes.count
       guard SharedTexts.keeps(count), let base = bytes.baseAddress else { return decode(bytes) }
-      let hash = SharedTexts.hash(UnsafeRawPointer(base), count)
+      let raw = UnsafeRawPointer(base)
+      let hash = SharedTexts.hash(raw, count)
       let slot = slots + (Int(truncatingIfNeeded: hash) & mask)
-      if slot.pointee.hash == hash, slot.pointee.escaped == nil, SharedTexts.hasBytes(slot.pointee.text, base, count) {
-        counts[0] &+= 1
-        return slot.pointee.text
-      }
+      if let text = answer(slot, hash, raw, count, escaped: false) { return text }
       let text = decode(bytes)
-      slot.pointee = Slot(hash: hash, text: text, escaped: nil)
-      counts[1] &+= 1
+      store(text, in: slot, hash, raw, count, escaped: false, checked: false)
       return text
+    }
+
+    /// The slot's text when it was read from the `count` bytes at `raw` (escaped as `escaped`
+    /// says).
+    @inline(__always)
+    private func answer(
+      _ slot: UnsafeMutablePointer<Slot>, _ hash: UInt64, _ raw: UnsafeRawPointer, _ count: Int, escaped: Bool
+    ) -> String? {
+      guard slot.pointee.hash == hash, Int(slot.pointee.keyCount) == count, slot.pointee.escaped == escaped,
+        let key = slot.pointee.key, SharedTexts.equalBytes(UnsafeRawPointer(key), raw, count)
+      else { return nil }
+      counts[0] &+= 1
+      return slot.pointee.text
+    }
+
+    /// Puts `text`, read from the `count` bytes at `raw`, in `slot`. Unless `checked`, a text
+    /// whose UTF-8 is not those bytes (decoding repaired them) is kept where no lookup finds it,
+    /// so that a hit is always what decoding would have made.
+    private func store(
+      _ text: String, in slot: UnsafeMutablePointer<Slot>, _ hash: UInt64, _ raw: UnsafeRawPointer, _ count: Int,
+      escaped: Bool, checked: Bool
+    ) {
+      var exact = checked || escaped
+      if !exact {
+        var copy = text
+        exact = copy.withUTF8 { $0.count == count && memcmp($0.baseAddress!, raw, count) == 0 }
+      }
+      if Int(slot.pointee.keyCapacity) < count {
+        slot.pointee.key?.deallocate()
+        let capacity = (count + 15) & ~15
+        slot.pointee.key = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        slot.pointee.keyCapacity = Int32(capacity)
+      }
+      slot.pointee.key!.copyMemory(from: raw, byteCount: count)
+      slot.pointee.hash = hash
+      slot.pointee.keyCount = exact ? Int32(count) : -1
+      slot.pointee.escaped = escaped
+      slot.pointee.text = text
+      counts[1] &+= 1
     }
   }
 
-  /// Whether `text`'s UTF-8 is the `count` bytes at `bytes`. A repaired or otherwise different
-  /// decoding of the same bytes never matches, so a hit is always what decoding would have made.
+  /// Whether the `count` (at least 8) bytes at `a` and at `b` are the same, eight at a time (the
+  /// last eight read again where the count is not a multiple of eight): the texts are short, and a
+  /// call to `memcmp` cost as much as the comparison.
   @inline(__always)
-  static func hasBytes(_ text: String, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    text.utf8.withContiguousStorageIfAvailable { utf8 in
-      utf8.count == count && memcmp(utf8.baseAddress!, bytes, count) == 0
-    } ?? false
+  static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    var offset = 0
+    while offset &+ 8 < count {
+      let word = a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      guard word == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+      offset &+= 8
+    }
+    return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
   }
 
-  /// A hash of `count` (at least 8) bytes, eight at a time; the last eight bytes are read again
-  /// when the count is not a multiple of eight, so nothing is read past the text.
+  /// A hash of `count` (at least 16) bytes from their length and three of their words: the first,
+  /// the last and one in the middle. Hashing every word cost more than the rest of a lookup, and
+  /// texts that agree in all four (two paths of one length that differ only in between) merely
+  /// take turns in a slot: a hit still compares every byte.
   @inline(__always)
   static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
     var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-    var offset = 0
-    while offset &+ 8 <= count {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-      hash ^= hash &>> 31
-      offset &+= 8
-    }
-    if offset < count {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) &* 0x94D0_49BB_1331_11EB
-      hash ^= hash &>> 31
-    }
-    return hash
+    hash = (hash ^ bytes.loadUnaligned(as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+    hash ^= hash &>> 31
+    hash = (hash ^ bytes.loadUnaligned(fromByteOffset: count &>> 1 &- 4, as: UInt64.self)) &* 0x94D0_49BB_1331_11EB
+    hash ^= hash &>> 31
+    hash = (hash ^ bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+    return hash ^ hash &>> 31
   }
 }

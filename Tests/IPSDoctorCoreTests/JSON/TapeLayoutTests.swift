@@ -127,22 +127,48 @@ struct TapeLayoutTests {
     #expect(tooLarge > 20)
   }
 
-  /// The parser writes the tape and the bytes into one allocation; building a document from the two
-  /// parts separately must give the same storage, word for word (zero padding included).
-  @Test("Tape and bytes share one storage, the same as built from the parts")
-  func sharedStorage() throws {
+  /// A document read from an array keeps that array instead of a copy of its bytes; read from a
+  /// buffer alone it keeps a copy. Either way it holds the same tape and bytes, and equals the
+  /// document built from the two parts.
+  @Test("A document keeps the array it was read from, or a copy of its bytes")
+  func sourceKept() throws {
     for path in Fixtures.files(in: "reports", extensions: ["ips"]).prefix(20) {
       let bytes = try Fixtures.bytes(path)
       for start in [0, (bytes.firstIndex(of: 0x0A) ?? 0) + 1] {
-        let (document, end, _) = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: start) }
-        guard let document else { continue }
-        #expect(document.copiedBytes() == Array(bytes[start..<end]), "\(path)")
-        let rebuilt = JSONDocument(bytes: document.copiedBytes(), entries: document.copiedEntries())
-        #expect(rebuilt.storage == document.storage && rebuilt.tapeCount == document.tapeCount
-          && rebuilt.byteCount == document.byteCount, "\(path)")
-        #expect(document.storage.count == document.tapeCount + (document.byteCount + 15) / 16)
-        // A header line followed by a long body keeps only the room it uses.
-        if start == 0 { #expect(document.storage.capacity < 2 * document.storage.count + 16, "\(path)") }
+        let (copy, end, _) = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: start) }
+        let (kept, keptEnd, _) = bytes.withUnsafeBufferPointer {
+          JSONParser.documentPrefix($0, from: start, source: bytes)
+        }
+        guard let copy, let kept else {
+          #expect(copy == nil && kept == nil, "\(path)")
+          continue
+        }
+        #expect(keptEnd == end)
+        #expect(copy.copiedBytes() == Array(bytes[start..<end]), "\(path)")
+        #expect(kept.copiedBytes() == copy.copiedBytes() && kept.copiedEntries() == copy.copiedEntries(), "\(path)")
+        #expect(kept.source.count == bytes.count && kept.byteOffset == start, "\(path)")
+        #expect(copy.source.count == end - start && copy.byteOffset == 0, "\(path)")
+        let rebuilt = JSONDocument(bytes: copy.copiedBytes(), entries: copy.copiedEntries())
+        #expect(rebuilt == copy && rebuilt == kept, "\(path)")
+        // A header line followed by a long body keeps little room it does not use.
+        if start == 0 { #expect(copy.tape.capacity <= max(2 * copy.tape.count, copy.tape.count + 256), "\(path)") }
+      }
+    }
+  }
+
+  /// A header line read with its length in hand gets room for that line only, and a wrong guess
+  /// still reads the whole document.
+  @Test("The expected length sizes the tape; a short guess still reads everything")
+  func expectedLength() throws {
+    for path in Fixtures.files(in: "reports", extensions: ["ips"]).prefix(20) {
+      let bytes = try Fixtures.bytes(path)
+      let plain = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: 0) }
+      for guess in [1, 2, 64, (bytes.firstIndex(of: 0x0A) ?? bytes.count), bytes.count] {
+        let guessed = bytes.withUnsafeBufferPointer {
+          JSONParser.documentPrefix($0, from: 0, source: bytes, expectedBytes: guess)
+        }
+        #expect(guessed.end == plain.end && guessed.error == plain.error, "\(path) \(guess)")
+        #expect(guessed.document?.copiedEntries() == plain.document?.copiedEntries(), "\(path) \(guess)")
       }
     }
   }

@@ -248,3 +248,88 @@ extension FieldDecoder {
     return decoder.uuid(nil, named: "incident", in: .root)
   }
 }
+
+/// Timestamps are kept as ``InlineText``s: short ASCII texts as their bytes, anything else as a
+/// `String`, equal exactly when their texts are.
+@Suite("Report timestamp fields")
+struct ReportTimestampFieldTests {
+  static let values = [
+    #""2026-07-12 21:47:13.9376 -0700""#, #""2026-07-12 21:47:13.00 -0700""#, #""""#, #""x""#,
+    #""0123456789012345678901234567890""#, #""01234567890123456789012345678901""#,
+    #""2026-07-12 21:47:13.9376 \u002d0700""#, #""2026-07-12 21:47:13.9376 -07é0""#, #""e\u0301""#, #""\u00e9""#,
+    "12", "-3", "1.5", "null", "true", "{}", "[]",
+  ]
+
+  @Test("InlineText keeps every text, equal exactly when the texts are")
+  func inlineTextRoundTrip() {
+    let texts: [String?] = [
+      nil, "", "x", "2026-07-12 21:47:13.9376 -0700", String(repeating: "a", count: 31),
+      String(repeating: "a", count: 32), "é", "e\u{301}", "\u{e9}", "2026-07-12 21:47:13.9376 -07é0",
+    ]
+    for text in texts {
+      let kept = InlineText(text)
+      #expect(kept.text == text, "\(String(describing: text))")
+      if let text, text.utf8.count <= InlineText.capacity, text.utf8.allSatisfy({ $0 < 0x80 }) {
+        guard case .bytes = kept else {
+          Issue.record("not kept in place: \(text)")
+          continue
+        }
+      }
+      for other in texts { #expect((InlineText(other) == kept) == (other == text), "\(String(describing: text))") }
+    }
+  }
+
+  @Test("FieldDecoder.inlineText answers as InlineText of the decoded string, with the same warnings")
+  func inlineTextMatchesString() throws {
+    for value in Self.values {
+      let bytes = Array(#"{"captureTime":\#(value)}"#.utf8)
+      let document = try bytes.withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
+      document.withRoot { root in
+        let member = root["captureTime"]
+        var fast = FieldDecoder()
+        var plain = FieldDecoder()
+        let kept = fast.inlineText(member, named: "captureTime", in: .root)
+        let text = plain.string(member, named: "captureTime", in: .root)
+        #expect(kept == text.map { InlineText($0) }, "\(value)")
+        #expect(kept?.text == text, "\(value)")
+        #expect(fast.warnings == plain.warnings, "\(value)")
+      }
+    }
+  }
+
+  @Test("Header and body times read as the documents' texts; setting them keeps the text")
+  func reportFields() throws {
+    for header in Self.values {
+      for body in [Self.values[0], Self.values[1], "null", "7", #""other""#] {
+        let text = #"{"bug_type":"309","timestamp":\#(header)}"# + "\n"
+          + #"{"captureTime":\#(body),"procLaunch":\#(body),"threads":[]}"#
+        let report = try ReportReader.read(Array(text.utf8))
+        func plain(_ value: JSONValue?) -> String? {
+          switch value {
+          case .string(let text)?: text
+          case .number(let number)?: number.description
+          default: nil
+          }
+        }
+        guard case .object(let headerObject)? = report.headerJSON, case .object(let bodyObject)? = report.bodyJSON
+        else {
+          Issue.record("not read: \(text)")
+          continue
+        }
+        #expect(report.header.timestamp == plain(headerObject["timestamp"]), "\(text)")
+        #expect(report.captureTime == (plain(bodyObject["captureTime"]) ?? plain(headerObject["timestamp"])), "\(text)")
+        #expect(report.launchTime == plain(bodyObject["procLaunch"]), "\(text)")
+        var copy = report
+        copy.captureTime = report.captureTime
+        copy.launchTime = report.launchTime
+        copy.header.timestamp = report.header.timestamp
+        #expect(copy == report)
+        copy.launchTime = "2026-07-12 21:43:33.3153 -0700"
+        #expect(copy.launchTime == "2026-07-12 21:43:33.3153 -0700")
+        #expect((copy == report) == (report.launchTime == "2026-07-12 21:43:33.3153 -0700"))
+        copy.captureTime = nil
+        #expect(copy.captureTime == nil)
+      }
+    }
+  }
+}
