@@ -120,14 +120,18 @@ public struct DiagnosisContext: Sendable {
     }
     exceptionMessage = self.report.exceptionReason?.composedMessage
     applicationSpecificLines = self.report.applicationSpecificLines
-    var isAppImage = [Bool](repeating: false, count: self.report.images.count)
+    // Reserved and appended to: `Array(repeating:count:)` allocates through the standard library's
+    // unspecialized path, which looks up the array's type metadata on every call (some 300
+    // instructions, more than the appends for a report's dozen images).
+    var isAppImage: [Bool] = []
+    isAppImage.reserveCapacity(self.report.images.count)
     // In place: `enumerated()` and the array's subscript copied every image out of the array.
     self.report.images.withUnsafeBufferPointer { images in
-      for index in images.indices
-      where images[index].name != nil
-        && BinaryImage.isAppImage(name: images[index].name, path: images[index].path, source: images[index].source)
-      {
-        isAppImage[index] = true
+      for index in images.indices {
+        isAppImage.append(
+          images[index].name != nil
+            && BinaryImage.isAppImage(
+              name: images[index].name, path: images[index].path, source: images[index].source))
       }
     }
     self.isAppImage = isAppImage
