@@ -21,18 +21,17 @@ extension DiagnosisContext {
     return nil
   }
 
-  /// Whether the process stopped on a trap instruction: `EXC_BREAKPOINT (SIGTRAP)` on ARM,
-  /// `EXC_BAD_INSTRUCTION (SIGILL)` on Intel and in the simulator.
-  var isTrap: Bool {
-    let type = exceptionType ?? ""
-    let signal = signal ?? ""
+  /// `isTrap`, found once by `init(facts:)`: the gating traits and several rules ask.
+  static func isTrap(_ exception: ExceptionInfo?) -> Bool {
+    let type = exception?.type ?? ""
+    let signal = exception?.signal ?? ""
     return type.hasPrefix("EXC_BREAKPOINT") || type.hasPrefix("EXC_BAD_INSTRUCTION")
       || signal.hasPrefix("SIGTRAP") || signal.hasPrefix("SIGILL")
   }
 
-  /// Whether the process was stopped by `abort()` (`EXC_CRASH (SIGABRT)`).
-  var isAbort: Bool {
-    (signal ?? "").hasPrefix("SIGABRT") || (exceptionType ?? "").prefilteredContains("SIGABRT")
+  /// `isAbort`, found once by `init(facts:)`.
+  static func isAbort(_ exception: ExceptionInfo?) -> Bool {
+    (exception?.signal ?? "").hasPrefix("SIGABRT") || (exception?.type ?? "").prefilteredContains("SIGABRT")
   }
 
   /// The frame that crashed: frame 0 of the crashed thread.

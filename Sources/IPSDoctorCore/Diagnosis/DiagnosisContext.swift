@@ -65,6 +65,11 @@ public struct DiagnosisContext: Sendable {
   /// Every code `terminationCode(in:)` can answer: `termination.code` (outside the SIGNAL
   /// namespace), `exceptionCodeValues` and `terminationTextNumbers`.
   let terminationCodeCandidates: [UInt64]
+  /// Whether the process stopped on a trap instruction: `EXC_BREAKPOINT (SIGTRAP)` on ARM,
+  /// `EXC_BAD_INSTRUCTION (SIGILL)` on Intel and in the simulator.
+  let isTrap: Bool
+  /// Whether the process was stopped by `abort()` (`EXC_CRASH (SIGABRT)`).
+  let isAbort: Bool
 
   // Consumed: the context keeps the report, and a caller that is done with it (`Doctor.diagnose`,
   // the batch) hands it over without a copy. A borrowed argument had to be copied into the
@@ -115,14 +120,18 @@ public struct DiagnosisContext: Sendable {
     }
     exceptionMessage = self.report.exceptionReason?.composedMessage
     applicationSpecificLines = self.report.applicationSpecificLines
-    var isAppImage = [Bool](repeating: false, count: self.report.images.count)
+    // Reserved and appended to: `Array(repeating:count:)` allocates through the standard library's
+    // unspecialized path, which looks up the array's type metadata on every call (some 300
+    // instructions, more than the appends for a report's dozen images).
+    var isAppImage: [Bool] = []
+    isAppImage.reserveCapacity(self.report.images.count)
     // In place: `enumerated()` and the array's subscript copied every image out of the array.
     self.report.images.withUnsafeBufferPointer { images in
-      for index in images.indices
-      where images[index].name != nil
-        && BinaryImage.isAppImage(name: images[index].name, path: images[index].path, source: images[index].source)
-      {
-        isAppImage[index] = true
+      for index in images.indices {
+        isAppImage.append(
+          images[index].name != nil
+            && BinaryImage.isAppImage(
+              name: images[index].name, path: images[index].path, source: images[index].source))
       }
     }
     self.isAppImage = isAppImage
@@ -192,6 +201,8 @@ public struct DiagnosisContext: Sendable {
     for case let value? in exceptionCodeValues { candidates.append(value) }
     for numbers in terminationTextNumbers { candidates += numbers }
     terminationCodeCandidates = candidates
+    isTrap = Self.isTrap(self.report.exception)
+    isAbort = Self.isAbort(self.report.exception)
   }
 
   public var crashedThread: CrashThread? {
@@ -400,7 +411,15 @@ public struct DiagnosisContext: Sendable {
   }
 
   static func isThunk(_ name: String) -> Bool {
-    name.hasPrefix("thunk for ") || name.hasPrefix("reabstraction thunk") || name.hasPrefix("merged ")
+    // Every prefix starts with one of these bytes, and a name starting with any other scalar has
+    // none of them (`hasPrefix` compares `Character`s, and no other character is canonically
+    // equivalent to these): one byte test rules out most names before five `hasPrefix` calls of
+    // some 100 instructions each (the signature and the summary test every app frame they meet).
+    guard let first = name.utf8.first,
+      first == UInt8(ascii: "t") || first == UInt8(ascii: "r") || first == UInt8(ascii: "m")
+        || first == UInt8(ascii: "o") || first == UInt8(ascii: "_")
+    else { return false }
+    return name.hasPrefix("thunk for ") || name.hasPrefix("reabstraction thunk") || name.hasPrefix("merged ")
       || name.hasPrefix("outlined ") || name.hasPrefix("__swift_")
   }
 

@@ -110,18 +110,24 @@ public enum MainThreadAssertion {
     in backtrace: DiagnosisContext.Backtrace, markers: [String]
   ) -> [(index: Int, isHandler: Bool)] {
     if let text = backtrace.symbolText, let handler = text.frames(containing: assertionHandler) {
-      var marked = Set<Int>()
+      // The handler's frames and the marked ones in one array, sorted by index with a handler
+      // frame first among equal indexes, then each index once: a handful of frames, which sets
+      // (hashing, a union, sorting it) cost several times more to merge.
+      var frames: [(index: Int, isHandler: Bool)] = handler.map { ($0, true) }
       var decided = true
       for marker in markers {
         guard let found = text.frames(containing: marker) else {
           decided = false
           break
         }
-        marked.formUnion(found)
+        for index in found { frames.append((index, false)) }
       }
       if decided {
-        let handlerFrames = Set(handler)
-        return handlerFrames.union(marked).sorted().map { ($0, handlerFrames.contains($0)) }
+        frames.sort { $0.index != $1.index ? $0.index < $1.index : $0.isHandler && !$1.isHandler }
+        var unique: [(index: Int, isHandler: Bool)] = []
+        unique.reserveCapacity(frames.count)
+        for frame in frames where unique.last?.index != frame.index { unique.append(frame) }
+        return unique
       }
     }
     var found: [(index: Int, isHandler: Bool)] = []
