@@ -117,6 +117,11 @@ struct JSONTapeEntry: Sendable, Equatable {
   @inline(__always)
   var containerEnd: Int { Int(truncatingIfNeeded: word &>> 32) }
 
+  /// The index of the entry after the value this entry, at `index`, starts (and everything inside
+  /// it): the tape walks that look members up by index step with it.
+  @inline(__always)
+  func indexAfter(_ index: Int) -> Int { kind == .array || kind == .object ? containerEnd : index + 1 }
+
   static let stringHasEscapes: UInt8 = 1
   static let numberUnsigned: UInt8 = 0
   static let numberNegative: UInt8 = 1
@@ -231,9 +236,15 @@ struct JSONNode {
 
   /// The index of the entry after this value (and everything inside it).
   @inline(__always)
-  var nextIndex: Int {
+  var nextIndex: Int { view.entries[index].indexAfter(index) }
+
+  /// A string's bytes as the document has them, when it has no escapes (they are then its text);
+  /// `nil` for any other value. Valid as long as the document is.
+  @inline(__always)
+  var unescapedStringBytes: UnsafeRawBufferPointer? {
     let entry = view.entries[index]
-    return entry.kind == .array || entry.kind == .object ? entry.containerEnd : index + 1
+    guard entry.kind == .string, entry.flags & JSONTapeEntry.stringHasEscapes == 0 else { return nil }
+    return UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: view.bytes[entry.start..<entry.stringEnd]))
   }
 
   /// The name of this value's JSON type, as used in diagnostics ("object", "string", …).

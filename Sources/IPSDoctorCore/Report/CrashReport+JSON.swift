@@ -446,9 +446,7 @@ extension CrashReport {
     while index + 1 < end {
       let valueIndex = index + 1
       let valueEntry = entries[valueIndex]
-      let next =
-        valueEntry.kind == .array || valueEntry.kind == .object
-        ? valueEntry.containerEnd : valueIndex + 1
+      let next = valueEntry.indexAfter(valueIndex)
       switch MemberName(JSONNode(view: view, index: index)) {
       case .imageOffset: imageOffsetAt = valueIndex
       case .symbol: symbolAt = valueIndex
@@ -670,11 +668,7 @@ extension BinaryImage {
         imagePath =
           value.kind == .string ? decoder.sharedText(value) : decoder.sharedString(value, at: memberPath("path"))
       case .uuid:
-        let entry = value.entry
-        if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
-          let canonical = ImageUUID(
-            canonical: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.stringEnd])))
-        {
+        if let bytes = value.unescapedStringBytes, let canonical = ImageUUID(canonical: bytes) {
           uuid = canonical
         } else {
           uuid = ImageUUID(decoder.string(value, at: memberPath("uuid")))
@@ -724,7 +718,7 @@ extension BinaryImage {
       let valueIndex = index + 1
       let value = entries[valueIndex]
       let key = JSONNode(view: view, index: index)
-      index = value.kind == .array || value.kind == .object ? value.containerEnd : valueIndex + 1
+      index = value.indexAfter(valueIndex)
       // Every member of a name the image reads, not only the last, must be of its usual type: the
       // member-by-member reading decodes (and may warn about) each of them.
       var usual = value.kind == .string
@@ -758,11 +752,7 @@ extension BinaryImage {
     }
     var uuid = ImageUUID.none
     if uuidAt >= 0 {
-      let entry = entries[uuidAt]
-      if entry.flags & JSONTapeEntry.stringHasEscapes == 0,
-        let canonical = ImageUUID(canonical: UnsafeRawBufferPointer(
-          UnsafeBufferPointer(rebasing: view.bytes[entry.start..<entry.stringEnd])))
-      {
+      if let bytes = node(uuidAt).unescapedStringBytes, let canonical = ImageUUID(canonical: bytes) {
         uuid = canonical
       } else {
         uuid = ImageUUID(FieldDecoder.text(node(uuidAt)))
@@ -832,7 +822,7 @@ extension ThreadState {
         while elementIndex < elementsEnd {
           let element = entries[elementIndex]
           let registerIndex = elementIndex
-          elementIndex = element.kind == .object || element.kind == .array ? element.containerEnd : elementIndex + 1
+          elementIndex = element.indexAfter(elementIndex)
           index += 1
           guard element.kind == .object else { continue }
           // Most registers are `{"value":N}`, N a non-negative integer: nothing to look for or warn about.
@@ -917,7 +907,7 @@ extension ThreadState {
     while index + 1 < end {
       let valueIndex = index + 1
       let valueEntry = entries[valueIndex]
-      let next = valueEntry.kind == .array || valueEntry.kind == .object ? valueEntry.containerEnd : valueIndex + 1
+      let next = valueEntry.indexAfter(valueIndex)
       switch MemberName(JSONNode(view: register.view, index: index)) {
       case .value: value = valueIndex
       case .symbol: symbol = valueIndex

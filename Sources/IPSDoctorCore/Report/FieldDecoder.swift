@@ -204,13 +204,7 @@ struct FieldDecoder {
     -> ImageUUID?
   {
     guard let value else { return nil }
-    let entry = value.entry
-    if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
-      let canonical = ImageUUID(
-        canonical: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.stringEnd])))
-    {
-      return canonical
-    }
+    if let bytes = value.unescapedStringBytes, let canonical = ImageUUID(canonical: bytes) { return canonical }
     return string(value, at: path().appending(key.description)).map { ImageUUID($0) }
   }
 
@@ -221,13 +215,7 @@ struct FieldDecoder {
     -> InlineText?
   {
     guard let value else { return nil }
-    let entry = value.entry
-    if entry.kind == .string && entry.flags & JSONTapeEntry.stringHasEscapes == 0,
-      let kept = InlineText(
-        ascii: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: value.view.bytes[entry.start..<entry.stringEnd])))
-    {
-      return kept
-    }
+    if let bytes = value.unescapedStringBytes, let kept = InlineText(ascii: bytes) { return kept }
     return string(value, at: path().appending(key.description)).map { InlineText($0) }
   }
 

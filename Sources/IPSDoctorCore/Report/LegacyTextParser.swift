@@ -425,12 +425,7 @@ struct LegacyTextReader {
         return
       }
       if Self.startsSection(bytes, line) { break }
-      let text = LegacyTextLine.string(bytes, line)
-      switch block {
-      case .applicationSpecific: applicationSpecificLines.append(text)
-      case .kernelTriage: kernelTriageLines.append(text)
-      default: vmRegionLines.append(text)
-      }
+      appendBlockLine(LegacyTextLine.string(bytes, line))
       return
     case .vmSummary:
       if isBlank {
@@ -442,9 +437,7 @@ struct LegacyTextReader {
         pendingBlankLines == 0 || LegacyTextLine.isSpaceByte(first)
         || LegacyTextLine.hasPrefix(bytes, line, "REGION TYPE") || first == 0x3D
       if continues && !Self.startsSection(bytes, line) {
-        vmSummaryLines += Array(repeating: "", count: pendingBlankLines)
-        vmSummaryLines.append(LegacyTextLine.string(bytes, line))
-        pendingBlankLines = 0
+        appendVMSummaryLine(LegacyTextLine.string(bytes, line))
         return
       }
       pendingBlankLines = 0
@@ -515,12 +508,7 @@ struct LegacyTextReader {
         return
       }
       if Self.startsSection(line) { break }
-      let text = String(line)
-      switch block {
-      case .applicationSpecific: applicationSpecificLines.append(text)
-      case .kernelTriage: kernelTriageLines.append(text)
-      default: vmRegionLines.append(text)
-      }
+      appendBlockLine(String(line))
       return
     case .vmSummary:
       if isBlank {
@@ -531,9 +519,7 @@ struct LegacyTextReader {
         pendingBlankLines == 0 || line.utf8.first.map(LegacyTextLine.isSpaceByte) == true
         || LegacyTextLine.hasPrefix(line, "REGION TYPE") || line.utf8.first == 0x3D
       if continues && !Self.startsSection(line) {
-        vmSummaryLines += Array(repeating: "", count: pendingBlankLines)
-        vmSummaryLines.append(String(line))
-        pendingBlankLines = 0
+        appendVMSummaryLine(String(line))
         return
       }
       pendingBlankLines = 0
@@ -604,6 +590,23 @@ struct LegacyTextReader {
 
   /// Appends a register line's registers to the thread's state, in place (a copy of the state out
   /// and back would copy its registers on every line).
+  /// A line of the Application Specific Information, Kernel Triage or VM Region Info block being
+  /// read (both `process` paths).
+  private mutating func appendBlockLine(_ text: String) {
+    switch block {
+    case .applicationSpecific: applicationSpecificLines.append(text)
+    case .kernelTriage: kernelTriageLines.append(text)
+    default: vmRegionLines.append(text)
+    }
+  }
+
+  /// A line that continues the VM region summary, after the blank lines held back before it.
+  private mutating func appendVMSummaryLine(_ text: String) {
+    vmSummaryLines += Array(repeating: "", count: pendingBlankLines)
+    vmSummaryLines.append(text)
+    pendingBlankLines = 0
+  }
+
   mutating func addRegisters(_ registers: [ThreadState.Register], esr: String?, at position: Int) {
     if report.threads[position].state == nil { report.threads[position].state = ThreadState() }
     report.threads[position].state!.registers += registers
