@@ -15,7 +15,8 @@
 /// a section but cannot be read becomes a ``ReportWarning`` located at its line in the file; the
 /// reader never traps on bad input.
 public enum LegacyTextParser {
-  static let markers = [
+  /// Section labels of a text crash report: ASCII literals, searched for as bytes.
+  static let markers: [StaticString] = [
     "Incident Identifier:", "Exception Type:", "Hardware Model:", "Crashed Thread:",
     "Triggered by Thread:", "Binary Images:", "Termination Reason:", "Process:", "OS Version:",
   ]
@@ -25,12 +26,7 @@ public enum LegacyTextParser {
   /// Searches UTF-8 bytes (`memmem`), not characters: it runs on every file that is not plain JSON,
   /// often over the whole text, and `String.contains` costs half the read time there.
   public static func looksLikeTextReport(_ text: String) -> Bool {
-    var found = 0
-    for marker in markers where ByteSearch.contains(text, marker) {
-      found += 1
-      if found >= 2 { return true }
-    }
-    return false
+    text.withBorrowedUTF8 { looksLikeTextReport($0) }
   }
 
   /// ``looksLikeTextReport(_:)`` of the text whose bytes are `bytes`, without making the text.
@@ -38,7 +34,7 @@ public enum LegacyTextParser {
   /// the bytes hold a marker exactly when the text does.
   static func looksLikeTextReport(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var found = 0
-    for marker in bytesMarkers
+    for marker in markers
     where ByteSearch.firstIndex(
       of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
       in: UnsafeRawBufferPointer(bytes)) != nil
@@ -48,12 +44,6 @@ public enum LegacyTextParser {
     }
     return false
   }
-
-  /// ``markers`` as literals, for the byte search.
-  static let bytesMarkers: [StaticString] = [
-    "Incident Identifier:", "Exception Type:", "Hardware Model:", "Crashed Thread:",
-    "Triggered by Thread:", "Binary Images:", "Termination Reason:", "Process:", "OS Version:",
-  ]
 
   /// Reads `text` into `report`, keeping what the JSON header (if any) already put there unless the
   /// text says otherwise.
@@ -270,19 +260,6 @@ struct LegacyTextReader {
     var lower = range.lowerBound
     while lower < range.upperBound && LegacyTextLine.isSpaceByte(bytes[lower]) { lower += 1 }
     return lower..<range.upperBound
-  }
-
-  /// The lines of `bytes` (split at "\n", empty lines kept), each without a final "\r" and then
-  /// without trailing spaces and tabs, as ranges: the lines ``read(_:_:)`` reads one by one.
-  static func lineRanges(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-    var result: [Range<Int>] = []
-    var start = 0
-    while true {
-      let (line, next) = line(bytes, from: start)
-      result.append(line)
-      if next > bytes.count { return result }
-      start = next
-    }
   }
 
   /// How many lines follow `start` before the next blank one (or the end): the most a block that

@@ -16,12 +16,20 @@ struct LegacyTextFastPathTests {
     }
   }
 
+  /// The lines `LegacyTextReader.line(_:from:)` finds one after the other, as the reader reads them.
   static func rangeLines(_ text: String) -> [Substring] {
     var text = text
     text.makeContiguousUTF8()
     let contiguous = text
     return contiguous.utf8.withContiguousStorageIfAvailable { bytes in
-      LegacyTextReader.lineRanges(of: bytes).map { LegacyTextReader.substring(contiguous, $0) }
+      var lines: [Substring] = []
+      var start = 0
+      while true {
+        let (line, next) = LegacyTextReader.line(bytes, from: start)
+        lines.append(LegacyTextReader.substring(contiguous, line))
+        if next > bytes.count { return lines }
+        start = next
+      }
     } ?? []
   }
 
