@@ -133,8 +133,6 @@ public struct CrashReport: Sendable, Equatable {
   public var headerJSON: JSONValue? { headerDocument?.value }
   /// The body as a tree, built on each access.
   public var bodyJSON: JSONValue? { bodyDocument?.value }
-  /// The legacy text body, when the report has one.
-  public var textBody: String?
   /// Problems that did not stop the report from being read (wrong types, out-of-range indexes, …).
   public var warnings: [ReportWarning]
   /// Set when the body could not be parsed; the header and whatever came before are still usable.

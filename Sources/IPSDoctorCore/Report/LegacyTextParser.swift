@@ -58,8 +58,29 @@ public enum LegacyTextParser {
 
   /// ``parse(_:firstLine:into:)`` sharing the texts reports have in common through `texts`.
   static func parse(_ text: String, firstLine: Int, into report: inout CrashReport, texts: SharedTexts?) {
+    // One pass over the UTF-8 in place (a native string is contiguous; a bridged one is copied
+    // once).
+    var text = text
+    text.makeContiguousUTF8()
+    let contiguous = text
+    _ = contiguous.utf8.withContiguousStorageIfAvailable { bytes in
+      var reader = LegacyTextReader(report: report, firstLine: firstLine, texts: texts)
+      reader.read(bytes, text: contiguous)
+      report = reader.finish()
+    }
+  }
+
+  /// ``parse(_:firstLine:into:texts:)`` of a text whose bytes, `bytes`, are all ASCII, without
+  /// making the text: a `String` of the whole body cost a validating copy of every byte, and an
+  /// ASCII body is read from its bytes alone. A field that keeps text gets a `String` of its own
+  /// bytes.
+  ///
+  /// - Precondition: `ByteSearch.isASCII(bytes)`.
+  static func parse(
+    ascii bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, into report: inout CrashReport, texts: SharedTexts?
+  ) {
     var reader = LegacyTextReader(report: report, firstLine: firstLine, texts: texts)
-    reader.read(text)
+    reader.read(bytes, text: nil)
     report = reader.finish()
   }
 }
@@ -126,10 +147,14 @@ struct LegacyTextReader {
   /// Where image paths, names and symbols are looked up (see ``SharedTexts``): the table's handle,
   /// valid while ``LegacyTextParser/parse(_:firstLine:into:texts:)`` runs.
   let texts: SharedTexts.Handle?
-  /// The text being read; lines and fields are ranges of its UTF-8.
-  var text = ""
-  /// Whether every byte of ``text`` is ASCII: every line then takes the byte paths, where a byte is
-  /// a `Character` and byte comparisons are `String` comparisons.
+  /// The UTF-8 being read, valid while ``read(_:text:)`` and ``finish()`` run; lines and fields
+  /// are ranges of it.
+  var source = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+  /// The text whose UTF-8 is ``source``, for the `Character` paths of lines with bytes that are
+  /// not ASCII; `nil` when every byte is ASCII and the text was never made.
+  var text: String?
+  /// Whether every byte of ``source`` is ASCII: every line then takes the byte paths, where a byte
+  /// is a `Character` and byte comparisons are `String` comparisons.
   var textIsASCII = false
   /// Where the line after the one being read starts, so that a block can size its list once.
   var nextLineStart = 0
@@ -158,23 +183,17 @@ struct LegacyTextReader {
     "Crashed Thread:", "Triggered by Thread:", "Code Type:", "Version:",
   ]
 
-  mutating func read(_ text: String) {
-    // One pass over the UTF-8 in place (a native string is contiguous; a bridged one is copied
-    // once).
-    if text.utf8.withContiguousStorageIfAvailable({ read(text, $0) }) != nil { return }
-    var copy = text
-    copy.makeContiguousUTF8()
-    let contiguous = copy
-    _ = contiguous.utf8.withContiguousStorageIfAvailable { read(contiguous, $0) }
-  }
-
-  /// Reads `text`, whose UTF-8 is `bytes`, a line at a time: each line is found when it is read
+  /// Reads the UTF-8 `bytes` a line at a time: each line is found when it is read
   /// (``line(_:from:)``), as a range of `bytes`. Binary images, stack frames and register lines are
   /// read from their bytes (``readFromBytes(_:_:number:)``), and so is every other line of ASCII
   /// text; a line with other bytes becomes a `Substring` of `text` for the `Character` paths.
-  mutating func read(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) {
+  ///
+  /// - Parameter text: The text whose UTF-8 is `bytes`, or `nil` when every byte is ASCII (see
+  ///   ``text``). `bytes` must stay valid until ``finish()`` returns.
+  mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, text: String?) {
+    source = bytes
     self.text = text
-    textIsASCII = ByteSearch.isASCII(bytes)
+    textIsASCII = text == nil || ByteSearch.isASCII(bytes)
     // Find where the report starts and how far it is indented.
     var start: (offset: Int, cursor: Int)?
     var firstContent: (offset: Int, cursor: Int)?
@@ -243,12 +262,20 @@ struct LegacyTextReader {
     return text[lower..<upper]
   }
 
-  /// ``substring(_:_:)`` of the text being read.
-  func substring(_ range: Range<Int>) -> Substring { Self.substring(text, range) }
+  /// The text of `range` of the bytes being read: a `Substring` of ``text``, or, for an ASCII body
+  /// read without it, of a `String` of these bytes alone.
+  func substring(_ range: Range<Int>) -> Substring {
+    guard let text else { return Substring(LegacyTextLine.string(source, range)) }
+    return Self.substring(text, range)
+  }
 
-  /// The UTF-8 range of `part`, a `Substring` of the text being read.
+  /// The whole text being read, whose UTF-8 is ``source``: ``text``, or made from the bytes of an
+  /// ASCII body (the same bytes, so the same offsets).
+  var wholeText: String { text ?? String(decoding: source, as: UTF8.self) }
+
+  /// The UTF-8 range of `part`, a `Substring` of ``wholeText``.
   func range(of part: Substring) -> Range<Int> {
-    let utf8 = text.utf8
+    let utf8 = wholeText.utf8
     let lower = utf8.distance(from: utf8.startIndex, to: part.startIndex)
     return lower..<(lower + part.utf8.count)
   }
@@ -695,7 +722,7 @@ struct LegacyTextReader {
     }
     let content = LegacyTextLine.droppingLeadingSpace(line)
     if LegacyTextLine.hasPrefix(content, "Binary Images"), content.utf8.last == 0x3A {
-      startImages(remainingBytes: text.utf8.distance(from: line.endIndex, to: text.utf8.endIndex))
+      startImages(remainingBytes: source.count - range(of: line).upperBound)
       return
     }
     if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
@@ -710,10 +737,7 @@ struct LegacyTextReader {
     }
     if let (key, value) = LegacyTextLine.keyValue(line) {
       let (field, keyRange, valueRange) = (Field(key), range(of: key), range(of: value))
-      let text = self.text
-      _ = text.utf8.withContiguousStorageIfAvailable { bytes in
-        readField(field, key: keyRange, value: valueRange, bytes, isASCII: false, number: number)
-      }
+      readField(field, key: keyRange, value: valueRange, source, isASCII: false, number: number)
       return
     }
     // A first character that is a digit starts with a digit byte: most lines stop at the byte.
@@ -777,10 +801,8 @@ struct LegacyTextReader {
       if let queue { report.threads[position].queue = queue }
       block = .threadFrames(position)
       // The frames follow, one a line up to a blank line: sized once rather than grown.
-      if report.threads[position].frames.isEmpty, let count = text.utf8.withContiguousStorageIfAvailable({
-        Self.linesBeforeBlank($0, from: nextLineStart)
-      }) {
-        report.threads[position].frames.reserveCapacity(count)
+      if report.threads[position].frames.isEmpty {
+        report.threads[position].frames.reserveCapacity(Self.linesBeforeBlank(source, from: nextLineStart))
       }
     case .state(let thread, let flavor):
       let position = ensureThread(thread)

@@ -260,15 +260,18 @@ public enum ReportReader {
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, header: IPSHeader?,
     headerDocument: JSONDocument?, warnings: [ReportWarning], texts: SharedTexts?
   ) throws(ReportError) -> CrashReport {
-    let text = Scan.text(buffer, start..<buffer.count)
+    let body = UnsafeBufferPointer(rebasing: buffer[start...])
     let firstLine = SourceLocation(offset: start, in: buffer).line
     var report = CrashReport(format: header == nil ? .legacyText : .jsonHeaderTextBody)
     if let header { report.apply(header: header) }
     report.headerDocument = headerDocument
-    report.textBody = text
     report.warnings = warnings
-    if text.hasPrefix("panic(") || (header?.bugType == "210") {
-      // A kernel panic saved as plain text.
+    // A kernel panic saved as plain text. Its bytes start with those of "panic(" whenever its
+    // characters do, so most bodies are told apart without making the text.
+    if header?.bugType == "210" || LegacyTextLine.hasPrefix(body, body.indices, "panic("),
+      case let text = Scan.text(buffer, start..<buffer.count),
+      header?.bugType == "210" || text.hasPrefix("panic(")
+    {
       var summary = PanicSummary()
       summary.panicString = text
       PanicSummary.fill(&summary, fromPanicString: text)
@@ -276,12 +279,18 @@ public enum ReportReader {
       report.kind = .panic
       return report
     }
-    if header == nil && !LegacyTextParser.looksLikeTextReport(text) {
+    if header == nil && !LegacyTextParser.looksLikeTextReport(body) {
       throw ReportError(
         message: "not a crash report: no JSON header and none of the fields of a text crash report",
         line: firstLine, column: 1)
     }
-    LegacyTextParser.parse(text, firstLine: firstLine, into: &report, texts: texts)
+    // The usual body is ASCII, read from its bytes; other bytes need the text (its invalid UTF-8
+    // repaired, which moves the bytes after it).
+    if ByteSearch.isASCII(body) {
+      LegacyTextParser.parse(ascii: body, firstLine: firstLine, into: &report, texts: texts)
+    } else {
+      LegacyTextParser.parse(Scan.text(buffer, start..<buffer.count), firstLine: firstLine, into: &report, texts: texts)
+    }
     return report
   }
 }
@@ -564,29 +573,20 @@ enum Scan {
       let markerStart = ByteSearch.firstIndex(
         of: markerBytes, in: UnsafeRawBufferPointer(buffer), from: start, anchor: 11)
     else { return nil }
-    let full = Array("Full Report".utf8)
-    var index = markerStart + markerBytes.count
-    while index + full.count <= buffer.count {
-      if buffer[index] == full[0] && matches(buffer, full, at: index)
-        && (index == 0 || buffer[index - 1] == 0x0A)
-      {
-        let lineEnd = endOfLine(buffer, from: index)
-        // Skip the dashed line that follows.
-        var next = lineEnd
-        while let content = firstNonWhitespace(buffer, from: next), buffer[content] == UInt8(ascii: "-") {
-          next = endOfLine(buffer, from: content)
-        }
-        return next
-      }
-      index += 1
+    // "Full Report" opening a line after it, found by `memchr` on its "F" (walking the text a byte
+    // at a time cost more than the rest of such a report's framing).
+    let full: StaticString = "\nFull Report"
+    guard
+      let newline = ByteSearch.firstIndex(
+        of: UnsafeRawBufferPointer(start: full.utf8Start, count: full.utf8CodeUnitCount),
+        in: UnsafeRawBufferPointer(buffer), from: markerStart + markerBytes.count, anchor: 1)
+    else { return nil }
+    // Skip the dashed line that follows.
+    var next = endOfLine(buffer, from: newline + 1)
+    while let content = firstNonWhitespace(buffer, from: next), buffer[content] == UInt8(ascii: "-") {
+      next = endOfLine(buffer, from: content)
     }
-    return nil
-  }
-
-  static func matches(_ buffer: UnsafeBufferPointer<UInt8>, _ pattern: [UInt8], at index: Int) -> Bool {
-    guard index + pattern.count <= buffer.count else { return false }
-    for offset in 0..<pattern.count where buffer[index + offset] != pattern[offset] { return false }
-    return true
+    return next
   }
 
   static func firstIndex(of pattern: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from start: Int)

@@ -482,4 +482,77 @@ struct LegacyTextFastPathTests {
       }
     }
   }
+
+  /// ASCII text bodies that take the paths reading a field's text (`PID`, `Version`, the header
+  /// fields of a resource report, a stackshot's process lines, an address list, x86 registers, an
+  /// unreadable thread header's warning), with the fixtures' and the shared corpus's text reports.
+  static var asciiBodies: [String] {
+    var bodies = samples.filter { $0.utf8.allSatisfy { $0 < 0x80 } } + [
+      LegacyTextSamples.ios, LegacyTextSamples.macOS,
+      """
+      Command:         MapMyRun
+      Version:         18.8.5 (1809212128)
+      PID:             2489
+
+      Event:           cpu usage
+      Action taken:    Process killed
+      CPU:             48 seconds cpu time over 54 seconds
+      """,
+      """
+      Incident Identifier: D2604550-FFA3-45D5-8247-A3F1E72E6A40
+      Frontmost process PID:    34
+
+      Process 0 info:
+      \tresident memory bytes:  54738944
+
+      Process 34 SpringBoard threads:
+      thread 0x1 TH_WAIT|TH_UNINT 0x8037ba3c
+      """,
+      """
+      Process:  App [12]
+      PID:      not a number
+      Exception Type:  EXC_CRASH (SIGABRT)
+      Last Exception Backtrace:
+      (0x1a2b 0x3c4d
+      0xzz 0x5e6f)
+
+      Thread 0 Crashed whatever:
+      Thread 0 crashed with X86 Thread State (64-bit):
+        rax: 0x0000000000000000  rbx: 0x0000000000000001
+      Logical CPU:     2
+      Error Code:      0x00000000
+      Trap Number:     6
+      """,
+    ]
+    if let corpus = Fixtures.shared?.appendingPathComponent("corpus"),
+      let names = try? FileManager.default.contentsOfDirectory(atPath: corpus.path)
+    {
+      for name in names.sorted() {
+        guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(name).path),
+          data.allSatisfy({ $0 < 0x80 })
+        else { continue }
+        // A text body: the whole file, or what follows a JSON header line.
+        var body = Substring(String(decoding: data, as: UTF8.self))
+        if body.first == "{", let newline = body.firstIndex(of: "\n") { body = body[body.index(after: newline)...] }
+        if body.first != "{" && LegacyTextParser.looksLikeTextReport(String(body)) { bodies.append(String(body)) }
+      }
+    }
+    return bodies
+  }
+
+  @Test("An ASCII body read from its bytes alone gives the report its String gives")
+  func asciiBodiesAgree() {
+    let bodies = Self.asciiBodies
+    #expect(bodies.count >= 10)
+    for body in bodies {
+      var fromText = CrashReport(format: .legacyText)
+      LegacyTextParser.parse(body, firstLine: 3, into: &fromText)
+      var fromBytes = CrashReport(format: .legacyText)
+      Array(body.utf8).withUnsafeBufferPointer { bytes in
+        LegacyTextParser.parse(ascii: bytes, firstLine: 3, into: &fromBytes, texts: nil)
+      }
+      #expect(fromBytes == fromText, "\(body.prefix(80).debugDescription)")
+      #expect(fromBytes.warnings == fromText.warnings)
+    }
+  }
 }
