@@ -603,25 +603,24 @@ enum Scan {
 
   /// Reads what it can of a damaged header line (cut at the start, say) in the text before `end`:
   /// `"key":"value"` pairs for the header's documented keys.
+  ///
+  /// ASCII text is searched as bytes, other text as characters.
+  /// The text before a JSON body can be a whole text report, and searching it a character at a
+  /// time for each key cost more than reading the body.
   static func salvageHeader(_ buffer: UnsafeBufferPointer<UInt8>, before end: Int) -> IPSHeader {
-    let text = self.text(buffer, 0..<end)
-    var header = IPSHeader()
-    guard text.contains("\":") else { return header }
-    func value(_ key: String) -> String? {
-      guard let range = text.firstRange(of: "\"\(key)\"") else { return nil }
-      var rest = text[range.upperBound...].drop(while: { $0 == " " })
-      guard rest.first == ":" else { return nil }
-      rest = rest.dropFirst().drop(while: { $0 == " " })
-      if rest.first == "\"" {
-        let body = rest.dropFirst()
-        guard let close = body.firstIndex(where: { $0 == "\"" || $0 == "\\" || $0 == "\n" }),
-          body[close] == "\""
-        else { return nil }
-        return String(body[..<close])
-      }
-      let digits = rest.prefix(while: \.isNumber)
-      return digits.isEmpty ? nil : String(digits)
+    let bytes = UnsafeBufferPointer(rebasing: buffer[0..<end])
+    if ByteSearch.isASCII(bytes) {
+      guard Scan.firstIndex(of: Array("\":".utf8), in: bytes, from: 0) != nil else { return IPSHeader() }
+      return salvageHeader { salvagedValue($0, in: bytes) }
     }
+    let text = self.text(buffer, 0..<end)
+    guard text.contains("\":") else { return IPSHeader() }
+    return salvageHeader { salvagedValue($0, in: text) }
+  }
+
+  /// The header's documented keys, each read by `value`.
+  static func salvageHeader(_ value: (String) -> String?) -> IPSHeader {
+    var header = IPSHeader()
     header.appName = value("app_name")
     header.appVersion = value("app_version")
     header.buildVersion = value("build_version")
@@ -634,6 +633,49 @@ enum Scan {
     header.sliceUUID = value("slice_uuid")
     header.platform = value("platform").flatMap { Int($0) }
     return header
+  }
+
+  /// The value after the first `"key"` of `text` and a colon (spaces allowed around it): a string
+  /// up to its closing quote (none for one that has an escape or a line break first), or digits.
+  static func salvagedValue(_ key: String, in text: String) -> String? {
+    guard let range = text.firstRange(of: "\"\(key)\"") else { return nil }
+    var rest = text[range.upperBound...].drop(while: { $0 == " " })
+    guard rest.first == ":" else { return nil }
+    rest = rest.dropFirst().drop(while: { $0 == " " })
+    if rest.first == "\"" {
+      let body = rest.dropFirst()
+      guard let close = body.firstIndex(where: { $0 == "\"" || $0 == "\\" || $0 == "\n" }),
+        body[close] == "\""
+      else { return nil }
+      return String(body[..<close])
+    }
+    let digits = rest.prefix(while: \.isNumber)
+    return digits.isEmpty ? nil : String(digits)
+  }
+
+  /// The same value read from the bytes of ASCII text, where each byte is a character except in
+  /// "\r\n", one character that is not a line break.
+  static func salvagedValue(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard var index = Scan.firstIndex(of: Array("\"\(key)\"".utf8), in: bytes, from: 0) else { return nil }
+    index += key.utf8.count + 2
+    func skipSpaces() { while index < bytes.count && bytes[index] == 0x20 { index += 1 } }
+    skipSpaces()
+    guard index < bytes.count, bytes[index] == 0x3A else { return nil }
+    index += 1
+    skipSpaces()
+    let start = index
+    if index < bytes.count && bytes[index] == 0x22 {
+      index += 1
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == 0x22 || byte == 0x5C || (byte == 0x0A && bytes[index - 1] != 0x0D) { break }
+        index += 1
+      }
+      guard index < bytes.count, bytes[index] == 0x22 else { return nil }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index]), as: UTF8.self)
+    }
+    while index < bytes.count && bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+    return index == start ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
   }
 
   /// Whether the object has a member only a report body has: threads, exception, usedImages,

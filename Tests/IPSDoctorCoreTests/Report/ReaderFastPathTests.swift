@@ -98,6 +98,31 @@ struct ReaderFastPathTests {
     }
   }
 
+  @Test("A damaged header's values read from the bytes of ASCII text are the values the characters give")
+  func salvagedHeaderValues() {
+    let keys = ["app_name", "name", "platform", "bug_type"]
+    let texts = [
+      #"{"app_name":"Acme","platform":2,"bug_type":"309","name" : "x"}"#, #""name":"a\"b""#, "\"name\":\"a\r\nb\"",
+      "\"name\":\"a\nb\"", "\"name\": \r\n\"a\"", "\"platform\":  12x", "\"platform\":\"\"", "\"name\":", "",
+    ]
+      + Self.texts(
+        from: ["\"", "\"name\"", "\"platform\"", "app_", ":", " ", "\\", "\n", "\r", "\r\n", "7", "x", "{", "\t"], count: 3_000,
+        maxLength: 10, seed: 29)
+    for text in texts {
+      let bytes = Array(text.utf8)
+      bytes.withUnsafeBufferPointer { buffer in
+        for key in keys {
+          #expect(Scan.salvagedValue(key, in: buffer) == Scan.salvagedValue(key, in: text), "\(text.debugDescription)")
+        }
+        // The whole header, from the byte path (this text) and from the character path (the same
+        // text after a byte that is not ASCII, which moves no key).
+        let ascii = Scan.salvageHeader(buffer, before: buffer.count)
+        let other = Array("\u{e9}\n".utf8) + bytes
+        other.withUnsafeBufferPointer { #expect(Scan.salvageHeader($0, before: $0.count) == ascii) }
+      }
+    }
+  }
+
   @Test("Xcode's translated report: the anchored searches find the marker and the full report a plain search finds")
   func fullReportMarker() {
     func naive(_ bytes: [UInt8]) -> Int? {
