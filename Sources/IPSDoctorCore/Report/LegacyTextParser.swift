@@ -592,8 +592,6 @@ struct LegacyTextReader {
     if !isBlank { readTopLevel(line, number: number) }
   }
 
-  /// Appends a register line's registers to the thread's state, in place (a copy of the state out
-  /// and back would copy its registers on every line).
   /// A line of the Application Specific Information, Kernel Triage or VM Region Info block being
   /// read (both `process` paths).
   private mutating func appendBlockLine(_ text: String) {
@@ -611,6 +609,8 @@ struct LegacyTextReader {
     pendingBlankLines = 0
   }
 
+  /// Appends a register line's registers to the thread's state, in place (a copy of the state out
+  /// and back would copy its registers on every line).
   mutating func addRegisters(_ registers: [ThreadState.Register], esr: String?, at position: Int) {
     if report.threads[position].state == nil { report.threads[position].state = ThreadState() }
     report.threads[position].state!.registers += registers
