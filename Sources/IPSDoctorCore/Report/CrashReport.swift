@@ -650,8 +650,7 @@ extension BinaryImage {
           && memcmp(path.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
       }
       func contains(_ needle: StaticString) -> Bool {
-        let needle = UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        return ByteSearch.firstIndex(of: needle, in: UnsafeRawBufferPointer(path)) != nil
+        ByteSearch.firstIndex(of: needle, in: path) != nil
       }
       if hasPrefix("/System/") || hasPrefix("/usr/lib/") || hasPrefix("/usr/libexec/")
         || hasPrefix("/Library/Apple/") || hasPrefix("/sbin/") || hasPrefix("/bin/")

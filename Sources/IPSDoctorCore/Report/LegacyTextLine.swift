@@ -331,9 +331,7 @@ enum LegacyTextLine {
     if hasPrefix(bytes, text, "Namespace ") {
       let rest = (text.lowerBound + 10)..<text.upperBound
       let marker: StaticString = ", Code "
-      let found = ByteSearch.firstIndex(
-        of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
-        in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[rest])))
+      let found = ByteSearch.firstIndex(of: marker, in: UnsafeBufferPointer(rebasing: bytes[rest]))
       guard let found else {
         // The first part between commas that is not empty, else all of it.
         var part = rest
@@ -413,9 +411,7 @@ enum LegacyTextLine {
     let range =
       isASCII(text)
       ? withBytes(text) { bytes in
-        ByteSearch.firstIndex(
-          of: UnsafeRawBufferPointer(start: dispatchQueue.utf8Start, count: dispatchQueue.utf8CodeUnitCount),
-          in: UnsafeRawBufferPointer(bytes))
+        ByteSearch.firstIndex(of: dispatchQueue, in: bytes)
       }.map { offset -> Range<Substring.Index> in
         let lower = text.utf8.index(text.startIndex, offsetBy: offset)
         return lower..<text.utf8.index(lower, offsetBy: dispatchQueue.utf8CodeUnitCount)
@@ -566,9 +562,7 @@ enum LegacyTextLine {
     -> (name: String?, queue: String?)
   {
     let text = ByteScanner.trimmed(bytes, range)
-    let found = ByteSearch.firstIndex(
-      of: UnsafeRawBufferPointer(start: dispatchQueue.utf8Start, count: dispatchQueue.utf8CodeUnitCount),
-      in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[text])))
+    let found = ByteSearch.firstIndex(of: dispatchQueue, in: UnsafeBufferPointer(rebasing: bytes[text]))
     func kept(_ range: Range<Int>) -> String? {
       let trimmed = ByteScanner.trimmed(bytes, range)
       return trimmed.isEmpty ? nil : string(bytes, trimmed, texts)

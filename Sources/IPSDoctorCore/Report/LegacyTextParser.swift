@@ -34,11 +34,7 @@ public enum LegacyTextParser {
   /// the bytes hold a marker exactly when the text does.
   static func looksLikeTextReport(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var found = 0
-    for marker in markers
-    where ByteSearch.firstIndex(
-      of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
-      in: UnsafeRawBufferPointer(bytes)) != nil
-    {
+    for marker in markers where ByteSearch.firstIndex(of: marker, in: bytes) != nil {
       found += 1
       if found >= 2 { return true }
     }

@@ -447,11 +447,7 @@ extension PanicSummary {
   static func pidOffset(in line: String) -> String.Index? {
     let offset = line.utf8.withContiguousStorageIfAvailable { bytes -> Int?? in
       guard ByteSearch.isASCII(bytes) else { return nil }
-      let needle: StaticString = "pid "
-      return .some(
-        ByteSearch.firstIndex(
-          of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
-          in: UnsafeRawBufferPointer(bytes)))
+      return .some(ByteSearch.firstIndex(of: "pid ", in: bytes))
     }
     if let decided = offset ?? nil {
       return decided.map { line.utf8.index(line.utf8.startIndex, offsetBy: $0) }
@@ -568,18 +564,12 @@ enum Scan {
     // Every other file is searched and few have the marker: a literal (no array to make and free), and
     // `memchr` anchored on its "R", which reports hold less often than "T".
     let marker: StaticString = "Translated Report"
-    let markerBytes = UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
-    guard
-      let markerStart = ByteSearch.firstIndex(
-        of: markerBytes, in: UnsafeRawBufferPointer(buffer), from: start, anchor: 11)
-    else { return nil }
+    guard let markerStart = ByteSearch.firstIndex(of: marker, in: buffer, from: start, anchor: 11) else { return nil }
     // "Full Report" opening a line after it, found by `memchr` on its "F" (walking the text a byte
     // at a time cost more than the rest of such a report's framing).
-    let full: StaticString = "\nFull Report"
     guard
       let newline = ByteSearch.firstIndex(
-        of: UnsafeRawBufferPointer(start: full.utf8Start, count: full.utf8CodeUnitCount),
-        in: UnsafeRawBufferPointer(buffer), from: markerStart + markerBytes.count, anchor: 1)
+        of: "\nFull Report", in: buffer, from: markerStart + marker.utf8CodeUnitCount, anchor: 1)
     else { return nil }
     // Skip the dashed line that follows.
     var next = endOfLine(buffer, from: newline + 1)
@@ -610,7 +600,7 @@ enum Scan {
   static func salvageHeader(_ buffer: UnsafeBufferPointer<UInt8>, before end: Int) -> IPSHeader {
     let bytes = UnsafeBufferPointer(rebasing: buffer[0..<end])
     if ByteSearch.isASCII(bytes) {
-      guard Scan.firstIndex(of: Array("\":".utf8), in: bytes, from: 0) != nil else { return IPSHeader() }
+      guard ByteSearch.firstIndex(of: "\":", in: bytes) != nil else { return IPSHeader() }
       return salvageHeader { salvagedValue($0, in: bytes) }
     }
     let text = self.text(buffer, 0..<end)

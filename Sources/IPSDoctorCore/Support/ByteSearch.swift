@@ -36,6 +36,17 @@ enum ByteSearch {
     return nil
   }
 
+  /// ``firstIndex(of:in:from:anchor:)`` of a literal (its UTF-8 in place: no array to make and
+  /// free) in `haystack`.
+  @inline(__always)
+  static func firstIndex(
+    of literal: StaticString, in haystack: UnsafeBufferPointer<UInt8>, from start: Int = 0, anchor: Int = 0
+  ) -> Int? {
+    firstIndex(
+      of: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount),
+      in: UnsafeRawBufferPointer(haystack), from: start, anchor: anchor)
+  }
+
   /// The offset of the first `byte` in `buffer` at or after `start` (`memchr`).
   static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     guard start >= 0, start < buffer.count, let base = buffer.baseAddress else { return nil }
