@@ -11,7 +11,8 @@
 #
 # Environment: FILES (10000), ROUNDS (3), RUNS (2 per round), JOBS (1,<nproc>), CORPUS_ROOT (/tmp/ips-doctor-bench-corpus),
 # BENCH_VENV (/work/bench-venv), RESULTS (a new temp dir), JSON_TABLE=0 to skip the JSON-only table,
-# CLI_MODE=dir|files to force how the CLI is given the corpus, CLI_RUNS (5) for the CLI's wall times.
+# CLI_MODE=dir|files to force how the CLI is given the corpus, CLI_RUNS (5) for the CLI's wall times,
+# SCALE_FACTORS (1,10,100,1000) and SCALE_RUNS (10) for one report at every size.
 # (The CLI exits 1 when it finds an error-level diagnosis, so hyperfine runs with -i.)
 set -euo pipefail
 
@@ -125,6 +126,22 @@ for r in json.load(open(sys.argv[1]))["results"]:
     name = "hello" if r["command"].endswith("/hello") else "ips-doctor-one"
     print(f"startup\t{name}\t{r['median']}\t{r['mean']}\t{r['stddev']}")
 PY
+# One report at every size: the same two reports with every list grown 1 to 1,000 times
+# (make_scaled.py), each read and diagnosed by the CLI alone: time and peak RSS should grow with the
+# report's size and no faster.
+say "one report at every size (factors ${SCALE_FACTORS:-1,10,100,1000}; hyperfine ${SCALE_RUNS:-10} runs, peak RSS of 3)"
+python3 "$HERE/tools/make_scaled.py" "$RESULTS/scaled" --factors "${SCALE_FACTORS:-1,10,100,1000}" > "$RESULTS/scaled.txt"
+while IFS=$'\t' read -r path size; do
+  hyperfine -N -i --warmup 2 --runs "${SCALE_RUNS:-10}" --export-json "$RESULTS/scale.json" "$CLI $path" > /dev/null 2>&1 \
+    || echo "hyperfine failed on $path" >&2
+  median=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$RESULTS/scale.json")
+  rss=$(for _ in 1 2 3; do
+    /usr/bin/time -f '%M' -o "$RESULTS/time.txt" "$CLI" "$path" > /dev/null 2>&1 || true
+    tail -1 "$RESULTS/time.txt"
+  done | sort -n | sed -n 2p)
+  printf 'scale\t%s\t%s\t%s\t%s\n' "$(basename "$path")" "$size" "$median" "$rss" >> "$OUT"
+done < "$RESULTS/scaled.txt"
+
 printf 'load_end\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT"
 
 python3 "$HERE/tools/report.py" "$OUT"

@@ -25,6 +25,7 @@ def main():
     loads, rejected = defaultdict(dict), defaultdict(dict)
     rss, startup, meta = defaultdict(list), {}, {}
     cli_walls = defaultdict(list)  # jobs -> wall seconds of the CLI over the whole corpus
+    scaled = defaultdict(dict)  # "json"/"text" -> factor -> (bytes, median wall s, peak RSS KB)
     for line in open(sys.argv[1]):
         f = line.rstrip("\n").split("\t")
         if f[0] in ("all", "json"):
@@ -47,6 +48,10 @@ def main():
             startup[f[1]] = float(f[2])
         elif f[0] == "cliwall":
             cli_walls[int(f[1])].append(float(f[2]))
+        elif f[0] == "scale":
+            # "json-x100.ips": the format, then how many times each list of the report was grown.
+            kind, factor = f[1].split("-x")
+            scaled[kind][int(factor.split(".")[0])] = (int(f[2]), float(f[3]), int(f[4]))
         else:
             meta[f[0]] = f[1:]
 
@@ -138,6 +143,32 @@ def main():
         checks.append(("cli", f"the CLI over {files} files: {most} jobs ≥ 1.7× 1 job", speedup, 1.7))
     if "ips-doctor-one" in startup and "hello" in startup:
         checks.append(("cli", "`ips-doctor one.ips` within 2× of a trivial program", 2 * startup["hello"] / startup["ips-doctor-one"], 1.0))
+
+    if scaled:
+        print()
+        print("### One report at every size (the CLI on one file, `make_scaled.py`)")
+        print()
+        print("| report | size | wall time (median) | MB/s | peak RSS | MB/s beyond the ×1 report's time |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for kind in sorted(scaled):
+            sizes = scaled[kind]
+            smallest = min(sizes)
+            base_bytes, base_wall, _ = sizes[smallest]
+            for factor in sorted(sizes):
+                size, wall, rss_kb = sizes[factor]
+                beyond = (size - base_bytes) / 1e6 / (wall - base_wall) if factor != smallest and wall > base_wall else None
+                print(f"| {kind} ×{factor} | {size / 1e6:.2f} MB | {wall * 1000:.1f} ms | {size / 1e6 / wall:.0f} "
+                      f"| {rss_kb / 1024:.1f} MB | {f'{beyond:.0f}' if beyond else '–'} |")
+            # Linear: the time a megabyte adds beyond the smallest report (start-up and fixed costs)
+            # is no larger for the largest report than for the one a tenth its size.
+            factors = sorted(sizes)
+            if len(factors) >= 3:
+                largest, middle = factors[-1], factors[-2]
+                def slope(factor):
+                    size, wall, _ = sizes[factor]
+                    return (wall - base_wall) / max(1, size - base_bytes)
+                if slope(middle) > 0:
+                    checks.append(("size", f"{kind}: time a MB adds, ×{largest} ÷ ×{middle} ≤ 1.5 (linear; ours)", 1.5 / (slope(largest) / slope(middle)), 1.0))
 
     print()
     print("### Targets")
