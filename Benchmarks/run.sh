@@ -12,7 +12,7 @@
 # Environment: FILES (10000), ROUNDS (3), RUNS (2 per round), JOBS (1,<nproc>), CORPUS_ROOT (/tmp/ips-doctor-bench-corpus),
 # BENCH_VENV (/work/bench-venv), RESULTS (a new temp dir), JSON_TABLE=0 to skip the JSON-only table,
 # CLI_MODE=dir|files to force how the CLI is given the corpus, CLI_RUNS (5) for the CLI's wall times,
-# SCALE_FACTORS (1,10,100,1000) and SCALE_RUNS (10) for one report at every size.
+# SCALE_FACTORS (1,10,100,1000,3000) and SCALE_RUNS (10) for one report at every size.
 # (The CLI exits 1 when it finds an error-level diagnosis, so hyperfine runs with -i.)
 set -euo pipefail
 
@@ -126,11 +126,11 @@ for r in json.load(open(sys.argv[1]))["results"]:
     name = "hello" if r["command"].endswith("/hello") else "ips-doctor-one"
     print(f"startup\t{name}\t{r['median']}\t{r['mean']}\t{r['stddev']}")
 PY
-# One report at every size: the same two reports with every list grown 1 to 1,000 times
-# (make_scaled.py), each read and diagnosed by the CLI alone: time and peak RSS should grow with the
-# report's size and no faster.
-say "one report at every size (factors ${SCALE_FACTORS:-1,10,100,1000}; hyperfine ${SCALE_RUNS:-10} runs, peak RSS of 3)"
-python3 "$HERE/tools/make_scaled.py" "$RESULTS/scaled" --factors "${SCALE_FACTORS:-1,10,100,1000}" > "$RESULTS/scaled.txt"
+# One report at every size: the same two reports with every list grown 1 to 3,000 times
+# (make_scaled.py; the largest JSON one is 35 MB, under the default --max-size of 64 MiB), each read
+# and diagnosed by the CLI alone: time and peak RSS should grow with the report's size and no faster.
+say "one report at every size (factors ${SCALE_FACTORS:-1,10,100,1000,3000}; hyperfine ${SCALE_RUNS:-10} runs, peak RSS of 3)"
+python3 "$HERE/tools/make_scaled.py" "$RESULTS/scaled" --factors "${SCALE_FACTORS:-1,10,100,1000,3000}" > "$RESULTS/scaled.txt"
 while IFS=$'\t' read -r path size; do
   hyperfine -N -i --warmup 2 --runs "${SCALE_RUNS:-10}" --export-json "$RESULTS/scale.json" "$CLI $path" > /dev/null 2>&1 \
     || echo "hyperfine failed on $path" >&2

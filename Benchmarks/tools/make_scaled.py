@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write one crash report at several sizes: every list in it grown k times over.
 
-    make_scaled.py OUT_DIR [--factors 1,10,100,1000]
+    make_scaled.py OUT_DIR [--factors 1,10,100,1000,3000]
 
 From two of our fixtures (a JSON .ips and a legacy text .crash) it writes json-xK.ips and
 text-xK.crash for each factor K. In the JSON report the crashed thread's frames, the other threads,
@@ -121,7 +121,7 @@ def scaled_text(text, k):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
-    parser.add_argument("--factors", default="1,10,100,1000")
+    parser.add_argument("--factors", default="1,10,100,1000,3000")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     json_text = open(os.path.join(FIXTURES, JSON_SOURCE)).read()
