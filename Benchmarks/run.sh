@@ -132,8 +132,11 @@ PY
 say "one report at every size (factors ${SCALE_FACTORS:-1,10,100,1000,3000}; hyperfine ${SCALE_RUNS:-10} runs, peak RSS of 3)"
 python3 "$HERE/tools/make_scaled.py" "$RESULTS/scaled" --factors "${SCALE_FACTORS:-1,10,100,1000,3000}" > "$RESULTS/scaled.txt"
 while IFS=$'\t' read -r path size; do
-  hyperfine -N -i --warmup 2 --runs "${SCALE_RUNS:-10}" --export-json "$RESULTS/scale.json" "$CLI $path" > /dev/null 2>&1 \
-    || echo "hyperfine failed on $path" >&2
+  rm -f "$RESULTS/scale.json"  # a failed run must not leave the last file's figures to be read again
+  if ! hyperfine -N -i --warmup 2 --runs "${SCALE_RUNS:-10}" --export-json "$RESULTS/scale.json" "$CLI $path" > /dev/null 2>&1; then
+    echo "hyperfine failed on $path; left out" >&2
+    continue
+  fi
   median=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$RESULTS/scale.json")
   rss=$(for _ in 1 2 3; do
     /usr/bin/time -f '%M' -o "$RESULTS/time.txt" "$CLI" "$path" > /dev/null 2>&1 || true
