@@ -61,61 +61,48 @@ IMAGE = re.compile(r"^(\s*)0x([0-9a-f]+) -\s+0x([0-9a-f]+) (\S+)(.*)$")
 def scaled_text(text, k):
     lines = text.split("\n")
     # Thread blocks: from a "Thread N…" line to the blank line after its frames.
-    blocks, crashed_frames, i = [], None, 0
-    last_thread_end = None
+    blocks, i = [], 0
     while i < len(lines):
-        m = THREAD.match(lines[i])
-        if m and not lines[i].startswith(f"Thread {m.group(1)} crashed with"):
+        if THREAD.match(lines[i]):
             start = i
             while i < len(lines) and lines[i].strip():
                 i += 1
-            blocks.append((start, i))
-            last_thread_end = i
+            blocks.append(range(start, i))
         else:
             i += 1
-    out = []
-    images_at = next(n for n, line in enumerate(lines) if line.startswith("Binary Images:"))
-    extra_threads = []
-    highest = max(int(THREAD.match(lines[s]).group(1)) for s, _ in blocks)
-    number = highest
-    others = [(s, e) for s, e in blocks if not any("Crashed:" in lines[j] for j in range(s, e))]
+    crashed = next(b for b in blocks if any("Crashed:" in lines[j] for j in b))
+    frames = [FRAME.match(lines[j]).group(2).lstrip() for j in crashed if FRAME.match(lines[j])]
+    extra_frames = [f"{n:<3} {frames[n % len(frames)]}" for n in range(len(frames), k * len(frames))]
+
+    extra_threads, number = [], max(int(THREAD.match(lines[b.start]).group(1)) for b in blocks)
     for _ in range(1, k):
-        for start, end in others:
+        for block in blocks:
+            if block == crashed:
+                continue
             number += 1
             extra_threads.append("")
-            for line in lines[start:end]:
+            for line in (lines[j] for j in block):
                 m = THREAD.match(line)
                 extra_threads.append(f"Thread {number}{m.group(2)}{line[m.end():]}" if m else line)
-    for n, line in enumerate(lines):
-        if n == images_at:
-            out.append(line)
-            originals = [l for l in lines[n + 1:] if IMAGE.match(l)]
-            out.extend(originals)
-            for copy_number in range(1, k):
-                for index, image in enumerate(originals):
-                    m = IMAGE.match(image)
-                    base = 0x300000000 + (copy_number * len(originals) + index) * 0x100000
-                    name = "Scaled%d_%d" % (copy_number, index)
-                    out.append(
-                        f"{m.group(1)}0x{base:x} - {' ' * 4}0x{base + 0xfffff:x} {name} arm64  "
-                        f"<{copy_number:08x}0000400080000000{index:08x}> /usr/lib/scaled/{name}.dylib"
-                    )
-            out.append("")
-            break
-        out.append(line)
-        if "Crashed:" in line and THREAD.match(line):
-            j = n + 1
-            frames = []
-            while j < len(lines) and FRAME.match(lines[j]):
-                frames.append(FRAME.match(lines[j]).group(2))
-                j += 1
-            crashed_frames = (j, frames)
-        if crashed_frames and n + 1 == crashed_frames[0]:
-            for position in range(len(crashed_frames[1]), k * len(crashed_frames[1])):
-                out.append(f"{position:<3} {crashed_frames[1][position % len(crashed_frames[1])].lstrip()}")
-        if n + 1 == last_thread_end:
-            out.extend(extra_threads)
-    return "\n".join(out)
+
+    images_at = next(n for n, line in enumerate(lines) if line.startswith("Binary Images:"))
+    images = [line for line in lines[images_at + 1:] if IMAGE.match(line)]
+    extra_images = []
+    for copy_number in range(1, k):
+        for index, image in enumerate(images):
+            base = 0x300000000 + (copy_number * len(images) + index) * 0x100000
+            name = "Scaled%d_%d" % (copy_number, index)
+            extra_images.append(
+                f"{IMAGE.match(image).group(1)}0x{base:x} - {' ' * 4}0x{base + 0xfffff:x} {name} arm64  "
+                f"<{copy_number:08x}0000400080000000{index:08x}> /usr/lib/scaled/{name}.dylib"
+            )
+
+    # The crashed thread's last frame line is its block's last line; the other threads go after the
+    # last block; the images replace whatever followed the header (the report ends with them).
+    return "\n".join(
+        lines[: crashed.stop] + extra_frames + lines[crashed.stop : blocks[-1].stop] + extra_threads
+        + lines[blocks[-1].stop : images_at + 1] + images + extra_images + [""]
+    )
 
 
 def main():
