@@ -93,8 +93,7 @@ struct GrownReportTests {
       for case (let index, .object(var image)) in originals.enumerated() {
         let number = copy * originals.count + index
         image.set("base", .number(.unsigned(UInt64(0x3_0000_0000 + number * 0x10_0000))))
-        let uuidTail = String(number + 1, radix: 16).leftPadded(to: 12)
-        image.set("uuid", .string("00000000-0000-4000-8000-\(uuidTail)"))
+        image.set("uuid", .string("00000000-0000-4000-8000-\(String.hex(UInt64(number + 1), width: 12).dropFirst(2))"))
         image.set("name", .string("Grown\(number)"))
         image.set("path", .string("/usr/lib/grown/Grown\(number).dylib"))
         images.append(.object(image))
@@ -127,8 +126,8 @@ struct GrownReportTests {
       for index in imageLines.indices {
         let number = copy * imageLines.count + index
         let base = 0x3_0000_0000 + number * 0x10_0000
-        let range = "0x\(String(base, radix: 16)) -        0x\(String(base + 0xF_FFFF, radix: 16))"
-        let uuid = String(number + 1, radix: 16).leftPadded(to: 32)
+        let range = "\(String.hex(UInt64(base))) -        \(String.hex(UInt64(base + 0xF_FFFF)))"
+        let uuid = String.hex(UInt64(number + 1), width: 32).dropFirst(2)
         newImages.append("       \(range) Grown\(number) arm64  <\(uuid)> /usr/lib/grown/Grown\(number).dylib")
       }
     }
@@ -174,12 +173,6 @@ struct GrownReportTests {
     }
     lines.insert(contentsOf: extra, at: crashedBlock.upperBound)
     return lines.joined(separator: "\n")
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    String(repeating: "0", count: max(0, width - count)) + self
   }
 }
 
