@@ -579,14 +579,6 @@ enum Scan {
     return next
   }
 
-  static func firstIndex(of pattern: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, from start: Int)
-    -> Int?
-  {
-    pattern.withUnsafeBytes { needle in
-      ByteSearch.firstIndex(of: needle, in: UnsafeRawBufferPointer(buffer), from: start)
-    }
-  }
-
   static func text(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
   }
@@ -646,7 +638,12 @@ enum Scan {
   /// The same value read from the bytes of ASCII text, where each byte is a character except in
   /// "\r\n", one character that is not a line break.
   static func salvagedValue(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    guard var index = Scan.firstIndex(of: Array("\"\(key)\"".utf8), in: bytes, from: 0) else { return nil }
+    // Searched in place: every header key, quoted, fits in a small string (no array to make).
+    var needle = "\"" + key + "\""
+    let found = needle.withUTF8 {
+      ByteSearch.firstIndex(of: UnsafeRawBufferPointer($0), in: UnsafeRawBufferPointer(bytes))
+    }
+    guard var index = found else { return nil }
     index += key.utf8.count + 2
     func skipSpaces() { while index < bytes.count && bytes[index] == 0x20 { index += 1 } }
     skipSpaces()
