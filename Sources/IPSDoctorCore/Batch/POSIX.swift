@@ -333,7 +333,8 @@ enum POSIX {
       if result < 0 {
         let code = errno
         if code == EINTR { continue }
-        if code == EAGAIN { return .ended }  // a non-blocking pipe with no writer data: stop, never wait
+        // A non-blocking pipe with no data from its writer: stop, never wait.
+        if code == EAGAIN { return .ended }
         return .failed(code)
       }
       if result == 0 { return .ended }

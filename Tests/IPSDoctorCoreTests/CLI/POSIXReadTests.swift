@@ -54,7 +54,7 @@ import Testing
     for hint in [0, limit, limit + 1] {
       let refused = try Self.readBack(over, sizeHint: hint, limit: limit)
       guard case .failure(let error) = refused else {
-        Issue.record("\(limit + 1) bytes with a hint of \(hint) were read under a limit of \(limit)")
+        Issue.record("\(limit + 1) bytes, hint \(hint), were read under a limit of \(limit)")
         continue
       }
       #expect(error.reason == .tooLarge)
