@@ -45,17 +45,17 @@ public struct ReportFacts: Sendable, Equatable {
   /// "ChatApp 2.4 (118)".
   public var appDescription: String? {
     guard appName != nil || appVersion != nil else { return nil }
-    var text = appName ?? "unknown app"
-    if let version = versionDescription { text += " " + version }
-    return text
+    let name = appName ?? "unknown app"
+    guard let version = versionDescription else { return name }
+    return .concatenating(name, " ", version)
   }
 
   /// "2.4 (118)".
   public var versionDescription: String? {
     switch (appVersion, buildVersion) {
-    case (let version?, let build?): version == build ? version : "\(version) (\(build))"
+    case (let version?, let build?): version == build ? version : .concatenating(version, " (", build, ")")
     case (let version?, nil): version
-    case (nil, let build?): "(\(build))"
+    case (nil, let build?): .concatenating("(", build, ")")
     case (nil, nil): nil
     }
   }

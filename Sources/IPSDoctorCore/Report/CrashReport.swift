@@ -361,7 +361,7 @@ public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch (train, build) {
-    case (let train?, let build?): "\(train) (\(build))"
+    case (let train?, let build?): .concatenating(train, " (", build, ")")
     case (let train?, nil): train
     case (nil, let build?): build
     case (nil, nil): ""

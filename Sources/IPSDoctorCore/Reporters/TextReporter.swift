@@ -130,19 +130,32 @@ struct TextReporter: Reporter {
     return lines
   }
 
+  /// The path, then "app · OS · device · time" and, for other than a crash, the kind of report.
+  /// Built as bytes, each part escaped on its own (escaping goes scalar by scalar, so that is the
+  /// escaped join): joining the parts and appending them to the path cost about 12 k instructions
+  /// a report.
   func headerLine(_ outcome: ReportOutcome) -> String {
-    var parts: [String] = []
+    var line = UTF8TextBuilder(capacity: 256)
+    line.append(style.bold(outcome.path))
     if let facts = outcome.facts {
-      if let app = facts.appDescription { parts.append(app) }
-      if let os = facts.osDescription { parts.append(os) }
-      if let device = facts.device { parts.append(device) }
-      if let time = facts.time { parts.append(time) }
-      if facts.kind != .crash { parts.append(facts.bugTypeName ?? facts.kind.rawValue) }
+      var separator = " — "
+      func part(_ text: String?) {
+        guard let text else { return }
+        line.append(separator)
+        line.append(TerminalText.escaped(text))
+        separator = " · "
+      }
+      part(facts.appDescription)
+      part(facts.osDescription)
+      part(facts.device)
+      part(facts.time)
+      if facts.kind != .crash { part(facts.bugTypeName ?? facts.kind.rawValue) }
     }
-    var line = style.bold(outcome.path)
-    if !parts.isEmpty { line += " — " + TerminalText.escaped(parts.joined(separator: " · ")) }
-    if outcome.baseline == .known { line += " " + style.dim("(known: in the baseline)") }
-    return line
+    if outcome.baseline == .known {
+      line.append(" ")
+      line.append(style.dim("(known: in the baseline)"))
+    }
+    return line.string
   }
 
   func errorText(_ error: ReportError) -> String {

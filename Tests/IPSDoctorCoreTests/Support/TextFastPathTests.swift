@@ -49,4 +49,17 @@ struct TextFastPathTests {
       #expect(answer == nil && calls == 1, "\(text)")
     }
   }
+
+  @Test func concatenatingIsPlus() {
+    let parts = ["", "a", "iPhone OS 26.6", " (", "23G80", ")", "é\u{301}", "ChatApp — “beta”", String(repeating: "x", count: 40)]
+    for a in parts {
+      for b in parts {
+        for (c, d) in [("", ""), (" (", ")"), ("é", String(repeating: "y", count: 17))] {
+          let joined = String.concatenating(a, b, c, d)
+          #expect(joined == a + b + c + d)
+          #expect(Array(joined.utf8) == Array((a + b + c + d).utf8))
+        }
+      }
+    }
+  }
 }
