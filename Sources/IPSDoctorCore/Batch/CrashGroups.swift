@@ -38,14 +38,24 @@ public struct CrashGroups: Sendable {
   public mutating func add(_ outcome: ReportOutcome) {
     guard let result = outcome.result, let facts = outcome.facts else { return }
     let id = result.signature.id
+    // A known group is updated where it is stored: a copy taken out and stored back retained and
+    // released each of its texts, and appending to its lists copied them. (`groups[id, default:]`
+    // would too, but its default, a closure, copied the whole outcome for every report.)
+    if let index = groups.index(forKey: id) {
+      Self.count(outcome, facts: facts, into: &groups.values[index])
+      return
+    }
     let top = result.diagnoses.first
-    var group =
-      groups[id]
-      ?? CrashGroup(
-        signature: result.signature, rule: top?.ruleID, title: top?.title, kind: facts.kind,
-        severity: outcome.severity, exception: result.summary.exception, count: 0, firstSeen: nil,
-        lastSeen: nil, appVersions: [], osVersions: [], examples: [], baseline: outcome.baseline,
-        firstIndex: outcome.index)
+    var group = CrashGroup(
+      signature: result.signature, rule: top?.ruleID, title: top?.title, kind: facts.kind,
+      severity: outcome.severity, exception: result.summary.exception, count: 0, firstSeen: nil,
+      lastSeen: nil, appVersions: [], osVersions: [], examples: [], baseline: outcome.baseline,
+      firstIndex: outcome.index)
+    Self.count(outcome, facts: facts, into: &group)
+    groups[id] = group
+  }
+
+  private static func count(_ outcome: ReportOutcome, facts: ReportFacts, into group: inout CrashGroup) {
     group.count += 1
     if let severity = outcome.severity { group.severity = max(group.severity ?? severity, severity) }
     if let time = facts.time {
@@ -59,10 +69,9 @@ public struct CrashGroups: Sendable {
         group.lastKey = key
       }
     }
-    if let version = facts.versionDescription { Self.insert(version, into: &group.appVersions) }
-    if let os = facts.osDescription { Self.insert(os, into: &group.osVersions) }
-    if group.examples.count < Self.exampleLimit { group.examples.append(outcome.path) }
-    groups[id] = group
+    if let version = facts.versionDescription { insert(version, into: &group.appVersions) }
+    if let os = facts.osDescription { insert(os, into: &group.osVersions) }
+    if group.examples.count < exampleLimit { group.examples.append(outcome.path) }
   }
 
   private static func insert(_ value: String, into list: inout [String]) {
@@ -125,8 +134,12 @@ enum VersionOrder {
 /// Report times ("2026-09-08 10:40:29.53 -0700") compared across time zones.
 enum Timestamp {
   /// Microseconds since 1970 in UTC, or `nil` when the text is not in Apple's layout.
+  /// Read from the string's own UTF-8 (a copy of it as an array was half of the cost).
   static func sortKey(_ text: String) -> Int64? {
-    let scalars = Array(text.utf8)
+    text.withBorrowedUTF8(sortKey(bytes:))
+  }
+
+  private static func sortKey(bytes scalars: UnsafeBufferPointer<UInt8>) -> Int64? {
     var index = 0
     func number(_ digits: Int) -> Int64? {
       guard index + digits <= scalars.count else { return nil }
@@ -138,19 +151,18 @@ enum Timestamp {
       index += digits
       return value
     }
-    func expect(_ characters: String) -> Bool {
-      for byte in characters.utf8 {
-        guard index < scalars.count, scalars[index] == byte else { return false }
-        index += 1
-      }
+    func expect(_ byte: UInt8) -> Bool {
+      guard index < scalars.count, scalars[index] == byte else { return false }
+      index += 1
       return true
     }
-    guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+    let dash = UInt8(ascii: "-")
+    let colon = UInt8(ascii: ":")
+    guard let year = number(4), expect(dash), let month = number(2), expect(dash), let day = number(2),
       index < scalars.count, scalars[index] == 0x20 || scalars[index] == 0x54
     else { return nil }
     index += 1
-    guard let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-      let second = number(2)
+    guard let hour = number(2), expect(colon), let minute = number(2), expect(colon), let second = number(2)
     else { return nil }
     var micros: Int64 = 0
     if index < scalars.count, scalars[index] == UInt8(ascii: ".") {
@@ -168,7 +180,7 @@ enum Timestamp {
       let sign: Int64 = scalars[index] == UInt8(ascii: "-") ? -1 : 1
       index += 1
       guard let hours = number(2) else { return nil }
-      _ = expect(":")
+      _ = expect(colon)
       let minutes = number(2) ?? 0
       offsetSeconds = sign * (hours * 3600 + minutes * 60)
     }
