@@ -12,7 +12,8 @@ import Testing
     "—", "’s", "“quoted”", "…", "→", "≠", "×", "café", "Øre", "ǅ", "naïve", "\u{00A0}", "·",
     "‼", "a\u{0301}", "e\u{0301}", "👩\u{200D}💻", "❤\u{FE0F}", "\r\n", "\r", "한", "\u{202E}x",
     "\u{00AD}", "\u{2000}", "\u{2001}", "[x](", "]", "(", ")", "*", "_", "**", "`", "\t", "\n",
-    "averyveryverylongwordthatdoesnotfit", "\u{1B}[1m", "€", "ﬁ",
+    "averyveryverylongwordthatdoesnotfit", "\u{1B}[1m", "€", "ﬁ", "threads[0].frames[3]", "[a] (b)",
+    "](", "*_", "_*",
   ]
 
   static func samples() -> [String] {
@@ -32,6 +33,20 @@ import Testing
       texts.append(text)
     }
     return texts
+  }
+
+  /// The byte path returns text as it is unless it may hold markup; a lone `[`, as in the frame
+  /// paths that summaries cite, is none.
+  @Test func markupNeedsALinkMiddleOrADoubledMarker() {
+    func markup(_ text: String) -> Bool {
+      text.withBorrowedUTF8 { PlainText.hasInlineMarkup($0) }
+    }
+    for text in ["threads[0].frames[3]", "[a] (b)", "a*b_c", "*_*", "[x", "]", ""] {
+      #expect(!markup(text), "\(text.debugDescription)")
+    }
+    for text in ["[a](b)", "x](", "**", "a __b", "end**"] {
+      #expect(markup(text), "\(text.debugDescription)")
+    }
   }
 
   @Test func inlineMatchesCharacterPath() {
