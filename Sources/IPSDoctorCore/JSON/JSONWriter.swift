@@ -11,16 +11,19 @@ public struct JSONWriter {
 
   /// The UTF-8 written so far. Bytes, not a `String`: a `String` append costs a few hundred
   /// instructions even when it does not grow, and a report's JSON is a few thousand of them.
-  private(set) var bytes: [UInt8] = []
+  private(set) var buffer = ByteBuffer(capacity: 8192)
   let style: Style
 
   /// The text written so far.
-  public var output: String { String(decoding: bytes, as: UTF8.self) }
+  public var output: String { buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
   public init(style: Style = .pretty) {
     self.style = style
-    bytes.reserveCapacity(4096)
   }
+
+  /// Appends `literal` as it is (punctuation and indentation around what ``write(_:indent:)``
+  /// writes).
+  mutating func append(raw literal: StaticString) { buffer.append(literal) }
 
   public static func string(_ value: JSONValue, style: Style = .pretty) -> String {
     var writer = JSONWriter(style: style)
@@ -29,56 +32,54 @@ public struct JSONWriter {
   }
 
   @inline(__always)
-  private mutating func append(_ literal: StaticString) {
-    bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-  }
+  private mutating func append(_ literal: StaticString) { buffer.append(literal) }
 
   mutating func write(_ value: JSONValue, indent: Int) {
     switch value {
     case .null: append("null")
     case .bool(let flag): flag ? append("true") : append("false")
-    case .number(let number): bytes.append(contentsOf: number.description.utf8)
-    case .string(let text): Self.appendQuoted(text, to: &bytes)
+    case .number(let number): number.description.withBorrowedUTF8 { buffer.append($0) }
+    case .string(let text): Self.appendQuoted(text, to: &buffer)
     case .array(let elements):
       if elements.isEmpty {
         append("[]")
         return
       }
-      bytes.append(UInt8(ascii: "["))
+      buffer.append(UInt8(ascii: "["))
       for (index, element) in elements.enumerated() {
-        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        if index > 0 { buffer.append(UInt8(ascii: ",")) }
         newline(indent + 1)
         write(element, indent: indent + 1)
       }
       newline(indent)
-      bytes.append(UInt8(ascii: "]"))
+      buffer.append(UInt8(ascii: "]"))
     case .object(let object):
       if object.members.isEmpty {
         append("{}")
         return
       }
-      bytes.append(UInt8(ascii: "{"))
+      buffer.append(UInt8(ascii: "{"))
       for (index, member) in object.members.enumerated() {
-        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        if index > 0 { buffer.append(UInt8(ascii: ",")) }
         newline(indent + 1)
-        Self.appendQuoted(member.key, to: &bytes)
+        Self.appendQuoted(member.key, to: &buffer)
         style == .pretty ? append(": ") : append(":")
         write(member.value, indent: indent + 1)
       }
       newline(indent)
-      bytes.append(UInt8(ascii: "}"))
+      buffer.append(UInt8(ascii: "}"))
     }
   }
 
   private mutating func newline(_ indent: Int) {
     guard style == .pretty else { return }
-    bytes.append(0x0A)
+    buffer.append(0x0A)
     // Copied from a run of spaces: appending `repeatElement` went through the generic sequence
     // copy, byte by byte (a tenth of writing a report's JSON).
     var remaining = 2 * indent
     while remaining > 0 {
       let count = min(remaining, Self.spaces.utf8CodeUnitCount)
-      bytes.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
+      buffer.append(UnsafeRawBufferPointer(start: Self.spaces.utf8Start, count: count))
       remaining -= count
     }
   }
@@ -87,9 +88,9 @@ public struct JSONWriter {
 
   /// Appends `text` as a JSON string literal.
   public static func appendQuoted(_ text: String, to output: inout String) {
-    var bytes: [UInt8] = []
+    var bytes = ByteBuffer(capacity: text.utf8.count + 16)
     appendQuoted(text, to: &bytes)
-    output += String(decoding: bytes, as: UTF8.self)
+    output += bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Appends `text` as a JSON string literal, in UTF-8.
@@ -97,7 +98,7 @@ public struct JSONWriter {
   /// Runs of printable ASCII other than `"` and `\` (nearly all of a report's text) are copied as
   /// they are, straight from the string's UTF-8; every other scalar is read from its bytes and
   /// written by ``appendEscaped(_:to:)``, as ``appendQuotedByScalars(_:to:)`` writes every one.
-  static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+  static func appendQuoted(_ text: String, to output: inout ByteBuffer) {
     output.append(0x22)
     let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
       var runStart = 0
@@ -127,12 +128,12 @@ public struct JSONWriter {
           offset &+= width
           continue
         }
-        if runStart < offset { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
+        if runStart < offset { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
         appendEscaped(scalar, to: &output)
         offset &+= width
         runStart = offset
       }
-      if runStart < count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+      if runStart < count { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
     }
     if copied == nil {
       for scalar in text.unicodeScalars { appendEscaped(scalar, to: &output) }
@@ -199,22 +200,24 @@ public struct JSONWriter {
 
   /// ``appendEscaped(_:to:)`` in UTF-8.
   @inline(__always)
-  private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+  private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout ByteBuffer) {
     let value = scalar.value
     switch scalar {
-    case "\"": output.append(contentsOf: [0x5C, 0x22])
-    case "\\": output.append(contentsOf: [0x5C, 0x5C])
-    case "\n": output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-    case "\r": output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-    case "\t": output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    case "\"": output.append(0x5C, 0x22)
+    case "\\": output.append(0x5C, 0x5C)
+    case "\n": output.append(0x5C, UInt8(ascii: "n"))
+    case "\r": output.append(0x5C, UInt8(ascii: "r"))
+    case "\t": output.append(0x5C, UInt8(ascii: "t"))
     default:
       if isEscapedAsHex(value) {
         // Every such scalar is below U+10000: four lowercase hex digits.
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        output.append(contentsOf: [0x5C, UInt8(ascii: "u")])
-        for shift in stride(from: 12, through: 0, by: -4) { output.append(digits[Int(value >> UInt32(shift)) & 0xF]) }
+        output.append(0x5C, UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) {
+          let digit = UInt8(truncatingIfNeeded: value >> UInt32(shift)) & 0xF
+          output.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
       } else {
-        output.append(contentsOf: UTF8.encode(scalar)!)
+        for byte in UTF8.encode(scalar)! { output.append(byte) }
       }
     }
   }

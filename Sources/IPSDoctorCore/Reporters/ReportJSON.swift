@@ -159,6 +159,19 @@ enum ReportJSON {
     writer.write(value, indent: indent)
     return writer.output
   }
+
+  /// Writes `prefix`, `value` and `suffix` to `out` as the writer's bytes, without making a
+  /// `String` of them.
+  static func write(
+    _ value: JSONValue, style: JSONWriter.Style = .pretty, indent: Int = 0, prefix: StaticString = "",
+    suffix: StaticString = "", to out: TextOutput
+  ) {
+    var writer = JSONWriter(style: style)
+    writer.append(raw: prefix)
+    writer.write(value, indent: indent)
+    writer.append(raw: suffix)
+    writer.buffer.withUnsafeBytes { out.write(utf8: $0) }
+  }
 }
 
 /// `--format json`: one document. Reports are written as they finish; groups, skipped inputs and
@@ -176,7 +189,7 @@ struct JSONReporter: Reporter {
   }
 
   mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
-    out.write((first ? "\n    " : ",\n    ") + ReportJSON.pretty(ReportJSON.report(outcome), indent: 2))
+    ReportJSON.write(ReportJSON.report(outcome), indent: 2, prefix: first ? "\n    " : ",\n    ", to: out)
     first = false
   }
 
@@ -195,7 +208,7 @@ struct JSONLinesReporter: Reporter {
   mutating func begin(_ out: TextOutput) {}
 
   mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
-    out.write(JSONWriter.string(ReportJSON.report(outcome), style: .compact) + "\n")
+    ReportJSON.write(ReportJSON.report(outcome), style: .compact, suffix: "\n", to: out)
     out.flush()
   }
 

@@ -71,7 +71,7 @@ struct SARIFReporter: Reporter {
 
   mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
     for finding in Finding.all(for: outcome) {
-      out.write((first ? "\n        " : ",\n        ") + ReportJSON.pretty(result(finding, outcome), indent: 4))
+      ReportJSON.write(result(finding, outcome), indent: 4, prefix: first ? "\n        " : ",\n        ", to: out)
       first = false
     }
   }
