@@ -3,7 +3,7 @@
 /// Strings are escaped per RFC 8259; control characters, and the Unicode line and paragraph
 /// separators and bidirectional controls, are written as `\u` escapes so that no report text can
 /// change how a terminal or viewer renders the output.
-public struct JSONWriter {
+public struct JSONWriter: ~Copyable {
   public enum Style: Sendable {
     case compact
     case pretty
