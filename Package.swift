@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
   name: "ips-doctor",
-  platforms: [.macOS(.v13)],
+  // macOS 15: the standard library's `String(validating:as:)`, which the path display uses, is
+  // there from macOS 15 on (and Swift 6.3's Xcode runs on macOS 15 or later).
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "ips-doctor", targets: ["ips-doctor"]),
     .library(name: "IPSDoctorCore", targets: ["IPSDoctorCore"]),

@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
   name: "ips-doctor-benchmarks",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v15)],
   dependencies: [.package(name: "ips-doctor", path: "..")],
   targets: [
     // Corpus loading, 1-job/N-job timing loops, medians, result lines.
