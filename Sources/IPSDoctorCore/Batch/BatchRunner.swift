@@ -82,9 +82,10 @@ struct BatchRunner {
 
   /// What the workers need.
   private struct Work: Sendable {
-    /// One input's result. A struct rather than a tuple: an array of tuples of optionals was
-    /// destroyed through the runtime's generic tuple and `Optional` code, about 8 k instructions a
-    /// report, where a struct's own destroy is compiled for its fields.
+    /// One input's result. A struct rather than a tuple: an array of tuples of optionals is
+    /// destroyed through the runtime's generic tuple and `Optional` code, where a struct's own
+    /// destroy is compiled for its fields (with the outcomes moved out, 3.8 k instructions a report
+    /// fewer).
     struct Output: Sendable {
       var outcome: ReportOutcome?
       var skipped: String?
