@@ -41,7 +41,6 @@ struct BatchRunner {
     // The outcomes are moved out of the results, not copied: a copy retained each of an
     // outcome's texts and arrays, and destroying the results released them again.
     func deliver(_ results: consuming [Work.Output], from start: Int) {
-      var results = results
       var outcomes: [ReportOutcome] = []
       outcomes.reserveCapacity(results.count)
       var skipped: [InputNotice] = []

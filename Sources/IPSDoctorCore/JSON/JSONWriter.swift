@@ -15,15 +15,11 @@ public struct JSONWriter: ~Copyable {
   let style: Style
 
   /// The text written so far.
-  public var output: String { buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+  public var output: String { buffer.string }
 
   public init(style: Style = .pretty) {
     self.style = style
   }
-
-  /// Appends `literal` as it is (punctuation and indentation around what ``write(_:indent:)``
-  /// writes).
-  mutating func append(raw literal: StaticString) { buffer.append(literal) }
 
   public static func string(_ value: JSONValue, style: Style = .pretty) -> String {
     var writer = JSONWriter(style: style)
@@ -31,8 +27,9 @@ public struct JSONWriter: ~Copyable {
     return writer.output
   }
 
+  /// Appends `literal` as it is: punctuation, keywords, and what goes around a written value.
   @inline(__always)
-  private mutating func append(_ literal: StaticString) { buffer.append(literal) }
+  mutating func append(_ literal: StaticString) { buffer.append(literal) }
 
   mutating func write(_ value: JSONValue, indent: Int) {
     switch value {
@@ -90,7 +87,7 @@ public struct JSONWriter: ~Copyable {
   public static func appendQuoted(_ text: String, to output: inout String) {
     var bytes = ByteBuffer(capacity: text.utf8.count + 16)
     appendQuoted(text, to: &bytes)
-    output += bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    output += bytes.string
   }
 
   /// Appends `text` as a JSON string literal, in UTF-8.

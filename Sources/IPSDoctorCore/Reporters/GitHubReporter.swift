@@ -145,6 +145,6 @@ struct GitHubReporter: Reporter {
       }
       if !encoded { return nil }
     }
-    return result.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    return result.string
   }
 }

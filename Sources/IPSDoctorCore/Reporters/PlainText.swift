@@ -82,8 +82,7 @@ enum PlainText {
       indent.withBorrowedUTF8 { indentBytes in
         first.withBorrowedUTF8 { firstBytes in
           var lines: [String] = []
-          var line = ScratchLine(capacity: firstBytes.count + min(bytes.count, max(width, 0)) + 16)
-          defer { line.deallocate() }
+          var line = ByteBuffer(capacity: firstBytes.count + min(bytes.count, max(width, 0)) + 16)
           line.append(firstBytes)
           var currentWidth = firstWidth
           var lineHasWord = false
@@ -111,7 +110,7 @@ enum PlainText {
               lineHasWord = false
             }
             if lineHasWord {
-              line.append(byte: 0x20)
+              line.append(UInt8(0x20))
               currentWidth += 1
             }
             line.append(UnsafeBufferPointer(rebasing: bytes[index..<end]))
@@ -123,50 +122,6 @@ enum PlainText {
           return lines
         }
       }
-    }
-  }
-
-  /// The bytes of the line ``wrapSimple(_:width:indent:hanging:)`` is filling: memory it owns,
-  /// grown by doubling, freed by `deallocate()`.
-  private struct ScratchLine {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var count = 0
-
-    init(capacity: Int) {
-      self.capacity = max(capacity, 16)
-      base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
-    }
-
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-      reserve(bytes.count)
-      (base + count).initialize(from: source, count: bytes.count)
-      count += bytes.count
-    }
-
-    mutating func append(byte: UInt8) {
-      reserve(1)
-      base[count] = byte
-      count += 1
-    }
-
-    mutating func removeAll() { count = 0 }
-
-    /// The bytes so far as a string (they are whole UTF-8 sequences: words are cut at ASCII
-    /// separators only).
-    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
-
-    func deallocate() { base.deallocate() }
-
-    private mutating func reserve(_ more: Int) {
-      guard count + more > capacity else { return }
-      let newCapacity = max(capacity * 2, count + more)
-      let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-      newBase.initialize(from: base, count: count)
-      base.deallocate()
-      base = newBase
-      capacity = newCapacity
     }
   }
 

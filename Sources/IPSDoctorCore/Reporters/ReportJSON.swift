@@ -167,9 +167,9 @@ enum ReportJSON {
     suffix: StaticString = "", to out: TextOutput
   ) {
     var writer = JSONWriter(style: style)
-    writer.append(raw: prefix)
+    writer.append(prefix)
     writer.write(value, indent: indent)
-    writer.append(raw: suffix)
+    writer.append(suffix)
     writer.buffer.withUnsafeBytes { out.write(utf8: $0) }
   }
 }

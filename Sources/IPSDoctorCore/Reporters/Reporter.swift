@@ -114,8 +114,7 @@ public struct RunSummary: Sendable {
 /// validated every byte again (about 37 k instructions a report for `--format json`).
 final class TextOutput {
   static let capacity = 1 << 16
-  private let buffer = UnsafeMutableRawPointer.allocate(byteCount: TextOutput.capacity, alignment: 1)
-  private var count = 0
+  private var buffer = ByteBuffer(capacity: TextOutput.capacity)
   private let sink: (String) -> Bool
   private let bytesSink: ((UnsafeRawBufferPointer) -> Bool)?
   private(set) var failed = false
@@ -127,28 +126,25 @@ final class TextOutput {
     self.bytesSink = bytesSink
   }
 
-  deinit { buffer.deallocate() }
-
   func write(_ text: String) {
     text.withBorrowedUTF8 { write(utf8: UnsafeRawBufferPointer($0)) }
   }
 
   /// Writes whole UTF-8 text held as bytes, after what is buffered.
   func write(utf8 bytes: UnsafeRawBufferPointer) {
-    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-    if count + bytes.count > Self.capacity { flush() }
+    guard !bytes.isEmpty else { return }
+    if buffer.count + bytes.count > Self.capacity { flush() }
     if bytes.count >= Self.capacity {
       deliver(bytes)
       return
     }
-    (buffer + count).copyMemory(from: source, byteCount: bytes.count)
-    count += bytes.count
+    buffer.append(bytes)
   }
 
   func flush() {
-    guard count > 0 else { return }
-    deliver(UnsafeRawBufferPointer(start: buffer, count: count))
-    count = 0
+    guard buffer.count > 0 else { return }
+    buffer.withUnsafeBytes(deliver)
+    buffer.removeAll()
   }
 
   private func deliver(_ bytes: UnsafeRawBufferPointer) {

@@ -1,4 +1,5 @@
-/// A growable run of bytes appended to at its end: what an output writer fills. Noncopyable, so
+/// A growable run of bytes appended to at its end: what an output writer, or a line being wrapped,
+/// fills. Noncopyable, so
 /// that it owns its memory outright: appending a few bytes to an `[UInt8]` through
 /// `append(contentsOf:)` went through the generic sequence copy, about a hundred instructions a
 /// call, and checking that a shared buffer was still unique before each append cost about 13 k
@@ -47,6 +48,13 @@ struct ByteBuffer: ~Copyable {
     base.storeBytes(of: second, toByteOffset: count + 1, as: UInt8.self)
     count += 2
   }
+
+  /// Empties the buffer, keeping its memory.
+  mutating func removeAll() { count = 0 }
+
+  /// The bytes as a string; they must be whole UTF-8 text (appended from strings, or cut only at
+  /// ASCII bytes).
+  var string: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
   func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
     try body(UnsafeRawBufferPointer(start: base, count: count))
