@@ -270,55 +270,47 @@ extension Substring {
 }
 
 /// Text built as UTF-8 bytes and made a `String` once: appending short parts to a `String` one by
-/// one regrows it at each step, and rules describe frames and their paths by the thousand.
-struct UTF8TextBuilder {
-  private var bytes: [UInt8] = []
+/// one regrows it at each step, and rules describe frames and their paths by the thousand. The
+/// bytes are a ``ByteBuffer``, which appends without the uniqueness check an `[UInt8]` makes at
+/// each append.
+struct UTF8TextBuilder: ~Copyable {
+  private var bytes: ByteBuffer
 
-  init(capacity: Int) { bytes.reserveCapacity(capacity) }
+  init(capacity: Int) { bytes = ByteBuffer(capacity: capacity) }
 
   mutating func append(_ text: String) {
-    text.withBorrowedUTF8 { bytes.append(contentsOf: $0) }
+    text.withBorrowedUTF8 { bytes.append($0) }
   }
 
   mutating func append(ascii byte: UInt8) { bytes.append(byte) }
 
   /// `String(value)`'s digits.
   mutating func appendDecimal(_ value: UInt64) {
-    let start = bytes.count
-    var rest = value
-    repeat {
-      bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
-    } while rest > 0
-    reverse(from: start)
+    appendDigits(of: value, radix: 10)
   }
 
   /// `String.hex(value)`: `0x` and the lowercase digits.
   mutating func appendHex(_ value: UInt64) {
-    bytes.append(UInt8(ascii: "0"))
-    bytes.append(UInt8(ascii: "x"))
-    let start = bytes.count
-    var rest = value
-    repeat {
-      let digit = UInt8(rest & 0xF)
-      bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-      rest >>= 4
-    } while rest > 0
-    reverse(from: start)
+    bytes.append(UInt8(ascii: "0"), UInt8(ascii: "x"))
+    appendDigits(of: value, radix: 16)
   }
 
-  /// Reverses `bytes[start...]` in place (the digits come least significant first); reversing the
-  /// slice made a copy of it.
-  private mutating func reverse(from start: Int) {
-    var low = start
-    var high = bytes.count - 1
-    while low < high {
-      bytes.swapAt(low, high)
-      low += 1
-      high -= 1
+  /// Appends `value`'s digits in `radix` (10 or 16, lowercase), most significant first: written
+  /// from the end of a stack buffer of 20 bytes, enough for `UInt64.max` in decimal.
+  private mutating func appendDigits(of value: UInt64, radix: UInt64) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var start = digits.count
+      var rest = value
+      repeat {
+        let digit = UInt8(truncatingIfNeeded: rest % radix)
+        start -= 1
+        digits[start] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+        rest /= radix
+      } while rest > 0
+      bytes.append(UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 
   /// The parts, each valid UTF-8 (they came from `String`s), as one `String`.
-  var string: String { String(decoding: bytes, as: UTF8.self) }
+  var string: String { bytes.string }
 }
