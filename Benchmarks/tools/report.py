@@ -118,6 +118,8 @@ def main():
             checks.append((corpus, f"diagnose {jobs_n} jobs ≥ 1.7× 1 job", ratio(rows.get(("ips-doctor", "diagnose", jobs_n)), d1), 1.7))
             checks.append((corpus, f"parse {jobs_n} jobs ≥ 1.7× 1 job", ratio(rows.get(("ips-doctor", "parse", jobs_n)), p1), 1.7))
 
+    budgets(results)
+
     print()
     print(f"### The CLI ({' '.join(meta.get('cli_mode', ['?']))} mode) and start-up")
     print()
@@ -196,6 +198,45 @@ def main():
             met = sum(1 for r in rounds if r >= goal)
             each = ", ".join(f"{r:.2f}×" for r in rounds) + f" (met in {met} of {len(rounds)})"
         print(f"| {corpus} | {text} | {shown} | {each} | {'yes' if value >= goal else '**no**'} |")
+
+
+def budgets(results):
+    """What each "diagnose ≥ k× a peer" target leaves for one report, beside what a report takes now
+    and what pysimdjson's bare parse of it takes, all from this run (1 job): how far a target is,
+    in the units a design is judged by, rather than as a ratio alone."""
+    lines = []
+    for corpus, rows in results.items():
+        p1 = rows.get(("ips-doctor", "parse", 1))
+        d1 = rows.get(("ips-doctor", "diagnose", 1))
+        simd = rows.get(("pysimdjson", "parse", 1))
+        if not (p1 and d1 and simd):
+            continue
+        files = d1["files"]
+        us = lambda row: row["median"] / files * 1e6
+        read, whole, bare = us(p1), us(d1), us(simd)
+        for tool, label in (("pycrashreport", "pycrashreport"), ("foundation", "Foundation JSONSerialization")):
+            peer = rows.get((tool, "parse", 1))
+            if not peer:
+                continue
+            allowed = us(peer) / 5
+            # Left for everything after the read if the read ran as fast as pysimdjson's bare parse.
+            left = allowed - bare
+            lines.append(
+                f"| {corpus} | diagnose ≥ 5× {label} | {allowed:.1f} µs | {read:.1f} µs ({read / allowed:.0%}) "
+                f"| {whole - read:.1f} µs | {whole:.1f} µs ({whole / allowed:.2f}×) | {bare:.1f} µs | {left:.1f} µs |")
+    if not lines:
+        return
+    print()
+    print("### What the diagnose targets leave for one report (1 job, this run's medians)")
+    print()
+    print("*Allowed* is the peer's time for a report divided by 5. The read and the diagnosis are")
+    print("ips-doctor's now (the read's share of what is allowed in brackets); pysimdjson's bare parse")
+    print("is the physical-limit reference; *left* is what a diagnosis would have if the read matched it.")
+    print()
+    print("| corpus | target | allowed | ips-doctor read | diagnosis | read + diagnosis | pysimdjson parse | left |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for line in lines:
+        print(line)
 
 
 if __name__ == "__main__":
