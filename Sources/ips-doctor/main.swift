@@ -24,6 +24,20 @@ import IPSDoctorCore
   let variables = _NSGetEnviron()!.pointee
 #endif
 
-let status = CLI.run(
-  Array(CommandLine.arguments.dropFirst()), environment: CLI.environment(variables), io: ProcessIO())
+// Before anything opens a file: a closed standard stream must not be taken by the next open.
+let closedStreams = ProcessIO.openStandardStreams()
+
+// The arguments as the bytes the user typed: a file name that is not UTF-8 still names its file.
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+  let argument = CommandLine.unsafeArgv[index]!
+  return PathName.commandLineArgument(UnsafeBufferPointer(start: argument, count: strlen(argument))
+    .lazy.map { UInt8(bitPattern: $0) })
+}
+
+var status = CLI.run(
+  arguments, environment: CLI.environment(variables), io: ProcessIO(closedStreams: closedStreams))
+if !closedStreams.contains(1), let failure = ProcessIO.closeStandardOutput() {
+  ProcessIO().writeStandardError("ips-doctor: error: cannot write standard output: \(failure.message)\n")
+  status = max(status, .cannotCreate)
+}
 exit(status.rawValue)

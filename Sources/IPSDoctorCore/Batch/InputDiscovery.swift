@@ -100,8 +100,11 @@ public struct InputNotice: Sendable, Equatable {
 ///
 /// Folders are searched recursively. `.ips` and `.crash` files are always taken; other files only if
 /// their first bytes look like a report (checked later, by the reader). Hidden files and folders are
-/// skipped unless named explicitly. Symbolic links are followed, and a link back to a folder being
-/// scanned is reported as a loop instead of being followed forever.
+/// skipped unless named explicitly. Paths named on the command line are followed when they are
+/// symbolic links; inside a folder, a link to a file is read, and a link to a folder is skipped
+/// (with a note) unless `followLinks` (`--follow`), as ripgrep and find do: a link to `/` or
+/// `/proc` must not turn a scan of one folder into a walk of the whole file system. A followed
+/// link back to a folder being scanned is reported as a loop instead of being followed forever.
 public struct InputDiscovery {
   public private(set) var inputs = InputList()
   public private(set) var notices: [InputNotice] = []
@@ -119,7 +122,10 @@ public struct InputDiscovery {
   /// All the items, built at once (for tests and small lists).
   public var items: [InputItem] { inputs.items }
 
-  public init(paths: [String]) {
+  private let followLinks: Bool
+
+  public init(paths: [String], followLinks: Bool = false) {
+    self.followLinks = followLinks
     for path in paths {
       if path == "-" {
         if !seenStandardInput {
@@ -151,6 +157,19 @@ public struct InputDiscovery {
         }
       }
     }
+  }
+
+  /// The display name of the input with this identity, if it is one.
+  func input(device: UInt64, inode: UInt64) -> String? {
+    guard seenFiles.contains(FileIdentity(device: device, inode: inode)) else { return nil }
+    for index in 0..<inputs.count {
+      let item = inputs[index]
+      guard case .file(let path) = item.source, case .success(let status) = POSIX.status(path),
+        status.device == device, status.inode == inode
+      else { continue }
+      return item.display
+    }
+    return nil
   }
 
   /// Adds a file named on the command line.
@@ -200,14 +219,22 @@ public struct InputDiscovery {
       let name = names[index]
       if name.first == UInt8(ascii: ".") { continue }
       let path = directory.appending(name)
-      guard case .success(var entry) = POSIX.lstatus(path) else {
-        notices.append(
-          InputNotice(kind: .unreadable, path: path.display, message: "the file disappeared while the folder was scanned"))
+      var entry: FileStatus
+      switch POSIX.lstatus(path) {
+      case .success(let status): entry = status
+      case .failure(let error):
+        let message =
+          error.reason == .notFound ? "the file disappeared while the folder was scanned" : error.message
+        notices.append(InputNotice(kind: .unreadable, path: path.display, message: message))
         continue
       }
       let isReportName = Self.reportExtensions.contains(path.pathExtension)
       if entry.kind == .symbolicLink {
         switch POSIX.status(path) {
+        case .success(let target) where target.kind == .directory && !followLinks:
+          notices.append(
+            InputNotice(kind: .skipped, path: path.display, message: "skipped: a symbolic link to a folder (--follow scans it)"))
+          continue
         case .success(let target): entry = target
         case .failure(let error):
           if error.reason == .notFound && !isReportName { continue }

@@ -64,9 +64,12 @@ struct FileStatus: Sendable, Equatable {
   var size: Int64
   var device: UInt64
   var inode: UInt64
+  /// The permission bits (`st_mode & 0o7777`).
+  var permissions: UInt32
 
   init(_ info: stat) {
     kind = FileKind(mode: UInt32(info.st_mode))
+    permissions = UInt32(info.st_mode) & 0o7777
     size = Int64(info.st_size)
     device = UInt64(truncatingIfNeeded: info.st_dev)
     inode = UInt64(truncatingIfNeeded: info.st_ino)
@@ -79,7 +82,59 @@ public struct PathName: Sendable, Hashable, Comparable {
   public var bytes: [UInt8]
 
   public init(bytes: [UInt8]) { self.bytes = bytes }
-  public init(_ string: String) { self.bytes = Array(string.utf8) }
+
+  /// The path a command-line argument names. Arguments reach the CLI as strings made by
+  /// ``commandLineArgument(_:)``, whose escaped bytes (U+10FF00 + byte) turn back into the bytes
+  /// the user typed here, so a file name that is not UTF-8 opens the file it names.
+  public init(_ string: String) {
+    guard string.utf8.contains(0xF4) else {
+      self.bytes = Array(string.utf8)
+      return
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(string.utf8.count)
+    for scalar in string.unicodeScalars {
+      if Self.escapedBytes.contains(scalar.value) {
+        bytes.append(UInt8(truncatingIfNeeded: scalar.value - Self.escapedBytes.lowerBound))
+      } else {
+        bytes += String(scalar).utf8
+      }
+    }
+    self.bytes = bytes
+  }
+
+  /// The scalars that stand for one raw byte each in a command-line argument (in plane 16's
+  /// private use area; a real one in an argument is escaped too, so the mapping is one to one).
+  static let escapedBytes: ClosedRange<UInt32> = 0x10_FF00...0x10_FFFF
+
+  /// A command-line argument's bytes as a string that ``init(_:)`` turns back into the same bytes:
+  /// valid UTF-8 is kept as it is; every byte of an invalid sequence, and of a scalar in
+  /// ``escapedBytes``, becomes the scalar U+10FF00 + byte.
+  public static func commandLineArgument(_ bytes: some Collection<UInt8>) -> String {
+    let bytes = Array(bytes)
+    if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0xF4) { return text }
+    var scalars = String.UnicodeScalarView()
+    var index = 0
+    while index < bytes.count {
+      var decoded: Unicode.Scalar?
+      var length = 1
+      for candidate in 1...4 where index + candidate <= bytes.count {
+        if let text = String(validating: bytes[index..<index + candidate], as: UTF8.self) {
+          decoded = text.unicodeScalars.first
+          length = candidate
+          break
+        }
+      }
+      if let decoded, !escapedBytes.contains(decoded.value) {
+        scalars.append(decoded)
+        index += length
+      } else {
+        scalars.append(Unicode.Scalar(escapedBytes.lowerBound + UInt32(bytes[index]))!)
+        index += 1
+      }
+    }
+    return String(scalars)
+  }
 
   /// The path with invalid UTF-8 bytes shown as `\xFF` and control characters escaped: safe for a
   /// terminal and unambiguous.
@@ -193,15 +248,66 @@ enum POSIX {
   }
 
   static func lstatus(_ path: PathName) -> Result<FileStatus, FileError> {
-    var info = stat()
-    let result = path.withCString { lstat($0, &info) }
-    return result == 0 ? .success(FileStatus(info)) : .failure(error(errno))
+    statAt(path, flags: AT_SYMLINK_NOFOLLOW)
   }
 
   static func status(_ path: PathName) -> Result<FileStatus, FileError> {
-    var info = stat()
-    let result = path.withCString { stat($0, &info) }
-    return result == 0 ? .success(FileStatus(info)) : .failure(error(errno))
+    statAt(path, flags: 0)
+  }
+
+  private static func statAt(_ path: PathName, flags: Int32) -> Result<FileStatus, FileError> {
+    at(path, failure: { .failure(error($0)) }) { directory, name in
+      var info = stat()
+      return fstatat(directory, name, &info, flags) == 0 ? .success(FileStatus(info)) : .failure(error(errno))
+    }
+  }
+
+  /// The longest path the kernel takes in one call, terminating NUL included.
+  static let pathLimit: Int = {
+    #if canImport(Glibc)
+      return 4096
+    #else
+      return 1024
+    #endif
+  }()
+
+  /// Calls `body` with a folder descriptor and a path relative to it that together name `path`.
+  /// A path the kernel takes whole goes as it is, relative to the working directory; a longer one
+  /// (a deep folder tree) is reached by opening its leading folders a piece at a time, each piece
+  /// shorter than ``pathLimit``. `failure` gets the `errno` of a piece that cannot be opened.
+  static func at<R>(
+    _ path: PathName, failure: (Int32) -> R, _ body: (Int32, UnsafePointer<CChar>) -> R
+  ) -> R {
+    if path.bytes.count < pathLimit { return path.withCString { body(AT_FDCWD, $0) } }
+    var directory = AT_FDCWD
+    defer { if directory != AT_FDCWD { close(directory) } }
+    var rest = path.bytes[...]
+    while rest.count >= pathLimit {
+      let window = rest.prefix(pathLimit - 1)
+      guard let slash = window.lastIndex(of: UInt8(ascii: "/")), slash > rest.startIndex
+      else { return failure(ENAMETOOLONG) }
+      let piece = PathName(bytes: Array(rest[..<slash]))
+      let next = piece.withCString { openat(directory, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+      guard next >= 0 else { return failure(errno) }
+      if directory != AT_FDCWD { close(directory) }
+      directory = next
+      rest = rest[(slash + 1)...]
+      while rest.first == UInt8(ascii: "/") { rest = rest.dropFirst() }
+    }
+    return PathName(bytes: Array(rest)).withCString { body(directory, $0) }
+  }
+
+  /// Removes a file, ignoring failure (a temporary file already gone).
+  static func unlink(_ path: PathName) {
+    _ = at(path, failure: { _ in 0 }) { directory, name in unlinkat(directory, name, 0) }
+  }
+
+  /// Opens `path` (of any length; see ``at(_:failure:_:)``), or returns -1 with `errno` set.
+  static func openFile(_ path: PathName, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    at(path, failure: { code in
+      errno = code
+      return -1
+    }) { directory, name in openat(directory, name, flags, mode) }
   }
 
   /// The names in a directory (without "." and ".."), sorted by their bytes.
@@ -209,7 +315,13 @@ enum POSIX {
   /// to size the listing exactly: growing it by doubling left up to twice its size allocated (and
   /// the freed halves raised glibc's mmap threshold), which showed in peak RSS over 10,000 files.
   static func directoryEntries(_ path: PathName) -> Result<DirectoryListing, FileError> {
-    guard let directory = path.withCString({ opendir($0) }) else { return .failure(error(errno)) }
+    let descriptor = openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .failure(error(errno)) }
+    guard let directory = fdopendir(descriptor) else {
+      let code = errno
+      close(descriptor)
+      return .failure(error(code))
+    }
     defer { closedir(directory) }
     func forEachName(_ body: (UnsafeRawBufferPointer.SubSequence) -> Void) -> FileError? {
       while true {
@@ -247,7 +359,7 @@ enum POSIX {
   static func readFile(
     _ path: PathName, limit: Int, prefixOnly: Int? = nil, expectedToExist: Bool = true
   ) -> Result<[UInt8], FileError> {
-    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    let fd = openFile(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return .failure(error(errno, vanishedIfMissing: expectedToExist)) }
     defer { close(fd) }
     var info = stat()
@@ -280,7 +392,13 @@ enum POSIX {
   /// the size `fstat` gave is read without growing, its end seen by one more `read`), grown by
   /// copying into a larger array when the input turns out longer. Filling the array with zeros
   /// first, for `read` to overwrite, cost about 13 k instructions a report in a batch.
-  static func readAll(fd: Int32, sizeHint: Int, limit: Int, truncate: Bool = false) -> Result<
+  ///
+  /// With `waitForData`, a non-blocking descriptor with nothing to read yet (`EAGAIN`) is polled
+  /// until data or end of file arrives, as for a pipe on standard input that its writer left
+  /// `O_NONBLOCK`; without it, `EAGAIN` ends the read (a FIFO swapped in for a file never blocks).
+  static func readAll(
+    fd: Int32, sizeHint: Int, limit: Int, truncate: Bool = false, waitForData: Bool = false
+  ) -> Result<
     [UInt8], FileError
   > {
     var capacity = max(max(0, min(sizeHint, limit)) + 1, 4096)
@@ -295,7 +413,7 @@ enum POSIX {
           target.initialize(from: source, count: earlier.count)
           initialized = earlier.count
         }
-        outcome = fill(buffer, from: fd, count: &initialized, limit: limit)
+        outcome = fill(buffer, from: fd, count: &initialized, limit: limit, waitForData: waitForData)
       }
       switch outcome {
       case .ended: break reading
@@ -313,7 +431,7 @@ enum POSIX {
     return .success(bytes)
   }
 
-  /// How ``fill(_:from:count:limit:)`` stopped.
+  /// How ``fill(_:from:count:limit:waitForData:)`` stopped.
   private enum ReadOutcome {
     /// End of file, no data yet from a non-blocking pipe, or more than the limit read.
     case ended
@@ -325,7 +443,8 @@ enum POSIX {
   /// Reads from `fd` into `buffer` after its first `count` bytes, until the buffer is full, the
   /// input ends or more than `limit` bytes are in; `count` is kept up to date as bytes arrive.
   private static func fill(
-    _ buffer: UnsafeMutableBufferPointer<UInt8>, from fd: Int32, count: inout Int, limit: Int
+    _ buffer: UnsafeMutableBufferPointer<UInt8>, from fd: Int32, count: inout Int, limit: Int,
+    waitForData: Bool
   ) -> ReadOutcome {
     guard let base = buffer.baseAddress else { return .full }
     while count < buffer.count {
@@ -333,8 +452,13 @@ enum POSIX {
       if result < 0 {
         let code = errno
         if code == EINTR { continue }
-        // A non-blocking pipe with no data from its writer: stop, never wait.
-        if code == EAGAIN { return .ended }
+        if code == EAGAIN || code == EWOULDBLOCK {
+          // A non-blocking pipe with no data from its writer yet.
+          guard waitForData else { return .ended }
+          var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+          if poll(&request, 1, -1) < 0 && errno != EINTR { return .failed(errno) }
+          continue
+        }
         return .failed(code)
       }
       if result == 0 { return .ended }
@@ -350,13 +474,22 @@ enum POSIX {
     text.withBorrowedUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
   }
 
+  /// A descriptor left `O_NONBLOCK` by whoever opened it (a pipe shared with another program) is
+  /// polled until it takes more, so a full pipe is not mistaken for a failure. `errno` tells why a
+  /// write failed.
   @discardableResult
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
     var offset = 0
     while offset < bytes.count {
       let result = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
       if result < 0 {
-        if errno == EINTR { continue }
+        let code = errno
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK {
+          var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          if poll(&request, 1, -1) >= 0 || errno == EINTR { continue }
+        }
+        errno = code
         return false
       }
       offset += result

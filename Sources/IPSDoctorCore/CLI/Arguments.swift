@@ -106,6 +106,8 @@ public struct Options: Sendable, Equatable {
   public var jobs: Int?
   public var maxSize: Int = Options.defaultMaxSize
   public var progress = true
+  /// `--follow`: scan folders that symbolic links inside a scanned folder point to.
+  public var followLinks = false
 
   public init() {}
 }
@@ -128,7 +130,7 @@ public struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, help, version
+    case maxSize, noProgress, follow, help, version
   }
 
   var key: Key
@@ -190,6 +192,10 @@ struct OptionSpec: Sendable {
       key: .maxSize, long: "max-size", short: nil, placeholder: "size",
       help: "Refuse files larger than this (e.g. 512K, 64M, 1G). Default: 64M.",
       commands: [.diagnose, .show]),
+    OptionSpec(
+      key: .follow, long: "follow", short: "L", placeholder: nil,
+      help: "Follow symbolic links to folders inside the scanned folders (links named on the command line are always followed).",
+      commands: [.diagnose]),
     OptionSpec(
       key: .noProgress, long: "no-progress", short: nil, placeholder: nil,
       help: "Never show the progress line (shown only on a terminal, outside CI, for long batches).",
@@ -344,6 +350,7 @@ public enum ArgumentBinder {
         }
         options.maxSize = size
       case .noProgress: options.progress = false
+      case .follow: options.followLinks = true
       case .help, .version: break
       }
     }

@@ -24,11 +24,9 @@ public enum CLI {
     }
     switch invocation.action {
     case .version:
-      io.writeStandardOutput("ips-doctor \(IPSDoctor.version)\n")
-      return .success
+      return writeOutput("ips-doctor \(IPSDoctor.version)\n", io: io)
     case .help(let command):
-      io.writeStandardOutput(Help.text(for: command))
-      return .success
+      return writeOutput(Help.text(for: command), io: io)
     case .run(let command):
       // A hook for the exit-status tests: there is no other way to reach an internal error on
       // purpose.
@@ -44,9 +42,19 @@ public enum CLI {
       case .show:
         return ShowCommand(invocation: invocation, io: io).run()
       case .help:
-        io.writeStandardOutput(Help.text(for: nil))
-        return .success
+        return writeOutput(Help.text(for: nil), io: io)
       }
+    }
+  }
+
+  /// Writes `text` to standard output: exit 0, or 73 when it could not be written.
+  static func writeOutput(_ text: String, io: some CLIIO) -> ExitCode {
+    do throws(FileError) {
+      try io.writeStandardOutput(text)
+      return .success
+    } catch {
+      writeError("cannot write standard output: \(error.message)", io: io)
+      return .cannotCreate
     }
   }
 
@@ -61,44 +69,86 @@ public enum CLI {
     }
   }
 
-  /// Where output goes: standard output, or an atomically written file.
+  /// Where output goes: standard output, or an ``OutputFile``.
   struct Destination {
-    let file: AtomicFile?
+    let file: OutputFile?
     let out: TextOutput
+    /// Why standard output could not be written, once it could not.
+    private let standardOutputFailure: FailureBox
 
-    init(path: String?, io: some CLIIO) throws(FileError) {
-      if let path, path != "-" {
-        let file = try AtomicFile(path)
-        self.file = file
+    final class FailureBox {
+      var failure: FileError?
+    }
+
+    init(file: OutputFile?, io: some CLIIO) {
+      self.file = file
+      let box = FailureBox()
+      standardOutputFailure = box
+      if let file {
         out = TextOutput(sink: { file.write($0) }, bytesSink: { file.write(utf8: $0) })
       } else {
-        file = nil
+        func attempt(_ write: () throws(FileError) -> Void) -> Bool {
+          do throws(FileError) {
+            try write()
+            return true
+          } catch {
+            box.failure = error
+            return false
+          }
+        }
         out = TextOutput(
-          sink: { text in
-            io.writeStandardOutput(text)
-            return true
-          },
-          bytesSink: { bytes in
-            io.writeStandardOutput(utf8: bytes)
-            return true
-          })
+          sink: { text in attempt { () throws(FileError) in try io.writeStandardOutput(text) } },
+          bytesSink: { bytes in attempt { () throws(FileError) in try io.writeStandardOutput(utf8: bytes) } })
       }
     }
 
-    /// The destination for `path`, or `nil` after telling the user why it cannot be written.
-    static func open(_ path: String?, io: some CLIIO) -> Destination? {
+    /// The destination for `target` (standard output when `nil`), or `nil` after telling the user
+    /// why it cannot be written.
+    static func open(_ target: OutputTarget?, io: some CLIIO) -> Destination? {
+      guard let target else { return Destination(file: nil, io: io) }
       do throws(FileError) {
-        return try Destination(path: path, io: io)
+        return Destination(file: try OutputFile(target), io: io)
       } catch {
-        CLI.writeError("cannot write '\(PathName(path ?? "").display)': \(error.message)", io: io)
+        CLI.writeError("cannot write '\(target.named.display)': \(error.message)", io: io)
         return nil
       }
     }
 
-    /// Flushes and, for a file, renames it into place. Returns an error message on failure.
+    /// The destination for `--output` (standard output when `nil` or `-`), refused when it is the
+    /// file `input` (see ``CLI/resolveOutputs(_:inputs:io:)``).
+    static func open(path: String?, input: PathName? = nil, io: some CLIIO) -> Result<Destination, OutputRefused> {
+      guard let path, path != "-" else { return .success(Destination(file: nil, io: io)) }
+      let inputStatus = input.flatMap { input -> FileStatus? in
+        guard case .success(let status) = POSIX.status(input) else { return nil }
+        return status
+      }
+      let resolved = CLI.resolveOutputs([NamedOutput(option: "--output", path: path)], inputs: { _, identity in
+        guard let input, let inputStatus,
+          identity == .file(device: inputStatus.device, inode: inputStatus.inode)
+        else { return nil }
+        return "the input '\(input.display)'"
+      }, io: io)
+      switch resolved {
+      case .failure(let refusal): return .failure(refusal)
+      case .success(let targets):
+        guard let destination = open(targets["--output"], io: io) else { return .failure(OutputRefused(status: .cannotCreate)) }
+        return .success(destination)
+      }
+    }
+
+    /// Flushes and closes the output (renaming a file into place). Returns an error message when
+    /// any of it could not be written.
     func commit() -> String? {
       out.flush()
-      guard let file else { return nil }
+      if let failure = out.failure {
+        file?.abandon()
+        return "cannot write \(file.map { "'\($0.destination.display)'" } ?? "standard output"): \(failure)"
+      }
+      guard let file else {
+        guard out.failed else { return nil }
+        let reason = standardOutputFailure.failure?.message ?? "write error"
+        return "cannot write standard output: \(reason)"
+      }
       do throws(FileError) {
         try file.commit()
         return nil
@@ -106,6 +156,52 @@ public enum CLI {
         return "cannot write '\(file.destination.display)': \(error.message)"
       }
     }
+  }
+
+  /// Why the outputs of a run were refused; the message was already written.
+  struct OutputRefused: Error {
+    var status: ExitCode
+  }
+
+  /// An output option and the path it names.
+  struct NamedOutput {
+    var option: String
+    var path: String
+  }
+
+  /// Resolves the outputs of a run before anything is written, and refuses the run (exit 64,
+  /// naming both) when an output is one of the inputs or two outputs are one file: writing would
+  /// destroy the input, or one output would silently replace the other. `inputs` are the files
+  /// that will be read, by identity, with the option or argument that named each.
+  static func resolveOutputs(
+    _ outputs: [NamedOutput], inputs: (NamedOutput, OutputTarget.Identity) -> String?, io: some CLIIO
+  ) -> Result<[String: OutputTarget], OutputRefused> {
+    var resolved: [String: OutputTarget] = [:]
+    var claimed: [OutputTarget.Identity: NamedOutput] = [:]
+    for output in outputs {
+      let target: OutputTarget
+      do throws(FileError) {
+        target = try OutputTarget(PathName(output.path))
+      } catch {
+        writeError("cannot write '\(PathName(output.path).display)' (\(output.option)): \(error.message)", io: io)
+        return .failure(OutputRefused(status: .cannotCreate))
+      }
+      let display = PathName(output.path).display
+      if let input = inputs(output, target.identity) {
+        writeError(
+          "\(output.option) '\(display)' is \(input); refusing to overwrite an input", io: io)
+        return .failure(OutputRefused(status: .usage))
+      }
+      if target.isFile, let other = claimed[target.identity] {
+        writeError(
+          "\(other.option) '\(PathName(other.path).display)' and \(output.option) '\(display)' are the same file",
+          io: io)
+        return .failure(OutputRefused(status: .usage))
+      }
+      if target.isFile { claimed[target.identity] = output }
+      resolved[output.option] = target
+    }
+    return .success(resolved)
   }
 
   static func writeError(_ message: String, io: some CLIIO) {
@@ -143,9 +239,34 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
     }
 
-    guard let destination = CLI.Destination.open(options.output, io: io) else { return .cannotCreate }
+    let discovery = InputDiscovery(paths: invocation.arguments, followLinks: options.followLinks)
 
-    let discovery = InputDiscovery(paths: invocation.arguments)
+    var outputs: [CLI.NamedOutput] = []
+    if let path = options.output, path != "-" { outputs.append(.init(option: "--output", path: path)) }
+    if let path = options.writeBaseline { outputs.append(.init(option: "--write-baseline", path: path)) }
+    if options.format == .github, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+      outputs.append(.init(option: "GITHUB_STEP_SUMMARY", path: path))
+    }
+    let baselineIdentity = options.baseline.flatMap { path -> OutputTarget.Identity? in
+      guard case .success(let status) = POSIX.status(PathName(path)) else { return nil }
+      return .file(device: status.device, inode: status.inode)
+    }
+    let resolved = CLI.resolveOutputs(outputs, inputs: { output, identity in
+      // Updating the baseline it read is what --write-baseline is for.
+      if identity == baselineIdentity, output.option != "--write-baseline", let path = options.baseline {
+        return "the --baseline '\(PathName(path).display)'"
+      }
+      guard case .file(let device, let inode) = identity,
+        let input = discovery.input(device: device, inode: inode)
+      else { return nil }
+      return "the input '\(input)'"
+    }, io: io)
+    guard case .success(let targets) = resolved else {
+      if case .failure(let refusal) = resolved { return refusal.status }
+      return .software
+    }
+    guard let destination = CLI.Destination.open(targets["--output"], io: io) else { return .cannotCreate }
+
     var run = RunSummary()
     run.failOn = options.failOn
     run.notices = discovery.notices
@@ -210,11 +331,11 @@ struct DiagnoseCommand<IO: CLIIO> {
       status = max(status, .cannotCreate)
     }
 
-    if let path = options.writeBaseline {
+    if let path = options.writeBaseline, let baselineTarget = targets["--write-baseline"] {
       var updated = baseline ?? Baseline()
       updated.merge(run.groups)
       do throws(FileError) {
-        let file = try AtomicFile(path)
+        let file = try OutputFile(baselineTarget)
         _ = file.write(JSONWriter.string(updated.json) + "\n")
         try file.commit()
       } catch {

@@ -7,10 +7,13 @@
 /// The process's standard streams, injected so that tests run the whole CLI in process and
 /// capture what it prints.
 public protocol CLIIO {
-  func writeStandardOutput(_ text: String)
+  /// Writes to standard output; throws when the text could not be written whole (a full disk, a
+  /// closed pipe, standard output closed when the process started).
+  func writeStandardOutput(_ text: String) throws(FileError)
   /// Writes whole UTF-8 text already in bytes (spooled output read back), without making a
   /// `String` of it first where the stream takes bytes.
-  func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer)
+  func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError)
+  /// Writes to standard error. Nothing can be done when that fails, so it does not say.
   func writeStandardError(_ text: String)
   /// Whether standard output is a terminal (decides colour and wrapping width).
   var standardOutputIsTerminal: Bool { get }
@@ -24,17 +27,59 @@ public protocol CLIIO {
 }
 
 extension CLIIO {
-  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) {
-    writeStandardOutput(String(decoding: bytes, as: UTF8.self))
+  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
+    try writeStandardOutput(String(decoding: bytes, as: UTF8.self))
   }
 }
 
 /// The real standard streams, written with `write(2)` (no buffering in `FILE*`, no Foundation).
 public struct ProcessIO: CLIIO {
-  public init() {}
+  /// The standard descriptors (0, 1, 2) that were closed when the process started; they are held
+  /// by `/dev/null` (see ``openStandardStreams()``), and reading or writing them is an error.
+  let closedStreams: Set<Int32>
 
-  public func writeStandardOutput(_ text: String) { POSIX.writeAll(1, text) }
-  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) { POSIX.writeAll(1, bytes) }
+  public init(closedStreams: Set<Int32> = []) {
+    self.closedStreams = closedStreams
+  }
+
+  /// Makes sure descriptors 0, 1 and 2 are open, opening `/dev/null` on each one that is not, as
+  /// the BSD tools do: a file the program opens later must never become its standard output or
+  /// error by taking a free low number. Returns the descriptors that were closed.
+  public static func openStandardStreams() -> Set<Int32> {
+    var closed: Set<Int32> = []
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+      let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+      if opened >= 0 && opened != fd {
+        dup2(opened, fd)
+        close(opened)
+      }
+      closed.insert(fd)
+    }
+    return closed
+  }
+
+  /// Closes standard output and returns why that failed, if it did: some file systems report a
+  /// failed write only when the file is closed.
+  public static func closeStandardOutput() -> FileError? {
+    guard close(1) != 0 else { return nil }
+    let code = errno
+    return code == EBADF || code == EINTR ? nil : POSIX.error(code)
+  }
+
+  public func writeStandardOutput(_ text: String) throws(FileError) {
+    let written = text.withBorrowedUTF8 { writeOutput(UnsafeRawBufferPointer($0)) }
+    if let written { throw written }
+  }
+
+  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
+    if let failure = writeOutput(bytes) { throw failure }
+  }
+
+  private func writeOutput(_ bytes: UnsafeRawBufferPointer) -> FileError? {
+    if closedStreams.contains(1) { return FileError(.other, "standard output is closed") }
+    return POSIX.writeAll(1, bytes) ? nil : POSIX.error(errno)
+  }
+
   public func writeStandardError(_ text: String) { POSIX.writeAll(2, text) }
   public var standardOutputIsTerminal: Bool { isatty(1) == 1 }
   public var standardErrorIsTerminal: Bool { isatty(2) == 1 }
@@ -51,7 +96,8 @@ public struct ProcessIO: CLIIO {
   }
 
   public func readStandardInput(limit: Int) -> Result<[UInt8], FileError> {
-    POSIX.readAll(fd: 0, sizeHint: 0, limit: limit)
+    if closedStreams.contains(0) { return .failure(FileError(.other, "standard input is closed")) }
+    return POSIX.readAll(fd: 0, sizeHint: 0, limit: limit, waitForData: true)
   }
 }
 

@@ -34,7 +34,11 @@ struct CatalogCommand<IO: CLIIO> {
       case .markdown: text = CatalogRendering.markdownCatalog(descriptions)
       }
     }
-    guard let destination = CLI.Destination.open(options.output, io: io) else { return .cannotCreate }
+    let destination: CLI.Destination
+    switch CLI.Destination.open(path: options.output, io: io) {
+    case .success(let opened): destination = opened
+    case .failure(let refusal): return refusal.status
+    }
     destination.out.write(text)
     if let message = destination.commit() {
       CLI.writeError(message, io: io)

@@ -45,7 +45,11 @@ struct ShowCommand<IO: CLIIO> {
       return .dataError
     }
 
-    guard let destination = CLI.Destination.open(options.output, io: io) else { return .cannotCreate }
+    let destination: CLI.Destination
+    switch CLI.Destination.open(path: options.output, input: argument == "-" ? nil : PathName(argument), io: io) {
+    case .success(let opened): destination = opened
+    case .failure(let refusal): return refusal.status
+    }
     destination.out.write(LegacyTextRenderer.render(report))
     if let message = destination.commit() {
       CLI.writeError(message, io: io)

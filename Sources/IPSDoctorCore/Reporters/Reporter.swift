@@ -118,6 +118,14 @@ final class TextOutput {
   private let sink: (String) -> Bool
   private let bytesSink: ((UnsafeRawBufferPointer) -> Bool)?
   private(set) var failed = false
+  /// Why output was lost before it reached the sink (a spool that could not be read back).
+  private(set) var failure: String?
+
+  /// Marks the output as incomplete: what was lost cannot be written, so the run must fail.
+  func fail(_ message: String) {
+    failed = true
+    if failure == nil { failure = message }
+  }
 
   /// `bytesSink`, when given, takes UTF-8 text already in bytes as `sink` takes a string; every
   /// chunk it is given is whole UTF-8 text.
@@ -165,12 +173,21 @@ final class Spool {
   private var memory: UnsafeMutableRawPointer?
   private var memoryCount = 0
   private var fd: Int32 = -1
+  /// How many bytes of the temporary file hold spilled text. A failed spill (a full disk, a file
+  /// size limit) may leave part of a buffer behind them; that part is never read back, and the
+  /// buffer stays in memory, so nothing is lost and nothing is written twice.
+  private var fileCount = 0
+  /// Set once a spill failed: everything after it stays in memory.
+  private var spillFailed = false
   static let memoryLimit = 1 << 17
   /// Where to spill; `nil` for the system's temporary folder (tests point it elsewhere).
   private let directory: String?
+  /// Opens the file to spill to (tests substitute one that fails); -1 when there is none.
+  private let openFile: (String) -> Int32
 
-  init(directory: String? = nil) {
+  init(directory: String? = nil, openFile: @escaping (String) -> Int32 = Spool.openTemporaryFile) {
     self.directory = directory
+    self.openFile = openFile
   }
 
   deinit {
@@ -208,7 +225,13 @@ final class Spool {
       if memoryCount + bytes.count > Self.memoryLimit {
         // Too big for the buffer (or no file to spill to): straight to the file, or kept in a
         // larger buffer.
-        if fd >= 0 && memoryCount == 0 && POSIX.writeAll(fd, bytes) { return }
+        if fd >= 0 && !spillFailed && memoryCount == 0 {
+          if POSIX.writeAll(fd, bytes) {
+            fileCount += bytes.count
+            return
+          }
+          spillFailed = true
+        }
         grow(to: memoryCount + bytes.count)
       }
     }
@@ -233,30 +256,45 @@ final class Spool {
   }
 
   private func spill() {
-    if fd < 0 {
-      let directory = self.directory ?? Self.temporaryDirectory()
-      var template = Array((directory + "/ips-doctor-spool.XXXXXX").utf8CString)
-      fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-      if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+    guard !spillFailed else { return }
+    if fd < 0 { fd = openFile(directory ?? Self.temporaryDirectory()) }
+    guard fd >= 0, let memory else { return }  // no temporary file: keep it in memory
+    if POSIX.writeAll(fd, UnsafeRawBufferPointer(start: memory, count: memoryCount)) {
+      fileCount += memoryCount
+      memoryCount = 0
+    } else {
+      spillFailed = true
     }
-    guard fd >= 0 else { return }  // no temporary file: keep it in memory
-    if let memory, POSIX.writeAll(fd, UnsafeRawBufferPointer(start: memory, count: memoryCount)) { memoryCount = 0 }
+  }
+
+  /// An unlinked temporary file in `directory`, open for reading and writing; -1 on failure.
+  static func openTemporaryFile(in directory: String) -> Int32 {
+    var template = Array((directory + "/ips-doctor-spool.XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+    return fd
   }
 
   /// Writes everything spooled to `out`, in order. Chunks read back from the file end on a UTF-8
   /// character boundary: a character split across two reads is carried over, never repaired into
   /// U+FFFD.
+  /// The text written before a failure to read the file back is kept; `out` is marked failed.
   func drain(into out: TextOutput) {
-    if fd >= 0 {
+    if fd >= 0 && fileCount > 0 {
       _ = lseek(fd, 0, SEEK_SET)
       var chunk = [UInt8](repeating: 0, count: 1 << 16)
       var carried = 0  // bytes of an incomplete character kept at the start of `chunk`
-      while true {
+      var remaining = fileCount
+      while remaining > 0 {
         let count = chunk.withUnsafeMutableBytes {
-          read(fd, $0.baseAddress! + carried, $0.count - carried)
+          read(fd, $0.baseAddress! + carried, min($0.count - carried, remaining))
         }
         if count < 0 && errno == EINTR { continue }
-        if count <= 0 { break }
+        if count <= 0 {
+          out.fail("cannot read back the temporary file: \(count < 0 ? POSIX.message(errno) : "it ended early")")
+          return
+        }
+        remaining -= count
         let filled = carried + count
         let end = Self.completeUTF8Prefix(chunk[..<filled])
         chunk.withUnsafeBytes { out.write(utf8: UnsafeRawBufferPointer(rebasing: $0[..<end])) }
@@ -267,6 +305,11 @@ final class Spool {
     }
     if let memory { out.write(utf8: UnsafeRawBufferPointer(start: memory, count: memoryCount)) }
     memoryCount = 0
+    if fileCount > 0 {
+      fileCount = 0
+      _ = ftruncate(fd, 0)
+      _ = lseek(fd, 0, SEEK_SET)
+    }
   }
 
   /// The length of the longest prefix of `bytes` that does not end inside a UTF-8 sequence.

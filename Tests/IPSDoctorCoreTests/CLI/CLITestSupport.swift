@@ -4,7 +4,7 @@ import Testing
 @testable import IPSDoctorCore
 
 /// Captures what the CLI prints; the terminal flags and standard input are set per test.
-final class CapturedIO: CLIIO, @unchecked Sendable {
+class CapturedIO: CLIIO, @unchecked Sendable {
   private let lock = NSLock()
   private var out = ""
   private var err = ""
@@ -23,7 +23,7 @@ final class CapturedIO: CLIIO, @unchecked Sendable {
   var standardOutput: String { lock.withLock { out } }
   var standardError: String { lock.withLock { err } }
 
-  func writeStandardOutput(_ text: String) { lock.withLock { out += text } }
+  func writeStandardOutput(_ text: String) throws(FileError) { lock.withLock { out += text } }
   func writeStandardError(_ text: String) { lock.withLock { err += text } }
 
   func readStandardInput(limit: Int) -> Result<[UInt8], FileError> {

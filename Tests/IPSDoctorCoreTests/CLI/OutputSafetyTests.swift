@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import IPSDoctorCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Outputs never destroy inputs, never replace what is not a regular file, and never pass a
+/// failed write off as success (the hardening issue's data-loss items).
+@Suite struct OutputSafetyTests {
+  static let report = "Fixtures/reports/null-pointer-dereference.ips"
+
+  /// A temporary folder holding a copy of the report as `in.ips`.
+  static func folderWithReport() throws -> (root: URL, input: String) {
+    let root = try CLITest.temporaryDirectory()
+    try CLITest.copyFixture(report, to: root, as: "in.ips")
+    return (root, root.appendingPathComponent("in.ips").path)
+  }
+
+  @Test func outputOntoAnInputIsRefusedAndTheInputKept() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    let original = try Data(contentsOf: URL(fileURLWithPath: input))
+
+    let direct = CLITest.run([input, "-o", input])
+    #expect(direct.status == .usage)
+    #expect(direct.stderr.contains("--output") && direct.stderr.contains("is the input"))
+
+    // The same file by another path: a folder scan that finds it, and a symbolic link to it.
+    let inFolder = CLITest.run([root.path, "-o", input])
+    #expect(inFolder.status == .usage)
+    let link = root.appendingPathComponent("link.txt").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: input)
+    #expect(CLITest.run([input, "-o", link]).status == .usage)
+    #expect(CLITest.run(["show", input, "-o", link]).status == .usage)
+
+    #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
+  }
+
+  @Test func twoOutputsOntoOneFileAreRefused() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    let shared = root.appendingPathComponent("out").path
+    let run = CLITest.run([input, "-o", shared, "--write-baseline", root.path + "/./out"])
+    #expect(run.status == .usage)
+    #expect(run.stderr.contains("are the same file"))
+    #expect(!FileManager.default.fileExists(atPath: shared))
+
+    let summary = CLITest.run(
+      [input, "--format", "github", "-o", shared], environment: ["GITHUB_STEP_SUMMARY": shared])
+    #expect(summary.status == .usage)
+  }
+
+  @Test func theBaselineIsAnInputExceptToWriteBaseline() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    let baseline = root.appendingPathComponent("baseline.json").path
+    #expect(CLITest.run([input, "--write-baseline", baseline]).status == .findings)
+    let before = try Data(contentsOf: URL(fileURLWithPath: baseline))
+    let clobber = CLITest.run([input, "--baseline", baseline, "-o", baseline])
+    #expect(clobber.status == .usage)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: baseline)) == before)
+    // Updating the baseline that was read is what --write-baseline is for.
+    #expect(CLITest.run([input, "--baseline", baseline, "--write-baseline", baseline]).status == .success)
+  }
+
+  @Test func aSymbolicLinkIsWrittenThroughToItsTarget() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    let link = root.appendingPathComponent("latest.txt").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "reports/out.txt")
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("reports"), withIntermediateDirectories: true)
+    #expect(CLITest.run([input, "-q", "-o", link]).status == .findings)
+    let attributes = try FileManager.default.attributesOfItem(atPath: link)
+    #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+    let written = try String(contentsOfFile: root.appendingPathComponent("reports/out.txt").path, encoding: .utf8)
+    #expect(written.contains("null-pointer-dereference"))
+  }
+
+  @Test func aReplacedFileKeepsItsMode() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    let output = root.appendingPathComponent("out.txt").path
+    #expect(FileManager.default.createFile(atPath: output, contents: Data("old".utf8)))
+    chmod(output, 0o640)
+    #expect(CLITest.run([input, "-q", "-o", output]).status == .findings)
+    let mode = try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int
+    #expect(mode == 0o640)
+  }
+
+  @Test func aCharacterDeviceIsWrittenThroughNotReplaced() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    #expect(CLITest.run([input, "-o", "/dev/null"]).status == .findings)
+    var info = stat()
+    #expect(lstat("/dev/null", &info) == 0)
+    #expect(info.st_mode & S_IFMT == S_IFCHR)
+  }
+
+  /// `/dev/fd/N` writes to descriptor N where it stands (a pipe here), as `/dev/stdout` does.
+  @Test func aDescriptorPathWritesToThatDescriptor() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    let run = CLITest.run([input, "-q", "-o", "/dev/fd/\(ends[1])"])
+    close(ends[1])
+    #expect(run.status == .findings)
+    let read = POSIX.readAll(fd: ends[0], sizeHint: 0, limit: 1 << 20, waitForData: true)
+    #expect((try? read.get()).map { String(decoding: $0, as: UTF8.self) }?.contains("null-pointer-dereference") == true)
+    #expect(CLITest.run([input, "-o", "/dev/fd/987"]).status == .cannotCreate)
+  }
+
+  @Test func aFolderOrBlockDeviceIsNotAnOutput() throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    let run = CLITest.run([input, "-o", root.path])
+    #expect(run.status == .cannotCreate)
+    #expect(run.stderr.contains("is a directory"))
+    #expect(CLITest.run([input, "-o", root.path + "/missing/out.txt"]).status == .cannotCreate)
+  }
+
+  /// A failed spill (a full disk, a file size limit) neither loses nor repeats text.
+  @Test func aFailedSpillKeepsEverythingOnceInMemory() {
+    let spool = Spool(openFile: { _ in open("/dev/full", O_RDWR) })
+    var expected = ""
+    for index in 0..<20_000 {
+      let line = "section \(index) \(String(repeating: "x", count: index % 13))\n"
+      expected += line
+      spool.write(line)
+    }
+    var written: [UInt8] = []
+    let out = TextOutput(sink: { text in
+      written += text.utf8
+      return true
+    })
+    spool.drain(into: out)
+    out.flush()
+    #expect(out.failure == nil)
+    #expect(String(decoding: written, as: UTF8.self) == expected)
+  }
+
+  /// Standard output that cannot be written is an error (73), with a message, in every command.
+  @Test(arguments: [["--format", "sarif", "--fail-on", "never"], ["--format", "junit"], ["-q"]])
+  func aFailedStandardOutputWriteExits73(options: [String]) {
+    let io = FailingOutputIO()
+    let run = CLITest.run([Self.report] + options, io: io)
+    #expect(run.status == .cannotCreate)
+    #expect(run.stderr.contains("cannot write standard output: no space left on device"))
+    #expect(CLITest.run(["--version"], io: FailingOutputIO()).status == .cannotCreate)
+    #expect(CLITest.run(["rules"], io: FailingOutputIO()).status == .cannotCreate)
+  }
+}
+
+/// A terminal-less IO whose standard output fails as a full disk does.
+final class FailingOutputIO: CapturedIO, @unchecked Sendable {
+  override func writeStandardOutput(_ text: String) throws(FileError) {
+    throw FileError(.other, POSIX.message(ENOSPC))
+  }
+}
