@@ -108,6 +108,7 @@ import Testing
     defer { CLITest.cleanUp(root) }
     var ends: [Int32] = [0, 0]
     #expect(pipe(&ends) == 0)
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     defer { close(ends[0]) }
     let run = CLITest.run([input, "-q", "-o", "/dev/fd/\(ends[1])"])
     close(ends[1])

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs the built `ips-doctor` executable as a child process, for what only a process shows:
+/// closed standard streams, raw argument bytes, a non-blocking pipe on standard input.
+enum ProcessTest {
+  /// The executable beside the test bundle (`swift build --build-tests` builds both), or `nil`.
+  static let executable: String? = {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidates = [
+      beside.appendingPathComponent("ips-doctor").path,
+      beside.deletingLastPathComponent().appendingPathComponent("ips-doctor").path,
+      Fixtures.root.appendingPathComponent(".build/debug/ips-doctor").path,
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }()
+
+  /// Whether the executable is there; in CI it must be (`.ci/run` builds it before the tests).
+  static var available: Bool {
+    if executable == nil && ProcessInfo.processInfo.environment["CI"] != nil {
+      Issue.record("the ips-doctor executable was not built beside the tests")
+    }
+    return executable != nil
+  }
+
+  /// What a standard descriptor of the child is.
+  enum Stream {
+    case inherit
+    case closed
+    case file(String, flags: Int32)
+    case descriptor(Int32)
+  }
+
+  struct Result {
+    var status: Int32
+    var stderr: String
+  }
+
+  /// Runs the executable with `arguments` (raw bytes each; paths absolute: the child shares the
+  /// tests' working directory, which other tests rely on and nobody may change); standard error
+  /// goes to a file in `directory` that is read back unless `stderr` says otherwise.
+  static func run(
+    _ arguments: [[UInt8]], in directory: String, stdin: Stream = .file("/dev/null", flags: O_RDONLY),
+    stdout: Stream = .file("/dev/null", flags: O_WRONLY), stderr: Stream? = nil
+  ) throws -> Result {
+    let executable = try #require(executable)
+    let errorFile = directory + "/.stderr-\(UUID().uuidString)"
+    defer { unlink(errorFile) }
+    let stderrStream = stderr ?? .file(errorFile, flags: O_WRONLY | O_CREAT | O_TRUNC)
+
+    #if canImport(Glibc)
+      var actions = posix_spawn_file_actions_t()
+    #else
+      var actions: posix_spawn_file_actions_t?
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for (fd, stream) in [(Int32(0), stdin), (1, stdout), (2, stderrStream)] {
+      switch stream {
+      case .inherit: break
+      case .closed: posix_spawn_file_actions_addclose(&actions, fd)
+      case .file(let path, let flags): posix_spawn_file_actions_addopen(&actions, fd, path, flags, 0o644)
+      case .descriptor(let source): posix_spawn_file_actions_adddup2(&actions, source, fd)
+      }
+    }
+
+    let argv: [UnsafeMutablePointer<CChar>?] =
+      ([Array(executable.utf8)] + arguments).map { bytes in
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+        pointer[bytes.count] = 0
+        return pointer
+      } + [nil]
+    defer { for pointer in argv { pointer?.deallocate() } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    try #require(spawned == 0)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    let text = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+    return Result(status: exitStatus, stderr: text)
+  }
+}
