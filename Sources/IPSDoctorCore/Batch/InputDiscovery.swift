@@ -11,6 +11,8 @@ public struct InputItem: Sendable, Equatable {
   /// Found in a folder under a name that is not `.ips`/`.crash`: read it only if its first bytes
   /// look like a crash report.
   public var mustSniff: Bool
+  /// A FIFO named on the command line (`ips-doctor <(pbpaste)`): read to its end, as `cat` would.
+  public var isStream = false
 }
 
 /// The files to read, in input order, packed so that memory grows by a file's name and 8 bytes,
@@ -30,6 +32,7 @@ public struct InputList: Sendable {
 
   private static let standardInput: Int32 = -1
   private static let sniffBit: UInt32 = 1 << 31
+  private static let streamBit: UInt32 = 1 << 30
 
   public init() {}
 
@@ -43,9 +46,11 @@ public struct InputList: Sendable {
       return InputItem(source: .standardInput, display: "<stdin>", mustSniff: false)
     }
     let group = groups[Int(entry.group)]
-    let name = group.names[Int(entry.name & ~Self.sniffBit)]
+    let name = group.names[Int(entry.name & ~(Self.sniffBit | Self.streamBit))]
     let path = group.directory?.appending(name) ?? PathName(bytes: Array(name))
-    return InputItem(source: .file(path), display: path.display, mustSniff: entry.name & Self.sniffBit != 0)
+    return InputItem(
+      source: .file(path), display: path.display, mustSniff: entry.name & Self.sniffBit != 0,
+      isStream: entry.name & Self.streamBit != 0)
   }
 
   /// All the items, built at once (for tests and small lists).
@@ -56,14 +61,16 @@ public struct InputList: Sendable {
     entries.append(Entry(group: Self.standardInput, name: 0))
   }
 
-  /// Adds a file named on the command line.
-  mutating func append(path: PathName) {
+  /// Adds a file named on the command line; `isStream` for a FIFO.
+  mutating func append(path: PathName, isStream: Bool = false) {
     if groups.last.map({ $0.directory != nil }) ?? true {
       groups.append((nil, DirectoryListing()))
     }
     let group = groups.count - 1
     groups[group].names.append(path.bytes)
-    entries.append(Entry(group: Int32(group), name: UInt32(groups[group].names.count - 1)))
+    let name = UInt32(groups[group].names.count - 1)
+    precondition(name < Self.streamBit, "more than a billion paths on the command line")
+    entries.append(Entry(group: Int32(group), name: name | (isStream ? Self.streamBit : 0)))
   }
 
   /// Registers a folder and its listing, whose files ``append(name:inGroup:mustSniff:)`` adds.
@@ -74,7 +81,7 @@ public struct InputList: Sendable {
 
   /// Adds the `name`th file of a folder registered with ``addDirectory(_:names:)``.
   mutating func append(name: Int, inGroup group: Int32, mustSniff: Bool) {
-    precondition(name < Int(Self.sniffBit), "more than 2 billion files in one folder")
+    precondition(name < Int(Self.streamBit), "more than a billion files in one folder")
     entries.append(Entry(group: group, name: UInt32(name) | (mustSniff ? Self.sniffBit : 0)))
   }
 }
@@ -151,6 +158,9 @@ public struct InputDiscovery {
           scan(name, display: name.display, status: status, ancestors: [])
         case .regular:
           addFile(name, status: status)
+        case .fifo:
+          // Named on purpose (`ips-doctor <(pbpaste)`): read it as `cat` would.
+          inputs.append(path: name, isStream: true)
         default:
           notices.append(
             InputNotice(kind: .skipped, path: name.display, message: "skipped: \(status.kind.phrase), not a regular file"))

@@ -378,6 +378,17 @@ enum POSIX {
     return readAll(fd: fd, sizeHint: Int(status.size), limit: limit)
   }
 
+  /// Reads a FIFO (or anything else that streams) to its end, waiting for its writer, and refuses
+  /// more than `limit` bytes.
+  static func readStream(_ path: PathName, limit: Int) -> Result<[UInt8], FileError> {
+    let fd = openFile(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return .failure(error(errno)) }
+    defer { close(fd) }
+    return readAll(fd: fd, sizeHint: 0, limit: limit, waitForData: true).flatMap { bytes in
+      bytes.count > limit ? .failure(tooLarge(size: nil, limit: limit)) : .success(bytes)
+    }
+  }
+
   static func tooLarge(size: Int64?, limit: Int) -> FileError {
     let what = size.map { "the file is \(ByteCount.describe($0))" } ?? "the input is"
     return FileError(

@@ -86,6 +86,8 @@ public struct ReportOutcome: Sendable, Equatable {
   /// Why the file (or its body) could not be read; also set under `--strict` for warnings.
   public var error: ReportError?
   public var baseline: BaselineState?
+  /// `--strict` turned the report's warnings into ``error``.
+  public var refusedByStrict = false
 
   public init(
     index: Int, path: String, facts: ReportFacts? = nil, result: DiagnosisResult? = nil,
@@ -101,6 +103,17 @@ public struct ReportOutcome: Sendable, Equatable {
   }
 
   public var diagnoses: [Diagnosis] { result?.diagnoses ?? [] }
+
+  /// Whether the input counts as unreadable (exit 65): nothing could be read, its body was damaged
+  /// and what was read explains nothing, or `--strict` refused its warnings.
+  public var isUnreadable: Bool {
+    guard let result else { return true }
+    guard error != nil else { return false }
+    return refusedByStrict || result.isInconclusive
+  }
+
+  /// Damaged (a body error), but what could be read was diagnosed: a diagnosed report with a note.
+  public var isDamaged: Bool { error != nil && !isUnreadable }
 
   /// The most serious thing found: the top diagnosis's severity; for an inconclusive report,
   /// `warning` for a crash (the app crashed, but no rule can say it was its fault) and `note` for
@@ -133,6 +146,12 @@ extension ReportOutcome {
     switch item.source {
     case .standardInput:
       switch standardInput ?? .failure(FileError(.other, "standard input was not read")) {
+      case .success(let read): bytes = read
+      case .failure(let error):
+        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+      }
+    case .file(let path) where item.isStream:
+      switch POSIX.readStream(path, limit: options.maxSize) {
       case .success(let read): bytes = read
       case .failure(let error):
         return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
@@ -184,6 +203,7 @@ extension ReportOutcome {
       let count = warnings.count
       outcome.error = ReportError(
         message: "--strict: the report has \(count) warning\(count == 1 ? "" : "s"), the first: \(first.location): \(first.message)")
+      outcome.refusedByStrict = true
     }
     if let baseline {
       outcome.baseline = baseline.contains(result.signature.id) ? .known : .new

@@ -215,8 +215,11 @@ struct OptionSpec: Sendable {
 /// Stage 2: binds tokens to the option table. Pure apart from `pathExists`, which tells a
 /// misspelt command (`ips-doctor explian`) from a file that happens to have a short name.
 public enum ArgumentBinder {
+  ///
+  /// `defaultInput` is what `diagnose` reads when no path is given (`-` for a pipe on standard
+  /// input); without one, a path is required.
   public static func bind(
-    _ arguments: [String], pathExists: (String) -> Bool = { _ in false }
+    _ arguments: [String], pathExists: (String) -> Bool = { _ in false }, defaultInput: String? = nil
   ) throws(UsageError) -> Invocation {
     let tokens = Token.tokenize(arguments)
     var given: [(spec: OptionSpec, value: String?, spelling: String)] = []
@@ -379,7 +382,10 @@ public enum ArgumentBinder {
     // Arguments.
     switch command {
     case .diagnose:
-      if positionals.isEmpty { throw .missingArgument("<path>...", command: .diagnose) }
+      if positionals.isEmpty {
+        guard let defaultInput else { throw .missingArgument("<path>...", command: .diagnose) }
+        positionals = [defaultInput]
+      }
     case .show:
       if positionals.isEmpty { throw .missingArgument("<path>", command: .show) }
       if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: .show) }

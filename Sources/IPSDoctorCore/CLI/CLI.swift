@@ -13,15 +13,25 @@ public enum CLI {
   {
     let invocation: Invocation
     do throws(UsageError) {
-      invocation = try ArgumentBinder.bind(arguments, pathExists: { path in
-        if case .success = POSIX.lstatus(PathName(path)) { return true }
-        return false
-      })
+      invocation = try ArgumentBinder.bind(
+        arguments,
+        pathExists: { path in
+          if case .success = POSIX.lstatus(PathName(path)) { return true }
+          return false
+        }, defaultInput: defaultInput(environment: environment, io: io))
     } catch {
       let named = arguments.prefix(while: { $0 != "--" }).first { Command(rawValue: $0) != nil }
       io.writeStandardError(error.rendered(for: named.flatMap(Command.init(rawValue:))))
       return .usage
     }
+    #if os(macOS)
+      if case .run(.diagnose) = invocation.action, invocation.arguments.count == 1,
+        let folder = invocation.arguments.first, folder != "-", !arguments.contains(folder),
+        folder == defaultInput(environment: environment, io: io)
+      {
+        io.writeStandardError("ips-doctor: no path given: reading \(PathName(folder).display)\n")
+      }
+    #endif
     switch invocation.action {
     case .version:
       return writeOutput("ips-doctor \(IPSDoctor.version)\n", io: io)
@@ -45,6 +55,18 @@ public enum CLI {
         return writeOutput(Help.text(for: nil), io: io)
       }
     }
+  }
+
+  /// What `ips-doctor` with no path reads: standard input when it is a pipe or a file; on macOS,
+  /// the folder where the system keeps this user's crash reports.
+  static func defaultInput(environment: [String: String], io: some CLIIO) -> String? {
+    if io.standardInputIsData { return "-" }
+    #if os(macOS)
+      if let home = environment["HOME"], !home.isEmpty {
+        return home + "/Library/Logs/DiagnosticReports"
+      }
+    #endif
+    return nil
   }
 
   /// Writes `text` to standard output: exit 0, or 73 when it could not be written.
@@ -303,6 +325,7 @@ struct DiagnoseCommand<IO: CLIIO> {
     runner.run { outcomes, skipped, done in
       progress.clear()
       for outcome in outcomes {
+        reportProblem(outcome)
         run.add(outcome, failOn: options.failOn)
         groups.add(outcome)
         reporter.report(outcome, destination.out)
@@ -329,6 +352,9 @@ struct DiagnoseCommand<IO: CLIIO> {
     if let message = destination.commit() {
       CLI.writeError(message, io: io)
       status = max(status, .cannotCreate)
+    } else if let file = destination.file, !options.quiet {
+      // The output went to a file: say what happened where the user looks.
+      io.writeStandardError("ips-doctor: \(run.sentence) (written to \(file.destination.display))\n")
     }
 
     if let path = options.writeBaseline, let baselineTarget = targets["--write-baseline"] {
@@ -349,11 +375,27 @@ struct DiagnoseCommand<IO: CLIIO> {
   func exitCode(_ run: RunSummary) -> ExitCode {
     var code = ExitCode.success
     if run.failing > 0 { code = max(code, .findings) }
-    if run.unreadable > 0 || run.notices.contains(where: { $0.kind == .unreadable }) {
+    if run.failOn != .never,
+      run.unreadable > 0 || run.notices.contains(where: { $0.kind == .unreadable })
+    {
       code = max(code, .dataError)
     }
     if run.notices.contains(where: { $0.kind == .missing }) { code = max(code, .noInput) }
     return code
+  }
+
+  /// A report that could not be read is an error on standard error, at once, whatever the format;
+  /// a damaged one that was diagnosed is a warning there (not with `--quiet`).
+  func reportProblem(_ outcome: ReportOutcome) {
+    guard let error = outcome.error else { return }
+    if outcome.isUnreadable {
+      io.writeStandardError("ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path)) + "\n")
+    } else if !options.quiet {
+      io.writeStandardError(
+        "ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path))
+          .replacing(" error: ", with: " warning: ", maxReplacements: 1)
+          + " (diagnosed from what could be read)\n")
+    }
   }
 
   /// Input problems go to standard error at once (skipped files only when not `--quiet`).

@@ -19,6 +19,8 @@ public protocol CLIIO {
   var standardOutputIsTerminal: Bool { get }
   /// Whether standard error is a terminal (decides the progress line).
   var standardErrorIsTerminal: Bool { get }
+  /// Whether standard input is a pipe or a file, which `ips-doctor` with no path reads.
+  var standardInputIsData: Bool { get }
   /// The terminal's width in columns, when standard output is a terminal.
   var terminalColumns: Int? { get }
   /// Everything on standard input, or an error message. Reads at most `limit` bytes plus one, so
@@ -27,6 +29,8 @@ public protocol CLIIO {
 }
 
 extension CLIIO {
+  public var standardInputIsData: Bool { false }
+
   public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
     try writeStandardOutput(String(decoding: bytes, as: UTF8.self))
   }
@@ -83,6 +87,14 @@ public struct ProcessIO: CLIIO {
   public func writeStandardError(_ text: String) { POSIX.writeAll(2, text) }
   public var standardOutputIsTerminal: Bool { isatty(1) == 1 }
   public var standardErrorIsTerminal: Bool { isatty(2) == 1 }
+
+  public var standardInputIsData: Bool {
+    guard !closedStreams.contains(0) else { return false }
+    var info = stat()
+    guard fstat(0, &info) == 0 else { return false }
+    let kind = FileKind(mode: UInt32(info.st_mode))
+    return kind == .fifo || kind == .regular || kind == .socket
+  }
 
   public var terminalColumns: Int? {
     var size = winsize()

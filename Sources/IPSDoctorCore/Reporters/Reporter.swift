@@ -60,7 +60,11 @@ public struct RunSummary: Sendable {
   public var reports = 0
   public var diagnosed = 0
   public var inconclusive = 0
+  /// Inputs that yielded no report to diagnose (``ReportOutcome/isUnreadable``). Every report is
+  /// counted once: `diagnosed + inconclusive + unreadable == reports`.
   public var unreadable = 0
+  /// Diagnosed reports whose body was damaged (counted among `diagnosed` or `inconclusive`).
+  public var damaged = 0
   public var withWarnings = 0
   public var known = 0
   /// Reports that fail at the `--fail-on` threshold.
@@ -75,10 +79,12 @@ public struct RunSummary: Sendable {
 
   mutating func add(_ outcome: ReportOutcome, failOn: FailOn) {
     reports += 1
-    if outcome.error != nil { unreadable += 1 }
-    if let result = outcome.result {
+    if outcome.isUnreadable {
+      unreadable += 1
+    } else if let result = outcome.result {
       if result.isInconclusive { inconclusive += 1 } else { diagnosed += 1 }
     }
+    if outcome.isDamaged { damaged += 1 }
     if !outcome.warnings.isEmpty { withWarnings += 1 }
     if outcome.baseline == .known { known += 1 }
     switch outcome.severity {
@@ -93,7 +99,9 @@ public struct RunSummary: Sendable {
   /// "3 reports: 1 diagnosed, 1 inconclusive, 1 could not be read".
   var sentence: String {
     var parts: [String] = []
-    if diagnosed > 0 { parts.append("\(diagnosed) diagnosed") }
+    if diagnosed > 0 {
+      parts.append("\(diagnosed) diagnosed" + (damaged > 0 ? " (\(damaged) from damaged reports)" : ""))
+    }
     if inconclusive > 0 { parts.append("\(inconclusive) inconclusive") }
     if unreadable > 0 { parts.append("\(unreadable) could not be read") }
     var text = "\(reports) report\(reports == 1 ? "" : "s")"

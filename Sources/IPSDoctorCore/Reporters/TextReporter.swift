@@ -30,6 +30,9 @@ struct TextReporter: Reporter {
   mutating func begin(_ out: TextOutput) {}
 
   mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
+    // An input that yielded nothing is an error on standard error (the command writes it); the
+    // text output holds reports.
+    if outcome.result == nil { return }
     if context.options.quiet {
       out.write(quietLines(outcome))
       return
@@ -57,9 +60,6 @@ struct TextReporter: Reporter {
   func quietLines(_ outcome: ReportOutcome) -> String {
     let path = outcome.path
     var text = ""
-    if let error = outcome.error {
-      text += TerminalText.escaped(error.diagnostic(file: path)) + "\n"
-    }
     for diagnosis in outcome.diagnoses {
       text += "\(path): \(style.severity(diagnosis.severity, diagnosis.severity.rawValue)): "
         + "\(TerminalText.escaped(diagnosis.title)) [\(diagnosis.ruleID)] (\(diagnosis.confidence.rawValue))"
@@ -81,9 +81,11 @@ struct TextReporter: Reporter {
   func renderLines(_ outcome: ReportOutcome) -> [String] {
     var lines: [String] = [headerLine(outcome)]
     if let error = outcome.error {
+      // A damaged report that was still diagnosed carries a note; one that explains nothing, an
+      // error.
+      let label = outcome.isDamaged ? style.severity(.note, "note:") + "  " : style.severity(.error, "error:") + " "
       lines += PlainText.wrap(
-        TerminalText.escaped(errorText(error)), width: width, indent: "         ",
-        hanging: "  " + style.severity(.error, "error:") + " ")
+        TerminalText.escaped(errorText(error)), width: width, indent: "         ", hanging: "  " + label)
     }
     if let result = outcome.result {
       lines.append("")

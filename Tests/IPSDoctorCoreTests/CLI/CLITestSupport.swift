@@ -12,6 +12,8 @@ class CapturedIO: CLIIO, @unchecked Sendable {
   var standardErrorIsTerminal: Bool
   var terminalColumns: Int?
   var input: [UInt8]
+  /// Whether standard input is a pipe (what `ips-doctor` with no path reads).
+  var standardInputIsData = false
 
   init(stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, input: [UInt8] = []) {
     standardOutputIsTerminal = stdoutIsTerminal

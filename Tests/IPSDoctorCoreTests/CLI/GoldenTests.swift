@@ -23,14 +23,14 @@ struct GoldenTests {
   ]
 
   static let cases: [GoldenCase] = [
-    GoldenCase(file: "batch.txt", arguments: batch, status: .dataError),
-    GoldenCase(file: "batch-quiet.txt", arguments: batch + ["--quiet"], status: .dataError),
-    GoldenCase(file: "batch.json", arguments: batch + ["--format", "json"], status: .dataError),
-    GoldenCase(file: "batch.jsonl", arguments: batch + ["--format", "jsonl"], status: .dataError),
-    GoldenCase(file: "batch.sarif", arguments: batch + ["--format", "sarif"], status: .dataError),
-    GoldenCase(file: "batch.junit.xml", arguments: batch + ["--format", "junit"], status: .dataError),
-    GoldenCase(file: "batch.github.txt", arguments: batch + ["--format", "github"], status: .dataError),
-    GoldenCase(file: "batch.md", arguments: batch + ["--format", "markdown"], status: .dataError),
+    GoldenCase(file: "batch.txt", arguments: batch, status: .findings),
+    GoldenCase(file: "batch-quiet.txt", arguments: batch + ["--quiet"], status: .findings),
+    GoldenCase(file: "batch.json", arguments: batch + ["--format", "json"], status: .findings),
+    GoldenCase(file: "batch.jsonl", arguments: batch + ["--format", "jsonl"], status: .findings),
+    GoldenCase(file: "batch.sarif", arguments: batch + ["--format", "sarif"], status: .findings),
+    GoldenCase(file: "batch.junit.xml", arguments: batch + ["--format", "junit"], status: .findings),
+    GoldenCase(file: "batch.github.txt", arguments: batch + ["--format", "github"], status: .findings),
+    GoldenCase(file: "batch.md", arguments: batch + ["--format", "markdown"], status: .findings),
     GoldenCase(file: "single.txt", arguments: [CLITest.diagnosed], status: .findings),
     GoldenCase(file: "single-verbose.txt", arguments: [CLITest.unsymbolicated, "--verbose"], status: .findings),
     GoldenCase(file: "inconclusive.txt", arguments: [CLITest.inconclusive], status: .success),
