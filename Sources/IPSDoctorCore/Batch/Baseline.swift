@@ -4,6 +4,7 @@
 /// ```json
 /// {
 ///   "schemaVersion": 1,
+///   "signatureVersion": 2,
 ///   "tool": "ips-doctor",
 ///   "signatures": [
 ///     {"id": "9f2c…", "rule": "async-bridge-completion-off-main", "title": "…", "count": 3}
@@ -38,15 +39,23 @@ public struct Baseline: Sendable, Equatable {
     guard let signatures = value["signatures"]?.arrayValue else {
       throw ReportError(message: "the baseline has no \"signatures\" array")
     }
+    // A baseline from before signature version 2 keeps each signature's components: its ids are
+    // made again from them, upgraded, so the crashes it knows stay known.
+    let version = value["signatureVersion"]?.numberValue?.int ?? 1
     var baseline = Baseline()
     for (index, element) in signatures.enumerated() {
       if let id = element.stringValue {
         baseline.entries[id] = Entry(id: id, components: [])
-      } else if let id = element["id"]?.stringValue {
+      } else if let written = element["id"]?.stringValue {
+        var components = element["components"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        var id = written
+        if version < CrashSignature.version && !components.isEmpty {
+          components = CrashSignature.upgraded(components)
+          id = CrashSignature(components: components).id
+        }
         baseline.entries[id] = Entry(
           id: id, rule: element["rule"]?.stringValue, title: element["title"]?.stringValue,
-          count: element["count"]?.numberValue?.int,
-          components: element["components"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+          count: element["count"]?.numberValue?.int, components: components)
       } else {
         throw ReportError(message: "signatures[\(index)] has no \"id\" string", path: "signatures[\(index)]")
       }
@@ -67,6 +76,7 @@ public struct Baseline: Sendable, Equatable {
     let sorted = entries.values.sorted { $0.id < $1.id }
     return .object([
       "schemaVersion": .int(IPSDoctor.outputSchemaVersion),
+      "signatureVersion": .int(CrashSignature.version),
       "tool": .string("ips-doctor"),
       "signatures": .array(
         sorted.map { entry in

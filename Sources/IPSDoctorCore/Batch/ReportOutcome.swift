@@ -115,11 +115,11 @@ public struct ReportOutcome: Sendable, Equatable {
   /// Damaged (a body error), but what could be read was diagnosed: a diagnosed report with a note.
   public var isDamaged: Bool { error != nil && !isUnreadable }
 
-  /// The most serious thing found: the top diagnosis's severity; for an inconclusive report,
+  /// The severity the report counts at: its top diagnosis's (the alternatives never raise it); for an inconclusive report,
   /// `warning` for a crash (the app crashed, but no rule can say it was its fault) and `note` for
   /// other kinds; `note` for parse warnings. `nil` when nothing was found or nothing was read.
   public var severity: Severity? {
-    var level = diagnoses.map(\.severity).max()
+    var level = diagnoses.first?.severity
     if let result, result.isInconclusive {
       let inconclusive: Severity = facts?.kind == .crash ? .warning : .note
       level = max(level ?? inconclusive, inconclusive)

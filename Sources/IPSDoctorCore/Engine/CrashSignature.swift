@@ -1,8 +1,11 @@
 /// A stable fingerprint for grouping reports of the same crash in a batch or a baseline.
 ///
-/// Built from the winning rule (or the exception type when no rule matched), the reason with
-/// addresses and numbers masked, and the top app frames (symbols, or image + offset when
-/// unsymbolicated). ``components`` says exactly what went in.
+/// Built from the winning rule (or the report kind and exception type when no rule matched) and
+/// the top three app frames, each in ``SignatureFrame``'s one spelling (or image + offset when
+/// unsymbolicated), as crash services group by stack. The reason, with addresses and numbers
+/// masked and a leading exception name dropped, stands in only when no app frame is known: one
+/// crash is written with and without its reason, with and without the exception's name in it.
+/// ``components`` says exactly what went in.
 public struct CrashSignature: Sendable, Equatable, Hashable {
   /// 16 hexadecimal digits (FNV-1a over the components).
   public var id: String
@@ -40,6 +43,11 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
   }
 
+  /// The version of how signatures are made. Version 1 also hashed the reason beside the frames
+  /// and each frame as its report spelt it; ``upgraded(_:)`` turns its components into this
+  /// version's, so a baseline written by version 1 still matches.
+  public static let version = 2
+
   /// `winnerRuleID`: the rule ID of the best finding, `nil` when no rule matched.
   init(context: borrowing DiagnosisContext, winnerRuleID: String?, summary: borrowing CrashSummary) {
     var components: [String] = []
@@ -50,9 +58,6 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       components.append("kind:" + context.report.kind.rawValue)
       if let exception = summary.exception { components.append("exception:" + exception) }
     }
-    if let reason = summary.reason ?? summary.headline {
-      components.append("reason:" + Self.normalise(reason))
-    }
     var frames: [String] = []
     frames.reserveCapacity(3)
     _ = context.firstResult(inBacktraces: { backtrace -> Void? in
@@ -60,7 +65,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
         let text: String
         if let name = context.symbol(frame)?.display {
           if DiagnosisContext.isThunk(name) { continue }
-          text = name
+          text = SignatureFrame.canonical(name)
         } else if let offset = frame.imageOffset {
           text = (frame.imageName ?? "?") + "+" + String.hex(offset)
         } else {
@@ -73,7 +78,50 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       return frames.isEmpty ? nil : ()
     })
     for frame in frames { components.append("frame:" + frame) }
+    if frames.isEmpty, let reason = summary.reason ?? summary.headline {
+      components.append("reason:" + Self.reasonKey(reason))
+    }
+    // A jetsam event has no frames: which process the system killed, and why, tells events apart.
+    if frames.isEmpty, let jetsam = context.report.jetsam {
+      if let killed = jetsam.killed.first {
+        components.append("jetsam:" + (killed.reason ?? "") + ":" + (killed.name ?? "?"))
+      } else if let largest = jetsam.largestProcess {
+        components.append("jetsam:largest:" + largest)
+      }
+    }
     self.init(components: components)
+  }
+
+  /// The reason as a signature holds it: masked, without a leading exception name
+  /// (`NSInternalInconsistencyException: Call must…` and `Call must…` are one reason).
+  static func reasonKey(_ reason: String) -> String {
+    var text = Substring(reason)
+    if let colon = text.firstRange(of: ": "),
+      text[..<colon.lowerBound].hasSuffix("Exception") || text[..<colon.lowerBound].hasSuffix("Error"),
+      !text[..<colon.lowerBound].contains(" ")
+    {
+      text = text[colon.upperBound...]
+    }
+    return normalise(String(text))
+  }
+
+  /// Version 1 components as this version makes them: frames in one spelling, and the reason only
+  /// when there is no frame.
+  public static func upgraded(_ components: [String]) -> [String] {
+    let hasFrames = components.contains { $0.hasPrefix("frame:") }
+    return components.compactMap { component in
+      if component.hasPrefix("frame:") {
+        let frame = String(component.dropFirst("frame:".count))
+        // Unsymbolicated frames ("App+0x3e628") were already in their one form.
+        return frame.contains("+0x") && !frame.contains(" ") ? component : "frame:" + SignatureFrame.canonical(frame)
+      }
+      if component.hasPrefix("reason:") {
+        guard !hasFrames else { return nil }
+        // The masked reason of version 1: masking again changes nothing but the exception name.
+        return "reason:" + reasonKey(String(component.dropFirst("reason:".count)))
+      }
+      return component
+    }
   }
 
   /// Masks what varies between occurrences of one crash: hexadecimal addresses, numbers, UUIDs.

@@ -55,6 +55,26 @@ struct Finding {
 
   /// Findings in output order: an input error, the diagnoses best first, the inconclusive marker,
   /// parse warnings.
+  /// The one finding a report counts as in every format: why it could not be read, else its top
+  /// diagnosis, else that it is inconclusive, else its parse warnings. The other candidate causes
+  /// (``alternatives(for:)``) are shown where a person reads them, never as findings of their own.
+  static func primary(for outcome: ReportOutcome) -> Finding? {
+    let findings = all(for: outcome)
+    if outcome.isUnreadable { return findings.first }
+    return findings.first { $0.ruleID != Builtin.unreadable.rawValue }
+  }
+
+  /// ``primary(for:)`` as a list of at most one, for the reporters that loop over findings.
+  static func reported(for outcome: ReportOutcome) -> [Finding] {
+    primary(for: outcome).map { [$0] } ?? []
+  }
+
+  /// The diagnoses after the top one: "also consistent with".
+  static func alternatives(for outcome: ReportOutcome) -> [Diagnosis] {
+    Array(outcome.diagnoses.dropFirst())
+  }
+
+  /// Every finding of a report, the unreadable error first: for the views that list them all.
   static func all(for outcome: ReportOutcome) -> [Finding] {
     var findings: [Finding] = []
     if let error = outcome.error {

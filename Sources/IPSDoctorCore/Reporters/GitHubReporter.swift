@@ -16,7 +16,7 @@ struct GitHubReporter: Reporter {
   mutating func begin(_ out: TextOutput) {}
 
   mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
-    for finding in Finding.all(for: outcome) {
+    for finding in Finding.reported(for: outcome) {
       var command: String
       switch finding.severity {
       case .error: command = "error"

@@ -18,7 +18,7 @@ struct JUnitReporter: Reporter {
     var failing: [Finding] = []
     var passing: [Finding] = []
     var errorFinding: Finding?
-    for finding in Finding.all(for: outcome) {
+    for finding in Finding.reported(for: outcome) {
       if finding.ruleID == Finding.Builtin.unreadable.rawValue {
         errorFinding = finding
       } else if let threshold, finding.severity >= threshold, outcome.baseline != .known {
@@ -37,9 +37,13 @@ struct JUnitReporter: Reporter {
       text += "      <failure type=\"\(XML.attribute(finding.ruleID))\" message=\"\(XML.attribute(headline(finding)))\">"
       text += XML.text(body(finding)) + "</failure>\n"
     }
-    if !passing.isEmpty {
+    let alternatives = Finding.alternatives(for: outcome).map {
+      "Also consistent with: \($0.title) [\($0.ruleID)] (\($0.severity.rawValue), \($0.confidence.rawValue))"
+    }
+    if !passing.isEmpty || !alternatives.isEmpty {
       let known = outcome.baseline == .known ? "Known crash (in the baseline).\n\n" : ""
-      text += "      <system-out>" + XML.text(known + passing.map { headline($0) + "\n" + body($0) }.joined(separator: "\n\n")) + "</system-out>\n"
+      let sections = passing.map { headline($0) + "\n" + body($0) } + [alternatives.joined(separator: "\n")]
+      text += "      <system-out>" + XML.text(known + sections.filter { !$0.isEmpty }.joined(separator: "\n\n")) + "</system-out>\n"
     }
     text += "    </testcase>\n"
     spool.write(text)

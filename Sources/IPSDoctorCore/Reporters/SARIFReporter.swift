@@ -70,7 +70,7 @@ struct SARIFReporter: Reporter {
   }
 
   mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
-    for finding in Finding.all(for: outcome) {
+    for finding in Finding.reported(for: outcome) {
       ReportJSON.write(result(finding, outcome), indent: 4, prefix: first ? "\n        " : ",\n        ", to: out)
       first = false
     }
@@ -102,6 +102,12 @@ struct SARIFReporter: Reporter {
     if let os = outcome.facts?.osDescription { properties.append("os", .string(os)) }
     if !finding.evidence.isEmpty {
       properties.append("evidence", .strings(finding.evidence.map(\.description)))
+    }
+    let alternatives = Finding.alternatives(for: outcome)
+    if !alternatives.isEmpty {
+      properties.append(
+        "alsoConsistentWith",
+        .strings(alternatives.map { "\($0.ruleID) (\($0.severity.rawValue), \($0.confidence.rawValue))" }))
     }
     object.append("properties", .object(properties))
     return .object(object)

@@ -206,8 +206,8 @@ struct BatchTests {
   func maxSize() {
     let run = CLITest.run([CLITest.diagnosed, CLITest.jetsam, "--max-size", "2K", "--quiet"])
     #expect(run.status == .dataError)
-    #expect(run.stdout.isEmpty)
-    #expect(run.stderr.contains("the file is "), "\(run.stderr)")
+    #expect(!run.stdout.contains(CLITest.diagnosed))
+    #expect(run.stderr.contains(CLITest.diagnosed + ": error: the file is "), "\(run.stderr)")
     #expect(run.stderr.contains("larger than the --max-size limit of 2 KiB"))
   }
 
