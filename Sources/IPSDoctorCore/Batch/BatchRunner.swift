@@ -46,8 +46,8 @@ struct BatchRunner {
       var skipped: [InputNotice] = []
       for offset in results.indices {
         if let outcome = results[offset].outcome.take() { outcomes.append(outcome) }
-        if let message = results[offset].skipped {
-          skipped.append(InputNotice(kind: .skipped, path: items[start + offset].display, message: message))
+        if let notice = results[offset].skipped {
+          skipped.append(notice)
         }
       }
       handle(outcomes, skipped, start + results.count)
@@ -87,7 +87,7 @@ struct BatchRunner {
     /// fewer).
     struct Output: Sendable {
       var outcome: ReportOutcome?
-      var skipped: String?
+      var skipped: InputNotice?
     }
 
     var items: InputList

@@ -13,6 +13,8 @@ public struct InputItem: Sendable, Equatable {
   public var mustSniff: Bool
   /// A FIFO named on the command line (`ips-doctor <(pbpaste)`): read to its end, as `cat` would.
   public var isStream = false
+  /// Found in a scanned folder, not named on the command line.
+  public var inFolder = false
 }
 
 /// The files to read, in input order, packed so that memory grows by a file's name and 8 bytes,
@@ -50,7 +52,7 @@ public struct InputList: Sendable {
     let path = group.directory?.appending(name) ?? PathName(bytes: Array(name))
     return InputItem(
       source: .file(path), display: path.display, mustSniff: entry.name & Self.sniffBit != 0,
-      isStream: entry.name & Self.streamBit != 0)
+      isStream: entry.name & Self.streamBit != 0, inFolder: group.directory != nil)
   }
 
   /// All the items, built at once (for tests and small lists).
@@ -96,6 +98,9 @@ public struct InputNotice: Sendable, Equatable {
     case skipped
     /// A folder could not be read (exit 65).
     case unreadable
+    /// Found in a folder, but not an Apple crash report (another tool's report, `leaks` output):
+    /// passed over, counted in one line (each one listed with `--verbose`).
+    case notAReport
   }
 
   public var kind: Kind

@@ -141,7 +141,7 @@ extension ReportOutcome {
   static func make(
     item: InputItem, index: Int, standardInput: Result<[UInt8], FileError>?, options: Options,
     baseline: Set<String>?, texts: SharedTexts? = nil
-  ) -> (outcome: ReportOutcome?, skipped: String?) {
+  ) -> (outcome: ReportOutcome?, skipped: InputNotice?) {
     let bytes: [UInt8]
     switch item.source {
     case .standardInput:
@@ -170,9 +170,20 @@ extension ReportOutcome {
       switch POSIX.readFile(path, limit: options.maxSize) {
       case .success(let read): bytes = read
       case .failure(let error):
-        if error.reason == .notRegularFile { return (nil, error.message) }
+        if error.reason == .notRegularFile {
+          return (nil, InputNotice(kind: .skipped, path: item.display, message: error.message))
+        }
         return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
       }
+    }
+    if let foreign = ForeignInput.identify(bytes) {
+      // Found in a folder, it is passed over (and counted); named, it is an error.
+      if item.inFolder { return (nil, InputNotice(kind: .notAReport, path: item.display, message: foreign)) }
+      return (
+        ReportOutcome(
+          index: index, path: item.display, error: ReportError(message: "not an Apple crash report: \(foreign)")),
+        nil
+      )
     }
     return (
       diagnose(bytes: bytes, index: index, path: item.display, options: options, baseline: baseline, texts: texts),

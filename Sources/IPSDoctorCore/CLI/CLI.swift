@@ -321,6 +321,7 @@ struct DiagnoseCommand<IO: CLIIO> {
       total: discovery.inputs.count, io: io)
 
     var groups = CrashGroups()
+    var notReports: [String] = []  // what each file found in a folder that is no Apple report is
     reporter.begin(destination.out)
     runner.run { outcomes, skipped, done in
       progress.clear()
@@ -331,14 +332,21 @@ struct DiagnoseCommand<IO: CLIIO> {
         reporter.report(outcome, destination.out)
       }
       for notice in skipped {
-        run.notices.append(notice)
         report(notice)
+        if notice.kind == .notAReport {
+          notReports.append(notice.message)
+        } else {
+          run.notices.append(notice)
+        }
       }
       progress.show(done)
     }
     progress.clear()
 
     run.groups = groups.sorted
+    if !notReports.isEmpty && !options.quiet {
+      io.writeStandardError(Self.notReportsLine(notReports, verbose: options.verbose))
+    }
     if run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
       let notice = InputNotice(
         kind: .missing, path: invocation.arguments.joined(separator: " "),
@@ -398,9 +406,24 @@ struct DiagnoseCommand<IO: CLIIO> {
     }
   }
 
+  /// "ips-doctor: skipped 3 files that are not Apple crash reports: 2 outputs of leaks, …".
+  static func notReportsLine(_ kinds: [String], verbose: Bool) -> String {
+    var counts: [String: Int] = [:]
+    for kind in kinds { counts[kind, default: 0] += 1 }
+    let parts = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+      .map { "\($0.value) × \($0.key)" }
+    let files = kinds.count == 1 ? "1 file that is not an Apple crash report" : "\(kinds.count) files that are not Apple crash reports"
+    return "ips-doctor: skipped \(files) (\(parts.joined(separator: "; ")))"
+      + (verbose ? "\n" : "; --verbose lists them\n")
+  }
+
   /// Input problems go to standard error at once (skipped files only when not `--quiet`).
   func report(_ notice: InputNotice) {
     switch notice.kind {
+    case .notAReport:
+      if options.verbose {
+        io.writeStandardError("ips-doctor: note: \(notice.path): skipped: not an Apple crash report: \(notice.message)\n")
+      }
     case .skipped:
       if !options.quiet { io.writeStandardError("ips-doctor: warning: \(notice.path): \(notice.message)\n") }
     case .missing where notice.message.hasPrefix("no crash reports"):
