@@ -15,6 +15,8 @@ public struct CrashGroup: Sendable, Equatable {
   public var appVersions: [String]
   /// "iPhone OS 26.6 (23G80)", in version order.
   public var osVersions: [String]
+  /// Device models ("iPhone17,1"), in the order first seen.
+  public var devices: [String] = []
   /// Up to ``CrashGroups/exampleLimit`` paths, in input order.
   public var examples: [String]
   public var baseline: BaselineState?
@@ -71,6 +73,9 @@ public struct CrashGroups: Sendable {
     }
     if let version = facts.versionDescription { insert(version, into: &group.appVersions) }
     if let os = facts.osDescription { insert(os, into: &group.osVersions) }
+    if let device = facts.device, !group.devices.contains(device), group.devices.count < versionLimit {
+      group.devices.append(device)
+    }
     if group.examples.count < exampleLimit { group.examples.append(outcome.path) }
   }
 

@@ -108,6 +108,10 @@ public struct Options: Sendable, Equatable {
   public var progress = true
   /// `--follow`: scan folders that symbolic links inside a scanned folder point to.
   public var followLinks = false
+  /// `--top`: how many crash groups the text output of a batch shows in full; `nil` for all.
+  public var top: Int? = 5
+  /// `--summary`: the text output of a batch shows only the crash-group table.
+  public var summaryOnly = false
 
   public init() {}
 }
@@ -130,7 +134,7 @@ public struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, follow, help, version
+    case maxSize, noProgress, follow, top, summary, help, version
   }
 
   var key: Key
@@ -192,6 +196,14 @@ struct OptionSpec: Sendable {
       key: .maxSize, long: "max-size", short: nil, placeholder: "size",
       help: "Refuse files larger than this (e.g. 512K, 64M, 1G). Default: 64M.",
       commands: [.diagnose, .show]),
+    OptionSpec(
+      key: .top, long: "top", short: nil, placeholder: "n",
+      help: "With several reports, show the n largest crash groups in full (or 'all'). Default: 5.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .summary, long: "summary", short: nil, placeholder: nil,
+      help: "With several reports, show only the crash-group table and the summary.",
+      commands: [.diagnose]),
     OptionSpec(
       key: .follow, long: "follow", short: "L", placeholder: nil,
       help: "Follow symbolic links to folders inside the scanned folders (links named on the command line are always followed).",
@@ -354,6 +366,17 @@ public enum ArgumentBinder {
         options.maxSize = size
       case .noProgress: options.progress = false
       case .follow: options.followLinks = true
+      case .summary: options.summaryOnly = true
+      case .top:
+        if value.lowercased() == "all" {
+          options.top = nil
+        } else {
+          guard let top = Int(value), top >= 0 else {
+            throw .invalidValue(
+              option: spec.spelling, value: value, expected: "a whole number, or all", suggestion: nil)
+          }
+          options.top = top
+        }
       case .help, .version: break
       }
     }

@@ -4,16 +4,22 @@
   import Darwin
 #endif
 
-/// The default, human-readable output: a crash-group table first when there are several reports,
-/// then one section per report (the top diagnosis, its fix, other candidate causes, and for an
-/// inconclusive report the crash's facts and symbolication commands), then a one-line summary.
+/// The default, human-readable output. One report: its section (the top diagnosis, its fix, other
+/// candidate causes, and for an inconclusive report the crash's facts and symbolication
+/// commands). Several: the table of every crash group, largest first; then the section of one
+/// report of each of the `--top` largest groups (5 by default; `--summary` shows none); then a
+/// one-line summary. A batch of any size prints a few screens; the machine formats list every
+/// report.
 ///
 /// `--quiet` prints one compiler-style line per finding instead; `--verbose` adds evidence, the
 /// signature and parse warnings.
 struct TextReporter: Reporter {
   let context: ReporterContext
   let style: Style
-  private let spool = Spool()
+  /// The section of the first report of each crash group, by signature.
+  private let sections = SectionStore()
+  /// The first report's signature: the section shown when the batch is one report.
+  private var firstSignature: String?
   /// Rendered remedies and verification steps: rule text, the same for every report a rule
   /// explains, and mostly non-ASCII (so rendered on `Character`s, about half of a batch's time).
   private let cache = RenderCache()
@@ -38,21 +44,38 @@ struct TextReporter: Reporter {
       return
     }
     count += 1
-    // The group table leads when there is more than one report, so hold sections back from the
-    // second report on (the first is held too, until we know).
-    spool.write(lines: renderLines(outcome), leadingLineFeed: count > 1)
+    // The group table leads, and each group is shown once: keep the first report's section of
+    // each group until the end.
+    guard let signature = outcome.result?.signature.id, !sections.contains(signature) else { return }
+    sections.keep(PlainText.joinedLines(renderLines(outcome)), for: signature)
+    if firstSignature == nil { firstSignature = signature }
   }
 
   mutating func finish(_ run: RunSummary, _ out: TextOutput) {
     if context.options.quiet { return }
-    if run.reports > 1 && !run.groups.isEmpty {
-      out.write(groupTable(run))
-      out.write("\n")
+    if run.reports <= 1 {
+      if let firstSignature, let section = sections.text(for: firstSignature) { out.write(section) }
+      if run.reports == 1 && !run.notices.isEmpty { out.write("\n" + style.bold(run.sentence) + "\n") }
+      return
     }
-    spool.drain(into: out)
-    if run.reports > 1 || (run.reports == 1 && !run.notices.isEmpty) {
-      out.write("\n" + style.bold(run.sentence) + "\n")
+    if !run.groups.isEmpty { out.write(groupTable(run)) }
+    if !context.options.summaryOnly {
+      let shown = context.options.top.map { Array(run.groups.prefix($0)) } ?? run.groups
+      for (index, group) in shown.enumerated() {
+        guard let section = sections.text(for: group.signature.id) else { continue }
+        let reports = group.count == 1 ? "1 report" : "\(group.count) reports"
+        out.write("\n" + style.bold("Group \(index + 1) of \(run.groups.count)") + " (\(reports)), for example:\n\n")
+        out.write(section)
+      }
+      let hidden = run.groups.count - shown.count
+      if hidden > 0 {
+        out.write(
+          "\n" + style.dim(
+            "\(hidden) more group\(hidden == 1 ? " is" : "s are") in the table only: --top all shows each, "
+              + "--format json lists every report.") + "\n")
+      }
     }
+    out.write("\n" + style.bold(run.sentence) + "\n")
   }
 
   // MARK: Quiet
@@ -263,6 +286,25 @@ struct TextReporter: Reporter {
 
   // MARK: Groups
 
+  /// "2026-08-20 10:31:05.1552 -0700" → "2026-08-20".
+  static func day(_ time: String) -> String {
+    let date = time.prefix(while: { $0 != " " && $0 != "T" })
+    return date.count == 10 ? String(date) : time
+  }
+
+  /// "iPhone OS 26.6 (23G80)" → "iPhone OS 26.6".
+  static func withoutBuild(_ os: String) -> String {
+    guard os.hasSuffix(")"), let open = os.lastIndex(of: "(") else { return os }
+    return String(os[..<open]).trimmingWhitespace()
+  }
+
+  /// At most three values, then how many more.
+  static func few(_ values: [String]) -> String {
+    var seen: [String] = []
+    for value in values where !seen.contains(value) { seen.append(value) }
+    return seen.prefix(3).joined(separator: ", ") + (seen.count > 3 ? " +\(seen.count - 3) more" : "")
+  }
+
   func groupTable(_ run: RunSummary) -> String {
     var lines = [style.bold("Crash groups") + " (\(run.groups.count) in \(run.reports) report\(run.reports == 1 ? "" : "s")):", ""]
     let countWidth = String(run.groups.first?.count ?? 1).count
@@ -272,7 +314,10 @@ struct TextReporter: Reporter {
       let severity = style.severity(group.severity, severityWord) + String(repeating: " ", count: 8 - severityWord.count)
       let name: String
       if let rule = group.rule {
-        name = "\(rule) — \(TerminalText.escaped(group.title ?? ""))"
+        // The rule says what; the first app frame in the signature says where (and tells apart
+        // the groups of one rule).
+        let frame = group.signature.components.first { $0.hasPrefix("frame:") }?.dropFirst("frame:".count)
+        name = rule + (frame.map { " in " + TerminalText.escaped(String($0)) } ?? " — " + TerminalText.escaped(group.title ?? ""))
       } else {
         name = "inconclusive " + (group.kind.map { $0 == .crash ? "crash" : $0.rawValue } ?? "report")
           + (group.exception.map { ": " + TerminalText.escaped($0) } ?? "")
@@ -281,25 +326,19 @@ struct TextReporter: Reporter {
       let head = "  \(count)  \(severity)"
       lines += PlainText.wrap(name + known, width: width, indent: String(repeating: " ", count: countWidth + 14), hanging: head + " ")
       let detailIndent = String(repeating: " ", count: countWidth + 14)
+      // One line of details, kept short: dates without times, OS versions without builds, at
+      // most three of each list, one example.
       var details: [String] = []
-      if let first = group.firstSeen, let last = group.lastSeen {
-        details.append(first == last ? "seen \(first)" : "seen \(first) to \(last)")
+      if let first = group.firstSeen.map(Self.day), let last = group.lastSeen.map(Self.day) {
+        details.append(first == last ? first : "\(first) to \(last)")
       }
-      if !group.appVersions.isEmpty { details.append("app " + group.appVersions.joined(separator: ", ")) }
-      if !group.osVersions.isEmpty { details.append(group.osVersions.joined(separator: ", ")) }
+      if !group.appVersions.isEmpty { details.append("app " + Self.few(group.appVersions)) }
+      if !group.osVersions.isEmpty { details.append(Self.few(group.osVersions.map(Self.withoutBuild))) }
+      if !group.devices.isEmpty { details.append(Self.few(group.devices)) }
+      if let example = group.examples.first { details.append(example) }
       if !details.isEmpty {
-        lines += PlainText.wrap(TerminalText.escaped(details.joined(separator: " · ")), width: width, indent: detailIndent)
-      }
-      let more = group.count > group.examples.count ? ", …" : ""
-      let examples = detailIndent + "e.g. " + group.examples.joined(separator: ", ") + more
-      if examples.count <= width || group.examples.count == 1 {
-        lines.append(style.dim(examples))
-      } else {
-        // Paths are never broken: one per line.
-        for (index, example) in group.examples.enumerated() {
-          let isLast = index == group.examples.count - 1
-          lines.append(style.dim(detailIndent + (index == 0 ? "e.g. " : "     ") + example + (isLast ? more : ",")))
-        }
+        lines += PlainText.wrap(
+          style.dim(TerminalText.escaped(details.joined(separator: " · "))), width: width, indent: detailIndent)
       }
     }
     return PlainText.joinedLines(lines)
