@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import IPSDoctorCore
+
+/// Reports whose texts try to reach a terminal, a shell, a Markdown renderer or a CI log raw.
+enum HostileReports {
+  /// Texts that are escape sequences, HTML, Markdown, shell syntax or workflow commands.
+  static let payloads: [String] = [
+    "\u{1B}[2J\u{1B}]52;c;aGk=\u{07}K",
+    "<script>alert(1)</script><h1>big</h1>![x](https://evil.example/x.png)",
+    #"a\`<img src=x onerror=alert(1)>`b <script>flip</script>"#,
+    "``x` <b>y</b> ```z` [t](https://evil.example) <i>",
+    "line\n# Heading\n<script>x</script>\n    indented <i>\n```\n<script>fence</script>\n```\n- [l](javascript:alert(1))\n===\n> quote <u>",
+    "::error::forged\n  ::stop-commands::token\n##[stop-commands]x ##[error]y\n\u{3000}::warning::wide",
+    #"$(touch PWNED) `touch PWNED` 'q' "d" ; | & > < \"#,
+    "\u{202E}bidi\u{2028}sep\u{85}nel\r\ncr\u{7F}",
+    "**bold** _em_ *it* ~~s~~ | a | b |\n|---|---|\n| c | d |",
+    "&lt;script&gt; &#60;img src=x&#62; &amp; <!-- c --> <?p?> <![CDATA[x]]>",
+    "\\",
+    "`",
+    "::",
+    "#",
+  ]
+
+  /// `text` as a JSON string literal.
+  static func json(_ text: String) -> String {
+    var output = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          output += String(format: "\\u%04x", scalar.value)
+        } else {
+          output.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return output + "\""
+  }
+
+  static func fixture(_ path: String) -> String {
+    (try? String(contentsOf: Fixtures.url(path), encoding: .utf8)) ?? ""
+  }
+
+  /// The inconclusive SIGUSR1 report (which prints its facts and the `atos` commands) with its
+  /// texts replaced by `payload`.
+  static func inconclusive(_ payload: String) -> String {
+    fixture("cli/inconclusive-sigusr1.ips")
+      .replacingOccurrences(of: #""type":"EXC_CRASH""#, with: #""type":\#(json(payload))"#)
+      .replacingOccurrences(of: #""signal":"SIGUSR1""#, with: #""signal":\#(json(payload))"#)
+      .replacingOccurrences(of: #""indicator":"User defined signal 1: 30""#, with: #""indicator":\#(json(payload))"#)
+      .replacingOccurrences(of: #""queue":"com.apple.main-thread""#, with: #""queue":\#(json(payload)),"name":\#(json(payload))"#)
+      .replacingOccurrences(of: #""procName" : "ChatApp""#, with: #""procName" : \#(json(payload))"#)
+  }
+
+  /// The inconclusive report with the app image's `arch`, `uuid` and `name` replaced.
+  static func image(arch: String = "arm64", uuid: String = "8886e1e7-d921-35c9-8bae-089c0ffad3b2", name: String = "ChatApp")
+    -> String
+  {
+    fixture("cli/inconclusive-sigusr1.ips")
+      .replacingOccurrences(
+        of: #"{"source":"P","arch":"arm64","base":4362797056,"size":1048576,"uuid":"8886e1e7-d921-35c9-8bae-089c0ffad3b2","#,
+        with: #"{"source":"P","arch":\#(json(arch)),"base":4362797056,"size":1048576,"uuid":\#(json(uuid)),"#)
+      .replacingOccurrences(of: #""name":"ChatApp","CFBundleIdentifier""#, with: #""name":\#(json(name)),"CFBundleIdentifier""#)
+  }
+
+  /// An uncaught Objective-C exception whose name, reason and app symbol are `payload`: the rules
+  /// quote them in their Markdown.
+  static func exception(_ payload: String) -> String {
+    ExampleReport.ips(
+      """
+      {"exception":{"type":"EXC_CRASH","signal":"SIGABRT"},
+       "exceptionReason":{"name":\(json(payload)),"type":"objc-exception","composed_message":\(json(payload))},
+       "asi":{"libsystem_c.dylib":["abort() called"]},
+       "faultingThread":0,
+       "threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","frames":[
+         {"imageIndex":1,"imageOffset":10,"symbol":"__pthread_kill"}]}],
+       "lastExceptionBacktrace":[
+         {"imageIndex":2,"imageOffset":100,"symbol":"objc_exception_throw"},
+         {"imageIndex":0,"imageOffset":4096,"symbol":\(json(payload))}],
+       "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libsystem_kernel.dylib")),
+         \(ExampleReport.systemImage("libobjc.A.dylib"))]}
+      """)
+  }
+
+  /// Every hostile report: each payload in the inconclusive report and in the exception.
+  static var all: [String] { payloads.flatMap { [inconclusive($0), exception($0)] } }
+
+  /// Runs `arguments` with `report` on standard input.
+  static func run(_ arguments: [String], report: String) -> CLIRun {
+    CLITest.run(arguments, io: CapturedIO(input: Array(report.utf8)))
+  }
+}
+
+@Suite("Hostile output: workflow commands")
+struct WorkflowCommandTests {
+  @Test("Escaped text never starts a line with :: nor holds ##[, however it is placed or wrapped")
+  func escaper() {
+    for text in HostileReports.payloads + ["::x", " ::x", "\u{A0}::x", ":", "#[x", "a##", "x ##[y", "a: ::b"] {
+      for line in text.split(separator: "\n") {
+        let escaped = TerminalText.escaped(String(line))
+        #expect(OutputInvariants.lineViolations("  " + escaped) == [], "\(escaped)")
+        #expect(OutputInvariants.lineViolations(escaped + "[") == [], "\(escaped)")
+        for wrapped in PlainText.wrap(escaped, width: 8, indent: "    ") {
+          #expect(OutputInvariants.lineViolations(wrapped) == [], "\(wrapped)")
+        }
+      }
+    }
+    #expect(TerminalText.escaped("std::vector") == "std::vector")
+    #expect(TerminalText.escaped("::error::x") == #"\u{3A}:error::x"#)
+    #expect(TerminalText.escaped("a ##[b") == #"a \u{23}#[b"#)
+  }
+
+  @Test("JSON strings never hold ##[")
+  func json() {
+    #expect(JSONWriter.quoted("a ##[error]b") == #""a \u0023#[error]b""#)
+    var reference = ""
+    JSONWriter.appendQuotedByScalars("##[x ##[", to: &reference)
+    #expect(reference == JSONWriter.quoted("##[x ##["))
+    #expect(!JSONWriter.quoted("##[x ##[").contains("##["))
+  }
+}
