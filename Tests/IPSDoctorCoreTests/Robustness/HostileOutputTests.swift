@@ -123,3 +123,50 @@ struct WorkflowCommandTests {
     #expect(!JSONWriter.quoted("##[x ##[").contains("##["))
   }
 }
+
+@Suite("Hostile output: file names")
+struct PathDisplayTests {
+  @Test("A literal backslash and an invalid byte display differently, and the display reads back")
+  func unambiguous() {
+    let literal = PathName(bytes: Array(#"a\xFF.ips"#.utf8))
+    let invalid = PathName(bytes: Array("a".utf8) + [0xFF] + Array(".ips".utf8))
+    #expect(literal.display != invalid.display)
+    #expect(literal.display == #"a\\xFF.ips"#)
+    #expect(invalid.display == #"a\xFF.ips"#)
+    let names: [[UInt8]] = [
+      Array(#"a\xFF.ips"#.utf8), [0x61, 0xFF, 0x2E], Array(#"\u{1B}"#.utf8), [0x1B, 0x5B, 0x32, 0x4A], Array(#"\\"#.utf8),
+      Array("é\\".utf8) + [0xC3], Array("##[x]".utf8), Array("::error::x".utf8), Array("tab\there\n".utf8), [0x5C],
+    ]
+    for bytes in names {
+      let name = PathName(bytes: bytes)
+      #expect(PathName(display: name.display)?.bytes == bytes, "\(name.display)")
+    }
+  }
+
+  @Test("SARIF URIs name the file that exists")
+  func sarifURI() {
+    #expect(SARIFReporter.uri(PathName(bytes: Array(#"a\xFF.ips"#.utf8)).display) == "a%5CxFF.ips")
+    #expect(SARIFReporter.uri(PathName(bytes: Array("a".utf8) + [0xFF] + Array(".ips".utf8)).display) == "a%FF.ips")
+    #expect(SARIFReporter.uri(PathName(bytes: Array("/t/b\u{1}c".utf8)).display) == "file:///t/b%01c")
+  }
+
+  @Test("Hostile file and folder names never print raw on stdout or stderr")
+  func namesInOutput() throws {
+    let directory = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(directory) }
+    let report = try Data(contentsOf: Fixtures.url("cli/jetsam-event.ips"))
+    for name in ["::error::file.ips", "##[error]x.ips", " ::warning::y.ips", "\u{1B}[2Jz.ips", "a\\xFF.ips"] {
+      try report.write(to: directory.appendingPathComponent(name))
+    }
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("##[stop-commands]x.ips"), withIntermediateDirectories: false)
+    try "{broken".write(to: directory.appendingPathComponent("::error::broken.ips"), atomically: true, encoding: .utf8)
+    for format in OutputFormat.allCases {
+      let run = CLITest.run([directory.path, "--format", format.rawValue])
+      #expect(OutputInvariants.lineViolations(run.stdout, annotations: format == .github) == [], "\(format)")
+      #expect(OutputInvariants.lineViolations(run.stderr) == [], "\(format) stderr")
+    }
+    let missing = CLITest.run([directory.appendingPathComponent("##[x]::missing.ips").path])
+    #expect(OutputInvariants.lineViolations(missing.stderr) == [])
+  }
+}
