@@ -170,3 +170,38 @@ struct PathDisplayTests {
     #expect(OutputInvariants.lineViolations(missing.stderr) == [])
   }
 }
+
+@Suite("Hostile output: show")
+struct ShowEscapingTests {
+  static let key = "\u{1B}[2J\u{1B}]52;c;aGk=\u{07}K"
+
+  @Test("Resource report keys, text-body keys and the thread state flavor are escaped")
+  func show() {
+    let resource = HostileReports.fixture("reports/resource-327.ips")
+      .replacingOccurrences(of: "Steps:            30\n", with: "Steps:            30\n\(Self.key): value\n::error::k: v\n")
+    let crash = HostileReports.fixture("reports/abort-called-c-assert.ips")
+      .replacingOccurrences(of: #""flavor":"ARM_THREAD_STATE64""#, with: #""flavor":\#(HostileReports.json(Self.key + "##[x]"))"#)
+    #expect(crash.contains(#"52;c;"#))
+    for text in [resource, crash] + HostileReports.all {
+      let run = HostileReports.run(["show", "-"], report: text)
+      #expect(OutputInvariants.lineViolations(run.stdout) == [])
+      #expect(OutputInvariants.lineViolations(run.stderr) == [])
+    }
+    #expect(HostileReports.run(["show", "-"], report: resource).stdout.contains(#"\u{1B}[2J\u{1B}]52;c;aGk=\u{7}K:"#))
+  }
+
+  @Test("Every format of diagnose, and explain, print no raw control character or workflow command")
+  func everyFormat() {
+    for text in HostileReports.all {
+      for format in OutputFormat.allCases {
+        let run = HostileReports.run(["-", "--format", format.rawValue, "--verbose"], report: text)
+        #expect(OutputInvariants.lineViolations(run.stdout, annotations: format == .github) == [], "\(format)")
+        #expect(OutputInvariants.lineViolations(run.stderr) == [], "\(format) stderr")
+      }
+    }
+    for payload in HostileReports.payloads {
+      let run = CLITest.run(["explain", payload])
+      #expect(OutputInvariants.lineViolations(run.stdout + run.stderr) == [])
+    }
+  }
+}
