@@ -205,3 +205,94 @@ struct ShowEscapingTests {
     }
   }
 }
+
+@Suite("Hostile output: suggested commands")
+struct SuggestedCommandTests {
+  static let hostileArchitectures = [
+    "arm64; touch PWNED; true", "$(touch PWNED)", "`touch PWNED`", "arm64 -o /etc/passwd", "", "arm64\ntouch PWNED",
+  ]
+  static let hostileUUIDs = [
+    "$(touch PWNED)", "8886e1e7\"; touch PWNED; \"", "`touch PWNED`", "8886e1e7-d921-35c9-8bae-089c0ffad3b2 $(x)",
+    "not-a-uuid", "",
+  ]
+  static let hostileNames = [
+    "Chat'App; touch PWNED", "$(touch PWNED)", "a b", "`x`", "-rf", "\"; x; \"", "Chat\nApp", "~root", "*",
+  ]
+
+  static var reports: [String] {
+    hostileArchitectures.map { HostileReports.image(arch: $0) } + hostileUUIDs.map { HostileReports.image(uuid: $0) }
+      + hostileNames.map { HostileReports.image(name: $0) } + [HostileReports.image()]
+  }
+
+  @Test("The tokenizer splits as a POSIX shell and refuses what it does not model")
+  func tokenizer() {
+    #expect(OutputInvariants.shellWords("atos -arch arm64 -o 'a b' -l 0x1 0x2") == ["atos", "-arch", "arm64", "-o", "a b", "-l", "0x1", "0x2"])
+    #expect(OutputInvariants.shellWords(#"mdfind "k == 1""#) == ["mdfind", "k == 1"])
+    #expect(OutputInvariants.shellWords(#"a 'it'\''s' b\;c"#) == ["a", "it's", "b;c"])
+    #expect(OutputInvariants.shellWords("a'b'c") == ["abc"])
+    for hostile in ["a; b", "a | b", "a && b", "$(x)", "`x`", "a > b", "\"$x\"", "'open", "a*", "#c", "~x", "a\nb"] {
+      #expect(OutputInvariants.shellWords(hostile) == nil, "\(hostile)")
+    }
+    // Cross-checked with a real shell: printf prints each word it is given on a line.
+    let command = "atos -arch arm64 -o 'x'\"y\"' z' -l 0x1"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "printf '%s\\n' " + command.dropFirst("atos ".count)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    if (try? process.run()) != nil {
+      process.waitUntilExit()
+      let words = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .split(separator: "\n").map(String.init)
+      #expect(["atos"] + words == OutputInvariants.shellWords(command))
+    }
+  }
+
+  @Test("Every suggested command splits into exactly the intended argv")
+  func intendedArgv() throws {
+    for text in Self.reports {
+      let report = try ReportReader.read(Array(text.utf8))
+      let image = try #require(report.images.first)
+      let result = Doctor.diagnose(report)
+      let hint = try #require(result.symbolication)
+      for command in hint.images {
+        let atos = try #require(OutputInvariants.shellWords(command.atos), "\(command.atos)")
+        let arch = image.arch.map { OutputInvariants.architectures.contains($0) ? $0 : "arm64" } ?? "arm64"
+        let binary = SymbolicationHint.dSYMBinary(image: image, name: command.imageName, isMain: true)
+        let expected = ["atos", "-arch", arch, "-o", binary, "-l", String.hex(command.loadAddress)] + command.addresses.map { String.hex($0) }
+        #expect(atos == expected)
+        if let find = command.findDSYM {
+          let uuid = try #require(image.uuid)
+          #expect(OutputInvariants.shellWords(find) == ["mdfind", "com_apple_xcode_dsym_uuids == " + uuid.uppercased()])
+        } else {
+          #expect(Self.hostileUUIDs.contains(image.uuid ?? ""), "a valid UUID lost its mdfind command")
+        }
+      }
+    }
+  }
+
+  @Test("Commands in text, Markdown and JSON output split into plain words")
+  func inEveryFormat() throws {
+    for text in Self.reports {
+      var commands: [String] = []
+      let plain = HostileReports.run(["-", "--verbose"], report: text).stdout
+      commands += plain.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
+        .filter { $0.hasPrefix("atos ") || $0.hasPrefix("mdfind ") }.map(String.init)
+      let markdown = HostileReports.run(["-", "--format", "markdown"], report: text).stdout
+      commands += markdown.split(separator: "\n").filter { $0.hasPrefix("atos ") || $0.hasPrefix("mdfind ") }.map(String.init)
+      let json = HostileReports.run(["-", "--format", "json"], report: text).stdout
+      let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+      let reports = object?["reports"] as? [[String: Any]] ?? []
+      for report in reports {
+        let images = report["symbolication"] as? [[String: Any]] ?? []
+        for image in images {
+          commands += [image["atos"], image["findDSYM"]].compactMap { $0 as? String }
+        }
+      }
+      #expect(commands.count >= 3, "\(plain)")
+      for command in commands {
+        #expect(OutputInvariants.commandViolation(command) == nil)
+      }
+    }
+  }
+}
