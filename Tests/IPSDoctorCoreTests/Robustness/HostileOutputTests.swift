@@ -296,3 +296,93 @@ struct SuggestedCommandTests {
     }
   }
 }
+
+@Suite("Hostile output: Markdown")
+struct MarkdownInjectionTests {
+  @Test("Report text outside code is escaped; code spans end where they should")
+  func structure() {
+    for text in HostileReports.all {
+      let markdown = HostileReports.run(["-", "--format", "markdown", "--verbose"], report: text).stdout
+      #expect(OutputInvariants.markdownViolations(markdown) == [], "\(markdown)")
+    }
+    for payload in HostileReports.payloads {
+      #expect(OutputInvariants.markdownViolations("- " + MarkdownText.escape(payload)) == [])
+      #expect(OutputInvariants.markdownViolations(MarkdownText.authored("Quote `\(payload)` and \(payload).")) == [])
+      let span = MarkdownText.code(payload)
+      let fence = span.prefix(while: { $0 == "`" }).count
+      let longest = Self.longestBacktickRun(String(span.dropFirst(fence).dropLast(fence)))
+      #expect(longest < fence, "\(span)")
+    }
+  }
+
+  static func longestBacktickRun(_ text: String) -> Int {
+    var longest = 0
+    var run = 0
+    for byte in text.utf8 {
+      run = byte == UInt8(ascii: "`") ? run + 1 : 0
+      longest = max(longest, run)
+    }
+    return longest
+  }
+
+  /// A Python with markdown-it-py: `IPS_DOCTOR_MARKDOWN_PYTHON`, or the team's venv.
+  static var python: String? {
+    let candidates = [ProcessInfo.processInfo.environment["IPS_DOCTOR_MARKDOWN_PYTHON"], "/work/venv-md/bin/python"]
+    return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Renders with markdown-it (CommonMark, plus GFM tables and strikethrough) and lists every
+  /// element of the HTML and every raw HTML token.
+  static let script = #"""
+    import json, sys
+    from html.parser import HTMLParser
+    from markdown_it import MarkdownIt
+    md = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+    text = sys.stdin.read()
+    raw = [t.content.strip() for t in md.parse(text) if t.type == "html_block"]
+    for block in md.parse(text):
+        for child in block.children or []:
+            if child.type == "html_inline": raw.append(child.content)
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__(); self.tags = []
+        def handle_starttag(self, tag, attrs): self.tags.append(tag)
+    parser = Tags(); parser.feed(md.render(text))
+    print(json.dumps({"tags": parser.tags, "raw": raw}))
+    """#
+
+  @Test(
+    "A CommonMark renderer makes no HTML element from report text",
+    .enabled(if: python != nil, "set IPS_DOCTOR_MARKDOWN_PYTHON to a Python with markdown-it-py"))
+  func commonMark() throws {
+    let python = try #require(Self.python)
+    let allowed: Set<String> = [
+      "h1", "h2", "h3", "p", "strong", "em", "code", "pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td",
+      "details", "summary", "hr", "br",
+    ]
+    for text in HostileReports.all {
+      let markdown = HostileReports.run(["-", "--format", "markdown", "--verbose"], report: text).stdout
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: python)
+      process.arguments = ["-c", Self.script]
+      let input = Pipe()
+      let output = Pipe()
+      process.standardInput = input
+      process.standardOutput = output
+      try process.run()
+      input.fileHandleForWriting.write(Data(markdown.utf8))
+      try input.fileHandleForWriting.close()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let rendered = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String]])
+      let tags = rendered["tags"] ?? []
+      #expect(Set(tags).subtracting(allowed) == [], "\(markdown)")
+      #expect(tags.filter { $0 == "h1" }.count == 1, "\(markdown)")
+      #expect(tags.filter { $0 == "em" }.count == 1, "only the closing line is emphasised: \(markdown)")
+      for raw in rendered["raw"] ?? [] {
+        let own = raw == "<br>" || raw == "</details>" || (raw.hasPrefix("<details><summary>") && raw.hasSuffix("</summary>"))
+        #expect(own, "raw HTML from the report: \(raw)")
+      }
+    }
+  }
+}
