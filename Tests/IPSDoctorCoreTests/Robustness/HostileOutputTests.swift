@@ -386,3 +386,28 @@ struct MarkdownInjectionTests {
     }
   }
 }
+
+@Suite("Output invariants on every fixture")
+struct FixtureOutputInvariantTests {
+  /// What the fuzz target asserts on random reports, on every bundled report: no line a terminal
+  /// or CI runner would act on, Markdown that keeps report text out of HTML, commands that split
+  /// into their intended words. (It also keeps the checks free of false alarms on real output.)
+  @Test("Every format of every fixture keeps the output invariants", arguments: Fixtures.files(in: "reports", extensions: ["ips", "crash"]))
+  func fixture(_ path: String) {
+    for format in OutputFormat.allCases {
+      let run = CLITest.run([path, "--format", format.rawValue, "--verbose"])
+      #expect(OutputInvariants.lineViolations(run.stdout, annotations: format == .github) == [], "\(format)")
+      #expect(OutputInvariants.lineViolations(run.stderr) == [], "\(format) stderr")
+      if format == .markdown { #expect(OutputInvariants.markdownViolations(run.stdout) == []) }
+      if format == .text || format == .markdown {
+        for line in run.stdout.split(separator: "\n") {
+          let command = line.drop(while: { $0 == " " })
+          guard command.hasPrefix("atos ") || command.hasPrefix("mdfind ") else { continue }
+          #expect(OutputInvariants.commandViolation(String(command)) == nil)
+        }
+      }
+    }
+    let show = CLITest.run(["show", path])
+    #expect(OutputInvariants.lineViolations(show.stdout + show.stderr) == [])
+  }
+}
