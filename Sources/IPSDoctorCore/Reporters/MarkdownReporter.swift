@@ -270,7 +270,10 @@ private struct AuthoredMarkdown {
       return
     }
     let opening = openingFence(line, indent: indent)
-    let marker = listMarker(line, at: indent)
+    // An empty item cannot interrupt a paragraph: after one, the marker is escaped as text.
+    // A thematic break (`- - -`) comes before a list item: it is escaped as text instead.
+    let marker =
+      isThematicBreak(line, from: indent) ? nil : listMarker(line, at: indent).flatMap { $0.isEmpty && !afterBlank ? nil : $0 }
     if afterBlank || opening != nil || marker != nil {
       while let last = listIndents.last, indent < last { listIndents.removeLast() }
     }
@@ -290,10 +293,22 @@ private struct AuthoredMarkdown {
     }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<indent]))
     var start = indent
-    if let marker {
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: line[indent..<indent + marker.width]))
-      listIndents.append(indent + marker.contentOffset)
-      start = indent + marker.width
+    var next = marker
+    // An item may start with another item (`- 1. x`): each marker is kept, then the spaces
+    // before the content, so the content's first character is where a block could start.
+    while let marker = next {
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<start + marker.width]))
+      listIndents.append(start + marker.contentOffset)
+      start += marker.width
+      if marker.isEmpty { break }
+      var spaces = 0
+      while start + spaces < line.count && line[start + spaces] == 0x20 { spaces += 1 }
+      // Five or more spaces after the marker make the content indented code, which escaping as
+      // text keeps safe.
+      guard spaces < 4 else { break }
+      output.append(contentsOf: repeatElement(UInt8(0x20), count: spaces))
+      start += spaces
+      next = isThematicBreak(line, from: start) ? nil : listMarker(line, at: start)
     }
     inline(UnsafeBufferPointer(rebasing: line[start...]))
   }
@@ -305,6 +320,24 @@ private struct AuthoredMarkdown {
     output.append(contentsOf: repeatElement(open.character, count: open.length))
   }
 
+  /// Three or more of `-`, `*` or `_` from `start`, the same one, with only spaces between.
+  func isThematicBreak(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    guard start < line.count else { return false }
+    let character = line[start]
+    guard character == UInt8(ascii: "-") || character == UInt8(ascii: "*") || character == UInt8(ascii: "_") else {
+      return false
+    }
+    var count = 0
+    for byte in line[start...] {
+      if byte == character {
+        count += 1
+      } else if byte != 0x20 {
+        return false
+      }
+    }
+    return count >= 3
+  }
+
   /// Three or more backticks (with no backtick after them) or tildes, indented at most three spaces.
   func openingFence(_ line: UnsafeBufferPointer<UInt8>, indent: Int) -> (character: UInt8, length: Int)? {
     guard indent <= 3, indent < line.count else { return nil }
@@ -314,6 +347,9 @@ private struct AuthoredMarkdown {
     while end < line.count && line[end] == character { end += 1 }
     guard end - indent >= 3 else { return nil }
     if character == UInt8(ascii: "`") && line[end...].contains(UInt8(ascii: "`")) { return nil }
+    // With a `|` the line could be a table's header row, which some renderers (markdown-it) try
+    // before a fence; it is then escaped as text instead.
+    if line[end...].contains(UInt8(ascii: "|")) { return nil }
     return (character, end - indent)
   }
 
@@ -324,10 +360,11 @@ private struct AuthoredMarkdown {
     return end - indent >= open.length && line[end...].allSatisfy { $0 == 0x20 }
   }
 
-  /// `-`, `*`, `+`, or up to nine digits and `.` or `)`, then a space: the marker's width and the
-  /// column of the item's content relative to the marker (CommonMark: after one to four spaces,
-  /// or after one when five or more follow).
-  func listMarker(_ line: UnsafeBufferPointer<UInt8>, at indent: Int) -> (width: Int, contentOffset: Int)? {
+  /// `-`, `*`, `+`, or up to nine digits and `.` or `)`, then a space or the end of the line: the
+  /// marker's width (with one space, but none for an empty item), the column of the
+  /// item's content relative to the marker (CommonMark: after one to four spaces, or after one
+  /// when five or more follow or the item is empty), and whether the item is empty.
+  func listMarker(_ line: UnsafeBufferPointer<UInt8>, at indent: Int) -> (width: Int, contentOffset: Int, isEmpty: Bool)? {
     guard indent <= 3 + (listIndents.last ?? 0), indent < line.count else { return nil }
     var end = indent
     let first = line[indent]
@@ -342,12 +379,15 @@ private struct AuthoredMarkdown {
       }
       end += 1
     }
-    guard end < line.count, line[end] == 0x20 else { return nil }
+    if end == line.count { return (end - indent, end - indent + 1, true) }
+    guard line[end] == 0x20 else { return nil }
     var spaces = 0
     while end + spaces < line.count && line[end + spaces] == 0x20 { spaces += 1 }
-    // Content that is only spaces, or five or more spaces: the content column is one space on.
-    let offset = end + spaces == line.count || spaces > 4 ? 1 : spaces
-    return (end + 1 - indent, end - indent + offset)
+    // An empty item's content column is one space on, as it is after five or more spaces (the
+    // rest is then indented code).
+    if end + spaces == line.count { return (end - indent, end - indent + 1, true) }
+    let offset = spaces > 4 ? 1 : spaces
+    return (end + 1 - indent, end - indent + offset, false)
   }
 
   /// The text of a line after its indent and list marker.
@@ -355,10 +395,26 @@ private struct AuthoredMarkdown {
     var end = text.count
     while end > 0 && text[end - 1] == 0x20 { end -= 1 }  // trailing spaces would be a hard break
     var index = 0
-    if end > 0 && startsBlock(text[0]) {
+    while index < end && text[index] == 0x20 {
+      output.append(0x20)
+      index += 1
+    }
+    if index < end && startsBlock(text[index]) {
       output.append(UInt8(ascii: "\\"))
-      output.append(text[0])
-      index = 1
+      output.append(text[index])
+      index += 1
+    } else {
+      // Digits then `.` or `)` that were not taken as a list marker: the delimiter is escaped.
+      var digits = index
+      while digits < end && digits - index < 10 && text[digits] >= UInt8(ascii: "0") && text[digits] <= UInt8(ascii: "9") {
+        digits += 1
+      }
+      if digits > index && digits < end && (text[digits] == UInt8(ascii: ".") || text[digits] == UInt8(ascii: ")")) {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<digits]))
+        output.append(UInt8(ascii: "\\"))
+        output.append(text[digits])
+        index = digits + 1
+      }
     }
     while index < end {
       let byte = text[index]

@@ -331,25 +331,50 @@ struct MarkdownInjectionTests {
     return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  /// Renders with markdown-it (CommonMark, plus GFM tables and strikethrough) and lists every
-  /// element of the HTML and every raw HTML token.
+  /// Renders each document of a JSON array with markdown-it (CommonMark, plus GFM tables and
+  /// strikethrough) and lists, for each, every element of its HTML and every raw HTML token.
   static let script = #"""
     import json, sys
     from html.parser import HTMLParser
     from markdown_it import MarkdownIt
     md = MarkdownIt("commonmark").enable("table").enable("strikethrough")
-    text = sys.stdin.read()
-    raw = [t.content.strip() for t in md.parse(text) if t.type == "html_block"]
-    for block in md.parse(text):
-        for child in block.children or []:
-            if child.type == "html_inline": raw.append(child.content)
     class Tags(HTMLParser):
         def __init__(self):
             super().__init__(); self.tags = []
         def handle_starttag(self, tag, attrs): self.tags.append(tag)
-    parser = Tags(); parser.feed(md.render(text))
-    print(json.dumps({"tags": parser.tags, "raw": raw}))
+    results = []
+    for text in json.load(sys.stdin):
+        tokens = md.parse(text)
+        raw = [t.content.strip() for t in tokens if t.type == "html_block"]
+        for block in tokens:
+            for child in block.children or []:
+                if child.type == "html_inline": raw.append(child.content)
+        parser = Tags(); parser.feed(md.render(text))
+        results.append({"tags": parser.tags, "raw": raw})
+    print(json.dumps(results))
     """#
+
+  struct Rendered {
+    var tags: [String]
+    var raw: [String]
+  }
+
+  static func render(_ documents: [String], python: String) throws -> [Rendered] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = ["-c", script]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: documents))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let results = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: [String]]])
+    return results.map { Rendered(tags: $0["tags"] ?? [], raw: $0["raw"] ?? []) }
+  }
 
   @Test(
     "A CommonMark renderer makes no HTML element from report text",
@@ -360,29 +385,52 @@ struct MarkdownInjectionTests {
       "h1", "h2", "h3", "p", "strong", "em", "code", "pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td",
       "details", "summary", "hr", "br",
     ]
-    for text in HostileReports.all {
-      let markdown = HostileReports.run(["-", "--format", "markdown", "--verbose"], report: text).stdout
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: python)
-      process.arguments = ["-c", Self.script]
-      let input = Pipe()
-      let output = Pipe()
-      process.standardInput = input
-      process.standardOutput = output
-      try process.run()
-      input.fileHandleForWriting.write(Data(markdown.utf8))
-      try input.fileHandleForWriting.close()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      let rendered = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String]])
-      let tags = rendered["tags"] ?? []
-      #expect(Set(tags).subtracting(allowed) == [], "\(markdown)")
-      #expect(tags.filter { $0 == "h1" }.count == 1, "\(markdown)")
-      #expect(tags.filter { $0 == "em" }.count == 1, "only the closing line is emphasised: \(markdown)")
-      for raw in rendered["raw"] ?? [] {
+    let documents = HostileReports.all.map {
+      HostileReports.run(["-", "--format", "markdown", "--verbose"], report: $0).stdout
+    }
+    for (markdown, rendered) in zip(documents, try Self.render(documents, python: python)) {
+      #expect(Set(rendered.tags).subtracting(allowed) == [], "\(markdown)")
+      #expect(rendered.tags.filter { $0 == "h1" }.count == 1, "\(markdown)")
+      #expect(rendered.tags.filter { $0 == "em" }.count == 1, "only the closing line is emphasised: \(markdown)")
+      for raw in rendered.raw {
         let own = raw == "<br>" || raw == "</details>" || (raw.hasPrefix("<details><summary>") && raw.hasSuffix("</summary>"))
         #expect(own, "raw HTML from the report: \(raw)")
       }
+    }
+  }
+
+  /// Pieces of Markdown syntax, HTML and report-like text that random texts are made of.
+  static let pieces = [
+    "`", "``", "```", "~~~", "\\", "\\`", "<b>", "<img src=x>", "</p>", "<!--", "![a](b)", "[a](b)", "](", "![",
+    "[x]: /u", "<http://x.y>", "\n", "\n\n", "    ", "  ", " ", "- ", "* ", "+ ", "1. ", "2) ", "# ", "> ", "=", "---",
+    "***", "**", "*", "_", "__", "|", "&", "&lt;", "&#60;", "word", "x", "é", "\u{301}", "<", ">", "!", "[", "]", "(",
+    ")", "\t", "\r\n", "\u{1B}", ":", "#", "\n    ", "\n- ", "\n1. ", "\n```", "    ```", "\n===", "\n---",
+    "<script>", "<details>",
+  ]
+
+  @Test(
+    "Random rule Markdown, escaped text and code spans render with no HTML from the text",
+    .enabled(if: python != nil, "set IPS_DOCTOR_MARKDOWN_PYTHON to a Python with markdown-it-py"))
+  func randomTexts() throws {
+    let python = try #require(Self.python)
+    var generator = SeededGenerator(seed: 2_026_12_04)
+    var texts: [String] = []
+    for _ in 0..<2_000 {
+      let count = Int(generator.next() % 40) + 1
+      texts.append((0..<count).map { _ in Self.pieces[Int(generator.next() % UInt64(Self.pieces.count))] }.joined())
+    }
+    let authored = texts.map { MarkdownText.authored($0) + "\n\nafter" }
+    let escaped = texts.map { "- " + MarkdownText.code($0) + ": " + MarkdownText.escape($0) + "\n\nafter" }
+    let authoredAllowed: Set<String> = ["p", "code", "pre", "strong", "ul", "ol", "li"]
+    for (text, rendered) in zip(texts, try Self.render(authored, python: python)) {
+      let shown = TerminalText.escaped(text)
+      #expect(Set(rendered.tags).subtracting(authoredAllowed) == [], "\(shown) → \(MarkdownText.authored(text))")
+      #expect(rendered.raw == [], "\(shown) → \(MarkdownText.authored(text))")
+      #expect(rendered.tags.last == "p", "a fence or block left open swallowed what follows: \(shown)")
+    }
+    for (text, rendered) in zip(texts, try Self.render(escaped, python: python)) {
+      #expect(rendered.tags == ["ul", "li", "code", "p"], "\(TerminalText.escaped(text))")
+      #expect(rendered.raw == [])
     }
   }
 }
