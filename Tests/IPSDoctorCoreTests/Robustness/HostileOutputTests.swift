@@ -325,11 +325,21 @@ struct MarkdownInjectionTests {
     return longest
   }
 
-  /// A Python with markdown-it-py: `IPS_DOCTOR_MARKDOWN_PYTHON`, or the team's venv.
-  static var python: String? {
+  /// A Python that imports markdown-it-py: `IPS_DOCTOR_MARKDOWN_PYTHON`, or the team's venv;
+  /// `nil` (and the renderer tests skipped) when there is none.
+  static let python: String? = {
     let candidates = [ProcessInfo.processInfo.environment["IPS_DOCTOR_MARKDOWN_PYTHON"], "/work/venv-md/bin/python"]
-    return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
+    return candidates.compactMap { $0 }.first { path in
+      guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = ["-c", "import markdown_it"]
+      process.standardError = FileHandle.nullDevice
+      guard (try? process.run()) != nil else { return false }
+      process.waitUntilExit()
+      return process.terminationStatus == 0
+    }
+  }()
 
   /// Renders each document of a JSON array with markdown-it (CommonMark, plus GFM tables and
   /// strikethrough) and lists, for each, every element of its HTML and every raw HTML token.
