@@ -1,5 +1,6 @@
-// libFuzzer entry point for the reader and the rule engine. Built by Fuzz/fuzz.sh together with the
-// IPSDoctorCore sources into one module, with `-sanitize=fuzzer,address`.
+// libFuzzer entry point for the reader, the rule engine and the output. Built by Fuzz/fuzz.sh
+// together with the IPSDoctorCore sources and Tests/IPSDoctorCoreTests/Support/OutputInvariants.swift
+// into one module, with `-sanitize=fuzzer,address`.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -14,9 +15,74 @@ public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     #else
       let result = Doctor.diagnose(report)
       FuzzSink.consume(result, report)
+      FuzzOutput.checkCommands(result)
     #endif
   }
+  #if !FUZZ_READER_ONLY
+    FuzzOutput.checkEveryFormat(bytes)
+  #endif
   return 0
+}
+
+/// The output side: the input rendered by the CLI in every format (and by `show`), with what
+/// ips-doctor promises about printed text asserted; a broken promise traps, so libFuzzer keeps
+/// the input as a crash.
+enum FuzzOutput {
+  static func checkCommands(_ result: DiagnosisResult) {
+    for image in result.symbolication?.images ?? [] {
+      for command in [image.findDSYM, image.atos].compactMap({ $0 }) {
+        if let problem = OutputInvariants.commandViolation(command) { fail("suggested command: \(problem)") }
+      }
+    }
+  }
+
+  static func checkEveryFormat(_ bytes: [UInt8]) {
+    var runs: [(arguments: [String], format: OutputFormat?)] = OutputFormat.allCases.map {
+      (["-", "--format", $0.rawValue, "--verbose"], $0)
+    }
+    runs.append((["show", "-"], nil))
+    for run in runs {
+      let io = FuzzIO(input: bytes)
+      _ = CLI.run(run.arguments, environment: [:], io: io)
+      let annotations = run.format == .github
+      for problem in OutputInvariants.lineViolations(io.output, annotations: annotations) {
+        fail("\(run.arguments.joined(separator: " ")) stdout: \(problem)")
+      }
+      for problem in OutputInvariants.lineViolations(io.errors) {
+        fail("\(run.arguments.joined(separator: " ")) stderr: \(problem)")
+      }
+      if run.format == .markdown {
+        for problem in OutputInvariants.markdownViolations(io.output) { fail("markdown: \(problem)") }
+      }
+      if run.format == .text || run.format == .markdown {
+        for line in io.output.split(separator: "\n") {
+          let command = line.drop(while: { $0 == " " })
+          guard command.hasPrefix("atos ") || command.hasPrefix("mdfind ") else { continue }
+          if let problem = OutputInvariants.commandViolation(String(command)) { fail("printed command: \(problem)") }
+        }
+      }
+    }
+  }
+
+  static func fail(_ message: String) -> Never {
+    fatalError("output invariant broken: " + message)
+  }
+}
+
+/// Standard streams in memory: the input on standard input, what is printed kept.
+final class FuzzIO: CLIIO {
+  let input: [UInt8]
+  var output = ""
+  var errors = ""
+
+  init(input: [UInt8]) { self.input = input }
+
+  func writeStandardOutput(_ text: String) { output += text }
+  func writeStandardError(_ text: String) { errors += text }
+  var standardOutputIsTerminal: Bool { false }
+  var standardErrorIsTerminal: Bool { false }
+  var terminalColumns: Int? { nil }
+  func readStandardInput(limit: Int) -> Result<[UInt8], FileError> { .success(Array(input.prefix(limit + 1))) }
 }
 
 enum FuzzSink {

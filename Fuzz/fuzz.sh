@@ -37,8 +37,8 @@ snapshot="$build/src-$target"
 rm -rf "$snapshot"
 mkdir -p "$snapshot"
 cp -R Sources/IPSDoctorCore "$snapshot/"
-cp Fuzz/FuzzEntry.swift "$snapshot/"
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O "${defines[@]}" \
+cp Fuzz/FuzzEntry.swift Tests/IPSDoctorCoreTests/Support/OutputInvariants.swift "$snapshot/"
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O "${defines[@]}" -D IPS_DOCTOR_FUZZ \
   -swift-version 6 -enforce-exclusivity=checked \
   $(find "$snapshot" -name '*.swift' | sort) \
   -lm -o "$build/ips-doctor-fuzz-$target"

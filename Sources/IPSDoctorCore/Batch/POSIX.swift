@@ -136,30 +136,33 @@ public struct PathName: Sendable, Hashable, Comparable {
     return String(scalars)
   }
 
-  /// The path with invalid UTF-8 bytes shown as `\xFF` and control characters escaped: safe for a
-  /// terminal and unambiguous.
+  /// The path with invalid UTF-8 bytes shown as `\xFF`, backslashes doubled and the rest made
+  /// safe by ``TerminalText/escaped(_:)``: safe for a terminal and unambiguous, since `\\`,
+  /// `\xFF`, `\u{…}`, `\n`, `\r` and `\t` are its only escapes (``init(display:)`` reverses it).
   public var display: String {
-    if let text = String(validating: bytes, as: UTF8.self) { return TerminalText.escaped(text) }
+    if let text = String(validating: bytes, as: UTF8.self) { return Self.displayText(text) }
     var output = ""
+    var runStart = 0
     var index = 0
     while index < bytes.count {
-      // Find the longest valid UTF-8 sequence starting here (1 to 4 bytes).
-      var decoded: String?
-      var length = 1
+      // The valid UTF-8 sequence starting here (1 to 4 bytes), if any, joins the run.
+      var length = 0
       for candidate in 1...4 where index + candidate <= bytes.count {
-        if let text = String(validating: bytes[index..<index + candidate], as: UTF8.self) {
-          decoded = text
+        if String(validating: bytes[index..<index + candidate], as: UTF8.self) != nil {
           length = candidate
           break
         }
       }
-      if let decoded {
-        output += TerminalText.escaped(decoded)
-      } else {
-        output += "\\x" + String.hexByte(bytes[index])
+      if length > 0 {
+        index += length
+        continue
       }
-      index += length
+      if runStart < index { output += Self.displayText(String(decoding: bytes[runStart..<index], as: UTF8.self)) }
+      output += "\\x" + String.hexByte(bytes[index])
+      index += 1
+      runStart = index
     }
+    if runStart < bytes.count { output += Self.displayText(String(decoding: bytes[runStart...], as: UTF8.self)) }
     return output
   }
 

@@ -1,5 +1,11 @@
 /// How to symbolicate the app's frames when the report has none: the dSYM to find and the `atos`
 /// command with this report's real load address and frame addresses.
+///
+/// The commands are meant to be pasted into a POSIX shell, and every value in them comes from the
+/// report, so none reaches a command unchecked: the architecture is one of ``knownArchitectures``
+/// (otherwise the one the report's CPU type implies), the UUID is hexadecimal (otherwise there is
+/// no `mdfind` command), addresses are printed from integers, and the dSYM path is one shell word
+/// (``shellQuoted(_:)``). Each command therefore splits into exactly the argv it intends.
 public struct SymbolicationHint: Sendable, Equatable {
   public struct ImageCommands: Sendable, Equatable {
     public var imageName: String
@@ -31,7 +37,7 @@ public struct SymbolicationHint: Sendable, Equatable {
     for index in order {
       let image = context.report.images[index]
       guard let name = image.name, let base = image.base, let addresses = byImage[index] else { continue }
-      let arch = image.arch ?? Self.arch(cpuType: context.report.cpuType)
+      let arch = image.arch.flatMap(Self.knownArchitecture) ?? Self.arch(cpuType: context.report.cpuType)
       let uuid = image.uuid?.uppercased()
       let binary = Self.dSYMBinary(image: image, name: name, isMain: image == context.report.mainImage)
       let atos =
@@ -40,7 +46,7 @@ public struct SymbolicationHint: Sendable, Equatable {
       images.append(
         ImageCommands(
           imageName: name, uuid: uuid, arch: arch, loadAddress: base, addresses: addresses,
-          findDSYM: uuid.map { "mdfind \"com_apple_xcode_dsym_uuids == \($0)\"" }, atos: atos))
+          findDSYM: uuid.flatMap(Self.findDSYMCommand), atos: atos))
     }
     guard !images.isEmpty else { return nil }
     self.images = images
@@ -64,6 +70,33 @@ public struct SymbolicationHint: Sendable, Equatable {
     return bundle + "/Contents/Resources/DWARF/" + name
   }
 
+  /// The architectures `atos -arch` takes that crash reports name.
+  static let knownArchitectures: Set<String> = [
+    "arm64", "arm64e", "arm64_32", "armv7", "armv7k", "armv7s", "armv6", "x86_64", "x86_64h", "i386",
+  ]
+
+  /// `arch`, lowercased, when it is one of ``knownArchitectures``; `nil` for anything else.
+  static func knownArchitecture(_ arch: String) -> String? {
+    let lowered = arch.lowercased()
+    return knownArchitectures.contains(lowered) ? lowered : nil
+  }
+
+  /// `mdfind "com_apple_xcode_dsym_uuids == <UUID>"` when `uuid` is 32 hexadecimal digits with
+  /// dashes only between them (so nothing in the double quotes is special to a shell); `nil` otherwise.
+  static func findDSYMCommand(uuid: String) -> String? {
+    var digits = 0
+    for byte in uuid.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+        digits += 1
+      case UInt8(ascii: "-") where digits > 0 && digits < 32: continue
+      default: return nil
+      }
+    }
+    guard digits == 32, uuid.utf8.last != UInt8(ascii: "-") else { return nil }
+    return "mdfind \"com_apple_xcode_dsym_uuids == \(uuid)\""
+  }
+
   static func arch(cpuType: String?) -> String {
     switch cpuType?.uppercased() {
     case "X86-64", "X86_64": "x86_64"
@@ -81,25 +114,23 @@ public struct SymbolicationHint: Sendable, Equatable {
     return length == 0 || (length == 3 && symbol == "???")
   }
 
+  /// `text` as one word of a POSIX shell: as it is when every byte is an ASCII letter, digit or
+  /// one of `._-/+@` (and it is not empty), otherwise in single quotes, each `'` written `'\''`.
   static func shellQuoted(_ text: String) -> String {
-    let safe = isASCIIShellSafe(text) ?? text.allSatisfy { $0.isLetter || $0.isNumber || "._-/+@".contains($0) }
-    if safe { return text }
+    if isASCIIShellSafe(text) { return text }
     return "'" + text.replacing("'", with: "'\\''") + "'"
   }
 
-  /// What `shellQuoted`'s `Character` test answers, over the bytes, for ASCII text without carriage
-  /// returns (every byte one `Character`; `isLetter` and `isNumber` are the ASCII letters and
-  /// digits there); `nil` for other text. The `Character` walk cost ~40,000 instructions a path.
-  static func isASCIIShellSafe(_ text: String) -> Bool? {
-    var safe = true
+  /// Whether `text` is not empty and every byte is an ASCII letter, digit or one of `._-/+@`.
+  static func isASCIIShellSafe(_ text: String) -> Bool {
+    guard !text.utf8.isEmpty else { return false }
     for byte in text.utf8 {
-      if byte >= 0x80 || byte == UInt8(ascii: "\r") { return nil }
       let isSafe =
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || Self.safePunctuation.contains(byte)
-      if !isSafe { safe = false }
+      if !isSafe { return false }
     }
-    return safe
+    return true
   }
 
   private static let safePunctuation: [UInt8] = Array("._-/+@".utf8)

@@ -1,8 +1,16 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes JSON text with keys in the order given, so output is byte-for-byte deterministic.
 ///
 /// Strings are escaped per RFC 8259; control characters, and the Unicode line and paragraph
 /// separators and bidirectional controls, are written as `\u` escapes so that no report text can
-/// change how a terminal or viewer renders the output.
+/// change how a terminal or viewer renders the output. The first `#` of `##[` is written `\u0023`,
+/// so no line of JSON holds a CI runner's legacy workflow command (a string's text never starts
+/// a line: it follows its opening quote, and line feeds in it are escaped).
 public struct JSONWriter: ~Copyable {
   public enum Style: Sendable {
     case compact
@@ -97,7 +105,8 @@ public struct JSONWriter: ~Copyable {
   /// written by ``appendEscaped(_:to:)``, as ``appendQuotedByScalars(_:to:)`` writes every one.
   static func appendQuoted(_ text: String, to output: inout ByteBuffer) {
     output.append(0x22)
-    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes -> Void? in
+      if holdsLegacyCommandMarker(bytes) { return nil }
       var runStart = 0
       var offset = 0
       let count = bytes.count
@@ -131,11 +140,37 @@ public struct JSONWriter: ~Copyable {
         runStart = offset
       }
       if runStart < count { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
-    }
+      return ()
+    } ?? nil
     if copied == nil {
-      for scalar in text.unicodeScalars { appendEscaped(scalar, to: &output) }
+      let scalars = Array(text.unicodeScalars)
+      for index in scalars.indices {
+        if isLegacyCommandMarker(scalars, index) {
+          output.append("\\u0023" as StaticString)
+        } else {
+          appendEscaped(scalars[index], to: &output)
+        }
+      }
     }
     output.append(0x22)
+  }
+
+  /// Whether `bytes` hold `##[`.
+  static func holdsLegacyCommandMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    let count = bytes.count
+    var start = 0
+    while start + 2 < count, let found = memchr(base + start, Int32(UInt8(ascii: "#")), count - start - 2) {
+      let index = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+      if bytes[index + 1] == UInt8(ascii: "#") && bytes[index + 2] == UInt8(ascii: "[") { return true }
+      start = index + 1
+    }
+    return false
+  }
+
+  /// Whether the scalar at `index` is the first `#` of `##[`.
+  static func isLegacyCommandMarker(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
+    index + 2 < scalars.count && scalars[index] == "#" && scalars[index + 1] == "#" && scalars[index + 2] == "["
   }
 
   /// The high bit of each of the eight bytes of `word` that is not plain printable ASCII (a quote,
@@ -172,7 +207,14 @@ public struct JSONWriter: ~Copyable {
   /// reference the tests compare the runs with.
   static func appendQuotedByScalars(_ text: String, to output: inout String) {
     output += "\""
-    for scalar in text.unicodeScalars { appendEscaped(scalar, to: &output) }
+    let scalars = Array(text.unicodeScalars)
+    for index in scalars.indices {
+      if isLegacyCommandMarker(scalars, index) {
+        output += "\\u0023"
+      } else {
+        appendEscaped(scalars[index], to: &output)
+      }
+    }
     output += "\""
   }
 

@@ -48,7 +48,8 @@ struct LegacyTextWriter {
   mutating func field(_ label: String, _ value: String?, width: Int = 21) {
     guard let value, !value.isEmpty else { return }
     writtenLabels.insert(label)
-    lines.append(Self.padded(label + ":", width) + Self.escaped(value))
+    // A label may come from the report too (a resource report's keys, a text body's "Key: value").
+    lines.append(Self.padded(Self.escaped(label) + ":", width) + Self.escaped(value))
   }
 
   mutating func blank() {
@@ -354,7 +355,7 @@ struct LegacyTextWriter {
   // MARK: Registers
 
   mutating func writeState(_ state: ThreadState, thread: Int) {
-    lines.append("Thread \(thread) crashed with \(LegacyTextLine.threadStateLabel(state.flavor)):")
+    lines.append("Thread \(thread) crashed with \(Self.escaped(LegacyTextLine.threadStateLabel(state.flavor))):")
     let is32Bit = state.flavor == "ARM_THREAD_STATE" || state.flavor == "x86_THREAD_STATE32"
     let digits = is32Bit ? 8 : 16
     let trailing: Set<String> = ["esr", "cpu", "err", "trap"]

@@ -123,13 +123,38 @@ struct MarkdownReporter: Reporter {
   }
 }
 
-/// Escaping for Markdown (GitHub-flavoured), so that report text renders as text.
+/// Escaping for Markdown (CommonMark and GitHub-flavoured), so that report text renders as text.
+///
+/// CommonMark reads code points, not grapheme clusters: a `<` or a backtick followed by a
+/// combining mark is still a `<` or a backtick to it. So every decision here is made on the
+/// UTF-8 bytes, where each of the ASCII characters that matter is one byte.
 enum MarkdownText {
   /// Backslash-escapes Markdown punctuation, turns `<`, `>` and `&` into entities and control
   /// characters into visible escapes.
   static func escape(_ text: String) -> String {
-    let escaped = TerminalText.escaped(text)
-    return escapeBytes(escaped) ?? escapeCharacters(escaped)
+    var escaped = TerminalText.escaped(text)
+    return escaped.withUTF8 { bytes in
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 16)
+      for byte in bytes { appendEscaped(byte, to: &result) }
+      return String(decoding: result, as: UTF8.self)
+    }
+  }
+
+  /// ``escape(_:)`` after `TerminalText.escaped`, scalar by scalar (the reference for the bytes).
+  static func escapeScalars(_ escaped: String) -> String {
+    var result = ""
+    for scalar in escaped.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\\", "`", "*", "_", "[", "]", "#", "|", "~", "!":
+        result += "\\" + String(scalar)
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   /// The bytes that ``escape(_:)`` marks: Markdown punctuation and `&`, `<`, `>`.
@@ -144,165 +169,329 @@ enum MarkdownText {
     }
   }
 
-  /// Whether `bytes` hold U+1FEF GREEK VARIA, the one scalar that is canonically equivalent to an
-  /// ASCII character these escapes look at (`` ` ``): the `Character` code treats it as a backtick.
-  static func holdsVaria(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var index = 0
-    while index + 2 < bytes.count {
-      if bytes[index] == 0xE1 && bytes[index + 1] == 0xBF && bytes[index + 2] == 0xAF { return true }
-      index += 1
+  /// Appends `byte` as ``escape(_:)`` writes it.
+  @inline(__always)
+  static func appendEscaped(_ byte: UInt8, to result: inout [UInt8]) {
+    switch byte {
+    case UInt8(ascii: "&"): result.append(contentsOf: "&amp;".utf8)
+    case UInt8(ascii: "<"): result.append(contentsOf: "&lt;".utf8)
+    case UInt8(ascii: ">"): result.append(contentsOf: "&gt;".utf8)
+    default:
+      if isMarked(byte) { result.append(UInt8(ascii: "\\")) }
+      result.append(byte)
     }
-    return false
   }
 
-  /// ``escape(_:)`` after `TerminalText.escaped`, on bytes; `nil` where a marked byte might not be
-  /// a whole `Character` (see ``ByteSearch/standsAlone(_:_:)``, ``holdsVaria(_:)``).
-  static func escapeBytes(_ escaped: String) -> String? {
-    let answer = escaped.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      guard !holdsVaria(bytes) else { return nil }
-      var result: [UInt8] = []
-      result.reserveCapacity(bytes.count + 16)
-      for (index, byte) in bytes.enumerated() {
-        guard isMarked(byte) else {
-          result.append(byte)
-          continue
-        }
-        guard ByteSearch.standsAlone(bytes, index) else { return nil }
-        switch byte {
-        case UInt8(ascii: "&"): result.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): result.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): result.append(contentsOf: "&gt;".utf8)
-        default:
-          result.append(UInt8(ascii: "\\"))
-          result.append(byte)
-        }
-      }
-      return String(decoding: result, as: UTF8.self)
-    }
-    return answer ?? nil
-  }
-
-  /// ``escape(_:)`` after `TerminalText.escaped`, by `Character`s (the reference for the bytes).
-  static func escapeCharacters(_ escaped: String) -> String {
-    var result = ""
-    for character in escaped {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\\", "`", "*", "_", "[", "]", "#", "|", "~", "!":
-        result += "\\" + String(character)
-      default: result.append(character)
-      }
-    }
-    return result
-  }
-
-  /// An inline code span that holds `text` whatever backticks it contains.
+  /// An inline code span that holds `text` whatever backticks it contains: its fence is one
+  /// backtick longer than the longest run in it, and a space pads text that starts or ends with a
+  /// backtick (CommonMark strips one space from each side).
   static func code(_ text: String, inTable: Bool = false) -> String {
     var text = TerminalText.escaped(text)
-    if inTable { text = text.replacing("|", with: "\\|") }
-    var longest = 0
-    var run = 0
-    for character in text {
-      run = character == "`" ? run + 1 : 0
-      longest = max(longest, run)
+    return text.withUTF8 { bytes in
+      var body: [UInt8] = []
+      body.reserveCapacity(bytes.count + 4)
+      var longest = 0
+      var run = 0
+      for byte in bytes {
+        run = byte == UInt8(ascii: "`") ? run + 1 : 0
+        longest = max(longest, run)
+        // In a table a `|` ends the cell even inside code, unless escaped.
+        if inTable && byte == UInt8(ascii: "|") { body.append(UInt8(ascii: "\\")) }
+        body.append(byte)
+      }
+      let pad = body.first == UInt8(ascii: "`") || body.last == UInt8(ascii: "`") || body.first == 0x20 && body.last == 0x20
+      var result = Array(repeating: UInt8(ascii: "`"), count: longest + 1)
+      let fence = result
+      if pad { result.append(0x20) }
+      result += body
+      if pad { result.append(0x20) }
+      result += fence
+      return String(decoding: result, as: UTF8.self)
     }
-    let fence = String(repeating: "`", count: longest + 1)
-    let pad = text.hasPrefix("`") || text.hasSuffix("`") ? " " : ""
-    return fence + pad + text + pad + fence
   }
 
-  /// Markdown written by a rule (which may quote report text): kept as Markdown, but control
-  /// characters made visible and `<` outside code turned into `&lt;` so no raw HTML gets through.
+  /// Markdown written by a rule, which quotes report text: its structure is kept (paragraphs,
+  /// `- ` and `1. ` lists, fenced and indented code, code spans, `**bold**` words) and everything
+  /// else is made to render as text.
+  ///
+  /// Invariants of the result, in CommonMark terms:
+  /// - every line is made visible by ``TerminalText/escaped(_:)``;
+  /// - a line is code (a fence, inside a fence, indented code) only where CommonMark reads it as
+  ///   code too, with the same list nesting; a fence left open is closed at the end;
+  /// - outside code, a backtick run is kept only where it opens a code span that closes on the
+  ///   same line (CommonMark pairs runs of equal length, as done here), and every other backtick
+  ///   is escaped, so what is code here is code there;
+  /// - outside code, `<`, `>` and `&` are entities and `\`, `[`, `]`, `|`, `~`, `_` and `*` are
+  ///   backslash-escaped (but `**` around a plain word), so there is no HTML, link, image, table,
+  ///   strikethrough or emphasis; a line's first character is escaped when it could start a
+  ///   heading, quote, list, rule or setext underline that the rule did not write.
   static func authored(_ markdown: String) -> String {
-    if let fast = authoredBytes(markdown) { return fast }
-    return authoredCharacters(markdown)
+    var writer = AuthoredMarkdown()
+    for line in PlainText.lines(of: markdown) {
+      var escaped = TerminalText.escaped(String(line))
+      escaped.withUTF8 { writer.add(line: $0) }
+    }
+    writer.finish()
+    // Leading blank lines were never written; the first line keeps its indent (it may be code).
+    while let last = writer.output.last, last == 0x0A || last == 0x20 { writer.output.removeLast() }
+    return String(decoding: writer.output, as: UTF8.self)
+  }
+}
+
+/// The line-by-line state of ``MarkdownText/authored(_:)``.
+private struct AuthoredMarkdown {
+  var output: [UInt8] = []
+  /// The open fence's character and length.
+  var fence: (character: UInt8, length: Int)?
+  /// Inside an indented code block.
+  var inIndentedCode = false
+  /// The content columns of the open list items, innermost last.
+  var listIndents: [Int] = []
+  /// The previous line was blank (or there was none): a paragraph is not open.
+  var afterBlank = true
+
+  mutating func newline() {
+    if !output.isEmpty { output.append(0x0A) }
   }
 
-  /// ``authored(_:)`` on bytes for text without carriage returns (a line feed is then a `Character`
-  /// of its own, so lines split at its bytes) and without U+1FEF (see ``holdsVaria(_:)``); a line
-  /// whose backtick or `<` touches a non-ASCII byte is done by `Character`s. `nil` for other text.
-  static func authoredBytes(_ markdown: String) -> String? {
-    let hasVaria = markdown.utf8.withContiguousStorageIfAvailable(Self.holdsVaria) ?? true
-    guard !hasVaria, let lines = PlainText.visibleLines(of: markdown) else { return nil }
-    var result: [UInt8] = []
-    result.reserveCapacity(markdown.utf8.count + 16)
-    var inFence = false
-    for (number, var escapedLine) in lines.enumerated() {
-      if number > 0 { result.append(0x0A) }
-      let done: Bool = escapedLine.withUTF8 { escaped in
-        let isASCII = ByteSearch.isASCII(escaped)
-        var isFence = false
-        if isASCII {
-          var start = 0
-          while start < escaped.count, escaped[start] == 0x20 { start += 1 }
-          isFence =
-            escaped.count - start >= 3 && escaped[start] == 0x60 && escaped[start + 1] == 0x60
-            && escaped[start + 2] == 0x60
+  mutating func add(line: UnsafeBufferPointer<UInt8>) {
+    var indent = 0
+    while indent < line.count && line[indent] == 0x20 { indent += 1 }
+    let isBlank = indent == line.count
+    newline()
+    if let open = fence {
+      output.append(contentsOf: line)
+      if isClosingFence(line, indent: indent, open) { fence = nil }
+      afterBlank = false
+      return
+    }
+    if isBlank {
+      afterBlank = true
+      return
+    }
+    let opening = openingFence(line, indent: indent)
+    // An empty item cannot interrupt a paragraph: after one, the marker is escaped as text.
+    // A thematic break (`- - -`) comes before a list item: it is escaped as text instead.
+    let marker =
+      isThematicBreak(line, from: indent) ? nil : listMarker(line, at: indent).flatMap { $0.isEmpty && !afterBlank ? nil : $0 }
+    if afterBlank || opening != nil || marker != nil {
+      while let last = listIndents.last, indent < last { listIndents.removeLast() }
+    }
+    let base = listIndents.last ?? 0
+    if inIndentedCode && indent >= base + 4 || afterBlank && indent >= base + 4 {
+      inIndentedCode = true
+      output.append(contentsOf: line)
+      afterBlank = false
+      return
+    }
+    inIndentedCode = false
+    afterBlank = false
+    if let opening, listIndents.isEmpty {
+      fence = opening
+      output.append(contentsOf: line)
+      return
+    }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<indent]))
+    var start = indent
+    var next = marker
+    // An item may start with another item (`- 1. x`): each marker is kept, then the spaces
+    // before the content, so the content's first character is where a block could start.
+    while let marker = next {
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<start + marker.width]))
+      listIndents.append(start + marker.contentOffset)
+      start += marker.width
+      if marker.isEmpty { break }
+      var spaces = 0
+      while start + spaces < line.count && line[start + spaces] == 0x20 { spaces += 1 }
+      // Five or more spaces after the marker make the content indented code, which escaping as
+      // text keeps safe.
+      guard spaces < 4 else { break }
+      output.append(contentsOf: repeatElement(UInt8(0x20), count: spaces))
+      start += spaces
+      next = isThematicBreak(line, from: start) ? nil : listMarker(line, at: start)
+    }
+    inline(UnsafeBufferPointer(rebasing: line[start...]))
+  }
+
+  /// A fence left open is closed, so that what follows the rule's text is not code.
+  mutating func finish() {
+    guard let open = fence else { return }
+    newline()
+    output.append(contentsOf: repeatElement(open.character, count: open.length))
+  }
+
+  /// Three or more of `-`, `*` or `_` from `start`, the same one, with only spaces between.
+  func isThematicBreak(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    guard start < line.count else { return false }
+    let character = line[start]
+    guard character == UInt8(ascii: "-") || character == UInt8(ascii: "*") || character == UInt8(ascii: "_") else {
+      return false
+    }
+    var count = 0
+    for byte in line[start...] {
+      if byte == character {
+        count += 1
+      } else if byte != 0x20 {
+        return false
+      }
+    }
+    return count >= 3
+  }
+
+  /// Three or more backticks (with no backtick after them) or tildes, indented at most three spaces.
+  func openingFence(_ line: UnsafeBufferPointer<UInt8>, indent: Int) -> (character: UInt8, length: Int)? {
+    guard indent <= 3, indent < line.count else { return nil }
+    let character = line[indent]
+    guard character == UInt8(ascii: "`") || character == UInt8(ascii: "~") else { return nil }
+    var end = indent
+    while end < line.count && line[end] == character { end += 1 }
+    guard end - indent >= 3 else { return nil }
+    if character == UInt8(ascii: "`") && line[end...].contains(UInt8(ascii: "`")) { return nil }
+    // With a `|` the line could be a table's header row, which some renderers (markdown-it) try
+    // before a fence; it is then escaped as text instead.
+    if line[end...].contains(UInt8(ascii: "|")) { return nil }
+    return (character, end - indent)
+  }
+
+  func isClosingFence(_ line: UnsafeBufferPointer<UInt8>, indent: Int, _ open: (character: UInt8, length: Int)) -> Bool {
+    guard indent <= 3 else { return false }
+    var end = indent
+    while end < line.count && line[end] == open.character { end += 1 }
+    return end - indent >= open.length && line[end...].allSatisfy { $0 == 0x20 }
+  }
+
+  /// `-`, `*`, `+`, or up to nine digits and `.` or `)`, then a space or the end of the line: the
+  /// marker's width (with one space, but none for an empty item), the column of the
+  /// item's content relative to the marker (CommonMark: after one to four spaces, or after one
+  /// when five or more follow or the item is empty), and whether the item is empty.
+  func listMarker(_ line: UnsafeBufferPointer<UInt8>, at indent: Int) -> (width: Int, contentOffset: Int, isEmpty: Bool)? {
+    guard indent <= 3 + (listIndents.last ?? 0), indent < line.count else { return nil }
+    var end = indent
+    let first = line[indent]
+    if first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "+") {
+      end += 1
+    } else {
+      while end < line.count && end - indent < 9 && line[end] >= UInt8(ascii: "0") && line[end] <= UInt8(ascii: "9") {
+        end += 1
+      }
+      guard end > indent, end < line.count, line[end] == UInt8(ascii: ".") || line[end] == UInt8(ascii: ")") else {
+        return nil
+      }
+      end += 1
+    }
+    if end == line.count { return (end - indent, end - indent + 1, true) }
+    guard line[end] == 0x20 else { return nil }
+    var spaces = 0
+    while end + spaces < line.count && line[end + spaces] == 0x20 { spaces += 1 }
+    // An empty item's content column is one space on, as it is after five or more spaces (the
+    // rest is then indented code).
+    if end + spaces == line.count { return (end - indent, end - indent + 1, true) }
+    let offset = spaces > 4 ? 1 : spaces
+    return (end + 1 - indent, end - indent + offset, false)
+  }
+
+  /// The text of a line after its indent and list marker.
+  mutating func inline(_ text: UnsafeBufferPointer<UInt8>) {
+    var end = text.count
+    while end > 0 && text[end - 1] == 0x20 { end -= 1 }  // trailing spaces would be a hard break
+    var index = 0
+    while index < end && text[index] == 0x20 {
+      output.append(0x20)
+      index += 1
+    }
+    if index < end && startsBlock(text[index]) {
+      output.append(UInt8(ascii: "\\"))
+      output.append(text[index])
+      index += 1
+    } else {
+      // Digits then `.` or `)` that were not taken as a list marker: the delimiter is escaped.
+      var digits = index
+      while digits < end && digits - index < 10 && text[digits] >= UInt8(ascii: "0") && text[digits] <= UInt8(ascii: "9") {
+        digits += 1
+      }
+      if digits > index && digits < end && (text[digits] == UInt8(ascii: ".") || text[digits] == UInt8(ascii: ")")) {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<digits]))
+        output.append(UInt8(ascii: "\\"))
+        output.append(text[digits])
+        index = digits + 1
+      }
+    }
+    while index < end {
+      let byte = text[index]
+      if byte == UInt8(ascii: "`") {
+        var runEnd = index
+        while runEnd < end && text[runEnd] == byte { runEnd += 1 }
+        if let close = closingRun(text, from: runEnd, end: end, length: runEnd - index) {
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<close + runEnd - index]))
+          index = close + runEnd - index
         } else {
-          isFence = String(decoding: escaped, as: UTF8.self).trimmingWhitespace().hasPrefix("```")
+          for _ in index..<runEnd { output.append(contentsOf: [UInt8(ascii: "\\"), byte]) }
+          index = runEnd
         }
-        if isFence { inFence.toggle() }
-        if isFence || inFence {
-          result.append(contentsOf: escaped)
-          return true
-        }
-        var lineBytes: [UInt8] = []
-        lineBytes.reserveCapacity(escaped.count + 8)
-        var inCode = false
-        for (index, byte) in escaped.enumerated() {
-          if byte == 0x60 || byte == UInt8(ascii: "<") {
-            guard ByteSearch.standsAlone(escaped, index) else { return false }
-          }
-          if byte == 0x60 { inCode.toggle() }
-          if byte == UInt8(ascii: "<") && !inCode {
-            lineBytes.append(contentsOf: "&lt;".utf8)
-          } else {
-            lineBytes.append(byte)
-          }
-        }
-        result.append(contentsOf: lineBytes)
-        return true
-      }
-      if !done { result.append(contentsOf: Self.authoredLineCharacters(escapedLine).utf8) }
-    }
-    return String(decoding: result, as: UTF8.self).trimmingWhitespace()
-  }
-
-  /// One line of ``authoredCharacters(_:)`` outside a fence, already escaped.
-  static func authoredLineCharacters(_ escaped: String) -> String {
-    var result = ""
-    var inCode = false
-    for character in escaped {
-      if character == "`" { inCode.toggle() }
-      if character == "<" && !inCode {
-        result += "&lt;"
-      } else {
-        result.append(character)
-      }
-    }
-    return result
-  }
-
-  /// ``authored(_:)`` by `Character`s, for any text (the reference for the bytes).
-  static func authoredCharacters(_ markdown: String) -> String {
-    var lines: [String] = []
-    var inFence = false
-    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-      let escaped = TerminalText.escaped(String(line))
-      if escaped.trimmingWhitespace().hasPrefix("```") {
-        inFence.toggle()
-        lines.append(escaped)
         continue
       }
-      if inFence {
-        lines.append(escaped)
+      if byte == UInt8(ascii: "*"), let width = boldWord(text, at: index, end: end) {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<index + width]))
+        index += width
         continue
       }
-      lines.append(authoredLineCharacters(escaped))
+      switch byte {
+      case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+      case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+      case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+      case UInt8(ascii: "\\"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "|"), UInt8(ascii: "~"),
+        UInt8(ascii: "_"), UInt8(ascii: "*"):
+        output.append(UInt8(ascii: "\\"))
+        output.append(byte)
+      default:
+        output.append(byte)
+      }
+      index += 1
     }
-    return lines.joined(separator: "\n").trimmingWhitespace()
+  }
+
+  /// Whether a line's text that starts with `first` could start a block the rule did not write:
+  /// a heading, a thematic break or a setext underline. (A list marker followed by a space was
+  /// taken as the rule's; `>`, `<`, `|`, `*`, `_`, `~` and a backtick that opens no code span are
+  /// escaped wherever they are.)
+  func startsBlock(_ first: UInt8) -> Bool {
+    first == UInt8(ascii: "#") || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "=")
+  }
+
+  /// The start of the next run of exactly `length` backticks at or after `from`.
+  func closingRun(_ text: UnsafeBufferPointer<UInt8>, from: Int, end: Int, length: Int) -> Int? {
+    var index = from
+    while index < end {
+      guard text[index] == UInt8(ascii: "`") else {
+        index += 1
+        continue
+      }
+      var runEnd = index
+      while runEnd < end && text[runEnd] == UInt8(ascii: "`") { runEnd += 1 }
+      if runEnd - index == length { return index }
+      index = runEnd
+    }
+    return nil
+  }
+
+  /// The width of `**word**` or `**two words**` at `index` (ASCII letters, digits, `-` and single
+  /// spaces inside), the bold the rules write; `nil` for anything else.
+  func boldWord(_ text: UnsafeBufferPointer<UInt8>, at index: Int, end: Int) -> Int? {
+    guard index + 4 < end, text[index + 1] == UInt8(ascii: "*"), index == 0 || text[index - 1] != UInt8(ascii: "*")
+    else { return nil }
+    var cursor = index + 2
+    func isWordByte(_ byte: UInt8) -> Bool {
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+    }
+    guard isWordByte(text[cursor]) else { return nil }
+    while cursor < end && (isWordByte(text[cursor]) || text[cursor] == 0x20 && cursor + 1 < end && isWordByte(text[cursor + 1])) {
+      cursor += 1
+    }
+    guard cursor + 1 < end, text[cursor] == UInt8(ascii: "*"), text[cursor + 1] == UInt8(ascii: "*"),
+      cursor + 2 == end || text[cursor + 2] != UInt8(ascii: "*")
+    else { return nil }
+    return cursor + 2 - index
   }
 }
 

@@ -131,11 +131,12 @@ struct SARIFReporter: Reporter {
     out.write("    }\n  ]\n}\n")
   }
 
-  /// A relative URI reference for a path: unreserved characters and `/` kept, everything else
+  /// A relative URI reference for a path shown as ``PathName/display`` makes it: the path's own
+  /// bytes (not its escaped display form), unreserved characters and `/` kept, everything else
   /// percent-encoded; absolute paths become `file://` URIs.
   static func uri(_ path: String) -> String {
     var text = ""
-    for byte in path.utf8 {
+    for byte in PathName(display: path)?.bytes ?? Array(path.utf8) {
       switch byte {
       case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
