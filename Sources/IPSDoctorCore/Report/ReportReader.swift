@@ -39,9 +39,16 @@ public enum ReportReader {
 
   /// `source`, when there is one, is the array whose storage `buffer` is: the report's JSON
   /// documents keep it instead of copies of their bytes.
+  /// The size from which a report read alone shares its repeated texts through a table of its
+  /// own: a report this large is mostly frames, and a deep recursion repeats a few symbols and
+  /// image names hundreds of thousands of times, one allocation each without the table (a
+  /// 1,000,000-frame report: 80 MB of copies). Smaller reports do not repay the hashing.
+  static let ownTableSize = 4 << 20
+
   static func read(
     buffer: UnsafeBufferPointer<UInt8>, texts: SharedTexts?, source: [UInt8]? = nil
   ) throws(ReportError) -> CrashReport {
+    let texts = texts ?? (buffer.count >= ownTableSize ? SharedTexts() : nil)
     var start = 0
     if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
     guard let firstContent = Scan.firstNonWhitespace(buffer, from: start) else {
