@@ -57,6 +57,17 @@ public struct BugType: Sendable, Hashable, CustomStringConvertible {
     return kind ?? nil
   }
 
+  /// Whether a report of this type always has a JSON object as its body: a JSON crash report,
+  /// stackshot, jetsam event, system watchdog or resource report. Their bodies are never legacy
+  /// text (a kernel panic's may be, and 109, 145, 202 and 327 have text bodies), so anything after
+  /// their header that is neither a JSON object nor a text report is a damaged body.
+  public var promisesJSONBody: Bool {
+    switch rawValue {
+    case "309", "288", "298", "409", "385": true
+    default: false
+    }
+  }
+
   public var description: String { rawValue }
 }
 

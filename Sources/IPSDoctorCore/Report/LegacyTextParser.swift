@@ -285,15 +285,24 @@ struct LegacyTextReader {
     return lower..<range.upperBound
   }
 
-  /// How many lines follow `start` before the next blank one (or the end): the most a block that
-  /// ends at a blank line can hold, to size its list once.
-  static func linesBeforeBlank(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  /// The shortest line counted as a frame to come by ``framesAhead(_:from:)``: shorter lines
+  /// cannot hold a frame's number, image and address, and reserving a frame for each would make a
+  /// `Frame` of a few bytes of input.
+  static let shortestFrameLine = 16
+
+  /// How many frame lines follow `start`: the lines up to the first blank line or line that does
+  /// not start with a digit (after spaces and tabs), counting those of at least
+  /// ``shortestFrameLine`` bytes. It is the most a thread's frame block can hold, to size its list
+  /// once. Only the block's own lines are looked at, so sizing every thread reads each line once
+  /// in all, and the count never exceeds the input's size over ``shortestFrameLine``.
+  static func framesAhead(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var count = 0
     var cursor = start
     while cursor < bytes.count {
       let (line, next) = line(bytes, from: cursor)
-      if line.isEmpty { break }
-      count += 1
+      let content = droppingLeadingSpace(bytes, line)
+      guard let first = content.first, bytes[first] &- 0x30 < 10 else { break }
+      if line.count >= shortestFrameLine { count += 1 }
       cursor = next
     }
     return count
@@ -798,7 +807,7 @@ struct LegacyTextReader {
       block = .threadFrames(position)
       // The frames follow, one a line up to a blank line: sized once rather than grown.
       if report.threads[position].frames.isEmpty {
-        report.threads[position].frames.reserveCapacity(Self.linesBeforeBlank(source, from: nextLineStart))
+        report.threads[position].frames.reserveCapacity(Self.framesAhead(source, from: nextLineStart))
       }
     case .state(let thread, let flavor):
       let position = ensureThread(thread)
