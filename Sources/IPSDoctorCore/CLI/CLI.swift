@@ -266,7 +266,7 @@ struct DiagnoseCommand<IO: CLIIO> {
     var outputs: [CLI.NamedOutput] = []
     if let path = options.output, path != "-" { outputs.append(.init(option: "--output", path: path)) }
     if let path = options.writeBaseline { outputs.append(.init(option: "--write-baseline", path: path)) }
-    if options.format == .github, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+    if let path = stepSummaryPath {
       outputs.append(.init(option: "GITHUB_STEP_SUMMARY", path: path))
     }
     let baselineIdentity = options.baseline.flatMap { path -> OutputTarget.Identity? in
@@ -365,6 +365,13 @@ struct DiagnoseCommand<IO: CLIIO> {
       io.writeStandardError("ips-doctor: \(run.sentence) (written to \(file.destination.display))\n")
     }
 
+    if let path = stepSummaryPath {
+      let summary = MarkdownReporter.summarySection(run, title: "ips-doctor") + "\n"
+      if !GitHubReporter.append(summary, to: path) {
+        io.writeStandardError("ips-doctor: warning: cannot append to GITHUB_STEP_SUMMARY '\(PathName(path).display)'\n")
+      }
+    }
+
     if let path = options.writeBaseline, let baselineTarget = targets["--write-baseline"] {
       var updated = baseline ?? Baseline()
       updated.merge(run.groups)
@@ -378,6 +385,16 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
     }
     return status
+  }
+
+  /// Where the Markdown summary (counts and the crash-group table) is appended in a GitHub
+  /// Actions step: with `--format github`, or any format when `GITHUB_ACTIONS` is `true`, so the
+  /// table is there also when `--output` writes SARIF.
+  var stepSummaryPath: String? {
+    guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
+      options.format == .github || environment["GITHUB_ACTIONS"] == "true"
+    else { return nil }
+    return path
   }
 
   func exitCode(_ run: RunSummary) -> ExitCode {
