@@ -112,6 +112,8 @@ public struct Options: Sendable, Equatable {
   public var top: Int? = 5
   /// `--summary`: the text output of a batch shows only the crash-group table.
   public var summaryOnly = false
+  /// `--app`, `--app-version`, `--since`, `--rule`, `--severity`.
+  public var filter = ReportFilter()
 
   public init() {}
 }
@@ -134,7 +136,7 @@ public struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, follow, top, summary, help, version
+    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, help, version
   }
 
   var key: Key
@@ -204,6 +206,24 @@ struct OptionSpec: Sendable {
       key: .summary, long: "summary", short: nil, placeholder: nil,
       help: "With several reports, show only the crash-group table and the summary.",
       commands: [.diagnose]),
+    OptionSpec(
+      key: .app, long: "app", short: nil, placeholder: "name",
+      help: "Keep only reports of this app (its name or bundle identifier).", commands: [.diagnose]),
+    OptionSpec(
+      key: .appVersion, long: "app-version", short: nil, placeholder: "version",
+      help: "Keep only reports of this app version or build (\"2.4\", \"118\" or \"2.4 (118)\").",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .since, long: "since", short: nil, placeholder: "date",
+      help: "Keep only reports from this date on (2026-09-01, or 2026-09-01 12:30; UTC unless a zone is given).",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .rule, long: "rule", short: nil, placeholder: "id",
+      help: "Keep only reports whose top diagnosis is this rule, or starts with it (objc-); 'inconclusive' for none.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .severity, long: "severity", short: nil, placeholder: "severity",
+      help: "Keep only reports at or above this severity: error, warning, note.", commands: [.diagnose]),
     OptionSpec(
       key: .follow, long: "follow", short: "L", placeholder: nil,
       help: "Follow symbolic links to folders inside the scanned folders (links named on the command line are always followed).",
@@ -367,6 +387,17 @@ public enum ArgumentBinder {
       case .noProgress: options.progress = false
       case .follow: options.followLinks = true
       case .summary: options.summaryOnly = true
+      case .app: options.filter.app = value
+      case .appVersion: options.filter.appVersion = value
+      case .rule: options.filter.rule = value
+      case .severity: options.filter.severity = try choice(value, option: spec)
+      case .since:
+        guard let instant = ReportFilter.instant(value) else {
+          throw .invalidValue(
+            option: spec.spelling, value: value, expected: "a date such as 2026-09-01 or 2026-09-01 12:30",
+            suggestion: nil)
+        }
+        options.filter.since = instant
       case .top:
         if value.lowercased() == "all" {
           options.top = nil

@@ -291,6 +291,7 @@ struct DiagnoseCommand<IO: CLIIO> {
 
     var run = RunSummary()
     run.failOn = options.failOn
+    run.filter = options.filter.description
     run.notices = discovery.notices
     for notice in discovery.notices { report(notice) }
 
@@ -326,6 +327,10 @@ struct DiagnoseCommand<IO: CLIIO> {
     runner.run { outcomes, skipped, done in
       progress.clear()
       for outcome in outcomes {
+        guard options.filter.keeps(outcome) else {
+          run.filteredOut += 1
+          continue
+        }
         reportProblem(outcome)
         run.add(outcome, failOn: options.failOn)
         groups.add(outcome)

@@ -55,7 +55,9 @@ struct TextReporter: Reporter {
     if context.options.quiet { return }
     if run.reports <= 1 {
       if let firstSignature, let section = sections.text(for: firstSignature) { out.write(section) }
-      if run.reports == 1 && !run.notices.isEmpty { out.write("\n" + style.bold(run.sentence) + "\n") }
+      if (run.reports == 1 && !run.notices.isEmpty) || !run.filter.isEmpty {
+        out.write("\n" + style.bold(run.sentence) + "\n")
+      }
       return
     }
     if !run.groups.isEmpty { out.write(groupTable(run)) }

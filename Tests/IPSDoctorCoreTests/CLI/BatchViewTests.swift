@@ -71,3 +71,42 @@ import Testing
     #expect(sections.count > 5)
   }
 }
+
+/// `--app`, `--app-version`, `--since`, `--rule`, `--severity`, before grouping.
+@Suite struct ReportFilterTests {
+  static let batch = [
+    "Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips",  // ChatApp 2.4 (118), 2026-09-08
+    "Fixtures/reports/null-pointer-dereference.ips",
+    "Fixtures/cli/inconclusive-sigusr1.ips",
+    "Fixtures/cli/jetsam-event.ips",
+  ]
+
+  static func reports(_ options: [String]) -> (status: ExitCode, lines: [String]) {
+    let run = CLITest.run(Self.batch + ["--format", "jsonl"] + options)
+    return (run.status, run.stdout.split(separator: "\n").map(String.init))
+  }
+
+  @Test func eachFilterKeepsOnlyWhatItNames() {
+    #expect(Self.reports([]).lines.count == 4)
+    #expect(Self.reports(["--app", "chatapp"]).lines.allSatisfy { $0.contains("ChatApp") })
+    #expect(Self.reports(["--rule", "async-bridge"]).lines.count == 1)
+    #expect(Self.reports(["--rule", "inconclusive"]).lines.count == 1)
+    #expect(Self.reports(["--severity", "error"]).lines.count == 2)
+    #expect(Self.reports(["--since", "2030-01-01"]).lines.isEmpty)
+    #expect(Self.reports(["--app-version", "2.4"]).lines.allSatisfy { $0.contains("2.4") })
+  }
+
+  @Test func theSummarySaysWhatWasLeftOut() {
+    let run = CLITest.run(Self.batch + ["--rule", "null-pointer-dereference"])
+    #expect(run.stdout.contains("1 report: 1 diagnosed; 1 crash group"))
+    #expect(run.stdout.contains("3 left out by --rule null-pointer-dereference"))
+    #expect(CLITest.run(Self.batch + ["--since", "yesterday"]).status == .usage)
+  }
+
+  @Test func sinceReadsDatesAndTimes() {
+    #expect(ReportFilter.instant("2026-09-01") == Timestamp.sortKey("2026-09-01 00:00:00 +0000"))
+    #expect(ReportFilter.instant("2026-09-01 12:30") == Timestamp.sortKey("2026-09-01 12:30:00 +0000"))
+    #expect(ReportFilter.instant("2026-09-01 12:30:00 -0700") == Timestamp.sortKey("2026-09-01 19:30:00 +0000"))
+    #expect(ReportFilter.instant("soon") == nil)
+  }
+}
