@@ -669,6 +669,11 @@ struct LegacyTextReader {
 
   // MARK: Top level
 
+  /// KSCrash's heading of a second crash, the reporter's own, appended after the first crash's
+  /// report: what follows describes the crash reporter failing, never the app's crash, so reading
+  /// stops there (the primary crash's exception, thread and frames stand).
+  static let handlerCrashed: StaticString = "Handler crashed while reporting:"
+
   /// A line outside any block, `bytes[line]`, ASCII and not blank.
   mutating func readTopLevel(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
     if Self.isEOF(bytes, line) {
@@ -692,6 +697,10 @@ struct LegacyTextReader {
     }
     if LegacyTextLine.hasPrefix(bytes, line, "Application Specific Backtrace"), bytes[line.upperBound - 1] == 0x3A {
       startApplicationSpecificBacktrace()
+      return
+    }
+    if LegacyTextLine.hasPrefix(bytes, line, Self.handlerCrashed) {
+      stopped = true
       return
     }
     if let (key, value) = LegacyTextLine.keyValue(bytes, line) {
@@ -729,6 +738,10 @@ struct LegacyTextReader {
     }
     if LegacyTextLine.hasPrefix(line, "Application Specific Backtrace"), line.utf8.last == 0x3A {
       startApplicationSpecificBacktrace()
+      return
+    }
+    if LegacyTextLine.hasPrefix(line, Self.handlerCrashed) {
+      stopped = true
       return
     }
     if let (key, value) = LegacyTextLine.keyValue(line) {
@@ -885,6 +898,8 @@ struct LegacyTextReader {
         warn(number, "the exception type is empty")
         break
       }
+      // KSCrash writes "0 (0)" when there was no Mach exception (a deadlock or a user report).
+      if type == "0" && (signal == nil || signal == "0") { break }
       var exception = report.exception ?? ExceptionInfo()
       exception.type = type
       exception.signal = signal
