@@ -29,6 +29,7 @@ extension RuleCatalog {
     LibdispatchClientBugRule.self,
     // Resources and jetsam (taxonomy B.5).
     JetsamMemoryLimitRule.self,
+    JetsamSystemMemoryPressureRule.self,
     CPUResourceLimitRule.self,
     WakeupsResourceLimitRule.self,
     DiskWritesResourceLimitRule.self,
@@ -39,6 +40,7 @@ extension RuleCatalog {
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
   /// watchdog reports (Rules/OtherReports).
   static let otherReportRules: [any DiagnosisRule.Type] = [
+    ForceResetRule.self,
     KernelPanicRule.self,
     JetsamEventRule.self,
     StackshotRule.self,
