@@ -121,7 +121,7 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
         "small address while objc_msgSend sent a message (zombie-object)",
         E.signal(
           type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088",
-          frames: [E.F(.app, "-[Inbox refresh]")],
+          frames: [E.F(.kernel), E.F(.app, "-[Inbox refresh]")],
           asi: #"{"libobjc.A.dylib":["objc_msgSend() selector name: respondsToSelector:"]}"#)),
       .ignores(
         "watchdog kill while the main thread was in a bad state (EXC_BAD_ACCESS (SIGKILL))",

@@ -64,8 +64,16 @@ public struct ZombieObjectRule: DiagnosisRule {
   /// "objc_msgSend() selector name: …" in the report's reason text: the crash reporter says the
   /// fault happened while `objc_msgSend` was sending that message, whatever the backtrace shows (a
   /// nil receiver never faults in `objc_msgSend`, so the receiver's class pointer was garbage).
+  ///
+  /// The reporter writes the line when the crashed PC is in `objc_msgSend`, so a symbolicated
+  /// frame 0 outside libobjc contradicts it and the line is not taken.
   static func messageSendLine(in context: DiagnosisContext) -> Evidence? {
-    context.reasonText(containing: "objc_msgSend() selector name:")
+    if let top = context.crashedBacktrace?.frames.first, context.symbol(top) != nil,
+      !(top.imageName ?? "").hasPrefix("libobjc")
+    {
+      return nil
+    }
+    return context.reasonText(containing: "objc_msgSend() selector name:")
   }
 
   /// Frame 0 in the runtime (``runtimeFrame(in:)``), or the reason text's message-send line.
@@ -183,7 +191,7 @@ public struct ZombieObjectRule: DiagnosisRule {
         "the reporter names the message being sent when the fault happened",
         E.signal(
           type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088",
-          frames: [E.F(.kernel, "__psynch_cvwait"), E.F(.app, "-[Inbox refresh]")],
+          frames: [E.F(.kernel), E.F(.app, "-[Inbox refresh]")],
           asi: #"{"libobjc.A.dylib":["objc_msgSend() selector name: respondsToSelector:"]}"#),
         .likely, summaryContains: ["objc_msgSend", "respondsToSelector:"]),
       .ignores(
