@@ -674,6 +674,11 @@ struct LegacyTextReader {
   /// stops there (the primary crash's exception, thread and frames stand).
   static let handlerCrashed: StaticString = "Handler crashed while reporting:"
 
+  /// KSCrash's statement, on a line of its own after "Crashed Thread:", that its watchdog found
+  /// the main thread deadlocked: kept as application-specific information, where rules read
+  /// what a reporter says about the crash.
+  static let deadlockStatement: StaticString = "Application main thread deadlocked"
+
   /// A line outside any block, `bytes[line]`, ASCII and not blank.
   mutating func readTopLevel(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
     if Self.isEOF(bytes, line) {
@@ -705,6 +710,10 @@ struct LegacyTextReader {
     }
     if let (key, value) = LegacyTextLine.keyValue(bytes, line) {
       readField(Field(bytes, key), key: key, value: value, bytes, isASCII: true, number: number)
+      return
+    }
+    if LegacyTextLine.hasPrefix(bytes, line, Self.deadlockStatement) {
+      applicationSpecificLines.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
       return
     }
     let first = bytes[line.lowerBound]
@@ -747,6 +756,10 @@ struct LegacyTextReader {
     if let (key, value) = LegacyTextLine.keyValue(line) {
       let (field, keyRange, valueRange) = (Field(key), range(of: key), range(of: value))
       readField(field, key: keyRange, value: valueRange, source, isASCII: false, number: number)
+      return
+    }
+    if LegacyTextLine.hasPrefix(line, Self.deadlockStatement) {
+      applicationSpecificLines.append(String(line))
       return
     }
     // A first character that is a digit starts with a digit byte: most lines stop at the byte.
