@@ -10,6 +10,7 @@ extension RuleCatalog {
     ObjCRangeExceptionRule.self,
     ObjCInvalidArgumentRule.self,
     ObjCKVCUndefinedKeyRule.self,
+    LibcxxAssertionRule.self,
     CxxUncaughtExceptionRule.self,
     ObjCUncaughtExceptionRule.self,
     // Swift runtime errors, by message, then the trap without one.
@@ -24,6 +25,8 @@ extension RuleCatalog {
     // Memory access: specific signatures, then the generic invalid address.
     OpenGLBackgroundRenderRule.self,
     StackOverflowRule.self,
+    StackBufferOverflowRule.self,
+    HeapCorruptionRule.self,
     ZombieObjectRule.self,
     BadInstructionFetchRule.self,
     KernMemoryErrorRule.self,

@@ -16,6 +16,8 @@ extension RuleCatalog {
     UserForceQuitRule.self,
     SecurityViolationRule.self,
     ExtensionLaunchHangRule.self,
+    MainThreadDeadlockRule.self,
+    SelfRaisedSignalRule.self,
     TerminatedBySignalRule.self,
     BadSystemCallRule.self,
     // Launch, linking, signing, privacy and guards (taxonomy B.5).
