@@ -610,6 +610,27 @@ extension BinaryImage {
   /// ``isAppImage`` from the three fields it reads. A loop over a report's images passes them in
   /// place: asking each image for the property copied the whole image (retaining each of its
   /// texts) and destroyed the copy.
+  /// The app bundle the process runs from, "/Example.app/", read from the process path: its first
+  /// path component that ends in ".app" (an extension's `.appex` lies inside it). `nil` outside
+  /// any app bundle. Compared as a component rather than as a prefix, as reports write one
+  /// location with and without "/private" or redacted ("*/Example.app/…").
+  static func bundleComponent(ofProcessPath path: String?) -> String? {
+    guard let path, let range = path.prefilteredFirstRange(of: ".app/") else { return nil }
+    let start = path[..<range.lowerBound].lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    guard start < range.lowerBound else { return nil }
+    return "/" + path[start..<range.upperBound]
+  }
+
+  /// ``isAppImage(name:path:source:)`` decided from the report: with the process's bundle
+  /// component known (``bundleComponent(ofProcessPath:)``), an image inside an app bundle is the
+  /// app's only when it is inside that one (another app's bundle, such as a developer tool's, is
+  /// not). `<App>.debug.dylib`, Xcode's debug-build home of the app's code, is inside it.
+  static func isAppImage(name: String?, path: String?, source: String?, bundle: String?) -> Bool {
+    guard isAppImage(name: name, path: path, source: source) else { return false }
+    guard let bundle, let path, path.prefilteredContains(".app/") else { return true }
+    return path.prefilteredContains(bundle) || path.hasPrefix(bundle.dropFirst())
+  }
+
   static func isAppImage(name: String?, path: String?, source: String?) -> Bool {
     // Swift runtime libraries that old apps embedded are Apple's code, not the app's. (No
     // character but "l" itself is canonically equivalent to "l", so a name starting with another
@@ -654,7 +675,13 @@ extension BinaryImage {
       }
       if hasPrefix("/System/") || hasPrefix("/usr/lib/") || hasPrefix("/usr/libexec/")
         || hasPrefix("/Library/Apple/") || hasPrefix("/sbin/") || hasPrefix("/bin/")
+        || hasPrefix("/Library/Developer/") || hasPrefix("/Volumes/VOLUME/")
       {
+        return .system
+      }
+      // Apple's code wherever it is installed: simulator runtimes, Xcode's developer directory
+      // (any Xcode-*.app), cryptexes.
+      if contains("/RuntimeRoot/") || contains(".app/Contents/Developer/") || contains("/Cryptexes/") {
         return .system
       }
       let hasAppSuffix =
@@ -674,6 +701,12 @@ extension BinaryImage {
   static func pathKindByCharacters(_ path: String) -> PathKind {
     if path.hasPrefix("/System/") || path.hasPrefix("/usr/lib/") || path.hasPrefix("/usr/libexec/")
       || path.hasPrefix("/Library/Apple/") || path.hasPrefix("/sbin/") || path.hasPrefix("/bin/")
+      || path.hasPrefix("/Library/Developer/") || path.hasPrefix("/Volumes/VOLUME/")
+    {
+      return .system
+    }
+    if path.prefilteredContains("/RuntimeRoot/") || path.prefilteredContains(".app/Contents/Developer/")
+      || path.prefilteredContains("/Cryptexes/")
     {
       return .system
     }
