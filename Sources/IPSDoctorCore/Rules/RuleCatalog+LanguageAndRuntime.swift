@@ -11,6 +11,8 @@ extension RuleCatalog {
     ObjCInvalidArgumentRule.self,
     ObjCKVCUndefinedKeyRule.self,
     LibcxxAssertionRule.self,
+    ReactNativeFatalErrorRule.self,
+    DotNetUnhandledExceptionRule.self,
     CxxUncaughtExceptionRule.self,
     ObjCUncaughtExceptionRule.self,
     // Swift runtime errors, by message, then the trap without one.
