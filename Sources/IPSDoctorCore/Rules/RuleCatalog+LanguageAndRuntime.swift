@@ -26,6 +26,7 @@ extension RuleCatalog {
     SwiftTrapUnknownRule.self,
     // Memory access: specific signatures, then the generic invalid address.
     OpenGLBackgroundRenderRule.self,
+    GPUDriverKillRule.self,
     StackOverflowRule.self,
     StackBufferOverflowRule.self,
     HeapCorruptionRule.self,
