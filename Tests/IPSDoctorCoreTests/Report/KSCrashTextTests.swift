@@ -65,6 +65,15 @@ struct KSCrashTextTests {
     #expect(report.threads.count == 2)
   }
 
+  @Test("The deadlock watchdog's statement is kept as application-specific information")
+  func deadlockStatement() throws {
+    let text = Self.report.replacingOccurrences(
+      of: "Crashed Thread:  0\n", with: "Crashed Thread:  0\n\nApplication main thread deadlocked\n")
+    let report = try ReportReader.read(text)
+    #expect(report.applicationSpecificLines == ["Application main thread deadlocked"])
+    #expect(report.warnings.isEmpty)
+  }
+
   @Test("Exception Type 0 (0) means no exception type")
   func noException() throws {
     let text = Self.report.replacingOccurrences(

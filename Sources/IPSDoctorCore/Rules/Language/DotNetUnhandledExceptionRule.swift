@@ -52,7 +52,10 @@ public struct DotNetUnhandledExceptionRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containing: "Unhandled managed exception")
-    let frame = ManagedRuntimeFrames.find(Self.markers, in: context)
+    // The frames alone only where the runtime's error path ends: an abort or a raised exception.
+    let frame =
+      context.isAbort || context.lastExceptionBacktrace != nil
+      ? ManagedRuntimeFrames.find(Self.markers, in: context) : nil
     guard stated != nil || frame != nil else { return nil }
     var evidence: [Evidence] = []
     var summary = "A managed .NET exception was not caught"

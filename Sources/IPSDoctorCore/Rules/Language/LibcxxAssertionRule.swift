@@ -51,7 +51,7 @@ public struct LibcxxAssertionRule: DiagnosisRule {
     ])
 
   /// The message is in the reason text, or (a verbose trap) in a top frame's symbol.
-  public static var requirement: RuleRequirement { .anyOf([.reasonText, .trap]) }
+  public static var requirement: RuleRequirement { .anyOf([.reasonText, .trap, .abort]) }
 
   /// libc++'s format: "<file>:<line>: assertion <condition> failed: <message>", the file in a
   /// "c++/v1" (or "__cxx") header directory.
@@ -64,7 +64,7 @@ public struct LibcxxAssertionRule: DiagnosisRule {
   /// frame of the crashed thread (`__builtin_verbose_trap` records the message there).
   static func statement(in context: DiagnosisContext) -> Evidence? {
     if let line = context.reasonText(containing: " failed: "), isAssertion(line.detail) { return line }
-    guard let backtrace = context.crashedBacktrace else { return nil }
+    guard context.isTrap || context.isAbort, let backtrace = context.crashedBacktrace else { return nil }
     for index in backtrace.frames.prefix(3).indices {
       if let symbol = backtrace.frames[index].symbol, isAssertion(symbol) {
         return Evidence(backtrace.framePath(index), symbol.trimmingWhitespace())

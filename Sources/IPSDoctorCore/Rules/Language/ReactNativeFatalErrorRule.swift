@@ -43,7 +43,10 @@ public struct ReactNativeFatalErrorRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containing: "Unhandled JS Exception")
-    let frame = ManagedRuntimeFrames.find(Self.markers, in: context)
+    // The frames alone only where the runtime's error path ends: an abort or a raised exception.
+    let frame =
+      context.isAbort || context.lastExceptionBacktrace != nil
+      ? ManagedRuntimeFrames.find(Self.markers, in: context) : nil
     guard stated != nil || frame != nil else { return nil }
     var evidence: [Evidence] = []
     var summary = "React Native's fatal handler ended the app on an uncaught JavaScript error"

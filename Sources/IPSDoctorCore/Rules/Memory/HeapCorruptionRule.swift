@@ -45,13 +45,20 @@ public struct HeapCorruptionRule: DiagnosisRule {
             "Example`Cache.store(_:)",
           ]),
         .likely, summaryContains: ["free_list_checksum_botch", "Cache.store(_:)"]),
+      .triggers(
+        "a trap in the allocator's client-bug function (newer systems)",
+        LanguageRuntimeExamples.trap(frames: [
+          LanguageRuntimeExamples.F(.libsystemMalloc, "___BUG_IN_CLIENT_OF_LIBMALLOC_POINTER_BEING_FREED_WAS_NOT_ALLOCATED"),
+          LanguageRuntimeExamples.F(.libsystemMalloc, "free"), LanguageRuntimeExamples.F(.app, "Buffer.deinit"),
+        ]),
+        .definite, summaryContains: ["___BUG_IN_CLIENT_OF_LIBMALLOC", "Buffer.deinit"]),
       .ignores(
         "plain abort (abort-called)",
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
-  /// The reason text, or the abort signal for the allocator's frames.
-  public static var requirement: RuleRequirement { .anyOf([.abort, .reasonText]) }
+  /// The reason text, or an abort or trap for the allocator's frames.
+  public static var requirement: RuleRequirement { .anyOf([.abort, .trap, .reasonText]) }
 
   /// What malloc writes to the Application Specific Information when it finds damage.
   static let messages = [
@@ -67,7 +74,8 @@ public struct HeapCorruptionRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containingAny: Self.messages)
     var frame: (index: Int, evidence: Evidence)?
-    if let backtrace = context.crashedBacktrace {
+    // The allocator ends in abort() on older systems and in a trap (brk) on newer ones.
+    if context.isAbort || context.isTrap, let backtrace = context.crashedBacktrace {
       for fragment in Self.frames {
         if let index = context.firstFrameIndex(in: backtrace, containing: fragment), index < 10 {
           frame = (index, context.frameEvidence(backtrace, index))
@@ -92,6 +100,9 @@ public struct HeapCorruptionRule: DiagnosisRule {
       summary += " The app frame on the stack is \(DiagnosisContext.quote(app))."
       evidence.append(app)
     }
-    return finding(confidence: stated != nil ? .definite : .likely, summary: summary, evidence: evidence)
+    // "___BUG_IN_CLIENT_OF_LIBMALLOC_POINTER_BEING_FREED_WAS_NOT_ALLOCATED" states the cause in
+    // its name.
+    let named = frame?.evidence.detail.prefilteredContains("___BUG_IN_CLIENT_OF_LIBMALLOC") ?? false
+    return finding(confidence: stated != nil || named ? .definite : .likely, summary: summary, evidence: evidence)
   }
 }

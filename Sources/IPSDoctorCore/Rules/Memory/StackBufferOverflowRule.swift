@@ -52,11 +52,12 @@ public struct StackBufferOverflowRule: DiagnosisRule {
   public static var requirement: RuleRequirement { .anyOf([.abort, .reasonText]) }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard context.report.exception?.signal?.hasPrefix("SIGABRT") ?? true,
-      let backtrace = context.crashedBacktrace
-    else { return nil }
+    guard let backtrace = context.crashedBacktrace else { return nil }
     let stated = context.reasonText(containing: "stack buffer overflow")
-    let checkFrame = context.firstFrameIndex(in: backtrace, containing: "__stack_chk_fail").flatMap { $0 < 6 ? $0 : nil }
+    // The frame alone only on the abort it leads to.
+    let checkFrame =
+      context.isAbort
+      ? context.firstFrameIndex(in: backtrace, containing: "__stack_chk_fail").flatMap { $0 < 6 ? $0 : nil } : nil
     guard stated != nil || checkFrame != nil else { return nil }
     var evidence: [Evidence] = []
     var summary: String
