@@ -125,7 +125,7 @@ public struct DiagnosisContext: Sendable {
     // instructions, more than the appends for a report's dozen images).
     var isAppImage: [Bool] = []
     isAppImage.reserveCapacity(self.report.images.count)
-    let bundle = BinaryImage.bundleComponent(ofProcessPath: self.report.processPath)
+    let bundle = BinaryImage.appBundle(ofProcessPath: self.report.processPath)
     // In place: `enumerated()` and the array's subscript copied every image out of the array.
     self.report.images.withUnsafeBufferPointer { images in
       for index in images.indices {

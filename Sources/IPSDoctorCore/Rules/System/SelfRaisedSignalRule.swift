@@ -35,6 +35,14 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
           ]),
         .likely, summaryContains: ["`raise`", "SettingsView.crashButtonTapped()", "SIGSEGV"]),
       .ignores(
+        "a crash reporter's signal handler re-raising a caught signal",
+        SystemExampleReport.report(
+          signal: "SIGSEGV",
+          mainFrames: [
+            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`raise", "Example`CrashReporter.handleSignal(_:)",
+            "libsystem_platform.dylib`_sigtramp", "Example`Parser.next()", "Example`main",
+          ])),
+      .ignores(
         "abort() (abort-called)",
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
       .ignores(
@@ -69,6 +77,9 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
     guard let sender, index < backtrace.frames.count, context.isAppFrame(backtrace.frames[index]) else {
       return nil
     }
+    // `_sigtramp` below means a signal handler (a crash reporter's) re-raised a signal it caught:
+    // the crash is under the handler, not the app's own raise.
+    if context.firstFrameIndex(in: backtrace, containing: "_sigtramp") != nil { return nil }
     let caller = context.appFrameEvidence(in: backtrace, from: index) ?? context.frameEvidence(backtrace, index)
     let senderEvidence = context.frameEvidence(backtrace, index - 1)
     var summary = "The app sent itself `\(signal)`: `\(sender)` (\(senderEvidence.path)) was called from the app's \(DiagnosisContext.quote(caller))"
