@@ -55,7 +55,7 @@ public struct DotNetUnhandledExceptionRule: DiagnosisRule {
     // The frames alone only where the runtime's error path ends: an abort or a raised exception.
     let frame =
       context.isAbort || context.lastExceptionBacktrace != nil
-      ? ManagedRuntimeFrames.find(Self.markers, in: context) : nil
+      ? ManagedRuntimeFrames.find(Self.markers, family: ["xamarin_", "mono_"], in: context) : nil
     guard stated != nil || frame != nil else { return nil }
     var evidence: [Evidence] = []
     var summary = "A managed .NET exception was not caught"

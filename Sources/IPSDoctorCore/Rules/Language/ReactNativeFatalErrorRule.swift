@@ -46,7 +46,7 @@ public struct ReactNativeFatalErrorRule: DiagnosisRule {
     // The frames alone only where the runtime's error path ends: an abort or a raised exception.
     let frame =
       context.isAbort || context.lastExceptionBacktrace != nil
-      ? ManagedRuntimeFrames.find(Self.markers, in: context) : nil
+      ? ManagedRuntimeFrames.find(Self.markers, family: ["RCT"], in: context) : nil
     guard stated != nil || frame != nil else { return nil }
     var evidence: [Evidence] = []
     var summary = "React Native's fatal handler ended the app on an uncaught JavaScript error"

@@ -45,6 +45,8 @@ public struct GPUDriverKillRule: DiagnosisRule {
   static let guiltyFrames = ["gpus_ReturnGuiltyForHardwareRestart", "gpus_ReturnGuiltyForSoftwareRestart"]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    // Every kill path is a "gpus" function: one search passes most reports.
+    guard context.crashedThreadTop(8, contains: "gpus") != nil else { return nil }
     // Not in the background: that is opengl-background-render's signature.
     if context.crashedThreadTop(8, contains: "gpus_ReturnNotPermittedKillClient") != nil { return nil }
     var hit: (index: Int, evidence: Evidence)?

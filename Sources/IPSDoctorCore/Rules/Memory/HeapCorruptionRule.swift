@@ -75,10 +75,10 @@ public struct HeapCorruptionRule: DiagnosisRule {
     let stated = context.reasonText(containingAny: Self.messages)
     var frame: (index: Int, evidence: Evidence)?
     // The allocator ends in abort() on older systems and in a trap (brk) on newer ones.
-    if context.isAbort || context.isTrap, let backtrace = context.crashedBacktrace {
+    if context.isAbort || context.isTrap {
       for fragment in Self.frames {
-        if let index = context.firstFrameIndex(in: backtrace, containing: fragment), index < 10 {
-          frame = (index, context.frameEvidence(backtrace, index))
+        if let found = context.crashedThreadTop(10, contains: fragment) {
+          frame = found
           break
         }
       }
