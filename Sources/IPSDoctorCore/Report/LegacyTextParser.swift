@@ -678,6 +678,16 @@ struct LegacyTextReader {
 
   // MARK: Top level
 
+  /// KSCrash's heading of a second crash, the reporter's own, appended after the first crash's
+  /// report: what follows describes the crash reporter failing, never the app's crash, so reading
+  /// stops there (the primary crash's exception, thread and frames stand).
+  static let handlerCrashed: StaticString = "Handler crashed while reporting:"
+
+  /// KSCrash's statement, on a line of its own after "Crashed Thread:", that its watchdog found
+  /// the main thread deadlocked: kept as application-specific information, where rules read
+  /// what a reporter says about the crash.
+  static let deadlockStatement: StaticString = "Application main thread deadlocked"
+
   /// A line outside any block, `bytes[line]`, ASCII and not blank.
   mutating func readTopLevel(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
     if Self.isEOF(bytes, line) {
@@ -703,8 +713,16 @@ struct LegacyTextReader {
       startApplicationSpecificBacktrace()
       return
     }
+    if LegacyTextLine.hasPrefix(bytes, line, Self.handlerCrashed) {
+      stopped = true
+      return
+    }
     if let (key, value) = LegacyTextLine.keyValue(bytes, line) {
       readField(Field(bytes, key), key: key, value: value, bytes, isASCII: true, number: number)
+      return
+    }
+    if LegacyTextLine.hasPrefix(bytes, line, Self.deadlockStatement) {
+      applicationSpecificLines.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
       return
     }
     let first = bytes[line.lowerBound]
@@ -740,9 +758,17 @@ struct LegacyTextReader {
       startApplicationSpecificBacktrace()
       return
     }
+    if LegacyTextLine.hasPrefix(line, Self.handlerCrashed) {
+      stopped = true
+      return
+    }
     if let (key, value) = LegacyTextLine.keyValue(line) {
       let (field, keyRange, valueRange) = (Field(key), range(of: key), range(of: value))
       readField(field, key: keyRange, value: valueRange, source, isASCII: false, number: number)
+      return
+    }
+    if LegacyTextLine.hasPrefix(line, Self.deadlockStatement) {
+      applicationSpecificLines.append(String(line))
       return
     }
     // A first character that is a digit starts with a digit byte: most lines stop at the byte.
@@ -894,6 +920,8 @@ struct LegacyTextReader {
         warn(number, "the exception type is empty")
         break
       }
+      // KSCrash writes "0 (0)" when there was no Mach exception (a deadlock or a user report).
+      if type == "0" && (signal == nil || signal == "0") { break }
       var exception = report.exception ?? ExceptionInfo()
       exception.type = type
       exception.signal = signal

@@ -326,7 +326,9 @@ public enum ReportReader {
 extension CrashReport {
   mutating func apply(panicBody object: JSONNode, decoder: inout FieldDecoder) {
     var summary = PanicSummary()
-    summary.panicString = decoder.string(object, "panicString", at: .root)
+    // Full panic logs (bug_type 151) name the field "string".
+    summary.panicString =
+      decoder.string(object, "panicString", at: .root) ?? decoder.string(object, "string", at: .root)
     summary.product = decoder.string(object, "product", at: .root)
     summary.build = decoder.string(object, "build", at: .root)
     if let text = summary.panicString {
