@@ -185,6 +185,19 @@ struct TextReporter: Reporter {
     return line.string
   }
 
+  /// "Crashed thread 7 (queue):" and its first frames, the app's own marked with an arrow.
+  func topFrameLines(_ summary: CrashSummary) -> [String] {
+    guard let thread = summary.crashedThread, !summary.topFrames.isEmpty else { return [] }
+    let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }
+    var lines = ["", "  " + style.bold("Crashed thread \(thread)") + (label.isEmpty ? "" : " (" + TerminalText.escaped(label.joined(separator: ", ")) + ")") + ":"]
+    for frame in summary.topFrames {
+      let marker = frame.isApp ? "  → " : "    "
+      lines += PlainText.wrap(
+        marker + "\(frame.index)  " + TerminalText.escaped(frame.text), width: width, indent: "         ")
+    }
+    return lines
+  }
+
   func errorText(_ error: ReportError) -> String {
     var text = ""
     if let line = error.line {
@@ -205,6 +218,7 @@ struct TextReporter: Reporter {
     lines.append("  " + style.dim("Confidence: \(diagnosis.confidence.rawValue)"))
     lines.append("")
     lines += PlainText.renderMarkdown(diagnosis.summary, width: width, indent: "    ", style: style)
+    if let summary = outcome.result?.summary { lines += topFrameLines(summary) }
     if verbose && !diagnosis.evidence.isEmpty {
       lines.append("")
       lines.append("  " + style.bold("Evidence:"))
