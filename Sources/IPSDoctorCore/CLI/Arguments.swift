@@ -95,7 +95,16 @@ public struct Options: Sendable, Equatable {
   /// `--format` as written; validated against the command's formats when bound.
   public var format: OutputFormat?
   public var catalogFormat: CatalogFormat = .text
-  public var output: String?
+  /// Whether `--format` was given (rather than taken from the `--output` file's name).
+  public var formatGiven = false
+  /// Every `--output`, in order (`diagnose` writes one file each, each in the format its name
+  /// says; `show`, `rules` and `explain` take one).
+  public var outputs: [String] = []
+  /// The first `--output`.
+  public var output: String? {
+    get { outputs.first }
+    set { outputs = newValue.map { [$0] } ?? [] }
+  }
   public var color: ColorChoice = .auto
   public var verbose = false
   public var quiet = false
@@ -363,7 +372,7 @@ public enum ArgumentBinder {
       let value = value ?? ""
       switch spec.key {
       case .format: formatText = (value, spelling)
-      case .output: options.output = value
+      case .output: options.outputs.append(value)
       case .color: options.color = try choice(value, option: spec)
       case .verbose: options.verbose = true
       case .quiet: options.quiet = true
@@ -414,7 +423,12 @@ public enum ArgumentBinder {
     if options.verbose && options.quiet {
       throw .conflictingOptions("--verbose", "--quiet")
     }
-    if let output = options.output, output.isEmpty {
+    if command != .diagnose, options.outputs.count > 1 {
+      throw .invalidValue(
+        option: "--output <file>", value: options.outputs[1],
+        expected: "one --output (only diagnose writes several)", suggestion: nil)
+    }
+    if options.outputs.contains(where: \.isEmpty) {
       throw .invalidValue(option: "--output <file>", value: "", expected: "a file name", suggestion: nil)
     }
 
@@ -424,8 +438,9 @@ public enum ArgumentBinder {
     case .diagnose:
       if let formatText {
         options.format = try choice(formatText.value, option: formatSpec)
+        options.formatGiven = true
       } else if let output = options.output, output != "-" {
-        options.format = OutputFormat(fileExtension: PathName(output).pathExtension)
+        options.format = OutputFormat(forOutput: output)
       }
     case .rules, .explain:
       if let formatText { options.catalogFormat = try choice(formatText.value, option: formatSpec) }

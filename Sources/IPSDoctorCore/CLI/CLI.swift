@@ -153,7 +153,7 @@ public enum CLI {
       switch resolved {
       case .failure(let refusal): return .failure(refusal)
       case .success(let targets):
-        guard let destination = open(targets["--output"], io: io) else { return .failure(OutputRefused(status: .cannotCreate)) }
+        guard let destination = open(targets.first, io: io) else { return .failure(OutputRefused(status: .cannotCreate)) }
         return .success(destination)
       }
     }
@@ -197,8 +197,8 @@ public enum CLI {
   /// that will be read, by identity, with the option or argument that named each.
   static func resolveOutputs(
     _ outputs: [NamedOutput], inputs: (NamedOutput, OutputTarget.Identity) -> String?, io: some CLIIO
-  ) -> Result<[String: OutputTarget], OutputRefused> {
-    var resolved: [String: OutputTarget] = [:]
+  ) -> Result<[OutputTarget], OutputRefused> {
+    var resolved: [OutputTarget] = []
     var claimed: [OutputTarget.Identity: NamedOutput] = [:]
     for output in outputs {
       let target: OutputTarget
@@ -221,7 +221,7 @@ public enum CLI {
         return .failure(OutputRefused(status: .usage))
       }
       if target.isFile { claimed[target.identity] = output }
-      resolved[output.option] = target
+      resolved.append(target)
     }
     return .success(resolved)
   }
@@ -252,8 +252,13 @@ struct DiagnoseCommand<IO: CLIIO> {
           return .dataError
         }
       case .failure(let error):
-        if error.reason == .notFound && options.writeBaseline == path {
-          baseline = Baseline()  // first run: the baseline is about to be written
+        if error.reason == .notFound {
+          // A first run in CI has no baseline yet: every crash group is new.
+          baseline = Baseline()
+          if options.writeBaseline != path {
+            io.writeStandardError(
+              "ips-doctor: note: the baseline '\(PathName(path).display)' does not exist yet: every crash group counts as new (--write-baseline writes one)\n")
+          }
         } else {
           CLI.writeError("cannot read the baseline '\(PathName(path).display)': \(error.message)", io: io)
           return error.reason == .notFound ? .noInput : .dataError
@@ -264,7 +269,8 @@ struct DiagnoseCommand<IO: CLIIO> {
     let discovery = InputDiscovery(paths: invocation.arguments, followLinks: options.followLinks)
 
     var outputs: [CLI.NamedOutput] = []
-    if let path = options.output, path != "-" { outputs.append(.init(option: "--output", path: path)) }
+    let files = options.outputs.filter { $0 != "-" }
+    for path in files { outputs.append(.init(option: "--output", path: path)) }
     if let path = options.writeBaseline { outputs.append(.init(option: "--write-baseline", path: path)) }
     if let path = stepSummaryPath {
       outputs.append(.init(option: "GITHUB_STEP_SUMMARY", path: path))
@@ -287,23 +293,27 @@ struct DiagnoseCommand<IO: CLIIO> {
       if case .failure(let refusal) = resolved { return refusal.status }
       return .software
     }
-    guard let destination = CLI.Destination.open(targets["--output"], io: io) else { return .cannotCreate }
+    // One sink per --output file, in the format its name says, and standard output (see
+    // `sinkFormats`); every sink sees every report, and the exit status is decided once.
+    var sinks: [(destination: CLI.Destination, reporter: any Reporter)] = []
+    for (index, format) in sinkFormats(files: files).enumerated() {
+      let target = index < files.count ? targets[index] : nil
+      guard let destination = CLI.Destination.open(target, io: io) else { return .cannotCreate }
+      let toTerminal = destination.file == nil && io.standardOutputIsTerminal
+      let color = format == .text
+        && CLI.useColor(options.color, isTerminal: toTerminal, environment: environment)
+      let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
+      let context = ReporterContext(
+        options: options, color: color, width: width, environment: environment,
+        diagnostics: { io.writeStandardError($0) })
+      sinks.append((destination, format.reporter.init(context: context)))
+    }
 
     var run = RunSummary()
     run.failOn = options.failOn
     run.filter = options.filter.description
     run.notices = discovery.notices
     for notice in discovery.notices { report(notice) }
-
-    let format = options.format ?? .text
-    let toTerminal = destination.file == nil && io.standardOutputIsTerminal
-    let color = format == .text
-      && CLI.useColor(options.color, isTerminal: toTerminal, environment: environment)
-    let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
-    let context = ReporterContext(
-      options: options, color: color, width: width, environment: environment,
-      diagnostics: { io.writeStandardError($0) })
-    var reporter = format.reporter.init(context: context)
 
     let standardInput: Result<[UInt8], FileError>? =
       discovery.inputs.containsStandardInput
@@ -323,7 +333,7 @@ struct DiagnoseCommand<IO: CLIIO> {
 
     var groups = CrashGroups()
     var notReports: [String] = []  // what each file found in a folder that is no Apple report is
-    reporter.begin(destination.out)
+    for index in sinks.indices { sinks[index].reporter.begin(sinks[index].destination.out) }
     runner.run { outcomes, skipped, done in
       progress.clear()
       for outcome in outcomes {
@@ -334,7 +344,7 @@ struct DiagnoseCommand<IO: CLIIO> {
         reportProblem(outcome)
         run.add(outcome, failOn: options.failOn)
         groups.add(outcome)
-        reporter.report(outcome, destination.out)
+        for index in sinks.indices { sinks[index].reporter.report(outcome, sinks[index].destination.out) }
       }
       for notice in skipped {
         report(notice)
@@ -360,14 +370,20 @@ struct DiagnoseCommand<IO: CLIIO> {
       report(notice)
     }
     run.exitCode = exitCode(run)
-    reporter.finish(run, destination.out)
     var status = run.exitCode
-    if let message = destination.commit() {
-      CLI.writeError(message, io: io)
-      status = max(status, .cannotCreate)
-    } else if let file = destination.file, !options.quiet {
-      // The output went to a file: say what happened where the user looks.
-      io.writeStandardError("ips-doctor: \(run.sentence) (written to \(file.destination.display))\n")
+    var written: [String] = []
+    for index in sinks.indices {
+      sinks[index].reporter.finish(run, sinks[index].destination.out)
+      if let message = sinks[index].destination.commit() {
+        CLI.writeError(message, io: io)
+        status = max(status, .cannotCreate)
+      } else if let file = sinks[index].destination.file {
+        written.append(file.destination.display)
+      }
+    }
+    if !written.isEmpty && !options.quiet && sinks.allSatisfy({ $0.destination.file != nil }) {
+      // The output went to files only: say what happened where the user looks.
+      io.writeStandardError("ips-doctor: \(run.sentence) (written to \(written.joined(separator: ", ")))\n")
     }
 
     if let path = stepSummaryPath {
@@ -377,7 +393,9 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
     }
 
-    if let path = options.writeBaseline, let baselineTarget = targets["--write-baseline"] {
+    // The targets are in the order of `outputs`: the files, then the baseline.
+    if let path = options.writeBaseline, files.count < targets.count {
+      let baselineTarget = targets[files.count]
       var updated = baseline ?? Baseline()
       updated.merge(run.groups)
       do throws(FileError) {
@@ -390,6 +408,26 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
     }
     return status
+  }
+
+  /// The format of each `--output` file, then, when anything goes to standard output, its format
+  /// last. A file's name says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
+  /// says `.txt`, takes `--format` (or text). Standard output is written when no file is named (or
+  /// `-` is), or when `--format` names a format no file took (`--format github -o x.sarif`:
+  /// annotations on standard output, SARIF in the file).
+  func sinkFormats(files: [String]) -> [OutputFormat] {
+    let given = options.formatGiven ? options.format : nil
+    var formats: [OutputFormat] = []
+    for path in files {
+      let named = OutputFormat(forOutput: path)
+      formats.append(named == nil || named == .text ? (given ?? named ?? .text) : named!)
+    }
+    if files.isEmpty || options.outputs.contains("-") {
+      formats.append(options.format ?? .text)
+    } else if let given, !formats.contains(given) {
+      formats.append(given)
+    }
+    return formats
   }
 
   /// Where the Markdown summary (counts and the crash-group table) is appended in a GitHub

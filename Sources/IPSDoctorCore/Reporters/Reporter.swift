@@ -21,6 +21,16 @@ public enum OutputFormat: String, Sendable, CaseIterable, Equatable {
     }
   }
 
+  /// The format an `--output` file's name says: its extension (`x.sarif.json` is SARIF); `nil`
+  /// when the name says none.
+  public init?(forOutput path: String) {
+    if path.lowercased().hasSuffix(".sarif.json") {
+      self = .sarif
+      return
+    }
+    self.init(fileExtension: PathName(path).pathExtension)
+  }
+
   /// The format for an `--output` file name's extension; `nil` (plain text) when unknown.
   public init?(fileExtension: String) {
     switch fileExtension.lowercased() {
