@@ -53,3 +53,39 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: other))
   }
 }
+
+/// Every id the tool emits can be explained, and SARIF says what the exit status says.
+@Suite struct EmittedIDTests {
+  @Test(arguments: Finding.Builtin.allCases)
+  func explainKnowsTheBuiltinIDs(builtin: Finding.Builtin) {
+    for format in ["text", "json", "markdown"] {
+      let run = CLITest.run(["explain", builtin.rawValue, "--format", format])
+      #expect(run.status == .success)
+      #expect(run.stdout.contains(builtin.title))
+    }
+  }
+
+  @Test func sarifRulesHaveHelpURIsAndPlainHelp() throws {
+    let run = CLITest.run([CLITest.diagnosed, "--format", "sarif"])
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let runs = try #require(json["runs"] as? [[String: Any]])
+    let driver = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
+    let rules = try #require(driver["rules"] as? [[String: Any]])
+    let founding = try #require(rules.first { $0["id"] as? String == "async-bridge-completion-off-main" })
+    #expect((founding["helpUri"] as? String)?.hasPrefix("https://") == true)
+    let help = try #require(founding["help"] as? [String: String])
+    #expect(help["text"]?.contains("```") == false)
+    let invocation = try #require((runs.first?["invocations"] as? [[String: Any]])?.first)
+    #expect(invocation["executionSuccessful"] as? Bool == true)
+  }
+
+  @Test func sarifExecutionFailsWhenAnInputCouldNotBeRead() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let broken = root.appendingPathComponent("broken.ips")
+    try Data("{\"bug_type\":\"309\"}\n[1]".utf8).write(to: broken)
+    let run = CLITest.run([broken.path, "--format", "sarif"])
+    #expect(run.status == .dataError)
+    #expect(run.stdout.contains("\"executionSuccessful\": false"))
+  }
+}
