@@ -49,7 +49,8 @@ struct LegacyTextWriter {
     guard let value, !value.isEmpty else { return }
     writtenLabels.insert(label)
     // A label may come from the report too (a resource report's keys, a text body's "Key: value").
-    lines.append(Self.padded(Self.escaped(label) + ":", width) + Self.escaped(value))
+    // As Apple pads them: to the column, and always at least one space after the colon.
+    lines.append(Self.padded(Self.escaped(label) + ": ", width) + Self.escaped(value))
   }
 
   mutating func blank() {

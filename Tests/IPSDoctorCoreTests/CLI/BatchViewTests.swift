@@ -110,3 +110,14 @@ import Testing
     #expect(ReportFilter.instant("soon") == nil)
   }
 }
+
+/// `show` pads labels as Apple does: a space always separates a label from its value.
+@Suite struct ShowLabelTests {
+  @Test func everyLabelIsFollowedByASpace() {
+    let run = CLITest.run(["show", "Fixtures/reports/null-pointer-dereference.ips"])
+    for label in ["Exception Subtype:", "Exception Type:", "Hardware Model:"] {
+      let line = run.stdout.split(separator: "\n").first { $0.hasPrefix(label) }
+      #expect(line.map { $0.dropFirst(label.count).first == " " } == true, "\(label)")
+    }
+  }
+}
