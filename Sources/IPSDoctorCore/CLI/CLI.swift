@@ -354,9 +354,9 @@ struct DiagnoseCommand<IO: CLIIO> {
           run.notices.append(notice)
         }
       }
-      progress.show(done)
+      progress.show(done, reports: run.reports)
     }
-    progress.clear()
+    progress.finish(reports: run.reports)
 
     run.groups = groups.sorted
     if !notReports.isEmpty && !options.quiet {
@@ -499,19 +499,26 @@ struct DiagnoseCommand<IO: CLIIO> {
   }
 }
 
-/// The "12/340 reports" line on standard error, redrawn in place; only on a terminal.
+/// The progress line on standard error, redrawn in place; only on a terminal. It counts reports
+/// (files that turn out not to be reports are not counted) against the files to read, and ends
+/// with the totals.
 struct Progress<IO: CLIIO> {
   let enabled: Bool
   let total: Int
   let io: IO
 
-  func show(_ done: Int) {
+  func show(_ done: Int, reports: Int) {
     guard enabled, done < total else { return }
-    io.writeStandardError("\rips-doctor: diagnosing \(done)/\(total) reports…")
+    io.writeStandardError("\rips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(done)/\(total) files read…")
   }
 
   func clear() {
     guard enabled else { return }
     io.writeStandardError("\r\u{1B}[K")
+  }
+
+  func finish(reports: Int) {
+    guard enabled else { return }
+    io.writeStandardError("\r\u{1B}[Kips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(total)/\(total) files read\n")
   }
 }
