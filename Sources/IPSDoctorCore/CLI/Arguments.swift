@@ -133,6 +133,10 @@ public struct Invocation: Sendable, Equatable {
     case run(Command)
     case help(Command?)
     case version
+    /// `--generate-completion-script SHELL`.
+    case completionScript(Shell)
+    /// `--generate-manual`.
+    case manual
   }
 
   public var action: Action
@@ -146,6 +150,7 @@ struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
     case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, help, version
+    case generateCompletion, generateManual
   }
 
   var key: Key
@@ -247,6 +252,12 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .version, long: "version", short: "V", placeholder: nil, help: "Show the version.",
       commands: Command.allCases),
+    OptionSpec(
+      key: .generateCompletion, long: "generate-completion-script", short: nil, placeholder: "shell",
+      help: "Print a completion script for bash, zsh or fish.", commands: [.diagnose]),
+    OptionSpec(
+      key: .generateManual, long: "generate-manual", short: nil, placeholder: nil,
+      help: "Print the manual page (ips-doctor.1).", commands: [.diagnose]),
   ]
 
   static func named(_ long: String) -> OptionSpec? { all.first { $0.long == long } }
@@ -347,6 +358,13 @@ public enum ArgumentBinder {
     if given.contains(where: { $0.spec.key == .version }) {
       return Invocation(action: .version, options: Options(), arguments: [])
     }
+    if let request = given.first(where: { $0.spec.key == .generateCompletion }) {
+      let shell: Shell = try choice(request.value ?? "", option: request.spec)
+      return Invocation(action: .completionScript(shell), options: Options(), arguments: [])
+    }
+    if given.contains(where: { $0.spec.key == .generateManual }) {
+      return Invocation(action: .manual, options: Options(), arguments: [])
+    }
     if given.contains(where: { $0.spec.key == .help }) {
       return Invocation(
         action: .help(command == .help ? nil : (commandNamed ? command : nil)),
@@ -417,7 +435,7 @@ public enum ArgumentBinder {
           }
           options.top = top
         }
-      case .help, .version: break
+      case .help, .version, .generateCompletion, .generateManual: break
       }
     }
     if options.verbose && options.quiet {

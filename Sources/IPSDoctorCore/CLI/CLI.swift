@@ -37,6 +37,10 @@ public enum CLI {
       return writeOutput("ips-doctor \(IPSDoctor.version)\n", io: io)
     case .help(let command):
       return writeOutput(Help.text(for: command), io: io)
+    case .completionScript(let shell):
+      return writeOutput(ShellCompletion.script(for: shell), io: io)
+    case .manual:
+      return writeOutput(Manual.page(), io: io)
     case .run(let command):
       // A hook for the exit-status tests: there is no other way to reach an internal error on
       // purpose.

@@ -56,7 +56,7 @@ enum Help {
       lines += row("0", "No finding at or above --fail-on (default: error).")
       lines += row("1", "Findings at or above --fail-on that are not in the --baseline.")
       lines += row("64", "Usage error.")
-      lines += row("65", "Some input could not be read as a crash report (or had warnings under --strict).")
+      lines += row("65", "Some input yielded no report to diagnose (or had warnings under --strict); a finding (1) wins over it.")
       lines += row("66", "A named path does not exist, or no crash report was found.")
       lines += row("70", "Internal error.")
       lines += row("73", "The --output or --write-baseline file could not be written.")
