@@ -71,7 +71,7 @@ struct IsolationResolver {
         case .mainActor:
           return .main("the extension's conformance to @MainActor \(entry.name) isolates its members")
         case .mainActorSince(let sdk):
-          sdkNote = "the extension's conformance to \(entry.name) isolates its members only when built with the \(sdk) or later"
+          sdkNote = "built with an SDK older than the \(sdk), \(entry.name) is not @MainActor and neither is the method (with it, the extension's conformance isolates the method)"
         case .none: break
         }
       }
@@ -127,7 +127,7 @@ struct IsolationResolver {
       case .mainActor:
         return .main("'\(type.name)' inherits @MainActor from \(entry.name) in its declaration")
       case .mainActorSince(let sdk):
-        sdkNote = "'\(type.name)' declares conformance to \(entry.name), which is @MainActor only from the \(sdk) on"
+        sdkNote = "built with an SDK older than the \(sdk), \(entry.name) is not @MainActor and neither is '\(type.name)' (with it, the conformance in its declaration isolates the type)"
       case .none: break
       }
     }

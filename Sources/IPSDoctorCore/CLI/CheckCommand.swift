@@ -1,0 +1,61 @@
+/// `ips-doctor check PATH...`: finds `async` implementations of completion-handler delegate
+/// methods that the compiler's bridge completes off the main thread (see ``SourceChecker``).
+///
+/// Exit status: 0 when no finding is at or above `--fail-on`, 1 when one is, 66 when a named
+/// path does not exist or no Swift file was found, 73 when the output cannot be written.
+struct CheckCommand<IO: CLIIO> {
+  let invocation: Invocation
+  let environment: [String: String]
+  let io: IO
+
+  func run() -> ExitCode {
+    let options = invocation.options
+    var discovery = SwiftSourceDiscovery(excludes: options.excludes)
+    for argument in invocation.arguments { discovery.add(argument) }
+    var status = ExitCode.success
+    for problem in discovery.problems {
+      CLI.writeError("\(problem.path.display): \(problem.error.message)", io: io)
+      status = max(status, .noInput)
+    }
+    if options.verbose {
+      for skipped in discovery.skipped { io.writeStandardError("ips-doctor: " + TerminalText.escaped(skipped) + "\n") }
+    }
+
+    var sources: [SourceChecker.Source] = []
+    for path in discovery.files {
+      switch POSIX.readFile(path, limit: options.maxSize, expectedToExist: false) {
+      case .success(let bytes): sources.append(.init(display: path.display, bytes: bytes))
+      case .failure(let error):
+        CLI.writeError("\(path.display): \(error.message)", io: io)
+        status = max(status, .noInput)
+      }
+    }
+    if sources.isEmpty && discovery.problems.isEmpty {
+      CLI.writeError("no Swift file found", io: io)
+      return .noInput
+    }
+
+    let checker = SourceChecker(defaultMainActor: options.defaultIsolation == .mainActor)
+    let result = checker.check(sources)
+    if options.verbose {
+      for note in result.notes { io.writeStandardError("ips-doctor: " + TerminalText.escaped(note) + "\n") }
+    }
+    let findings = result.findings.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+
+    let destination: CLI.Destination
+    switch CLI.Destination.open(path: options.output, io: io) {
+    case .success(let opened): destination = opened
+    case .failure(let refusal): return refusal.status
+    }
+    destination.out.write(
+      CheckOutput.render(findings, format: options.format ?? .text, filesScanned: sources.count, verbose: options.verbose))
+    if let message = destination.commit() {
+      CLI.writeError(message, io: io)
+      return .cannotCreate
+    }
+    if let threshold = options.failOn.threshold, findings.contains(where: { $0.severity >= threshold }) {
+      status = max(status, .findings)
+    }
+    return status
+  }
+}
