@@ -125,6 +125,8 @@ public struct Options: Sendable, Equatable {
   public var excludes: [String] = []
   /// `check --default-isolation`: the isolation of the checked module's declarations.
   public var defaultIsolation: DefaultIsolation = .nonisolated
+  /// `check --report`: a crash report whose bridge frame names the declaration to point at.
+  public var report: String?
 
   public init() {}
 }
@@ -148,7 +150,7 @@ struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
     case maxSize, noProgress, follow, top, summary, help, version
-    case exclude, defaultIsolation
+    case exclude, defaultIsolation, report
   }
 
   var key: Key
@@ -233,6 +235,10 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .defaultIsolation, long: "default-isolation", short: nil, placeholder: "isolation",
       help: "check: the module's default isolation: nonisolated (the default) or main-actor (-default-isolation MainActor).",
+      commands: [.check]),
+    OptionSpec(
+      key: .report, long: "report", short: nil, placeholder: "crash.ips",
+      help: "check: point from the report's bridge frame (@objc closure #1 in T.m) to the declaration of T.m.",
       commands: [.check]),
     OptionSpec(
       key: .help, long: "help", short: "h", placeholder: nil, help: "Show help information.",
@@ -401,6 +407,7 @@ public enum ArgumentBinder {
         }
       case .exclude: options.excludes.append(value)
       case .defaultIsolation: options.defaultIsolation = try choice(value, option: spec)
+      case .report: options.report = value
       case .help, .version: break
       }
     }

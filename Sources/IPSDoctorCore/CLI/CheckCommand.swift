@@ -49,6 +49,7 @@ struct CheckCommand<IO: CLIIO> {
     }
     destination.out.write(
       CheckOutput.render(findings, format: options.format ?? .text, filesScanned: sources.count, verbose: options.verbose))
+    if let report = options.report { status = max(status, linkReport(report, sources: sources)) }
     if let message = destination.commit() {
       CLI.writeError(message, io: io)
       return .cannotCreate
@@ -57,5 +58,36 @@ struct CheckCommand<IO: CLIIO> {
       status = max(status, .findings)
     }
     return status
+  }
+
+  /// `--report`: tells on standard error which declaration the report's bridge frame names.
+  private func linkReport(_ path: String, sources: [SourceChecker.Source]) -> ExitCode {
+    let name = PathName(path)
+    let bytes: [UInt8]
+    switch POSIX.readFile(name, limit: invocation.options.maxSize, expectedToExist: false) {
+    case .success(let read): bytes = read
+    case .failure(let error):
+      CLI.writeError("\(name.display): \(error.message)", io: io)
+      return error.reason == .notFound ? .noInput : .dataError
+    }
+    guard let found = CrashDeclarationLink.links(reportBytes: bytes, sources: sources) else {
+      CLI.writeError("\(name.display): not a crash report", io: io)
+      return .dataError
+    }
+    guard let frame = found.frame else {
+      io.writeStandardError("ips-doctor: \(name.display): no '@objc closure #N in T.m' bridge frame in the report\n")
+      return .success
+    }
+    if found.links.isEmpty {
+      io.writeStandardError(
+        "ips-doctor: " + TerminalText.escaped("\(name.display): the bridge frame names \(frame), declared in none of the scanned files") + "\n")
+    }
+    for link in found.links {
+      io.writeStandardError(
+        TerminalText.escaped(
+          "\(link.file):\(link.line):\(link.column): note: the crash in \(name.display) was called by the bridge of this declaration (@objc closure in \(frame))")
+          + "\n")
+    }
+    return .success
   }
 }

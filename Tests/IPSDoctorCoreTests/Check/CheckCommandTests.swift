@@ -81,3 +81,23 @@ import Testing
     }
   }
 }
+
+@Suite struct CheckReportLinkTests {
+  @Test func theBridgeFrameNamesTheDeclaration() {
+    let run = CLITest.run([
+      "check", "Fixtures/swift", "--report", "Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips",
+      "--fail-on", "never",
+    ])
+    #expect(run.status == .success)
+    #expect(
+      run.stderr.contains(
+        "Fixtures/swift/founding-crash-plain-class.swift:5:5: note: the crash in Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips was called by the bridge"))
+  }
+
+  @Test func aReportWithoutBridgeFrameOrNotAReport() {
+    let none = CLITest.run(["check", "Fixtures/swift", "--report", "Fixtures/reports/async-delegate-unrelated-exception.ips", "--fail-on", "never"])
+    #expect(none.status == .success)
+    let notReport = CLITest.run(["check", "Fixtures/swift", "--report", "Fixtures/swift/founding-crash-plain-class.swift", "--fail-on", "never"])
+    #expect(notReport.status == .dataError)
+  }
+}
