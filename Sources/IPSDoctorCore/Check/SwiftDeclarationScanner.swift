@@ -75,25 +75,11 @@ struct SwiftDeclarationScanner {
     guard first <= last else { return "" }
     let start = tokens[first].offset
     let stop = last + 1 < tokens.count ? tokens[last + 1].offset : bytes.count
-    var text = ""
-    var lastWasSpace = false
     // Up to the end of the last token: whitespace and comments after it are left out.
     let lastEnd = tokens[last].kind == .literal ? stop : end(of: tokens[last])
-    let pending = bytes[start..<min(max(lastEnd, start), stop)]
-    for byte in pending {
-      let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
-      if isSpace {
-        if !lastWasSpace { text.append(" ") }
-        lastWasSpace = true
-      } else {
-        text.unicodeScalars.append(UnicodeScalar(byte))
-        lastWasSpace = false
-      }
-    }
-    if pending.contains(where: { $0 >= 0x80 }) {
-      return String(decoding: pending, as: UTF8.self).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-    }
-    return text.trimmingSpaces()
+    let text = String(decoding: bytes[start..<min(max(lastEnd, start), stop)], as: UTF8.self)
+    return text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r\n" || $0 == "\r" })
+      .joined(separator: " ")
   }
 
   /// Skips a balanced group starting at the opening token at `index` (`(`, `[`, `<` or `{`) and
@@ -224,19 +210,14 @@ struct SwiftDeclarationScanner {
   private mutating func typeDeclaration(_ kind: SwiftTypeDeclaration.Kind) {
     let keyword = tokens[index]
     index += 1
+    // The name: `Name`, or for an extension a dotted path (`Outer.Inner`).
     var name = ""
-    while let current = token() {
-      if current.kind == .identifier {
-        name += current.value
-        index += 1
-      } else if current.isPunctuation(UInt8(ascii: ".")) {
-        name += "."
-        index += 1
-      } else {
-        break
-      }
-      guard let next = token(), next.isPunctuation(UInt8(ascii: ".")) || current.isPunctuation(UInt8(ascii: "."))
-      else { break }
+    while let current = token(), current.kind == .identifier {
+      name += current.value
+      index += 1
+      guard let dot = token(), dot.isPunctuation(UInt8(ascii: ".")) else { break }
+      name += "."
+      index += 1
     }
     if let parent = directType, kind != .extension {
       name = result.types[parent].name + "." + name
@@ -455,15 +436,5 @@ struct SwiftDeclarationScanner {
       index += 1
     }
     return (labels, types)
-  }
-}
-
-extension String {
-  /// The text without leading and trailing spaces.
-  func trimmingSpaces() -> String {
-    var text = Substring(self)
-    while text.first == " " { text.removeFirst() }
-    while text.last == " " { text.removeLast() }
-    return String(text)
   }
 }
