@@ -153,6 +153,16 @@ struct SwiftLexer {
     return true
   }
 
+  /// Whether a `"` followed by `hashes` `#` comes before the end of the line from `index`.
+  private func closesOnItsLine(from index: Int, hashes: Int) -> Bool {
+    var position = index
+    while position < bytes.count, bytes[position] != Self.newline, bytes[position] != 0x0D {
+      if bytes[position] == Self.quote && closes(at: position + 1, hashes: hashes) { return true }
+      position += 1
+    }
+    return false
+  }
+
   /// Skips a string literal starting at `index` (its `#`s or its opening quote) and returns the
   /// offset after it. Handles `"""` and raw delimiters, escapes (`\` followed by the delimiter's
   /// `#`s) and interpolations. A single-line literal ends at the end of its line at the latest.
@@ -160,7 +170,11 @@ struct SwiftLexer {
     var position = index
     while byte(position) == Self.hash { position += 1 }
     let hashes = position - index
-    let multiline = byte(position + 1) == Self.quote && byte(position + 2) == Self.quote
+    var multiline = byte(position + 1) == Self.quote && byte(position + 2) == Self.quote
+    if multiline && hashes > 0 && closesOnItsLine(from: position + 3, hashes: hashes) {
+      // `#""""#` is the raw string `""`, as in the compiler's lexer.
+      multiline = false
+    }
     position += multiline ? 3 : 1
     while position < bytes.count {
       let current = bytes[position]

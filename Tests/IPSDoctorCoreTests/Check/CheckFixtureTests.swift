@@ -73,6 +73,8 @@ import Testing
     #expect(values(#"x "\(f("}", ")"))" y"#) == ["x", "<lit>", "y"])
     #expect(values("x \"\"\"\n a \"\" \\\"\"\" b\n \"\"\" y") == ["x", "<lit>", "y"])
     #expect(values("x #/ \" /# y") == ["x", "<lit>", "y"])
+    #expect(values(##"x #""""# y #""x""# z"##) == ["x", "<lit>", "y", "<lit>", "z"])
+    #expect(values("x #\"\"\"\n a \"# b\n \"\"\"# y") == ["x", "<lit>", "y"])
   }
 
   @Test func unterminatedInputIsNotedNotFatal() {
