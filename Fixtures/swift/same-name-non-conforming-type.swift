@@ -14,6 +14,15 @@ protocol NotificationHandling {
     func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async
 }
 
+// Default implementations in protocol extensions are never called by Objective-C.
+extension NotificationHandling {
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {}
+}
+
+extension UNUserNotificationCenterDelegate {
+    func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async -> UNNotificationPresentationOptions { [] }
+}
+
 // An extension of a type declared elsewhere: conformance and isolation unknown, so a warning.
 extension ExternalDelegate {
     func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {} // check: warning

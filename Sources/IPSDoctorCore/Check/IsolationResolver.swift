@@ -22,6 +22,8 @@ struct IsolationResolver {
   /// `--default-isolation main-actor`: the module's default isolation is the main actor.
   let defaultMainActor: Bool
 
+  /// Protocols declared in the scanned files, by simple name.
+  private let protocols: Set<Substring>
   /// Primary declarations (not extensions or protocols) by simple name.
   private let primaries: [Substring: [SwiftTypeDeclaration]]
   /// Extensions by simple name of the extended type.
@@ -32,17 +34,28 @@ struct IsolationResolver {
     self.defaultMainActor = defaultMainActor
     var primaries: [Substring: [SwiftTypeDeclaration]] = [:]
     var extensions: [Substring: [SwiftTypeDeclaration]] = [:]
+    var protocols: Set<Substring> = []
     for file in files {
       for type in file.types {
         switch type.kind {
         case .extension: extensions[type.simpleName, default: []].append(type)
-        case .protocol: break
+        case .protocol: protocols.insert(type.simpleName)
         default: primaries[type.simpleName, default: []].append(type)
         }
       }
     }
     self.primaries = primaries
     self.extensions = extensions
+    self.protocols = protocols
+  }
+
+  /// Whether `enclosing` declares or extends a protocol: its methods are requirements or default
+  /// implementations, which Objective-C never calls.
+  func isProtocol(_ enclosing: SwiftTypeDeclaration) -> Bool {
+    if enclosing.kind == .protocol { return true }
+    guard enclosing.kind == .extension else { return false }
+    let name = enclosing.simpleName
+    return protocols.contains(name) || CompletionHandlerDelegateTable.protocols[String(name)] != nil
   }
 
   static func isOtherGlobalActor(_ attribute: String) -> Bool {

@@ -28,7 +28,7 @@ struct SourceChecker {
       for function in file.functions where function.isAsync && function.hasBody {
         guard let typeIndex = function.enclosingType else { continue }
         let enclosing = file.types[typeIndex]
-        guard enclosing.kind != .protocol else { continue }
+        guard !resolver.isProtocol(enclosing) else { continue }
         for method in CompletionHandlerDelegateTable.entries(for: function) {
           let place = "\(source.display):\(function.line):\(function.column)"
           let conformance = resolver.conformance(of: enclosing, to: method.protocolName)
