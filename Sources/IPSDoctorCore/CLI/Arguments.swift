@@ -123,8 +123,9 @@ public struct Options: Sendable, Equatable {
   public var summaryOnly = false
   /// `check --exclude`: glob patterns of files and folders not to scan.
   public var excludes: [String] = []
-  /// `check --default-isolation`: the isolation of the checked module's declarations.
-  public var defaultIsolation: DefaultIsolation = .nonisolated
+  /// `check --default-isolation`: the isolation of the checked module's declarations; `nil`
+  /// when not stated (nonisolated, unless the scanned project sets MainActor somewhere).
+  public var defaultIsolation: DefaultIsolation?
   /// `check --report`: a crash report whose bridge frame names the declaration to point at.
   public var report: String?
 

@@ -35,7 +35,11 @@ struct CheckCommand<IO: CLIIO> {
       return .noInput
     }
 
-    let checker = SourceChecker(defaultMainActor: options.defaultIsolation == .mainActor)
+    var checker = SourceChecker(defaultMainActor: options.defaultIsolation == .mainActor)
+    if options.defaultIsolation == nil, let setting = discovery.mainActorDefaultIsolation {
+      // Not stated, but some target is built with MainActor: plain types are not certain.
+      checker.mainActorDefaultSeenIn = setting.display
+    }
     let result = checker.check(sources)
     if options.verbose {
       for note in result.notes { io.writeStandardError("ips-doctor: " + TerminalText.escaped(note) + "\n") }

@@ -21,6 +21,8 @@ struct IsolationResolver {
   let files: [SwiftFileDeclarations]
   /// `--default-isolation main-actor`: the module's default isolation is the main actor.
   let defaultMainActor: Bool
+  /// Where the scanned project sets a main-actor default isolation for some module, if it does.
+  let mainActorDefaultSeenIn: String?
 
   /// Protocols declared in the scanned files, by simple name.
   private let protocols: Set<Substring>
@@ -29,9 +31,10 @@ struct IsolationResolver {
   /// Extensions by simple name of the extended type.
   private let extensions: [Substring: [SwiftTypeDeclaration]]
 
-  init(files: [SwiftFileDeclarations], defaultMainActor: Bool) {
+  init(files: [SwiftFileDeclarations], defaultMainActor: Bool, mainActorDefaultSeenIn: String? = nil) {
     self.files = files
     self.defaultMainActor = defaultMainActor
+    self.mainActorDefaultSeenIn = mainActorDefaultSeenIn
     var primaries: [Substring: [SwiftTypeDeclaration]] = [:]
     var extensions: [Substring: [SwiftTypeDeclaration]] = [:]
     var protocols: Set<Substring> = []
@@ -162,6 +165,9 @@ struct IsolationResolver {
     if let sdkNote { return .sdkDependent(sdkNote) }
     if defaultMainActor && !type.modifiers.contains("nonisolated") {
       return .main("the module's default isolation is the main actor (--default-isolation main-actor)")
+    }
+    if let setting = mainActorDefaultSeenIn {
+      return .unknown("'\(type.name)' has no isolation of its own, and \(setting) makes some module's default isolation MainActor (state it with --default-isolation)")
     }
     return .notMain("'\(type.name)' is not main-actor isolated (assuming the module's default isolation is nonisolated; see --default-isolation)")
   }

@@ -17,10 +17,16 @@ struct SourceChecker {
   }
 
   var defaultMainActor = false
+  /// A build setting in the scanned project that makes some module's default isolation the main
+  /// actor (`defaultIsolation(MainActor.self)`, `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`),
+  /// when `--default-isolation` was not given: which module a file belongs to is not known, so
+  /// a type that is main-actor only by default is reported at a lower severity.
+  var mainActorDefaultSeenIn: String?
 
   func check(_ sources: [Source]) -> Result {
     let scanned = sources.map { SwiftDeclarationScanner.scan($0.bytes) }
-    let resolver = IsolationResolver(files: scanned, defaultMainActor: defaultMainActor)
+    let resolver = IsolationResolver(
+      files: scanned, defaultMainActor: defaultMainActor, mainActorDefaultSeenIn: mainActorDefaultSeenIn)
     var findings: [CheckFinding] = []
     var notes: [String] = []
     for (source, file) in zip(sources, scanned) {

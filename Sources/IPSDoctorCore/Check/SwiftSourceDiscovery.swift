@@ -11,6 +11,9 @@ struct SwiftSourceDiscovery {
   private(set) var problems: [(path: PathName, error: FileError)] = []
   /// What was skipped (for `-v`).
   private(set) var skipped: [String] = []
+  /// The first `Package.swift` or `project.pbxproj` found that sets a main-actor default
+  /// isolation (see ``DefaultIsolationSetting``).
+  private(set) var mainActorDefaultIsolation: PathName?
 
   init(excludes: [String]) {
     self.excludes = excludes
@@ -30,7 +33,17 @@ struct SwiftSourceDiscovery {
       walk(path, depth: 0)
     case .success:
       files.append(path)
+      noteBuildSettings(path, name: String(decoding: path.lastComponent, as: UTF8.self))
     }
+  }
+
+  /// Records `path` when it is a manifest or Xcode project that sets MainActor default isolation.
+  private mutating func noteBuildSettings(_ path: PathName, name: String) {
+    guard mainActorDefaultIsolation == nil, name == "Package.swift" || name == "project.pbxproj",
+      case .success(let bytes) = POSIX.readFile(path, limit: 16 << 20, expectedToExist: false),
+      DefaultIsolationSetting.setsMainActor(bytes)
+    else { return }
+    mainActorDefaultIsolation = path
   }
 
   private mutating func walk(_ folder: PathName, depth: Int) {
@@ -56,7 +69,10 @@ struct SwiftSourceDiscovery {
       guard case .success(let status) = POSIX.lstatus(path) else { continue }
       switch status.kind {
       case .directory: walk(path, depth: depth + 1)
-      case .regular where name.hasSuffix(".swift"): files.append(path)
+      case .regular where name.hasSuffix(".swift"):
+        files.append(path)
+        noteBuildSettings(path, name: name)
+      case .regular where name == "project.pbxproj": noteBuildSettings(path, name: name)
       default: break
       }
     }

@@ -101,3 +101,26 @@ import Testing
     #expect(notReport.status == .dataError)
   }
 }
+
+@Suite struct CheckDefaultIsolationSettingTests {
+  @Test(arguments: [
+    ("Package.swift", "swiftSettings: [\n  .defaultIsolation( MainActor.self )\n]"),
+    ("App.xcodeproj/project.pbxproj", "\t\tSWIFT_DEFAULT_ACTOR_ISOLATION = MainActor;\n"),
+  ])
+  func aProjectSettingLowersPlainTypesUnlessStated(_ settingFile: String, _ setting: String) throws {
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let url = folder.appendingPathComponent(settingFile)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try setting.write(to: url, atomically: true, encoding: .utf8)
+    try CLITest.copyFixture(CheckCommandTests.positive, to: folder, as: "Push.swift")
+
+    let unstated = CLITest.run(["check", folder.path, "--fail-on", "warning"])
+    #expect(unstated.status == .findings)
+    #expect(unstated.stdout.contains(": warning: "))
+    #expect(!unstated.stdout.contains(": error: "))
+    #expect(unstated.stdout.contains("makes some module's default isolation MainActor"))
+    #expect(CLITest.run(["check", folder.path, "--default-isolation", "nonisolated"]).status == .findings)
+    #expect(CLITest.run(["check", folder.path, "--default-isolation", "main-actor"]).status == .success)
+  }
+}
