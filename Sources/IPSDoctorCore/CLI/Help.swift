@@ -52,6 +52,9 @@ enum Help {
       if command == .rules || command == .explain, spec.key == .format {
         help = "Output format: text, json, markdown. Default: text."
       }
+      if command == .check, spec.key == .verbose {
+        help = "Also list what was skipped, and the methods not reported and why."
+      }
       lines += row(name, help)
     }
     if general {
