@@ -113,8 +113,10 @@ enum CompletionHandlerDelegateTable {
     "ObservableObject", "CustomStringConvertible", "Error",
   ]
 
-  /// The entries for `function`'s Swift name whose parameter type, when they name one, matches.
+  /// The entries for `function`'s Swift name whose parameter type, when they name one, matches;
+  /// for `@objc(selector)`, the entry of that selector.
   static func entries(for function: SwiftFunctionDeclaration) -> [Method] {
+    if let selector = function.objcSelector { return all.filter { $0.selector == selector } }
     let name = function.swiftName
     return (byName[name] ?? []).filter { entry in
       guard let required = entry.parameterType else { return true }

@@ -22,6 +22,8 @@ struct SwiftDeclarationScanner {
   private var scopes: [Scope] = []
   private var pendingAttributes: [String] = []
   private var pendingModifiers: [String] = []
+  /// The argument of a pending `@objc(…)`.
+  private var pendingObjCName: String?
 
   static let modifiers: Set<String> = [
     "public", "private", "fileprivate", "internal", "open", "package", "final", "static",
@@ -125,6 +127,7 @@ struct SwiftDeclarationScanner {
   private mutating func clearPending() {
     pendingAttributes.removeAll(keepingCapacity: true)
     pendingModifiers.removeAll(keepingCapacity: true)
+    pendingObjCName = nil
   }
 
   // MARK: - Declarations
@@ -146,7 +149,11 @@ struct SwiftDeclarationScanner {
       case .attribute:
         index += 1
         pendingAttributes.append(current.value)
+        let arguments = index
         skipAttributeArguments(after: current)
+        if current.value == "objc", index - arguments >= 3 {
+          pendingObjCName = sourceText(from: arguments + 1, through: index - 2).replacing(" ", with: "")
+        }
       case .pound:
         index += 1
         if current.value == "if" || current.value == "elseif" {
@@ -295,6 +302,7 @@ struct SwiftDeclarationScanner {
     let location = lines.location(of: keyword.offset)
     let attributes = pendingAttributes
     let modifiers = pendingModifiers
+    let objcSelector = pendingObjCName
     clearPending()
     index += 1
     // The name: an identifier, or an operator's punctuation up to the parameter list.
@@ -369,7 +377,7 @@ struct SwiftDeclarationScanner {
     result.functions.append(
       SwiftFunctionDeclaration(
         name: name, labels: labels, parameterTypes: types, attributes: attributes,
-        modifiers: modifiers, isAsync: isAsync, returnType: returnType, hasBody: hasBody,
+        objcSelector: objcSelector, modifiers: modifiers, isAsync: isAsync, returnType: returnType, hasBody: hasBody,
         line: location.line, column: location.column, enclosingType: directType))
   }
 

@@ -43,6 +43,8 @@ struct SwiftFunctionDeclaration: Sendable, Equatable {
   var parameterTypes: [String]
   /// Attribute names without `@` or arguments.
   var attributes: [String]
+  /// The selector of `@objc(selector)`, when the declaration names one.
+  var objcSelector: String? = nil
   var modifiers: [String]
   var isAsync: Bool
   /// The return type as written, whitespace collapsed; `nil` when there is none.
