@@ -104,7 +104,16 @@ public struct Options: Sendable, Equatable {
   /// `--format` as written; validated against the command's formats when bound.
   public var format: OutputFormat?
   public var catalogFormat: CatalogFormat = .text
-  public var output: String?
+  /// Whether `--format` was given (rather than taken from the `--output` file's name).
+  public var formatGiven = false
+  /// Every `--output`, in order (`diagnose` writes one file each, each in the format its name
+  /// says; `show`, `rules` and `explain` take one).
+  public var outputs: [String] = []
+  /// The first `--output`.
+  public var output: String? {
+    get { outputs.first }
+    set { outputs = newValue.map { [$0] } ?? [] }
+  }
   public var color: ColorChoice = .auto
   public var verbose = false
   public var quiet = false
@@ -121,6 +130,8 @@ public struct Options: Sendable, Equatable {
   public var top: Int? = 5
   /// `--summary`: the text output of a batch shows only the crash-group table.
   public var summaryOnly = false
+  /// `--app`, `--app-version`, `--since`, `--rule`, `--severity`.
+  public var filter = ReportFilter()
   /// `check --exclude`: glob patterns of files and folders not to scan.
   public var excludes: [String] = []
   /// `check --default-isolation`: the isolation of the checked module's declarations; `nil`
@@ -150,7 +161,7 @@ public struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, follow, top, summary, help, version
+    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, help, version
     case exclude, defaultIsolation, report
   }
 
@@ -221,6 +232,24 @@ struct OptionSpec: Sendable {
       key: .summary, long: "summary", short: nil, placeholder: nil,
       help: "With several reports, show only the crash-group table and the summary.",
       commands: [.diagnose]),
+    OptionSpec(
+      key: .app, long: "app", short: nil, placeholder: "name",
+      help: "Keep only reports of this app (its name or bundle identifier).", commands: [.diagnose]),
+    OptionSpec(
+      key: .appVersion, long: "app-version", short: nil, placeholder: "version",
+      help: "Keep only reports of this app version or build (\"2.4\", \"118\" or \"2.4 (118)\").",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .since, long: "since", short: nil, placeholder: "date",
+      help: "Keep only reports from this date on (2026-09-01, or 2026-09-01 12:30; UTC unless a zone is given).",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .rule, long: "rule", short: nil, placeholder: "id",
+      help: "Keep only reports whose top diagnosis is this rule, or starts with it (objc-); 'inconclusive' for none.",
+      commands: [.diagnose]),
+    OptionSpec(
+      key: .severity, long: "severity", short: nil, placeholder: "severity",
+      help: "Keep only reports at or above this severity: error, warning, note.", commands: [.diagnose]),
     OptionSpec(
       key: .follow, long: "follow", short: "L", placeholder: nil,
       help: "Follow symbolic links to folders inside the scanned folders (links named on the command line are always followed).",
@@ -372,7 +401,7 @@ public enum ArgumentBinder {
       let value = value ?? ""
       switch spec.key {
       case .format: formatText = (value, spelling)
-      case .output: options.output = value
+      case .output: options.outputs.append(value)
       case .color: options.color = try choice(value, option: spec)
       case .verbose: options.verbose = true
       case .quiet: options.quiet = true
@@ -396,6 +425,17 @@ public enum ArgumentBinder {
       case .noProgress: options.progress = false
       case .follow: options.followLinks = true
       case .summary: options.summaryOnly = true
+      case .app: options.filter.app = value
+      case .appVersion: options.filter.appVersion = value
+      case .rule: options.filter.rule = value
+      case .severity: options.filter.severity = try choice(value, option: spec)
+      case .since:
+        guard let instant = ReportFilter.instant(value) else {
+          throw .invalidValue(
+            option: spec.spelling, value: value, expected: "a date such as 2026-09-01 or 2026-09-01 12:30",
+            suggestion: nil)
+        }
+        options.filter.since = instant
       case .top:
         if value.lowercased() == "all" {
           options.top = nil
@@ -415,7 +455,12 @@ public enum ArgumentBinder {
     if options.verbose && options.quiet {
       throw .conflictingOptions("--verbose", "--quiet")
     }
-    if let output = options.output, output.isEmpty {
+    if command != .diagnose, options.outputs.count > 1 {
+      throw .invalidValue(
+        option: "--output <file>", value: options.outputs[1],
+        expected: "one --output (only diagnose writes several)", suggestion: nil)
+    }
+    if options.outputs.contains(where: \.isEmpty) {
       throw .invalidValue(option: "--output <file>", value: "", expected: "a file name", suggestion: nil)
     }
 
@@ -425,8 +470,9 @@ public enum ArgumentBinder {
     case .diagnose, .check:
       if let formatText {
         options.format = try choice(formatText.value, option: formatSpec)
+        options.formatGiven = true
       } else if let output = options.output, output != "-" {
-        options.format = OutputFormat(fileExtension: PathName(output).pathExtension)
+        options.format = OutputFormat(forOutput: output)
       }
     case .rules, .explain:
       if let formatText { options.catalogFormat = try choice(formatText.value, option: formatSpec) }

@@ -155,7 +155,7 @@ public enum CLI {
       switch resolved {
       case .failure(let refusal): return .failure(refusal)
       case .success(let targets):
-        guard let destination = open(targets["--output"], io: io) else { return .failure(OutputRefused(status: .cannotCreate)) }
+        guard let destination = open(targets.first, io: io) else { return .failure(OutputRefused(status: .cannotCreate)) }
         return .success(destination)
       }
     }
@@ -199,8 +199,8 @@ public enum CLI {
   /// that will be read, by identity, with the option or argument that named each.
   static func resolveOutputs(
     _ outputs: [NamedOutput], inputs: (NamedOutput, OutputTarget.Identity) -> String?, io: some CLIIO
-  ) -> Result<[String: OutputTarget], OutputRefused> {
-    var resolved: [String: OutputTarget] = [:]
+  ) -> Result<[OutputTarget], OutputRefused> {
+    var resolved: [OutputTarget] = []
     var claimed: [OutputTarget.Identity: NamedOutput] = [:]
     for output in outputs {
       let target: OutputTarget
@@ -223,7 +223,7 @@ public enum CLI {
         return .failure(OutputRefused(status: .usage))
       }
       if target.isFile { claimed[target.identity] = output }
-      resolved[output.option] = target
+      resolved.append(target)
     }
     return .success(resolved)
   }
@@ -254,8 +254,13 @@ struct DiagnoseCommand<IO: CLIIO> {
           return .dataError
         }
       case .failure(let error):
-        if error.reason == .notFound && options.writeBaseline == path {
-          baseline = Baseline()  // first run: the baseline is about to be written
+        if error.reason == .notFound {
+          // A first run in CI has no baseline yet: every crash group is new.
+          baseline = Baseline()
+          if options.writeBaseline != path {
+            io.writeStandardError(
+              "ips-doctor: note: the baseline '\(PathName(path).display)' does not exist yet: every crash group counts as new (--write-baseline writes one)\n")
+          }
         } else {
           CLI.writeError("cannot read the baseline '\(PathName(path).display)': \(error.message)", io: io)
           return error.reason == .notFound ? .noInput : .dataError
@@ -266,9 +271,10 @@ struct DiagnoseCommand<IO: CLIIO> {
     let discovery = InputDiscovery(paths: invocation.arguments, followLinks: options.followLinks)
 
     var outputs: [CLI.NamedOutput] = []
-    if let path = options.output, path != "-" { outputs.append(.init(option: "--output", path: path)) }
+    let files = options.outputs.filter { $0 != "-" }
+    for path in files { outputs.append(.init(option: "--output", path: path)) }
     if let path = options.writeBaseline { outputs.append(.init(option: "--write-baseline", path: path)) }
-    if options.format == .github, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+    if let path = stepSummaryPath {
       outputs.append(.init(option: "GITHUB_STEP_SUMMARY", path: path))
     }
     let baselineIdentity = options.baseline.flatMap { path -> OutputTarget.Identity? in
@@ -289,22 +295,27 @@ struct DiagnoseCommand<IO: CLIIO> {
       if case .failure(let refusal) = resolved { return refusal.status }
       return .software
     }
-    guard let destination = CLI.Destination.open(targets["--output"], io: io) else { return .cannotCreate }
+    // One sink per --output file, in the format its name says, and standard output (see
+    // `sinkFormats`); every sink sees every report, and the exit status is decided once.
+    var sinks: [(destination: CLI.Destination, reporter: any Reporter)] = []
+    for (index, format) in sinkFormats(files: files).enumerated() {
+      let target = index < files.count ? targets[index] : nil
+      guard let destination = CLI.Destination.open(target, io: io) else { return .cannotCreate }
+      let toTerminal = destination.file == nil && io.standardOutputIsTerminal
+      let color = format == .text
+        && CLI.useColor(options.color, isTerminal: toTerminal, environment: environment)
+      let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
+      let context = ReporterContext(
+        options: options, color: color, width: width, environment: environment,
+        diagnostics: { io.writeStandardError($0) })
+      sinks.append((destination, format.reporter.init(context: context)))
+    }
 
     var run = RunSummary()
     run.failOn = options.failOn
+    run.filter = options.filter.description
     run.notices = discovery.notices
     for notice in discovery.notices { report(notice) }
-
-    let format = options.format ?? .text
-    let toTerminal = destination.file == nil && io.standardOutputIsTerminal
-    let color = format == .text
-      && CLI.useColor(options.color, isTerminal: toTerminal, environment: environment)
-    let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
-    let context = ReporterContext(
-      options: options, color: color, width: width, environment: environment,
-      diagnostics: { io.writeStandardError($0) })
-    var reporter = format.reporter.init(context: context)
 
     let standardInput: Result<[UInt8], FileError>? =
       discovery.inputs.containsStandardInput
@@ -324,14 +335,18 @@ struct DiagnoseCommand<IO: CLIIO> {
 
     var groups = CrashGroups()
     var notReports: [String] = []  // what each file found in a folder that is no Apple report is
-    reporter.begin(destination.out)
+    for index in sinks.indices { sinks[index].reporter.begin(sinks[index].destination.out) }
     runner.run { outcomes, skipped, done in
       progress.clear()
       for outcome in outcomes {
+        guard options.filter.keeps(outcome) else {
+          run.filteredOut += 1
+          continue
+        }
         reportProblem(outcome)
         run.add(outcome, failOn: options.failOn)
         groups.add(outcome)
-        reporter.report(outcome, destination.out)
+        for index in sinks.indices { sinks[index].reporter.report(outcome, sinks[index].destination.out) }
       }
       for notice in skipped {
         report(notice)
@@ -341,9 +356,9 @@ struct DiagnoseCommand<IO: CLIIO> {
           run.notices.append(notice)
         }
       }
-      progress.show(done)
+      progress.show(done, reports: run.reports)
     }
-    progress.clear()
+    progress.finish(reports: run.reports)
 
     run.groups = groups.sorted
     if !notReports.isEmpty && !options.quiet {
@@ -357,17 +372,32 @@ struct DiagnoseCommand<IO: CLIIO> {
       report(notice)
     }
     run.exitCode = exitCode(run)
-    reporter.finish(run, destination.out)
     var status = run.exitCode
-    if let message = destination.commit() {
-      CLI.writeError(message, io: io)
-      status = max(status, .cannotCreate)
-    } else if let file = destination.file, !options.quiet {
-      // The output went to a file: say what happened where the user looks.
-      io.writeStandardError("ips-doctor: \(run.sentence) (written to \(file.destination.display))\n")
+    var written: [String] = []
+    for index in sinks.indices {
+      sinks[index].reporter.finish(run, sinks[index].destination.out)
+      if let message = sinks[index].destination.commit() {
+        CLI.writeError(message, io: io)
+        status = max(status, .cannotCreate)
+      } else if let file = sinks[index].destination.file {
+        written.append(file.destination.display)
+      }
+    }
+    if !written.isEmpty && !options.quiet && sinks.allSatisfy({ $0.destination.file != nil }) {
+      // The output went to files only: say what happened where the user looks.
+      io.writeStandardError("ips-doctor: \(run.sentence) (written to \(written.joined(separator: ", ")))\n")
     }
 
-    if let path = options.writeBaseline, let baselineTarget = targets["--write-baseline"] {
+    if let path = stepSummaryPath {
+      let summary = MarkdownReporter.summarySection(run, title: "ips-doctor") + "\n"
+      if !GitHubReporter.append(summary, to: path) {
+        io.writeStandardError("ips-doctor: warning: cannot append to GITHUB_STEP_SUMMARY '\(PathName(path).display)'\n")
+      }
+    }
+
+    // The targets are in the order of `outputs`: the files, then the baseline.
+    if let path = options.writeBaseline, files.count < targets.count {
+      let baselineTarget = targets[files.count]
       var updated = baseline ?? Baseline()
       updated.merge(run.groups)
       do throws(FileError) {
@@ -380,6 +410,36 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
     }
     return status
+  }
+
+  /// The format of each `--output` file, then, when anything goes to standard output, its format
+  /// last. A file's name says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
+  /// says `.txt`, takes `--format` (or text). Standard output is written when no file is named (or
+  /// `-` is), or when `--format` names a format no file took (`--format github -o x.sarif`:
+  /// annotations on standard output, SARIF in the file).
+  func sinkFormats(files: [String]) -> [OutputFormat] {
+    let given = options.formatGiven ? options.format : nil
+    var formats: [OutputFormat] = []
+    for path in files {
+      let named = OutputFormat(forOutput: path)
+      formats.append(named == nil || named == .text ? (given ?? named ?? .text) : named!)
+    }
+    if files.isEmpty || options.outputs.contains("-") {
+      formats.append(options.format ?? .text)
+    } else if let given, !formats.contains(given) {
+      formats.append(given)
+    }
+    return formats
+  }
+
+  /// Where the Markdown summary (counts and the crash-group table) is appended in a GitHub
+  /// Actions step: with `--format github`, or any format when `GITHUB_ACTIONS` is `true`, so the
+  /// table is there also when `--output` writes SARIF.
+  var stepSummaryPath: String? {
+    guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
+      options.format == .github || environment["GITHUB_ACTIONS"] == "true"
+    else { return nil }
+    return path
   }
 
   func exitCode(_ run: RunSummary) -> ExitCode {
@@ -441,19 +501,26 @@ struct DiagnoseCommand<IO: CLIIO> {
   }
 }
 
-/// The "12/340 reports" line on standard error, redrawn in place; only on a terminal.
+/// The progress line on standard error, redrawn in place; only on a terminal. It counts reports
+/// (files that turn out not to be reports are not counted) against the files to read, and ends
+/// with the totals.
 struct Progress<IO: CLIIO> {
   let enabled: Bool
   let total: Int
   let io: IO
 
-  func show(_ done: Int) {
+  func show(_ done: Int, reports: Int) {
     guard enabled, done < total else { return }
-    io.writeStandardError("\rips-doctor: diagnosing \(done)/\(total) reports…")
+    io.writeStandardError("\rips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(done)/\(total) files read…")
   }
 
   func clear() {
     guard enabled else { return }
     io.writeStandardError("\r\u{1B}[K")
+  }
+
+  func finish(reports: Int) {
+    guard enabled else { return }
+    io.writeStandardError("\r\u{1B}[Kips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(total)/\(total) files read\n")
   }
 }

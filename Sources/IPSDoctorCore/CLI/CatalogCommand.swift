@@ -10,6 +10,10 @@ struct CatalogCommand<IO: CLIIO> {
     switch command {
     case .explain:
       let id = invocation.arguments[0]
+      if let builtin = Finding.Builtin(rawValue: id) {
+        // The ids the tool itself emits (SARIF results, annotations) are explained too.
+        return CLI.writeOutput(explainBuiltin(builtin, format: options.catalogFormat), io: io)
+      }
       guard let rule = RuleCatalog.rule(id: id) else {
         let error = UsageError.unknownRule(id, suggestion: Suggest.best(id, among: RuleCatalog.ids))
         io.writeStandardError(error.rendered(for: .explain))
@@ -71,6 +75,26 @@ struct CatalogCommand<IO: CLIIO> {
     lines.append("")
     lines.append("\(rules.count) rule\(rules.count == 1 ? "" : "s"). Run 'ips-doctor explain <rule-id>' for details.")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `explain inconclusive`, `explain unreadable-report`, `explain report-parse-warnings`.
+  func explainBuiltin(_ builtin: Finding.Builtin, format: CatalogFormat) -> String {
+    switch format {
+    case .json:
+      return JSONWriter.string(.object([
+        "id": .string(builtin.rawValue), "title": .string(builtin.title),
+        "severity": .string(builtin.severity.rawValue), "summary": .string(builtin.summary),
+        "remedy": .string(builtin.help),
+      ])) + "\n"
+    case .markdown:
+      return "# \(builtin.title) (`\(builtin.rawValue)`)\n\n\(builtin.summary)\n\n## How to fix it\n\n\(builtin.help)\n"
+    case .text:
+      var lines = [style.bold(builtin.rawValue) + " — " + builtin.title, ""]
+      lines += PlainText.renderMarkdown(builtin.summary, width: 80, indent: "")
+      lines += ["", style.bold("How to fix it")]
+      lines += PlainText.renderMarkdown(builtin.help, width: 80, indent: "  ")
+      return lines.joined(separator: "\n") + "\n"
+    }
   }
 
   func explainText(_ rule: RuleDescription) -> String {

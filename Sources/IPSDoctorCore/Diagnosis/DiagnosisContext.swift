@@ -125,13 +125,15 @@ public struct DiagnosisContext: Sendable {
     // instructions, more than the appends for a report's dozen images).
     var isAppImage: [Bool] = []
     isAppImage.reserveCapacity(self.report.images.count)
+    let bundle = BinaryImage.appBundle(ofProcessPath: self.report.processPath)
     // In place: `enumerated()` and the array's subscript copied every image out of the array.
     self.report.images.withUnsafeBufferPointer { images in
       for index in images.indices {
         isAppImage.append(
           images[index].name != nil
             && BinaryImage.isAppImage(
-              name: images[index].name, path: images[index].path, source: images[index].source))
+              name: images[index].name, path: images[index].path, source: images[index].source,
+              bundle: bundle))
       }
     }
     self.isAppImage = isAppImage

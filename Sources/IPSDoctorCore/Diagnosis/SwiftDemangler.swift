@@ -23,11 +23,18 @@ public struct SymbolName: Sendable, Equatable {
   /// Xcode's simplified style, as on-device reports write app symbols: no modules, no signatures.
   public var simplified: String?
 
+  /// Why a mangled symbol has no demangled forms when it was refused as too large to demangle
+  /// (``SwiftDemangler/refusal(_:)``); `nil` otherwise.
+  public var note: String?
+
   public init(_ raw: String) {
     self.raw = raw
-    if SwiftDemangler.isMangled(raw), let full = SwiftDemangler.demangle(raw) {
+    guard SwiftDemangler.isMangled(raw) else { return }
+    if let full = SwiftDemangler.demangle(raw) {
       self.full = full
       self.simplified = SwiftDemangler.simplify(full)
+    } else {
+      note = SwiftDemangler.refusal(raw)
     }
   }
 
@@ -76,9 +83,127 @@ public enum SwiftDemangler {
     return symbol.hasPrefix("_T0")
   }
 
-  /// The full demangled form of `symbol`, or `nil` when the runtime cannot demangle it. Trailing
-  /// `.N` suffixes of merged symbols are kept as the runtime prints them.
+  /// The longest symbol handed to the runtime, in UTF-8 bytes. Real mangled names are a few hundred
+  /// bytes; a longer one keeps its mangled form.
+  public static let maxMangledBytes = 8 << 10
+
+  /// The most text ``demangledSizeBound(_:limit:)`` may promise for a symbol that is demangled.
+  public static let maxEstimatedBytes = 1 << 20
+
+  /// The longest demangled form kept, in UTF-8 bytes (the longest of the 24,000 symbols of the
+  /// Swift runtime and Foundation is about 1,000): a longer one is dropped and the symbol keeps its
+  /// mangled form, so a frame never carries more than this much demangled text.
+  public static let maxDemangledBytes = 16 << 10
+
+  /// The output a mangled byte may print on its own, at most: an operator's words ("partial apply
+  /// forwarder for ") or a standard type's name ("Swift.Array"), about two bytes an operator.
+  static let bytesPerMangledByte = 16
+
+  /// Why ``demangle(_:)`` left a mangled symbol as it is: it is too long to hand to the runtime,
+  /// its substitutions could expand it past ``maxEstimatedBytes``, or its demangled form is
+  /// longer than ``maxDemangledBytes``. `nil` when it is not mangled or is demangled.
+  public static func refusal(_ symbol: String) -> String? {
+    guard isMangled(symbol) else { return nil }
+    if symbol.utf8.count > maxMangledBytes {
+      return "not demangled: the symbol is longer than \(maxMangledBytes) bytes"
+    }
+    if demangledSizeBound(symbol, limit: maxEstimatedBytes) == nil {
+      return "not demangled: its substitutions could expand it past \(maxEstimatedBytes) bytes"
+    }
+    if let full = runtimeDemangle(symbol), full.utf8.count > maxDemangledBytes {
+      return "not demangled: its demangled form is longer than \(maxDemangledBytes) bytes"
+    }
+    return nil
+  }
+
+  /// A bound on the length of the demangled form of `symbol`, or `nil` when it may exceed `limit`,
+  /// computed from the bytes alone in one pass, without demangling. It holds as long as no byte
+  /// prints more than ``bytesPerMangledByte`` of its own; the check of ``maxDemangledBytes`` after
+  /// demangling catches what it misses by a small factor.
+  ///
+  /// The runtime's demangler builds a graph in which a substitution (`A` followed by letters, each
+  /// a reference, or by an index and `_`; a count before a letter repeats it) refers to a node
+  /// made earlier, and its printer expands every reference in full: `$sSaySiG` followed by
+  /// `SayAA_AAtG`, `SayAB_ABtG`, … doubles the text with each group, a 249-byte symbol printing
+  /// gigabytes. The bound charges each byte ``bytesPerMangledByte`` and each reference everything
+  /// charged before its group (a node made earlier prints at most what came before it), times
+  /// its repeat count. A digit run outside a group starts an identifier whose bytes are charged
+  /// like any other but whose digits are not read as lengths; `A` inside one still starts a group,
+  /// so text that only looks like an identifier cannot hide references.
+  static func demangledSizeBound(_ symbol: String, limit: Int) -> Int? {
+    let bytes = Array(symbol.utf8)
+    let perByte = bytesPerMangledByte
+    let maxCount = 1 << 20
+    var total = 0
+    var index = 0
+    var identifierEnd = 0
+    func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+    /// Reads the decimal number at `index` (at most `maxCount`), charging its digits.
+    func number() -> Int {
+      var value = 0
+      while index < bytes.count && isDigit(bytes[index]) {
+        value = min(value * 10 + Int(bytes[index] &- 0x30), maxCount)
+        total += perByte
+        index += 1
+      }
+      return value
+    }
+    while index < bytes.count {
+      guard total <= limit else { return nil }
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "A") {
+        // Every reference of the group refers to a node made before the group.
+        let before = total
+        total += perByte
+        index += 1
+        var repeats = 1
+        while index < bytes.count && total <= limit {
+          let next = bytes[index]
+          if isDigit(next) {
+            repeats = max(number(), 1)
+            continue
+          }
+          let isLower = next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z")
+          let isUpper = next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z")
+          guard isLower || isUpper || next == UInt8(ascii: "_") else { break }
+          let expansion = before.multipliedReportingOverflow(by: repeats)
+          guard !expansion.overflow, expansion.partialValue <= limit else { return nil }
+          total += expansion.partialValue + perByte
+          index += 1
+          repeats = 1
+          if !isLower { break }
+        }
+      } else if byte == UInt8(ascii: "S") && index + 1 < bytes.count && isDigit(bytes[index + 1]) {
+        // A standard type repeated: `S3i` is three `Swift.Int`s.
+        total += perByte
+        index += 1
+        let repeats = number()
+        guard repeats <= limit / (2 * perByte) else { return nil }
+        total += 2 * perByte * repeats
+        index += 1
+      } else if isDigit(byte) && index >= identifierEnd {
+        let length = number()
+        identifierEnd = index + length
+      } else {
+        total += perByte
+        index += 1
+      }
+    }
+    return total <= limit ? total : nil
+  }
+
+  /// The full demangled form of `symbol`, or `nil` when the runtime cannot demangle it or
+  /// ``refusal(_:)`` says why it is left mangled. Trailing `.N` suffixes of merged symbols are kept
+  /// as the runtime prints them.
   public static func demangle(_ symbol: String) -> String? {
+    guard symbol.utf8.count <= maxMangledBytes, demangledSizeBound(symbol, limit: maxEstimatedBytes) != nil,
+      let full = runtimeDemangle(symbol), full.utf8.count <= maxDemangledBytes
+    else { return nil }
+    return full
+  }
+
+  /// The runtime's demangling of `symbol`, whose size the caller has bounded.
+  private static func runtimeDemangle(_ symbol: String) -> String? {
     var mangled = symbol
     // swift_demangle wants the Mach-O form without the extra leading underscore only for `_$s`.
     if mangled.hasPrefix("_$") { mangled.removeFirst() }

@@ -15,6 +15,17 @@ public struct CrashSummary: Sendable, Equatable {
   public var firstAppFramePath: String?
   /// One line for non-crash kinds (panic headline, jetsam largest process, …).
   public var headline: String?
+  /// The crashed thread's first ``topFrameLimit`` frames, described, the app's own marked.
+  public var topFrames: [TopFrame] = []
+
+  public struct TopFrame: Sendable, Equatable {
+    public var index: Int
+    /// "ChatApp PushNotificationDelegate.handle() + 56", as the evidence describes frames.
+    public var text: String
+    public var isApp: Bool
+  }
+
+  static let topFrameLimit = 5
 
   public init(context: borrowing DiagnosisContext) {
     let report = context.report
@@ -73,6 +84,9 @@ public struct CrashSummary: Sendable, Equatable {
       crashedThread = thread.index
       crashedThreadName = thread.name
       crashedQueue = thread.queue
+      for (index, frame) in thread.frames.prefix(Self.topFrameLimit).enumerated() {
+        topFrames.append(TopFrame(index: index, text: context.describe(frame), isApp: context.isAppFrame(frame)))
+      }
     }
     if let (frame, path) = context.firstResult(inBacktraces: { backtrace in
       // `firstAppFrame(in:)`, without copying the frame out.

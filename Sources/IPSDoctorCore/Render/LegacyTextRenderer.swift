@@ -49,7 +49,8 @@ struct LegacyTextWriter {
     guard let value, !value.isEmpty else { return }
     writtenLabels.insert(label)
     // A label may come from the report too (a resource report's keys, a text body's "Key: value").
-    lines.append(Self.padded(Self.escaped(label) + ":", width) + Self.escaped(value))
+    // As Apple pads them: to the column, and always at least one space after the colon.
+    lines.append(Self.padded(Self.escaped(label) + ": ", width) + Self.escaped(value))
   }
 
   mutating func blank() {
@@ -300,15 +301,48 @@ struct LegacyTextWriter {
     frame.imageName ?? report.image(at: frame.imageIndex)?.name ?? "???"
   }
 
+  /// The widest the image column of a frame line gets, in characters, its separating space
+  /// included. A JSON report names an image once and may cite it from every frame, so a frame line
+  /// holds at most this much of the name: the output stays a small multiple of the input however
+  /// long the names.
+  static let maxImageColumn = 64
+
+  /// The width of the image column: the longest image name cited by a frame and a space, at least
+  /// 30 and at most ``maxImageColumn``.
   func frameNameWidth() -> Int {
     var longest = 0
     for thread in report.threads {
-      for frame in thread.frames { longest = max(longest, imageName(of: frame).count) }
+      for frame in thread.frames { longest = max(longest, Self.columnCount(imageName(of: frame))) }
     }
     for frame in report.lastExceptionBacktrace ?? [] {
-      longest = max(longest, imageName(of: frame).count)
+      longest = max(longest, Self.columnCount(imageName(of: frame)))
     }
     return max(30, longest + 1)
+  }
+
+  /// The number of characters of `name`, or `maxImageColumn` when it has more than fit the column
+  /// (counted no further, so a long name costs the same as a short one).
+  static func columnCount(_ name: String) -> Int {
+    var count = 0
+    for _ in name {
+      count += 1
+      if count >= maxImageColumn { break }
+    }
+    return count >= maxImageColumn ? maxImageColumn - 1 : count
+  }
+
+  /// `name` as the image column shows it: whole when it fits before the column's last space,
+  /// otherwise its first `maxImageColumn - 2` characters and "…".
+  static func imageColumn(_ name: String) -> String {
+    guard name.utf8.count >= maxImageColumn else { return name }
+    var end = name.startIndex
+    var count = 0
+    while end < name.endIndex && count < maxImageColumn - 1 {
+      end = name.index(after: end)
+      count += 1
+    }
+    guard end < name.endIndex else { return name }
+    return String(name[..<name.index(name.startIndex, offsetBy: maxImageColumn - 2)]) + "…"
   }
 
   mutating func writeThread(_ thread: CrashThread, crashed: Bool, width: Int) {
@@ -337,7 +371,7 @@ struct LegacyTextWriter {
       address = base &+ offset
     }
     var line =
-      Self.padded(String(number), 4) + Self.padded(Self.escaped(imageName(of: frame)), width)
+      Self.padded(String(number), 4) + Self.padded(Self.escaped(Self.imageColumn(imageName(of: frame))), width)
     line += String.hex(address ?? 0, width: 16)
     if let symbol = frame.symbol {
       line += " " + Self.escaped(symbol)

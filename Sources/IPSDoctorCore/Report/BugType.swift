@@ -13,6 +13,7 @@ public struct BugType: Sendable, Hashable, CustomStringConvertible {
     "109": ("crash report (legacy text)", .crash),
     "309": ("crash report", .crash),
     "210": ("kernel panic", .panic),
+    "151": ("kernel panic (full log)", .panic),
     "298": ("jetsam event", .jetsam),
     "288": ("stackshot", .stackshot),
     "188": ("stackshot (legacy)", .stackshot),
@@ -46,7 +47,7 @@ public struct BugType: Sendable, Hashable, CustomStringConvertible {
       guard a < 10 && b < 10 && c < 10 else { return .unknown }
       switch Int(a) * 100 + Int(b) * 10 + Int(c) {
       case 109, 309: return .crash
-      case 210: return .panic
+      case 210, 151: return .panic
       case 298: return .jetsam
       case 288, 188: return .stackshot
       case 202, 145, 385, 327, 185, 206: return .resource
@@ -55,6 +56,17 @@ public struct BugType: Sendable, Hashable, CustomStringConvertible {
       }
     }
     return kind ?? nil
+  }
+
+  /// Whether a report of this type always has a JSON object as its body: a JSON crash report,
+  /// stackshot, jetsam event, system watchdog or resource report. Their bodies are never legacy
+  /// text (a kernel panic's may be, and 109, 145, 202 and 327 have text bodies), so anything after
+  /// their header that is neither a JSON object nor a text report is a damaged body.
+  public var promisesJSONBody: Bool {
+    switch rawValue {
+    case "309", "288", "298", "409", "385": true
+    default: false
+    }
   }
 
   public var description: String { rawValue }

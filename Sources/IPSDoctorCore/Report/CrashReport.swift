@@ -610,6 +610,59 @@ extension BinaryImage {
   /// ``isAppImage`` from the three fields it reads. A loop over a report's images passes them in
   /// place: asking each image for the property copied the whole image (retaining each of its
   /// texts) and destroyed the copy.
+  /// The app bundle the process runs from, "/Example.app/", read from the process path: its first
+  /// path component that ends in ".app" (an extension's `.appex` lies inside it). `nil` outside
+  /// any app bundle. Compared as a component rather than as a prefix, as reports write one
+  /// location with and without "/private" or redacted ("*/Example.app/…").
+  static func bundleComponent(ofProcessPath path: String?) -> String? {
+    appBundle(ofProcessPath: path)?.component
+  }
+
+  /// The process's app bundle: the process path through its first ".app/" (`prefix`), and that
+  /// last component as ``bundleComponent(ofProcessPath:)`` spells it.
+  struct AppBundle: Sendable {
+    var prefix: String
+    var component: String
+  }
+
+  static func appBundle(ofProcessPath path: String?) -> AppBundle? {
+    guard let path, let range = path.prefilteredFirstRange(of: ".app/") else { return nil }
+    let start = path[..<range.lowerBound].lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    guard start < range.lowerBound else { return nil }
+    return AppBundle(prefix: String(path[..<range.upperBound]), component: "/" + path[start..<range.upperBound])
+  }
+
+  /// ``isAppImage(name:path:source:)`` decided from the report: with the process's bundle known
+  /// (``appBundle(ofProcessPath:)``), an image inside an app bundle is the app's only when it is
+  /// inside that one (another app's bundle, such as a developer tool's, is not).
+  /// `<App>.debug.dylib`, Xcode's debug-build home of the app's code, is inside it.
+  static func isAppImage(name: String?, path: String?, source: String?, bundle: AppBundle?) -> Bool {
+    guard isAppImage(name: name, path: path, source: source) else { return false }
+    guard let bundle, let path else { return true }
+    // Compared as bytes: a game's report lists hundreds of images inside its bundle, and most
+    // start with the process's own spelling of it.
+    let found = path.utf8.withContiguousStorageIfAvailable { path -> Bool in
+      let raw = UnsafeRawBufferPointer(path)
+      func find(_ text: String, from start: Int = 0) -> Int? {
+        var text = text
+        return text.withUTF8 { ByteSearch.firstIndex(of: UnsafeRawBufferPointer($0), in: raw, from: start) }
+      }
+      var prefix = bundle.prefix
+      let samePrefix = prefix.withUTF8 { prefix in
+        prefix.count <= raw.count && memcmp(raw.baseAddress!, prefix.baseAddress!, prefix.count) == 0
+      }
+      if samePrefix { return true }
+      let marker: StaticString = ".app/"
+      guard ByteSearch.firstIndex(of: marker, in: path) != nil else { return true }
+      if find(bundle.component) != nil { return true }
+      // "Example.app/…" with nothing before it.
+      return find(String(bundle.component.dropFirst())) == 0
+    }
+    if let found { return found }
+    guard path.prefilteredContains(".app/") else { return true }
+    return path.prefilteredContains(bundle.component) || path.hasPrefix(bundle.component.dropFirst())
+  }
+
   static func isAppImage(name: String?, path: String?, source: String?) -> Bool {
     // Swift runtime libraries that old apps embedded are Apple's code, not the app's. (No
     // character but "l" itself is canonically equivalent to "l", so a name starting with another
@@ -652,19 +705,26 @@ extension BinaryImage {
       func contains(_ needle: StaticString) -> Bool {
         ByteSearch.firstIndex(of: needle, in: path) != nil
       }
+      // Apple's code wherever it is installed: the OS, simulator runtimes (under
+      // /Library/Developer, or redacted to /Volumes/VOLUME), cryptexes.
       if hasPrefix("/System/") || hasPrefix("/usr/lib/") || hasPrefix("/usr/libexec/")
         || hasPrefix("/Library/Apple/") || hasPrefix("/sbin/") || hasPrefix("/bin/")
+        || hasPrefix("/Library/Developer/") || hasPrefix("/Volumes/VOLUME/")
+        || hasPrefix("/private/preboot/Cryptexes/") || hasPrefix("/preboot/Cryptexes/")
       {
         return .system
       }
-      let hasAppSuffix =
-        path.count >= 4 && memcmp(path.baseAddress! + (path.count - 4), ".app", 4) == 0
       if hasPrefix("/private/var/containers/Bundle/Application/")
-        || hasPrefix("/var/containers/Bundle/Application/") || contains(".app/") || hasAppSuffix
-        || contains("/Developer/CoreSimulator/")
+        || hasPrefix("/var/containers/Bundle/Application/")
       {
         return .app
       }
+      // Inside a bundle, except Xcode's developer directory (any Xcode-*.app) and what it holds,
+      // simulator runtimes included. The extra searches run only for paths that hold the first
+      // marker, so other images cost what they did.
+      if contains(".app/") { return contains(".app/Contents/Developer/") ? .system : .app }
+      if path.count >= 4 && memcmp(path.baseAddress! + (path.count - 4), ".app", 4) == 0 { return .app }
+      if contains("/Developer/CoreSimulator/") { return contains("/RuntimeRoot/") ? .system : .app }
       return hasPrefix("/System") ? .system : .other
     }
     return (kind ?? nil) ?? pathKindByCharacters(path)
@@ -674,14 +734,22 @@ extension BinaryImage {
   static func pathKindByCharacters(_ path: String) -> PathKind {
     if path.hasPrefix("/System/") || path.hasPrefix("/usr/lib/") || path.hasPrefix("/usr/libexec/")
       || path.hasPrefix("/Library/Apple/") || path.hasPrefix("/sbin/") || path.hasPrefix("/bin/")
+      || path.hasPrefix("/Library/Developer/") || path.hasPrefix("/Volumes/VOLUME/")
+      || path.hasPrefix("/private/preboot/Cryptexes/") || path.hasPrefix("/preboot/Cryptexes/")
     {
       return .system
     }
     if path.hasPrefix("/private/var/containers/Bundle/Application/")
-      || path.hasPrefix("/var/containers/Bundle/Application/") || path.prefilteredContains(".app/")
-      || path.hasSuffix(".app") || path.prefilteredContains("/Developer/CoreSimulator/")
+      || path.hasPrefix("/var/containers/Bundle/Application/")
     {
       return .app
+    }
+    if path.prefilteredContains(".app/") {
+      return path.prefilteredContains(".app/Contents/Developer/") ? .system : .app
+    }
+    if path.hasSuffix(".app") { return .app }
+    if path.prefilteredContains("/Developer/CoreSimulator/") {
+      return path.prefilteredContains("/RuntimeRoot/") ? .system : .app
     }
     return path.hasPrefix("/System") ? .system : .other
   }

@@ -963,6 +963,9 @@ enum LegacyTextLine {
         if base != 0 { imageOffset = offset }
         if let comment = firstDoubleSlash(bytes, tail) {
           symbolPart = ByteScanner.trimmed(bytes, comment..<tail.upperBound)
+        } else if let symbolText = parenthesisedSymbol(bytes, tokens.2.upperBound..<tail.upperBound) {
+          // KSCrash's Apple-style text: "0xBASE + offset (symbol + 18)".
+          symbolPart = symbolText
         } else {
           symbolPart = nil
         }
@@ -1014,6 +1017,22 @@ enum LegacyTextLine {
       offset += 1
     }
     return true
+  }
+
+  /// The inside of "(symbol + 18)" when `bytes[range]` is exactly that (after white space): the
+  /// symbol KSCrash writes after "0xBASE + offset". Only the "symbol + offset" form counts, so a
+  /// parenthesised source location or comment is not taken for a symbol.
+  static func parenthesisedSymbol(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
+    let text = ByteScanner.trimmed(bytes, range)
+    guard text.count > 2, bytes[text.lowerBound] == 0x28, bytes[text.upperBound - 1] == 0x29 else {
+      return nil
+    }
+    let inside = ByteScanner.trimmed(bytes, (text.lowerBound + 1)..<(text.upperBound - 1))
+    guard let plus = lastIndex(of: 0x2B, in: bytes, inside), plus > inside.lowerBound,
+      isSpaceByte(bytes[plus - 1]),
+      number(bytes, ByteScanner.trimmed(bytes, (plus + 1)..<inside.upperBound)) != nil
+    else { return nil }
+    return inside
   }
 
   /// Where the first "//" in `bytes[text]` ends.

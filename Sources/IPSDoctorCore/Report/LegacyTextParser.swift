@@ -285,15 +285,24 @@ struct LegacyTextReader {
     return lower..<range.upperBound
   }
 
-  /// How many lines follow `start` before the next blank one (or the end): the most a block that
-  /// ends at a blank line can hold, to size its list once.
-  static func linesBeforeBlank(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  /// The shortest line counted as a frame to come by ``framesAhead(_:from:)``: shorter lines
+  /// cannot hold a frame's number, image and address, and reserving a frame for each would make a
+  /// `Frame` of a few bytes of input.
+  static let shortestFrameLine = 16
+
+  /// How many frame lines follow `start`: the lines up to the first blank line or line that does
+  /// not start with a digit (after spaces and tabs), counting those of at least
+  /// ``shortestFrameLine`` bytes. It is the most a thread's frame block can hold, to size its list
+  /// once. Only the block's own lines are looked at, so sizing every thread reads each line once
+  /// in all, and the count never exceeds the input's size over ``shortestFrameLine``.
+  static func framesAhead(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var count = 0
     var cursor = start
     while cursor < bytes.count {
       let (line, next) = line(bytes, from: cursor)
-      if line.isEmpty { break }
-      count += 1
+      let content = droppingLeadingSpace(bytes, line)
+      guard let first = content.first, bytes[first] &- 0x30 < 10 else { break }
+      if line.count >= shortestFrameLine { count += 1 }
       cursor = next
     }
     return count
@@ -669,6 +678,16 @@ struct LegacyTextReader {
 
   // MARK: Top level
 
+  /// KSCrash's heading of a second crash, the reporter's own, appended after the first crash's
+  /// report: what follows describes the crash reporter failing, never the app's crash, so reading
+  /// stops there (the primary crash's exception, thread and frames stand).
+  static let handlerCrashed: StaticString = "Handler crashed while reporting:"
+
+  /// KSCrash's statement, on a line of its own after "Crashed Thread:", that its watchdog found
+  /// the main thread deadlocked: kept as application-specific information, where rules read
+  /// what a reporter says about the crash.
+  static let deadlockStatement: StaticString = "Application main thread deadlocked"
+
   /// A line outside any block, `bytes[line]`, ASCII and not blank.
   mutating func readTopLevel(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
     if Self.isEOF(bytes, line) {
@@ -694,8 +713,16 @@ struct LegacyTextReader {
       startApplicationSpecificBacktrace()
       return
     }
+    if LegacyTextLine.hasPrefix(bytes, line, Self.handlerCrashed) {
+      stopped = true
+      return
+    }
     if let (key, value) = LegacyTextLine.keyValue(bytes, line) {
       readField(Field(bytes, key), key: key, value: value, bytes, isASCII: true, number: number)
+      return
+    }
+    if LegacyTextLine.hasPrefix(bytes, line, Self.deadlockStatement) {
+      applicationSpecificLines.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
       return
     }
     let first = bytes[line.lowerBound]
@@ -731,9 +758,17 @@ struct LegacyTextReader {
       startApplicationSpecificBacktrace()
       return
     }
+    if LegacyTextLine.hasPrefix(line, Self.handlerCrashed) {
+      stopped = true
+      return
+    }
     if let (key, value) = LegacyTextLine.keyValue(line) {
       let (field, keyRange, valueRange) = (Field(key), range(of: key), range(of: value))
       readField(field, key: keyRange, value: valueRange, source, isASCII: false, number: number)
+      return
+    }
+    if LegacyTextLine.hasPrefix(line, Self.deadlockStatement) {
+      applicationSpecificLines.append(String(line))
       return
     }
     // A first character that is a digit starts with a digit byte: most lines stop at the byte.
@@ -798,7 +833,7 @@ struct LegacyTextReader {
       block = .threadFrames(position)
       // The frames follow, one a line up to a blank line: sized once rather than grown.
       if report.threads[position].frames.isEmpty {
-        report.threads[position].frames.reserveCapacity(Self.linesBeforeBlank(source, from: nextLineStart))
+        report.threads[position].frames.reserveCapacity(Self.framesAhead(source, from: nextLineStart))
       }
     case .state(let thread, let flavor):
       let position = ensureThread(thread)
@@ -885,6 +920,8 @@ struct LegacyTextReader {
         warn(number, "the exception type is empty")
         break
       }
+      // KSCrash writes "0 (0)" when there was no Mach exception (a deadlock or a user report).
+      if type == "0" && (signal == nil || signal == "0") { break }
       var exception = report.exception ?? ExceptionInfo()
       exception.type = type
       exception.signal = signal

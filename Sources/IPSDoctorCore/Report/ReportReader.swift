@@ -39,9 +39,16 @@ public enum ReportReader {
 
   /// `source`, when there is one, is the array whose storage `buffer` is: the report's JSON
   /// documents keep it instead of copies of their bytes.
+  /// The size from which a report read alone shares its repeated texts through a table of its
+  /// own: a report this large is mostly frames, and a deep recursion repeats a few symbols and
+  /// image names hundreds of thousands of times, one allocation each without the table (a
+  /// 1,000,000-frame report: 80 MB of copies). Smaller reports do not repay the hashing.
+  static let ownTableSize = 4 << 20
+
   static func read(
     buffer: UnsafeBufferPointer<UInt8>, texts: SharedTexts?, source: [UInt8]? = nil
   ) throws(ReportError) -> CrashReport {
+    let texts = texts ?? (buffer.count >= ownTableSize ? SharedTexts() : nil)
     var start = 0
     if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
     guard let firstContent = Scan.firstNonWhitespace(buffer, from: start) else {
@@ -176,6 +183,12 @@ public enum ReportReader {
       return try readBody(
         buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts, source: source)
     }
+    if let bugType = header.bugType, BugType(bugType).promisesJSONBody,
+      !LegacyTextParser.looksLikeTextReport(UnsafeBufferPointer(rebasing: buffer[next...]))
+    {
+      let error = unreadableBody(buffer, from: next, source: source)
+      return damaged(header: header, headerDocument: first, warnings: warnings, error: error)
+    }
     return try readLegacyText(
       buffer, from: next, header: header, headerDocument: first, warnings: warnings, texts: texts)
   }
@@ -208,6 +221,21 @@ public enum ReportReader {
     return try readBody(
       buffer, parsed: body, end: end, header: header, headerDocument: headerDocument, warnings: warnings,
       texts: texts)
+  }
+
+  /// What is wrong with the body at `bodyStart` of a report whose header promises a JSON object
+  /// body, when the body does not start with `{`: the JSON error at the first byte that cannot
+  /// start or continue a JSON value, or the kind of value found instead of an object.
+  static func unreadableBody(
+    _ buffer: UnsafeBufferPointer<UInt8>, from bodyStart: Int, source: [UInt8]?
+  ) -> ReportError {
+    let (parsed, _, failure) = JSONParser.documentPrefix(buffer, from: bodyStart, source: source)
+    if let failure { return ReportError(failure, context: "the report body is not valid JSON") }
+    let location = SourceLocation(offset: bodyStart, in: buffer)
+    let typeName = parsed?.withRoot { $0.typeName } ?? "nothing"
+    return ReportError(
+      message: "the report body is not a JSON object: found \(typeName)", line: location.line,
+      column: location.column)
   }
 
   /// A report of which only the header could be read.
@@ -298,7 +326,9 @@ public enum ReportReader {
 extension CrashReport {
   mutating func apply(panicBody object: JSONNode, decoder: inout FieldDecoder) {
     var summary = PanicSummary()
-    summary.panicString = decoder.string(object, "panicString", at: .root)
+    // Full panic logs (bug_type 151) name the field "string".
+    summary.panicString =
+      decoder.string(object, "panicString", at: .root) ?? decoder.string(object, "string", at: .root)
     summary.product = decoder.string(object, "product", at: .root)
     summary.build = decoder.string(object, "build", at: .root)
     if let text = summary.panicString {

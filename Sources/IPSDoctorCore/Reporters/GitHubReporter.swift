@@ -5,53 +5,98 @@
 #endif
 
 /// `--format github`: GitHub Actions workflow commands (`::error file=…,title=…::message`), one
-/// annotation per finding, so findings show on the run and the pull request. Known crashes (in the
-/// baseline) are downgraded to notices. When `GITHUB_STEP_SUMMARY` is set, a Markdown summary
-/// (counts and the crash-group table) is appended to that file.
+/// annotation per crash group (its count and example files), errors first, so each crash shows
+/// once on the run and the pull request. Known crashes (in the baseline) are downgraded to
+/// notices. GitHub shows at most ``perLevelLimit`` annotations of each level in a step: past that
+/// a plain line says how many groups were not annotated. Inputs that could not be read make one
+/// annotation. The step summary (`GITHUB_STEP_SUMMARY`) is written by the command, whatever the
+/// format.
 struct GitHubReporter: Reporter {
   let context: ReporterContext
+  /// The annotation of each crash group, from its first report, by signature.
+  private var annotations: [String: Annotation] = [:]
+  private var unreadable: [String] = []
+
+  /// GitHub's limit of annotations of one level (error, warning, notice) shown for a step.
+  static let perLevelLimit = 10
+
+  struct Annotation {
+    var command: String
+    var title: String
+    var message: String
+  }
 
   init(context: ReporterContext) { self.context = context }
 
   mutating func begin(_ out: TextOutput) {}
 
   mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
-    for finding in Finding.reported(for: outcome) {
-      var command: String
-      switch finding.severity {
-      case .error: command = "error"
-      case .warning: command = "warning"
-      case .note: command = "notice"
-      }
-      var title = "\(finding.title) [\(finding.ruleID)]"
-      if outcome.baseline == .known && finding.ruleID != Finding.Builtin.unreadable.rawValue {
-        command = "notice"
-        title += " (known)"
-      }
-      var message = finding.message
-      if !finding.remedy.isEmpty, finding.ruleID != Finding.Builtin.parseWarnings.rawValue {
-        message += "\n\nHow to fix it: " + Self.firstParagraph(finding.remedy)
-        if RuleCatalog.rule(id: finding.ruleID) != nil {
-          message += "\nDetails: ips-doctor explain \(finding.ruleID)"
-        }
-      }
-      out.write(
-        "::\(command) file=\(Self.property(outcome.path)),line=1,title=\(Self.property(title))::\(Self.data(message))\n")
+    if outcome.isUnreadable {
+      unreadable.append(outcome.path + (outcome.error.map { ": " + $0.message } ?? ""))
+      return
     }
+    guard let signature = outcome.result?.signature.id, annotations[signature] == nil,
+      let finding = Finding.primary(for: outcome)
+    else { return }
+    var command: String
+    switch finding.severity {
+    case .error: command = "error"
+    case .warning: command = "warning"
+    case .note: command = "notice"
+    }
+    var title = "\(finding.title) [\(finding.ruleID)]"
+    if outcome.baseline == .known {
+      command = "notice"
+      title += " (known)"
+    }
+    var message = finding.message
+    if !finding.remedy.isEmpty, finding.ruleID != Finding.Builtin.parseWarnings.rawValue {
+      message += "\n\nHow to fix it: " + Self.firstParagraph(finding.remedy)
+      if RuleCatalog.rule(id: finding.ruleID) != nil {
+        message += "\nDetails: ips-doctor explain \(finding.ruleID)"
+      }
+    }
+    annotations[signature] = Annotation(command: command, title: title, message: message)
   }
 
   mutating func finish(_ run: RunSummary, _ out: TextOutput) {
-    for notice in run.notices {
-      let command = notice.kind == .skipped ? "warning" : "error"
-      out.write("::\(command) title=ips-doctor::\(Self.data(notice.path + ": " + notice.message))\n")
-    }
-    out.write("ips-doctor: " + run.sentence + "\n")
-    if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
-      let summary = MarkdownReporter.summarySection(run, title: "ips-doctor") + "\n"
-      if !Self.append(summary, to: path) {
-        context.diagnostics("ips-doctor: warning: cannot append to GITHUB_STEP_SUMMARY '\(TerminalText.escaped(path))'\n")
+    var written: [String: Int] = [:]
+    var left: [String: Int] = [:]
+    func emit(_ command: String, _ line: String) {
+      if written[command, default: 0] < Self.perLevelLimit {
+        written[command, default: 0] += 1
+        out.write(line)
+      } else {
+        left[command, default: 0] += 1
       }
     }
+    if !unreadable.isEmpty {
+      let count = unreadable.count
+      let listed = unreadable.prefix(3).joined(separator: "\n") + (count > 3 ? "\n…" : "")
+      emit("error", "::error title=\(Self.property("\(count) input\(count == 1 ? "" : "s") could not be read [unreadable-report]"))::\(Self.data(listed))\n")
+    }
+    // Groups are sorted by count; errors go first, then warnings, then notices.
+    let order = ["error": 0, "warning": 1, "notice": 2]
+    let groups = run.groups.compactMap { group in annotations[group.signature.id].map { (group, $0) } }
+      .enumerated().sorted { (order[$0.element.1.command] ?? 3, $0.offset) < (order[$1.element.1.command] ?? 3, $1.offset) }
+      .map(\.element)
+    for (group, annotation) in groups {
+      let reports = group.count == 1 ? "1 report" : "\(group.count) reports"
+      let examples = group.examples.joined(separator: ", ") + (group.count > group.examples.count ? ", …" : "")
+      let message = annotation.message + "\n\n\(reports), e.g. \(examples)"
+      emit(
+        annotation.command,
+        "::\(annotation.command) file=\(Self.property(group.examples.first ?? "")),line=1,title=\(Self.property(annotation.title + " — " + reports))::\(Self.data(message))\n")
+    }
+    for notice in run.notices {
+      let command = notice.kind == .skipped ? "warning" : "error"
+      emit(command, "::\(command) title=ips-doctor::\(Self.data(notice.path + ": " + notice.message))\n")
+    }
+    for (command, count) in left.sorted(by: { (order[$0.key] ?? 3) < (order[$1.key] ?? 3) }) {
+      out.write(
+        "ips-doctor: \(count) more \(command) annotation\(count == 1 ? " was" : "s were") not written: GitHub shows \(Self.perLevelLimit) per level in a step; the step summary and the other formats list every group\n")
+    }
+    out.write("ips-doctor: " + run.sentence + "\n")
   }
 
   /// The remedy's first paragraph: annotations stay short; the code lives in `explain`.

@@ -42,9 +42,12 @@ enum ReportJSON {
       object.append("exception", .null)
     }
     if let summary, let index = summary.crashedThread {
+      let frames: [JSONValue] = summary.topFrames.map { frame in
+        .object(["index": .int(frame.index), "description": .string(frame.text), "app": .bool(frame.isApp)])
+      }
       let thread: JSONObject = [
         "index": .int(index), "name": .optional(summary.crashedThreadName),
-        "queue": .optional(summary.crashedQueue),
+        "queue": .optional(summary.crashedQueue), "topFrames": .array(frames),
       ]
       object.append("crashedThread", .object(thread))
     } else {

@@ -21,6 +21,16 @@ public enum OutputFormat: String, Sendable, CaseIterable, Equatable {
     }
   }
 
+  /// The format an `--output` file's name says: its extension (`x.sarif.json` is SARIF); `nil`
+  /// when the name says none.
+  public init?(forOutput path: String) {
+    if path.lowercased().hasSuffix(".sarif.json") {
+      self = .sarif
+      return
+    }
+    self.init(fileExtension: PathName(path).pathExtension)
+  }
+
   /// The format for an `--output` file name's extension; `nil` (plain text) when unknown.
   public init?(fileExtension: String) {
     switch fileExtension.lowercased() {
@@ -65,6 +75,10 @@ public struct RunSummary: Sendable {
   public var unreadable = 0
   /// Diagnosed reports whose body was damaged (counted among `diagnosed` or `inconclusive`).
   public var damaged = 0
+  /// Reports left out by `--app`, `--since` and the other filters (not counted in `reports`),
+  /// and the filters, as given.
+  public var filteredOut = 0
+  public var filter = ""
   public var withWarnings = 0
   public var known = 0
   /// Reports that fail at the `--fail-on` threshold.
@@ -108,6 +122,7 @@ public struct RunSummary: Sendable {
     if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
     text += "; \(groups.count) crash group\(groups.count == 1 ? "" : "s")"
     if known > 0 { text += "; \(known) known from the baseline" }
+    if !filter.isEmpty { text += "; \(filteredOut) left out by \(filter)" }
     if failOn != .never {
       text += "; \(failing) at or above --fail-on \(failOn.rawValue)"
     }

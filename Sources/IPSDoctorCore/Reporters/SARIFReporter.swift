@@ -22,7 +22,8 @@ struct SARIFReporter: Reporter {
       rules.append(
         Self.rule(
           id: rule.id, title: rule.title, summary: rule.summary, help: rule.remedy,
-          severity: rule.severity, category: rule.category.rawValue))
+          severity: rule.severity, category: rule.category.rawValue,
+          helpURI: rule.references.first { $0.hasPrefix("https://") }))
     }
     for builtin in Finding.Builtin.allCases {
       index[builtin.rawValue] = rules.count
@@ -35,15 +36,20 @@ struct SARIFReporter: Reporter {
     self.ruleIndex = index
   }
 
+  /// A rule's `reportingDescriptor`: `help.text` is plain text (the Markdown rendered as the
+  /// text output renders it), `help.markdown` the Markdown, `helpUri` its first reference.
   static func rule(
-    id: String, title: String, summary: String, help: String, severity: Severity, category: String
+    id: String, title: String, summary: String, help: String, severity: Severity, category: String,
+    helpURI: String? = nil
   ) -> JSONValue {
     var object = JSONObject()
     object.append("id", .string(id))
     object.append("name", .string(title.split(separator: " ").joined()))
     object.append("shortDescription", .object(["text": .string(title)]))
     object.append("fullDescription", .object(["text": .string(summary)]))
-    object.append("help", .object(["text": .string(help), "markdown": .string(help)]))
+    let plain = PlainText.renderMarkdown(help, width: 100, indent: "").joined(separator: "\n")
+    object.append("help", .object(["text": .string(plain), "markdown": .string(help)]))
+    if let helpURI { object.append("helpUri", .string(helpURI)) }
     object.append("defaultConfiguration", .object(["level": .string(level(severity))]))
     object.append("properties", .object(["category": .string(category), "tags": .strings(["crash", category])]))
     return .object(object)
@@ -116,7 +122,8 @@ struct SARIFReporter: Reporter {
   mutating func finish(_ run: RunSummary, _ out: TextOutput) {
     out.write(first ? "],\n" : "\n      ],\n")
     var invocation = JSONObject()
-    invocation.append("executionSuccessful", .bool(run.exitCode != .software))
+    // Successful as the exit status says: every input read and the run complete (0 or 1).
+    invocation.append("executionSuccessful", .bool(run.exitCode == .success || run.exitCode == .findings))
     invocation.append("exitCode", .int(Int(run.exitCode.rawValue)))
     invocation.append(
       "toolExecutionNotifications",

@@ -55,7 +55,9 @@ struct TextReporter: Reporter {
     if context.options.quiet { return }
     if run.reports <= 1 {
       if let firstSignature, let section = sections.text(for: firstSignature) { out.write(section) }
-      if run.reports == 1 && !run.notices.isEmpty { out.write("\n" + style.bold(run.sentence) + "\n") }
+      if (run.reports == 1 && !run.notices.isEmpty) || !run.filter.isEmpty {
+        out.write("\n" + style.bold(run.sentence) + "\n")
+      }
       return
     }
     if !run.groups.isEmpty { out.write(groupTable(run)) }
@@ -183,6 +185,19 @@ struct TextReporter: Reporter {
     return line.string
   }
 
+  /// "Crashed thread 7 (queue):" and its first frames, the app's own marked with an arrow.
+  func topFrameLines(_ summary: CrashSummary) -> [String] {
+    guard let thread = summary.crashedThread, !summary.topFrames.isEmpty else { return [] }
+    let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }
+    var lines = ["", "  " + style.bold("Crashed thread \(thread)") + (label.isEmpty ? "" : " (" + TerminalText.escaped(label.joined(separator: ", ")) + ")") + ":"]
+    for frame in summary.topFrames {
+      let marker = frame.isApp ? "  → " : "    "
+      lines += PlainText.wrap(
+        marker + "\(frame.index)  " + TerminalText.escaped(frame.text), width: width, indent: "         ")
+    }
+    return lines
+  }
+
   func errorText(_ error: ReportError) -> String {
     var text = ""
     if let line = error.line {
@@ -203,6 +218,7 @@ struct TextReporter: Reporter {
     lines.append("  " + style.dim("Confidence: \(diagnosis.confidence.rawValue)"))
     lines.append("")
     lines += PlainText.renderMarkdown(diagnosis.summary, width: width, indent: "    ", style: style)
+    if let summary = outcome.result?.summary { lines += topFrameLines(summary) }
     if verbose && !diagnosis.evidence.isEmpty {
       lines.append("")
       lines.append("  " + style.bold("Evidence:"))

@@ -10,6 +10,9 @@ extension RuleCatalog {
     ObjCRangeExceptionRule.self,
     ObjCInvalidArgumentRule.self,
     ObjCKVCUndefinedKeyRule.self,
+    LibcxxAssertionRule.self,
+    ReactNativeFatalErrorRule.self,
+    DotNetUnhandledExceptionRule.self,
     CxxUncaughtExceptionRule.self,
     ObjCUncaughtExceptionRule.self,
     // Swift runtime errors, by message, then the trap without one.
@@ -23,7 +26,10 @@ extension RuleCatalog {
     SwiftTrapUnknownRule.self,
     // Memory access: specific signatures, then the generic invalid address.
     OpenGLBackgroundRenderRule.self,
+    GPUDriverKillRule.self,
     StackOverflowRule.self,
+    StackBufferOverflowRule.self,
+    HeapCorruptionRule.self,
     ZombieObjectRule.self,
     BadInstructionFetchRule.self,
     KernMemoryErrorRule.self,

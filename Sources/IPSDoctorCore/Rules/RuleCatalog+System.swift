@@ -16,6 +16,8 @@ extension RuleCatalog {
     UserForceQuitRule.self,
     SecurityViolationRule.self,
     ExtensionLaunchHangRule.self,
+    MainThreadDeadlockRule.self,
+    SelfRaisedSignalRule.self,
     TerminatedBySignalRule.self,
     BadSystemCallRule.self,
     // Launch, linking, signing, privacy and guards (taxonomy B.5).
@@ -29,6 +31,7 @@ extension RuleCatalog {
     LibdispatchClientBugRule.self,
     // Resources and jetsam (taxonomy B.5).
     JetsamMemoryLimitRule.self,
+    JetsamSystemMemoryPressureRule.self,
     CPUResourceLimitRule.self,
     WakeupsResourceLimitRule.self,
     DiskWritesResourceLimitRule.self,
@@ -39,6 +42,7 @@ extension RuleCatalog {
   /// Summaries of reports that are not crashes: panics, jetsam events, stackshots, resource and
   /// watchdog reports (Rules/OtherReports).
   static let otherReportRules: [any DiagnosisRule.Type] = [
+    ForceResetRule.self,
     KernelPanicRule.self,
     JetsamEventRule.self,
     StackshotRule.self,

@@ -165,3 +165,31 @@ final class FailingOutputIO: CapturedIO, @unchecked Sendable {
     throw FileError(.other, POSIX.message(ENOSPC))
   }
 }
+
+/// One invocation writes several outputs, each in the format its name says; the gate is decided once.
+@Suite struct SeveralOutputsTests {
+  @Test func eachFileInItsFormatAndTheFormatOnStandardOutput() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let sarif = root.appendingPathComponent("ips-doctor.sarif").path
+    let markdown = root.appendingPathComponent("summary.md").path
+    let sarifJSON = root.appendingPathComponent("x.sarif.json").path
+    let run = CLITest.run(
+      [CLITest.diagnosed, CLITest.inconclusive, "--format", "github", "-o", sarif, "-o", markdown, "-o", sarifJSON])
+    #expect(run.status == .findings)
+    #expect(run.stdout.hasPrefix("::error "))
+    #expect(try String(contentsOfFile: sarif, encoding: .utf8).contains("\"version\": \"2.1.0\""))
+    #expect(try String(contentsOfFile: sarifJSON, encoding: .utf8).contains("\"version\": \"2.1.0\""))
+    #expect(try String(contentsOfFile: markdown, encoding: .utf8).hasPrefix("# Crash report diagnosis"))
+  }
+
+  @Test func withoutFormatOnlyTheFilesAreWrittenAndSummarised() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let json = root.appendingPathComponent("out.json").path
+    let run = CLITest.run([CLITest.diagnosed, "--format", "json", "-o", json])
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.contains("written to"))
+    #expect(CLITest.run(["show", CLITest.diagnosed, "-o", json, "-o", json + "2"]).status == .usage)
+  }
+}

@@ -16,7 +16,7 @@ struct HugeInputTests {
     #endif
   }
 
-  @Test("A 100 MB string parses within a bounded amount of memory")
+  @Test("A 100 MB string parses within a bounded amount of memory", .enabled(if: Sweeps.full, "a full sweep (IPS_DOCTOR_SWEEPS=1)"))
   func hugeString() throws {
     var bytes = [UInt8]()
     let size = 100 * 1024 * 1024
@@ -32,7 +32,9 @@ struct HugeInputTests {
     #expect(grown < 3 * size, "peak RSS grew by \(grown) bytes")
   }
 
-  @Test("A 100 MB string with escapes and an unterminated one fail or pass cleanly")
+  @Test(
+    "A 100 MB string with escapes and an unterminated one fail or pass cleanly",
+    .enabled(if: Sweeps.full, "a full sweep (IPS_DOCTOR_SWEEPS=1)"))
   func hugeEscapedString() throws {
     let unit = Array(#"\u00e9\n"#.utf8)
     var bytes: [UInt8] = [0x22]

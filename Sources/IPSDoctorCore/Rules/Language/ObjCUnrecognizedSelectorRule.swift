@@ -34,11 +34,12 @@ public struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `UnrecognizedSelector.find` needs its marker in a reason text.
-  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+  /// `UnrecognizedSelector.find` needs its marker in a reason text; without a reason, the
+  /// exception backtrace must hold `doesNotRecognizeSelector:`.
+  public static var requirement: RuleRequirement { .anyOf([.reasonText, .lastExceptionBacktrace]) }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let hit = UnrecognizedSelector.find(in: context) else { return nil }
+    guard let hit = UnrecognizedSelector.find(in: context) else { return diagnoseWithoutReason(context) }
     let exception = LanguageException.find(in: context)
     let kind = hit.method.isClassMethod ? "class method" : "instance method"
     var summary =
@@ -132,6 +133,25 @@ public struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
   }
 
+  /// No recorded reason, but `-[NSObject doesNotRecognizeSelector:]` near the top of the last
+  /// exception backtrace: the method raises only the unrecognized-selector exception. Which
+  /// selector and receiver is not recorded, so the finding is likely, not definite.
+  func diagnoseWithoutReason(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let backtrace = context.lastExceptionBacktrace,
+      let frame = context.firstFrame(in: backtrace, containing: "doesNotRecognizeSelector:"), frame.index < 6
+    else { return nil }
+    var summary =
+      "The last exception backtrace shows \(DiagnosisContext.quote(frame.evidence)): an object was sent a message "
+      + "its class does not implement, and the runtime raised `NSInvalidArgumentException`. The report "
+      + "records no reason, so the selector and the receiver's class are unknown."
+    var evidence = [frame.evidence]
+    if let app = context.appFrameEvidence(in: backtrace, from: frame.index + 1) {
+      summary += " The app frame that sent it is \(DiagnosisContext.quote(app))."
+      evidence.append(app)
+    }
+    return finding(confidence: .likely, summary: summary, evidence: evidence)
+  }
+
   static func expectedType(for selector: String) -> String {
     switch selector {
     case "length", "isEqualToString:", "characterAtIndex:", "substringToIndex:",
@@ -190,6 +210,13 @@ public struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
           reason: "+[UIColor brandColor]: unrecognized selector sent to class 0x1f2a3b4c8",
           middle: forwarding),
         .definite, summaryContains: ["class method", "-ObjC"]),
+      .triggers(
+        "no reason recorded, doesNotRecognizeSelector: in the exception backtrace",
+        E.exception(name: nil, reason: nil, middle: forwarding, app: "ProfileViewController.render(_:)"),
+        .likely, summaryContains: ["doesNotRecognizeSelector:", "no reason", "ProfileViewController.render(_:)"]),
+      .ignores(
+        "no reason, an exception raised by the app (objc-uncaught-exception)",
+        E.exception(name: nil, reason: nil, middle: [E.F(.coreFoundation, "-[NSException raise]")])),
       .ignores(
         "other NSInvalidArgumentException",
         E.exception(

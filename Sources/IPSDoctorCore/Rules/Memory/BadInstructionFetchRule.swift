@@ -36,6 +36,9 @@ public struct BadInstructionFetchRule: DiagnosisRule {
     guard let fault = context.memoryFault, !fault.isBad0, let thread = context.crashedThread else {
       return nil
     }
+    // A branch through a pointer whose signature failed is pointer-authentication-failure: the
+    // report's flag names the cause, the instruction fetch is only how it showed.
+    if fault.isPACFlagged { return nil }
     let state = thread.state
     let pc = state?["pc"] ?? state?["rip"]
     let far = state?["far"]
@@ -80,6 +83,13 @@ public struct BadInstructionFetchRule: DiagnosisRule {
   private static let examples: [RuleExample] = {
     typealias E = LanguageRuntimeExamples
     return [
+      .ignores(
+        "branch through a pointer flagged as a possible authentication failure (pointer-authentication-failure)",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV",
+          subtype: "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
+          frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
+          threadState: #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#)),
       .triggers(
         "pc equals the fault address",
         LanguageRuntimeExamples.signal(

@@ -42,7 +42,7 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
     else { return nil }
     if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow
     // A fault inside objc_msgSend/objc_release is a freed object, not a nil one: zombie-object.
-    if ZombieObjectRule.runtimeFrame(in: context) != nil { return nil }
+    if ZombieObjectRule.runtimeFault(in: context) != nil { return nil }
     let definite = address < 0x1000
     let access = MemoryFault.accessKind(in: context) ?? "access"
     let pc = context.crashedThread?.state?["pc"]
@@ -117,6 +117,12 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x0000000000000010",
           frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "ChatCell.configure(with:)")])),
+      .ignores(
+        "small address while objc_msgSend sent a message (zombie-object)",
+        E.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088",
+          frames: [E.F(.kernel), E.F(.app, "-[Inbox refresh]")],
+          asi: #"{"libobjc.A.dylib":["objc_msgSend() selector name: respondsToSelector:"]}"#)),
       .ignores(
         "watchdog kill while the main thread was in a bad state (EXC_BAD_ACCESS (SIGKILL))",
         LanguageRuntimeExamples.signal(

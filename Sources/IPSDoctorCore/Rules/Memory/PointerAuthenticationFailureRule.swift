@@ -44,6 +44,12 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
       "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay), and the "
       + "report flags a possible pointer authentication failure: a signed pointer's high bits did "
       + "not verify, so it was corrupted, stale, or used in the wrong context."
+    if let thread = context.crashedThread, let state = thread.state,
+      state.esrDescription?.prefilteredContains("Instruction Abort") == true
+        || (state["pc"] != nil && state["pc"] == (state["far"] ?? fault.effectiveAddress))
+    {
+      summary += " The CPU faulted fetching an instruction: the pointer was a code pointer (a function pointer, block, method implementation or return address) that the app branched to."
+    }
     MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     if let crashing = context.crashingFrame, let name = context.symbol(crashing.frame)?.display,
       ZombieObjectRule.runtimeSymbols.contains(where: { name.hasPrefix($0) })
@@ -56,6 +62,14 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
   private static let examples: [RuleExample] = {
     typealias E = LanguageRuntimeExamples
     return [
+      .triggers(
+        "branch through a corrupted code pointer",
+        E.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV",
+          subtype: "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
+          frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
+          threadState: #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#),
+        .likely, summaryContains: ["pointer authentication", "fetching an instruction"]),
       .triggers(
         "corrupted pointer",
         E.badAccess(

@@ -41,10 +41,30 @@ public struct StackOverflowRule: DiagnosisRule {
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
   public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  /// The `vmRegionInfo`/`vmSummary` arrow line naming a stack guard.
+  /// The `vmRegionInfo`/`vmSummary` arrow line naming a stack guard; or, when `vmRegionInfo` has
+  /// no arrow but says the address is in a region and lists a `STACK GUARD` row, that row (the
+  /// region is then the one listed).
   static func stackGuard(in context: DiagnosisContext) -> Evidence? {
-    guard let line = MemoryFault.arrowLine(in: context) else { return nil }
-    return line.detail.containsIgnoringCase("stack guard") ? line : nil
+    if let line = MemoryFault.arrowLine(in: context) {
+      return line.detail.containsIgnoringCase("stack guard") ? line : nil
+    }
+    guard let info = context.report.vmRegionInfo, info.prefilteredContains("STACK GUARD"),
+      !info.prefilteredContains("not in any region"),
+      let row = info.split(separator: "\n").first(where: { $0.prefilteredContains("STACK GUARD") })
+    else { return nil }
+    return Evidence("vmRegionInfo", row.trimmingWhitespace())
+  }
+
+  /// The crashed thread's stack pointer when the fault address lies at most 64 KiB below it (and
+  /// above the zero page): the thread pushed or probed past the mapped end of its stack, which
+  /// only an exhausted stack does.
+  static func stackPointerAbove(_ fault: MemoryFault, in context: DiagnosisContext) -> Evidence? {
+    guard let address = fault.address, address >= 0x10000, let thread = context.crashedThread,
+      let state = thread.state
+    else { return nil }
+    let name = state["sp"] != nil ? "sp" : "rsp"
+    guard let sp = state[name], address <= sp, sp - address <= 0x10000 else { return nil }
+    return Evidence("threads[\(thread.index)].threadState.\(name)", String.hex(sp))
   }
 
   /// Whether the crashed thread overflowed its stack (guard page, stack probe or long recursion).
@@ -56,16 +76,23 @@ public struct StackOverflowRule: DiagnosisRule {
   /// `DiagnosisContext.init` finds both from a context that holds neither yet); called once per
   /// report by `DiagnosisContext.init`.
   static func collect(in context: DiagnosisContext, memoryFault: MemoryFault?) -> Bool {
-    guard memoryFault != nil, let backtrace = context.crashedBacktrace else { return false }
-    if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil {
+    guard let memoryFault, let backtrace = context.crashedBacktrace else { return false }
+    if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil
+      || stackPointerAbove(memoryFault, in: context) != nil
+    {
       return true
     }
     // A cycle covers at most every frame.
-    guard backtrace.frames.count >= 40 else { return false }
-    return (longestCycle(in: backtrace.frames)?.length ?? 0) >= 40
+    guard backtrace.frames.count >= minimumCycleLength else { return false }
+    return (longestCycle(in: backtrace.frames)?.length ?? 0) >= minimumCycleLength
   }
 
-  /// The longest run of a repeating cycle of 1 to 4 frames in `frames`.
+  /// Frames a repeating cycle must cover to count as runaway recursion on its own. With a stack
+  /// guard or the stack pointer as evidence, any cycle of ``minimumRepetitions`` is reported.
+  static let minimumCycleLength = 40
+  static let minimumRepetitions = 3
+
+  /// The longest run of a repeating cycle of 1 to 8 frames in `frames`.
   struct Cycle {
     var start: Int
     var period: Int
@@ -92,7 +119,7 @@ public struct StackOverflowRule: DiagnosisRule {
     }
     let keys = frames.map(key)
     var best: Cycle?
-    for period in 1...4 where keys.count > 2 * period {
+    for period in 1...8 where keys.count > 2 * period {
       var runStart = 0
       var run = 0
       for index in 0..<(keys.count - period) {
@@ -117,9 +144,15 @@ public struct StackOverflowRule: DiagnosisRule {
     guard Self.isPresent(in: context) else { return nil }
     let guardLine = Self.stackGuard(in: context)
     let probe = context.crashedThreadTop(2, contains: "chkstk_darwin")
+    let stackPointer = Self.stackPointerAbove(fault, in: context)
     var cycle = Self.longestCycle(in: backtrace.frames)
-    if let found = cycle, found.length < 40 { cycle = nil }
-    guard guardLine != nil || probe != nil || cycle != nil else { return nil }
+    if let found = cycle {
+      let corroborated = guardLine != nil || stackPointer != nil
+      if found.length < Self.minimumCycleLength && !(corroborated && found.repetitions >= Self.minimumRepetitions) {
+        cycle = nil
+      }
+    }
+    guard guardLine != nil || probe != nil || stackPointer != nil || cycle != nil else { return nil }
 
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary = "Thread"
@@ -130,6 +163,9 @@ public struct StackOverflowRule: DiagnosisRule {
     if let guardLine {
       summary += ": the fault at \(fault.addressDisplay) is in the stack guard page (`\(TextScan.clip(guardLine.detail, 120))`)."
       evidence.append(guardLine)
+    } else if let stackPointer {
+      summary += ": the fault at \(fault.addressDisplay) is just below the stack pointer (`\(stackPointer.detail)`), where the stack had run out."
+      evidence.append(stackPointer)
     } else {
       summary += "."
     }
@@ -189,6 +225,20 @@ public struct StackOverflowRule: DiagnosisRule {
           "KERN_PROTECTION_FAILURE at 0x0000000170a2bff0", frames: [E.F(.libc, "___chkstk_darwin"), E.F(.app, "BigView.body.getter")],
           signal: "SIGBUS"),
         .definite, summaryContains: ["___chkstk_darwin", "BigView.body.getter"]),
+      .triggers(
+        "stack guard row without an arrow, short recursion",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x0000000000003000",
+          frames: Array(repeating: E.F(.app, "recurse(_:)", offset: 700), count: 5) + [E.F(.app, "main")],
+          vmRegionInfo: "0x3000 is in a 16K region.  Bytes into region: 0\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n      STACK GUARD  0000000-0004000  [   16K] ---/--- SM=NUL"),
+        .definite, summaryContains: ["stack guard", "recurse(_:)", "5 times"]),
+      .triggers(
+        "fault just below the stack pointer in a recursion",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x000000002fd59ff8",
+          frames: Array(repeating: [E.F(.app, "Parser.value()", offset: 700), E.F(.app, "Parser.array()", offset: 900)], count: 10).flatMap { $0 },
+          threadState: #"{"flavor":"ARM_THREAD_STATE64","sp":{"value":802529288},"pc":{"value":4295000000}}"#),
+        .likely, summaryContains: ["stack pointer", "Parser.value()", "call each other"]),
       .ignores(
         "a short repetition is normal",
         E.badAccess(

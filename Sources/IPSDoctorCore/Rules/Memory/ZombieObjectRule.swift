@@ -61,8 +61,32 @@ public struct ZombieObjectRule: DiagnosisRule {
     return (name, context.frameEvidence(backtrace, 0), name.hasPrefix("swift_"))
   }
 
+  /// "objc_msgSend() selector name: …" in the report's reason text: the crash reporter says the
+  /// fault happened while `objc_msgSend` was sending that message, whatever the backtrace shows (a
+  /// nil receiver never faults in `objc_msgSend`, so the receiver's class pointer was garbage).
+  ///
+  /// The reporter writes the line when the crashed PC is in `objc_msgSend`, so a symbolicated
+  /// frame 0 outside libobjc contradicts it and the line is not taken.
+  static func messageSendLine(in context: DiagnosisContext) -> Evidence? {
+    if let top = context.crashedBacktrace?.frames.first, context.symbol(top) != nil,
+      !(top.imageName ?? "").hasPrefix("libobjc")
+    {
+      return nil
+    }
+    return context.reasonText(containing: "objc_msgSend() selector name:")
+  }
+
+  /// Frame 0 in the runtime (``runtimeFrame(in:)``), or the reason text's message-send line.
+  static func runtimeFault(in context: DiagnosisContext)
+    -> (name: String, evidence: Evidence, isSwift: Bool, isFrame: Bool)?
+  {
+    if let frame = runtimeFrame(in: context) { return (frame.name, frame.evidence, frame.isSwift, true) }
+    if let line = messageSendLine(in: context) { return ("objc_msgSend", line, false, false) }
+    return nil
+  }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    if let fault = context.memoryFault, !fault.isBad0, let runtime = Self.runtimeFrame(in: context),
+    if let fault = context.memoryFault, !fault.isBad0, let runtime = Self.runtimeFault(in: context),
       !StackOverflowRule.isPresent(in: context)
     {
       var evidence = [fault.subtypeEvidence].compactMap { $0 }
@@ -79,7 +103,7 @@ public struct ZombieObjectRule: DiagnosisRule {
         summary += " The selector was `\(selector.detail)`."
         evidence.append(selector)
       }
-      if let backtrace = context.crashedBacktrace, backtrace.frames.count > 1 {
+      if runtime.isFrame, let backtrace = context.crashedBacktrace, backtrace.frames.count > 1 {
         let caller = backtrace.frames[1]
         if context.isAppFrame(caller) {
           let app = context.appFrameEvidence(in: backtrace, from: 1) ?? context.frameEvidence(backtrace, 1)
@@ -163,6 +187,13 @@ public struct ZombieObjectRule: DiagnosisRule {
           "KERN_PROTECTION_FAILURE at 0x000000016b1cbff0", frames: [E.F(.swiftCore, "swift_retain"), E.F(.app, "CommentNode.flatten(into:depth:)")],
           signal: "SIGBUS",
           vmRegionInfo: "0x16b1cbff0 is in 0x16b1c8000-0x16b1cc000\n--->  STACK GUARD  16b1c8000-16b1cc000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0")),
+      .triggers(
+        "the reporter names the message being sent when the fault happened",
+        E.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088",
+          frames: [E.F(.kernel), E.F(.app, "-[Inbox refresh]")],
+          asi: #"{"libobjc.A.dylib":["objc_msgSend() selector name: respondsToSelector:"]}"#),
+        .likely, summaryContains: ["objc_msgSend", "respondsToSelector:"]),
       .ignores(
         "crash in app code",
         E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),

@@ -10,6 +10,30 @@ struct JetsamAnalysis: Sendable {
   /// Reasons that mean the process crossed its own memory limit.
   static let limitReasons: Set<String> = ["per-process-limit", "highwater"]
 
+  /// Kill reasons of memory pressure on the whole system (xnu's kill causes): the process was
+  /// chosen to free memory for others, not for crossing its own limit.
+  static let systemPressureReasons: Set<String> = [
+    "vm-pageshortage", "vm-thrashing", "proc-thrashing", "fc-thrashing", "zone-map-exhaustion",
+    "vm-compressor-thrashing", "vm-compressor-space-shortage", "low-swap", "lowswap",
+    "sustained-memory-pressure", "vm-pageout-starvation", "vnode-limit", "disk-space-shortage",
+    "idle-exit", "long-idle-exit",
+  ]
+
+  /// The kill reason a crash report's `JETSAM` termination names as the first word of its
+  /// indicator or of one of its reasons ("vm-pageshortage 512000KB"), when it is one of
+  /// ``limitReasons`` or ``systemPressureReasons``.
+  static func terminationReason(_ termination: Termination?) -> (reason: String, path: String)? {
+    guard let termination, termination.namespace == "JETSAM" else { return nil }
+    var texts: [(String, String)] = []
+    if let indicator = termination.indicator { texts.append((indicator, "termination.indicator")) }
+    for (index, reason) in termination.reasons.enumerated() { texts.append((reason, "termination.reasons[\(index)]")) }
+    for (text, path) in texts {
+      guard let word = text.split(separator: " ").first.map(String.init) else { continue }
+      if limitReasons.contains(word) || systemPressureReasons.contains(word) { return (word, path) }
+    }
+    return nil
+  }
+
   /// Well-known system processes (a highwater kill of one of them is not the app's limit).
   static let systemProcesses: Set<String> = [
     "SpringBoard", "backboardd", "mediaserverd", "assertiond", "locationd", "kernel_task", "launchd",

@@ -51,6 +51,17 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
           mainFrames: ["Example`ImageCache.decode(_:)", "Example`main"],
           procPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share"),
         .definite, summaryContains: ["120 MB", "app extension"]),
+      .triggers(
+        "JETSAM termination for the per-process limit",
+        SystemExampleReport.report(
+          namespace: "JETSAM", code: 0, indicator: "per-process-limit",
+          reasons: ["350808KB exceeds task limit 335872KB"], mainFrames: ["Example`ImageCache.decode(_:)"]),
+        .definite, summaryContains: ["per-process-limit"]),
+      .ignores(
+        "JETSAM termination for a system-wide page shortage (jetsam-system-memory-pressure)",
+        SystemExampleReport.report(
+          namespace: "JETSAM", code: 0, indicator: "vm-pageshortage", reasons: ["vm-pageshortage 512000KB"],
+          mainFrames: ["Example`ImageCache.decode(_:)"])),
       .ignores(
         "jetsam event where only other processes hit vm-pageshortage",
         ExampleReport.ips(
@@ -96,6 +107,8 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
     let report = context.report
     var evidence: [Evidence] = []
     var summary: String
+    // Only a stated per-process limit is definite; a JETSAM kill without a reason is likely one.
+    var confidence = Confidence.definite
     if context.exceptionTypeHasPrefix("EXC_RESOURCE"),
       let subtype = report.exception?.subtype, subtype.prefilteredContains("MEMORY")
     {
@@ -110,8 +123,17 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
         summary += " The report is marked non-fatal: the process crossed the limit's warning level and kept running."
       }
     } else if report.termination?.namespace == "JETSAM" {
+      let stated = JetsamAnalysis.terminationReason(report.termination)
+      // A system-wide shortage is jetsam-system-memory-pressure.
+      if let stated, JetsamAnalysis.systemPressureReasons.contains(stated.reason) { return nil }
       evidence.append(Evidence("termination.namespace", "JETSAM"))
-      summary = "\(context.processDisplayName) was killed by jetsam (termination namespace `JETSAM`) for using too much memory."
+      if let stated {
+        evidence.append(Evidence(stated.path, stated.reason))
+        summary = "\(context.processDisplayName) was killed by jetsam for exceeding its memory limit (`\(stated.reason)`)."
+      } else {
+        confidence = .likely
+        summary = "\(context.processDisplayName) was killed by jetsam (termination namespace `JETSAM`) for using too much memory; the report does not say whether its own limit or a system-wide shortage was the reason."
+      }
     } else {
       return nil
     }
@@ -123,6 +145,6 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
       evidence.append(app)
     }
     let nonFatal = report.isNonFatal == true || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true
-    return finding(confidence: .definite, summary: summary, evidence: evidence, severity: nonFatal ? .note : .error)
+    return finding(confidence: confidence, summary: summary, evidence: evidence, severity: nonFatal ? .note : .error)
   }
 }

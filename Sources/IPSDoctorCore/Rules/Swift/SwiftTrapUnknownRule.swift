@@ -98,6 +98,18 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       summary += ", but the report records no message. `"
       summary += name
       summary += "` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+    } else if context.symbol(top) == nil, (top.imageName ?? "").hasPrefix("libswiftCore"),
+      backtrace.frames.count > 1, context.isAppFrame(backtrace.frames[1])
+    {
+      // Unsymbolicated, the standard library's frame called straight from the app is still one
+      // of its checks: the library traps only in its assertion machinery.
+      topEvidence = context.frameEvidence(backtrace, 0)
+      summary.reserveCapacity(1024)
+      summary += "The app stopped on a trap ("
+      summary += context.exceptionDisplay
+      summary += ") inside the Swift standard library at "
+      DiagnosisContext.appendQuote(topEvidence, to: &summary)
+      summary += ", called from the app, and the report records no message: a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError`."
     } else if context.isAppFrame(top) {
       if let name = context.symbol(top)?.display {
         // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
@@ -154,6 +166,13 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
         "_assertionFailure called from an unsymbolicated frame (no message)",
         E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
         .likely, summaryContains: ["_assertionFailure", "threads[0].frames[1]"]),
+      .triggers(
+        "unsymbolicated libswiftCore frame called from the app",
+        E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.app, offset: 0xc4c), E.F(.app, offset: 0x9dc)]),
+        .likely, summaryContains: ["Swift standard library", "libswiftCore.dylib + 0x137d20", "threads[0].frames[1]"]),
+      .ignores(
+        "unsymbolicated libswiftCore frame called from a system framework",
+        E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")])),
       .triggers(
         "Intel: EXC_BAD_INSTRUCTION",
         E.trap(frames: [E.F(.app, "Parser.next()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
