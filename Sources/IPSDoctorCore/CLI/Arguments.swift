@@ -39,12 +39,13 @@ public enum Token: Sendable, Equatable {
 
 /// The subcommands. `diagnose` is the default when the first positional argument is not a command.
 public enum Command: String, Sendable, CaseIterable, Equatable {
-  case diagnose, show, rules, explain, help
+  case diagnose, show, check, rules, explain, help
 
   var abstract: String {
     switch self {
     case .diagnose: "Diagnose crash reports: why the app crashed and how to fix it (the default)."
     case .show: "Print a report the way Xcode shows a crash (Apple's legacy text layout)."
+    case .check: "Find async completion-handler delegate methods in Swift source that complete off the main thread."
     case .rules: "List the diagnosis rules."
     case .explain: "Explain one rule: what it detects, why it happens and how to fix it."
     case .help: "Show help for ips-doctor or one of its commands."
@@ -56,6 +57,8 @@ public enum Command: String, Sendable, CaseIterable, Equatable {
     case .diagnose:
       "ips-doctor [diagnose] <path>... [--format <format>] [--output <file>] [--fail-on <severity>] [--baseline <file>] [<options>]"
     case .show: "ips-doctor show <path> [--output <file>]"
+    case .check:
+      "ips-doctor check <path>... [--format <format>] [--fail-on <severity>] [--exclude <glob>] [--default-isolation <isolation>]"
     case .rules: "ips-doctor rules [--format text|json|markdown]"
     case .explain: "ips-doctor explain <rule-id> [--format text|json|markdown]"
     case .help: "ips-doctor help [<command>]"
@@ -81,6 +84,12 @@ public enum FailOn: String, Sendable, CaseIterable, Equatable {
     case .never: nil
     }
   }
+}
+
+/// `check --default-isolation`: what a declaration without isolation attributes is isolated to.
+public enum DefaultIsolation: String, Sendable, CaseIterable, Equatable {
+  case nonisolated
+  case mainActor = "main-actor"
 }
 
 /// The formats of `rules` and `explain`.
@@ -123,6 +132,13 @@ public struct Options: Sendable, Equatable {
   public var summaryOnly = false
   /// `--app`, `--app-version`, `--since`, `--rule`, `--severity`.
   public var filter = ReportFilter()
+  /// `check --exclude`: glob patterns of files and folders not to scan.
+  public var excludes: [String] = []
+  /// `check --default-isolation`: the isolation of the checked module's declarations; `nil`
+  /// when not stated (nonisolated, unless the scanned project sets MainActor somewhere).
+  public var defaultIsolation: DefaultIsolation?
+  /// `check --report`: a crash report whose bridge frame names the declaration to point at.
+  public var report: String?
 
   public init() {}
 }
@@ -151,6 +167,7 @@ struct OptionSpec: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
     case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, help, version
     case generateCompletion, generateManual
+    case exclude, defaultIsolation, report
   }
 
   var key: Key
@@ -172,15 +189,15 @@ struct OptionSpec: Sendable {
       key: .format, long: "format", short: "f", placeholder: "format",
       help:
         "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: text, or the --output file's extension. For rules and explain: text, json, markdown.",
-      commands: [.diagnose, .rules, .explain]),
+      commands: [.diagnose, .check, .rules, .explain]),
     OptionSpec(
       key: .output, long: "output", short: "o", placeholder: "file",
       help: "Write the output to a file (atomically: a temporary file, then a rename).",
-      commands: [.diagnose, .show, .rules, .explain]),
+      commands: [.diagnose, .show, .check, .rules, .explain]),
     OptionSpec(
       key: .failOn, long: "fail-on", short: nil, placeholder: "severity",
       help: "Exit 1 when a finding is at or above this severity: error, warning, note, never. Default: error.",
-      commands: [.diagnose]),
+      commands: [.diagnose, .check]),
     OptionSpec(
       key: .baseline, long: "baseline", short: nil, placeholder: "file",
       help: "Known crash signatures (from --write-baseline): their findings are shown but do not fail the run.",
@@ -196,7 +213,7 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .verbose, long: "verbose", short: "v", placeholder: nil,
       help: "Also show the evidence for each finding, the signature and parse warnings.",
-      commands: [.diagnose]),
+      commands: [.diagnose, .check]),
     OptionSpec(
       key: .quiet, long: "quiet", short: "q", placeholder: nil,
       help: "Print only findings, one line each.", commands: [.diagnose]),
@@ -246,6 +263,18 @@ struct OptionSpec: Sendable {
       key: .noProgress, long: "no-progress", short: nil, placeholder: nil,
       help: "Never show the progress line (shown only on a terminal, outside CI, for long batches).",
       commands: [.diagnose]),
+    OptionSpec(
+      key: .exclude, long: "exclude", short: nil, placeholder: "glob",
+      help: "check: skip files and folders whose path or name matches the glob (* and ?; repeatable).",
+      commands: [.check]),
+    OptionSpec(
+      key: .defaultIsolation, long: "default-isolation", short: nil, placeholder: "isolation",
+      help: "check: the module's default isolation: nonisolated (the default) or main-actor (-default-isolation MainActor).",
+      commands: [.check]),
+    OptionSpec(
+      key: .report, long: "report", short: nil, placeholder: "crash.ips",
+      help: "check: point from the report's bridge frame (@objc closure #1 in T.m) to the declaration of T.m.",
+      commands: [.check]),
     OptionSpec(
       key: .help, long: "help", short: "h", placeholder: nil, help: "Show help information.",
       commands: Command.allCases),
@@ -435,6 +464,9 @@ public enum ArgumentBinder {
           }
           options.top = top
         }
+      case .exclude: options.excludes.append(value)
+      case .defaultIsolation: options.defaultIsolation = try choice(value, option: spec)
+      case .report: options.report = value
       case .help, .version, .generateCompletion, .generateManual: break
       }
     }
@@ -453,7 +485,7 @@ public enum ArgumentBinder {
     // Formats depend on the command.
     let formatSpec = OptionSpec.named("format")!
     switch command {
-    case .diagnose:
+    case .diagnose, .check:
       if let formatText {
         options.format = try choice(formatText.value, option: formatSpec)
         options.formatGiven = true
@@ -473,6 +505,8 @@ public enum ArgumentBinder {
         guard let defaultInput else { throw .missingArgument("<path>...", command: .diagnose) }
         positionals = [defaultInput]
       }
+    case .check:
+      if positionals.isEmpty { throw .missingArgument("<path>...", command: .check) }
     case .show:
       if positionals.isEmpty { throw .missingArgument("<path>", command: .show) }
       if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: .show) }

@@ -55,6 +55,8 @@ public enum CLI {
         return CatalogCommand(invocation: invocation, environment: environment, io: io).run(command)
       case .show:
         return ShowCommand(invocation: invocation, io: io).run()
+      case .check:
+        return CheckCommand(invocation: invocation, environment: environment, io: io).run()
       case .help:
         return writeOutput(Help.text(for: nil), io: io)
       }

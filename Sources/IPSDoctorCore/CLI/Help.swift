@@ -30,6 +30,10 @@ enum Help {
         lines.append("")
         lines.append("ARGUMENTS:")
         lines += row("<path>", "One crash report, or - for standard input.")
+      case .check:
+        lines.append("")
+        lines.append("ARGUMENTS:")
+        lines += row("<path>...", "Swift files, or folders searched recursively (.build, DerivedData, Pods, Carthage and hidden folders skipped).")
       case .explain:
         lines.append("")
         lines.append("ARGUMENTS:")
@@ -45,8 +49,11 @@ enum Help {
       name += "--" + spec.long
       if let placeholder = spec.placeholder { name += " <\(placeholder)>" }
       var help = spec.help
-      if !general, spec.key == .format {
+      if command == .rules || command == .explain, spec.key == .format {
         help = "Output format: text, json, markdown. Default: text."
+      }
+      if command == .check, spec.key == .verbose {
+        help = "Also list what was skipped, and the methods not reported and why."
       }
       lines += row(name, help)
     }
