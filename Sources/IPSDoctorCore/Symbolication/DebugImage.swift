@@ -29,6 +29,9 @@ public final class DebugImage {
     return MachOReader.slices(file.bytes).map { DebugImage(file: file, slice: $0, path: path.display) }
   }
 
+  /// "path (arch uuid)", for messages.
+  public var summary: String { "\(path) (\(arch) \(uuid ?? "no UUID"))" }
+
   public var hasDebugInformation: Bool { !DWARFSections(slice).isEmpty }
 
   /// What is known of `fileAddress` (an address in this file's address space): its source

@@ -16,7 +16,12 @@ public enum DebugImageLocator {
 
   /// Every slice of every Mach-O found under `paths`, in the order found.
   public static func images(in paths: [PathName]) -> [DebugImage] {
-    var images: [DebugImage] = []
+    machOFiles(in: paths).flatMap { DebugImage.load(path: $0) }
+  }
+
+  /// The Mach-O files under `paths`, in the order found.
+  static func machOFiles(in paths: [PathName]) -> [PathName] {
+    var files: [PathName] = []
     var visited = 0
     for path in paths {
       // Folders to visit, with their depth: a work list, not recursion.
@@ -32,12 +37,12 @@ public enum DebugImageLocator {
             pending.append((current.appending(listing[index]), depth + 1))
           }
         case .regular:
-          if status.size >= 28, isMachO(current) { images += DebugImage.load(path: current) }
+          if status.size >= 28, isMachO(current) { files.append(current) }
         default: continue
         }
       }
     }
-    return images
+    return files
   }
 
   /// The dSYMs beside a report when no `--dsym` is given: its folder and that folder's `dSYMs/`,

@@ -71,7 +71,7 @@ extension Symbolicator {
       switch match {
       case .matched: summary.matchedImages.append(name)
       case .mismatch(let found):
-        let candidates = found.map { "\($0.path) (\($0.arch) \($0.uuid ?? "no UUID"))" }.joined(separator: ", ")
+        let candidates = found.joined(separator: ", ")
         summary.mismatches.append(
           "\(name): the report's UUID \(image.uuid ?? "(none)") matches no debug file; \(candidates) has another UUID, not used")
       case .none: break

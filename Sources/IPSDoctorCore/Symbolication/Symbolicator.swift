@@ -10,8 +10,9 @@ public struct FrameSymbol: Sendable, Equatable {
 /// How a report's image relates to the debug images at hand.
 public enum ImageMatch {
   case matched(DebugImage)
-  /// Debug images with the image's name exist but none has its UUID: reported, never used.
-  case mismatch(found: [DebugImage])
+  /// Debug files with the image's name exist but none has its UUID: reported, never used.
+  /// Each is described as "path (arch uuid)".
+  case mismatch(found: [String])
   case none
 }
 
@@ -20,9 +21,12 @@ public enum ImageMatch {
 public final class Symbolicator {
   public let images: [DebugImage]
   private var byUUID: [String: DebugImage] = [:]
+  /// Debug files not loaded, by name, for the mismatch message.
+  private let otherNames: [String: [String]]
 
-  public init(images: [DebugImage]) {
+  public init(images: [DebugImage], otherNames: [String: [String]] = [:]) {
     self.images = images
+    self.otherNames = otherNames
     for image in images {
       guard let uuid = image.uuid else { continue }
       // The first one found wins: `--dsym` order, then the default places.
@@ -33,7 +37,7 @@ public final class Symbolicator {
   public func match(_ image: BinaryImage) -> ImageMatch {
     if let uuid = image.uuid.map(Self.normalized), let found = byUUID[uuid] { return .matched(found) }
     guard let name = image.name, !name.isEmpty else { return .none }
-    let sameName = images.filter { Self.lastComponent($0.path) == name }
+    let sameName = images.filter { Self.lastComponent($0.path) == name }.map(\.summary) + otherNames[name, default: []]
     return sameName.isEmpty ? .none : .mismatch(found: sameName)
   }
 
