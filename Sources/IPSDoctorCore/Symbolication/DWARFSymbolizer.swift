@@ -62,10 +62,9 @@ final class DWARFSymbolizer {
       }
       cursor.seek(position)
       guard let entry = unit.entry(&cursor) else { break }
-      // An entry at depth d ends every chain element at depth ≥ d: they are not its ancestors.
-      // Once the outermost function has ended, nothing later can contain the address.
-      if let first = chain.first, first.depth >= depth { break }
-      while let last = chain.last, last.depth >= depth { chain.removeLast() }
+      // Once the subtree of the deepest entry found has ended, nothing later can be nested in
+      // it: the chain is complete.
+      if let last = chain.last, depth <= last.depth { break }
       if entry.tag == DWARFCode.tagSubprogram || entry.tag == DWARFCode.tagInlinedSubroutine {
         let ranges = unit.ranges(entry)
         if let range = ranges.first(where: { $0.contains(address) }) {
