@@ -186,7 +186,7 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .strict, long: "strict", short: nil, placeholder: nil,
       help: "Treat report warnings (wrong-typed or missing fields) as errors: exit 65 for that file.",
-      commands: [.diagnose, .show, .symbolicate]),
+      commands: [.diagnose, .show]),
     OptionSpec(
       key: .verbose, long: "verbose", short: "v", placeholder: nil,
       help: "Also show the evidence for each finding, the signature and parse warnings.",
