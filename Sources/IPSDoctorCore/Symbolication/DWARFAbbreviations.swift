@@ -19,6 +19,9 @@ struct DWARFAbbreviations {
 
   private var byCode: [UInt64: DWARFAbbreviation] = [:]
 
+  /// An empty table.
+  init() {}
+
   /// Reads the table at `offset`; a damaged table ends early with what was read.
   init(_ section: UnsafeRawBufferPointer, offset: UInt64) {
     guard offset < UInt64(section.count) else { return }

@@ -30,12 +30,24 @@ final class DWARFSymbolizer {
     self.sections = sections
   }
 
+  private var abbreviationTables: [UInt64: DWARFAbbreviations] = [:]
+
+  /// The unit at `offset`, its abbreviation table read once per offset for the whole file.
+  func unit(at offset: Int) -> DWARFUnit? {
+    DWARFUnit(sections, offset: offset) { tableOffset in
+      if let known = self.abbreviationTables[tableOffset] { return known }
+      let table = DWARFAbbreviations(self.sections.abbrev, offset: tableOffset)
+      self.abbreviationTables[tableOffset] = table
+      return table
+    }
+  }
+
   /// The source frames of `address` (innermost first) and the start of the outermost function,
   /// or `nil` when no unit covers it.
   func frames(at address: UInt64) -> (frames: [SourceFrame], functionStart: UInt64?)? {
     guard !sections.isEmpty else { return nil }
     for offset in unitsCovering(address) {
-      guard let unit = DWARFUnit(sections, offset: offset), let root = unit.root else { continue }
+      guard let unit = unit(at: offset), let root = unit.root else { continue }
       if let result = frames(at: address, in: unit, root: root) { return result }
     }
     return nil
@@ -124,7 +136,7 @@ final class DWARFSymbolizer {
     buildIndex()
     var candidate: Int?
     for start in unitOffsets where UInt64(start) <= offset { candidate = start }
-    return candidate.flatMap { DWARFUnit(sections, offset: $0) }
+    return candidate.flatMap { unit(at: $0) }
   }
 
   private func lineTable(unit: DWARFUnit, root: DWARFEntry) -> DWARFLineTable? {
@@ -152,7 +164,7 @@ final class DWARFSymbolizer {
     var offset = 0
     var offsets: [Int] = []
     while offset < sections.info.count, offsets.count < Self.maxUnits {
-      guard let unit = DWARFUnit(sections, offset: offset) else { break }
+      guard let unit = unit(at: offset) else { break }
       offsets.append(offset)
       if let root = unit.root {
         for range in unit.ranges(root) { index.append((range, offset)) }

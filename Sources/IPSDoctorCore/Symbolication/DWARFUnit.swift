@@ -35,7 +35,12 @@ struct DWARFUnit {
   var baseAddress: UInt64 = 0
 
   /// Reads the unit at `offset`; `nil` when its header does not fit or is not DWARF 2–5.
-  init?(_ sections: DWARFSections, offset: Int) {
+  /// `abbreviationTable` reads (or recalls) the table at an offset: units share tables, and a
+  /// file of many units pointing at one large table must not read it once per unit.
+  init?(
+    _ sections: DWARFSections, offset: Int,
+    abbreviationTable: (UInt64) -> DWARFAbbreviations = { _ in DWARFAbbreviations() }
+  ) {
     self.sections = sections
     var cursor = ByteCursor(sections.info, offset: offset)
     guard cursor.offset == offset, var length = cursor.u32().map(UInt64.init) else { return nil }
@@ -68,7 +73,7 @@ struct DWARFUnit {
     guard addressSize == 4 || addressSize == 8, cursor.offset <= end else { return nil }
     entriesStart = cursor.offset
     format = DWARFFormat(version: version, addressSize: addressSize, offsetSize: offsetSize, unitOffset: UInt64(offset))
-    abbreviations = DWARFAbbreviations(sections.abbrev, offset: abbrevOffset)
+    abbreviations = abbreviationTable(abbrevOffset)
     // The root entry first: its bases resolve the indexed forms of every entry, its own too.
     var rootCursor = unitCursor(at: entriesStart)
     root = entry(&rootCursor)

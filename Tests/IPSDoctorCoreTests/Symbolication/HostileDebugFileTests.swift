@@ -130,7 +130,7 @@ import Testing
         // offset; the cycle must end either way.
         let symbolizer = DWARFSymbolizer(DWARFSections(slice))
         _ = symbolizer.frames(at: 0x1010)
-        let unit = DWARFUnit(DWARFSections(slice), offset: 0)
+        let unit = symbolizer.unit(at: 0)
         if let unit, let entry = unit.entry(at: UInt64(subprogramOffset)) {
           #expect(symbolizer.name(of: entry, unit: unit) == nil)
         }
