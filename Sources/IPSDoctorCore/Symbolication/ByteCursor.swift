@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A bounds-checked little-endian reader over a byte range. Every read past the end returns `nil`
 /// and leaves the cursor at the end, so a loop over hostile input always stops: each successful
 /// read advances the offset by at least one byte, each failed one ends the range.
@@ -99,11 +107,18 @@ struct ByteCursor {
     return text
   }
 
-  /// The string at `position` in a string table, or `nil` when it is outside or unterminated.
+  /// Strings looked up by offset (string tables) are at most this long: a table without NULs
+  /// referenced by many entries then costs each lookup at most this much, not the table's size.
+  static let maxTableStringLength = 1 << 16
+
+  /// The string at `position` in a string table, or `nil` when it is outside or unterminated
+  /// within ``maxTableStringLength`` bytes.
   static func cString(in bytes: UnsafeRawBufferPointer, at position: Int) -> String? {
-    guard position >= 0, position < bytes.count else { return nil }
-    var cursor = ByteCursor(bytes, offset: position)
-    return cursor.cString()
+    guard position >= 0, position < bytes.count, let base = bytes.baseAddress else { return nil }
+    let length = min(bytes.count - position, maxTableStringLength)
+    guard let nul = memchr(base + position, 0, length) else { return nil }
+    let end = position + (UnsafeRawPointer(nul) - (base + position))
+    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
   }
 
   /// A fixed-size field padded with NULs (Mach-O segment and section names).

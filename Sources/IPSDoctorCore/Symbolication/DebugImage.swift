@@ -38,7 +38,9 @@ public final class DebugImage {
   /// frames, innermost first, and its function's start. `nil` when neither DWARF nor the symbol
   /// table knows it.
   public func lookup(fileAddress: UInt64) -> Symbolication? {
-    let symbol = symbols.symbol(containing: fileAddress)
+    let symbol = symbols.symbol(containing: fileAddress).flatMap { found in
+      symbols.name(of: found).map { (address: found.address, name: $0) }
+    }
     if let found = dwarf.frames(at: fileAddress) {
       var frames = found.frames
       // A function without a DWARF entry (the line table only): the symbol table names it.

@@ -2,8 +2,8 @@
 struct SymbolTable {
   struct Symbol {
     var address: UInt64
-    /// Without the C underscore: `main`, `$s4Main3fooyyF`, `-[MyClass crash]`.
-    var name: String
+    /// The name's offset in the string table: names are decoded only for symbols looked up.
+    var nameOffset: UInt32
   }
 
   /// Sorted by address; one symbol per address (the first non-local one when several).
@@ -27,17 +27,33 @@ struct SymbolTable {
       else { break }
       // Not a debugging (stab) entry, defined in a section of code.
       guard type & 0xE0 == 0, type & 0x0E == 0x0E, codeSections.contains(Int(section)) else { continue }
-      guard var name = ByteCursor.cString(in: slice.strings, at: Int(nameOffset)), !name.isEmpty else { continue }
-      // Assembler-local labels (`ltmp0`, `l_…`, `L…`) are not functions.
-      if name.hasPrefix("ltmp") || name.hasPrefix("l_") || name.hasPrefix("L") { continue }
-      if name.hasPrefix("_") { name.removeFirst() }
-      found.append((Symbol(address: value, name: name), type & 0x01 != 0))
+      // Assembler-local labels (`ltmp0`, `l_…`, `L…`) are not functions; nor are empty names.
+      guard Int(nameOffset) < slice.strings.count else { continue }
+      let start = Int(nameOffset)
+      let prefix = slice.strings[start..<min(start + 4, slice.strings.count)]
+      if prefix.first == 0 || prefix.first == UInt8(ascii: "L") || prefix.starts(with: "l_".utf8)
+        || prefix.elementsEqual("ltmp".utf8)
+      {
+        continue
+      }
+      found.append((Symbol(address: value, nameOffset: nameOffset), type & 0x01 != 0))
     }
     found.sort { $0.symbol.address != $1.symbol.address ? $0.symbol.address < $1.symbol.address : $0.external && !$1.external }
     var unique: [Symbol] = []
     for entry in found where unique.last?.address != entry.symbol.address { unique.append(entry.symbol) }
     symbols = unique
     codeEnd = end
+    strings = slice.strings
+  }
+
+  /// The string table the names are in.
+  private let strings: UnsafeRawBufferPointer
+
+  /// A symbol's name without the C underscore: `main`, `$s4Main3fooyyF`, `-[MyClass crash]`.
+  func name(of symbol: Symbol) -> String? {
+    guard var name = ByteCursor.cString(in: strings, at: Int(symbol.nameOffset)), !name.isEmpty else { return nil }
+    if name.hasPrefix("_") { name.removeFirst() }
+    return name
   }
 
   /// The symbol at or before `address`, or `nil` before the first or past the code.

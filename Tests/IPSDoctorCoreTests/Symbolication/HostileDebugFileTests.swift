@@ -137,4 +137,30 @@ import Testing
       }
     }
   }
+
+  /// 200,000 function symbols whose names all start in a 4 MB string table without a NUL: names
+  /// are decoded only when looked up, and each decode stops after a bounded length.
+  @Test func unterminatedNamesCostLittle() {
+    let count = 200_000
+    var table: [UInt8] = []
+    table.reserveCapacity(count * 16)
+    for index in 0..<count {
+      table += [0, 0, 0, 0, 0x0F, 1, 0, 0] + withUnsafeBytes(of: UInt64(0x1000 + index * 4).littleEndian, Array.init)
+    }
+    let strings = [UInt8](repeating: UInt8(ascii: "a"), count: 4 << 20)
+    table.withUnsafeBytes { symbols in
+      strings.withUnsafeBytes { names in
+        var slice = MachOSlice(arch: "arm64")
+        slice.sections = [.init(segment: "__TEXT", name: "__text", address: 0x1000, size: UInt64(count * 4), data: .init(start: nil, count: 0))]
+        slice.symbols = symbols
+        slice.symbolCount = count
+        slice.strings = names
+        let symbolTable = SymbolTable(slice)
+        #expect(symbolTable.symbols.count == count)
+        let found = symbolTable.symbol(containing: 0x1000 + 400)
+        #expect(found?.address == 0x1000 + 400)
+        #expect(found.flatMap(symbolTable.name(of:)) == nil)
+      }
+    }
+  }
 }
