@@ -29,7 +29,16 @@ struct SymbolicateCommand<IO: CLIIO> {
     let summary = symbolicator.symbolicate(report).summary
     let output: String
     let frames: Int
-    if report.format == .json, let body = report.bodyJSON {
+    if report.format == .json, let document = report.bodyDocument,
+      let spliced = JSONSymbolicationSplice.rewrite(document, report: report, symbolicator: symbolicator)
+    {
+      // The header line and the body with the insertions: every byte of the report kept.
+      let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
+      var text = String(decoding: header, as: UTF8.self) + "\n" + String(decoding: spliced.body, as: UTF8.self)
+      if input.bytes.last == UInt8(ascii: "\n") && spliced.body.last != UInt8(ascii: "\n") { text += "\n" }
+      output = text
+      frames = spliced.frames
+    } else if report.format == .json, let body = report.bodyJSON {
       let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
       let rewritten = JSONSymbolication.rewrite(body, report: report, symbolicator: symbolicator)
       output = String(decoding: header, as: UTF8.self) + "\n" + JSONWriter.string(rewritten.body) + "\n"

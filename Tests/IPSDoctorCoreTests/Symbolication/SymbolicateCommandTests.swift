@@ -22,6 +22,12 @@ import Testing
     #expect(frames.map(\.isInline) == [true, false, false])
     #expect(frames.map(\.sourceLine) == [12, 11, 29])
     #expect(run.stderr.contains("symbolicated 2 frames"))
+    // Only insertions: every byte of the input is in the output, in order (Apple's layout kept).
+    let input = try [UInt8](Data(contentsOf: URL(fileURLWithPath: report)))
+    var remaining = input[...]
+    for byte in Array(run.stdout.utf8) where remaining.first == byte { remaining = remaining.dropFirst() }
+    #expect(remaining.isEmpty)
+    #expect(run.stdout.contains(#"{"symbol":"main","symbolLocation":46,"sourceFile":"main.m","sourceLine":29,"imageOffset":15972"#))
   }
 
   @Test func aUUIDMismatchIsReportedNotGuessed() throws {
