@@ -4,6 +4,11 @@
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  #if FUZZ_MACHO
+    // The symbolication readers on their own: Mach-O, symbol table, DWARF (Fuzz/fuzz.sh --macho).
+    FuzzSink.checksum &+= FuzzMachO.run(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+  #else
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   // The JSON parser on its own, at a small depth limit too.
   _ = try? JSONParser.parse(bytes)
@@ -22,6 +27,24 @@ public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     FuzzOutput.checkEveryFormat(bytes)
   #endif
   return 0
+  #endif
+}
+
+/// Reads every slice of a Mach-O input and looks up its symbols' addresses and a few others.
+enum FuzzMachO {
+  static func run(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var checksum = 0
+    for slice in MachOReader.slices(bytes) {
+      let table = SymbolTable(slice)
+      let symbolizer = DWARFSymbolizer(DWARFSections(slice))
+      let addresses = [0, slice.textAddress, slice.textAddress &+ 0x60c4, .max] + table.symbols.prefix(32).map(\.address)
+      for address in addresses {
+        checksum &+= symbolizer.frames(at: address)?.frames.count ?? 0
+        if let symbol = table.symbol(containing: address) { checksum &+= table.name(of: symbol)?.utf8.count ?? 0 }
+      }
+    }
+    return checksum
+  }
 }
 
 /// The output side: the input rendered by the CLI in every format (and by `show`), with what

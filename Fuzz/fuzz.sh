@@ -5,6 +5,8 @@
 #   Fuzz/fuzz.sh --seconds 60          # time-boxed run (CI uses this)
 #   Fuzz/fuzz.sh --runs 10000000       # a fixed number of executions
 #   Fuzz/fuzz.sh --reader-only ...     # the JSON parser and report reader alone (much faster)
+#   Fuzz/fuzz.sh --macho ...           # the symbolication readers (Mach-O, DWARF), seeded with the
+#                                      # shared dSYMs
 #
 # Seeds: Fixtures/reports, Fixtures/json and ../shared/corpus when present, copied to a scratch
 # corpus directory (the inputs are never modified). Crashes are written to Fuzz/artifacts/; each one
@@ -20,15 +22,18 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="$2"; shift 2 ;;
     --runs) runs="$2"; seconds=0; shift 2 ;;
     --reader-only) target=reader; shift ;;
-    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N] [--reader-only]" >&2; exit 64 ;;
+    --macho) target=macho; shift ;;
+    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N] [--reader-only | --macho]" >&2; exit 64 ;;
   esac
 done
 defines=()
 if [ "$target" = reader ]; then defines=(-D FUZZ_READER_ONLY); fi
+if [ "$target" = macho ]; then defines=(-D FUZZ_MACHO); fi
 
 build=.build/fuzz
 mkdir -p "$build" Fuzz/artifacts
 work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus}"
+if [ "$target" = macho ]; then work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus-macho}"; fi
 mkdir -p "$work"
 
 echo "building the fuzz target (this takes a minute)"
@@ -43,13 +48,21 @@ swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O 
   $(find "$snapshot" -name '*.swift' | sort) \
   -lm -o "$build/ips-doctor-fuzz-$target"
 
+if [ "$target" = macho ] && [ -d ../shared/symbolication ]; then
+  find ../shared/symbolication -path '*/DWARF/*' -type f | while read -r file; do
+    cp -n "$file" "$work/$(basename "$file")" 2>/dev/null || true
+  done
+fi
 for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
   [ -d "$seed" ] || continue
+  [ "$target" = macho ] && continue
   find "$seed" -type f \( -name '*.ips' -o -name '*.crash' -o -name '*.json' \) -size -64k \
     -exec cp -n {} "$work"/ \; 2>/dev/null || true
 done
 
-args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-16384}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
+max_len=16384
+if [ "$target" = macho ]; then max_len=262144; fi
+args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-$max_len}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
 if [ "$seconds" -gt 0 ]; then args+=(-max_total_time="$seconds"); fi
 if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); fi
 # IPS_DOCTOR_FUZZ_FORK=N runs N fuzzing processes in parallel (libFuzzer's fork mode).

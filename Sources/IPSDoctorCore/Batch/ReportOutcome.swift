@@ -196,12 +196,14 @@ extension ReportOutcome {
     bytes: [UInt8], index: Int, path: String, options: Options, baseline: Set<String>?,
     texts: SharedTexts? = nil
   ) -> ReportOutcome {
-    let report: CrashReport
+    var report: CrashReport
     do throws(ReportError) {
       report = try ReportReader.read(bytes, texts: texts)
     } catch {
       return ReportOutcome(index: index, path: path, error: error)
     }
+    // Diagnose the symbolicated frames (Xcode's view of a device report).
+    if !options.debugFiles.isEmpty { report = options.debugFiles.symbolicate(report).report }
     // What the outcome keeps of the report first, so that the diagnosis takes the report itself
     // rather than a copy.
     let facts = ReportFacts(report)

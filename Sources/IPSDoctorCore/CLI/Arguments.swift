@@ -39,13 +39,14 @@ public enum Token: Sendable, Equatable {
 
 /// The subcommands. `diagnose` is the default when the first positional argument is not a command.
 public enum Command: String, Sendable, CaseIterable, Equatable {
-  case diagnose, show, check, rules, explain, help
+  case diagnose, show, check, symbolicate, rules, explain, help
 
   var abstract: String {
     switch self {
     case .diagnose: "Diagnose crash reports: why the app crashed and how to fix it (the default)."
     case .show: "Print a report the way Xcode shows a crash (Apple's legacy text layout)."
     case .check: "Find async completion-handler delegate methods in Swift source that complete off the main thread."
+    case .symbolicate: "Write a report with its app's frames symbolicated from dSYMs, as Xcode does."
     case .rules: "List the diagnosis rules."
     case .explain: "Explain one rule: what it detects, why it happens and how to fix it."
     case .help: "Show help for ips-doctor or one of its commands."
@@ -59,6 +60,7 @@ public enum Command: String, Sendable, CaseIterable, Equatable {
     case .show: "ips-doctor show <path> [--output <file>]"
     case .check:
       "ips-doctor check <path>... [--format <format>] [--fail-on <severity>] [--exclude <glob>] [--default-isolation <isolation>]"
+    case .symbolicate: "ips-doctor symbolicate <path> [--dsym <path>]... [--output <file>]"
     case .rules: "ips-doctor rules [--format text|json|markdown]"
     case .explain: "ips-doctor explain <rule-id> [--format text|json|markdown]"
     case .help: "ips-doctor help [<command>]"
@@ -139,6 +141,10 @@ public struct Options: Sendable, Equatable {
   public var defaultIsolation: DefaultIsolation?
   /// `check --report`: a crash report whose bridge frame names the declaration to point at.
   public var report: String?
+  /// `--dsym`, in order: dSYM bundles, DWARF or Mach-O files, or folders to search.
+  public var dsyms: [String] = []
+  /// The debug files `diagnose` symbolicates with, found once before the reports are read.
+  public var debugFiles = DebugFileIndex()
 
   public init() {}
 }
@@ -165,7 +171,7 @@ public struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, help, version
+    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, help, version
     case generateCompletion, generateManual
     case exclude, defaultIsolation, report
   }
@@ -193,7 +199,7 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .output, long: "output", short: "o", placeholder: "file",
       help: "Write the output to a file (atomically: a temporary file, then a rename).",
-      commands: [.diagnose, .show, .check, .rules, .explain]),
+      commands: [.diagnose, .show, .check, .symbolicate, .rules, .explain]),
     OptionSpec(
       key: .failOn, long: "fail-on", short: nil, placeholder: "severity",
       help: "Exit 1 when a finding is at or above this severity: error, warning, note, never. Default: error.",
@@ -206,6 +212,10 @@ struct OptionSpec: Sendable {
       key: .writeBaseline, long: "write-baseline", short: nil, placeholder: "file",
       help: "Write the signatures of this run (plus those of --baseline) to a baseline file.",
       commands: [.diagnose]),
+    OptionSpec(
+      key: .dsym, long: "dsym", short: nil, placeholder: "path",
+      help: "Symbolicate with this dSYM, DWARF or Mach-O file, or the ones in this folder (.xcarchive); repeatable. Default: the .dSYM bundles beside each report and in its dSYMs folder.",
+      commands: [.diagnose, .show, .symbolicate]),
     OptionSpec(
       key: .strict, long: "strict", short: nil, placeholder: nil,
       help: "Treat report warnings (wrong-typed or missing fields) as errors: exit 65 for that file.",
@@ -228,7 +238,7 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .maxSize, long: "max-size", short: nil, placeholder: "size",
       help: "Refuse files larger than this (e.g. 512K, 64M, 1G). Default: 64M.",
-      commands: [.diagnose, .show]),
+      commands: [.diagnose, .show, .symbolicate]),
     OptionSpec(
       key: .top, long: "top", short: nil, placeholder: "n",
       help: "With several reports, show the n largest crash groups in full (or 'all'). Default: 5.",
@@ -454,6 +464,11 @@ public enum ArgumentBinder {
             suggestion: nil)
         }
         options.filter.since = instant
+      case .dsym:
+        guard !value.isEmpty else {
+          throw .invalidValue(option: spec.spelling, value: value, expected: "a path", suggestion: nil)
+        }
+        options.dsyms.append(value)
       case .top:
         if value.lowercased() == "all" {
           options.top = nil
@@ -494,7 +509,7 @@ public enum ArgumentBinder {
       }
     case .rules, .explain:
       if let formatText { options.catalogFormat = try choice(formatText.value, option: formatSpec) }
-    case .show, .help:
+    case .show, .symbolicate, .help:
       break
     }
 
@@ -507,9 +522,9 @@ public enum ArgumentBinder {
       }
     case .check:
       if positionals.isEmpty { throw .missingArgument("<path>...", command: .check) }
-    case .show:
-      if positionals.isEmpty { throw .missingArgument("<path>", command: .show) }
-      if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: .show) }
+    case .show, .symbolicate:
+      if positionals.isEmpty { throw .missingArgument("<path>", command: command) }
+      if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: command) }
     case .rules:
       if let extra = positionals.first { throw .unexpectedArgument(extra, command: .rules) }
     case .explain:

@@ -57,6 +57,8 @@ public enum CLI {
         return ShowCommand(invocation: invocation, io: io).run()
       case .check:
         return CheckCommand(invocation: invocation, environment: environment, io: io).run()
+      case .symbolicate:
+        return SymbolicateCommand(invocation: invocation, io: io).run()
       case .help:
         return writeOutput(Help.text(for: nil), io: io)
       }
@@ -329,8 +331,10 @@ struct DiagnoseCommand<IO: CLIIO> {
       } : nil
 
     let jobs = options.jobs ?? Self.coreCount()
+    var runOptions = options
+    runOptions.debugFiles = DebugFileIndex.forRun(options: options, inputs: discovery.inputs)
     let runner = BatchRunner(
-      items: discovery.inputs, options: options, baseline: baseline?.ids,
+      items: discovery.inputs, options: runOptions, baseline: baseline?.ids,
       standardInput: standardInput, jobs: jobs)
     let progress = Progress(
       enabled: options.progress && !options.quiet && io.standardErrorIsTerminal

@@ -26,7 +26,7 @@ enum Help {
       lines.append("")
       lines.append("USAGE: " + command.usage)
       switch command {
-      case .show:
+      case .show, .symbolicate:
         lines.append("")
         lines.append("ARGUMENTS:")
         lines += row("<path>", "One crash report, or - for standard input.")

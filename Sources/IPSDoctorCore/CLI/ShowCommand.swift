@@ -37,13 +37,16 @@ struct ShowCommand<IO: CLIIO> {
       }
     }
 
-    let report: CrashReport
+    var report: CrashReport
     do throws(ReportError) {
       report = try ReportReader.read(bytes)
     } catch {
       io.writeStandardError("ips-doctor: " + TerminalText.escaped(error.diagnostic(file: display)) + "\n")
       return .dataError
     }
+
+    let debugPaths = ReportInput.debugPaths(options: options, report: argument == "-" ? nil : PathName(argument))
+    if !debugPaths.isEmpty { report = DebugFileIndex(paths: debugPaths).symbolicate(report).report }
 
     let destination: CLI.Destination
     switch CLI.Destination.open(path: options.output, input: argument == "-" ? nil : PathName(argument), io: io) {

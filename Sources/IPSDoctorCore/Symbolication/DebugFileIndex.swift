@@ -1,0 +1,72 @@
+/// Which file holds the debug image of each UUID, found once for a whole run and shared by the
+/// threads that diagnose reports: each report then maps only the files its images need.
+public struct DebugFileIndex: Sendable, Equatable {
+  struct Entry: Sendable, Equatable {
+    var path: PathName
+    var uuid: String?
+    var arch: String
+    var display: String
+  }
+
+  /// By normalised UUID; the first file found wins.
+  private var byUUID: [String: Entry] = [:]
+  /// By file name (the image name it was built as), for reporting a UUID mismatch.
+  private var byName: [String: [Entry]] = [:]
+
+  public var isEmpty: Bool { byUUID.isEmpty && byName.isEmpty }
+  public var count: Int { byUUID.count }
+
+  public init() {}
+
+  /// Scans `paths` (see ``DebugImageLocator``).
+  public init(paths: [PathName]) {
+    for path in paths {
+      // One file at a time, so the mappings are released as the scan goes.
+      for file in DebugImageLocator.machOFiles(in: [path]) {
+        for image in DebugImage.load(path: file) {
+          let entry = Entry(path: file, uuid: image.uuid, arch: image.arch, display: image.summary)
+          if let uuid = image.uuid, byUUID[uuid] == nil { byUUID[uuid] = entry }
+          byName[Symbolicator.lastComponent(image.path), default: []].append(entry)
+        }
+      }
+    }
+  }
+
+  /// A symbolicator for `report`: the debug images of its images' UUIDs, mapped now.
+  public func symbolicator(for report: CrashReport) -> Symbolicator {
+    var files: [PathName] = []
+    var otherNames: [String: [String]] = [:]
+    for image in report.images {
+      if let uuid = image.uuid.map(Symbolicator.normalized), let entry = byUUID[uuid] {
+        if !files.contains(entry.path) { files.append(entry.path) }
+      } else if let name = image.name, let entries = byName[name] {
+        otherNames[name] = entries.map(\.display)
+      }
+    }
+    return Symbolicator(images: files.flatMap { DebugImage.load(path: $0) }, otherNames: otherNames)
+  }
+
+  /// `report` symbolicated with the debug images of this index (unchanged when none matches).
+  public func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
+    guard !isEmpty else { return (report, SymbolicationSummary()) }
+    return symbolicator(for: report).symbolicate(report)
+  }
+}
+
+extension DebugFileIndex {
+  /// The index for a `diagnose` run: the `--dsym` paths, else the `.dSYM` bundles beside the
+  /// reports (each report folder and its `dSYMs/`, each folder listed once).
+  static func forRun(options: Options, inputs: InputList) -> DebugFileIndex {
+    if !options.dsyms.isEmpty { return DebugFileIndex(paths: options.dsyms.map(PathName.init)) }
+    var folders = Set<PathName>()
+    var paths: [PathName] = []
+    for index in 0..<inputs.count {
+      guard case .file(let path) = inputs[index].source else { continue }
+      var bytes = path.bytes
+      while let last = bytes.last, last != UInt8(ascii: "/") { bytes.removeLast() }
+      guard folders.insert(PathName(bytes: bytes)).inserted else { continue }
+      paths += DebugImageLocator.defaultPaths(forReport: path)
+    }
+    return paths.isEmpty ? DebugFileIndex() : DebugFileIndex(paths: paths)
+  }
+}
