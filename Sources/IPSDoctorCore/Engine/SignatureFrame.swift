@@ -9,149 +9,189 @@
 /// it) and argument labels. It drops what only the full form has: parameter and return types,
 /// closure signatures, generic arguments, `async`/`throws`. Objective-C and C names have none of
 /// these and pass through unchanged.
+///
+/// Every delimiter is ASCII, so the work is done on UTF-8 bytes; other bytes pass through.
 enum SignatureFrame {
+  typealias Bytes = ArraySlice<UInt8>
+
   /// Prefixes of compiler-made entry points into the function that follows them.
-  static let prefixes = [
+  static let prefixes: [[UInt8]] = [
     "await resume partial function for ", "suspend resume partial function for ",
     "resume partial function for ", "partial apply forwarder for ", "partial apply for ",
     "reabstraction thunk helper for ", "thunk for ", "merged ", "specialized ",
-  ]
+  ].map { Array($0.utf8) }
+
+  static let space = UInt8(ascii: " ")
+  static let dot = UInt8(ascii: ".")
+  static let open = UInt8(ascii: "(")
+  static let close = UInt8(ascii: ")")
 
   static func canonical(_ name: String) -> String {
-    var text = Substring(name)
-    // "(1) await resume partial function for …", possibly several of them.
+    let all = Array(name.utf8)
+    var text = all[...]
     var changed = true
     while changed {
       changed = false
-      if text.first == "(", let close = text.firstIndex(of: ")"),
-        text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber),
-        text[text.index(after: close)...].hasPrefix(" ")
+      // "(1) await resume partial function for …"
+      if text.first == open, let end = text.firstIndex(of: close), end > text.startIndex + 1,
+        text[(text.startIndex + 1)..<end].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        end + 1 < text.endIndex, text[end + 1] == space
       {
-        text = text[text.index(close, offsetBy: 2)...]
+        text = text[(end + 2)...]
         changed = true
       }
-      for prefix in prefixes where text.hasPrefix(prefix) {
+      for prefix in prefixes where text.starts(with: prefix) {
         text = text.dropFirst(prefix.count)
         changed = true
       }
     }
-    // Objective-C methods and plain C names.
-    if text.hasPrefix("-[") || text.hasPrefix("+[") || !text.contains(where: { "(.<".contains($0) }) {
-      return String(text)
-    }
-    return entities(withoutGenerics(String(text)))
+    // Objective-C methods, C names and simplified Swift names (at most one dot, no space, no
+    // generic clause) are already in their one form.
+    let simple =
+      text.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "[")])
+      || text.starts(with: [UInt8(ascii: "+"), UInt8(ascii: "[")])
+      || (!text.contains(space) && !text.contains(UInt8(ascii: "<")) && text.count(where: { $0 == dot }) <= 1)
+    if simple { return text.count == all.count ? name : String(decoding: text, as: UTF8.self) }
+    return String(decoding: entities(withoutGenerics(text)), as: UTF8.self)
   }
 
   /// Removes `<…>` clauses (nested), keeping `->`.
-  static func withoutGenerics(_ text: String) -> String {
-    var output = ""
+  static func withoutGenerics(_ text: Bytes) -> Bytes {
+    var output: [UInt8] = []
+    output.reserveCapacity(text.count)
     var depth = 0
-    var previous: Character = " "
-    for character in text {
-      if character == "<" {
+    var previous: UInt8 = space
+    for byte in text {
+      if byte == UInt8(ascii: "<") {
         depth += 1
-      } else if character == ">" && previous != "-" && depth > 0 {
+      } else if byte == UInt8(ascii: ">") && previous != UInt8(ascii: "-") && depth > 0 {
         depth -= 1
       } else if depth == 0 {
-        output.append(character)
+        output.append(byte)
       }
-      previous = character
+      previous = byte
     }
-    return output
+    return output[...]
   }
 
+  static let inSeparator = Array(" in ".utf8)
+
   /// Each entity of a `… in …` chain in its short form, joined again with ` in `.
-  static func entities(_ text: String) -> String {
-    var parts: [String] = []
-    var rest = Substring(text)
+  static func entities(_ text: Bytes) -> [UInt8] {
+    var output: [UInt8] = []
+    var rest = text
+    var first = true
     while !rest.isEmpty {
       // The entity ends at " in " outside parentheses.
       var depth = 0
       var end = rest.endIndex
       var index = rest.startIndex
       while index < rest.endIndex {
-        let character = rest[index]
-        if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) }
-        if depth == 0, rest[index...].hasPrefix(" in ") {
+        let byte = rest[index]
+        if byte == open { depth += 1 } else if byte == close { depth = max(0, depth - 1) }
+        if depth == 0, rest[index...].starts(with: inSeparator) {
           end = index
           break
         }
-        index = rest.index(after: index)
+        index += 1
       }
-      parts.append(entity(rest[..<end]))
-      rest = end == rest.endIndex ? rest[end...] : rest[rest.index(end, offsetBy: 4)...]
+      if !first { output += inSeparator }
+      first = false
+      output += entity(rest[..<end])
+      rest = end == rest.endIndex ? rest[end...] : rest[(end + inSeparator.count)...]
     }
-    return parts.joined(separator: " in ")
+    return output
   }
+
+  /// The first index of `needle` in `text`.
+  static func find(_ needle: [UInt8], in text: Bytes) -> Int? {
+    guard needle.count <= text.count else { return nil }
+    var index = text.startIndex
+    while index + needle.count <= text.endIndex {
+      if text[index] == needle[0] && text[index..<(index + needle.count)].elementsEqual(needle) { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  static let typed = Array(" : ".utf8)
+  static let closureMark = Array("closure #".utf8)
 
   /// One entity: `closure #1 …signature…`, or a qualified name with an optional parameter list
   /// followed by effects and a return type.
-  static func entity(_ text: Substring) -> String {
-    var text = text.trimmingPrefix(while: { $0 == " " })
+  static func entity(_ text: Bytes) -> [UInt8] {
+    var text = text.drop { $0 == space }
     // "App.T.x.getter : Swift.Int": the type after the colon is the full form's alone.
-    if let typed = text.firstRange(of: " : ") { text = text[..<typed.lowerBound] }
+    if let colon = find(typed, in: text) { text = text[..<colon] }
     // "closure #1 () async -> ()", "@objc closure #1 @Sendable () -> ()": the closure and its number.
-    if let range = text.firstRange(of: "closure #") {
-      let digits = text[range.upperBound...].prefix(while: \.isNumber)
-      return String(text[..<range.upperBound]) + digits
+    if let mark = find(closureMark, in: text) {
+      var end = mark + closureMark.count
+      while end < text.endIndex, text[end] >= 0x30, text[end] <= 0x39 { end += 1 }
+      return Array(text[..<end])
     }
-    guard let open = text.firstIndex(of: "(") else { return shortName(text) }
-    let name = text[..<open]
+    guard let start = text.firstIndex(of: open) else { return shortName(text) }
     var depth = 0
-    var close = text.endIndex
-    for index in text[open...].indices {
-      if text[index] == "(" { depth += 1 } else if text[index] == ")" {
+    var end: Int?
+    for index in start..<text.endIndex {
+      if text[index] == open { depth += 1 } else if text[index] == close {
         depth -= 1
         if depth == 0 {
-          close = index
+          end = index
           break
         }
       }
     }
-    guard close < text.endIndex else { return shortName(text) }
-    let parameters = text[text.index(after: open)..<close]
-    return shortName(name) + "(" + labels(parameters) + ")"
+    guard let end else { return shortName(text) }
+    return shortName(text[..<start]) + [open] + labels(text[(start + 1)..<end]) + [close]
   }
 
   /// `App.Outer.Type.member` → `Type.member`; words before the name (`@objc`, `static`) are kept.
-  static func shortName(_ text: Substring) -> String {
-    var attributes = ""
+  static func shortName(_ text: Bytes) -> [UInt8] {
+    var words: [UInt8] = []
     var name = text
-    if let space = name.lastIndex(of: " ") {
-      attributes = String(name[...space])
-      name = name[name.index(after: space)...]
+    if let space = text.lastIndex(of: space) {
+      words = Array(text[...space])
+      name = text[(space + 1)...]
     }
-    let components = name.split(separator: ".", omittingEmptySubsequences: false)
-    return attributes + components.suffix(2).joined(separator: ".")
+    let components = name.split(separator: dot, omittingEmptySubsequences: false)
+    var output = words
+    for (index, component) in components.suffix(2).enumerated() {
+      if index > 0 { output.append(dot) }
+      output += component
+    }
+    return output
   }
 
   /// `_: __C.X, didReceive: __C.Y` → `_:didReceive:`; simplified labels (`_:didReceive:`) stay.
-  static func labels(_ parameters: Substring) -> String {
-    if !parameters.contains(" ") && !parameters.contains(",") { return String(parameters) }
-    var labels = ""
+  static func labels(_ parameters: Bytes) -> [UInt8] {
+    let comma = UInt8(ascii: ",")
+    let colon = UInt8(ascii: ":")
+    if !parameters.contains(space) && !parameters.contains(comma) { return Array(parameters) }
+    var items: [Bytes] = []
     var depth = 0
     var start = parameters.startIndex
-    var items: [Substring] = []
     for index in parameters.indices {
       switch parameters[index] {
-      case "(", "[": depth += 1
-      case ")", "]": depth -= 1
-      case "," where depth == 0:
+      case open, UInt8(ascii: "["): depth += 1
+      case close, UInt8(ascii: "]"): depth -= 1
+      case comma where depth == 0:
         items.append(parameters[start..<index])
-        start = parameters.index(after: index)
+        start = index + 1
       default: break
       }
     }
     items.append(parameters[start...])
+    var labels: [UInt8] = []
     for item in items {
-      let trimmed = item.trimmingPrefix(while: { $0 == " " })
+      let trimmed = item.drop { $0 == space }
       guard !trimmed.isEmpty else { continue }
-      if let colon = trimmed.firstIndex(of: ":"),
-        !trimmed[..<colon].contains(where: { $0 == " " || $0 == "." || $0 == "(" })
+      if let mark = trimmed.firstIndex(of: colon),
+        !trimmed[..<mark].contains(where: { $0 == space || $0 == dot || $0 == open })
       {
-        labels += trimmed[..<colon] + ":"
+        labels += trimmed[..<mark]
+        labels.append(colon)
       } else {
-        labels += "_:"
+        labels += [UInt8(ascii: "_"), colon]
       }
     }
     return labels
