@@ -18,11 +18,28 @@ public struct CrashSummary: Sendable, Equatable {
   /// The crashed thread's first ``topFrameLimit`` frames, described, the app's own marked.
   public var topFrames: [TopFrame] = []
 
+  /// A frame as the report wrote it (its texts shared with the report, nothing built), described
+  /// when it is shown.
   public struct TopFrame: Sendable, Equatable {
     public var index: Int
-    /// "ChatApp PushNotificationDelegate.handle() + 56", as the evidence describes frames.
-    public var text: String
+    public var image: String?
+    public var symbol: String?
+    public var symbolLocation: UInt64?
+    public var imageOffset: UInt64?
     public var isApp: Bool
+
+    /// "ChatApp PushNotificationDelegate.handle() + 56", as the evidence describes frames.
+    public var text: String {
+      var parts: [String] = []
+      if let image { parts.append(image) }
+      if let symbol, !symbol.isEmpty, symbol != "???" {
+        let name = SwiftDemangler.isMangled(symbol) ? SymbolName(symbol).display : symbol
+        parts.append(name + (symbolLocation.map { " + \($0)" } ?? ""))
+      } else if let imageOffset {
+        parts.append("+ " + String.hex(imageOffset))
+      }
+      return parts.joined(separator: " ")
+    }
   }
 
   static let topFrameLimit = 5
@@ -85,7 +102,10 @@ public struct CrashSummary: Sendable, Equatable {
       crashedThreadName = thread.name
       crashedQueue = thread.queue
       for (index, frame) in thread.frames.prefix(Self.topFrameLimit).enumerated() {
-        topFrames.append(TopFrame(index: index, text: context.describe(frame), isApp: context.isAppFrame(frame)))
+        topFrames.append(
+          TopFrame(
+            index: index, image: frame.imageName, symbol: frame.symbol, symbolLocation: frame.symbolLocation,
+            imageOffset: frame.imageOffset, isApp: context.isAppFrame(frame)))
       }
     }
     if let (frame, path) = context.firstResult(inBacktraces: { backtrace in

@@ -45,14 +45,28 @@ enum SignatureFrame {
         changed = true
       }
     }
-    // Objective-C methods, C names and simplified Swift names (at most one dot, no space, no
-    // generic clause) are already in their one form.
+    // Objective-C methods, C and C++ names, and simplified Swift names (at most one dot, no space,
+    // no generic clause) are already in their one form.
     let simple =
       text.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "[")])
       || text.starts(with: [UInt8(ascii: "+"), UInt8(ascii: "[")])
+      || isCxx(text)
       || (!text.contains(space) && !text.contains(UInt8(ascii: "<")) && text.count(where: { $0 == dot }) <= 1)
     if simple { return text.count == all.count ? name : String(decoding: text, as: UTF8.self) }
     return String(decoding: entities(withoutGenerics(text)), as: UTF8.self)
+  }
+
+  /// A C++ name (`ns::Type::method(int)`): `::` before any parenthesis, and no Swift `.` there.
+  static func isCxx(_ text: Bytes) -> Bool {
+    let colon = UInt8(ascii: ":")
+    var index = text.startIndex
+    while index + 1 < text.endIndex {
+      let byte = text[index]
+      if byte == open || byte == dot { return false }
+      if byte == colon && text[index + 1] == colon { return true }
+      index += 1
+    }
+    return false
   }
 
   /// Removes `<…>` clauses (nested), keeping `->`.
