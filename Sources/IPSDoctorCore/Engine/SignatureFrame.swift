@@ -45,28 +45,30 @@ enum SignatureFrame {
         changed = true
       }
     }
-    // Objective-C methods, C and C++ names, and simplified Swift names (at most one dot, no space,
-    // no generic clause) are already in their one form.
-    let simple =
-      text.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "[")])
-      || text.starts(with: [UInt8(ascii: "+"), UInt8(ascii: "[")])
-      || isCxx(text)
-      || (!text.contains(space) && !text.contains(UInt8(ascii: "<")) && text.count(where: { $0 == dot }) <= 1)
-    if simple { return text.count == all.count ? name : String(decoding: text, as: UTF8.self) }
+    if isSimple(text) { return text.count == all.count ? name : String(decoding: text, as: UTF8.self) }
     return String(decoding: entities(withoutGenerics(text)), as: UTF8.self)
   }
 
-  /// A C++ name (`ns::Type::method(int)`): `::` before any parenthesis, and no Swift `.` there.
-  static func isCxx(_ text: Bytes) -> Bool {
-    let colon = UInt8(ascii: ":")
-    var index = text.startIndex
-    while index + 1 < text.endIndex {
-      let byte = text[index]
-      if byte == open || byte == dot { return false }
-      if byte == colon && text[index + 1] == colon { return true }
-      index += 1
+  static let accessors = [".getter", ".setter", ".modify", ".read", ".didset", ".willset", "Addressor"].map {
+    Array($0.utf8)
+  }
+  static let fullFormMarks = [" in ", "->", ": ", ", "].map { Array($0.utf8) }
+
+  /// Whether a name is already in its one form: an Objective-C method, a C++ name (`::`, which no
+  /// Swift name has), a C symbol (no parameter list, no space, no Swift accessor:
+  /// `_dispatch_main_queue_drain.cold.5`), or a simplified Swift name (no generic clause, at most
+  /// one dot, none of the full form's marks: `static AppDelegate.$main()`,
+  /// `@objc T.tableView(_:cellForRowAt:)`).
+  static func isSimple(_ text: Bytes) -> Bool {
+    if text.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "[")]) || text.starts(with: [UInt8(ascii: "+"), UInt8(ascii: "[")]) {
+      return true
     }
-    return false
+    if find([UInt8(ascii: ":"), UInt8(ascii: ":")], in: text) != nil { return true }
+    if !text.contains(open) && !text.contains(space) {
+      return !accessors.contains { find($0, in: text) != nil }
+    }
+    return !text.contains(UInt8(ascii: "<")) && text.count(where: { $0 == dot }) <= 1
+      && !fullFormMarks.contains { find($0, in: text) != nil }
   }
 
   /// Removes `<…>` clauses (nested), keeping `->`.

@@ -55,6 +55,10 @@ import Testing
     ("App.Settings.theme.getter : App.Theme", "theme.getter"),
     ("Settings.theme.getter", "theme.getter"),
     ("-[Crasher doAbort]", "-[Crasher doAbort]"),
+    ("_dispatch_main_queue_drain.cold.5", "_dispatch_main_queue_drain.cold.5"),
+    ("swift_job_runImpl(swift::Job*, swift::SerialExecutorRef)", "swift_job_runImpl(swift::Job*, swift::SerialExecutorRef)"),
+    ("static AppDelegate.$main()", "static AppDelegate.$main()"),
+    ("static App.AppDelegate.$main() -> ()", "static AppDelegate.$main()"),
     ("__pthread_kill", "__pthread_kill"),
   ])
   func oneSpellingPerFunction(name: String, expected: String) {
