@@ -60,11 +60,13 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
     var frames: [String] = []
     frames.reserveCapacity(3)
+    var lastName: String?  // a recursion repeats one frame many times: canonicalise it once
     _ = context.firstResult(inBacktraces: { backtrace -> Void? in
       for frame in backtrace.frames where context.isAppFrame(frame) {
         let text: String
         if let name = context.symbol(frame)?.display {
-          if DiagnosisContext.isThunk(name) { continue }
+          if name == lastName || DiagnosisContext.isThunk(name) { continue }
+          lastName = name
           text = SignatureFrame.canonical(name)
         } else if let offset = frame.imageOffset {
           text = (frame.imageName ?? "?") + "+" + String.hex(offset)
