@@ -27,6 +27,11 @@ enum SignatureFrame {
   static let close = UInt8(ascii: ")")
 
   static func canonical(_ name: String) -> String {
+    // Most names are already in their one form: tell without copying them.
+    let alreadySimple = name.utf8.withContiguousStorageIfAvailable { bytes in
+      !startsWithPrefix(bytes) && isSimple(bytes)
+    }
+    if alreadySimple == true { return name }
     let all = Array(name.utf8)
     var text = all[...]
     var changed = true
@@ -47,6 +52,54 @@ enum SignatureFrame {
     }
     if isSimple(text) { return text.count == all.count ? name : String(decoding: text, as: UTF8.self) }
     return String(decoding: entities(withoutGenerics(text)), as: UTF8.self)
+  }
+
+  /// Whether the name starts with a prefix ``canonical(_:)`` removes (a digit in parentheses, or
+  /// one of ``prefixes``).
+  static func startsWithPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = bytes.first else { return false }
+    if first == open { return true }
+    return prefixes.contains { prefix in
+      prefix.count <= bytes.count && prefix.first == first && bytes.starts(with: prefix)
+    }
+  }
+
+  /// ``isSimple(_:)-(Bytes)`` in one pass over the bytes in place.
+  static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    if count >= 2, bytes[1] == UInt8(ascii: "["), bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+      return true
+    }
+    var dots = 0
+    var hasSpace = false
+    var hasOpen = false
+    var fullForm = false
+    var index = 0
+    while index < count {
+      let byte = bytes[index]
+      let next = index + 1 < count ? bytes[index + 1] : 0
+      switch byte {
+      case UInt8(ascii: ":"):
+        if next == UInt8(ascii: ":") { return true }  // C++
+        if next == space { fullForm = true }
+      case dot: dots += 1
+      case space:
+        hasSpace = true
+        if next == UInt8(ascii: "i"), index + 3 < count, bytes[index + 2] == UInt8(ascii: "n"), bytes[index + 3] == space {
+          fullForm = true
+        }
+      case open: hasOpen = true
+      case UInt8(ascii: "<"), UInt8(ascii: ","): fullForm = true
+      case UInt8(ascii: "-") where next == UInt8(ascii: ">"): fullForm = true
+      case UInt8(ascii: "e") where next == UInt8(ascii: "r") || next == UInt8(ascii: "t"):
+        // ".getter", ".setter", ".modify" and the other accessors need the rewrite.
+        if !hasOpen && !hasSpace { return isSimple(ArraySlice(bytes)) }
+      default: break
+      }
+      index += 1
+    }
+    if !hasOpen && !hasSpace { return true }
+    return !fullForm && dots <= 1
   }
 
   static let accessors = [".getter", ".setter", ".modify", ".read", ".didset", ".willset", "Addressor"].map {
