@@ -175,23 +175,32 @@ import Testing
 
   // MARK: Standard input
 
-  /// A pipe left `O_NONBLOCK` by its writer is read to its end, not to its first pause.
-  @Test func aNonBlockingPipeIsReadToItsEnd() throws {
+  /// A non-blocking pipe (both ends close-on-exec: only a child's standard input may hold the read
+  /// end, or the child would never see the end of the input) whose writer sends `contents` in two
+  /// halves with a pause between; returns the read end.
+  static func pipeFedInTwoParts(_ contents: [UInt8]) throws -> Int32 {
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)
-    defer { close(ends[0]) }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-    let contents = try Fixtures.bytes("reports/null-pointer-dereference.ips")
     let writer = ends[1]
     let thread = Thread {
       let half = contents.count / 2
       contents.withUnsafeBytes { _ = write(writer, $0.baseAddress!, half) }
-      usleep(100_000)
+      usleep(150_000)
       contents.withUnsafeBytes { _ = write(writer, $0.baseAddress! + half, contents.count - half) }
       close(writer)
     }
     thread.start()
-    let read = POSIX.readAll(fd: ends[0], sizeHint: 0, limit: 1 << 20, waitForData: true)
+    return ends[0]
+  }
+
+  /// A pipe left `O_NONBLOCK` by its writer is read to its end, not to its first pause.
+  @Test func aNonBlockingPipeIsReadToItsEnd() throws {
+    let contents = try Fixtures.bytes("reports/null-pointer-dereference.ips")
+    let reader = try Self.pipeFedInTwoParts(contents)
+    defer { close(reader) }
+    let read = POSIX.readAll(fd: reader, sizeHint: 0, limit: 1 << 20, waitForData: true)
     #expect((try? read.get()) == contents)
   }
 
@@ -199,24 +208,9 @@ import Testing
     guard ProcessTest.available else { return }
     let root = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(root) }
-    var ends: [Int32] = [0, 0]
-    try #require(pipe(&ends) == 0)
-    // Only the child's standard input may hold the read end, and only this test the write end,
-    // or the child would never see the end of the input.
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-    let contents = try Fixtures.bytes("reports/null-pointer-dereference.ips")
-    let writer = ends[1]
-    let thread = Thread {
-      let half = contents.count / 2
-      contents.withUnsafeBytes { _ = write(writer, $0.baseAddress!, half) }
-      usleep(200_000)
-      contents.withUnsafeBytes { _ = write(writer, $0.baseAddress! + half, contents.count - half) }
-      close(writer)
-    }
-    thread.start()
-    let run = try ProcessTest.run([Self.bytes("-"), Self.bytes("-q")], in: root.path, stdin: .descriptor(ends[0]))
-    close(ends[0])
+    let reader = try Self.pipeFedInTwoParts(try Fixtures.bytes("reports/null-pointer-dereference.ips"))
+    defer { close(reader) }
+    let run = try ProcessTest.run([Self.bytes("-"), Self.bytes("-q")], in: root.path, stdin: .descriptor(reader))
     #expect(run.status == ExitCode.findings.rawValue, "\(run.stderr)")
   }
 }
