@@ -27,11 +27,10 @@ enum SignatureFrame {
   static let close = UInt8(ascii: ")")
 
   static func canonical(_ name: String) -> String {
-    // Most names are already in their one form: tell without copying them.
-    let alreadySimple = name.utf8.withContiguousStorageIfAvailable { bytes in
-      !startsWithPrefix(bytes) && isSimple(bytes)
-    }
-    if alreadySimple == true { return name }
+    // Most names are already in their one form: tell without copying them. (`withUTF8` also
+    // serves a small string, which has no contiguous storage of its own to lend.)
+    var utf8 = name
+    if utf8.withUTF8({ !startsWithPrefix($0) && isSimple($0) }) { return name }
     let all = Array(name.utf8)
     var text = all[...]
     var changed = true
