@@ -60,14 +60,19 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
     var frames: [String] = []
     frames.reserveCapacity(3)
-    var lastName: String?  // a recursion repeats one frame many times: canonicalise it once
+    // A recursion repeats a few frames hundreds of times: canonicalise each name once.
+    var known: [(name: String, text: String)] = []
     _ = context.firstResult(inBacktraces: { backtrace -> Void? in
       for frame in backtrace.frames where context.isAppFrame(frame) {
         let text: String
         if let name = context.symbol(frame)?.display {
-          if name == lastName || DiagnosisContext.isThunk(name) { continue }
-          lastName = name
-          text = SignatureFrame.canonical(name)
+          if let seen = known.first(where: { $0.name == name }) {
+            text = seen.text
+          } else {
+            if DiagnosisContext.isThunk(name) { continue }
+            text = SignatureFrame.canonical(name)
+            if known.count < 16 { known.append((name, text)) }
+          }
         } else if let offset = frame.imageOffset {
           text = (frame.imageName ?? "?") + "+" + String.hex(offset)
         } else {
