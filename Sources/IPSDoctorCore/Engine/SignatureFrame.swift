@@ -90,14 +90,13 @@ enum SignatureFrame {
       case open: hasOpen = true
       case UInt8(ascii: "<"), UInt8(ascii: ","): fullForm = true
       case UInt8(ascii: "-") where next == UInt8(ascii: ">"): fullForm = true
-      case UInt8(ascii: "e") where next == UInt8(ascii: "r") || next == UInt8(ascii: "t"):
-        // ".getter", ".setter", ".modify" and the other accessors need the rewrite.
-        if !hasOpen && !hasSpace { return isSimple(ArraySlice(bytes)) }
       default: break
       }
       index += 1
     }
-    if !hasOpen && !hasSpace { return true }
+    // A name without a parameter list or a space is a C symbol, unless it is a Swift accessor
+    // (".getter", ".modify", …: a dot is the sign to look closer).
+    if !hasOpen && !hasSpace { return dots == 0 || isSimple(ArraySlice(bytes)) }
     return !fullForm && dots <= 1
   }
 
