@@ -12,8 +12,6 @@
 ///
 /// Every delimiter is ASCII, so the work is done on UTF-8 bytes; other bytes pass through.
 enum SignatureFrame {
-  typealias Bytes = ArraySlice<UInt8>
-
   /// Prefixes of compiler-made entry points into the function that follows them.
   static let prefixes: [[UInt8]] = [
     "await resume partial function for ", "suspend resume partial function for ",
@@ -30,27 +28,13 @@ enum SignatureFrame {
     // Most names are already in their one form: tell without copying them. (`withUTF8` also
     // serves a small string, which has no contiguous storage of its own to lend.)
     var utf8 = name
-    if utf8.withUTF8({ !startsWithPrefix($0) && isSimple($0) }) { return name }
-    let all = Array(name.utf8)
-    var text = all[...]
-    var changed = true
-    while changed {
-      changed = false
-      // "(1) await resume partial function for …"
-      if text.first == open, let end = text.firstIndex(of: close), end > text.startIndex + 1,
-        text[(text.startIndex + 1)..<end].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-        end + 1 < text.endIndex, text[end + 1] == space
-      {
-        text = text[(end + 2)...]
-        changed = true
-      }
-      for prefix in prefixes where text.starts(with: prefix) {
-        text = text.dropFirst(prefix.count)
-        changed = true
-      }
+    return utf8.withUTF8 { bytes in
+      if !startsWithPrefix(bytes) && isSimple(bytes) { return name }
+      let start = afterPrefixes(bytes)
+      let text = UnsafeBufferPointer(rebasing: bytes[start...])
+      if isSimple(text) { return start == 0 ? name : String(decoding: text, as: UTF8.self) }
+      return rewritten(text)
     }
-    if isSimple(text) { return text.count == all.count ? name : String(decoding: text, as: UTF8.self) }
-    return String(decoding: entities(withoutGenerics(text)), as: UTF8.self)
   }
 
   /// Whether the name starts with a prefix ``canonical(_:)`` removes (a digit in parentheses, or
@@ -63,7 +47,34 @@ enum SignatureFrame {
     }
   }
 
-  /// ``isSimple(_:)-(Bytes)`` in one pass over the bytes in place.
+  /// Where the name starts after every prefix ``canonical(_:)`` removes, in any order and number.
+  static func afterPrefixes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var start = 0
+    var changed = true
+    while changed {
+      changed = false
+      // "(1) await resume partial function for …"
+      if start < bytes.count, bytes[start] == open {
+        var end = start + 1
+        while end < bytes.count, isDigit(bytes[end]) { end += 1 }
+        if end > start + 1, end + 1 < bytes.count, bytes[end] == close, bytes[end + 1] == space {
+          start = end + 2
+          changed = true
+        }
+      }
+      for prefix in prefixes where matches(prefix, in: bytes, at: start) {
+        start += prefix.count
+        changed = true
+      }
+    }
+    return start
+  }
+
+  /// Whether a name is already in its one form, in one pass over the bytes: an Objective-C method,
+  /// a C++ name (`::`, which no Swift name has), a C symbol (no parameter list, no space, no Swift
+  /// accessor: `_dispatch_main_queue_drain.cold.5`), or a simplified Swift name (no generic clause,
+  /// at most one dot, none of the full form's marks ` in `, `->`, `: `, `, `:
+  /// `static AppDelegate.$main()`, `@objc T.tableView(_:cellForRowAt:)`).
   static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = bytes.count
     if count >= 2, bytes[1] == UInt8(ascii: "["), bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
@@ -88,7 +99,8 @@ enum SignatureFrame {
           fullForm = true
         }
       case open: hasOpen = true
-      case UInt8(ascii: "<"), UInt8(ascii: ","): fullForm = true
+      case UInt8(ascii: ","): if next == space { fullForm = true }
+      case UInt8(ascii: "<"): fullForm = true
       case UInt8(ascii: "-") where next == UInt8(ascii: ">"): fullForm = true
       default: break
       }
@@ -96,89 +108,87 @@ enum SignatureFrame {
     }
     // A name without a parameter list or a space is a C symbol, unless it is a Swift accessor
     // (".getter", ".modify", …: a dot is the sign to look closer).
-    if !hasOpen && !hasSpace { return dots == 0 || isSimple(ArraySlice(bytes)) }
+    if !hasOpen && !hasSpace { return dots == 0 || !accessors.contains { find($0, in: bytes, from: 0) != nil } }
     return !fullForm && dots <= 1
   }
 
   static let accessors = [".getter", ".setter", ".modify", ".read", ".didset", ".willset", "Addressor"].map {
     Array($0.utf8)
   }
-  static let fullFormMarks = [" in ", "->", ": ", ", "].map { Array($0.utf8) }
 
-  /// Whether a name is already in its one form: an Objective-C method, a C++ name (`::`, which no
-  /// Swift name has), a C symbol (no parameter list, no space, no Swift accessor:
-  /// `_dispatch_main_queue_drain.cold.5`), or a simplified Swift name (no generic clause, at most
-  /// one dot, none of the full form's marks: `static AppDelegate.$main()`,
-  /// `@objc T.tableView(_:cellForRowAt:)`).
-  static func isSimple(_ text: Bytes) -> Bool {
-    if text.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "[")]) || text.starts(with: [UInt8(ascii: "+"), UInt8(ascii: "[")]) {
-      return true
+  /// The one form of a full-form name (prefixes already removed): generic clauses dropped, then
+  /// each entity of its `… in …` chain in its short form.
+  static func rewritten(_ text: UnsafeBufferPointer<UInt8>) -> String {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count) { scratch in
+      let plain = UnsafeBufferPointer(rebasing: scratch[..<withoutGenerics(text, into: scratch)])
+      // Each entity's form is at most one byte longer than the entity (see `labels`), and there
+      // are at most one entity per four bytes (" in " separates them), plus one.
+      return String(unsafeUninitializedCapacity: plain.count + plain.count / 4 + 2) { output in
+        var writer = Writer(output: output)
+        entities(plain, into: &writer)
+        return writer.count
+      }
     }
-    if find([UInt8(ascii: ":"), UInt8(ascii: ":")], in: text) != nil { return true }
-    if !text.contains(open) && !text.contains(space) {
-      return !accessors.contains { find($0, in: text) != nil }
-    }
-    return !text.contains(UInt8(ascii: "<")) && text.count(where: { $0 == dot }) <= 1
-      && !fullFormMarks.contains { find($0, in: text) != nil }
   }
 
-  /// Removes `<…>` clauses (nested), keeping `->`.
-  static func withoutGenerics(_ text: Bytes) -> Bytes {
-    var output: [UInt8] = []
-    output.reserveCapacity(text.count)
+  /// Copies `text` into `output` without its `<…>` clauses (nested), keeping `->`; returns the
+  /// number of bytes written.
+  static func withoutGenerics(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var written = 0
     var depth = 0
-    var previous: UInt8 = space
+    var previous = space
     for byte in text {
       if byte == UInt8(ascii: "<") {
         depth += 1
       } else if byte == UInt8(ascii: ">") && previous != UInt8(ascii: "-") && depth > 0 {
         depth -= 1
       } else if depth == 0 {
-        output.append(byte)
+        output[written] = byte
+        written += 1
       }
       previous = byte
     }
-    return output[...]
+    return written
+  }
+
+  /// Appends bytes to memory sized by the caller.
+  struct Writer {
+    let output: UnsafeMutableBufferPointer<UInt8>
+    var count = 0
+
+    mutating func append(_ byte: UInt8) {
+      output[count] = byte
+      count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+      for index in range { append(bytes[index]) }
+    }
   }
 
   static let inSeparator = Array(" in ".utf8)
 
   /// Each entity of a `… in …` chain in its short form, joined again with ` in `.
-  static func entities(_ text: Bytes) -> [UInt8] {
-    var output: [UInt8] = []
-    var rest = text
-    var first = true
-    while !rest.isEmpty {
+  static func entities(_ text: UnsafeBufferPointer<UInt8>, into writer: inout Writer) {
+    var start = 0
+    while start < text.count {
       // The entity ends at " in " outside parentheses.
       var depth = 0
-      var end = rest.endIndex
-      var index = rest.startIndex
-      while index < rest.endIndex {
-        let byte = rest[index]
+      var end = text.count
+      var index = start
+      while index < text.count {
+        let byte = text[index]
         if byte == open { depth += 1 } else if byte == close { depth = max(0, depth - 1) }
-        if depth == 0, rest[index...].starts(with: inSeparator) {
+        if depth == 0, byte == space, matches(inSeparator, in: text, at: index) {
           end = index
           break
         }
         index += 1
       }
-      if !first { output += inSeparator }
-      first = false
-      output += entity(rest[..<end])
-      rest = end == rest.endIndex ? rest[end...] : rest[(end + inSeparator.count)...]
+      if start > 0 { writer.append(text, (start - inSeparator.count)..<start) }
+      entity(text, start..<end, into: &writer)
+      start = end == text.count ? end : end + inSeparator.count
     }
-    return output
-  }
-
-  /// The first index of `needle` in `text`.
-  static func find(_ needle: [UInt8], in text: Bytes) -> Int? {
-    guard needle.count <= text.count else { return nil }
-    var index = text.startIndex
-    while index + needle.count <= text.endIndex {
-      if text[index] == needle[0] && text[index..<(index + needle.count)].elementsEqual(needle) { return index }
-      index += 1
-    }
-    return nil
   }
 
   static let typed = Array(" : ".utf8)
@@ -186,81 +196,149 @@ enum SignatureFrame {
 
   /// One entity: `closure #1 …signature…`, or a qualified name with an optional parameter list
   /// followed by effects and a return type.
-  static func entity(_ text: Bytes) -> [UInt8] {
-    var text = text.drop { $0 == space }
-    // "App.T.x.getter : Swift.Int": the type after the colon is the full form's alone.
-    if let colon = find(typed, in: text) { text = text[..<colon] }
+  static func entity(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into writer: inout Writer) {
+    var start = range.lowerBound
+    while start < range.upperBound, text[start] == space { start += 1 }
+    var end = range.upperBound
+    // "App.T.x.getter : Swift.Int": the type after the colon is the full form's alone. (Inside
+    // brackets, " : " is a dictionary type's: "[Swift.String : Swift.Int]".)
+    if let colon = findOutsideBrackets(typed, in: text, start..<end) { end = colon }
     // "closure #1 () async -> ()", "@objc closure #1 @Sendable () -> ()": the closure and its number.
-    if let mark = find(closureMark, in: text) {
-      var end = mark + closureMark.count
-      while end < text.endIndex, text[end] >= 0x30, text[end] <= 0x39 { end += 1 }
-      return Array(text[..<end])
+    if let mark = find(closureMark, in: text, from: start, to: end) {
+      var number = mark + closureMark.count
+      while number < end, isDigit(text[number]) { number += 1 }
+      writer.append(text, start..<number)
+      return
     }
-    guard let start = text.firstIndex(of: open) else { return shortName(text) }
+    guard let parameters = firstIndex(of: open, in: text, start..<end) else {
+      return shortName(text, start..<end, into: &writer)
+    }
     var depth = 0
-    var end: Int?
-    for index in start..<text.endIndex {
+    for index in parameters..<end {
       if text[index] == open { depth += 1 } else if text[index] == close {
         depth -= 1
         if depth == 0 {
-          end = index
+          shortName(text, start..<parameters, into: &writer)
+          writer.append(open)
+          labels(text, (parameters + 1)..<index, into: &writer)
+          writer.append(close)
+          return
+        }
+      }
+    }
+    shortName(text, start..<end, into: &writer)
+  }
+
+  /// `App.Outer.Type.member` → `Type.member`; words before the name (`@objc`, `static`) are kept.
+  static func shortName(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into writer: inout Writer) {
+    var name = range.lowerBound
+    if let lastSpace = lastIndex(of: space, in: text, range) {
+      writer.append(text, range.lowerBound..<(lastSpace + 1))
+      name = lastSpace + 1
+    }
+    // The last two components: from after the second dot from the end.
+    var dotsSeen = 0
+    var first = name
+    var index = range.upperBound
+    while index > name {
+      index -= 1
+      if text[index] == dot {
+        dotsSeen += 1
+        if dotsSeen == 2 {
+          first = index + 1
           break
         }
       }
     }
-    guard let end else { return shortName(text) }
-    return shortName(text[..<start]) + [open] + labels(text[(start + 1)..<end]) + [close]
-  }
-
-  /// `App.Outer.Type.member` → `Type.member`; words before the name (`@objc`, `static`) are kept.
-  static func shortName(_ text: Bytes) -> [UInt8] {
-    var words: [UInt8] = []
-    var name = text
-    if let space = text.lastIndex(of: space) {
-      words = Array(text[...space])
-      name = text[(space + 1)...]
-    }
-    let components = name.split(separator: dot, omittingEmptySubsequences: false)
-    var output = words
-    for (index, component) in components.suffix(2).enumerated() {
-      if index > 0 { output.append(dot) }
-      output += component
-    }
-    return output
+    writer.append(text, first..<range.upperBound)
   }
 
   /// `_: __C.X, didReceive: __C.Y` → `_:didReceive:`; simplified labels (`_:didReceive:`) stay.
-  static func labels(_ parameters: Bytes) -> [UInt8] {
+  /// Each parameter's label is no longer than the parameter and its comma, and `_:` no longer
+  /// unless the parameter is one byte without a comma after it: the labels are at most one byte
+  /// longer than the parameters.
+  static func labels(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into writer: inout Writer) {
     let comma = UInt8(ascii: ",")
-    let colon = UInt8(ascii: ":")
-    if !parameters.contains(space) && !parameters.contains(comma) { return Array(parameters) }
-    var items: [Bytes] = []
+    if firstIndex(of: space, in: text, range) == nil && firstIndex(of: comma, in: text, range) == nil {
+      return writer.append(text, range)
+    }
     var depth = 0
-    var start = parameters.startIndex
-    for index in parameters.indices {
-      switch parameters[index] {
+    var start = range.lowerBound
+    for index in range {
+      switch text[index] {
       case open, UInt8(ascii: "["): depth += 1
       case close, UInt8(ascii: "]"): depth -= 1
       case comma where depth == 0:
-        items.append(parameters[start..<index])
+        label(text, start..<index, into: &writer)
         start = index + 1
       default: break
       }
     }
-    items.append(parameters[start...])
-    var labels: [UInt8] = []
-    for item in items {
-      let trimmed = item.drop { $0 == space }
-      guard !trimmed.isEmpty else { continue }
-      if let mark = trimmed.firstIndex(of: colon),
-        !trimmed[..<mark].contains(where: { $0 == space || $0 == dot || $0 == open })
-      {
-        labels += trimmed[..<mark]
-        labels.append(colon)
-      } else {
-        labels += [UInt8(ascii: "_"), colon]
+    label(text, start..<range.upperBound, into: &writer)
+  }
+
+  /// One parameter's label and its colon: `didReceive: __C.Y` → `didReceive:`, `__C.X` → `_:`;
+  /// nothing for an empty parameter.
+  static func label(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into writer: inout Writer) {
+    let colon = UInt8(ascii: ":")
+    var start = range.lowerBound
+    while start < range.upperBound, text[start] == space { start += 1 }
+    guard start < range.upperBound else { return }
+    if let mark = firstIndex(of: colon, in: text, start..<range.upperBound),
+      !(start..<mark).contains(where: { text[$0] == space || text[$0] == dot || text[$0] == open })
+    {
+      writer.append(text, start..<(mark + 1))
+    } else {
+      writer.append(UInt8(ascii: "_"))
+      writer.append(colon)
+    }
+  }
+
+  // MARK: - Byte helpers
+
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  /// Whether `needle` occurs in `text` at `index`.
+  static func matches(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+    guard index + needle.count <= text.count else { return false }
+    for offset in needle.indices where text[index + offset] != needle[offset] { return false }
+    return true
+  }
+
+  /// The first index of `needle` in `text[from..<to]` (by default to the end).
+  static func find(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, from: Int, to: Int? = nil) -> Int? {
+    let end = to ?? text.count
+    var index = from
+    while index + needle.count <= end {
+      if text[index] == needle[0] && matches(needle, in: text, at: index) { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The first index of `needle` in `text[range]` outside parentheses and square brackets.
+  static func findOutsideBrackets(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var depth = 0
+    for index in range {
+      switch text[index] {
+      case open, UInt8(ascii: "["): depth += 1
+      case close, UInt8(ascii: "]"): depth = max(0, depth - 1)
+      default:
+        if depth == 0, text[index] == needle[0], index + needle.count <= range.upperBound,
+          matches(needle, in: text, at: index)
+        {
+          return index
+        }
       }
     }
-    return labels
+    return nil
+  }
+
+  static func firstIndex(of byte: UInt8, in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    range.first { text[$0] == byte }
+  }
+
+  static func lastIndex(of byte: UInt8, in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    range.last { text[$0] == byte }
   }
 }

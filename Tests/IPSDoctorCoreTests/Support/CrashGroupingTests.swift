@@ -60,6 +60,16 @@ import Testing
     ("static AppDelegate.$main()", "static AppDelegate.$main()"),
     ("static App.AppDelegate.$main() -> ()", "static AppDelegate.$main()"),
     ("__pthread_kill", "__pthread_kill"),
+    // Nested generic clauses and a closure in a generic function, one entity after another.
+    ("closure #2 (Swift.Array<Swift.Dictionary<Swift.String, Swift.Int>>) -> () in App.Store.merge<A>(A, into: inout [A]) -> ()",
+     "closure #2 in Store.merge(_:into:)"),
+    ("partial apply for thunk for @escaping @callee_guaranteed () -> ()", "@escaping @callee_guaranteed ()"),
+    // Labels of parameters whose types hold commas and colons.
+    ("App.Grid.place(at: (x: Swift.Int, y: Swift.Int), in: [Swift.String : Swift.Int]) -> ()", "Grid.place(at:in:)"),
+    // Bytes that are not ASCII pass through.
+    ("App.Café.crème(_: Swift.String) -> ()", "Café.crème(_:)"),
+    // A comma without a space after it is not the full form's.
+    ("objc_msgSend(id,sel)", "objc_msgSend(id,sel)"),
   ])
   func oneSpellingPerFunction(name: String, expected: String) {
     #expect(SignatureFrame.canonical(name) == expected)
