@@ -72,6 +72,12 @@ extension DiagnosisContext {
   }
 
   /// The first reason text containing any of `fragments`.
+  func reasonText(containingAny markers: MarkerSet) -> Evidence? {
+    // One pass rules out the many reports that hold none of them.
+    if let bytes = reasonTextBytes, bytes.firstFrame(containingAny: markers) == nil { return nil }
+    return reasonText(containingAny: markers.strings)
+  }
+
   public func reasonText(containingAny fragments: [String]) -> Evidence? {
     for fragment in fragments {
       if let evidence = reasonText(containing: fragment) { return evidence }

@@ -118,6 +118,18 @@ extension DiagnosisContext {
     return nil
   }
 
+  /// The first of `markers`, in their order, that one of the first `limit` frames of the crashed
+  /// thread contains (as ``crashedThreadTop(_:contains:)`` answers each).
+  func crashedThreadTop(_ limit: Int, containsAny markers: MarkerSet) -> (index: Int, evidence: Evidence)? {
+    guard let backtrace = crashedBacktrace else { return nil }
+    // One pass rules out the many reports whose top frames hold none of them.
+    if let text = backtrace.symbolText, text.firstFrame(containingAny: markers, before: limit) == nil { return nil }
+    for marker in markers.strings {
+      if let found = crashedThreadTop(limit, contains: marker) { return found }
+    }
+    return nil
+  }
+
   /// Application Specific Information lines that say something (not "abort() called", not the
   /// simulator's and dyld's configuration lines), with their paths.
   var informativeApplicationSpecificLines: [Evidence] {

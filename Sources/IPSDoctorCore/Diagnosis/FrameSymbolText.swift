@@ -178,6 +178,20 @@ struct FrameSymbolText: Sendable {
     }
   }
 
+  /// The first frame before `limit` whose symbol contains any of `markers`, in one pass over the
+  /// symbols; `nil` when none does. Exact, as `utf8Contains` answers: no marker holds a NUL, so a
+  /// match lies inside one symbol.
+  func firstFrame(containingAny markers: MarkerSet, before limit: Int = .max) -> Int? {
+    guard !symbols.isEmpty else { return nil }
+    var end = bytes.count
+    for symbol in symbols where symbol.frame >= limit {
+      end = symbol.start
+      break
+    }
+    let offset = bytes.withUnsafeBytes { markers.firstOffset(in: UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
+    return offset.map { symbols[symbol(containing: $0)].frame }
+  }
+
   /// Every frame whose symbol contains `needle`, ascending (what `utf8Contains` answers frame by
   /// frame), or `nil` when undecided, as in `firstFrame(containing:)`.
   func frames(containing needle: String) -> [Int]? {

@@ -3,14 +3,12 @@
 enum ManagedRuntimeFrames {
   /// The first frame among the top `depth` of the last exception backtrace, then of the crashed
   /// thread, whose symbol contains one of `markers`. Every marker contains one of `family`: a
-  /// backtrace whose symbols hold none of those (most) is passed after one search each.
+  /// backtrace whose top symbols hold none of those (most) is passed after one search for them.
   static func find(
-    _ markers: [String], family: [String], in context: DiagnosisContext, depth: Int = 16
+    _ markers: [String], family: MarkerSet, in context: DiagnosisContext, depth: Int = 16
   ) -> Evidence? {
     context.firstResult(inBacktraces: { backtrace -> Evidence? in
-      if let text = backtrace.symbolText,
-        !family.contains(where: { text.contains($0) ?? true })
-      {
+      if let text = backtrace.symbolText, text.firstFrame(containingAny: family, before: depth) == nil {
         return nil
       }
       for marker in markers {

@@ -61,28 +61,20 @@ public struct HeapCorruptionRule: DiagnosisRule {
   public static var requirement: RuleRequirement { .anyOf([.abort, .trap, .reasonText]) }
 
   /// What malloc writes to the Application Specific Information when it finds damage.
-  static let messages = [
+  static let messages = MarkerSet([
     "pointer being freed was not allocated", "incorrect checksum for freed object",
     "pointer being realloc'd was not allocated", "double free", "Heap corruption detected",
-  ]
+  ])
   /// The allocator's functions that only run when it found damage.
-  static let frames = [
+  static let frames = MarkerSet([
     "___BUG_IN_CLIENT_OF_LIBMALLOC", "free_list_checksum_botch", "szone_error", "malloc_zone_error",
     "nanov2_guard_corruption", "xzm_abort",
-  ]
+  ])
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containingAny: Self.messages)
-    var frame: (index: Int, evidence: Evidence)?
     // The allocator ends in abort() on older systems and in a trap (brk) on newer ones.
-    if context.isAbort || context.isTrap {
-      for fragment in Self.frames {
-        if let found = context.crashedThreadTop(10, contains: fragment) {
-          frame = found
-          break
-        }
-      }
-    }
+    let frame = context.isAbort || context.isTrap ? context.crashedThreadTop(10, containsAny: Self.frames) : nil
     guard stated != nil || frame != nil else { return nil }
     // A fault is a fault; the allocator's checks abort or trap.
     if context.memoryFault != nil && stated == nil { return nil }
