@@ -65,7 +65,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     _ = context.firstResult(inBacktraces: { backtrace -> Void? in
       for frame in backtrace.frames where context.isAppFrame(frame) {
         let text: String
-        if let name = context.symbol(frame)?.display {
+        if let name = context.displayName(frame) {
           if let seen = known.first(where: { $0.name == name }) {
             text = seen.text
           } else {
@@ -102,14 +102,15 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// The reason as a signature holds it: masked, without a leading exception name
   /// (`NSInternalInconsistencyException: Call must…` and `Call must…` are one reason).
   static func reasonKey(_ reason: String) -> String {
-    var text = Substring(reason)
-    if let colon = text.firstRange(of: ": "),
-      text[..<colon.lowerBound].hasSuffix("Exception") || text[..<colon.lowerBound].hasSuffix("Error"),
-      !text[..<colon.lowerBound].contains(" ")
-    {
-      text = text[colon.upperBound...]
+    var utf8 = reason
+    // Found in the UTF-8: ": " is ASCII, and a `Character`-wise search of a long reason is slow.
+    guard let offset = utf8.withUTF8({ ByteSearch.firstIndex(of: ": ", in: $0) }) else { return normalise(reason) }
+    let colon = reason.utf8.index(reason.utf8.startIndex, offsetBy: offset)
+    let name = reason[..<colon]
+    guard name.hasSuffix("Exception") || name.hasSuffix("Error"), !name.utf8.contains(UInt8(ascii: " ")) else {
+      return normalise(reason)
     }
-    return normalise(String(text))
+    return normalise(String(reason[reason.utf8.index(colon, offsetBy: 2)...]))
   }
 
   /// Version 1 components as this version makes them: frames in one spelling, and the reason only

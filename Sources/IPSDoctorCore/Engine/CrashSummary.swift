@@ -101,6 +101,7 @@ public struct CrashSummary: Sendable, Equatable {
       crashedThread = thread.index
       crashedThreadName = thread.name
       crashedQueue = thread.queue
+      topFrames.reserveCapacity(min(thread.frames.count, Self.topFrameLimit))
       for (index, frame) in thread.frames.prefix(Self.topFrameLimit).enumerated() {
         topFrames.append(
           TopFrame(

@@ -627,7 +627,8 @@ extension BinaryImage {
 
   static func appBundle(ofProcessPath path: String?) -> AppBundle? {
     guard let path, let range = path.prefilteredFirstRange(of: ".app/") else { return nil }
-    let start = path[..<range.lowerBound].lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    // Over the UTF-8 view: "/" is ASCII, and stepping back `Character` by `Character` is slow.
+    let start = path.utf8[..<range.lowerBound].lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.startIndex
     guard start < range.lowerBound else { return nil }
     return AppBundle(prefix: String(path[..<range.upperBound]), component: "/" + path[start..<range.upperBound])
   }

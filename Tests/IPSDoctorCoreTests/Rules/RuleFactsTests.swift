@@ -191,3 +191,19 @@ extension MemoryFault {
     RuleFactsTests.plainIsBad0(kind: kind, address: address, strippedAddress: strippedAddress)
   }
 }
+
+/// Which signal sender a frame's name is: the function itself or one of its variants.
+@Suite struct SignalSenderNameTests {
+  @Test(arguments: [
+    ("pthread_kill", "pthread_kill"), ("pthread_kill$VARIANT$armv81", "pthread_kill"), ("__pthread_kill", "__pthread_kill"),
+    ("raise", "raise"), ("kill", "kill"),
+  ])
+  func namesASender(name: String, sender: String) {
+    #expect(SelfRaisedSignalRule.signalSender(named: name) == sender)
+  }
+
+  @Test(arguments: ["pthread_killer", "raiseError", "$kill", "", "abort"])
+  func namesNoSender(name: String) {
+    #expect(SelfRaisedSignalRule.signalSender(named: name) == nil)
+  }
+}

@@ -61,6 +61,18 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
   /// The kernel call and the functions that send a signal, as they appear on top of the thread.
   static let signalSenders = ["__pthread_kill", "pthread_kill", "raise", "kill", "__kill", "tgkill"]
 
+  /// The sender a frame's name is, itself or a variant of it (`pthread_kill$VARIANT$armv81`).
+  static func signalSender(named name: String) -> String? {
+    var name = name
+    let index = name.withUTF8 { bytes -> Int? in
+      let base = UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: UInt8(ascii: "$")) ?? bytes.count)])
+      return signalSenderBytes.firstIndex { $0.count == base.count && $0.elementsEqual(base) }
+    }
+    return index.map { signalSenders[$0] }
+  }
+
+  static let signalSenderBytes = signalSenders.map { Array($0.utf8) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     guard let signal = report.exception?.signal, let backtrace = context.crashedBacktrace else { return nil }
@@ -68,8 +80,8 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
     if let type = report.exception?.type, type != "EXC_CRASH" && type != signal { return nil }
     var index = 0
     var sender: String?
-    while index < min(backtrace.frames.count, 4), let name = context.symbol(backtrace.frames[index])?.display,
-      let matched = Self.signalSenders.first(where: { name == $0 || name.hasPrefix($0 + "$") })
+    while index < min(backtrace.frames.count, 4), let name = context.displayName(backtrace.frames[index]),
+      let matched = Self.signalSender(named: name)
     {
       if matched != "__pthread_kill" { sender = matched }
       index += 1
