@@ -85,7 +85,9 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       return frames.isEmpty ? nil : ()
     })
     for frame in frames { components.append("frame:" + frame) }
-    if frames.isEmpty, let reason = summary.reason ?? summary.headline {
+    // The exception's subtype ("KERN_INVALID_ADDRESS at 0x…") tells frameless crashes apart
+    // where no reason does.
+    if frames.isEmpty, let reason = summary.reason ?? context.report.exception?.subtype ?? summary.headline {
       components.append("reason:" + Self.reasonKey(reason))
     }
     // A jetsam event has no frames: which process the system killed, and why, tells events apart.

@@ -71,9 +71,8 @@ public struct CrashSummary: Sendable, Equatable {
       reason = message
     } else if let line = context.applicationSpecificLines.first(where: Self.isMeaningfulReason) {
       reason = line
-    } else if let subtype = report.exception?.subtype {
-      reason = subtype
     }
+    // Without either, there is no reason: exception codes and subtypes stay in `exception`.
     if let termination = report.termination {
       // The parts joined by spaces as bytes, made a `String` once: an array and `joined`, or
       // appending to a `String`, cost more than the text.

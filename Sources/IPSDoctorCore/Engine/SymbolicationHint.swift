@@ -97,9 +97,13 @@ public struct SymbolicationHint: Sendable, Equatable {
     return "mdfind \"com_apple_xcode_dsym_uuids == \(uuid)\""
   }
 
+  /// The `atos -arch` of the report's process when no image names its own: the code type's first
+  /// word (`X86-64 (Translated)`, a Rosetta process, is `x86_64`, as its images are).
   static func arch(cpuType: String?) -> String {
-    switch cpuType?.uppercased() {
+    let word = cpuType?.split(whereSeparator: { $0 == " " || $0 == "(" }).first.map { $0.uppercased() }
+    return switch word {
     case "X86-64", "X86_64": "x86_64"
+    case "X86", "I386": "i386"
     case "ARM": "armv7"
     default: "arm64"
     }
