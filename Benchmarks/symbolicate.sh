@@ -47,3 +47,34 @@ for entry in "${CASES[@]}"; do
   theirs=$(time_runs sh -c "printf '%s\n' \"$addresses\" | llvm-symbolizer --obj='$dwarf' --default-arch=$arch --inlining")
   printf '%-28s %8s %14s %16s\n' "$report" "$count" "$ours" "$theirs"
 done
+
+# (b) COPIES reports that share one dSYM: `ips-doctor` diagnosing the folder with `--dsym` (it reads
+# the dSYM once) against one `llvm-symbolizer` call given every report's addresses; then peak RSS
+# with and without the dSYM (the budget: without, plus the dSYM's size).
+COPIES="${COPIES:-1000}"
+IFS='|' read -r report dsym arch load image <<<"${CASES[0]}"
+folder="$(mktemp -d /tmp/ips-doctor-symbolicate.XXXXXX)"
+trap 'rm -rf "$folder"' EXIT
+for i in $(seq "$COPIES"); do cp "$SHARED/$report" "$folder/$i-$report"; done
+dwarf=$(ls "$SHARED/$dsym/Contents/Resources/DWARF/"* | head -1)
+text=$(llvm-objdump --macho --private-headers --arch="$arch" "$dwarf" | awk '/segname __TEXT/ && !done {getline; print $2; done=1}')
+one=$(grep -E "^[0-9]+ +$image " "$SHARED/$report" | awk '{print $3}' |
+  while read -r a; do printf '0x%x\n' $(( a - load + text )); done)
+all="$folder.addresses"
+for _ in $(seq "$COPIES"); do printf '%s\n' "$one"; done > "$all"
+RUNS_B="${RUNS_B:-3}"
+RUNS="$RUNS_B"
+ours=$(time_runs "$BIN" --format jsonl --jobs 1 --dsym "$SHARED/$dsym" "$folder")
+theirs=$(time_runs sh -c "llvm-symbolizer --obj='$dwarf' --default-arch=$arch --inlining < '$all'")
+printf '\n%s copies of %s (%s addresses), one process each, %s runs:\n' "$COPIES" "$report" "$(wc -l < "$all")" "$RUNS_B"
+printf '  ips-doctor --dsym (1 job)   %10s µs\n  llvm-symbolizer, one call   %10s µs\n' "$ours" "$theirs"
+if [ -x /usr/bin/time ]; then
+  # The tool exits 1 on findings: the status is not the point here.
+  rss() { { /usr/bin/time -v "$@" 2>&1 >/dev/null || true; } | awk -F': ' '/Maximum resident set size/ {print $2}'; }
+  without=$(rss "$BIN" --format jsonl --jobs 1 "$folder")
+  with=$(rss "$BIN" --format jsonl --jobs 1 --dsym "$SHARED/$dsym" "$folder")
+  size=$(( $(du -sk "$SHARED/$dsym" | awk '{print $1}') ))
+  printf '  peak RSS: without dSYM %s KiB, with %s KiB (budget %s KiB: without + dSYM %s KiB)\n' \
+    "$without" "$with" "$(( without + size ))" "$size"
+fi
+rm -f "$all"

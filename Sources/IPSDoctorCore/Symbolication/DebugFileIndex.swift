@@ -12,6 +12,13 @@ public struct DebugFileIndex: Sendable, Equatable {
   private var byUUID: [String: Entry] = [:]
   /// By file name (the image name it was built as), for reporting a UUID mismatch.
   private var byName: [String: [Entry]] = [:]
+  /// The files' loaded images, shared by the reports of the run (and by copies of this index).
+  private let pool = DebugImagePool()
+
+  /// Equal when they index the same files; the pool only caches what they load.
+  public static func == (lhs: DebugFileIndex, rhs: DebugFileIndex) -> Bool {
+    lhs.byUUID == rhs.byUUID && lhs.byName == rhs.byName
+  }
 
   public var isEmpty: Bool { byUUID.isEmpty && byName.isEmpty }
   public var count: Int { byUUID.count }
@@ -32,8 +39,9 @@ public struct DebugFileIndex: Sendable, Equatable {
     }
   }
 
-  /// A symbolicator for `report`: the debug images of its images' UUIDs, mapped now.
-  public func symbolicator(for report: CrashReport) -> Symbolicator {
+  /// The files holding the debug images of `report`'s images' UUIDs, and the debug files named
+  /// like one of its images but of another UUID (for the mismatch message).
+  private func plan(for report: CrashReport) -> (files: [PathName], otherNames: [String: [String]]) {
     var files: [PathName] = []
     var otherNames: [String: [String]] = [:]
     for image in report.images {
@@ -43,13 +51,23 @@ public struct DebugFileIndex: Sendable, Equatable {
         otherNames[name] = entries.map(\.display)
       }
     }
+    return (files, otherNames)
+  }
+
+  /// A symbolicator for `report` of its own: the debug images of its images' UUIDs, mapped now.
+  public func symbolicator(for report: CrashReport) -> Symbolicator {
+    let (files, otherNames) = plan(for: report)
     return Symbolicator(images: files.flatMap { DebugImage.load(path: $0) }, otherNames: otherNames)
   }
 
-  /// `report` symbolicated with the debug images of this index (unchanged when none matches).
+  /// `report` symbolicated with the debug images of this index (unchanged when none matches),
+  /// borrowed from the run's pool for the time it takes.
   public func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
     guard !isEmpty else { return (report, SymbolicationSummary()) }
-    return symbolicator(for: report).symbolicate(report)
+    let (files, otherNames) = plan(for: report)
+    let borrowed = files.map { pool.borrow($0) }
+    defer { for (file, images) in zip(files, borrowed) { pool.giveBack(file, images) } }
+    return Symbolicator(images: borrowed.flatMap { $0 }, otherNames: otherNames).symbolicate(report)
   }
 }
 
