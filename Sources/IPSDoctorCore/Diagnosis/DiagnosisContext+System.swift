@@ -47,7 +47,7 @@ extension DiagnosisContext {
 
   /// `terminationCode(in:)` for a rule's own codes, held inline: eleven rules ask on every report,
   /// and a static `Set` is one heap object whose reference count every rule call on every thread
-  /// retained and released, so two threads diagnosing at once fought over its cache line.
+  /// retains and releases, so two threads diagnosing at once would contend for its cache line.
   func terminationCode(in codes: TerminationCodes) -> TerminationCodeMatch? {
     terminationCode(where: codes.contains)
   }
@@ -62,8 +62,8 @@ extension DiagnosisContext {
     // Eleven rules ask on every report and most reports hold none of their codes: the few
     // candidates, gathered once, rule that out before the report's fields are read.
     guard terminationCodeCandidates.contains(where: codes) else { return nil }
-    // The termination's fields are read in place: a copy of the whole termination (and a zip of
-    // the texts with their numbers) cost more than the look-ups, and most reports match nothing.
+    // The termination's fields are read in place, with no copy of the whole termination and no
+    // zip of the texts with their numbers: most reports match nothing.
     if let code = report.termination?.code, codes(code), report.termination?.namespace != "SIGNAL" {
       let namespace = report.termination?.namespace
       return TerminationCodeMatch(
@@ -91,8 +91,7 @@ extension DiagnosisContext {
 
   /// `text.split(separator: ",").map(String.parseUInt64)`. In ASCII text every comma byte is a
   /// comma character (only CR LF joins two ASCII characters), so cutting the UTF-8 view at commas
-  /// gives the same parts without String's walk character by character, which cost ~20,000
-  /// instructions for a two-code list.
+  /// gives the same parts without String's walk character by character.
   static func parseCodes(_ text: String) -> [UInt64?] {
     let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> [UInt64?]? in
       guard ByteSearch.isASCII(bytes) else { return nil }
@@ -243,8 +242,8 @@ extension DiagnosisContext {
 
   /// "`a` (threads[0].frames[0]), `b` (threads[0].frames[1])"
   public static func frameList(_ frames: [Evidence]) -> String {
-    // As bytes, made a `String` once: an interpolated string per frame and `joined` cost more
-    // than the text (the rules that list frames fire on a fifth of the corpus).
+    // As bytes, made a `String` once, with no interpolated string per frame and no `joined`
+    // (the rules that list frames fire on a fifth of the corpus).
     var text = UTF8TextBuilder(capacity: frames.count * 64)
     for (index, frame) in frames.enumerated() {
       if index > 0 {
@@ -292,8 +291,8 @@ extension String {
     return digits.isEmpty ? nil : String(digits)
   }
 
-  /// The default terminators of `textFollowing(_:upTo:)`, built once: as a literal in the default
-  /// argument the set was built and hashed on every call, found or not.
+  /// The default terminators of `textFollowing(_:upTo:)`, built once: a literal in the default
+  /// argument would build and hash the set on every call, found or not.
   static let lineEnd: Set<Character> = ["\n"]
 
   /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
@@ -306,13 +305,12 @@ extension String {
   }
 
   /// What `textFollowing` answers for the text from `start`, over the bytes, when they decide it
-  /// (walking `Character`s and hashing each into the set cost tens of thousands of instructions
-  /// per call): every byte up to and including the first terminator is ASCII and not a carriage
-  /// return, the byte after that terminator (if any) is ASCII, and every terminator is one ASCII
-  /// scalar other than CR. Then every byte up to the terminator is one `Character` (only "\r\n"
-  /// pairs and non-ASCII scalars join bytes, and an ASCII `Character` equals only itself among
-  /// ASCII-scalar terminators), so trimming spaces, tabs and line feeds bytewise is
-  /// `trimmingWhitespace`. `nil` otherwise.
+  /// (without walking `Character`s and hashing each into the set): every byte up to and including
+  /// the first terminator is ASCII and not a carriage return, the byte after that terminator (if
+  /// any) is ASCII, and every terminator is one ASCII scalar other than CR. Then every byte up to
+  /// the terminator is one `Character` (only "\r\n" pairs and non-ASCII scalars join bytes, and
+  /// an ASCII `Character` equals only itself among ASCII-scalar terminators), so trimming spaces,
+  /// tabs and line feeds bytewise is `trimmingWhitespace`. `nil` otherwise.
   func asciiTextFollowing(_ start: Index, upTo terminators: Set<Character>) -> String? {
     var stops: (low: UInt64, high: UInt64) = (0, 0)
     for terminator in terminators {

@@ -11,13 +11,13 @@ public struct DiagnosisContext: Sendable {
   public var appImageIndexes: Set<Int> { Set(isAppImage.indices.filter { isAppImage[$0] }) }
   /// Names of the app's images (for text reports whose frames name images directly).
   public var appImageNames: Set<String> { Set(appImageNameList ?? Self.makeAppImageNames(report, isAppImage)) }
-  /// For each image, whether it is one of `appImageIndexes`: an array, as the few images a report
-  /// has cost more to hash into a set than to look up by index.
+  /// For each image, whether it is one of `appImageIndexes`: an array, looked up by index, as a
+  /// report has too few images for hashing into a set to pay.
   let isAppImage: [Bool]
   /// `appImageNames` as a list (an app has a handful of images, which a linear search compares
   /// faster than a set hashes), found with the context only when a frame of the report names its
   /// image without an index; otherwise (most reports) `nil`, and found again for the rare frame
-  /// from elsewhere that asks: finding the main image copied every image of the report.
+  /// from elsewhere that asks, since finding the main image copies every image of the report.
   let appImageNameList: [String]?
   /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
   private(set) var swiftFailures: [SwiftFailure] = []
@@ -25,8 +25,8 @@ public struct DiagnosisContext: Sendable {
   private(set) var languageException: LanguageException?
   /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
-  /// `mainThreadAssertion?.isPresent`, stored: rules that only test it copied the assertion (its
-  /// arrays and backtrace retained and released) to read it.
+  /// `mainThreadAssertion?.isPresent`, stored, so that rules that only test it need not copy the
+  /// assertion (retaining and releasing its arrays and backtrace) to read it.
   private(set) var isMainThreadAssertionPresent: Bool?
   /// `mainThreadAssertion.map { $0.deepestAssertingFrame != nil }`, stored for the same reason.
   private(set) var mainThreadAssertionHasDeepestFrame: Bool?
@@ -44,8 +44,8 @@ public struct DiagnosisContext: Sendable {
   public let lastExceptionBacktrace: Backtrace?
   /// The crashed thread's frames.
   public let crashedBacktrace: Backtrace?
-  /// Where the language exception was thrown when recorded, then the crashed thread. Stored: most
-  /// rules walk it, and building the array on every ask cost more than the walks.
+  /// Where the language exception was thrown when recorded, then the crashed thread. Stored, not
+  /// built on every ask: most rules walk it.
   public let backtraces: [Backtrace]
   /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: demangling and
   /// simplifying a name costs far more than every other frame check, and rules ask again and again.
@@ -72,20 +72,20 @@ public struct DiagnosisContext: Sendable {
   let isAbort: Bool
 
   // Consumed: the context keeps the report, and a caller that is done with it (`Doctor.diagnose`,
-  // the batch) hands it over without a copy. A borrowed argument had to be copied into the
-  // context, retaining every text and array of the report (about 37 a report) and releasing them
-  // again with the context. A caller that goes on using the report still copies it, at the call.
+  // the batch) hands it over without a copy. A borrowed argument would be copied into the
+  // context, retaining every text and array of the report and releasing them again with the
+  // context. A caller that goes on using the report still copies it, at the call.
   public init(report: consuming CrashReport) {
-    // The facts the helpers ask for first, then what the helpers find from them, in place: handed
-    // `self` while the initializer stored what they found, each helper got a bitwise copy of the
-    // whole context (2.7 KB), and the initializer copied it once more at the end (retaining every
-    // field of the report) to destroy the original.
+    // The facts the helpers ask for first, then what the helpers find from them, in place. The
+    // helpers must not be handed `self` while the initializer stores what they find: each would
+    // get a bitwise copy of the whole context, and the initializer would copy it once more at the
+    // end (retaining every field of the report) to destroy the original.
     self.init(facts: report)
     Self.collectDerivedFacts(&self)
   }
 
   /// Stores what the helpers find from the facts `init(facts:)` stored. Out of line: inlined into
-  /// the initializer, returning `self` copied the whole context and destroyed the original.
+  /// the initializer, returning `self` copies the whole context and destroys the original.
   @inline(never)
   private static func collectDerivedFacts(_ context: inout DiagnosisContext) {
     // Each helper reads only the facts, the stack-overflow test also the memory fault found here.
@@ -110,8 +110,8 @@ public struct DiagnosisContext: Sendable {
 
   /// Every stored fact but those the helpers of `init(report:)` find.
   private init(facts report: consuming CrashReport) {
-    // Stored first and read from there: stored last, after the argument's other uses, it was
-    // still copied into the context and the argument destroyed.
+    // Stored first and read from there: stored last, after the argument's other uses, it is
+    // copied into the context and the argument destroyed.
     self.report = report
     if let faulting = self.report.faultingThread, self.report.threads.indices.contains(faulting) {
       crashedThreadIndex = faulting
@@ -121,12 +121,12 @@ public struct DiagnosisContext: Sendable {
     exceptionMessage = self.report.exceptionReason?.composedMessage
     applicationSpecificLines = self.report.applicationSpecificLines
     // Reserved and appended to: `Array(repeating:count:)` allocates through the standard library's
-    // unspecialized path, which looks up the array's type metadata on every call (some 300
-    // instructions, more than the appends for a report's dozen images).
+    // unspecialized path, which looks up the array's type metadata on every call (see
+    // docs/performance-history.md, 'Arrays reserved and appended in the diagnosis').
     var isAppImage: [Bool] = []
     isAppImage.reserveCapacity(self.report.images.count)
     let bundle = BinaryImage.appBundle(ofProcessPath: self.report.processPath)
-    // In place: `enumerated()` and the array's subscript copied every image out of the array.
+    // In place: `enumerated()` and the array's subscript copy every image out of the array.
     self.report.images.withUnsafeBufferPointer { images in
       for index in images.indices {
         isAppImage.append(
@@ -158,7 +158,7 @@ public struct DiagnosisContext: Sendable {
     if let crashedBacktrace { backtraces.append(crashedBacktrace) }
     self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
-    // The frames of `backtraces`, in order, read where they are: a loop over the array copied
+    // The frames of `backtraces`, in order, read where they are: a loop over the array copies
     // each backtrace out of it. Where there is a symbol text, only the frames it marks as
     // possibly mangled are read.
     func demangle(_ frames: [Frame], at index: Int) {
@@ -294,7 +294,7 @@ public struct DiagnosisContext: Sendable {
     var symbolText: FrameSymbolText? = nil
 
     public func framePath(_ index: Int) -> String {
-      // In storage of its final size: `path + "[" + String(index) + "]"` grew it three times.
+      // In storage of its final size: `path + "[" + String(index) + "]"` grows it three times.
       var text = UTF8TextBuilder(capacity: path.utf8.count + 8)
       text.append(path)
       text.append(ascii: UInt8(ascii: "["))
@@ -305,7 +305,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// The first non-`nil` answer of `body` for `backtraces`, in order (exception backtrace first),
-  /// each read where it is stored: a `for` loop over the array copied every backtrace out of it
+  /// each read where it is stored: a `for` loop over the array copies every backtrace out of it
   /// (its path, frames, thread and symbol text retained, then released). `backtraces` holds
   /// exactly `lastExceptionBacktrace` and `crashedBacktrace`, those present.
   @inline(__always)
@@ -400,8 +400,8 @@ public struct DiagnosisContext: Sendable {
     firstAppFrameIndex(in: backtrace.frames, from: 0).map { ($0, backtrace.frames[$0]) }
   }
 
-  /// The index `firstAppFrame(in:)` finds among `frames[start...]`, read in place (copying the
-  /// frames, or each frame, cost more than the test).
+  /// The index `firstAppFrame(in:)` finds among `frames[start...]`, read in place (neither the
+  /// frames nor each frame copied out).
   func firstAppFrameIndex(in frames: [Frame], from start: Int) -> Int? {
     var fallback: Int?
     for index in start..<max(start, frames.count) where isAppFrame(frames[index]) {
@@ -415,8 +415,8 @@ public struct DiagnosisContext: Sendable {
   static func isThunk(_ name: String) -> Bool {
     // Every prefix starts with one of these bytes, and a name starting with any other scalar has
     // none of them (`hasPrefix` compares `Character`s, and no other character is canonically
-    // equivalent to these): one byte test rules out most names before five `hasPrefix` calls of
-    // some 100 instructions each (the signature and the summary test every app frame they meet).
+    // equivalent to these): one byte test rules out most names before five `hasPrefix` calls
+    // (the signature and the summary test every app frame they meet).
     guard let first = name.utf8.first,
       first == UInt8(ascii: "t") || first == UInt8(ascii: "r") || first == UInt8(ascii: "m")
         || first == UInt8(ascii: "o") || first == UInt8(ascii: "_")
@@ -428,8 +428,8 @@ public struct DiagnosisContext: Sendable {
   /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
   /// `ChatApp + 0x13c40` when unsymbolicated.
   public func describe(_ frame: Frame) -> String {
-    // The parts joined by spaces as bytes, made a `String` once: appending each part to a
-    // `String` (and formatting the numbers as `String`s) cost several times the text.
+    // The parts joined by spaces as bytes and made a `String` once, the numbers written as
+    // digits: no `String` appends and no `String` per number.
     var text = UTF8TextBuilder(capacity: 128)
     var parts = 0
     func separate() {

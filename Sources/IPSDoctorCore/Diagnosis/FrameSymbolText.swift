@@ -32,15 +32,16 @@ struct FrameSymbolText: Sendable {
       symbolCount += 1
     }
     // Written into memory sized above rather than appended, as `Builder` does: a symbol read from
-    // the array stayed in use across an append that might reallocate, so the compiler copied it
-    // out of its frame (a retain and a release per frame); with plain memory writes it does not.
+    // the array and in use across an append that may reallocate is copied out of its frame by the
+    // compiler (a retain and a release per frame); with plain memory writes it is not.
     // In bounds: `capacity` and `symbolCount` count the same symbols, each with its NUL, of the
     // same immutable array.
     var hasNUL = false
     // Reserved and appended to rather than made with `unsafeUninitializedCapacity`: that one
     // allocates through the standard library's unspecialized path, which looks up the array's
-    // type metadata on every call (some 300 instructions); appending to reserved storage copies
-    // nothing here (an entry holds no reference).
+    // type metadata on every call (see docs/performance-history.md, 'Arrays reserved and appended
+    // in the diagnosis'); appending to reserved storage copies nothing here (an entry holds no
+    // reference).
     var symbols: [Symbol] = []
     symbols.reserveCapacity(symbolCount)
     let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { bytes, written in
@@ -104,8 +105,8 @@ struct FrameSymbolText: Sendable {
       defer { count += 1 }
       guard let text, !hasNUL else { return }
       symbols.append(Symbol(start: bytes.count, frame: count))
-      // Only the separators may be NULs; copying the contiguous UTF-8 at once is far cheaper
-      // than appending the view byte by byte.
+      // Only the separators may be NULs. The contiguous UTF-8 is copied at once, not appended
+      // from the view byte by byte.
       hasNUL = text.withBorrowedUTF8 { utf8 in
         bytes.append(contentsOf: utf8)
         return utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
@@ -117,7 +118,7 @@ struct FrameSymbolText: Sendable {
   /// Calls `body` with the index of every frame whose symbol may be mangled, ascending: a superset
   /// of the frames for which `SwiftDemangler.isMangled` holds, told from each symbol's first two
   /// bytes (`SwiftDemangler.mayBeMangled`). Most reports have no mangled symbol, and asking each
-  /// frame for its symbol copied the string out of the frame (a retain and a release).
+  /// frame for its symbol copies the string out of the frame (a retain and a release).
   func forEachPossiblyMangledSymbol(_ body: (_ frame: Int) -> Void) {
     bytes.withUnsafeBufferPointer { bytes in
       for symbol in symbols {

@@ -111,8 +111,8 @@ public enum MainThreadAssertion {
   ) -> [(index: Int, isHandler: Bool)] {
     if let text = backtrace.symbolText, let handler = text.frames(containing: assertionHandler) {
       // The handler's frames and the marked ones in one array, sorted by index with a handler
-      // frame first among equal indexes, then each index once: a handful of frames, which sets
-      // (hashing, a union, sorting it) cost several times more to merge.
+      // frame first among equal indexes, then each index once: a handful of frames, merged without
+      // sets (hashing, a union, sorting it).
       var frames: [(index: Int, isHandler: Bool)] = handler.map { ($0, true) }
       var decided = true
       for marker in markers {
@@ -289,7 +289,7 @@ public enum MainThreadAssertion {
   /// thread on a cooperative queue.
   public static func concurrencyEvidence(in context: DiagnosisContext, below index: Int?, of backtrace: DiagnosisContext.Backtrace?) -> [Evidence] {
     var evidence: [Evidence] = []
-    // The crashed thread read in place: `crashedThread` copied it (its frames and names retained)
+    // The crashed thread read in place: `crashedThread` copies it (its frames and names retained)
     // to read its queue.
     if let crashed = context.crashedThreadIndex, let queue = context.report.threads[crashed].queue,
       context.report.threads[crashed].isOnCooperativeQueue
@@ -297,8 +297,8 @@ public enum MainThreadAssertion {
       evidence.append(Evidence("threads[" + String(context.report.threads[crashed].index) + "].queue", queue))
     }
     // `backtrace`, then the report's backtraces, read in place: gathering them into one array
-    // copied each. A report's backtrace that has `backtrace`'s path is `backtrace` (a path names one
-    // backtrace of the report), searched from the same frame, so it is not searched again.
+    // copies each. A report's backtrace that has `backtrace`'s path is `backtrace` (a path names
+    // one backtrace of the report), searched from the same frame, so it is not searched again.
     let start = index ?? 0
     if let backtrace, let hit = firstRuntimeFrame(in: backtrace, from: start) {
       evidence.append(Evidence(backtrace.framePath(hit), context.describe(backtrace.frames[hit])))

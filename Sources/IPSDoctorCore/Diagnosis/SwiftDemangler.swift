@@ -65,7 +65,7 @@ public enum SwiftDemangler {
 
   /// Whether `symbol` looks like a mangled Swift symbol (`$s…`, `_$s…`, `$S…`, `_T0…`, `$e…`).
   public static func isMangled(_ symbol: String) -> Bool {
-    // Byte by byte: the generic `starts(with:)` cost more than the rest (every frame is asked).
+    // Byte by byte, not the generic `starts(with:)`: every frame is asked.
     var bytes = symbol.utf8.makeIterator()
     var first = bytes.next()
     let hasUnderscore = first == UInt8(ascii: "_")
@@ -243,8 +243,8 @@ public enum SwiftDemangler {
   /// Drops module qualifiers and turns argument lists into labels: `M.T.f(_: A, x: B) async -> C`
   /// → `T.f(_:x:)`.
   static func simplifyEntity(_ text: String) -> String {
-    // Walking `Character`s cost hundreds of thousands of instructions per name; in ASCII text
-    // without carriage returns every byte is one `Character`, so the bytes give the same answer.
+    // In ASCII text without carriage returns every byte is one `Character`, so the bytes give the
+    // answer walking `Character`s gives; other text takes that walk.
     let bytes = Array(text.utf8)
     guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
       return characterSimplifyEntity(text)

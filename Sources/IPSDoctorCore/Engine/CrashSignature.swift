@@ -16,7 +16,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     self.components = components
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for component in components {
-      // Over the contiguous UTF-8 at once: iterating `utf8` costs far more per byte.
+      // Over the contiguous UTF-8 in place (a byte loop, not the `utf8` view's iterator).
       component.withBorrowedUTF8 { bytes in
         for byte in bytes {
           hash ^= UInt64(byte)
@@ -30,8 +30,8 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   }
 
   /// `hash` as 16 lowercase hexadecimal digits, zero-padded: what `String(hash, radix: 16)` padded
-  /// with zeros gives, written straight into the string's storage (the conversion, counting its
-  /// `Character`s and padding cost ~1,400 instructions a report).
+  /// with zeros gives, written straight into the string's storage (no conversion, `Character`
+  /// count or padding).
   static func hexDigits(_ hash: UInt64) -> String {
     String(unsafeUninitializedCapacity: 16) { buffer in
       let digits: StaticString = "0123456789abcdef"
@@ -180,8 +180,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
   /// tests); `nil` for any other text.
   static func normaliseASCII(_ text: String) -> String? {
-    // Read in place from the contiguous UTF-8: copying it into an array first cost as much as
-    // the loop.
+    // Read in place from the contiguous UTF-8, not from a copy into an array.
     text.withBorrowedUTF8 { utf8 in
       let checked = UnsafeBufferPointer(rebasing: utf8.prefix(301))
       guard ByteSearch.isASCII(checked) else { return nil }

@@ -49,7 +49,7 @@ public struct CrashSummary: Sendable, Equatable {
     if let exception = report.exception {
       switch (exception.type, exception.signal) {
       case (let type?, let signal?):
-        // As bytes, made a `String` once: each `+` made a new string (on every report).
+        // As bytes, made a `String` once, not a new string for each `+` (it runs on every report).
         var text = UTF8TextBuilder(capacity: type.utf8.count + signal.utf8.count + 3)
         text.append(type)
         text.append(" (")
@@ -74,8 +74,8 @@ public struct CrashSummary: Sendable, Equatable {
     }
     // Without either, there is no reason: exception codes and subtypes stay in `exception`.
     if let termination = report.termination {
-      // The parts joined by spaces as bytes, made a `String` once: an array and `joined`, or
-      // appending to a `String`, cost more than the text.
+      // The parts joined by spaces as bytes and made a `String` once, with no array of parts to
+      // join and no `String` appends.
       var text = UTF8TextBuilder(capacity: 64)
       var parts = 0
       func separate() {

@@ -21,8 +21,8 @@ public enum Doctor {
   /// The report is consumed (see ``DiagnosisContext/init(report:)``): a caller that is done with it
   /// passes it without a copy.
   public static func diagnose(_ report: consuming CrashReport) -> DiagnosisResult {
-    // The catalog read in place: as a default argument, the array was retained and released on
-    // every call, and threads diagnosing at once fought over its reference count.
+    // The catalog read in place, not as a default argument, which is retained and released on
+    // every call: threads diagnosing at once would contend for its reference count.
     run(report, RuleCatalog.all, RuleCatalog.requirements)
   }
 
@@ -71,8 +71,8 @@ public enum Doctor {
     let diagnoses = found.map(\.diagnosis)
     let summary = CrashSummary(context: context)
     // The signature first, so that the summary's last use moves it into the result (passed
-    // first, it was copied to stay readable for the signature), and it takes the winner's rule ID
-    // alone rather than a copy of the whole finding.
+    // first, it would be copied to stay readable for the signature); it takes the winner's rule
+    // ID alone rather than a copy of the whole finding.
     let signature = CrashSignature(context: context, winnerRuleID: diagnoses.first?.ruleID, summary: summary)
     return DiagnosisResult(
       diagnoses: diagnoses, summary: summary, signature: signature,

@@ -113,7 +113,7 @@ public struct SymbolicationHint: Sendable, Equatable {
   /// demangles only symbols that have one), i.e. when the symbol is missing, empty or `???`.
   static func lacksSymbol(_ frame: Frame) -> Bool {
     guard let symbol = frame.symbol else { return true }
-    // The length first: comparing every symbol with "???" cost more than the rest of the test.
+    // The length first, so that only a three-byte symbol is compared with "???".
     let length = symbol.utf8.count
     return length == 0 || (length == 3 && symbol == "???")
   }

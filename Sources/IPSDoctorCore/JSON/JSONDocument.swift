@@ -17,7 +17,7 @@ public struct JSONDocument: Sendable, Equatable {
   let tape: [JSONTapeEntry]
   /// Holds the document's bytes at `byteOffset..<byteOffset + byteCount`: the array the document was
   /// read from when the reader has one (a report's file, as the batch and the benchmark read it),
-  /// else a copy of the document's bytes. Copying a 13 KB report body was 5 % of a report's read.
+  /// else a copy of the document's bytes. Keeping the reader's array spares copying every body.
   let source: [UInt8]
   let byteOffset: Int
   let byteCount: Int
@@ -34,8 +34,8 @@ public struct JSONDocument: Sendable, Equatable {
     self.init(tape: entries, source: bytes, byteOffset: 0, byteCount: bytes.count)
   }
 
-  /// A copy of the document's bytes. Readers use ``withView(_:)``: a property that looked like
-  /// stored storage made a reader copy the whole document on every read.
+  /// A copy of the document's bytes, made on every call. Readers use ``withView(_:)``; this is a
+  /// method, not a property that looks like stored storage, so that the copy shows at the call.
   func copiedBytes() -> [UInt8] { withView { Array($0.bytes) } }
 
   /// A copy of the tape (see ``copiedBytes()``).
@@ -438,8 +438,8 @@ struct JSONNode {
       }
     }
 
-    // Inlined, as `next()` is: called, the iterator's state was kept on the stack, stored and
-    // loaded again around every element and member of the decoders' loops.
+    // Inlined, as `next()` is, so that the iterator's state stays in registers through the
+    // decoders' loops instead of being stored and loaded around every element and member.
     @inline(__always)
     func makeIterator() -> Iterator {
       guard node.kind == .array else { return Iterator(view: node.view, index: 0, end: 0) }

@@ -17,8 +17,8 @@ public struct JSONWriter: ~Copyable {
     case pretty
   }
 
-  /// The UTF-8 written so far. Bytes, not a `String`: a `String` append costs a few hundred
-  /// instructions even when it does not grow, and a report's JSON is a few thousand of them.
+  /// The UTF-8 written so far. Bytes, not a `String`: a report's JSON is thousands of short
+  /// appends, and a `String` append does far more work than a byte copy even when it does not grow.
   private(set) var buffer = ByteBuffer(capacity: 8192)
   let style: Style
 
@@ -79,8 +79,8 @@ public struct JSONWriter: ~Copyable {
   private mutating func newline(_ indent: Int) {
     guard style == .pretty else { return }
     buffer.append(0x0A)
-    // Copied from a run of spaces: appending `repeatElement` went through the generic sequence
-    // copy, byte by byte (a tenth of writing a report's JSON).
+    // Copied from a run of spaces, not appended from `repeatElement`, which goes through the
+    // generic sequence copy a byte at a time.
     var remaining = 2 * indent
     while remaining > 0 {
       let count = min(remaining, Self.spaces.utf8CodeUnitCount)

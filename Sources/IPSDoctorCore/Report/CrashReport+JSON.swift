@@ -45,7 +45,7 @@ extension CrashReport {
   /// Fills the report's identity from the header; the body may refine it later.
   ///
   /// `parsingOSVersion: false` leaves ``osVersion`` to the caller: a crash body names its own,
-  /// and parsing the header's display string first cost a thousand instructions for nothing.
+  /// and the header's display string is then not parsed for nothing.
   mutating func apply(header: IPSHeader, parsingOSVersion: Bool = true) {
     self.header = header
     if let bugType = header.bugType { self.bugType = BugType(bugType) }
@@ -61,7 +61,7 @@ extension CrashReport {
 
   /// The header's `os_version`, `display`, as ``osVersion`` when the report has none.
   mutating func apply(osVersionDisplay display: String?) {
-    // Tested by its case: `osVersion == nil` copied the version (a retain of each of its texts).
+    // Tested by its case: `osVersion == nil` copies the version (a retain of each of its texts).
     if case .none = osVersion, let display {
       osVersion = OSVersion(displayString: display)
     }
@@ -408,8 +408,8 @@ extension CrashReport {
     _ values: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> [Frame] {
     images.withUnsafeBufferPointer { images in
-      // Frames are written straight into the array's storage: appending a Frame copied it there and
-      // destroyed the original, retaining and releasing each of its strings.
+      // Frames are written straight into the array's storage: appending a Frame copies it there and
+      // destroys the original, retaining and releasing each of its strings.
       [Frame](unsafeUninitializedCapacity: values.count) { storage, count in
         for (index, object) in values.elements.enumerated() {
           guard object.kind == .object else {
@@ -425,7 +425,7 @@ extension CrashReport {
   }
 
   /// One frame object. Frames are most of a report: their members are found in one pass, as tape
-  /// indices (optional nodes cost more to move around than the walk), then decoded in the order
+  /// indices (not optional nodes, which are larger to move around), then decoded in the order
   /// that fixes the order of warnings.
   @inline(never)
   static func frame(
@@ -460,8 +460,8 @@ extension CrashReport {
       index = next
     }
     // The usual frame: an offset, a symbol and its location, and an image index in range, each of
-    // its usual type. Nothing can warn, so it is built straight from the tape: through the general
-    // code below, the nodes were stored on the stack for the paths the warnings would name.
+    // its usual type. Nothing can warn, so it is built straight from the tape: the general code
+    // below stores the nodes on the stack for the paths the warnings would name.
     if sourceFileAt < 0 && sourceLineAt < 0 && inlineAt < 0 && imageIndexAt >= 0,
       Self.isUnsigned(entries[imageIndexAt]), entries[imageIndexAt].word < UInt64(images.count),
       imageOffsetAt < 0 || Self.isUnsigned(entries[imageOffsetAt]),
@@ -655,7 +655,7 @@ extension BinaryImage {
   @inline(never)
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     // One pass over the members (a report has dozens to hundreds of images), into locals that are
-    // moved into the image once: assigning to a default-initialised image copied and destroyed it.
+    // moved into the image once: assigning to a default-initialised image copies and destroys it.
     var name, imagePath, arch, source, bundleVersion, bundleID, bundleShortVersion: String?
     var uuid = ImageUUID.none
     var base, size: UInt64?
@@ -799,7 +799,7 @@ extension ThreadState {
   /// `value` (fp, lr, sp, pc, cpsr, far, esr on ARM; rax…r15, rip, rflags on Intel).
   init(json object: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder) {
     // One pass over the members. The flavor (the last member of that name) is decoded after it,
-    // but its warning goes first, as when the flavor was looked up before the registers were read.
+    // but its warning goes first, as if the flavor were looked up before the registers are read.
     var flavor: JSONNode?
     var registerDecoder = FieldDecoder()
     var registers: [Register] = []
@@ -814,7 +814,7 @@ extension ThreadState {
       switch member.kind {
       case .array where name == .x:
         registers.reserveCapacity(registers.count + member.count + object.count)
-        // The elements walked on the tape (the sequence of nodes cost twice the loop below).
+        // The elements walked on the tape, not through the sequence of nodes.
         let entries = member.view.entries
         var elementIndex = member.index + 1
         let elementsEnd = entries[member.index].containerEnd
@@ -895,7 +895,7 @@ extension ThreadState {
   }
 
   /// The tape indices of the last `value`, `symbol` and `description` members of a register
-  /// object (-1 when absent), in one pass: returning three optional nodes cost more than the walk.
+  /// object (-1 when absent), in one pass: indices, not three optional nodes to return.
   @inline(__always)
   private static func registerMembers(_ register: JSONNode) -> (value: Int, symbol: Int, description: Int) {
     var value = -1

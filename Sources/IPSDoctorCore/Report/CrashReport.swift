@@ -137,8 +137,8 @@ public struct CrashReport: Sendable, Equatable {
   public var warnings: [ReportWarning]
   /// Set when the body could not be parsed; the header and whatever came before are still usable.
   public var bodyError: ReportError?
-  /// Where ``bundleInfo``, ``storeInfo`` and ``legacyInfo`` come from. No rule reads them, and
-  /// building their trees for every report cost more than all the report's exception fields.
+  /// Where ``bundleInfo``, ``storeInfo`` and ``legacyInfo`` come from. No rule reads them, so
+  /// their trees are built when asked for, not for every report.
   var bodyTrees = BodyTrees.none
 
   public init(format: Format, kind: ReportKind = .unknown) {
@@ -301,7 +301,7 @@ public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
 
   /// ``init(displayString:)`` on the bytes, for the usual ASCII text without carriage returns:
   /// there every `Character` is one byte, so the answer is the same without `Character` walks.
-  /// (Read in place: walking `Substring.UTF8View` indices cost 3,400 instructions a header.)
+  /// (Read in place, not by walking `Substring.UTF8View` indices.)
   static func parsedASCII(_ text: String) -> OSVersion? {
     let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> OSVersion? in
       var bits: UInt8 = 0
@@ -544,8 +544,9 @@ public struct Frame: Sendable, Equatable {
   public var address: UInt64?
 
   // The readers use the memberwise initialiser, every field at once: an initialiser that assigns
-  // the fields one by one made a copy of the frame and destroyed the original (retaining and
-  // releasing each string), which is why the public one is in an extension.
+  // the fields one by one makes a copy of the frame and destroys the original (retaining and
+  // releasing each string), which is why the public one is in an extension (see
+  // docs/performance-history.md, 'Structs built whole, not field by field').
 }
 
 extension Frame {
@@ -608,8 +609,8 @@ extension BinaryImage {
   public var isAppImage: Bool { Self.isAppImage(name: name, path: path, source: source) }
 
   /// ``isAppImage`` from the three fields it reads. A loop over a report's images passes them in
-  /// place: asking each image for the property copied the whole image (retaining each of its
-  /// texts) and destroyed the copy.
+  /// place: asking each image for the property copies the whole image (retaining each of its
+  /// texts) and destroys the copy.
   /// The app bundle the process runs from, "/Example.app/", read from the process path: its first
   /// path component that ends in ".app" (an extension's `.appex` lies inside it). `nil` outside
   /// any app bundle. Compared as a component rather than as a prefix, as reports write one
@@ -692,7 +693,7 @@ extension BinaryImage {
   }
 
   /// ``PathKind`` of `path`. Legacy reports name hundreds of images, and the `String` tests
-  /// (`hasSuffix` walks `Character`s backwards) cost more than reading the image's line did. In
+  /// (`hasSuffix` walks `Character`s backwards) would cost more than reading the image's line. In
   /// ASCII text every byte is a `Character` except a "\r\n" pair, which no marker here has or
   /// can split, so there the byte tests give the `String` answers; other text takes the `String`
   /// tests.
@@ -722,7 +723,7 @@ extension BinaryImage {
       }
       // Inside a bundle, except Xcode's developer directory (any Xcode-*.app) and what it holds,
       // simulator runtimes included. The extra searches run only for paths that hold the first
-      // marker, so other images cost what they did.
+      // marker, so other images pay nothing for them.
       if contains(".app/") { return contains(".app/Contents/Developer/") ? .system : .app }
       if path.count >= 4 && memcmp(path.baseAddress! + (path.count - 4), ".app", 4) == 0 { return .app }
       if contains("/Developer/CoreSimulator/") { return contains("/RuntimeRoot/") ? .system : .app }
@@ -757,7 +758,7 @@ extension BinaryImage {
 }
 
 /// An image's UUID (also a report's incident id and slice UUID). A report names dozens of images,
-/// and a 36-byte `String` for each was an allocation to make and to free; few readers ever ask for
+/// and a 36-byte `String` for each would be an allocation to make and to free; few readers ask for
 /// one. The usual dashed 8-4-4-4-12 form in one letter case is kept as its 16 bytes, anything
 /// else as its text, so that two values are equal exactly when their texts are.
 enum ImageUUID: Sendable, Equatable {

@@ -259,7 +259,7 @@ struct FieldDecoder {
   }
 
   /// The text of a string node. JSON writers escape every "/" in a path as "\/", and Apple's do:
-  /// unescaping into the string's own storage in one pass costs a fraction of
+  /// such text is unescaped into the string's own storage in one pass, not through
   /// ``JSONTapeEntry/decodedString(_:in:)``'s byte-by-byte array, which is kept for `\u` escapes.
   static func text(_ node: JSONNode) -> String {
     let entry = node.entry

@@ -349,7 +349,7 @@ extension CrashReport {
     if let processes = decoder.array(object, "processes", at: .root) {
       summary.processes.reserveCapacity(processes.count)
       for (index, entry) in processes.elements.enumerated() {
-        // Built only when a warning names it (every process used to build its path).
+        // Built only when a warning names it, not for every process.
         func path() -> JSONPath { JSONPath.root.appending("processes").appending(index) }
         guard entry.kind == .object else {
           decoder.wrongType(entry, at: path(), expected: "an object")
@@ -425,8 +425,7 @@ extension PanicSummary {
   /// Reads the headline, panicked task and panicked thread out of a panic string.
   static func fill(_ summary: inout PanicSummary, fromPanicString text: String) {
     // Lines found by byte search: panic strings run to hundreds of lines, and only a
-    // few of them are kept (splitting the text into an array of every line cost more than the
-    // rest of the report).
+    // few of them are kept, so the text is not split into an array of every line.
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
       let utf8 = text.utf8
       var start = 0
@@ -562,8 +561,7 @@ enum Scan {
   /// The offset of the first `{` that starts a line (after optional spaces), from `start`.
   ///
   /// `memchr` finds each `{` and only those are looked at, each by the bytes before it: a text
-  /// report has few or none, and going from one line start to the next (a `memchr` a line) cost
-  /// it some 28,000 instructions.
+  /// report has few or none, and its lines are not walked one `memchr` at a time.
   static func firstLineStartingWithBrace(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int)
     -> Int?
   {
@@ -587,16 +585,16 @@ enum Scan {
   /// After Xcode's "Translated Report (Full Report Below)", the line "Full Report" between dashed
   /// lines introduces the real report; returns where it starts.
   /// The wrapper starts with its text, so text that starts with a JSON header (`{` at `start`) is
-  /// not wrapped and is not searched: the search stopped at each of the ~40 "R"s of a 13 KB JSON
-  /// report, a sixteenth of the wall time of a read.
+  /// not wrapped and is not searched: the search would stop at each "R" of a JSON report (see
+  /// docs/performance-history.md, 'Framing').
   static func fullReportStart(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     if start < buffer.count && buffer[start] == UInt8(ascii: "{") { return nil }
     // Every other file is searched and few have the marker: a literal (no array to make and free), and
     // `memchr` anchored on its "R", which reports hold less often than "T".
     let marker: StaticString = "Translated Report"
     guard let markerStart = ByteSearch.firstIndex(of: marker, in: buffer, from: start, anchor: 11) else { return nil }
-    // "Full Report" opening a line after it, found by `memchr` on its "F" (walking the text a byte
-    // at a time cost more than the rest of such a report's framing).
+    // "Full Report" opening a line after it, found by `memchr` on its "F", not by walking the text
+    // a byte at a time.
     guard
       let newline = ByteSearch.firstIndex(
         of: "\nFull Report", in: buffer, from: markerStart + marker.utf8CodeUnitCount, anchor: 1)
@@ -617,8 +615,8 @@ enum Scan {
   /// `"key":"value"` pairs for the header's documented keys.
   ///
   /// ASCII text is searched as bytes, other text as characters.
-  /// The text before a JSON body can be a whole text report, and searching it a character at a
-  /// time for each key cost more than reading the body.
+  /// The text before a JSON body can be a whole text report, too long to search a character at a
+  /// time for each key.
   static func salvageHeader(_ buffer: UnsafeBufferPointer<UInt8>, before end: Int) -> IPSHeader {
     let bytes = UnsafeBufferPointer(rebasing: buffer[0..<end])
     if ByteSearch.isASCII(bytes) {

@@ -25,8 +25,8 @@ public final class SharedTexts {
     var hash: UInt64
     /// The bytes the text was read from, in memory the table owns (`keyCapacity` bytes): a JSON
     /// string's raw bytes, escapes included, or the bytes a legacy text was decoded from. A hit is
-    /// a comparison of plain memory: comparing the slot's string read it through `String`'s
-    /// representation checks, and before that copied it (a retain and a release on every hit).
+    /// a comparison of plain memory, without reading the slot's string through `String`'s
+    /// representation checks or copying it (a retain and a release on every hit).
     var key: UnsafeMutableRawPointer?
     /// -1 when the slot answers no lookup (empty, or a text that decoding repaired).
     var keyCount: Int32
@@ -74,10 +74,10 @@ public final class SharedTexts {
 
   /// The table's memory without the class: what the readers keep while they read one report.
   ///
-  /// A reader's decoder held the class and retained and released it on every lookup, 70 times a
-  /// JSON report (its symbols and its images' texts), since the compiler cannot tell that a
-  /// lookup leaves the decoder's reference in place. A handle is plain pointers, so a lookup costs
-  /// no reference counting. It holds no reference: it is valid only while its table is alive, and
+  /// A decoder holding the class would retain and release it on every lookup (a JSON report's
+  /// symbols and its images' texts), since the compiler cannot tell that a lookup leaves the
+  /// decoder's reference in place. A handle is plain pointers, so a lookup costs no reference
+  /// counting. It holds no reference: it is valid only while its table is alive, and
   /// the readers keep it only for the call that was given the table.
   struct Handle {
     let slots: UnsafeMutablePointer<Slot>
@@ -161,8 +161,8 @@ public final class SharedTexts {
   }
 
   /// Whether the `count` (at least 8) bytes at `a` and at `b` are the same, eight at a time (the
-  /// last eight read again where the count is not a multiple of eight): the texts are short, and a
-  /// call to `memcmp` cost as much as the comparison.
+  /// last eight read again where the count is not a multiple of eight): the texts are short, too
+  /// short for a call to `memcmp` to pay.
   @inline(__always)
   static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
     var offset = 0
@@ -176,9 +176,9 @@ public final class SharedTexts {
   }
 
   /// A hash of `count` (at least 16) bytes from their length and three of their words: the first,
-  /// the last and one in the middle. Hashing every word cost more than the rest of a lookup, and
-  /// texts that agree in all four (two paths of one length that differ only in between) merely
-  /// take turns in a slot: a hit still compares every byte.
+  /// the last and one in the middle, not every word (which would cost more than the rest of a
+  /// lookup); texts that agree in all four (two paths of one length that differ only in between)
+  /// merely take turns in a slot: a hit still compares every byte.
   @inline(__always)
   static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {
     var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15

@@ -123,7 +123,7 @@ struct ReportTraits: OptionSet, Sendable {
 /// rule whose requirement the report does not meet.
 ///
 /// A diagnosis asks some 70 rules, and on most reports most of them return `nil` at their first
-/// guard; reaching each rule's code (cold, branchy, once per report) cost more than the guard. A
+/// guard; reaching each rule's code (cold, branchy, once per report) costs more than the guard. A
 /// requirement is a promise about the rule's own code: **the rule returns `nil` on every report
 /// that meets none of it.** `RuleRequirementTests` checks the promise on every fixture, rule
 /// example and corpus report, and that gated and ungated diagnoses are the same. When a rule's

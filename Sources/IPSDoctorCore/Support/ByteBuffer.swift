@@ -1,9 +1,8 @@
 /// A growable run of bytes appended to at its end: what an output writer, or a line being wrapped,
 /// fills. Noncopyable, so
-/// that it owns its memory outright: appending a few bytes to an `[UInt8]` through
-/// `append(contentsOf:)` went through the generic sequence copy, about a hundred instructions a
-/// call, and checking that a shared buffer was still unique before each append cost about 13 k
-/// instructions over a report's JSON, which makes several hundred appends.
+/// that it owns its memory outright: an append is a `memcpy` into that memory, without the
+/// uniqueness check an `[UInt8]` makes before each append or the generic sequence copy of its
+/// `append(contentsOf:)` (see docs/performance-history.md, 'Output on bytes').
 struct ByteBuffer: ~Copyable {
   private var base: UnsafeMutableRawPointer
   private var capacity: Int

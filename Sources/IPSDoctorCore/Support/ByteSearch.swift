@@ -152,7 +152,7 @@ extension StringProtocol {
   ///   such a needle can neither contain nor split);
   /// * anything else (non-ASCII text with a byte hit, needles with CR/LF or non-ASCII needles,
   ///   non-contiguous text): undecided.
-  /// The empty needle is reported absent, as the byte pre-check always did.
+  /// The empty needle is reported absent, as the byte pre-check reports it.
   private func byteSearch(_ needle: String) -> ByteSearch.Outcome {
     let outcome = utf8.withContiguousStorageIfAvailable { haystack -> ByteSearch.Outcome in
       needle.withBorrowedUTF8 { pattern -> ByteSearch.Outcome in

@@ -86,9 +86,9 @@ extension StringProtocol {
 
 extension String {
   /// `withUTF8` for a string that is not a `var`: the UTF-8 of a native string is read where it is.
-  /// Copying the string into a `var` to call `withUTF8` retained its storage and released it after
-  /// (an atomic operation each, about 8 ns here), for every text a rule or a builder looks at;
-  /// only a string without contiguous UTF-8 (bridged from Objective-C) is still copied.
+  /// It spares the copy into a `var` that `withUTF8` needs, a retain and a release of the storage
+  /// (two atomic operations) for every text a rule or a builder looks at; only a string without
+  /// contiguous UTF-8 (bridged from Objective-C) is copied.
   @inline(__always)
   func withBorrowedUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
     if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
@@ -96,8 +96,8 @@ extension String {
     return try copy.withUTF8(body)
   }
 
-  /// `a + b + c + d` made in one allocation of the right size (none for a small result): each `+`,
-  /// or an interpolation's generic appends, cost about a thousand instructions for a short text.
+  /// `a + b + c + d` made in one allocation of the right size (none for a small result), instead
+  /// of a new string for each `+` or an interpolation's generic appends.
   static func concatenating(_ a: String, _ b: String, _ c: String = "", _ d: String = "") -> String {
     a.withBorrowedUTF8 { a in
       b.withBorrowedUTF8 { b in

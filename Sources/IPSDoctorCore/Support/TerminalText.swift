@@ -29,8 +29,8 @@ public enum TerminalText {
   /// (``isWorkflowMarker(_:_:)``). A single line stays a single line.
   public static func escaped(_ text: String) -> String {
     // Text with no unsafe scalar, nearly every text we show (printable ASCII, or with the dashes
-    // and quotes rule texts use), is answered from the bytes: walking the scalars cost ~40
-    // instructions each, and a report's rendering escapes every line it prints.
+    // and quotes rule texts use), is answered from the bytes without walking its scalars: a
+    // report's rendering escapes every line it prints.
     if text.utf8.withContiguousStorageIfAvailable({ !hasUnsafeScalar($0) && !mayHoldWorkflowMarker($0) }) == true {
       return text
     }

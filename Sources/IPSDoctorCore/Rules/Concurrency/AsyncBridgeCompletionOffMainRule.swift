@@ -166,9 +166,8 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   ) -> Diagnosis {
     let method = CompletionHandlerMethod.lookup(bridge.method)
     let thread = context.crashedThread
-    // The parts appended as bytes and made a `String` once: as an interpolation and `+=`, each
-    // part cost a `String` append (several times a byte append) and the text moved to larger
-    // storage several times.
+    // The parts appended as bytes and made a `String` once, not as an interpolation and `+=` (a
+    // `String` append per part, the text moving to larger storage several times).
     let qualifiedName = bridge.qualifiedName
     var summary = UTF8TextBuilder(capacity: 768)
     summary.append(assertion.framework(in: context))
@@ -229,8 +228,8 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   func remedy(typeName: String?, method: CompletionHandlerMethod?, methodName: String?)
     -> String
   {
-    // The texts around the type name were built once; the remedy is their sum, made in storage of
-    // its final size (joined by `+=` they were moved to larger storage several times each).
+    // The texts around the type name are built once; the remedy is their sum, made in storage of
+    // its final size (joined by `+=` they would move to larger storage several times each).
     if let method {
       let typeName = typeName ?? "YourDelegate"
       let after = method.implementationAfterTypeName
@@ -306,8 +305,8 @@ struct CompletionHandlerMethod: Sendable {
   let declaration: String
   /// The body that parks the work and calls `finish` on main.
   let body: String
-  /// What `fixedImplementation(typeName:)` puts after the type name, built once per method: the
-  /// indented declaration, body and helper cost ~57,000 instructions to build on every finding.
+  /// What `fixedImplementation(typeName:)` puts after the type name, built once per method rather
+  /// than on every finding: the indented declaration, body and helper.
   let implementationAfterTypeName: String
   /// `AsyncBridgeCompletionOffMainRule.verification(method:)` for this method, built once.
   let verification: [String]
@@ -472,7 +471,7 @@ struct CompletionHandlerMethod: Sendable {
   ]
 
   static func lookup(_ method: String) -> CompletionHandlerMethod? {
-    // By index: `first(where:)` copied every method (six strings each) to compare one name.
+    // By index: `first(where:)` copies every method (six strings each) to compare one name.
     for index in all.indices where all[index].swiftName == method { return all[index] }
     return method.hasPrefix("webView(_:decidePolicyFor:") ? decidePolicy : nil
   }

@@ -67,7 +67,7 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
       return nil
     }
     // UIKit's assertion goes through NSAssertionHandler. The backtraces and frames read in place:
-    // `contains` over `backtraces` and over each one's frames copied every backtrace and frame.
+    // `contains` over `backtraces` and over each one's frames copies every backtrace and frame.
     let hasHandler = context.firstResult(inBacktraces: { backtrace -> Bool? in
       let frames = backtrace.frames
       for index in frames.indices

@@ -41,7 +41,7 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "could not fulfill a fault")
     // The name read in place (`LanguageException.find(in:)` is `context.languageException`, which
-    // bound first was copied on every report with an exception); the copy only where this fires.
+    // bound first is copied on every report with an exception); the copy only where this fires.
     guard text != nil || context.languageException?.name == "NSObjectInaccessibleException" else { return nil }
     let exception = LanguageException.find(in: context)
     var summary = "Core Data raised `NSObjectInaccessibleException`"

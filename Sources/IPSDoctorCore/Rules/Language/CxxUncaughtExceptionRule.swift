@@ -37,7 +37,7 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
   static let objCExceptionFrames = ["objc_exception", "NSException", "_objc_exception"]
 
   /// Whether a frame of the crashed thread holds one of `terminateFrames`: a plain loop, as a
-  /// closure over the context copied the whole context on every report.
+  /// closure over the context copies the whole context on every report.
   /// The first frame found for the first of `fragments` that any frame holds (a loop, for the
   /// same reason as `hasTerminateFrame`).
   static func firstFrame(
@@ -64,7 +64,7 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
     guard context.isAbort || Self.hasTerminateFrame(context) else { return nil }
     // An Objective-C exception also passes through __cxa_throw: rule it out.
     // In place (`LanguageException.find(in:)` is `context.languageException`): bound with `if let`,
-    // the exception was copied, its backtrace and thread retained.
+    // the exception would be copied, its backtrace and thread retained.
     if context.languageException?.isObjC == true { return nil }
     if context.reasonText(containing: "of type NSException") != nil { return nil }
     guard let crashed = context.crashedBacktrace else { return nil }

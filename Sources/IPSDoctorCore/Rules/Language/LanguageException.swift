@@ -25,7 +25,7 @@ struct LanguageException: Sendable {
   var evidence: [Evidence] { evidence(reservingCapacityFor: 0) }
 
   /// `evidence`, with room for `extra` more that the caller appends: appended one by one, without
-  /// the array of optionals `compactMap` went through, and without moving to larger storage.
+  /// the array of optionals `compactMap` makes, and without moving to larger storage.
   func evidence(reservingCapacityFor extra: Int) -> [Evidence] {
     var evidence: [Evidence] = []
     evidence.reserveCapacity(3 + extra)
@@ -62,9 +62,9 @@ struct LanguageException: Sendable {
     }
 
     if let backtrace = context.lastExceptionBacktrace {
-      // Loops, not closures: a closure capturing `context` copied the whole context. The frame of
+      // Loops, not closures: a closure capturing `context` copies the whole context. The frame of
       // the first throw fragment found is the throw frame: found once, for the test and the
-      // evidence (a second loop searched again for the frame the first had found).
+      // evidence.
       var throwIndex: Int?
       for fragment in throwFrames {
         throwIndex = context.firstFrameIndex(in: backtrace, containing: fragment)
@@ -105,7 +105,7 @@ struct LanguageException: Sendable {
     return result
   }
 
-  /// Whether a frame has a symbol, read in place (`contains` copied every frame).
+  /// Whether a frame has a symbol, read in place (`contains` copies every frame).
   private static func hasSymbolicatedFrame(_ frames: [Frame]) -> Bool {
     for index in frames.indices where frames[index].symbol != nil { return true }
     return false
@@ -145,9 +145,8 @@ struct LanguageException: Sendable {
     return sentence.string
   }
 
-  /// Appends `throwSiteSentence(appFrame:)` to `text` part by part: built on its own (with the
-  /// quoted frame a string of its own too) and then appended, the sentence was made three times,
-  /// and each `String` append costs several times a byte append.
+  /// Appends `throwSiteSentence(appFrame:)` to `text` part by part, rather than building the
+  /// sentence on its own (with the quoted frame a string of its own too) and appending it.
   func appendThrowSiteSentence(appFrame: Evidence?, to text: inout UTF8TextBuilder) {
     guard let path = throwBacktrace?.path else {
       text.append("The report has no exception backtrace, so the throw site is unknown.")

@@ -42,8 +42,8 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
-    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
-    // with an exception, most of which this rule rules out.
+    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
+    // report with an exception, most of which this rule rules out.
     guard context.languageException?.isObjC == true,
       context.languageException?.name == "NSInvalidArgumentException"
     else { return nil }

@@ -45,8 +45,8 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
-    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
-    // with an exception, most of which this rule rules out.
+    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
+    // report with an exception, most of which this rule rules out.
     guard context.languageException?.isObjC == true else { return nil }
     return diagnose(context, context.languageException!)
   }
@@ -54,8 +54,8 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
   private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
     let named = exception.name == "NSRangeException"
-    // The name first: the reason's markers matter only to an exception without one, and searching
-    // them on every other exception cost more than the rest of the test.
+    // The name first: the reason's markers matter only to an exception without one, so they are
+    // not searched on every other exception.
     guard named || (exception.name == nil && Self.markers.contains { reason.prefilteredContains($0) })
     else { return nil }
 

@@ -39,8 +39,8 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
-    // bound with `guard let`, it was copied, its backtrace and thread retained, on every report
-    // with an exception, most of which this rule rules out.
+    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
+    // report with an exception, most of which this rule rules out.
     guard context.languageException?.isObjC == true else { return nil }
     return diagnose(context, context.languageException!)
   }
@@ -52,9 +52,8 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     let confidence: Confidence =
       exception.name != nil && exception.throwBacktrace != nil ? .likely : .possible
 
-    // The summary's parts appended as bytes and made a `String` once: joined by `+` and `+=`, each
-    // part cost a `String` append (several times a byte append) and the text moved to larger
-    // storage at nearly every step.
+    // The summary's parts appended as bytes and made a `String` once, not joined by `+` and `+=`
+    // (a `String` append per part, the text moving to larger storage at nearly every step).
     var summary = UTF8TextBuilder(capacity: 640)
     if let name = exception.name {
       summary.append("The app was terminated by an uncaught Objective-C exception `")

@@ -76,8 +76,8 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
       summary = "The kernel killed \(context.processDisplayName) with `\(signal)`: its code signature was invalid."
     } else if context.exceptionTypeHasPrefix("EXC_BAD_ACCESS"),
       report.exception?.subtype?.hasPrefix("UNKNOWN_0x32") == true
-        // The first code, parsed once by the context (splitting the codes here cost ~17,000
-        // instructions per bad-access report).
+        // The first code, parsed once by the context (the codes are not split again here, on
+        // every bad-access report).
         || (context.exceptionCodeValues.first ?? nil) == 0x32
     {
       evidence.append(Evidence("exception.codes", report.exception?.codes ?? report.exception?.subtype ?? "0x32"))

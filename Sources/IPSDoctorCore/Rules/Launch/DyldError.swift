@@ -25,8 +25,8 @@ struct DyldError: DyldLineLookup, Sendable {
   private let reasonTextBytes: FrameSymbolText?
   /// Which of `firstTestMarkers` a text the lines are cut from holds (bit `i` for marker `i`):
   /// the dyld rules' first tests ask for them in every report, and one scan of the texts for
-  /// the byte they share, when the context is built, answered them for less than the byte
-  /// searches each test made (and without copying this error out of the context).
+  /// the byte they share, when the context is built, answers them all instead of a byte search
+  /// per test (and without copying this error out of the context).
   private let firstTestMarkersPresent: UInt8
 
   init(_ context: borrowing DiagnosisContext) {
@@ -34,7 +34,7 @@ struct DyldError: DyldLineLookup, Sendable {
     namespaceIsDYLD = termination?.namespace == "DYLD"
     code = namespaceIsDYLD ? termination?.code : nil
     indicator = termination?.indicator
-    // The texts read from locals: a loop over the context's copy of the termination texts copied
+    // The texts read from locals: a loop over the context's copy of the termination texts copies
     // the array for every text.
     let texts = context.terminationTexts
     let applicationSpecificInfo = context.report.applicationSpecificInfo
@@ -120,7 +120,7 @@ struct DyldError: DyldLineLookup, Sendable {
   static func pieces(_ text: String) -> [String] {
     // Most texts are one line: without a "\n" or "|" byte there is no such `Character` (each is
     // one scalar, equivalent to no other), so the text is its one piece, found without walking
-    // it byte by byte (about 3,000 instructions a text).
+    // it byte by byte.
     if !hasSeparatorByte(text) {
       let piece = text.trimmingWhitespace()
       return piece.isEmpty ? [] : [piece]
@@ -204,8 +204,8 @@ extension DyldLineLookup {
   }
 
   /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), cut from the bytes
-  /// when the text is ASCII (where every `'` character is one byte: walking the line's characters
-  /// cost ~230,000 instructions).
+  /// when the text is ASCII (where every `'` character is one byte), without walking the line's
+  /// characters.
   var triedPaths: [String] {
     guard let value = value(after: "tried: ")?.value else { return [] }
     return DyldLines.asciiQuotedParts(value) ?? DyldLines.quotedParts(value)

@@ -1,6 +1,6 @@
 /// `DyldError`'s accessors over its lines split once: each accessor of `DyldError` whose marker
-/// is in the report splits every text into lines again (about 30,000 instructions a time), and a
-/// finding asks four or five of them. The dyld rules use `DyldError` for their first test (it
+/// is in the report splits every text into lines again, and a finding asks four or five of
+/// them. The dyld rules use `DyldError` for their first test (it
 /// rules out most reports with byte searches, without splitting), and this once they fire.
 struct DyldLines: DyldLineLookup {
   let lines: [Evidence]
@@ -18,8 +18,7 @@ struct DyldLines: DyldLineLookup {
 
   /// "<UUID> /path" → "/path": the text after the first ">" when `value` starts with "<",
   /// trimmed; else `value`. Over the bytes when the text is ASCII, where every byte is one
-  /// `Character` but in a "\r\n" (finding the ">" character by character cost about 14,000
-  /// instructions a line).
+  /// `Character` but in a "\r\n", without finding the ">" character by character.
   static func droppingUUID(_ value: String) -> String {
     let (isASCII, close) = value.withBorrowedUTF8 { bytes -> (Bool, Int?) in
       guard ByteSearch.isASCII(bytes) else { return (false, nil) }

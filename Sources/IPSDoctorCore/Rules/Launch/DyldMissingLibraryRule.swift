@@ -44,8 +44,8 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
-    // on every report, and most hold no dyld error; so did `context.dyldError!`, which the flag
+    // In place: `context.dyldError ?? DyldError(context)` copies the error (its texts retained)
+    // on every report, and most hold no dyld error; so does `context.dyldError!`, which the flag
     // found with the context (and the namespace read in place) spares on those.
     if context.dyldError != nil {
       guard context.dyldError?.mayNameMissingLibrary == true || context.dyldError?.namespaceIsDYLD == true

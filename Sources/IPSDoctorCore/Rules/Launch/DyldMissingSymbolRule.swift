@@ -62,8 +62,8 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
   }
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // In place: `context.dyldError ?? DyldError(context)` copied the error (its texts retained)
-    // on every report, and most hold no missing symbol; so did `context.dyldError!.missingSymbol`,
+    // In place: `context.dyldError ?? DyldError(context)` copies the error (its texts retained)
+    // on every report, and most hold no missing symbol; so does `context.dyldError!.missingSymbol`,
     // which the flag found with the context spares on those.
     if context.dyldError != nil {
       guard context.dyldError?.mayNameMissingSymbol == true, let symbol = context.dyldError!.missingSymbol

@@ -160,7 +160,7 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
 
   /// The ASCII letters and digits just before `end`, when every byte before it is ASCII and none
   /// is a carriage return (then each byte is one `Character`, and `isLetter`/`isNumber` are the
-  /// ASCII tests); `nil` otherwise. Walking `Character`s backwards cost ~130,000 instructions.
+  /// ASCII tests), without walking `Character`s backwards; `nil` otherwise.
   static func asciiLettersAndDigits(before end: String.Index, in text: String) -> String? {
     let prefix = text.utf8[..<end]
     guard prefix.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return nil }

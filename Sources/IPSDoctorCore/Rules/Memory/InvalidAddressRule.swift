@@ -31,7 +31,7 @@ public struct InvalidAddressRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// The summary's last sentence (joined once: its literals were concatenated on every finding).
+  /// The summary's last sentence (joined once, not its literals concatenated on every finding).
   static let symptomSentence =
     " This is the symptom, not the root cause: the pointer was freed, overwritten or "
     + "never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard "
@@ -48,14 +48,14 @@ public struct InvalidAddressRule: DiagnosisRule {
     if fault.kind == .invalidAddress, let address = fault.address, address < 0x10000, !fault.isPACFlagged {
       return nil  // null-pointer-dereference
     }
-    // Room for every piece of evidence up front (the subtype, the region, up to four frames):
-    // built from an array literal and grown, the array was allocated three times.
+    // Room for every piece of evidence up front (the subtype, the region, up to four frames), so
+    // the array is allocated once, not grown from an array literal.
     var evidence: [Evidence] = []
     evidence.reserveCapacity(6)
     if let subtype = fault.subtypeEvidence { evidence.append(subtype) }
     // One buffer for the whole summary (the crash-site sentence included), written piece by
-    // piece: grown from a literal and through interpolations (each a string of its own), the
-    // text was allocated again for most pieces.
+    // piece, so that the text is not allocated again for most pieces (as growth from a literal
+    // and interpolations, each a string of its own, would).
     var summary = String()
     summary.reserveCapacity(1024)
     if fault.kind == .generalProtection {

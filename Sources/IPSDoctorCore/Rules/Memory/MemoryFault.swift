@@ -73,7 +73,7 @@ struct MemoryFault: Sendable {
   }
 
   /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`). Five rules ask
-  /// on every report: tested without building an array of the two addresses, as it once was.
+  /// on every report: tested without building an array of the two addresses.
   var isBad0: Bool { Self.isBad0(kind: kind, address: address, strippedAddress: strippedAddress) }
 
   /// `isBad0` for the given fields.
@@ -85,7 +85,7 @@ struct MemoryFault: Sendable {
   }
 
   /// The texts that name the kind of fault, with the kind each names (built once: as a literal in
-  /// `init` the array was allocated for every report).
+  /// `init` the array would be allocated for every report).
   private static let markers: [(String, Kind)] = [
     ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
     ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
@@ -206,9 +206,9 @@ struct MemoryFault: Sendable {
   }
 
   /// Appends a sentence naming the faulting frame and the first app frame below it to `text`.
-  /// Piece by piece, into the summary: the memory rules' costliest part was this sentence built
-  /// of interpolations, each a string of its own (grown from its literals' size) made, copied
-  /// into the sentence, the sentence into the summary, and freed.
+  /// Piece by piece, into the summary, with no interpolations: each would be a string of its own
+  /// (grown from its literals' size), made, copied into the sentence, the sentence into the
+  /// summary, and freed.
   static func appendCrashSiteSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
     guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return }
     text += " The faulting frame is "

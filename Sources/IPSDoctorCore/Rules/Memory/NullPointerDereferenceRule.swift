@@ -48,8 +48,8 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
     let pc = context.crashedThread?.state?["pc"]
 
     // One buffer for the whole summary (the crash-site sentence included), written piece by
-    // piece: grown from a literal and through interpolations (each a string of its own), the
-    // text was allocated again for most pieces.
+    // piece, so that the text is not allocated again for most pieces (as growth from a literal
+    // and interpolations, each a string of its own, would).
     var summary = String()
     summary.reserveCapacity(1024)
     if let pc, pc == address {
@@ -73,8 +73,8 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
       }
       summary += "."
     }
-    // Room for every piece of evidence up front (the subtype, the region, up to four frames):
-    // built from an array literal and grown, the array was allocated three times.
+    // Room for every piece of evidence up front (the subtype, the region, up to four frames), so
+    // the array is allocated once, not grown from an array literal.
     var evidence: [Evidence] = []
     evidence.reserveCapacity(6)
     if let subtype = fault.subtypeEvidence { evidence.append(subtype) }

@@ -50,7 +50,7 @@ public struct ZombieObjectRule: DiagnosisRule {
   /// runtime.
   static func runtimeFrame(in context: DiagnosisContext) -> (name: String, evidence: Evidence, isSwift: Bool)? {
     // `context.crashingFrame`, with its evidence described only once the frame qualifies: the
-    // image test rules out most reports, and describing the frame cost more than all the tests.
+    // image test rules out most reports, and describing the frame is the costly part.
     guard let backtrace = context.crashedBacktrace, let frame = backtrace.frames.first else { return nil }
     let image = frame.imageName ?? ""
     guard image.hasPrefix("libobjc") || image.hasPrefix("libswiftCore") || image.isEmpty else {

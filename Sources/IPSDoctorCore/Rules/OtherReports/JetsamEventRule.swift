@@ -69,7 +69,7 @@ public struct JetsamEventRule: DiagnosisRule {
     let processes = analysis.jetsam.processes
     var evidence: [Evidence] = []
     // Built as bytes and made a `String` once: appended to a `String` part by part, the summary
-    // regrew and was copied at most steps.
+    // would regrow and be copied at most steps.
     var summary = UTF8TextBuilder(capacity: 1024)
     summary.append("This is a jetsam event report (the system ran low on memory), not a crash of the app.")
     if let largest = analysis.jetsam.largestProcess {
@@ -84,7 +84,7 @@ public struct JetsamEventRule: DiagnosisRule {
       }
       summary.append(".")
     }
-    // Indexes, not the processes with their offsets: `enumerated().filter` copied every killed
+    // Indexes, not the processes with their offsets: `enumerated().filter` copies every killed
     // process (its strings retained) into the array.
     let killed = processes.indices.filter { processes[$0].reason != nil }
     if killed.isEmpty {

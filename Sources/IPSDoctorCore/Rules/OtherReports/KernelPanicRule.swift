@@ -42,7 +42,7 @@ public struct KernelPanicRule: DiagnosisRule {
   /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
   /// `text.replacing(target, with: " ")` over the bytes, for text that is all ASCII without
   /// carriage returns (there every byte is one `Character`, so the left-to-right matches are the
-  /// same); `nil` for any other text. `replacing` cost ~50,000 instructions per panic.
+  /// same); `nil` for any other text, which `replacing` handles.
   static func asciiReplacing(_ target: [UInt8], in text: String) -> String? {
     let bytes = Array(text.utf8)
     guard bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return nil }

@@ -125,8 +125,8 @@ struct SwiftFailure: Sendable {
       if message.hasPrefix(":") { message = String(message.dropFirst()).trimmingWhitespace() }
       var failure = SwiftFailure(kind: kind, message: message, evidence: evidence())
       // New format: "Module/File.swift:42: Fatal error: message". `before` is that prefix,
-      // trimmed (it was trimmed a second time here). Its last `Character` is the colon, one byte:
-      // dropped by its UTF-8 index, as `dropLast()` did walking `Character`s.
+      // already trimmed (not trimmed again here). Its last `Character` is the colon, one byte:
+      // dropped by its UTF-8 index, which gives what `dropLast()` gives walking `Character`s.
       if kind != .runtimeFailure, before.hasSuffix(":") {
         let location = before[..<before.utf8.index(before: before.endIndex)]
         if let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) {
@@ -162,8 +162,8 @@ struct SwiftFailure: Sendable {
 
   /// Appends a sentence naming where the failure happened, the source location and the crashing
   /// app frame, to `text`. Piece by piece, into the summary, as
-  /// `MemoryFault.appendCrashSiteSentence` does: built of interpolations, returned and copied,
-  /// the sentence was most of the cost of a Swift runtime finding's text.
+  /// `MemoryFault.appendCrashSiteSentence` does: no sentence of interpolations built on its own,
+  /// returned and copied into the summary.
   func appendLocationSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
     if let file {
       text += " It was raised at `"

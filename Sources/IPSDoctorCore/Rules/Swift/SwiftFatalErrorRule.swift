@@ -37,7 +37,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
 
   /// Messages that other rules explain better: the Swift runtime rules here, and the Swift
   /// concurrency and framework fatal errors of the concurrency rules. Built once: as a computed
-  /// property the four arrays were joined again for every failure tested.
+  /// property the four arrays would be joined again for every failure tested.
   static let specificFragments: [String] =
     SwiftForceUnwrapNilRule.fragments + SwiftIndexOutOfRangeRule.fragments
       + SwiftArithmeticOverflowRule.fragments

@@ -45,7 +45,7 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
   ]
 
   /// The standard library's functions that end `fatalError`, `precondition` and its own checks
-  /// (built once: as a literal in `diagnose` the array was allocated on every call).
+  /// (built once: as a literal in `diagnose` the array would be allocated on every call).
   static let assertionFunctions = ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
@@ -55,16 +55,16 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     if !SwiftFailure.all(in: context).isEmpty { return nil }
     if !context.informativeApplicationSpecificLines.isEmpty { return nil }
     // In place: `LanguageException.find(in:)` is `context.languageException`, and comparing its copy
-    // with `nil` retained and released it.
+    // with `nil` retains and releases it.
     if context.exceptionMessage != nil || context.languageException != nil { return nil }
     // `SwiftIsolationTrap.evidence(in:) != nil`: it is non-`nil` exactly when the dispatch
-    // assertion's frame is found, and describing the frames cost more than finding it.
+    // assertion's frame is found, so only the frame is looked for, without describing frames.
     if context.firstFrameIndex(in: backtrace, containing: SwiftIsolationTrap.dispatchAssert) != nil { return nil }
     for fragment in Self.otherTrapFrames {
       // Bytes absent from the first six frames mean no match there (the fragments are ASCII
       // without `K`, `;` or `` ` ``, the only ASCII characters other characters are canonically
       // equivalent to): one search of the first six symbols instead of one per frame, stopping
-      // where the seventh starts (searching the whole backtrace cost most of this rule).
+      // where the seventh starts rather than searching the whole backtrace.
       if case .absent? = backtrace.symbolText?.firstFrame(containing: fragment, before: 6) { continue }
       for frame in backtrace.frames.prefix(6) {
         if let symbol = frame.symbol, symbol.prefilteredContains(fragment) { return nil }
@@ -78,8 +78,8 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     }
 
     // The summary is written piece by piece into one buffer, reserved once the rule is sure to
-    // fire: built of interpolations (each a string of its own) and grown from a literal, its text
-    // was allocated again for most pieces.
+    // fire, so that its text is not allocated again for most pieces (as interpolations, each a
+    // string of its own, and growth from a literal would).
     var summary = String()
     let topEvidence: Evidence
     if let name = context.symbol(top)?.display, (top.imageName ?? "").hasPrefix("libswift") {

@@ -22,12 +22,11 @@ public struct AbortCalledRule: DiagnosisRule {
   /// symbol.hasPrefix(frame + " ")`), over the bytes: no other character is canonically
   /// equivalent to a character of those ASCII names, so equality is byte equality, and a byte
   /// prefix is a `Character` prefix unless a non-ASCII byte (say, a combining mark joining the
-  /// space) follows it, which `hasPrefix` then decides. `String`'s comparisons cost ~200
-  /// instructions per frame and name.
+  /// space) follows it, which `hasPrefix` then decides.
   ///
   /// Each name is compared once, as the symbol's first bytes (equal when the symbol is no longer,
-  /// a prefix when a space follows): the generic `elementsEqual` and `starts(with:)` of every
-  /// name and prefix cost ~1,000 instructions per frame.
+  /// a prefix when a space follows), not through the generic `elementsEqual` and `starts(with:)`
+  /// of every name and prefix.
   static func isAbortFrame(_ symbol: String) -> Bool {
     let names = abortFrameBytes
     return symbol.withBorrowedUTF8 { bytes in
@@ -171,7 +170,7 @@ public struct AbortCalledRule: DiagnosisRule {
     let abortText = context.reasonText(containing: "abort() called")
     if let abortText { evidence.append(abortText) }
     // Built as bytes and made a `String` once: appended to a `String` part by part (two dozen
-    // parts), the summary regrew and was copied at most steps (~600 instructions a part).
+    // parts), the summary would regrow and be copied at most steps.
     var summary = UTF8TextBuilder(capacity: 1024)
     summary.append(context.processDisplayName)
     summary.append(" called `abort()`")

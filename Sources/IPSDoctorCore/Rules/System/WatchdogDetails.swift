@@ -26,8 +26,8 @@ struct WatchdogDetails: Sendable, Equatable {
 
   init(text: String) {
     let separators = Self.separators
-    // Walking `Character`s backwards and forwards through the description cost ~190,000
-    // instructions a report; ASCII text is read over its bytes instead (see `ASCIIText`).
+    // ASCII text is read over its bytes (see `ASCIIText`), not by walking `Character`s backwards
+    // and forwards through the description; other text takes that walk.
     let ascii = ASCIIText(text)
     event = text.textFollowing("WatchdogEvent:", upTo: separators)
     if event == nil, let range = text.prefilteredFirstRange(of: " watchdog transgression") {
@@ -77,9 +77,8 @@ struct WatchdogDetails: Sendable, Equatable {
 
   /// One sentence about the time and CPU figures, or `nil` when the report states none.
   var figuresSentence: String? {
-    // Built as bytes and made a `String` once, its first word written capitalized: the clauses
-    // gathered in an array, joined and capitalized (`uppercased` of the first character) cost
-    // ~28,000 instructions a sentence.
+    // Built as bytes and made a `String` once, its first word written capitalized: no array of
+    // clauses to join, and no `uppercased` of the first character.
     var sentence = UTF8TextBuilder(capacity: 384)
     var hasClause = true
     if let wallClockAllowance {
@@ -133,8 +132,8 @@ extension WatchdogDetails {
     let bytes: [UInt8]
 
     init?(_ text: String) {
-      // Copied and tested at once: the view copied byte by byte and each byte tested in a
-      // closure cost ~6,000 instructions a description.
+      // Copied and tested at once, not the view copied byte by byte and each byte tested in a
+      // closure.
       let bytes = text.withBorrowedUTF8 { utf8 -> [UInt8]? in
         guard ByteSearch.isASCII(utf8), ByteSearch.firstIndex(of: UInt8(ascii: "\r"), in: utf8, from: 0) == nil else {
           return nil

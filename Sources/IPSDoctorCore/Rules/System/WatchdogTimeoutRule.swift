@@ -72,7 +72,7 @@ public struct WatchdogTimeoutRule: DiagnosisRule {
     }
 
     // Built as bytes and made a `String` once: appended to a `String` part by part, the summary
-    // regrew and was copied at most of its twenty steps.
+    // would regrow and be copied at most of its twenty steps.
     var summary = UTF8TextBuilder(capacity: 1024)
     summary.append("The system watchdog killed ")
     summary.append(context.processDisplayName)
