@@ -1,5 +1,6 @@
 /// One architecture of a dSYM's DWARF file or of a Mach-O with a symbol table, ready to
-/// symbolicate addresses of the image with its UUID.
+/// symbolicate addresses of the image with its UUID. It fills caches as it answers, so one thread
+/// at a time uses it (``DebugImagePool`` lends it so).
 public final class DebugImage {
   public let uuid: String?
   public let arch: String
@@ -13,6 +14,12 @@ public final class DebugImage {
   private let slice: MachOSlice
   private lazy var symbols = SymbolTable(slice)
   private lazy var dwarf = DWARFSymbolizer(DWARFSections(slice))
+  /// The display name of each function named so far: a batch's reports name the same few.
+  private var displayNames: [String: String] = [:]
+  /// The answer for each address asked so far (at most ``maxAnswers``): a batch's reports of one
+  /// crash ask the same addresses.
+  private var answers: [UInt64: Symbolication?] = [:]
+  static let maxAnswers = 1 << 16
 
   init(file: MappedFile, slice: MachOSlice, path: String) {
     self.file = file
@@ -29,6 +36,14 @@ public final class DebugImage {
     return MachOReader.slices(file.bytes).map { DebugImage(file: file, slice: $0, path: path.display) }
   }
 
+  /// `function` as a report shows it (``SwiftSymbolDisplay/simplified(_:)``).
+  func displayName(of function: String) -> String {
+    if let known = displayNames[function] { return known }
+    let name = SwiftSymbolDisplay.simplified(function)
+    displayNames[function] = name
+    return name
+  }
+
   /// "path (arch uuid)", for messages.
   public var summary: String { "\(path) (\(arch) \(uuid ?? "no UUID"))" }
 
@@ -38,6 +53,14 @@ public final class DebugImage {
   /// frames, innermost first, and its function's start. `nil` when neither DWARF nor the symbol
   /// table knows it.
   public func lookup(fileAddress: UInt64) -> Symbolication? {
+    if let known = answers[fileAddress] { return known }
+    let answer = find(fileAddress: fileAddress)
+    if answers.count < Self.maxAnswers { answers[fileAddress] = answer }
+    return answer
+  }
+
+  /// ``lookup(fileAddress:)`` without the memory of earlier answers.
+  private func find(fileAddress: UInt64) -> Symbolication? {
     let symbol = symbols.symbol(containing: fileAddress).flatMap { found in
       symbols.name(of: found).map { (address: found.address, name: $0) }
     }

@@ -49,7 +49,7 @@ public final class Symbolicator {
     let location = fileAddress >= found.functionStart ? fileAddress - found.functionStart : 0
     return found.frames.map { frame in
       FrameSymbol(
-        symbol: Self.displayName(frame.function), symbolLocation: location,
+        symbol: debug.displayName(of: frame.function), symbolLocation: location,
         sourceFile: frame.file.map(Self.lastComponent), sourceLine: frame.line)
     }
   }
@@ -59,16 +59,31 @@ public final class Symbolicator {
     SwiftSymbolDisplay.simplified(raw)
   }
 
-  /// "82D13D98-219E-…" and "82d13d98219e…" alike: lowercase with dashes.
+  /// "82D13D98-219E-…" and "82d13d98219e…" alike: lowercase with dashes. Any other text (not 32
+  /// ASCII hex digits with separators) is only lowercased.
   static func normalized(_ uuid: String) -> String {
-    let digits = uuid.lowercased().filter { $0.isHexDigit }
-    guard digits.count == 32 else { return uuid.lowercased() }
-    var text = ""
-    for (index, character) in digits.enumerated() {
-      if index == 8 || index == 12 || index == 16 || index == 20 { text.append("-") }
-      text.append(character)
+    func isHexDigit(_ byte: UInt8) -> Bool {
+      (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
     }
-    return text
+    var text = uuid
+    return text.withUTF8 { bytes in
+      guard bytes.count(where: isHexDigit) == 32 else { return uuid.lowercased() }
+      return String(unsafeUninitializedCapacity: 36) { output in
+        var written = 0
+        var digits = 0
+        for byte in bytes where isHexDigit(byte) {
+          if digits == 8 || digits == 12 || digits == 16 || digits == 20 {
+            output[written] = UInt8(ascii: "-")
+            written += 1
+          }
+          // Letters to lowercase; digits have the 0x20 bit already.
+          output[written] = byte | 0x20
+          written += 1
+          digits += 1
+        }
+        return written
+      }
+    }
   }
 
   static func lastComponent(_ path: String) -> String {

@@ -39,5 +39,25 @@ import Testing
     pool.giveBack(path, first)
     // An idle copy is lent again rather than loaded anew.
     #expect(pool.borrow(path).first === first.first)
+    // A remembered answer is the answer: a used copy and a fresh one agree, asked twice.
+    let used = try #require(first.first), fresh = try #require(DebugImage.load(path: path).first)
+    for offset in stride(from: UInt64(0), to: 0x8000, by: 0x40) {
+      let address = used.textAddress + offset
+      _ = used.lookup(fileAddress: address)
+      #expect(used.lookup(fileAddress: address) == fresh.lookup(fileAddress: address))
+    }
+  }
+}
+
+/// The UUID spellings reports and dSYMs use meet in one form.
+@Suite struct UUIDNormalisationTests {
+  @Test(arguments: [
+    ("82D13D98-219E-3C2E-9D1A-0A6A4C6E5F10", "82d13d98-219e-3c2e-9d1a-0a6a4c6e5f10"),
+    ("82d13d98219e3c2e9d1a0a6a4c6e5f10", "82d13d98-219e-3c2e-9d1a-0a6a4c6e5f10"),
+    ("<82d13d98219e3c2e9d1a0a6a4c6e5f10>", "82d13d98-219e-3c2e-9d1a-0a6a4c6e5f10"),
+    ("NOT-A-UUID", "not-a-uuid"), ("", ""), ("ABC", "abc"),
+  ])
+  func normalised(uuid: String, expected: String) {
+    #expect(Symbolicator.normalized(uuid) == expected)
   }
 }
