@@ -35,7 +35,7 @@ public struct DiagnosisContext: Sendable {
   private(set) var assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? = nil
   /// `MemoryFault(_:)`, found once for every rule (`nil` also while `init` runs).
   private(set) var memoryFault: MemoryFault?
-  /// `StackOverflowRule.isPresent(in:)`, found once: five memory rules ask (`nil` only while
+  /// `StackOverflowEvidence.isPresent(in:)`, found once: five memory rules ask (`nil` only while
   /// `init` runs).
   private(set) var isStackOverflow: Bool?
   /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
@@ -95,7 +95,7 @@ public struct DiagnosisContext: Sendable {
     let assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? =
       mainThreadAssertion.isPresent ? .some(MainThreadAssertion.collectBridgeFrame(in: context)) : nil
     let memoryFault = MemoryFault(context)
-    let isStackOverflow = StackOverflowRule.collect(in: context, memoryFault: memoryFault)
+    let isStackOverflow = StackOverflowEvidence.collect(in: context, memoryFault: memoryFault)
     let dyldError = DyldError(context)
     context.swiftFailures = swiftFailures
     context.languageException = languageException

@@ -35,7 +35,7 @@ struct DiagnosisContextDerivedFactsTests {
       Self.expectSame(context.assertionBridgeFrame, bridge, path)
       Self.expectSame(context.memoryFault, MemoryFault(context), path)
       Self.expectSame(
-        context.isStackOverflow, StackOverflowRule.collect(in: context, memoryFault: context.memoryFault), path)
+        context.isStackOverflow, StackOverflowEvidence.collect(in: context, memoryFault: context.memoryFault), path)
       Self.expectSame(context.dyldError, DyldError(context), path)
       if !context.swiftFailures.isEmpty || context.languageException != nil || assertion.isPresent
         || context.memoryFault != nil || context.isStackOverflow == true

@@ -44,7 +44,7 @@ public struct InvalidAddressRule: DiagnosisRule {
     guard let fault = context.memoryFault,
       fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0
     else { return nil }
-    if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow
+    if StackOverflowEvidence.isPresent(in: context) { return nil }  // stack-overflow
     if fault.kind == .invalidAddress, let address = fault.address, address < 0x10000, !fault.isPACFlagged {
       return nil  // null-pointer-dereference
     }

@@ -40,7 +40,7 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
     guard let fault = context.memoryFault, fault.kind == .invalidAddress, !fault.isBad0,
       !fault.isPACFlagged, let address = fault.address, address < 0x10000
     else { return nil }
-    if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow
+    if StackOverflowEvidence.isPresent(in: context) { return nil }  // stack-overflow
     // A fault inside objc_msgSend/objc_release is a freed object, not a nil one: zombie-object.
     if ZombieObjectRule.runtimeFault(in: context) != nil { return nil }
     let definite = address < 0x1000

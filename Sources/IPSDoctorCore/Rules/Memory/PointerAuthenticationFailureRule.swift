@@ -38,7 +38,7 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.isPACFlagged, !fault.isBad0 else { return nil }
-    if StackOverflowRule.isPresent(in: context) { return nil }  // stack-overflow
+    if StackOverflowEvidence.isPresent(in: context) { return nil }  // stack-overflow
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary =
       "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay), and the "

@@ -34,7 +34,7 @@ public struct ProtectionFailureRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .protectionFailure else { return nil }
-    if StackOverflowRule.stackGuard(in: context) != nil { return nil }
+    if StackOverflowEvidence.stackGuard(in: context) != nil { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     let access = MemoryFault.accessKind(in: context)
     var summary = "The app \(access == "write" ? "wrote to" : access == "read" ? "read from" : "accessed") "

@@ -87,7 +87,7 @@ public struct ZombieObjectRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     if let fault = context.memoryFault, !fault.isBad0, let runtime = Self.runtimeFault(in: context),
-      !StackOverflowRule.isPresent(in: context)
+      !StackOverflowEvidence.isPresent(in: context)
     {
       var evidence = [fault.subtypeEvidence].compactMap { $0 }
       evidence.append(runtime.evidence)
