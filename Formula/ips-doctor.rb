@@ -1,8 +1,8 @@
 # Homebrew formula for ips-doctor: builds from source with the repository's Makefile, which runs
 # `swift build -c release` and installs the stripped binary, its manual page and its completions.
 #
-#   brew install --HEAD OWNER/ips-doctor/ips-doctor   # from a tap holding this file
-#   brew install --build-from-source Formula/ips-doctor.rb
+#   brew tap OWNER/ips-doctor https://github.com/OWNER/ips-doctor   # this repository as a tap
+#   brew install --HEAD ips-doctor
 #
 # Untested on macOS until a Mac runs it; `ruby -c` checks its syntax (FormulaTests).
 class IpsDoctor < Formula
