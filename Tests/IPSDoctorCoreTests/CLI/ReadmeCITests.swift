@@ -37,8 +37,9 @@ struct ReadmeCITests {
 
   @Test(
     "The diagnose step, as written: fails on new crashes and still writes the SARIF; passes once baselined",
-    .enabled(if: ShellStep.tool("bash") != nil && ProcessTest.available))
+    .enabled(if: ShellStep.tool("bash") != nil))
   func diagnoseStep() throws {
+    guard ProcessTest.available else { return }
     let block = try Self.commandsBlock()
     let diagnose = try #require(ShellStep.runText(ofStep: "Diagnose crash reports", in: block))
     let build = try #require(ShellStep.runText(ofStep: "Build ips-doctor", in: block))
