@@ -142,9 +142,10 @@ struct SARIFReporter: Reporter {
     ])
   }
 
-  /// The results for baseline signatures this run did not see, by signature id. Each is the
-  /// baseline's memory of a crash: its rule (inconclusive when the baseline names none), its
-  /// title, and `level` `none` with `kind` `pass`, as the rule found no such crash this time.
+  /// The results for baseline signatures this run did not see (among the reports it kept: `--app`
+  /// and the other filters leave reports out), by signature id. Each is the baseline's memory of a
+  /// crash: its rule (inconclusive when the baseline names none), its title, and `level` `none`
+  /// with `kind` `pass`, as the rule found no such crash this time.
   func absentResults(_ run: RunSummary) -> [JSONValue] {
     guard let baseline = context.baseline, let path = context.options.baseline else { return [] }
     let seen = Set(run.groups.map(\.signature.id))
