@@ -229,6 +229,7 @@ struct SARIFReporter: Reporter {
   static func currentDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return nil }
-    return String(validatingCString: buffer)
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(validating: bytes, as: UTF8.self)
   }
 }
