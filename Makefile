@@ -9,7 +9,9 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
-BUILD := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+# Extra `swift build` flags, e.g. --disable-sandbox inside another sandbox (Homebrew's).
+SWIFT_BUILD_FLAGS ?=
+BUILD := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path 2>/dev/null)
 BINARY := $(BUILD)/ips-doctor
 
 BINDIR := $(DESTDIR)$(PREFIX)/bin
@@ -23,7 +25,7 @@ FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 all: build
 
 build:
-	$(SWIFT) build -c release --product ips-doctor
+	$(SWIFT) build -c release --product ips-doctor $(SWIFT_BUILD_FLAGS)
 
 install: build
 	install -d "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"

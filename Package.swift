@@ -23,7 +23,8 @@ let package = Package(
       // longer binds thousands of symbols at every start (see docs/performance.md).
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
     ),
-    .testTarget(name: "IPSDoctorCoreTests", dependencies: ["IPSDoctorCore"]),
+    // Resources/ holds files the tests read by path (the SARIF schema), not bundle resources.
+    .testTarget(name: "IPSDoctorCoreTests", dependencies: ["IPSDoctorCore"], exclude: ["Resources"]),
   ],
   swiftLanguageModes: [.v6]
 )

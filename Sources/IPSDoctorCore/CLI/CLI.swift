@@ -313,7 +313,7 @@ struct DiagnoseCommand<IO: CLIIO> {
       let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
       let context = ReporterContext(
         options: options, color: color, width: width, environment: environment,
-        diagnostics: { io.writeStandardError($0) })
+        diagnostics: { io.writeStandardError($0) }, baseline: baseline)
       sinks.append((destination, format.reporter.init(context: context)))
     }
 

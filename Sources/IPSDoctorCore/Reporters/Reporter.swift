@@ -54,6 +54,8 @@ struct ReporterContext {
   var environment: [String: String]
   /// Messages for standard error (the GitHub reporter's step summary problems, say).
   var diagnostics: (String) -> Void
+  /// The `--baseline` as read (empty when its file did not exist yet); `nil` without `--baseline`.
+  var baseline: Baseline? = nil
 }
 
 /// Renders a batch. Outcomes arrive in input order, one at a time, as their window finishes; a

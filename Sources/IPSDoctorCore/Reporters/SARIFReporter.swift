@@ -1,10 +1,22 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other viewers.
 ///
 /// `tool.driver.rules` lists the rule catalog plus the tool's own findings (unreadable report,
 /// inconclusive, parse warnings); each finding is one result located at line 1 of its report file
-/// (code scanning requires a `region.startLine`, and a crash report has no source line). Results
-/// carry the crash signature as a partial fingerprint, and `baselineState` when `--baseline` is
-/// used. Results are written as reports finish.
+/// (code scanning requires a `region.startLine`, and a crash report has no source line). A report
+/// path inside the working directory is a URI relative to `%SRCROOT%` (the working directory);
+/// others are `file://` URIs. Results carry the crash signature as a partial fingerprint.
+///
+/// With `--baseline`, every result has a `baselineState`: `unchanged` when its signature is in the
+/// baseline, `new` otherwise, and each baseline signature this run did not see is one `absent`
+/// result at the end (its rule and title from the baseline, located at line 1 of the baseline
+/// file, since code scanning rejects a result without a location). Results are written as reports
+/// finish.
 struct SARIFReporter: Reporter {
   static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -12,9 +24,12 @@ struct SARIFReporter: Reporter {
   private var first = true
   private let ruleIndex: [String: Int]
   private let rules: [JSONValue]
+  /// The working directory with a trailing `/`, which `%SRCROOT%` stands for; `nil` if unknown.
+  private let workingDirectory: String?
 
   init(context: ReporterContext) {
     self.context = context
+    self.workingDirectory = Self.currentDirectory().map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     var rules: [JSONValue] = []
     var index: [String: Int] = [:]
     for rule in RuleCatalog.all.map({ $0.description }) {
@@ -88,18 +103,12 @@ struct SARIFReporter: Reporter {
     if let index = ruleIndex[finding.ruleID] { object.append("ruleIndex", .int(index)) }
     object.append("level", .string(Self.level(finding.severity)))
     object.append("message", .object(["text": .string(finding.title + ": " + finding.message)]))
-    let location: JSONObject = [
-      "physicalLocation": .object([
-        "artifactLocation": .object(["uri": .string(Self.uri(outcome.path))]),
-        "region": .object(["startLine": .int(1)]),
-      ])
-    ]
-    object.append("locations", .array([.object(location)]))
+    object.append("locations", .array([location(outcome.path)]))
     if let signature = outcome.result?.signature {
       object.append("partialFingerprints", .object(["crashSignature/v1": .string(signature.id)]))
     }
-    if let baseline = outcome.baseline {
-      object.append("baselineState", .string(baseline == .known ? "unchanged" : "new"))
+    if context.baseline != nil {
+      object.append("baselineState", .string(outcome.baseline == .known ? "unchanged" : "new"))
     }
     var properties = JSONObject()
     if let confidence = finding.confidence { properties.append("confidence", .string(confidence.rawValue)) }
@@ -119,7 +128,49 @@ struct SARIFReporter: Reporter {
     return .object(object)
   }
 
+  /// Line 1 of the file at `path`.
+  func location(_ path: String) -> JSONValue {
+    var artifact: JSONObject = ["uri": .string(Self.uri(path, workingDirectory: workingDirectory))]
+    if Self.isRelative(path, workingDirectory: workingDirectory) {
+      artifact.append("uriBaseId", .string(Self.sourceRoot))
+    }
+    return .object([
+      "physicalLocation": .object([
+        "artifactLocation": .object(artifact),
+        "region": .object(["startLine": .int(1)]),
+      ])
+    ])
+  }
+
+  /// The results for baseline signatures this run did not see (among the reports it kept: `--app`
+  /// and the other filters leave reports out), by signature id. Each is the baseline's memory of a
+  /// crash: its rule (inconclusive when the baseline names none), its title, and `level` `none`
+  /// with `kind` `pass`, as the rule found no such crash this time.
+  func absentResults(_ run: RunSummary) -> [JSONValue] {
+    guard let baseline = context.baseline, let path = context.options.baseline else { return [] }
+    let seen = Set(run.groups.map(\.signature.id))
+    return baseline.entries.values.filter { !seen.contains($0.id) }.sorted { $0.id < $1.id }.map { entry in
+      let ruleID = entry.rule ?? Finding.Builtin.inconclusive.rawValue
+      var object = JSONObject()
+      object.append("ruleId", .string(ruleID))
+      if let index = ruleIndex[ruleID] { object.append("ruleIndex", .int(index)) }
+      object.append("kind", .string("pass"))
+      object.append("level", .string("none"))
+      let title = entry.title ?? "Crash signature \(entry.id)"
+      object.append("message", .object(["text": .string("Not seen in this run: \(title) (in the baseline)")]))
+      object.append("locations", .array([location(path)]))
+      object.append("partialFingerprints", .object(["crashSignature/v1": .string(entry.id)]))
+      object.append("baselineState", .string("absent"))
+      if let count = entry.count { object.append("properties", .object(["baselineCount": .int(count)])) }
+      return .object(object)
+    }
+  }
+
   mutating func finish(_ run: RunSummary, _ out: TextOutput) {
+    for result in absentResults(run) {
+      ReportJSON.write(result, indent: 4, prefix: first ? "\n        " : ",\n        ", to: out)
+      first = false
+    }
     out.write(first ? "],\n" : "\n      ],\n")
     var invocation = JSONObject()
     // Successful as the exit status says: every input read and the run complete (0 or 1).
@@ -138,12 +189,30 @@ struct SARIFReporter: Reporter {
     out.write("    }\n  ]\n}\n")
   }
 
-  /// A relative URI reference for a path shown as ``PathName/display`` makes it: the path's own
-  /// bytes (not its escaped display form), unreserved characters and `/` kept, everything else
-  /// percent-encoded; absolute paths become `file://` URIs.
-  static func uri(_ path: String) -> String {
+  /// The `uriBaseId` of report paths relative to the working directory.
+  static let sourceRoot = "%SRCROOT%"
+
+  /// Whether `path` is written as a URI relative to ``sourceRoot``: a relative path, or an
+  /// absolute one inside the working directory.
+  static func isRelative(_ path: String, workingDirectory: String?) -> Bool {
+    !path.hasPrefix("/") || workingDirectory.map { path.hasPrefix($0) } == true
+  }
+
+  /// A URI reference for a path shown as ``PathName/display`` makes it: the path's own bytes (not
+  /// its escaped display form), unreserved characters and `/` kept, everything else
+  /// percent-encoded. A path inside `workingDirectory` (which ends in `/`) becomes relative to it,
+  /// leading `./` segments dropped; any other absolute path becomes a `file://` URI.
+  static func uri(_ path: String, workingDirectory: String? = nil) -> String {
+    var bytes = PathName(display: path)?.bytes ?? Array(path.utf8)
+    if let workingDirectory, path.hasPrefix("/"), bytes.starts(with: workingDirectory.utf8) {
+      bytes.removeFirst(workingDirectory.utf8.count)
+    }
+    while bytes.starts(with: "./".utf8) {
+      bytes.removeFirst(2)
+      while bytes.first == UInt8(ascii: "/") { bytes.removeFirst() }
+    }
     var text = ""
-    for byte in PathName(display: path)?.bytes ?? Array(path.utf8) {
+    for byte in bytes {
       switch byte {
       case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
@@ -153,6 +222,14 @@ struct SARIFReporter: Reporter {
         text += "%" + String.hexByte(byte)
       }
     }
-    return path.hasPrefix("/") ? "file://" + text : text
+    return isRelative(path, workingDirectory: workingDirectory) ? text : "file://" + text
+  }
+
+  /// The working directory (`getcwd`), or `nil` when it cannot be named.
+  static func currentDirectory() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(validating: bytes, as: UTF8.self)
   }
 }
