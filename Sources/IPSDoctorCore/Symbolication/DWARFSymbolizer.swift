@@ -25,6 +25,8 @@ final class DWARFSymbolizer {
   private var unitIndex: [(range: AddressRange, offset: Int)]?
   private var unitOffsets: [Int] = []
   private var lineTables: [UInt64: DWARFLineTable] = [:]
+  /// Each unit's scopes, by unit offset, indexed when an address in it is first asked for.
+  private var scopeIndexes: [Int: DWARFScopeIndex] = [:]
 
   init(_ sections: DWARFSections) {
     self.sections = sections
@@ -48,44 +50,20 @@ final class DWARFSymbolizer {
     guard !sections.isEmpty else { return nil }
     for offset in unitsCovering(address) {
       guard let unit = unit(at: offset), let root = unit.root else { continue }
-      if let result = frames(at: address, in: unit, root: root) { return result }
+      if let result = frames(at: address, in: unit, at: offset, root: root) { return result }
     }
     return nil
   }
 
-  private func frames(at address: UInt64, in unit: DWARFUnit, root: DWARFEntry)
+  private func frames(at address: UInt64, in unit: DWARFUnit, at unitOffset: Int, root: DWARFEntry)
     -> (frames: [SourceFrame], functionStart: UInt64?)?
   {
-    // Walk the entries in order, keeping the chain of subprograms and inlined calls that contain
-    // the address: DWARF nests them, so each one found is inside the previous. No recursion:
-    // `depth` counts open children lists.
-    var chain: [(entry: DWARFEntry, depth: Int, low: UInt64)] = []
-    var cursor = unit.unitCursor(at: unit.entriesStart)
-    var depth = 0
-    var count = 0
-    while !cursor.atEnd, count < Self.maxEntriesPerUnit {
-      count += 1
-      let position = cursor.offset
-      guard let code = cursor.uleb() else { break }
-      if code == 0 {
-        depth -= 1
-        if depth <= 0 { break }
-        continue
-      }
-      cursor.seek(position)
-      guard let entry = unit.entry(&cursor) else { break }
-      // Once the subtree of the deepest entry found has ended, nothing later can be nested in
-      // it: the chain is complete.
-      if let last = chain.last, depth <= last.depth { break }
-      if entry.tag == DWARFCode.tagSubprogram || entry.tag == DWARFCode.tagInlinedSubroutine {
-        let ranges = unit.ranges(entry)
-        if let range = ranges.first(where: { $0.contains(address) }) {
-          let outermostLow = ranges.map(\.low).min() ?? range.low
-          chain.append((entry, depth, entry.tag == DWARFCode.tagSubprogram ? outermostLow : range.low))
-        }
-      }
-      if entry.hasChildren { depth += 1 }
-      if depth == 0 { break }
+    // The chain of subprograms and inlined calls that contain the address, outermost first:
+    // DWARF nests them, so each one found is inside the previous.
+    var chain: [(entry: DWARFEntry, low: UInt64)] = []
+    for link in scopeIndex(unit, at: unitOffset).chain(containing: address) {
+      guard let entry = unit.entry(at: link.scope.offset) else { break }
+      chain.append((entry, link.low))
     }
     guard let outermost = chain.first(where: { $0.entry.tag == DWARFCode.tagSubprogram }) else {
       let table = lineTable(unit: unit, root: root)
@@ -137,6 +115,13 @@ final class DWARFSymbolizer {
     var candidate: Int?
     for start in unitOffsets where UInt64(start) <= offset { candidate = start }
     return candidate.flatMap { unit(at: $0) }
+  }
+
+  private func scopeIndex(_ unit: DWARFUnit, at offset: Int) -> DWARFScopeIndex {
+    if let known = scopeIndexes[offset] { return known }
+    let index = DWARFScopeIndex(unit, maxEntries: Self.maxEntriesPerUnit)
+    scopeIndexes[offset] = index
+    return index
   }
 
   private func lineTable(unit: DWARFUnit, root: DWARFEntry) -> DWARFLineTable? {
