@@ -7,55 +7,15 @@
 #endif
 
 /// Readers for the single lines of a legacy text crash report: frames, binary images, register
-/// dumps and the structured header values. Each takes one line (without its line break) and returns
-/// `nil` when the line does not have the expected shape; none of them throws or traps.
+/// dumps and the structured header values. Each takes one line (without its line break), or a
+/// value, as a range of UTF-8 bytes, and returns `nil` when it does not have the expected shape;
+/// none of them throws or traps.
+///
+/// Every delimiter of the format is ASCII, so the readers split and compare bytes. A byte that is
+/// not ASCII, or not valid UTF-8, is only ever part of a field's text: it is decoded (and repaired)
+/// when that field becomes a `String` (``string(_:_:)``).
 enum LegacyTextLine {
-  // MARK: Characters
-
-  static func isSpace(_ character: Character) -> Bool {
-    character == " " || character == "\t"
-  }
-
-  static func isDigit(_ character: Character) -> Bool {
-    character >= "0" && character <= "9"
-  }
-
-  static func isHexDigit(_ character: Character) -> Bool {
-    character.isASCII && character.isHexDigit
-  }
-
-  /// Parses "0x1f" (hexadecimal) or "31" (decimal).
-  static func number(_ text: Substring) -> UInt64? {
-    withBytes(text) { number($0, 0..<$0.count) }
-  }
-
-  /// Parses "0x1f" or bare hexadecimal digits "1f".
-  static func hex(_ text: Substring) -> UInt64? {
-    withBytes(text) { hex($0, 0..<$0.count) }
-  }
-
-  /// Runs `body` on the UTF-8 of `text` in place (a native string is contiguous); a copy only for
-  /// a bridged one.
-  static func withBytes<Result>(
-    _ text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Result
-  ) -> Result {
-    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-    return Array(text.utf8).withUnsafeBufferPointer(body)
-  }
-
-  /// Whether the UTF-8 of `text` starts with that of the ASCII `prefix`.
-  static func hasPrefix(_ text: Substring, _ prefix: StaticString) -> Bool {
-    withBytes(text) { bytes in
-      let count = prefix.utf8CodeUnitCount
-      guard bytes.count >= count else { return false }
-      var offset = 0
-      while offset < count {
-        if bytes[offset] != prefix.utf8Start[offset] { return false }
-        offset += 1
-      }
-      return true
-    }
-  }
+  // MARK: Bytes
 
   /// Whether `bytes[range]` starts with the ASCII `prefix`.
   @inline(__always)
@@ -92,60 +52,9 @@ enum LegacyTextLine {
     }
   }
 
-  /// The text without leading spaces and tabs. (Works on UTF-8: spaces and tabs are single bytes,
-  /// so every index found is a character boundary.)
-  static func droppingLeadingSpace(_ text: Substring) -> Substring {
-    let spaces = withBytes(text) { bytes in
-      var count = 0
-      while count < bytes.count && isSpaceByte(bytes[count]) { count += 1 }
-      return count
-    }
-    return spaces == 0 ? text : text[text.utf8.index(text.startIndex, offsetBy: spaces)...]
-  }
-
-  /// The text without trailing spaces and tabs.
-  static func droppingTrailingSpace(_ text: Substring) -> Substring {
-    let kept = withBytes(text) { bytes in
-      var count = bytes.count
-      while count > 0 && isSpaceByte(bytes[count - 1]) { count -= 1 }
-      return count
-    }
-    return kept == text.utf8.count ? text : text[..<text.utf8.index(text.startIndex, offsetBy: kept)]
-  }
-
-  static func trimmed(_ text: Substring) -> Substring {
-    droppingTrailingSpace(droppingLeadingSpace(text))
-  }
-
-  /// Splits "Key:   value" at its first colon; `nil` when the line has no colon or the key does
-  /// not look like a label (empty, or starting with a space).
-  ///
-  /// Found on the bytes: the key without trailing spaces, and the value trimmed, start after the
-  /// colon when the byte after it is ASCII (no combining mark can then extend the colon's
-  /// character); otherwise the value starts after the colon's `Character`, as it always did.
-  static func keyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
-    let found = withBytes(line) { bytes -> (colon: Int, keyEnd: Int, value: Range<Int>?)? in
-      guard let first = bytes.first, !isSpaceByte(first) else { return nil }
-      guard let colon = ByteSearch.firstIndex(of: 0x3A, in: bytes, from: 0), colon > 0 else { return nil }
-      var keyEnd = colon
-      while keyEnd > 0 && isSpaceByte(bytes[keyEnd - 1]) { keyEnd -= 1 }
-      guard colon + 1 == bytes.count || bytes[colon + 1] < 0x80 else { return (colon, keyEnd, nil) }
-      return (colon, keyEnd, ByteScanner.trimmed(bytes, (colon + 1)..<bytes.count))
-    }
-    guard let found else { return nil }
-    let utf8 = line.utf8
-    let key = line[..<utf8.index(line.startIndex, offsetBy: found.keyEnd)]
-    guard let value = found.value else {
-      let colon = utf8.index(line.startIndex, offsetBy: found.colon)
-      return (key, trimmed(line[line.index(after: colon)...]))
-    }
-    let lower = utf8.index(line.startIndex, offsetBy: value.lowerBound)
-    return (key, line[lower..<utf8.index(lower, offsetBy: value.count)])
-  }
-
-  /// ``keyValue(_:)`` for `bytes[line]`, on the bytes: the key's range without trailing spaces, and
-  /// the value's range trimmed. For a line whose byte after the colon is ASCII (or that ends at the
-  /// colon) these are the ranges of what ``keyValue(_:)`` gives; the caller keeps other lines to it.
+  /// Splits the line `bytes[line]`, "Key:   value", at its first colon: the key's range without
+  /// trailing spaces, and the value's range trimmed. `nil` when the line has no colon or the key
+  /// does not look like a label (empty, or starting with a space).
   @inline(__always)
   static func keyValue(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>)
     -> (key: Range<Int>, value: Range<Int>)?
@@ -159,110 +68,7 @@ enum LegacyTextLine {
     return (line.lowerBound..<keyEnd, ByteScanner.trimmed(bytes, (colon + 1)..<line.upperBound))
   }
 
-  /// "name [123]" → ("name", 123); a value without a pid gives the whole text as the name.
-  static func nameAndPid(_ value: Substring) -> (name: String?, pid: Int?) {
-    let text = trimmed(value)
-    guard text.hasSuffix("]"), let open = text.lastIndex(of: "[") else {
-      return (text.isEmpty || text == "???" ? nil : String(text), nil)
-    }
-    let name = droppingTrailingSpace(text[..<open])
-    let pid = Int(text[text.index(after: open)..<text.index(before: text.endIndex)])
-    return (name.isEmpty || name == "???" ? nil : String(name), pid)
-  }
-
   // MARK: Header values
-
-  /// "EXC_BAD_ACCESS (SIGSEGV)", "EXC_CRASH (SIGKILL - CODESIGNING)", "SIGSEGV" or "EXC_GUARD".
-  static func exceptionType(_ value: Substring) -> (type: String?, signal: String?) {
-    let text = trimmed(value)
-    if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
-      let type = droppingTrailingSpace(text[..<open])
-      let signal = trimmed(text[text.index(after: open)..<text.index(before: text.endIndex)])
-      return (type.isEmpty ? nil : String(type), signal.isEmpty ? nil : String(signal))
-    }
-    if text.hasPrefix("SIG") { return (nil, String(text)) }
-    return (text.isEmpty ? nil : String(text), nil)
-  }
-
-  /// The 64-bit numbers of "0x0000000000000001, 0x00000001aa3f4788"; `nil` unless every part is a
-  /// number.
-  static func codes(_ value: Substring) -> [UInt64]? {
-    var result: [UInt64] = []
-    for part in value.split(separator: ",") {
-      guard let code = number(trimmed(part)) else { return nil }
-      result.append(code)
-    }
-    return result.isEmpty ? nil : result
-  }
-
-  /// "Namespace SPRINGBOARD, Code 0x8badf00d", "Namespace SIGNAL, Code 11 Segmentation fault: 11",
-  /// and the newer "SIGNAL 6 Abort trap: 6" / "DYLD 1 Library missing" / "FRONTBOARD 2343432205".
-  static func terminationReason(_ value: Substring) -> Termination? {
-    let text = trimmed(value)
-    var termination = Termination()
-    if text.hasPrefix("Namespace ") {
-      let rest = text.dropFirst("Namespace ".count)
-      guard let comma = rest.firstRange(of: ", Code ") else {
-        termination.namespace = String(trimmed(rest.split(separator: ",").first ?? rest))
-        return termination.namespace?.isEmpty == false ? termination : nil
-      }
-      termination.namespace = String(trimmed(rest[..<comma.lowerBound]))
-      let tail = droppingLeadingSpace(rest[comma.upperBound...])
-      let codeText = tail.prefix(while: { !isSpace($0) })
-      guard let code = number(codeText) else { return nil }
-      termination.code = code
-      let indicator = trimmed(tail[codeText.endIndex...])
-      if !indicator.isEmpty { termination.indicator = String(indicator) }
-      return termination
-    }
-    let parts = text.split(maxSplits: 2, whereSeparator: isSpace)
-    guard parts.count >= 2, let code = number(parts[1]), !parts[0].hasSuffix(",") else {
-      return nil
-    }
-    termination.namespace = String(parts[0])
-    termination.code = code
-    if parts.count == 3 {
-      let indicator = trimmed(parts[2])
-      if !indicator.isEmpty { termination.indicator = String(indicator) }
-    }
-    return termination
-  }
-
-  /// "7", "3, Dispatch queue: com.example.sync" or "5  Dispatch queue: com.apple.main-thread".
-  static func threadNumber(_ value: Substring) -> (number: Int, queue: String?)? {
-    let text = trimmed(value)
-    let digits = text.prefix(while: isDigit)
-    guard let number = Int(digits) else { return nil }
-    var rest = text[digits.endIndex...].drop(while: { isSpace($0) || $0 == "," })
-    var queue: String?
-    if rest.hasPrefix("Dispatch queue:") {
-      rest = trimmed(rest.dropFirst("Dispatch queue:".count))
-      if !rest.isEmpty { queue = String(rest) }
-    }
-    return (number, queue)
-  }
-
-  /// "118 (2.4)" → ("118", "2.4"); "???" parts are `nil`.
-  static func version(_ value: Substring) -> (first: String?, second: String?) {
-    let text = trimmed(value)
-    func clean(_ part: Substring) -> String? {
-      let part = trimmed(part)
-      return part.isEmpty || part == "???" ? nil : String(part)
-    }
-    if text.hasSuffix(")"), let open = text.lastIndex(of: "(") {
-      return (
-        clean(text[..<open]),
-        clean(text[text.index(after: open)..<text.index(before: text.endIndex)])
-      )
-    }
-    return (clean(text), nil)
-  }
-
-  // MARK: Header values of ASCII text
-
-  // The readers above for a value of ASCII text, `bytes[value]`, on its bytes: there each byte is
-  // a `Character`, so the same steps give the same answers without `Substring` searching and
-  // splitting (a report's termination reason took 20,000 instructions that way).
 
   /// The first `byte` of `bytes[range]`, or `nil`.
   @inline(__always)
@@ -273,6 +79,14 @@ enum LegacyTextLine {
       index += 1
     }
     return nil
+  }
+
+  /// Where the first byte of `bytes[range]` that is not a space or tab is, or its end.
+  @inline(__always)
+  static func firstNonSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+    var index = range.lowerBound
+    while index < range.upperBound && isSpaceByte(bytes[index]) { index += 1 }
+    return index
   }
 
   /// Where the first space or tab of `bytes[range]` is, or its end.
@@ -295,8 +109,9 @@ enum LegacyTextLine {
     range.isEmpty ? nil : string(bytes, range)
   }
 
-  /// ``exceptionType(_:)`` for ASCII text.
-  static func exceptionType(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>)
+  /// "EXC_BAD_ACCESS (SIGSEGV)", "EXC_CRASH (SIGKILL - CODESIGNING)", "SIGSEGV" or "EXC_GUARD", in
+  /// `bytes[value]`.
+  static func exceptionType(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>)
     -> (type: String?, signal: String?)
   {
     let text = ByteScanner.trimmed(bytes, value)
@@ -309,8 +124,9 @@ enum LegacyTextLine {
     return (nonEmptyString(bytes, text), nil)
   }
 
-  /// ``codes(_:)`` for ASCII text: the parts between commas, empty ones skipped.
-  static func codes(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> [UInt64]? {
+  /// The 64-bit numbers of "0x0000000000000001, 0x00000001aa3f4788": the parts between commas,
+  /// empty ones skipped; `nil` unless every part is a number.
+  static func codes(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> [UInt64]? {
     var result: [UInt64] = []
     var start = value.lowerBound
     while start <= value.upperBound {
@@ -324,8 +140,9 @@ enum LegacyTextLine {
     return result.isEmpty ? nil : result
   }
 
-  /// ``terminationReason(_:)`` for ASCII text.
-  static func terminationReason(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Termination? {
+  /// "Namespace SPRINGBOARD, Code 0x8badf00d", "Namespace SIGNAL, Code 11 Segmentation fault: 11",
+  /// and the newer "SIGNAL 6 Abort trap: 6" / "DYLD 1 Library missing" / "FRONTBOARD 2343432205".
+  static func terminationReason(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Termination? {
     let text = ByteScanner.trimmed(bytes, value)
     var termination = Termination()
     if hasPrefix(bytes, text, "Namespace ") {
@@ -358,8 +175,7 @@ enum LegacyTextLine {
       if !indicator.isEmpty { termination.indicator = string(bytes, indicator) }
       return termination
     }
-    // `split(maxSplits: 2, whereSeparator: isSpace)` of trimmed text: two words, then the rest
-    // after the space that ends the second.
+    // Two words, then the rest after the space that ends the second.
     let firstEnd = firstSpace(bytes, text)
     guard firstEnd < text.upperBound else { return nil }
     var secondStart = firstEnd
@@ -375,8 +191,9 @@ enum LegacyTextLine {
     return termination
   }
 
-  /// ``nameAndPid(_:)`` for ASCII text.
-  static func nameAndPid(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> (name: String?, pid: Int?) {
+  /// "name [123]" → ("name", 123); a value without a pid gives the whole text as the name, and
+  /// "???" gives none.
+  static func nameAndPid(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> (name: String?, pid: Int?) {
     let text = ByteScanner.trimmed(bytes, value)
     guard hasSuffix(bytes, text, "]"), let open = lastIndex(of: 0x5B, in: bytes, text) else {
       return (text.isEmpty || isQuestionMarks(bytes, text) ? nil : string(bytes, text), nil)
@@ -386,8 +203,8 @@ enum LegacyTextLine {
     return (name.isEmpty || isQuestionMarks(bytes, name) ? nil : string(bytes, name), pid)
   }
 
-  /// ``threadNumber(_:)`` for ASCII text.
-  static func threadNumber(ascii bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>)
+  /// "7", "3, Dispatch queue: com.example.sync" or "5  Dispatch queue: com.apple.main-thread".
+  static func threadNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>)
     -> (number: Int, queue: String?)?
   {
     let text = ByteScanner.trimmed(bytes, value)
@@ -403,34 +220,19 @@ enum LegacyTextLine {
     return (number, queue)
   }
 
-  /// "Thread 5 name:  Dispatch queue: q" parts: "tid_303  Dispatch queue: q" → ("tid_303", "q").
-  static func nameAndQueue(_ text: Substring) -> (name: String?, queue: String?) {
-    let text = trimmed(text)
-    // Searched as bytes when the text is ASCII (each byte a character); `firstRange` walks
-    // characters.
-    let range =
-      isASCII(text)
-      ? withBytes(text) { bytes in
-        ByteSearch.firstIndex(of: dispatchQueue, in: bytes)
-      }.map { offset -> Range<Substring.Index> in
-        let lower = text.utf8.index(text.startIndex, offsetBy: offset)
-        return lower..<text.utf8.index(lower, offsetBy: dispatchQueue.utf8CodeUnitCount)
-      }
-      : text.firstRange(of: dispatchQueue.description)
-    if let range {
-      let name = trimmed(text[..<range.lowerBound])
-      let queue = trimmed(text[range.upperBound...])
-      return (name.isEmpty ? nil : String(name), queue.isEmpty ? nil : String(queue))
-    }
-    return (text.isEmpty ? nil : String(text), nil)
-  }
-
   static let dispatchQueue: StaticString = "Dispatch queue:"
 
-  /// Whether every byte of `text` is ASCII, so that each is one character and byte comparisons
-  /// give what character comparisons would.
-  static func isASCII(_ text: Substring) -> Bool {
-    withBytes(text) { ByteSearch.isASCII($0) }
+  /// "118 (2.4)" → ("118", "2.4"), in `bytes[value]`; "???" parts are `nil`.
+  static func version(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> (first: String?, second: String?) {
+    let text = ByteScanner.trimmed(bytes, value)
+    func clean(_ part: Range<Int>) -> String? {
+      let part = ByteScanner.trimmed(bytes, part)
+      return part.isEmpty || isQuestionMarks(bytes, part) ? nil : string(bytes, part)
+    }
+    if hasSuffix(bytes, text, ")"), let open = lastIndex(of: 0x28, in: bytes, text) {
+      return (clean(text.lowerBound..<open), clean((open + 1)..<(text.upperBound - 1)))
+    }
+    return (clean(text), nil)
   }
 
   // MARK: Thread headers
@@ -446,63 +248,10 @@ enum LegacyTextLine {
     case other(number: Int)
   }
 
-  /// Reads a line starting with "Thread " and a digit; `nil` when its shape is unknown.
-  static func threadHeader(_ line: Substring) -> ThreadHeader? {
-    // Character operations, done on the bytes when the line is ASCII (each byte a character).
-    let ascii = isASCII(line)
-    func starts(_ text: Substring, _ prefix: StaticString) -> Bool {
-      ascii ? hasPrefix(text, prefix) : text.hasPrefix(prefix.description)
-    }
-    /// `text` after `prefix`, which it starts with.
-    func dropping(_ text: Substring, _ prefix: StaticString) -> Substring {
-      ascii
-        ? text[text.utf8.index(text.startIndex, offsetBy: prefix.utf8CodeUnitCount)...]
-        : text.dropFirst(prefix.description.count)
-    }
-    func endsWithColon(_ text: Substring) -> Bool {
-      ascii ? text.utf8.last == 0x3A : text.hasSuffix(":")
-    }
-    guard starts(line, "Thread ") else { return nil }
-    let afterWord = dropping(line, "Thread ")
-    let digits =
-      ascii
-      ? afterWord[..<(afterWord.utf8.firstIndex(where: { $0 < 0x30 || $0 > 0x39 }) ?? afterWord.endIndex)]
-      : afterWord.prefix(while: isDigit)
-    guard let number = Int(digits) else { return nil }
-    let rest = afterWord[digits.endIndex...]
-    if starts(rest, " name:") {
-      let parts = nameAndQueue(dropping(rest, " name:"))
-      return .name(number: number, name: parts.name, queue: parts.queue)
-    }
-    var crashed = false
-    var tail = rest
-    if starts(tail, " Crashed:") {
-      crashed = true
-      tail = dropping(tail, " Crashed:")
-    } else if starts(tail, " Highlighted:") {
-      tail = dropping(tail, " Highlighted:")
-    } else if starts(tail, ":") {
-      tail = dropping(tail, ":")
-    } else if starts(tail, " crashed with "), endsWithColon(tail) {
-      let flavorText = dropping(tail, " crashed with ").dropLast()
-      return .state(number: number, flavor: threadStateFlavor(flavorText))
-    } else if starts(tail, " "), endsWithColon(trimmed(tail)) {
-      return .other(number: number)
-    } else {
-      return nil
-    }
-    if starts(tail, ":") {
-      let parts = nameAndQueue(dropping(tail, ":"))
-      return .start(number: number, crashed: crashed, name: parts.name, queue: parts.queue)
-    }
-    guard trimmed(tail).isEmpty else { return nil }
-    return .start(number: number, crashed: crashed, name: nil, queue: nil)
-  }
-
-  /// ``threadHeader(_:)`` for an ASCII line, `bytes[line]`: the same tests on the bytes, where each
-  /// is a `Character`, without a `Substring`; names and queues are looked up in `texts`.
+  /// Reads the line `bytes[line]`, starting with "Thread " and a digit; `nil` when its shape is
+  /// unknown. Names and queues are looked up in `texts`.
   static func threadHeader(
-    ascii bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, texts: SharedTexts.Handle? = nil
+    _ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, texts: SharedTexts.Handle? = nil
   ) -> ThreadHeader? {
     func after(_ range: Range<Int>, _ prefix: StaticString) -> Range<Int> {
       (range.lowerBound + prefix.utf8CodeUnitCount)..<range.upperBound
@@ -515,7 +264,7 @@ enum LegacyTextLine {
     guard let number = decimal(bytes, afterWord.lowerBound..<digitsEnd) else { return nil }
     let rest = digitsEnd..<afterWord.upperBound
     if hasPrefix(bytes, rest, " name:") {
-      let parts = nameAndQueue(ascii: bytes, after(rest, " name:"), texts: texts)
+      let parts = nameAndQueue(bytes, after(rest, " name:"), texts: texts)
       return .name(number: number, name: parts.name, queue: parts.queue)
     }
     var crashed = false
@@ -529,15 +278,14 @@ enum LegacyTextLine {
       tail = after(tail, ":")
     } else if hasPrefix(bytes, tail, " crashed with "), endsWithColon(tail) {
       let flavor = after(tail, " crashed with ")
-      let flavorText = Substring(string(bytes, flavor.lowerBound..<(flavor.upperBound - 1)))
-      return .state(number: number, flavor: threadStateFlavor(flavorText))
+      return .state(number: number, flavor: threadStateFlavor(bytes, flavor.lowerBound..<(flavor.upperBound - 1)))
     } else if hasPrefix(bytes, tail, " "), endsWithColon(ByteScanner.trimmed(bytes, tail)) {
       return .other(number: number)
     } else {
       return nil
     }
     if hasPrefix(bytes, tail, ":") {
-      let parts = nameAndQueue(ascii: bytes, after(tail, ":"), texts: texts)
+      let parts = nameAndQueue(bytes, after(tail, ":"), texts: texts)
       return .start(number: number, crashed: crashed, name: parts.name, queue: parts.queue)
     }
     guard ByteScanner.trimmed(bytes, tail).isEmpty else { return nil }
@@ -557,8 +305,9 @@ enum LegacyTextLine {
     return value
   }
 
-  /// ``nameAndQueue(_:)`` for ASCII text, `bytes[range]`.
-  static func nameAndQueue(ascii bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, texts: SharedTexts.Handle?)
+  /// "Thread 5 name:  Dispatch queue: q" parts, in `bytes[range]`: "tid_303  Dispatch queue: q" →
+  /// ("tid_303", "q").
+  static func nameAndQueue(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, texts: SharedTexts.Handle?)
     -> (name: String?, queue: String?)
   {
     let text = ByteScanner.trimmed(bytes, range)
@@ -572,16 +321,16 @@ enum LegacyTextLine {
     return (kept(text.lowerBound..<start), kept((start + dispatchQueue.utf8CodeUnitCount)..<text.upperBound))
   }
 
-  /// "ARM Thread State (64-bit)" → "ARM_THREAD_STATE64", the JSON flavor names.
-  static func threadStateFlavor(_ text: Substring) -> String {
-    let upper = text.uppercased()
+  /// "ARM Thread State (64-bit)", in `bytes[range]` → "ARM_THREAD_STATE64", the JSON flavor names.
+  static func threadStateFlavor(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    let upper = string(bytes, range).uppercased()
     if upper.hasPrefix("ARM") {
       return upper.contains("64") ? "ARM_THREAD_STATE64" : "ARM_THREAD_STATE"
     }
     if upper.hasPrefix("X86") {
       return upper.contains("64") ? "x86_THREAD_STATE" : "x86_THREAD_STATE32"
     }
-    return String(trimmed(text))
+    return string(bytes, ByteScanner.trimmed(bytes, range))
   }
 
   /// The text label of a JSON flavor, the inverse of ``threadStateFlavor(_:)``.
@@ -598,55 +347,11 @@ enum LegacyTextLine {
 
   // MARK: Registers
 
-  /// Register names as the JSON report spells them.
-  static func registerName(_ text: Substring) -> String {
-    text == "rfl" ? "rflags" : String(text)
-  }
-
-  /// "   x28: 0x0000000188510809   fp: 0x000000016fdd0ba0" → registers; the ESR's description
-  /// ("esr: 0x56000080  Address size fault") comes back separately. `nil` when the line has no
-  /// register at all.
-  static func registers(_ line: Substring) -> (registers: [ThreadState.Register], esr: String?)? {
-    // An ASCII line splits as bytes, where a byte is a character; any other splits by characters
-    // (a combining mark after a space makes it no separator).
-    let isASCII = line.utf8.allSatisfy { $0 < 0x80 }
-    let tokens = isASCII ? asciiTokens(line) : line.split(whereSeparator: isSpace)
-    func isLabel(_ token: Substring) -> Bool {
-      isASCII ? token.utf8.last == 0x3A : token.hasSuffix(":")
-    }
-    var result: [ThreadState.Register] = []
-    result.reserveCapacity(tokens.count / 2)
-    var esrDescription: String?
-    var sawName = false
-    var index = 0
-    while index < tokens.count {
-      let token = tokens[index]
-      guard isLabel(token), (isASCII ? token.utf8.count : token.count) > 1 else {
-        index += 1
-        continue
-      }
-      sawName = true
-      let name = registerName(token.dropLast())
-      guard index + 1 < tokens.count else { break }
-      let valueToken = tokens[index + 1]
-      index += 2
-      guard let value = hex(valueToken) else { continue }
-      result.append(ThreadState.Register(name: name, value: value))
-      if name == "esr" {
-        var words: [Substring] = []
-        while index < tokens.count, !isLabel(tokens[index]) {
-          words.append(tokens[index])
-          index += 1
-        }
-        if !words.isEmpty { esrDescription = words.joined(separator: " ") }
-      }
-    }
-    return sawName ? (result, esrDescription) : nil
-  }
-
-  /// ``registers(_:)`` for an ASCII line, `bytes[line]`: the same words (split at spaces and
-  /// tabs, each byte a character), read one after another without an array of them.
-  static func registers(ascii bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>)
+  /// "   x28: 0x0000000188510809   fp: 0x000000016fdd0ba0", in `bytes[line]` → registers, named as
+  /// the JSON report names them ("rfl" is "rflags"); the ESR's description ("esr: 0x56000080  Address
+  /// size fault") comes back separately. The words, split at spaces and tabs, are read one after
+  /// another without an array of them. `nil` when the line has no register at all.
+  static func registers(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>)
     -> (registers: [ThreadState.Register], esr: String?)?
   {
     var cursor = line.lowerBound
@@ -690,28 +395,11 @@ enum LegacyTextLine {
     return sawName ? (result, esrDescription) : nil
   }
 
-  /// The space-separated words of an ASCII line, found on its bytes.
-  static func asciiTokens(_ line: Substring) -> [Substring] {
-    var tokens: [Substring] = []
-    let utf8 = line.utf8
-    var index = utf8.startIndex
-    while true {
-      while index < utf8.endIndex, isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
-      guard index < utf8.endIndex else { return tokens }
-      let start = index
-      while index < utf8.endIndex, !isSpaceByte(utf8[index]) { index = utf8.index(after: index) }
-      tokens.append(line[start..<index])
-    }
-  }
-
   // MARK: Frames
 
   /// Reads "N   ImageName   0xADDRESS …": the image name may hold spaces, so the line is split at
   /// the address column. Returns the frame number too.
-  static func frame(_ line: Substring) -> (number: Int, frame: Frame)? {
-    withBytes(line) { frame(bytes: $0) }
-  }
-
+  ///
   /// Reads the line as ranges of its bytes (every delimiter is ASCII, and frame lines are the
   /// second most common in a report), making `String`s only of the image name, symbol and file.
   static func frame(bytes: UnsafeBufferPointer<UInt8>, texts: SharedTexts.Handle? = nil) -> (number: Int, frame: Frame)? {
@@ -746,7 +434,7 @@ enum LegacyTextLine {
       && (bytes[range.lowerBound + 1] == 0x78 || bytes[range.lowerBound + 1] == 0x58)
   }
 
-  /// ``number(_:)`` on bytes: "0x1f" (hexadecimal) or "31" (decimal).
+  /// "0x1f" (hexadecimal) or "31" (decimal), in `bytes[range]`.
   static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64? {
     if hasHexPrefix(bytes, range) {
       return unsigned(bytes, (range.lowerBound + 2)..<range.upperBound, radix: 16)
@@ -754,7 +442,7 @@ enum LegacyTextLine {
     return unsigned(bytes, range, radix: 10)
   }
 
-  /// ``hex(_:)`` on bytes: "0x1f" or bare hexadecimal digits "1f".
+  /// "0x1f" or bare hexadecimal digits "1f", in `bytes[range]`.
   static func hex(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64? {
     let digits = hasHexPrefix(bytes, range) ? (range.lowerBound + 2)..<range.upperBound : range
     return unsigned(bytes, digits, radix: 16)
@@ -1152,11 +840,6 @@ enum LegacyTextLine {
   /// "0x10e30e000 - 0x10e311fff +com.example.App (1.0 - 1) <UUID> /path" form, names with spaces,
   /// and "???" names. A "+" marker (an image that is not part of the OS) gives source "P".
   ///
-  /// Scanned as bytes: every delimiter is ASCII, and these lines are most of a report.
-  static func binaryImage(_ line: Substring) -> BinaryImage? {
-    withBytes(line) { binaryImage(bytes: $0) }
-  }
-
   /// Reads the line as ranges of its bytes and makes `String`s only of the fields it keeps.
   static func binaryImage(bytes: UnsafeBufferPointer<UInt8>) -> BinaryImage? {
     var slots = ImageKeySlots.unknown

@@ -54,29 +54,24 @@ public enum LegacyTextParser {
 
   /// ``parse(_:firstLine:into:)`` sharing the texts reports have in common through `texts`.
   static func parse(_ text: String, firstLine: Int, into report: inout CrashReport, texts: SharedTexts?) {
-    // One pass over the UTF-8 in place (a native string is contiguous; a bridged one is copied
-    // once).
+    // The UTF-8 in place (a native string is contiguous; a bridged one is copied once).
     var text = text
     text.makeContiguousUTF8()
-    let contiguous = text
-    _ = contiguous.utf8.withContiguousStorageIfAvailable { bytes in
-      var reader = LegacyTextReader(report: report, firstLine: firstLine, texts: texts)
-      reader.read(bytes, text: contiguous)
-      report = reader.finish()
+    _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+      parse(bytes: bytes, firstLine: firstLine, into: &report, texts: texts)
     }
   }
 
-  /// ``parse(_:firstLine:into:texts:)`` of a text whose bytes, `bytes`, are all ASCII, without
-  /// making the text: a `String` of the whole body cost a validating copy of every byte, and an
-  /// ASCII body is read from its bytes alone. A field that keeps text gets a `String` of its own
-  /// bytes.
-  ///
-  /// - Precondition: `ByteSearch.isASCII(bytes)`.
+  /// ``parse(_:firstLine:into:texts:)`` of the text whose UTF-8 is `bytes`, without making the
+  /// text: every delimiter of the format is ASCII, so a line is split on its bytes, and the bytes of
+  /// a field that keeps text become a `String` of their own (invalid UTF-8 repaired there, as
+  /// `String(decoding:as:)` repairs it; no ASCII byte is part of a repair, so the fields are the
+  /// ones the repaired text holds).
   static func parse(
-    ascii bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, into report: inout CrashReport, texts: SharedTexts?
+    bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, into report: inout CrashReport, texts: SharedTexts?
   ) {
     var reader = LegacyTextReader(report: report, firstLine: firstLine, texts: texts)
-    reader.read(bytes, text: nil)
+    reader.read(bytes)
     report = reader.finish()
   }
 }
@@ -112,7 +107,8 @@ struct LegacyTextReader {
   var triggered: (number: Int, queue: String?, line: Int)?
   var highlighted: (number: Int, line: Int)?
   var statePosition: Int?
-  var versionText: Substring?
+  /// The value of the Version line, read once the OS version says which order it has.
+  var versionText: Range<Int>?
   var terminationSignal: String?
   var applicationSpecificLines: [String] = []
   var kernelTriageLines: [String] = []
@@ -125,8 +121,8 @@ struct LegacyTextReader {
   var addressListOpen = false
 
   // Resource and stackshot bodies.
-  /// The header's fields as written, as UTF-8 ranges of ``text``; made `ResourceSummary.Field`s
-  /// only for a resource report.
+  /// The header's fields as written, as ranges of ``source``; made `ResourceSummary.Field`s only
+  /// for a resource report.
   var headerFields: [(key: Range<Int>, value: Range<Int>)] = []
   var inHeaderBlock = true
   var event: String?
@@ -143,15 +139,12 @@ struct LegacyTextReader {
   /// Where image paths, names and symbols are looked up (see ``SharedTexts``): the table's handle,
   /// valid while ``LegacyTextParser/parse(_:firstLine:into:texts:)`` runs.
   let texts: SharedTexts.Handle?
-  /// The UTF-8 being read, valid while ``read(_:text:)`` and ``finish()`` run; lines and fields
-  /// are ranges of it.
+  /// The UTF-8 being read, valid while ``read(_:)`` and ``finish()`` run; lines and fields are
+  /// ranges of it.
   var source = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-  /// The text whose UTF-8 is ``source``, for the `Character` paths of lines with bytes that are
-  /// not ASCII; `nil` when every byte is ASCII and the text was never made.
-  var text: String?
-  /// Whether every byte of ``source`` is ASCII: every line then takes the byte paths, where a byte
-  /// is a `Character` and byte comparisons are `String` comparisons.
-  var textIsASCII = false
+  /// Whether every byte of ``source`` is ASCII, so that no field needs its own test before its
+  /// bytes are compared as text.
+  var isASCII = false
   /// Where the line after the one being read starts, so that a block can size its list once.
   var nextLineStart = 0
   /// The resolver's slots of each image's keys, while they line up with `report.images`.
@@ -180,16 +173,13 @@ struct LegacyTextReader {
   ]
 
   /// Reads the UTF-8 `bytes` a line at a time: each line is found when it is read
-  /// (``line(_:from:)``), as a range of `bytes`. Binary images, stack frames and register lines are
-  /// read from their bytes (``readFromBytes(_:_:number:)``), and so is every other line of ASCII
-  /// text; a line with other bytes becomes a `Substring` of `text` for the `Character` paths.
+  /// (``line(_:from:)``), as a range of `bytes`. Binary images, stack frames and register lines
+  /// go to ``readListLine(_:_:number:)``, every other line to ``process(_:_:number:)``.
   ///
-  /// - Parameter text: The text whose UTF-8 is `bytes`, or `nil` when every byte is ASCII (see
-  ///   ``text``). `bytes` must stay valid until ``finish()`` returns.
-  mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, text: String?) {
+  /// `bytes` must stay valid until ``finish()`` returns.
+  mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
     source = bytes
-    self.text = text
-    textIsASCII = text == nil || ByteSearch.isASCII(bytes)
+    isASCII = ByteSearch.isASCII(bytes)
     // Find where the report starts and how far it is indented.
     var start: (offset: Int, cursor: Int)?
     var firstContent: (offset: Int, cursor: Int)?
@@ -231,7 +221,7 @@ struct LegacyTextReader {
         }
         line = (line.lowerBound + indent)..<line.upperBound
       }
-      if !readFromBytes(bytes, line, number: number) { process(bytes, line, number: number) }
+      if !readListLine(bytes, line, number: number) { process(bytes, line, number: number) }
       guard next <= bytes.count else { break }
       cursor = next
     }
@@ -247,33 +237,6 @@ struct LegacyTextReader {
     if last > start && bytes[last - 1] == 0x0D { last -= 1 }
     while last > start && LegacyTextLine.isSpaceByte(bytes[last - 1]) { last -= 1 }
     return (start..<last, end + 1)
-  }
-
-  /// `text[range]`, `range` counted in UTF-8 bytes (at character boundaries: line breaks and
-  /// spaces).
-  static func substring(_ text: String, _ range: Range<Int>) -> Substring {
-    let utf8 = text.utf8
-    let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-    let upper = utf8.index(lower, offsetBy: range.count)
-    return text[lower..<upper]
-  }
-
-  /// The text of `range` of the bytes being read: a `Substring` of ``text``, or, for an ASCII body
-  /// read without it, of a `String` of these bytes alone.
-  func substring(_ range: Range<Int>) -> Substring {
-    guard let text else { return Substring(LegacyTextLine.string(source, range)) }
-    return Self.substring(text, range)
-  }
-
-  /// The whole text being read, whose UTF-8 is ``source``: ``text``, or made from the bytes of an
-  /// ASCII body (the same bytes, so the same offsets).
-  var wholeText: String { text ?? String(decoding: source, as: UTF8.self) }
-
-  /// The UTF-8 range of `part`, a `Substring` of ``wholeText``.
-  func range(of part: Substring) -> Range<Int> {
-    let utf8 = wholeText.utf8
-    let lower = utf8.distance(from: utf8.startIndex, to: part.startIndex)
-    return lower..<(lower + part.utf8.count)
   }
 
   /// `range` without its leading spaces and tabs.
@@ -308,11 +271,10 @@ struct LegacyTextReader {
     return count
   }
 
-  /// The lines that are most of a report, read from their bytes: a binary image, or a stack frame
-  /// inside a frame block, and a blank line ending either block. Does what ``process(_:_:number:)``
-  /// does with such a line and returns `true`; any other line is left to it (`false`, nothing
-  /// changed).
-  mutating func readFromBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int)
+  /// The lines that are most of a report: a binary image, a stack frame inside a frame block or
+  /// registers inside a register block, and a blank line ending the block. Returns `true` when it
+  /// read the line; any other line is left to ``process(_:_:number:)`` (`false`, nothing changed).
+  mutating func readListLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int)
     -> Bool
   {
     switch block {
@@ -327,7 +289,7 @@ struct LegacyTextReader {
       lastContentLine = number
       var slots = ImageKeySlots.unknown
       if let image = LegacyTextLine.binaryImage(
-        bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots, texts: texts, isASCII: textIsASCII)
+        bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots, texts: texts, isASCII: isASCII)
       {
         // Kept only while they line up with the images.
         if imageKeySlots.count == report.images.count { imageKeySlots.append(slots) }
@@ -359,10 +321,7 @@ struct LegacyTextReader {
         block = .none
         return true
       }
-      // An ASCII line splits the same on bytes; any other goes to the `Character` path.
-      guard textIsASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[line])),
-        let (registers, esr) = LegacyTextLine.registers(ascii: bytes, line), !registers.isEmpty
-      else { return false }
+      guard let (registers, esr) = LegacyTextLine.registers(bytes, line), !registers.isEmpty else { return false }
       lastContentLine = number
       addRegisters(registers, esr: esr, at: position)
       return true
@@ -371,14 +330,7 @@ struct LegacyTextReader {
     }
   }
 
-  static func startsSection(_ line: Substring) -> Bool {
-    if isThreadLine(line) { return true }
-    return LegacyTextLine.hasPrefix(LegacyTextLine.droppingLeadingSpace(line), "Binary Images")
-      || LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:")
-      || LegacyTextLine.hasPrefix(line, "Application Specific Backtrace") || line == "EOF"
-  }
-
-  /// ``startsSection(_:)`` for the line `bytes[line]`.
+  /// Whether the line `bytes[line]` opens a section, which ends the multi-line block before it.
   static func startsSection(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
     if isThreadLine(bytes, line) { return true }
     return LegacyTextLine.hasPrefix(bytes, droppingLeadingSpace(bytes, line), "Binary Images")
@@ -386,43 +338,22 @@ struct LegacyTextReader {
       || LegacyTextLine.hasPrefix(bytes, line, "Application Specific Backtrace") || isEOF(bytes, line)
   }
 
-  /// "Thread " and a digit (compared as bytes).
-  static func isThreadLine(_ line: Substring) -> Bool {
-    guard LegacyTextLine.hasPrefix(line, "Thread ") else { return false }
-    let utf8 = line.utf8
-    let next = utf8.index(utf8.startIndex, offsetBy: 7)
-    return next < utf8.endIndex && utf8[next] >= 0x30 && utf8[next] <= 0x39
-  }
-
-  /// ``isThreadLine(_:)`` for the line `bytes[line]`.
+  /// Whether the line `bytes[line]` is "Thread " and a digit, then anything.
   static func isThreadLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
     line.count > 7 && LegacyTextLine.hasPrefix(bytes, line, "Thread ") && bytes[line.lowerBound + 7] >= 0x30
       && bytes[line.lowerBound + 7] <= 0x39
   }
 
-  /// Whether the line `bytes[line]` is "EOF" (no other text equals it as a `String`).
+  /// Whether the line `bytes[line]` is "EOF".
   static func isEOF(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
     line.count == 3 && bytes[line.lowerBound] == 0x45 && bytes[line.lowerBound + 1] == 0x4F
       && bytes[line.lowerBound + 2] == 0x46
   }
 
-  /// Labels that end the continuation lines of "Termination Reason".
-  static let sectionLabels: Set<Substring> = [
-    "Termination Description", "Termination Details", "Termination Signal", "Terminating Process",
-    "Termination Reason", "Triggered by Thread", "Crashed Thread", "Highlighted Thread",
-    "Exception Note", "Exception Notes", "Exception Type", "Exception Codes", "Exception Subtype",
-    "Exception Message", "Exception Reason", "Application Specific Information",
-    "Application Specific Signatures", "Kernel Triage", "VM Region Info", "VM Region Summary",
-    "Filtered syslog", "External Modification Summary",
-  ]
-
-  /// Reads a line that ``readFromBytes(_:_:number:)`` left: on its bytes when it is ASCII, else as
-  /// a `Substring` (``process(_:number:)``).
+  /// Reads a line that ``readListLine(_:_:number:)`` left: a line of a text block, or one outside
+  /// any block.
   mutating func process(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
-    guard textIsASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[line])) else {
-      process(substring(line), number: number)
-      return
-    }
+    // Lines come without trailing spaces (``line(_:from:)``), so a blank one is empty.
     let isBlank = line.isEmpty
     if !isBlank { lastContentLine = number }
     switch block {
@@ -488,12 +419,12 @@ struct LegacyTextReader {
       }
       let content = Self.droppingLeadingSpace(bytes, line)
       if case .lastExceptionBacktrace = block, addressListOpen || bytes[content.lowerBound] == 0x28 {
-        readAddressList(substring(content), number: number)
+        readAddressList(bytes, content, number: number)
         return
       }
-      // A frame line (a digit first) was read from its bytes.
+      // A frame line (a digit first) was read by ``readListLine(_:_:number:)``.
     case .registers, .images:
-      // Register and image lines of ASCII text were read from their bytes.
+      // Register and image lines were read by ``readListLine(_:_:number:)``.
       if isBlank {
         block = .none
         return
@@ -503,102 +434,8 @@ struct LegacyTextReader {
     if !isBlank { readTopLevel(bytes, line, number: number) }
   }
 
-  /// ``process(_:_:number:)`` for a line that is not all ASCII, by `Character`s.
-  mutating func process(_ line: Substring, number: Int) {
-    // Lines come without trailing spaces (``line(_:from:)``), so a blank one is empty.
-    let isBlank = line.isEmpty
-    if !isBlank { lastContentLine = number }
-    switch block {
-    case .none:
-      break
-    case .applicationSpecific, .kernelTriage, .vmRegionInfo:
-      if isBlank {
-        block = .none
-        return
-      }
-      if Self.startsSection(line) { break }
-      appendBlockLine(String(line))
-      return
-    case .vmSummary:
-      if isBlank {
-        pendingBlankLines += 1
-        return
-      }
-      let continues =
-        pendingBlankLines == 0 || line.utf8.first.map(LegacyTextLine.isSpaceByte) == true
-        || LegacyTextLine.hasPrefix(line, "REGION TYPE") || line.utf8.first == 0x3D
-      if continues && !Self.startsSection(line) {
-        appendVMSummaryLine(String(line))
-        return
-      }
-      pendingBlankLines = 0
-    case .terminationReasons:
-      if isBlank {
-        block = .none
-        return
-      }
-      if Self.startsSection(line) { break }
-      if let (key, _) = LegacyTextLine.keyValue(line), Self.sectionLabels.contains(key) { break }
-      let text = LegacyTextLine.trimmed(line)
-      var termination = report.termination ?? Termination()
-      if text.hasPrefix("(") && text.hasSuffix(")") {
-        termination.details.append(String(text))
-      } else {
-        termination.reasons.append(String(text))
-      }
-      report.termination = termination
-      return
-    case .dyldErrorMessage:
-      if isBlank {
-        block = .none
-        return
-      }
-      if !Self.startsSection(line) {
-        dyldErrorLines.append(String(LegacyTextLine.trimmed(line)))
-        return
-      }
-    case .skipped:
-      if isBlank {
-        block = .none
-        return
-      }
-      if !Self.startsSection(line) { return }
-    case .threadFrames, .lastExceptionBacktrace, .applicationSpecificBacktrace:
-      if isBlank {
-        if !addressListOpen { block = .none }
-        return
-      }
-      if readFrameLine(line, number: number) { return }
-    case .registers(let position):
-      if isBlank {
-        block = .none
-        return
-      }
-      if let (registers, esr) = LegacyTextLine.registers(line), !registers.isEmpty {
-        addRegisters(registers, esr: esr, at: position)
-        return
-      }
-    case .images:
-      if isBlank {
-        block = .none
-        return
-      }
-      let content = LegacyTextLine.droppingLeadingSpace(line)
-      if LegacyTextLine.hasPrefix(content, "0x") {
-        if let image = LegacyTextLine.binaryImage(content) {
-          report.images.append(image)
-        } else {
-          warn(number, "could not read the binary image line")
-        }
-        return
-      }
-    }
-    block = .none
-    if !isBlank { readTopLevel(line, number: number) }
-  }
-
   /// A line of the Application Specific Information, Kernel Triage or VM Region Info block being
-  /// read (both `process` paths).
+  /// read.
   private mutating func appendBlockLine(_ text: String) {
     switch block {
     case .applicationSpecific: applicationSpecificLines.append(text)
@@ -622,23 +459,6 @@ struct LegacyTextReader {
     if let esr { report.threads[position].state!.esrDescription = esr }
   }
 
-  /// A frame (or a line of a one-line backtrace) inside a frame block; `false` when the line
-  /// belongs to something else.
-  mutating func readFrameLine(_ line: Substring, number: Int) -> Bool {
-    let content = LegacyTextLine.droppingLeadingSpace(line)
-    if case .lastExceptionBacktrace = block, addressListOpen || content.utf8.first == 0x28 {
-      readAddressList(content, number: number)
-      return true
-    }
-    guard let first = content.utf8.first, first >= 0x30 && first <= 0x39 else { return false }
-    guard let (_, frame) = LegacyTextLine.frame(content) else {
-      warn(number, "could not read the stack frame")
-      return true
-    }
-    append(frame)
-    return true
-  }
-
   /// Adds `frame` to the backtrace of the frame block being read (other blocks have none).
   @inline(__always)
   mutating func append(_ frame: Frame) {
@@ -654,19 +474,25 @@ struct LegacyTextReader {
     }
   }
 
-  /// "(0x1a2b 0x3c4d …)", possibly wrapped over several lines.
-  mutating func readAddressList(_ content: Substring, number: Int) {
-    var text = content
-    if text.hasPrefix("(") { text = text.dropFirst() }
+  /// "(0x1a2b 0x3c4d …)", possibly wrapped over several lines, in `bytes[content]`.
+  mutating func readAddressList(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>, number: Int) {
+    var list = content
+    if !list.isEmpty && bytes[list.lowerBound] == 0x28 { list = (list.lowerBound + 1)..<list.upperBound }
     addressListOpen = true
-    if let close = text.firstIndex(of: ")") {
-      text = text[..<close]
+    if let close = LegacyTextLine.firstIndex(of: 0x29, in: bytes, list) {
+      list = list.lowerBound..<close
       addressListOpen = false
     }
     var frames = lastExceptionFrames ?? []
     lastExceptionFrames = nil
-    for token in text.split(whereSeparator: LegacyTextLine.isSpace) {
-      guard let address = LegacyTextLine.hex(token) else {
+    var cursor = list.lowerBound
+    while cursor < list.upperBound {
+      let start = LegacyTextLine.firstNonSpace(bytes, cursor..<list.upperBound)
+      guard start < list.upperBound else { break }
+      let end = LegacyTextLine.firstSpace(bytes, start..<list.upperBound)
+      cursor = end
+      guard let address = LegacyTextLine.hex(bytes, start..<end) else {
+        let token = LegacyTextLine.string(bytes, start..<end)
         warn(number, "could not read the address \"\(token)\" of the last exception backtrace")
         continue
       }
@@ -688,14 +514,14 @@ struct LegacyTextReader {
   /// what a reporter says about the crash.
   static let deadlockStatement: StaticString = "Application main thread deadlocked"
 
-  /// A line outside any block, `bytes[line]`, ASCII and not blank.
+  /// A line outside any block, `bytes[line]`, not blank.
   mutating func readTopLevel(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int) {
     if Self.isEOF(bytes, line) {
       stopped = true
       return
     }
     if Self.isThreadLine(bytes, line) {
-      readThreadHeader(LegacyTextLine.threadHeader(ascii: bytes, line, texts: texts), line: line, number: number)
+      readThreadHeader(LegacyTextLine.threadHeader(bytes, line, texts: texts), line: line, number: number)
       return
     }
     let content = Self.droppingLeadingSpace(bytes, line)
@@ -706,7 +532,7 @@ struct LegacyTextReader {
     if LegacyTextLine.hasPrefix(bytes, line, "Last Exception Backtrace:") {
       startLastExceptionBacktrace()
       let rest = ByteScanner.trimmed(bytes, (line.lowerBound + 25)..<line.upperBound)
-      if !rest.isEmpty && bytes[rest.lowerBound] == 0x28 { readAddressList(substring(rest), number: number) }
+      if !rest.isEmpty && bytes[rest.lowerBound] == 0x28 { readAddressList(bytes, rest, number: number) }
       return
     }
     if LegacyTextLine.hasPrefix(bytes, line, "Application Specific Backtrace"), bytes[line.upperBound - 1] == 0x3A {
@@ -718,63 +544,15 @@ struct LegacyTextReader {
       return
     }
     if let (key, value) = LegacyTextLine.keyValue(bytes, line) {
-      readField(Field(bytes, key), key: key, value: value, bytes, isASCII: true, number: number)
+      readField(Field(bytes, key), key: key, value: value, bytes, number: number)
       return
     }
     if LegacyTextLine.hasPrefix(bytes, line, Self.deadlockStatement) {
-      applicationSpecificLines.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
+      applicationSpecificLines.append(LegacyTextLine.string(bytes, line))
       return
     }
     let first = bytes[line.lowerBound]
     if first >= 0x30 && first <= 0x39, LegacyTextLine.frame(bytes: UnsafeBufferPointer(rebasing: bytes[line])) != nil {
-      warn(number, "found a stack frame outside any thread")
-    }
-  }
-
-  /// ``readTopLevel(_:_:number:)`` for a line that is not all ASCII.
-  mutating func readTopLevel(_ line: Substring, number: Int) {
-    if line == "EOF" {
-      stopped = true
-      return
-    }
-    if Self.isThreadLine(line) {
-      let header = LegacyTextLine.threadHeader(line)
-      if header == nil { warn(number, "could not read the thread header \"\(line.prefix(60))\"") }
-      readThreadHeader(header, line: nil, number: number)
-      return
-    }
-    let content = LegacyTextLine.droppingLeadingSpace(line)
-    if LegacyTextLine.hasPrefix(content, "Binary Images"), content.utf8.last == 0x3A {
-      startImages(remainingBytes: source.count - range(of: line).upperBound)
-      return
-    }
-    if LegacyTextLine.hasPrefix(line, "Last Exception Backtrace:") {
-      startLastExceptionBacktrace()
-      let rest = LegacyTextLine.trimmed(line.dropFirst("Last Exception Backtrace:".count))
-      if rest.hasPrefix("(") { readAddressList(rest, number: number) }
-      return
-    }
-    if LegacyTextLine.hasPrefix(line, "Application Specific Backtrace"), line.utf8.last == 0x3A {
-      startApplicationSpecificBacktrace()
-      return
-    }
-    if LegacyTextLine.hasPrefix(line, Self.handlerCrashed) {
-      stopped = true
-      return
-    }
-    if let (key, value) = LegacyTextLine.keyValue(line) {
-      let (field, keyRange, valueRange) = (Field(key), range(of: key), range(of: value))
-      readField(field, key: keyRange, value: valueRange, source, isASCII: false, number: number)
-      return
-    }
-    if LegacyTextLine.hasPrefix(line, Self.deadlockStatement) {
-      applicationSpecificLines.append(String(line))
-      return
-    }
-    // A first character that is a digit starts with a digit byte: most lines stop at the byte.
-    if let byte = line.utf8.first, byte >= 0x30 && byte <= 0x39, let first = line.first,
-      LegacyTextLine.isDigit(first), LegacyTextLine.frame(line) != nil
-    {
       warn(number, "found a stack frame outside any thread")
     }
   }
@@ -811,13 +589,13 @@ struct LegacyTextReader {
     return position
   }
 
-  /// A line starting with "Thread " and a digit, read as `header` (`nil`: unreadable, which the
-  /// caller warned about unless it passes the ASCII `line` for the warning).
-  mutating func readThreadHeader(_ header: LegacyTextLine.ThreadHeader?, line: Range<Int>?, number: Int) {
+  /// The line `source[line]`, starting with "Thread " and a digit, read as `header` (`nil`:
+  /// unreadable).
+  mutating func readThreadHeader(_ header: LegacyTextLine.ThreadHeader?, line: Range<Int>, number: Int) {
     inHeaderBlock = false
     sawBody = true
     guard let header else {
-      if let line { warn(number, "could not read the thread header \"\(substring(line).prefix(60))\"") }
+      warn(number, "could not read the thread header \"\(LegacyTextLine.string(source, line).prefix(60))\"")
       return
     }
     switch header {
@@ -851,27 +629,21 @@ struct LegacyTextReader {
 
   /// Reads the header field `field` (`nil`: a key the reader does not model), whose key and value
   /// are `bytes[key]` and `bytes[value]`, the UTF-8 of the text being read. The value becomes a
-  /// `String` only for the fields that keep it. The values of a line of ASCII text (`isASCII`) are
-  /// read from their bytes, others as `Substring`s.
+  /// `String` only for the fields that keep it.
   mutating func readField(
-    _ field: Field?, key: Range<Int>, value: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool,
-    number: Int
+    _ field: Field?, key: Range<Int>, value: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, number: Int
   ) {
     if inHeaderBlock && !value.isEmpty {
       headerFields.append((key, value))
     }
     var text: String? { value.isEmpty ? nil : LegacyTextLine.string(bytes, value) }
-    var valueText: Substring { substring(value) }
+    /// `Int(_:)` of the value's text.
+    var integer: Int? { Int(LegacyTextLine.string(bytes, value)) }
     guard let field else {
-      // Unknown keys: ASCII ones compared as bytes, others by `Character`s.
-      let isASCII = isASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[key]))
-      func hasPrefix(_ prefix: StaticString) -> Bool {
-        isASCII ? LegacyTextLine.hasPrefix(bytes, key, prefix) : substring(key).hasPrefix(prefix.description)
-      }
-      if hasPrefix("VM Regions Near") {
+      if LegacyTextLine.hasPrefix(bytes, key, "VM Regions Near") {
         block = .vmRegionInfo
-      } else if hasPrefix("Process "), value.isEmpty {
-        readStackshotProcess(substring(key))
+      } else if LegacyTextLine.hasPrefix(bytes, key, "Process "), value.isEmpty {
+        readStackshotProcess(LegacyTextLine.string(bytes, key))
       }
       return
     }
@@ -879,20 +651,20 @@ struct LegacyTextReader {
     case .incidentIdentifier: report.incidentID = text ?? report.incidentID
     case .hardwareModel, .hardwareModelLowercase: report.modelCode = text ?? report.modelCode
     case .process:
-      let (name, pid) = isASCII ? LegacyTextLine.nameAndPid(ascii: bytes, value) : LegacyTextLine.nameAndPid(valueText)
+      let (name, pid) = LegacyTextLine.nameAndPid(bytes, value)
       report.processName = name ?? report.processName
       report.pid = pid ?? report.pid
     case .command:
       isMicrostackshot = true
       report.processName = text ?? report.processName
-    case .pid: report.pid = Int(valueText) ?? report.pid
+    case .pid: report.pid = integer ?? report.pid
     case .powerstatsFor:
-      let (name, pid) = isASCII ? LegacyTextLine.nameAndPid(ascii: bytes, value) : LegacyTextLine.nameAndPid(valueText)
+      let (name, pid) = LegacyTextLine.nameAndPid(bytes, value)
       report.processName = report.processName ?? name
       report.pid = report.pid ?? pid
     case .path: if let text, text != "???" { report.processPath = text }
     case .identifier: if let text, text != "???" { report.bundleID = text }
-    case .version: versionText = valueText
+    case .version: versionText = value
     case .codeType:
       if let text { report.cpuType = text.hasSuffix(" (Native)") ? String(text.dropLast(9)) : text }
     case .parentProcess: report.parentProcess = text ?? report.parentProcess
@@ -914,8 +686,7 @@ struct LegacyTextReader {
       report.osVersion = version
     case .exceptionType:
       sawBody = true
-      let (type, signal) =
-        isASCII ? LegacyTextLine.exceptionType(ascii: bytes, value) : LegacyTextLine.exceptionType(valueText)
+      let (type, signal) = LegacyTextLine.exceptionType(bytes, value)
       guard type != nil || signal != nil else {
         warn(number, "the exception type is empty")
         break
@@ -929,7 +700,7 @@ struct LegacyTextReader {
     case .exceptionCodes:
       guard let text else { break }
       var exception = report.exception ?? ExceptionInfo()
-      if let codes = isASCII ? LegacyTextLine.codes(ascii: bytes, value) : LegacyTextLine.codes(valueText) {
+      if let codes = LegacyTextLine.codes(bytes, value) {
         exception.codes = text
         exception.rawCodes = codes
       } else {
@@ -961,9 +732,7 @@ struct LegacyTextReader {
     case .terminationReason:
       sawBody = true
       var termination = report.termination ?? Termination()
-      let parsed =
-        isASCII ? LegacyTextLine.terminationReason(ascii: bytes, value) : LegacyTextLine.terminationReason(valueText)
-      if let parsed {
+      if let parsed = LegacyTextLine.terminationReason(bytes, value) {
         termination.namespace = parsed.namespace
         termination.code = parsed.code
         termination.indicator = parsed.indicator ?? termination.indicator
@@ -985,20 +754,20 @@ struct LegacyTextReader {
       report.termination = termination
     case .terminationSignal: terminationSignal = text
     case .terminatingProcess:
-      let (name, pid) = isASCII ? LegacyTextLine.nameAndPid(ascii: bytes, value) : LegacyTextLine.nameAndPid(valueText)
+      let (name, pid) = LegacyTextLine.nameAndPid(bytes, value)
       var termination = report.termination ?? Termination()
       termination.byProc = name
       termination.byPid = pid
       report.termination = termination
     case .triggeredByThread, .crashedThread:
-      let found = isASCII ? LegacyTextLine.threadNumber(ascii: bytes, value) : LegacyTextLine.threadNumber(valueText)
+      let found = LegacyTextLine.threadNumber(bytes, value)
       guard let (thread, queue) = found else {
         warn(number, "could not read the number of the crashed thread")
         break
       }
       triggered = (thread, queue, number)
     case .highlightedThread:
-      let found = isASCII ? LegacyTextLine.threadNumber(ascii: bytes, value) : LegacyTextLine.threadNumber(valueText)
+      let found = LegacyTextLine.threadNumber(bytes, value)
       if let (thread, _) = found { highlighted = (thread, number) }
     case .applicationSpecificInformation:
       sawBody = true
@@ -1023,19 +792,19 @@ struct LegacyTextReader {
       .applicationSpecificSignatures:
       inHeaderBlock = false
       block = .skipped
-    case .logicalCPU: addRegister("cpu", valueText)
-    case .errorCode: addRegister("err", valueText)
-    case .trapNumber: addRegister("trap", valueText)
+    case .logicalCPU: addRegister("cpu", bytes, value)
+    case .errorCode: addRegister("err", bytes, value)
+    case .trapNumber: addRegister("trap", bytes, value)
     case .event: event = text
     case .actionTaken: actionTaken = text
     case .reason: stackshotReason = stackshotReason ?? text
     case .exceptionCode: stackshotCode = stackshotCode ?? text
-    case .frontmostProcessPID: if let pid = Int(valueText) { frontmostPids.append(pid) }
+    case .frontmostProcessPID: if let pid = integer { frontmostPids.append(pid) }
     }
   }
 
   /// "Process 12 info" and "Process 12 SpringBoard threads" lines of a text stackshot.
-  mutating func readStackshotProcess(_ key: Substring) {
+  mutating func readStackshotProcess(_ key: String) {
     let words = key.split(separator: " ")
     guard words.count >= 3, let pid = Int(words[1]) else { return }
     if words.count == 3 && words[2] == "info" {
@@ -1045,11 +814,12 @@ struct LegacyTextReader {
     }
   }
 
-  /// The x86 "Logical CPU", "Error Code" and "Trap Number" lines after the registers.
-  mutating func addRegister(_ name: String, _ value: Substring) {
+  /// The x86 "Logical CPU", "Error Code" and "Trap Number" lines after the registers: the first
+  /// word of `bytes[value]`.
+  mutating func addRegister(_ name: String, _ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
     guard let position = statePosition else { return }
-    let valueText = value.prefix(while: { !LegacyTextLine.isSpace($0) })
-    guard let number = LegacyTextLine.number(valueText) else { return }
+    let word = value.lowerBound..<LegacyTextLine.firstSpace(bytes, value)
+    guard let number = LegacyTextLine.number(bytes, word) else { return }
     var state = report.threads[position].state ?? ThreadState()
     state.registers.append(ThreadState.Register(name: name, value: number))
     report.threads[position].state = state
@@ -1067,11 +837,11 @@ struct LegacyTextReader {
 
   mutating func finish() -> CrashReport {
     if let versionText {
-      let (first, second) = LegacyTextLine.version(versionText)
+      let (first, second) = LegacyTextLine.version(source, versionText)
       if versionIsShortFirst {
         report.appVersion = first ?? report.appVersion
         report.buildVersion = second ?? report.buildVersion
-      } else if second == nil && versionText.firstIndex(of: "(") == nil {
+      } else if second == nil && LegacyTextLine.firstIndex(of: 0x28, in: source, versionText) == nil {
         report.buildVersion = first ?? report.buildVersion
       } else {
         report.buildVersion = first ?? report.buildVersion
@@ -1210,7 +980,7 @@ struct LegacyTextReader {
       summary.event = event ?? summary.event
       summary.actionTaken = actionTaken ?? summary.actionTaken
       summary.fields = headerFields.map {
-        ResourceSummary.Field(key: String(substring($0.key)), value: String(substring($0.value)))
+        ResourceSummary.Field(key: LegacyTextLine.string(source, $0.key), value: LegacyTextLine.string(source, $0.value))
       }
       report.resource = summary
     default:
@@ -1592,11 +1362,10 @@ struct ImageResolver {
 
 /// A header key the text reader models.
 ///
-/// An ASCII key is found from its bytes: by its length, then a byte comparison with the few labels
-/// of that length (for ASCII text, byte equality is `String` equality), where a `switch` of
-/// `String` patterns tried some sixty labels one after another on every header line. Any other key
-/// is compared as a `String` with each label, so canonical equivalence still applies to it
-/// ("\u{212A}ernel Triage" is "Kernel Triage").
+/// A key is found from its bytes: by its length, then a byte comparison with the few labels of
+/// that length, where a `switch` of `String` patterns tried some sixty labels one after another on
+/// every header line. The labels are ASCII and a key is one exactly when its bytes are the label's:
+/// a key spelled with other code points ("\u{212A}ernel Triage", with a Kelvin sign) is no label.
 enum Field: CaseIterable {
   case incidentIdentifier, hardwareModel, hardwareModelLowercase, process, command, pid, powerstatsFor, path
   case identifier, version, codeType, parentProcess, dateTime, date, launchTime, osVersion, releaseType
@@ -1662,8 +1431,7 @@ enum Field: CaseIterable {
     }
   }
 
-  /// Whether the key ends the continuation lines of "Termination Reason"
-  /// (``LegacyTextReader/sectionLabels``).
+  /// Whether the key ends the continuation lines of "Termination Reason".
   var isSectionLabel: Bool {
     switch self {
     case .terminationDescription, .terminationDetails, .terminationSignal, .terminatingProcess, .terminationReason,
@@ -1688,7 +1456,7 @@ enum Field: CaseIterable {
     return table
   }()
 
-  /// The field whose label is the ASCII key `bytes[key]`, or `nil`.
+  /// The field whose label is the key `bytes[key]`, or `nil`.
   init?(_ bytes: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) {
     let table = Self.byLength
     guard key.count < table.count, let base = bytes.baseAddress else { return nil }
@@ -1697,11 +1465,5 @@ enum Field: CaseIterable {
       return
     }
     return nil
-  }
-
-  /// The field whose label equals `key` as a `String`, or `nil`: for keys that are not all ASCII.
-  init?(_ key: Substring) {
-    guard let field = Self.allCases.first(where: { key == $0.label.description }) else { return nil }
-    self = field
   }
 }

@@ -3,34 +3,33 @@ import Testing
 
 @testable import IPSDoctorCore
 
-/// The byte-level paths of the text reader against the plain code they replaced: the line
-/// splitting (ranges instead of `Substring`s) and the image-line number reader.
+/// The byte readers of the text reader: the line splitting, header values, thread headers and
+/// register lines against expected values, and the word-at-a-time searches and number readers
+/// against plain reference code.
 struct LegacyTextFastPathTests {
-  /// The splitting the reader did before it kept lines as ranges: `Substring`s of the text split at
-  /// "\n", each without a final "\r" and then without trailing spaces and tabs.
-  static func referenceLines(_ text: String) -> [Substring] {
-    text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-      var line = Substring($0)
-      if line.utf8.last == 0x0D { line = line[..<line.utf8.index(before: line.endIndex)] }
-      return LegacyTextLine.droppingTrailingSpace(line)
+  /// The lines of `text` split the plain way: at "\n", each without a final "\r" and then without
+  /// trailing spaces and tabs.
+  static func referenceLines(_ text: String) -> [String] {
+    Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+      var line = Array(line)
+      if line.last == 0x0D { line.removeLast() }
+      while let last = line.last, last == 0x20 || last == 0x09 { line.removeLast() }
+      return String(decoding: line, as: UTF8.self)
     }
   }
 
   /// The lines `LegacyTextReader.line(_:from:)` finds one after the other, as the reader reads them.
-  static func rangeLines(_ text: String) -> [Substring] {
-    var text = text
-    text.makeContiguousUTF8()
-    let contiguous = text
-    return contiguous.utf8.withContiguousStorageIfAvailable { bytes in
-      var lines: [Substring] = []
+  static func lines(_ text: String) -> [String] {
+    Array(text.utf8).withUnsafeBufferPointer { bytes in
+      var lines: [String] = []
       var start = 0
       while true {
         let (line, next) = LegacyTextReader.line(bytes, from: start)
-        lines.append(LegacyTextReader.substring(contiguous, line))
+        lines.append(String(decoding: bytes[line], as: UTF8.self))
         if next > bytes.count { return lines }
         start = next
       }
-    } ?? []
+    }
   }
 
   static var samples: [String] {
@@ -47,16 +46,23 @@ struct LegacyTextFastPathTests {
     return texts
   }
 
-  @Test("Line ranges give the lines the Substring splitting gave")
-  func linesAgree() {
+  @Test("Lines end at LF, without a final CR and trailing spaces and tabs")
+  func lineSplitting() {
+    let cases: [(String, [String])] = [
+      ("", [""]), ("\n", ["", ""]), ("\n\n", ["", "", ""]), ("a", ["a"]), ("a\n", ["a", ""]), ("a\r\n", ["a", ""]),
+      ("a \t\r\nb", ["a", "b"]), ("  x  \n\t\n\r\n", ["  x", "", "", ""]), ("\r", [""]), ("\r\r\n", ["\r", ""]),
+      (" \r", [""]), ("\u{e9} \n\u{301}x \r\nna\u{ef}ve\t\n", ["\u{e9}", "\u{301}x", "na\u{ef}ve", ""]),
+      ("a\r \n", ["a\r", ""]), ("\t\t", [""]), ("last line without break  ", ["last line without break"]),
+      (
+        "Thread 0:\n0   App  0x1 0x0 + 1\n\nBinary Images:\n   0x1 - 0x2 App arm64 <ab> /App\n",
+        ["Thread 0:", "0   App  0x1 0x0 + 1", "", "Binary Images:", "   0x1 - 0x2 App arm64 <ab> /App", ""]
+      ),
+    ]
+    for (text, expected) in cases {
+      #expect(Self.lines(text) == expected, "\(text.debugDescription)")
+    }
     for text in Self.samples {
-      let expected = Self.referenceLines(text)
-      let found = Self.rangeLines(text)
-      #expect(found.count == expected.count)
-      for (a, b) in zip(found, expected) {
-        #expect(a == b)
-        #expect(a.startIndex == b.startIndex && a.endIndex == b.endIndex)
-      }
+      #expect(Self.lines(text) == Self.referenceLines(text))
     }
   }
 
@@ -222,23 +228,44 @@ struct LegacyTextFastPathTests {
     }
   }
 
-  @Test("Register lines read from bytes give what the token path gives")
-  func registersAgree() {
-    var lines = [
-      "    x0: 0x0000000000000000   x1: 0x00000001f2c3a7d8", "   far: 0x0000000000000028  esr: 0x92000006 (Data Abort) byte read Translation fault",
-      "esr: 0x56000080  Address size fault", "esr: 0x1", "esr: 0x1 x2: 0x3", "rfl: 0x0000000000010206  rip: 0x1",
-      "rflx: 0x1", "x0: +1f", "x0: 1f", "x0: zz x1: 0x2", "a: b: c", "x0:", ": 0x1", "::", "x0:\t0x1\tx1:  0x2",
-      "cpsr: 0x60000000", "", "   ", "no labels here", "x0: 0x1ffffffffffffffff", "x0: 0x",
+  static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+
+  @Test("Register lines: names and values, \"rfl\" as \"rflags\", and the ESR's description")
+  func registerLines() {
+    // Each line, and its registers ("name=value", then " | esr: " and the description), or "nil".
+    let cases: [(String, String)] = [
+      ("    x0: 0x0000000000000000   x1: 0x00000001f2c3a7d8", "x0=0x0 x1=0x1f2c3a7d8"),
+      ("   far: 0x0000000000000028  esr: 0x92000006 (Data Abort) byte read Translation fault", "far=0x28 esr=0x92000006 | esr: (Data Abort) byte read Translation fault"),
+      ("esr: 0x56000080  Address size fault", "esr=0x56000080 | esr: Address size fault"),
+      ("esr: 0x1", "esr=0x1"),
+      ("esr: 0x1 x2: 0x3", "esr=0x1 x2=0x3"),
+      ("rfl: 0x0000000000010206  rip: 0x1", "rflags=0x10206 rip=0x1"),
+      ("rflx: 0x1", "rflx=0x1"),
+      ("x0: +1f", "x0=0x1f"),
+      ("x0: 1f", "x0=0x1f"),
+      ("x0: zz x1: 0x2", "x1=0x2"),
+      ("a: b: c", ""),
+      ("x0:", ""),
+      (": 0x1", "nil"),
+      ("::", ""),
+      ("x0:\t0x1\tx1:  0x2", "x0=0x1 x1=0x2"),
+      ("cpsr: 0x60000000", "cpsr=0x60000000"),
+      ("", "nil"),
+      ("   ", "nil"),
+      ("no labels here", "nil"),
+      ("x0: 0x1ffffffffffffffff", ""),
+      ("x0: 0x", ""),
+      ("  x0: 0x1  esr: 0x2 Données — 読み", "x0=0x1 esr=0x2 | esr: Données — 読み"),
+      ("é: 0x1 x1: 0x2", "é=0x1 x1=0x2"),
+      ("x0: 0x1 ü", "x0=0x1"),
     ]
-    for text in Self.samples {
-      for line in text.split(separator: "\n") where line.contains(": 0x") { lines.append(String(line)) }
-    }
-    for line in lines {
-      let expected = LegacyTextLine.registers(Substring(line))
-      let found = Array(line.utf8).withUnsafeBufferPointer { LegacyTextLine.registers(ascii: $0, 0..<$0.count) }
-      #expect(found?.registers == expected?.registers, "\(line)")
-      #expect(found?.esr == expected?.esr, "\(line)")
-      #expect((found == nil) == (expected == nil), "\(line)")
+    for (line, expected) in cases {
+      let found = LegacyTextLine.withBytes(of: line) { LegacyTextLine.registers($0, $1) }
+      let text = found.map { found in
+        found.registers.map { "\($0.name)=\(Self.hex($0.value))" }.joined(separator: " ")
+          + (found.esr.map { " | esr: " + $0 } ?? "")
+      }
+      #expect(text ?? "nil" == expected, "\(line.debugDescription)")
     }
   }
 
@@ -260,114 +287,147 @@ struct LegacyTextFastPathTests {
     }
   }
 
-  /// `keyValue` as it was, on `Character` indices after the colon.
-  static func referenceKeyValue(_ line: Substring) -> (key: Substring, value: Substring)? {
-    guard let first = line.utf8.first, !LegacyTextLine.isSpaceByte(first),
-      let colonOffset = line.utf8.firstIndex(of: 0x3A).map({ line.utf8.distance(from: line.startIndex, to: $0) }),
-      colonOffset > 0
-    else { return nil }
-    let colon = line.utf8.index(line.startIndex, offsetBy: colonOffset)
-    let key = LegacyTextLine.droppingTrailingSpace(line[..<colon])
-    let value = LegacyTextLine.trimmed(line[line.index(after: colon)...])
-    return (key, value)
-  }
-
-  @Test("keyValue on bytes splits lines as the Character code did")
-  func keyValueAgrees() {
-    var lines = [
-      "Process:   App [12]", "Key:value", "Key:", "Key :  ", ":value", " Key: value", "\tKey: v", "Key",
-      "Key:\u{301}value", "Key:\u{301} value", "Caf\u{e9}: th\u{e9}", "K\u{212A}: x", "Key: a: b", "Key:\r",
-      "Key:\t\tv\t", "Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", "a:b", "\u{301}: x", "Key\u{301}:: x",
+  @Test("keyValue splits a line at its first colon: the key without trailing spaces, the value trimmed")
+  func keyValueSplits() {
+    // Each line, and "key|value", or "nil".
+    let cases: [(String, String)] = [
+      ("Process:   App [12]", "Process|App [12]"),
+      ("Key:value", "Key|value"),
+      ("Key:", "Key|"),
+      ("Key :  ", "Key|"),
+      (":value", "nil"),
+      (" Key: value", "nil"),
+      ("\tKey: v", "nil"),
+      ("Key", "nil"),
+      // The value starts after the colon's byte: a combining mark after it is part of the value.
+      ("Key:\u{301}value", "Key|\u{301}value"),
+      ("Key:\u{301} value", "Key|\u{301} value"),
+      ("Café: thé", "Café|thé"),
+      ("K\u{212A}: x", "K\u{212A}|x"),
+      ("Key: a: b", "Key|a: b"),
+      ("Key:\r", "Key|\r"),
+      ("Key:\t\tv\t", "Key|v"),
+      ("Exception Type:  EXC_BAD_ACCESS (SIGSEGV)", "Exception Type|EXC_BAD_ACCESS (SIGSEGV)"),
+      ("a:b", "a|b"),
+      ("\u{0301}: x", "\u{0301}|x"),
+      ("Key\u{301}:: x", "Key\u{301}|: x"),
     ]
-    for text in Self.samples {
-      for line in text.split(separator: "\n", omittingEmptySubsequences: false) { lines.append(String(line)) }
-    }
-    for line in lines {
-      let padded = "xx" + line + "yy"
-      // A slice inside a longer text, as the reader passes lines.
-      let slice = padded.dropFirst(2).dropLast(2)
-      let found = LegacyTextLine.keyValue(slice)
-      let expected = Self.referenceKeyValue(slice)
-      #expect((found == nil) == (expected == nil), "\(line)")
-      if let found, let expected {
-        #expect(found.key == expected.key && found.value == expected.value, "\(line)")
-        #expect(found.key.startIndex == expected.key.startIndex && found.key.endIndex == expected.key.endIndex)
-        #expect(found.value.startIndex == expected.value.startIndex && found.value.endIndex == expected.value.endIndex)
-      }
-    }
-  }
-
-  /// Header values of the samples and some made to be awkward.
-  static var values: [String] {
-    var values = [
-      "", " ", "EXC_BAD_ACCESS (SIGSEGV)", "EXC_CRASH (SIGKILL - CODESIGNING)", "SIGSEGV", "EXC_GUARD", "()",
-      "(SIGABRT)", "EXC ( )", "X)", "a(b(c)", "0x0000000000000001, 0x00000001aa3f4788", "0x1,,0x2", ",", "0x1, ",
-      "0x1, zz", "KERN_INVALID_ADDRESS at 0x18", "Namespace SPRINGBOARD, Code 0x8badf00d",
-      "Namespace SIGNAL, Code 11 Segmentation fault: 11", "Namespace ,,,", "Namespace ", "Namespace a,b",
-      "Namespace , x", "Namespace X, Code zz", "Namespace X, Code  7  trailing  words", "SIGNAL 6 Abort trap: 6",
-      "DYLD 1 Library missing",
-      "FRONTBOARD 2343432205", "A, 1 x", "A  1", "A 1  ", "A\t1\tb c", "one", "App [123]", "App [ 12 ]", "App []",
-      "??? [1]", "??? ", "[5]", "App [+5]", "App [-0]", "App [99999999999999999999]", "7", "3, Dispatch queue: q",
-      "5  Dispatch queue: com.apple.main-thread", "5,, Dispatch queue:", "x", "12abc", "99999999999999999999999",
-    ]
-    for text in samples {
-      for line in text.split(separator: "\n") {
-        if let (_, value) = LegacyTextLine.keyValue(line) { values.append(String(value)) }
-      }
-    }
-    return values.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
-  }
-
-  @Test("Header values read from the bytes of ASCII text agree with the Substring readers")
-  func headerValuesAgree() {
-    for value in Self.values {
-      let padded = Array(("xx" + value + "yy").utf8)
-      let range = 2..<(padded.count - 2)
-      let line = Substring(value)
-      padded.withUnsafeBufferPointer { bytes in
-        let type = LegacyTextLine.exceptionType(ascii: bytes, range)
-        let expectedType = LegacyTextLine.exceptionType(line)
-        #expect(type.type == expectedType.type && type.signal == expectedType.signal, "\(value)")
-        #expect(LegacyTextLine.codes(ascii: bytes, range) == LegacyTextLine.codes(line), "\(value)")
-        let reason = LegacyTextLine.terminationReason(ascii: bytes, range)
-        let expectedReason = LegacyTextLine.terminationReason(line)
-        #expect(reason == expectedReason, "\(value)")
-        let process = LegacyTextLine.nameAndPid(ascii: bytes, range)
-        let expectedProcess = LegacyTextLine.nameAndPid(line)
-        #expect(process.name == expectedProcess.name && process.pid == expectedProcess.pid, "\(value)")
-        let thread = LegacyTextLine.threadNumber(ascii: bytes, range)
-        let expectedThread = LegacyTextLine.threadNumber(line)
-        #expect(thread?.number == expectedThread?.number && thread?.queue == expectedThread?.queue, "\(value)")
-      }
-    }
-  }
-
-  @Test("Thread headers and key-value splits read from bytes agree with the Substring readers")
-  func threadHeadersAgree() {
-    var lines = [
-      "Thread 0:", "Thread 0 Crashed:", "Thread 0 Crashed:: Dispatch queue: com.apple.main-thread", "Thread 3:: name",
-      "Thread 5 name:  Dispatch queue: q", "Thread 5 name: tid_303  Dispatch queue: q", "Thread 5 name:",
-      "Thread 7 crashed with ARM Thread State (64-bit):", "Thread 7 crashed with :", "Thread 0 instruction stream:",
-      "Thread 0 Highlighted:", "Thread 99999999999999999999:", "Thread 1 x", "Thread 1:  ", "Thread 1: x",
-      "Thread 12 crashed with X86 Thread State (32-bit):", "Thread 2 Crashed", "Thread 2 :",
-    ]
-    for text in Self.samples {
-      for line in text.split(separator: "\n") where line.hasPrefix("Thread ") { lines.append(String(line)) }
-    }
-    for line in lines where line.utf8.allSatisfy({ $0 < 0x80 }) {
-      let padded = Array(("x" + line + "y").utf8)
-      let range = 1..<(padded.count - 1)
-      padded.withUnsafeBufferPointer { bytes in
-        let header = LegacyTextLine.threadHeader(ascii: bytes, range)
-        #expect(header == LegacyTextLine.threadHeader(Substring(line)), "\(line)")
-        let split = LegacyTextLine.keyValue(bytes, range)
-        let expected = LegacyTextLine.keyValue(Substring(line))
-        #expect((split == nil) == (expected == nil), "\(line)")
-        if let split, let expected {
-          #expect(String(decoding: bytes[split.key], as: UTF8.self) == String(expected.key), "\(line)")
-          #expect(String(decoding: bytes[split.value], as: UTF8.self) == String(expected.value), "\(line)")
+    for (line, expected) in cases {
+      let found = LegacyTextLine.withBytes(of: line) { bytes, line in
+        LegacyTextLine.keyValue(bytes, line).map {
+          String(decoding: bytes[$0.key], as: UTF8.self) + "|" + String(decoding: bytes[$0.value], as: UTF8.self)
         }
       }
+      #expect(found ?? "nil" == expected, "\(line.debugDescription)")
+    }
+  }
+
+  static func quoted(_ text: String?) -> String { text.map(\.debugDescription) ?? "nil" }
+
+  @Test("Header values: exception type, codes, termination reason, process and pid, thread number")
+  func headerValues() {
+    // Each value, and what each reader makes of it.
+    let cases: [(String, String)] = [
+      ("", "type: nil nil; codes: nil; termination: nil; process: nil nil; thread: nil"),
+      (" ", "type: nil nil; codes: nil; termination: nil; process: nil nil; thread: nil"),
+      ("EXC_BAD_ACCESS (SIGSEGV)", "type: \"EXC_BAD_ACCESS\" \"SIGSEGV\"; codes: nil; termination: nil; process: \"EXC_BAD_ACCESS (SIGSEGV)\" nil; thread: nil"),
+      ("EXC_CRASH (SIGKILL - CODESIGNING)", "type: \"EXC_CRASH\" \"SIGKILL - CODESIGNING\"; codes: nil; termination: nil; process: \"EXC_CRASH (SIGKILL - CODESIGNING)\" nil; thread: nil"),
+      ("SIGSEGV", "type: nil \"SIGSEGV\"; codes: nil; termination: nil; process: \"SIGSEGV\" nil; thread: nil"),
+      ("EXC_GUARD", "type: \"EXC_GUARD\" nil; codes: nil; termination: nil; process: \"EXC_GUARD\" nil; thread: nil"),
+      ("()", "type: nil nil; codes: nil; termination: nil; process: \"()\" nil; thread: nil"),
+      ("(SIGABRT)", "type: nil \"SIGABRT\"; codes: nil; termination: nil; process: \"(SIGABRT)\" nil; thread: nil"),
+      ("EXC ( )", "type: \"EXC\" nil; codes: nil; termination: nil; process: \"EXC ( )\" nil; thread: nil"),
+      ("X)", "type: \"X)\" nil; codes: nil; termination: nil; process: \"X)\" nil; thread: nil"),
+      ("a(b(c)", "type: \"a\" \"b(c\"; codes: nil; termination: nil; process: \"a(b(c)\" nil; thread: nil"),
+      ("0x0000000000000001, 0x00000001aa3f4788", "type: \"0x0000000000000001, 0x00000001aa3f4788\" nil; codes: 0x1,0x1aa3f4788; termination: nil; process: \"0x0000000000000001, 0x00000001aa3f4788\" nil; thread: 0 nil"),
+      ("0x1,,0x2", "type: \"0x1,,0x2\" nil; codes: 0x1,0x2; termination: nil; process: \"0x1,,0x2\" nil; thread: 0 nil"),
+      (",", "type: \",\" nil; codes: nil; termination: nil; process: \",\" nil; thread: nil"),
+      ("0x1, ", "type: \"0x1,\" nil; codes: nil; termination: nil; process: \"0x1,\" nil; thread: 0 nil"),
+      ("0x1, zz", "type: \"0x1, zz\" nil; codes: nil; termination: nil; process: \"0x1, zz\" nil; thread: 0 nil"),
+      ("KERN_INVALID_ADDRESS at 0x18", "type: \"KERN_INVALID_ADDRESS at 0x18\" nil; codes: nil; termination: nil; process: \"KERN_INVALID_ADDRESS at 0x18\" nil; thread: nil"),
+      ("Namespace SPRINGBOARD, Code 0x8badf00d", "type: \"Namespace SPRINGBOARD, Code 0x8badf00d\" nil; codes: nil; termination: \"SPRINGBOARD\" 0x8badf00d nil; process: \"Namespace SPRINGBOARD, Code 0x8badf00d\" nil; thread: nil"),
+      ("Namespace SIGNAL, Code 11 Segmentation fault: 11", "type: \"Namespace SIGNAL, Code 11 Segmentation fault: 11\" nil; codes: nil; termination: \"SIGNAL\" 0xb \"Segmentation fault: 11\"; process: \"Namespace SIGNAL, Code 11 Segmentation fault: 11\" nil; thread: nil"),
+      ("Namespace ,,,", "type: \"Namespace ,,,\" nil; codes: nil; termination: \",,,\" nil nil; process: \"Namespace ,,,\" nil; thread: nil"),
+      ("Namespace ", "type: \"Namespace\" nil; codes: nil; termination: nil; process: \"Namespace\" nil; thread: nil"),
+      ("Namespace a,b", "type: \"Namespace a,b\" nil; codes: nil; termination: \"a\" nil nil; process: \"Namespace a,b\" nil; thread: nil"),
+      ("Namespace , x", "type: \"Namespace , x\" nil; codes: nil; termination: \"x\" nil nil; process: \"Namespace , x\" nil; thread: nil"),
+      ("Namespace X, Code zz", "type: \"Namespace X, Code zz\" nil; codes: nil; termination: nil; process: \"Namespace X, Code zz\" nil; thread: nil"),
+      ("Namespace X, Code  7  trailing  words", "type: \"Namespace X, Code  7  trailing  words\" nil; codes: nil; termination: \"X\" 0x7 \"trailing  words\"; process: \"Namespace X, Code  7  trailing  words\" nil; thread: nil"),
+      ("SIGNAL 6 Abort trap: 6", "type: nil \"SIGNAL 6 Abort trap: 6\"; codes: nil; termination: \"SIGNAL\" 0x6 \"Abort trap: 6\"; process: \"SIGNAL 6 Abort trap: 6\" nil; thread: nil"),
+      ("DYLD 1 Library missing", "type: \"DYLD 1 Library missing\" nil; codes: nil; termination: \"DYLD\" 0x1 \"Library missing\"; process: \"DYLD 1 Library missing\" nil; thread: nil"),
+      ("FRONTBOARD 2343432205", "type: \"FRONTBOARD 2343432205\" nil; codes: nil; termination: \"FRONTBOARD\" 0x8badf00d nil; process: \"FRONTBOARD 2343432205\" nil; thread: nil"),
+      ("A, 1 x", "type: \"A, 1 x\" nil; codes: nil; termination: nil; process: \"A, 1 x\" nil; thread: nil"),
+      ("A  1", "type: \"A  1\" nil; codes: nil; termination: \"A\" 0x1 nil; process: \"A  1\" nil; thread: nil"),
+      ("A 1  ", "type: \"A 1\" nil; codes: nil; termination: \"A\" 0x1 nil; process: \"A 1\" nil; thread: nil"),
+      ("A\t1\tb c", "type: \"A\\t1\\tb c\" nil; codes: nil; termination: \"A\" 0x1 \"b c\"; process: \"A\\t1\\tb c\" nil; thread: nil"),
+      ("one", "type: \"one\" nil; codes: nil; termination: nil; process: \"one\" nil; thread: nil"),
+      ("App [123]", "type: \"App [123]\" nil; codes: nil; termination: nil; process: \"App\" 123; thread: nil"),
+      ("App [ 12 ]", "type: \"App [ 12 ]\" nil; codes: nil; termination: nil; process: \"App\" nil; thread: nil"),
+      ("App []", "type: \"App []\" nil; codes: nil; termination: nil; process: \"App\" nil; thread: nil"),
+      ("??? [1]", "type: \"??? [1]\" nil; codes: nil; termination: nil; process: nil 1; thread: nil"),
+      ("??? ", "type: \"???\" nil; codes: nil; termination: nil; process: nil nil; thread: nil"),
+      ("[5]", "type: \"[5]\" nil; codes: nil; termination: nil; process: nil 5; thread: nil"),
+      ("App [+5]", "type: \"App [+5]\" nil; codes: nil; termination: nil; process: \"App\" 5; thread: nil"),
+      ("App [-0]", "type: \"App [-0]\" nil; codes: nil; termination: nil; process: \"App\" 0; thread: nil"),
+      ("App [99999999999999999999]", "type: \"App [99999999999999999999]\" nil; codes: nil; termination: nil; process: \"App\" nil; thread: nil"),
+      ("7", "type: \"7\" nil; codes: 0x7; termination: nil; process: \"7\" nil; thread: 7 nil"),
+      ("3, Dispatch queue: q", "type: \"3, Dispatch queue: q\" nil; codes: nil; termination: nil; process: \"3, Dispatch queue: q\" nil; thread: 3 \"q\""),
+      ("5  Dispatch queue: com.apple.main-thread", "type: \"5  Dispatch queue: com.apple.main-thread\" nil; codes: nil; termination: nil; process: \"5  Dispatch queue: com.apple.main-thread\" nil; thread: 5 \"com.apple.main-thread\""),
+      ("5,, Dispatch queue:", "type: \"5,, Dispatch queue:\" nil; codes: nil; termination: nil; process: \"5,, Dispatch queue:\" nil; thread: 5 nil"),
+      ("x", "type: \"x\" nil; codes: nil; termination: nil; process: \"x\" nil; thread: nil"),
+      ("12abc", "type: \"12abc\" nil; codes: nil; termination: nil; process: \"12abc\" nil; thread: 12 nil"),
+      ("99999999999999999999999", "type: \"99999999999999999999999\" nil; codes: nil; termination: nil; process: \"99999999999999999999999\" nil; thread: nil"),
+      ("Café [7]", "type: \"Café [7]\" nil; codes: nil; termination: nil; process: \"Café\" 7; thread: nil"),
+      ("EXC_CRASH (SIGABRT — ☠️)", "type: \"EXC_CRASH\" \"SIGABRT — ☠️\"; codes: nil; termination: nil; process: \"EXC_CRASH (SIGABRT — ☠️)\" nil; thread: nil"),
+      ("Namespace ΣΗΜΑ, Code 0x1 ✓", "type: \"Namespace ΣΗΜΑ, Code 0x1 ✓\" nil; codes: nil; termination: \"ΣΗΜΑ\" 0x1 \"✓\"; process: \"Namespace ΣΗΜΑ, Code 0x1 ✓\" nil; thread: nil"),
+      ("2, Dispatch queue: キュー", "type: \"2, Dispatch queue: キュー\" nil; codes: nil; termination: nil; process: \"2, Dispatch queue: キュー\" nil; thread: 2 \"キュー\""),
+    ]
+    for (value, expected) in cases {
+      let found = LegacyTextLine.withBytes(of: value) { bytes, value in
+        let type = LegacyTextLine.exceptionType(bytes, value)
+        let codes = LegacyTextLine.codes(bytes, value).map { $0.map(Self.hex).joined(separator: ",") }
+        let termination = LegacyTextLine.terminationReason(bytes, value).map {
+          "\(Self.quoted($0.namespace)) \($0.code.map(Self.hex) ?? "nil") \(Self.quoted($0.indicator))"
+        }
+        let process = LegacyTextLine.nameAndPid(bytes, value)
+        let thread = LegacyTextLine.threadNumber(bytes, value).map { "\($0.number) \(Self.quoted($0.queue))" }
+        return "type: \(Self.quoted(type.type)) \(Self.quoted(type.signal)); codes: \(codes ?? "nil"); "
+          + "termination: \(termination ?? "nil"); process: \(Self.quoted(process.name)) "
+          + "\(process.pid.map(String.init) ?? "nil"); thread: \(thread ?? "nil")"
+      }
+      #expect(found == expected, "\(value.debugDescription)")
+    }
+  }
+
+  @Test("Thread headers: names, queues, crashed and state lines, and lines of unknown shape")
+  func threadHeaders() {
+    // Each line, and its header, or "nil".
+    let cases: [(String, String)] = [
+      ("Thread 0:", "start(number: 0, crashed: false, name: nil, queue: nil)"),
+      ("Thread 0 Crashed:", "start(number: 0, crashed: true, name: nil, queue: nil)"),
+      ("Thread 0 Crashed:: Dispatch queue: com.apple.main-thread", "start(number: 0, crashed: true, name: nil, queue: Optional(\"com.apple.main-thread\"))"),
+      ("Thread 3:: name", "start(number: 3, crashed: false, name: Optional(\"name\"), queue: nil)"),
+      ("Thread 5 name:  Dispatch queue: q", "name(number: 5, name: nil, queue: Optional(\"q\"))"),
+      ("Thread 5 name: tid_303  Dispatch queue: q", "name(number: 5, name: Optional(\"tid_303\"), queue: Optional(\"q\"))"),
+      ("Thread 5 name:", "name(number: 5, name: nil, queue: nil)"),
+      ("Thread 7 crashed with ARM Thread State (64-bit):", "state(number: 7, flavor: \"ARM_THREAD_STATE64\")"),
+      ("Thread 7 crashed with :", "state(number: 7, flavor: \"\")"),
+      ("Thread 0 instruction stream:", "other(number: 0)"),
+      ("Thread 0 Highlighted:", "start(number: 0, crashed: false, name: nil, queue: nil)"),
+      ("Thread 99999999999999999999:", "nil"),
+      ("Thread 1 x", "nil"),
+      ("Thread 1:  ", "start(number: 1, crashed: false, name: nil, queue: nil)"),
+      ("Thread 1: x", "nil"),
+      ("Thread 12 crashed with X86 Thread State (32-bit):", "state(number: 12, flavor: \"x86_THREAD_STATE32\")"),
+      ("Thread 2 Crashed", "nil"),
+      ("Thread 2 :", "other(number: 2)"),
+      ("Thread 4 name:  工作线程 ⚙️", "name(number: 4, name: Optional(\"工作线程 ⚙️\"), queue: nil)"),
+      ("Thread 4:: Dispatch queue: キュー", "start(number: 4, crashed: false, name: nil, queue: Optional(\"キュー\"))"),
+      ("Thread 4 Crashed:: Café", "start(number: 4, crashed: true, name: Optional(\"Café\"), queue: nil)"),
+    ]
+    for (line, expected) in cases {
+      let header = LegacyTextLine.withBytes(of: line) { LegacyTextLine.threadHeader($0, $1) }
+      #expect(header.map { "\($0)" } ?? "nil" == expected, "\(line.debugDescription)")
     }
   }
 
@@ -483,12 +543,12 @@ struct LegacyTextFastPathTests {
     }
   }
 
-  /// ASCII text bodies that take the paths reading a field's text (`PID`, `Version`, the header
-  /// fields of a resource report, a stackshot's process lines, an address list, x86 registers, an
-  /// unreadable thread header's warning), with the fixtures' and the shared corpus's text reports.
-  static var asciiBodies: [String] {
-    var bodies = samples.filter { $0.utf8.allSatisfy { $0 < 0x80 } } + [
-      LegacyTextSamples.ios, LegacyTextSamples.macOS,
+  /// Text bodies that take the paths reading a field's text (`PID`, `Version`, the header fields of
+  /// a resource report, a stackshot's process lines, an address list, x86 registers, an unreadable
+  /// thread header), read from their bytes.
+  @Test("A resource body keeps its header fields, version order, event and action")
+  func resourceBody() {
+    let report = LegacyTextSamples.parse(
       """
       Command:         MapMyRun
       Version:         18.8.5 (1809212128)
@@ -497,18 +557,43 @@ struct LegacyTextFastPathTests {
       Event:           cpu usage
       Action taken:    Process killed
       CPU:             48 seconds cpu time over 54 seconds
-      """,
+      """, firstLine: 3)
+    #expect(report.kind == .resource)
+    #expect(report.processName == "MapMyRun")
+    #expect(report.pid == 2489)
+    #expect(report.appVersion == "18.8.5")
+    #expect(report.buildVersion == "1809212128")
+    #expect(report.resource?.event == "cpu usage")
+    #expect(report.resource?.actionTaken == "Process killed")
+    #expect(report.resource?.fields.map(\.key) == ["Command", "Version", "PID", "Event", "Action taken", "CPU"])
+    #expect(report.resource?.fields.last?.value == "48 seconds cpu time over 54 seconds")
+  }
+
+  @Test("A stackshot body counts its processes and names the frontmost one")
+  func stackshotBody() {
+    let report = LegacyTextSamples.parse(
       """
       Incident Identifier: D2604550-FFA3-45D5-8247-A3F1E72E6A40
       Frontmost process PID:    34
+      Reason:          user-initiated
+      Exception Code:  0xdeadfa11
 
       Process 0 info:
       \tresident memory bytes:  54738944
 
       Process 34 SpringBoard threads:
       thread 0x1 TH_WAIT|TH_UNINT 0x8037ba3c
-      """,
-      """
+      """, firstLine: 3)
+    #expect(report.kind == .stackshot)
+    #expect(report.stackshot?.processCount == 1)
+    #expect(report.stackshot?.frontmostProcesses == ["SpringBoard"])
+    #expect(report.stackshot?.reason == "user-initiated")
+    #expect(report.stackshot?.exceptionCode == "0xdeadfa11")
+  }
+
+  @Test("An address list, a PID that is no number, a skipped thread block and x86 registers")
+  func oddFieldsBody() {
+    let registerBlock = """
       Process:  App [12]
       PID:      not a number
       Exception Type:  EXC_CRASH (SIGABRT)
@@ -519,40 +604,29 @@ struct LegacyTextFastPathTests {
       Thread 0 Crashed whatever:
       Thread 0 crashed with X86 Thread State (64-bit):
         rax: 0x0000000000000000  rbx: 0x0000000000000001
+      """
+    let x86Fields = """
       Logical CPU:     2
       Error Code:      0x00000000
       Trap Number:     6
-      """,
+      """
+    // After a blank line, as reports write them, the x86 lines are fields; without one they are
+    // more lines of the register block, each word before a colon a register name.
+    let cases = [
+      (registerBlock + "\n\n" + x86Fields, ["rax", "rbx", "cpu", "err", "trap"]),
+      (registerBlock + "\n" + x86Fields, ["rax", "rbx", "CPU", "Code", "Number"]),
     ]
-    if let corpus = Fixtures.shared?.appendingPathComponent("corpus"),
-      let names = try? FileManager.default.contentsOfDirectory(atPath: corpus.path)
-    {
-      for name in names.sorted() {
-        guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(name).path),
-          data.allSatisfy({ $0 < 0x80 })
-        else { continue }
-        // A text body: the whole file, or what follows a JSON header line.
-        var body = Substring(String(decoding: data, as: UTF8.self))
-        if body.first == "{", let newline = body.firstIndex(of: "\n") { body = body[body.index(after: newline)...] }
-        if body.first != "{" && LegacyTextParser.looksLikeTextReport(String(body)) { bodies.append(String(body)) }
-      }
-    }
-    return bodies
-  }
-
-  @Test("An ASCII body read from its bytes alone gives the report its String gives")
-  func asciiBodiesAgree() {
-    let bodies = Self.asciiBodies
-    #expect(bodies.count >= 10)
-    for body in bodies {
-      var fromText = CrashReport(format: .legacyText)
-      LegacyTextParser.parse(body, firstLine: 3, into: &fromText)
-      var fromBytes = CrashReport(format: .legacyText)
-      Array(body.utf8).withUnsafeBufferPointer { bytes in
-        LegacyTextParser.parse(ascii: bytes, firstLine: 3, into: &fromBytes, texts: nil)
-      }
-      #expect(fromBytes == fromText, "\(body.prefix(80).debugDescription)")
-      #expect(fromBytes.warnings == fromText.warnings)
+    for (text, names) in cases {
+      let report = LegacyTextSamples.parse(text, firstLine: 3)
+      #expect(report.pid == 12)
+      #expect(report.lastExceptionBacktrace?.map(\.address) == [0x1a2b, 0x3c4d, 0x5e6f])
+      #expect(report.warnings.map(\.location) == ["line 8"])
+      #expect(report.warnings.map(\.message) == ["could not read the address \"0xzz\" of the last exception backtrace"])
+      #expect(report.threads.count == 1)
+      #expect(report.threads.first?.state?.flavor == "x86_THREAD_STATE")
+      let registers = report.threads.first?.state?.registers ?? []
+      #expect(registers.map(\.name) == names)
+      #expect(registers.map(\.value) == [0, 1, 2, 0, 6])
     }
   }
 }
