@@ -6,7 +6,7 @@ import Testing
 /// The byte readers of the text reader: the line splitting, header values, thread headers and
 /// register lines against expected values, and the word-at-a-time searches and number readers
 /// against plain reference code.
-struct LegacyTextFastPathTests {
+struct LegacyTextByteReaderTests {
   /// The lines of `text` split the plain way: at "\n", each without a final "\r" and then without
   /// trailing spaces and tabs.
   static func referenceLines(_ text: String) -> [String] {
