@@ -312,13 +312,7 @@ public enum ReportReader {
         message: "not a crash report: no JSON header and none of the fields of a text crash report",
         line: firstLine, column: 1)
     }
-    // The usual body is ASCII, read from its bytes; other bytes need the text (its invalid UTF-8
-    // repaired, which moves the bytes after it).
-    if ByteSearch.isASCII(body) {
-      LegacyTextParser.parse(ascii: body, firstLine: firstLine, into: &report, texts: texts)
-    } else {
-      LegacyTextParser.parse(Scan.text(buffer, start..<buffer.count), firstLine: firstLine, into: &report, texts: texts)
-    }
+    LegacyTextParser.parse(bytes: body, firstLine: firstLine, into: &report, texts: texts)
     return report
   }
 }

@@ -372,7 +372,7 @@ struct LegacyTextParserTests {
       ("EXC_GUARD", "EXC_GUARD", nil),
     ] as [(String, String?, String?)])
   func exceptionTypes(_ text: String, _ type: String?, _ signal: String?) {
-    let parsed = LegacyTextLine.exceptionType(Substring(text))
+    let parsed = LegacyTextLine.exceptionType(text)
     #expect(parsed.type == type)
     #expect(parsed.signal == signal)
   }
@@ -388,7 +388,7 @@ struct LegacyTextParserTests {
       ("FRONTBOARD 2343432205", "FRONTBOARD", 2_343_432_205, nil),
     ] as [(String, String, UInt64, String?)])
   func terminationReasons(_ text: String, _ namespace: String, _ code: UInt64, _ indicator: String?) {
-    let termination = LegacyTextLine.terminationReason(Substring(text))
+    let termination = LegacyTextLine.terminationReason(text)
     #expect(termination?.namespace == namespace)
     #expect(termination?.code == code)
     #expect(termination?.indicator == indicator)
