@@ -326,17 +326,20 @@ enum POSIX {
       return .failure(error(code))
     }
     defer { closedir(directory) }
+    let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
     func forEachName(_ body: (UnsafeRawBufferPointer.SubSequence) -> Void) -> FileError? {
       while true {
         errno = 0
         guard let entry = readdir(directory) else {
           return errno != 0 ? error(errno) : nil
         }
-        withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          let name = raw.prefix(while: { $0 != 0 })
-          if name.isEmpty || (name.count <= 2 && name.allSatisfy { $0 == 0x2E }) { return }
-          body(name)
-        }
+        // The name read in place, up to its NUL: a record is only as long as its name needs
+        // (`d_reclen`), so copying the whole `dirent` (`entry.pointee`) could read past the last
+        // record of the C library's buffer.
+        let start = UnsafeRawPointer(entry) + nameOffset
+        let name = UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))[...]
+        if name.isEmpty || (name.count <= 2 && name.allSatisfy { $0 == 0x2E }) { continue }
+        body(name)
       }
     }
     var count = 0
