@@ -3,7 +3,6 @@ public struct ReportFacts: Sendable, Equatable {
   public var kind: ReportKind
   public var format: CrashReport.Format
   public var bugType: String?
-  public var bugTypeName: String?
   public var appName: String?
   public var bundleID: String?
   public var appVersion: String?
@@ -24,7 +23,6 @@ public struct ReportFacts: Sendable, Equatable {
     kind = report.kind
     format = report.format
     bugType = report.bugType?.rawValue ?? report.header.bugType
-    bugTypeName = report.bugType?.name
     appName = report.header.appName ?? report.processName ?? report.header.name
     bundleID = report.bundleID ?? report.header.bundleID
     appVersion = report.appVersion ?? report.header.appVersion
@@ -41,6 +39,36 @@ public struct ReportFacts: Sendable, Equatable {
     exceptionCodes = report.exception?.codes
     exceptionSubtype = report.exception?.subtype
   }
+
+  /// The facts as a record states them (``ReportRecord``).
+  init(
+    kind: ReportKind, format: CrashReport.Format, bugType: String?, appName: String?, bundleID: String?,
+    appVersion: String?, buildVersion: String?, osTrain: String?, osBuild: String?, device: String?,
+    cpuType: String?, time: String?, incidentID: String?, exceptionType: String?, exceptionSignal: String?,
+    exceptionCodes: String?, exceptionSubtype: String?
+  ) {
+    self.kind = kind
+    self.format = format
+    self.bugType = bugType
+    self.appName = appName
+    self.bundleID = bundleID
+    self.appVersion = appVersion
+    self.buildVersion = buildVersion
+    self.osTrain = osTrain
+    self.osBuild = osBuild
+    self.device = device
+    self.cpuType = cpuType
+    self.time = time
+    self.incidentID = incidentID
+    self.exceptionType = exceptionType
+    self.exceptionSignal = exceptionSignal
+    self.exceptionCodes = exceptionCodes
+    self.exceptionSubtype = exceptionSubtype
+  }
+
+  /// The bug type's name ("jetsam event", "unknown (999)"), from ``bugType`` alone, so that a
+  /// report and its record read back name it alike.
+  public var bugTypeName: String? { bugType.map { BugType($0).name } }
 
   /// "ChatApp 2.4 (118)".
   public var appDescription: String? {
@@ -68,7 +96,7 @@ public struct ReportFacts: Sendable, Equatable {
 }
 
 /// Whether a report's signature is in the `--baseline` file.
-public enum BaselineState: String, Sendable, Equatable {
+public enum BaselineState: String, Sendable, Equatable, CaseIterable {
   case new
   case known
 }

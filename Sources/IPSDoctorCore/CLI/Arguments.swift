@@ -39,11 +39,12 @@ public enum Token: Sendable, Equatable {
 
 /// The subcommands. `diagnose` is the default when the first positional argument is not a command.
 public enum Command: String, Sendable, CaseIterable, Equatable {
-  case diagnose, show, check, symbolicate, rules, explain, help
+  case diagnose, merge, show, check, symbolicate, rules, explain, help
 
   var abstract: String {
     switch self {
     case .diagnose: "Diagnose crash reports: why the app crashed and how to fix it (the default)."
+    case .merge: "Combine the --format jsonl outputs of several runs (shards) into the output of one run over all their reports."
     case .show: "Print a report the way Xcode shows a crash (Apple's legacy text layout)."
     case .check: "Find async completion-handler delegate methods in Swift source that complete off the main thread."
     case .symbolicate: "Write a report with its app's frames symbolicated from dSYMs, as Xcode does."
@@ -57,6 +58,8 @@ public enum Command: String, Sendable, CaseIterable, Equatable {
     switch self {
     case .diagnose:
       "ips-doctor [diagnose] <path>... [--format <format>] [--output <file>] [--fail-on <severity>] [--baseline <file>] [<options>]"
+    case .merge:
+      "ips-doctor merge <part.jsonl>... [--format <format>] [--output <file>] [--fail-on <severity>] [--baseline <file>] [<options>]"
     case .show: "ips-doctor show <path> [--output <file>]"
     case .check:
       "ips-doctor check <path>... [--format <format>] [--fail-on <severity>] [--exclude <glob>] [--default-isolation <isolation>]"
@@ -102,6 +105,8 @@ public enum CatalogFormat: String, Sendable, CaseIterable, Equatable {
 /// Everything the options set, with defaults.
 public struct Options: Sendable, Equatable {
   public static let defaultMaxSize = 64 << 20
+  /// `merge` reads each part whole: a part holds a shard's reports, so its limit is larger.
+  public static let defaultMergeMaxSize = 1 << 30
 
   /// `--format` as written; validated against the command's formats when bound.
   public var format: OutputFormat?
@@ -195,23 +200,23 @@ struct OptionSpec: Sendable {
       key: .format, long: "format", short: "f", placeholder: "format",
       help:
         "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: text, or the --output file's extension. For rules and explain: text, json, markdown.",
-      commands: [.diagnose, .check, .rules, .explain]),
+      commands: [.diagnose, .merge, .check, .rules, .explain]),
     OptionSpec(
       key: .output, long: "output", short: "o", placeholder: "file",
       help: "Write the output to a file (atomically: a temporary file, then a rename).",
-      commands: [.diagnose, .show, .check, .symbolicate, .rules, .explain]),
+      commands: [.diagnose, .merge, .show, .check, .symbolicate, .rules, .explain]),
     OptionSpec(
       key: .failOn, long: "fail-on", short: nil, placeholder: "severity",
       help: "Exit 1 when a finding is at or above this severity: error, warning, note, never. Default: error.",
-      commands: [.diagnose, .check]),
+      commands: [.diagnose, .merge, .check]),
     OptionSpec(
       key: .baseline, long: "baseline", short: nil, placeholder: "file",
       help: "Known crash signatures (from --write-baseline): their findings are shown but do not fail the run.",
-      commands: [.diagnose]),
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .writeBaseline, long: "write-baseline", short: nil, placeholder: "file",
       help: "Write the signatures of this run (plus those of --baseline) to a baseline file.",
-      commands: [.diagnose]),
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .dsym, long: "dsym", short: nil, placeholder: "path",
       help: "Symbolicate with this dSYM, DWARF or Mach-O file, or the ones in this folder (.xcarchive); repeatable. Default: the .dSYM bundles beside each report and in its dSYMs folder.",
@@ -223,14 +228,14 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .verbose, long: "verbose", short: "v", placeholder: nil,
       help: "Also show the evidence for each finding, the signature and parse warnings.",
-      commands: [.diagnose, .check]),
+      commands: [.diagnose, .merge, .check]),
     OptionSpec(
       key: .quiet, long: "quiet", short: "q", placeholder: nil,
-      help: "Print only findings, one line each.", commands: [.diagnose]),
+      help: "Print only findings, one line each.", commands: [.diagnose, .merge]),
     OptionSpec(
       key: .color, long: "color", short: nil, placeholder: "when",
       help: "Colour the text output: auto, always, never. Default: auto (a terminal, and NO_COLOR unset).",
-      commands: [.diagnose, .rules, .explain]),
+      commands: [.diagnose, .merge, .rules, .explain]),
     OptionSpec(
       key: .jobs, long: "jobs", short: "j", placeholder: "n",
       help: "Read and diagnose up to n reports at a time. Default: the number of cores.",
@@ -238,33 +243,33 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .maxSize, long: "max-size", short: nil, placeholder: "size",
       help: "Refuse files larger than this (e.g. 512K, 64M, 1G). Default: 64M.",
-      commands: [.diagnose, .show, .symbolicate]),
+      commands: [.diagnose, .merge, .show, .symbolicate]),
     OptionSpec(
       key: .top, long: "top", short: nil, placeholder: "n",
       help: "With several reports, show the n largest crash groups in full (or 'all'). Default: 5.",
-      commands: [.diagnose]),
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .summary, long: "summary", short: nil, placeholder: nil,
       help: "With several reports, show only the crash-group table and the summary.",
-      commands: [.diagnose]),
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .app, long: "app", short: nil, placeholder: "name",
-      help: "Keep only reports of this app (its name or bundle identifier).", commands: [.diagnose]),
+      help: "Keep only reports of this app (its name or bundle identifier).", commands: [.diagnose, .merge]),
     OptionSpec(
       key: .appVersion, long: "app-version", short: nil, placeholder: "version",
       help: "Keep only reports of this app version or build (\"2.4\", \"118\" or \"2.4 (118)\").",
-      commands: [.diagnose]),
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .since, long: "since", short: nil, placeholder: "date",
       help: "Keep only reports from this date on (2026-09-01, or 2026-09-01 12:30; UTC unless a zone is given).",
-      commands: [.diagnose]),
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .rule, long: "rule", short: nil, placeholder: "id",
       help: "Keep only reports whose top diagnosis is this rule, or starts with it (objc-); 'inconclusive' for none.",
-      commands: [.diagnose]),
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .severity, long: "severity", short: nil, placeholder: "severity",
-      help: "Keep only reports at or above this severity: error, warning, note.", commands: [.diagnose]),
+      help: "Keep only reports at or above this severity: error, warning, note.", commands: [.diagnose, .merge]),
     OptionSpec(
       key: .follow, long: "follow", short: "L", placeholder: nil,
       help: "Follow symbolic links to folders inside the scanned folders (links named on the command line are always followed).",
@@ -421,6 +426,7 @@ public enum ArgumentBinder {
     }
 
     var options = Options()
+    if command == .merge { options.maxSize = Options.defaultMergeMaxSize }
     var formatText: (value: String, spelling: String)?
     for (spec, value, spelling) in given {
       guard spec.commands.contains(command) else {
@@ -500,7 +506,7 @@ public enum ArgumentBinder {
     // Formats depend on the command.
     let formatSpec = OptionSpec.named("format")!
     switch command {
-    case .diagnose, .check:
+    case .diagnose, .merge, .check:
       if let formatText {
         options.format = try choice(formatText.value, option: formatSpec)
         options.formatGiven = true
@@ -520,6 +526,8 @@ public enum ArgumentBinder {
         guard let defaultInput else { throw .missingArgument("<path>...", command: .diagnose) }
         positionals = [defaultInput]
       }
+    case .merge:
+      if positionals.isEmpty { throw .missingArgument("<part.jsonl>...", command: .merge) }
     case .check:
       if positionals.isEmpty { throw .missingArgument("<path>...", command: .check) }
     case .show, .symbolicate:

@@ -51,6 +51,8 @@ public enum CLI {
       switch command {
       case .diagnose:
         return DiagnoseCommand(invocation: invocation, environment: environment, io: io).run()
+      case .merge:
+        return MergeCommand(invocation: invocation, environment: environment, io: io).run()
       case .rules, .explain:
         return CatalogCommand(invocation: invocation, environment: environment, io: io).run(command)
       case .show:
@@ -249,79 +251,27 @@ struct DiagnoseCommand<IO: CLIIO> {
 
   func run() -> ExitCode {
     // The baseline first: a bad one stops the run before any work.
-    var baseline: Baseline?
-    if let path = options.baseline {
-      switch POSIX.readFile(PathName(path), limit: 64 << 20, expectedToExist: false) {
-      case .success(let bytes):
-        do throws(ReportError) {
-          baseline = try Baseline.parse(bytes)
-        } catch {
-          CLI.writeError("cannot read the baseline: \(error.diagnostic(file: PathName(path).display))", io: io)
-          return .dataError
-        }
-      case .failure(let error):
-        if error.reason == .notFound {
-          // A first run in CI has no baseline yet: every crash group is new.
-          baseline = Baseline()
-          if options.writeBaseline != path {
-            io.writeStandardError(
-              "ips-doctor: note: the baseline '\(PathName(path).display)' does not exist yet: every crash group counts as new (--write-baseline writes one)\n")
-          }
-        } else {
-          CLI.writeError("cannot read the baseline '\(PathName(path).display)': \(error.message)", io: io)
-          return error.reason == .notFound ? .noInput : .dataError
-        }
-      }
+    let baseline: Baseline?
+    switch BatchSession.loadBaseline(options: options, io: io) {
+    case .success(let loaded): baseline = loaded
+    case .failure(let refusal): return refusal.status
     }
 
     let discovery = InputDiscovery(paths: invocation.arguments, followLinks: options.followLinks)
-
-    var outputs: [CLI.NamedOutput] = []
-    let files = options.outputs.filter { $0 != "-" }
-    for path in files { outputs.append(.init(option: "--output", path: path)) }
-    if let path = options.writeBaseline { outputs.append(.init(option: "--write-baseline", path: path)) }
-    if let path = stepSummaryPath {
-      outputs.append(.init(option: "GITHUB_STEP_SUMMARY", path: path))
+    var session: BatchSession<IO>
+    switch BatchSession.open(
+      options: options, environment: environment, io: io, baseline: baseline,
+      input: { identity in
+        guard case .file(let device, let inode) = identity,
+          let input = discovery.input(device: device, inode: inode)
+        else { return nil }
+        return "the input '\(input)'"
+      })
+    {
+    case .success(let opened): session = opened
+    case .failure(let refusal): return refusal.status
     }
-    let baselineIdentity = options.baseline.flatMap { path -> OutputTarget.Identity? in
-      guard case .success(let status) = POSIX.status(PathName(path)) else { return nil }
-      return .file(device: status.device, inode: status.inode)
-    }
-    let resolved = CLI.resolveOutputs(outputs, inputs: { output, identity in
-      // Updating the baseline it read is what --write-baseline is for.
-      if identity == baselineIdentity, output.option != "--write-baseline", let path = options.baseline {
-        return "the --baseline '\(PathName(path).display)'"
-      }
-      guard case .file(let device, let inode) = identity,
-        let input = discovery.input(device: device, inode: inode)
-      else { return nil }
-      return "the input '\(input)'"
-    }, io: io)
-    guard case .success(let targets) = resolved else {
-      if case .failure(let refusal) = resolved { return refusal.status }
-      return .software
-    }
-    // One sink per --output file, in the format its name says, and standard output (see
-    // `sinkFormats`); every sink sees every report, and the exit status is decided once.
-    var sinks: [(destination: CLI.Destination, reporter: any Reporter)] = []
-    for (index, format) in sinkFormats(files: files).enumerated() {
-      let target = index < files.count ? targets[index] : nil
-      guard let destination = CLI.Destination.open(target, io: io) else { return .cannotCreate }
-      let toTerminal = destination.file == nil && io.standardOutputIsTerminal
-      let color = format == .text
-        && CLI.useColor(options.color, isTerminal: toTerminal, environment: environment)
-      let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
-      let context = ReporterContext(
-        options: options, color: color, width: width, environment: environment,
-        diagnostics: { io.writeStandardError($0) }, baseline: baseline)
-      sinks.append((destination, format.reporter.init(context: context)))
-    }
-
-    var run = RunSummary()
-    run.failOn = options.failOn
-    run.filter = options.filter.description
-    run.notices = discovery.notices
-    for notice in discovery.notices { report(notice) }
+    for notice in discovery.notices { session.add(notice) }
 
     let standardInput: Result<[UInt8], FileError>? =
       discovery.inputs.containsStandardInput
@@ -341,139 +291,30 @@ struct DiagnoseCommand<IO: CLIIO> {
         && environment["CI"] == nil && discovery.inputs.count > runner.windowSize,
       total: discovery.inputs.count, io: io)
 
-    var groups = CrashGroups()
     var notReports: [String] = []  // what each file found in a folder that is no Apple report is
-    for index in sinks.indices { sinks[index].reporter.begin(sinks[index].destination.out) }
+    session.begin()
     runner.run { outcomes, skipped, done in
       progress.clear()
-      for outcome in outcomes {
-        guard options.filter.keeps(outcome) else {
-          run.filteredOut += 1
-          continue
-        }
-        reportProblem(outcome)
-        run.add(outcome, failOn: options.failOn)
-        groups.add(outcome)
-        for index in sinks.indices { sinks[index].reporter.report(outcome, sinks[index].destination.out) }
-      }
+      for outcome in outcomes { session.add(outcome) }
       for notice in skipped {
-        report(notice)
         if notice.kind == .notAReport {
+          session.report(notice)
           notReports.append(notice.message)
         } else {
-          run.notices.append(notice)
+          session.add(notice)
         }
       }
-      progress.show(done, reports: run.reports)
+      progress.show(done, reports: session.run.reports)
     }
-    progress.finish(reports: run.reports)
+    progress.finish(reports: session.run.reports)
 
-    run.groups = groups.sorted
     if !notReports.isEmpty && !options.quiet {
       io.writeStandardError(Self.notReportsLine(notReports, verbose: options.verbose))
     }
-    if run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
-      let notice = InputNotice(
+    return session.finish(
+      emptyRun: InputNotice(
         kind: .missing, path: invocation.arguments.joined(separator: " "),
-        message: "no crash reports found (looked for .ips and .crash files, and other files that start like a crash report)")
-      run.notices.append(notice)
-      report(notice)
-    }
-    run.exitCode = exitCode(run)
-    var status = run.exitCode
-    var written: [String] = []
-    for index in sinks.indices {
-      sinks[index].reporter.finish(run, sinks[index].destination.out)
-      if let message = sinks[index].destination.commit() {
-        CLI.writeError(message, io: io)
-        status = max(status, .cannotCreate)
-      } else if let file = sinks[index].destination.file {
-        written.append(file.destination.display)
-      }
-    }
-    if !written.isEmpty && !options.quiet && sinks.allSatisfy({ $0.destination.file != nil }) {
-      // The output went to files only: say what happened where the user looks.
-      io.writeStandardError("ips-doctor: \(run.sentence) (written to \(written.joined(separator: ", ")))\n")
-    }
-
-    if let path = stepSummaryPath {
-      let summary = MarkdownReporter.summarySection(run, title: "ips-doctor") + "\n"
-      if !GitHubReporter.append(summary, to: path) {
-        io.writeStandardError("ips-doctor: warning: cannot append to GITHUB_STEP_SUMMARY '\(PathName(path).display)'\n")
-      }
-    }
-
-    // The targets are in the order of `outputs`: the files, then the baseline.
-    if let path = options.writeBaseline, files.count < targets.count {
-      let baselineTarget = targets[files.count]
-      var updated = baseline ?? Baseline()
-      updated.merge(run.groups)
-      do throws(FileError) {
-        let file = try OutputFile(baselineTarget)
-        _ = file.write(JSONWriter.string(updated.json) + "\n")
-        try file.commit()
-      } catch {
-        CLI.writeError("cannot write the baseline '\(PathName(path).display)': \(error.message)", io: io)
-        status = max(status, .cannotCreate)
-      }
-    }
-    return status
-  }
-
-  /// The format of each `--output` file, then, when anything goes to standard output, its format
-  /// last. A file's name says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
-  /// says `.txt`, takes `--format` (or text). Standard output is written when no file is named (or
-  /// `-` is), or when `--format` names a format no file took (`--format github -o x.sarif`:
-  /// annotations on standard output, SARIF in the file).
-  func sinkFormats(files: [String]) -> [OutputFormat] {
-    let given = options.formatGiven ? options.format : nil
-    var formats: [OutputFormat] = []
-    for path in files {
-      let named = OutputFormat(forOutput: path)
-      formats.append(named == nil || named == .text ? (given ?? named ?? .text) : named!)
-    }
-    if files.isEmpty || options.outputs.contains("-") {
-      formats.append(options.format ?? .text)
-    } else if let given, !formats.contains(given) {
-      formats.append(given)
-    }
-    return formats
-  }
-
-  /// Where the Markdown summary (counts and the crash-group table) is appended in a GitHub
-  /// Actions step: with `--format github`, or any format when `GITHUB_ACTIONS` is `true`, so the
-  /// table is there also when `--output` writes SARIF.
-  var stepSummaryPath: String? {
-    guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
-      options.format == .github || environment["GITHUB_ACTIONS"] == "true"
-    else { return nil }
-    return path
-  }
-
-  func exitCode(_ run: RunSummary) -> ExitCode {
-    var code = ExitCode.success
-    if run.failing > 0 { code = max(code, .findings) }
-    if run.failOn != .never,
-      run.unreadable > 0 || run.notices.contains(where: { $0.kind == .unreadable })
-    {
-      code = max(code, .dataError)
-    }
-    if run.notices.contains(where: { $0.kind == .missing }) { code = max(code, .noInput) }
-    return code
-  }
-
-  /// A report that could not be read is an error on standard error, at once, whatever the format;
-  /// a damaged one that was diagnosed is a warning there (not with `--quiet`).
-  func reportProblem(_ outcome: ReportOutcome) {
-    guard let error = outcome.error else { return }
-    if outcome.isUnreadable {
-      io.writeStandardError("ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path)) + "\n")
-    } else if !options.quiet {
-      io.writeStandardError(
-        "ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path))
-          .replacing(" error: ", with: " warning: ", maxReplacements: 1)
-          + " (diagnosed from what could be read)\n")
-    }
+        message: "no crash reports found (looked for .ips and .crash files, and other files that start like a crash report)"))
   }
 
   /// "ips-doctor: skipped 3 files that are not Apple crash reports: 2 outputs of leaks, …".
@@ -485,22 +326,6 @@ struct DiagnoseCommand<IO: CLIIO> {
     let files = kinds.count == 1 ? "1 file that is not an Apple crash report" : "\(kinds.count) files that are not Apple crash reports"
     return "ips-doctor: skipped \(files) (\(parts.joined(separator: "; ")))"
       + (verbose ? "\n" : "; --verbose lists them\n")
-  }
-
-  /// Input problems go to standard error at once (skipped files only when not `--quiet`).
-  func report(_ notice: InputNotice) {
-    switch notice.kind {
-    case .notAReport:
-      if options.verbose {
-        io.writeStandardError("ips-doctor: note: \(notice.path): skipped: not an Apple crash report: \(notice.message)\n")
-      }
-    case .skipped:
-      if !options.quiet { io.writeStandardError("ips-doctor: warning: \(notice.path): \(notice.message)\n") }
-    case .missing where notice.message.hasPrefix("no crash reports"):
-      io.writeStandardError("ips-doctor: error: \(notice.message)\n")
-    case .missing, .unreadable:
-      io.writeStandardError("ips-doctor: error: \(notice.path): \(notice.message)\n")
-    }
   }
 
   static func coreCount() -> Int {

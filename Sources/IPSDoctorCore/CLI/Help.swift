@@ -30,6 +30,16 @@ enum Help {
         lines.append("")
         lines.append("ARGUMENTS:")
         lines += row("<path>", "One crash report, or - for standard input.")
+      case .merge:
+        lines.append("")
+        lines.append("ARGUMENTS:")
+        lines += row(
+          "<part.jsonl>...",
+          "What 'ips-doctor --format jsonl' (or 'merge --format jsonl') wrote: one report record a line; - for standard input.")
+        lines.append("")
+        lines += PlainText.wrap(
+          "Reports are merged in path order, each path once, so the output is that of one run over the folder the parts split, whatever their order or size. A line that is not a report record is an error naming the part and line; the others are merged, and the exit status is 65 (1 when a finding fails the run).",
+          width: width, indent: "")
       case .check:
         lines.append("")
         lines.append("ARGUMENTS:")
@@ -51,6 +61,12 @@ enum Help {
       var help = spec.help
       if command == .rules || command == .explain, spec.key == .format {
         help = "Output format: text, json, markdown. Default: text."
+      }
+      if command == .merge, spec.key == .format {
+        help = "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: text, or the --output file's extension."
+      }
+      if command == .merge, spec.key == .maxSize {
+        help = "Refuse parts larger than this (e.g. 512M, 2G). Default: 1G."
       }
       if command == .check, spec.key == .verbose {
         help = "Also list what was skipped, and the methods not reported and why."

@@ -27,9 +27,13 @@ public struct CrashSummary: Sendable, Equatable {
     public var symbolLocation: UInt64?
     public var imageOffset: UInt64?
     public var isApp: Bool
+    /// The description as an ips-doctor record wrote it (`ips-doctor merge` reads frames back
+    /// only as text); `nil` for a frame read from a report, described from its parts.
+    public var recordedText: String? = nil
 
     /// "ChatApp PushNotificationDelegate.handle() + 56", as the evidence describes frames.
     public var text: String {
+      if let recordedText { return recordedText }
       var parts: [String] = []
       if let image { parts.append(image) }
       if let symbol, !symbol.isEmpty, symbol != "???" {
@@ -43,6 +47,9 @@ public struct CrashSummary: Sendable, Equatable {
   }
 
   static let topFrameLimit = 5
+
+  /// A summary with nothing known, filled in field by field (``ReportRecord`` reads one back).
+  init() {}
 
   public init(context: borrowing DiagnosisContext) {
     let report = context.report

@@ -21,6 +21,11 @@ public struct SymbolicationHint: Sendable, Equatable {
 
   public var images: [ImageCommands]
 
+  /// Commands already made (``ReportRecord`` reads them back from a record).
+  init(images: [ImageCommands]) {
+    self.images = images
+  }
+
   init?(context: borrowing DiagnosisContext) {
     var byImage: [Int: [UInt64]] = [:]
     var order: [Int] = []

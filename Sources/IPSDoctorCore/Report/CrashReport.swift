@@ -14,7 +14,7 @@
 /// ``bodyDocument`` (as trees: ``headerJSON`` and ``bodyJSON``).
 public struct CrashReport: Sendable, Equatable {
   /// How the report was laid out on disk.
-  public enum Format: String, Sendable, Equatable {
+  public enum Format: String, Sendable, Equatable, CaseIterable {
     /// A JSON header line followed by a JSON body (bug_type 309 and most modern kinds).
     case json
     /// A JSON header line followed by a legacy text body (bug_type 109 and older kinds).

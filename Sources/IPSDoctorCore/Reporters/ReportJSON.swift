@@ -59,6 +59,7 @@ enum ReportJSON {
     } else {
       object.append("firstAppFrame", .null)
     }
+    object.append("headline", .optional(summary?.headline))
     object.append("severity", .optional(outcome.severity?.rawValue))
     object.append("baseline", .optional(outcome.baseline?.rawValue))
     object.append("diagnoses", .array(outcome.diagnoses.map(diagnosis)))
@@ -69,7 +70,7 @@ enum ReportJSON {
       return .object(item)
     }
     object.append("warnings", .array(warnings))
-    object.append("error", outcome.error.map(error) ?? .null)
+    object.append("error", outcome.error.map { error($0, strict: outcome.refusedByStrict) } ?? .null)
     return .object(object)
   }
 
@@ -106,12 +107,14 @@ enum ReportJSON {
       })
   }
 
-  static func error(_ error: ReportError) -> JSONValue {
+  /// `strict`: `--strict` refused the report for its warnings (the error says which).
+  static func error(_ error: ReportError, strict: Bool) -> JSONValue {
     .object([
       "message": .string(error.message),
       "line": .optional(error.line),
       "column": .optional(error.column),
       "path": .optional(error.path),
+      "strict": .bool(strict),
     ])
   }
 
