@@ -80,7 +80,8 @@ public struct ReportFacts: Sendable, Equatable {
 
   /// "2.4 (118)".
   public var versionDescription: String? {
-    switch (appVersion, buildVersion) {
+    // An empty version or build (some reports write "") says nothing.
+    switch (appVersion.flatMap { $0.isEmpty ? nil : $0 }, buildVersion.flatMap { $0.isEmpty ? nil : $0 }) {
     case (let version?, let build?): version == build ? version : .concatenating(version, " (", build, ")")
     case (let version?, nil): version
     case (nil, let build?): .concatenating("(", build, ")")
