@@ -9,24 +9,24 @@ public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     FuzzSink.checksum &+= FuzzMachO.run(UnsafeRawBufferPointer(start: data, count: size))
     return 0
   #else
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  // The JSON parser on its own, at a small depth limit too.
-  _ = try? JSONParser.parse(bytes)
-  _ = try? JSONParser.parse(bytes, maxDepth: 8)
-  // The reader, the engine, and everything that renders a result.
-  if let report = try? ReportReader.read(bytes) {
-    #if FUZZ_READER_ONLY
-      FuzzSink.checksum &+= report.threads.count &+ report.warnings.count
-    #else
-      let result = Doctor.diagnose(report)
-      FuzzSink.consume(result, report)
-      FuzzOutput.checkCommands(result)
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // The JSON parser on its own, at a small depth limit too.
+    _ = try? JSONParser.parse(bytes)
+    _ = try? JSONParser.parse(bytes, maxDepth: 8)
+    // The reader, the engine, and everything that renders a result.
+    if let report = try? ReportReader.read(bytes) {
+      #if FUZZ_READER_ONLY
+        FuzzSink.checksum &+= report.threads.count &+ report.warnings.count
+      #else
+        let result = Doctor.diagnose(report)
+        FuzzSink.consume(result, report)
+        FuzzOutput.checkCommands(result)
+      #endif
+    }
+    #if !FUZZ_READER_ONLY
+      FuzzOutput.checkEveryFormat(bytes)
     #endif
-  }
-  #if !FUZZ_READER_ONLY
-    FuzzOutput.checkEveryFormat(bytes)
-  #endif
-  return 0
+    return 0
   #endif
 }
 
@@ -37,7 +37,8 @@ enum FuzzMachO {
     for slice in MachOReader.slices(bytes) {
       let table = SymbolTable(slice)
       let symbolizer = DWARFSymbolizer(DWARFSections(slice))
-      let addresses = [0, slice.textAddress, slice.textAddress &+ 0x60c4, .max] + table.symbols.prefix(32).map(\.address)
+      let addresses =
+        [0, slice.textAddress, slice.textAddress &+ 0x60c4, .max] + table.symbols.prefix(32).map(\.address)
       for address in addresses {
         checksum &+= symbolizer.frames(at: address)?.frames.count ?? 0
         if let symbol = table.symbol(containing: address) { checksum &+= table.name(of: symbol)?.utf8.count ?? 0 }

@@ -30,8 +30,9 @@ let closedStreams = ProcessIO.openStandardStreams()
 // The arguments as the bytes the user typed: a file name that is not UTF-8 still names its file.
 let arguments = (1..<Int(CommandLine.argc)).map { index in
   let argument = CommandLine.unsafeArgv[index]!
-  return PathName.commandLineArgument(UnsafeBufferPointer(start: argument, count: strlen(argument))
-    .lazy.map { UInt8(bitPattern: $0) })
+  return PathName.commandLineArgument(
+    UnsafeBufferPointer(start: argument, count: strlen(argument))
+      .lazy.map { UInt8(bitPattern: $0) })
 }
 
 var status = CLI.run(

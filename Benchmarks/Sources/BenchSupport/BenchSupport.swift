@@ -200,7 +200,8 @@ public func measure(
     )
     let filesPerSecond = Double(corpus.count) / m
     let mbPerSecond = Double(corpus.totalBytes) / m / 1e6
-    let line = "# \(tool) \(mode) jobs=\(count): median \(m) s, \(Int(filesPerSecond)) files/s, \(Int(mbPerSecond)) MB/s\n"
+    let line =
+      "# \(tool) \(mode) jobs=\(count): median \(m) s, \(Int(filesPerSecond)) files/s, \(Int(mbPerSecond)) MB/s\n"
     _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
   }
 }

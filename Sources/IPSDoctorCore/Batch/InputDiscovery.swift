@@ -168,7 +168,8 @@ public struct InputDiscovery {
           inputs.append(path: name, isStream: true)
         default:
           notices.append(
-            InputNotice(kind: .skipped, path: name.display, message: "skipped: \(status.kind.phrase), not a regular file"))
+            InputNotice(
+              kind: .skipped, path: name.display, message: "skipped: \(status.kind.phrase), not a regular file"))
         }
       }
     }
@@ -217,7 +218,9 @@ public struct InputDiscovery {
     let identity = FileIdentity(device: status.device, inode: status.inode)
     if ancestors.contains(identity) {
       notices.append(
-        InputNotice(kind: .skipped, path: display, message: "skipped: symbolic link loop (a link back to a folder being scanned)"))
+        InputNotice(
+          kind: .skipped, path: display, message: "skipped: symbolic link loop (a link back to a folder being scanned)")
+      )
       return
     }
     guard seenDirectories.insert(identity).inserted else { return }  // already scanned by another route
@@ -248,16 +251,19 @@ public struct InputDiscovery {
         switch POSIX.status(path) {
         case .success(let target) where target.kind == .directory && !followLinks:
           notices.append(
-            InputNotice(kind: .skipped, path: path.display, message: "skipped: a symbolic link to a folder (--follow scans it)"))
+            InputNotice(
+              kind: .skipped, path: path.display, message: "skipped: a symbolic link to a folder (--follow scans it)"))
           continue
         case .success(let target): entry = target
         case .failure(let error):
           if error.reason == .notFound && !isReportName { continue }
-          let message = error.message == "too many levels of symbolic links"
+          let message =
+            error.message == "too many levels of symbolic links"
             ? "skipped: symbolic link loop" : "broken symbolic link (\(error.message))"
-          notices.append(InputNotice(
-            kind: error.message.hasPrefix("too many") ? .skipped : (isReportName ? .unreadable : .skipped),
-            path: path.display, message: message))
+          notices.append(
+            InputNotice(
+              kind: error.message.hasPrefix("too many") ? .skipped : (isReportName ? .unreadable : .skipped),
+              path: path.display, message: message))
           continue
         }
       }
@@ -273,7 +279,8 @@ public struct InputDiscovery {
       default:
         if isReportName {
           notices.append(
-            InputNotice(kind: .skipped, path: path.display, message: "skipped: \(entry.kind.phrase), not a regular file"))
+            InputNotice(
+              kind: .skipped, path: path.display, message: "skipped: \(entry.kind.phrase), not a regular file"))
         }
       }
     }

@@ -307,10 +307,13 @@ enum POSIX {
 
   /// Opens `path` (of any length; see ``at(_:failure:_:)``), or returns -1 with `errno` set.
   static func openFile(_ path: PathName, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-    at(path, failure: { code in
-      errno = code
-      return -1
-    }) { directory, name in openat(directory, name, flags, mode) }
+    at(
+      path,
+      failure: { code in
+        errno = code
+        return -1
+      }
+    ) { directory, name in openat(directory, name, flags, mode) }
   }
 
   /// The names in a directory (without "." and ".."), sorted by their bytes.
@@ -375,7 +378,8 @@ enum POSIX {
       return .failure(FileError(.notRegularFile, "skipped: \(status.kind.phrase), not a regular file"))
     }
     if let prefixOnly {
-      return readAll(fd: fd, sizeHint: min(prefixOnly, Int(status.size)), limit: prefixOnly,
+      return readAll(
+        fd: fd, sizeHint: min(prefixOnly, Int(status.size)), limit: prefixOnly,
         truncate: true)
     }
     if status.size > Int64(limit) {

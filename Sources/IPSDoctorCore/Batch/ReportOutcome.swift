@@ -244,7 +244,9 @@ extension ReportOutcome {
     if outcome.error == nil, options.strict, let first = warnings.first {
       let count = warnings.count
       outcome.error = ReportError(
-        message: "--strict: the report has \(count) warning\(count == 1 ? "" : "s"), the first: \(first.location): \(first.message)")
+        message:
+          "--strict: the report has \(count) warning\(count == 1 ? "" : "s"), the first: \(first.location): \(first.message)"
+      )
       outcome.refusedByStrict = true
     }
     if let baseline {

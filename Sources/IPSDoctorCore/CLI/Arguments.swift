@@ -44,7 +44,8 @@ public enum Command: String, Sendable, CaseIterable, Equatable {
   var abstract: String {
     switch self {
     case .diagnose: "Diagnose crash reports: why the app crashed and how to fix it (the default)."
-    case .merge: "Combine the --format jsonl outputs of several runs (shards) into the output of one run over all their reports."
+    case .merge:
+      "Combine the --format jsonl outputs of several runs (shards) into the output of one run over all their reports."
     case .show: "Print a report the way Xcode shows a crash (Apple's legacy text layout)."
     case .check: "Find async completion-handler delegate methods in Swift source that complete off the main thread."
     case .symbolicate: "Write a report with its app's frames symbolicated from dSYMs, as Xcode does."
@@ -219,7 +220,8 @@ struct OptionSpec: Sendable {
       commands: [.diagnose, .merge]),
     OptionSpec(
       key: .dsym, long: "dsym", short: nil, placeholder: "path",
-      help: "Symbolicate with this dSYM, DWARF or Mach-O file, or the ones in this folder (.xcarchive); repeatable. Default: the .dSYM bundles beside each report and in its dSYMs folder.",
+      help:
+        "Symbolicate with this dSYM, DWARF or Mach-O file, or the ones in this folder (.xcarchive); repeatable. Default: the .dSYM bundles beside each report and in its dSYMs folder.",
       commands: [.diagnose, .show, .symbolicate]),
     OptionSpec(
       key: .strict, long: "strict", short: nil, placeholder: nil,
@@ -272,7 +274,8 @@ struct OptionSpec: Sendable {
       help: "Keep only reports at or above this severity: error, warning, note.", commands: [.diagnose, .merge]),
     OptionSpec(
       key: .follow, long: "follow", short: "L", placeholder: nil,
-      help: "Follow symbolic links to folders inside the scanned folders (links named on the command line are always followed).",
+      help:
+        "Follow symbolic links to folders inside the scanned folders (links named on the command line are always followed).",
       commands: [.diagnose]),
     OptionSpec(
       key: .noProgress, long: "no-progress", short: nil, placeholder: nil,
@@ -284,7 +287,8 @@ struct OptionSpec: Sendable {
       commands: [.check]),
     OptionSpec(
       key: .defaultIsolation, long: "default-isolation", short: nil, placeholder: "isolation",
-      help: "check: the module's default isolation: nonisolated (the default) or main-actor (-default-isolation MainActor).",
+      help:
+        "check: the module's default isolation: nonisolated (the default) or main-actor (-default-isolation MainActor).",
       commands: [.check]),
     OptionSpec(
       key: .report, long: "report", short: nil, placeholder: "crash.ips",
@@ -365,7 +369,8 @@ public enum ArgumentBinder {
             throw .unknownOption(
               "-" + String(character),
               suggestion: longMatch.map { "--" + $0.long }
-                ?? (characters.count > 1 ? Suggest.best(String(characters), among: OptionSpec.all.map(\.long)).map { "--" + $0 } : nil))
+                ?? (characters.count > 1
+                  ? Suggest.best(String(characters), among: OptionSpec.all.map(\.long)).map { "--" + $0 } : nil))
           }
           if spec.takesValue {
             let rest = String(characters[(position + 1)...])

@@ -37,7 +37,8 @@ struct BatchSession<IO: CLIIO> {
       // A first run in CI has no baseline yet: every crash group is new.
       if options.writeBaseline != path {
         io.writeStandardError(
-          "ips-doctor: note: the baseline '\(PathName(path).display)' does not exist yet: every crash group counts as new (--write-baseline writes one)\n")
+          "ips-doctor: note: the baseline '\(PathName(path).display)' does not exist yet: every crash group counts as new (--write-baseline writes one)\n"
+        )
       }
       return .success(Baseline())
     }
@@ -60,13 +61,15 @@ struct BatchSession<IO: CLIIO> {
       guard case .success(let status) = POSIX.status(PathName(path)) else { return nil }
       return .file(device: status.device, inode: status.inode)
     }
-    let resolved = CLI.resolveOutputs(outputs, inputs: { output, identity in
-      // Updating the baseline it read is what --write-baseline is for.
-      if identity == baselineIdentity, output.option != "--write-baseline", let path = options.baseline {
-        return "the --baseline '\(PathName(path).display)'"
-      }
-      return input(identity)
-    }, io: io)
+    let resolved = CLI.resolveOutputs(
+      outputs,
+      inputs: { output, identity in
+        // Updating the baseline it read is what --write-baseline is for.
+        if identity == baselineIdentity, output.option != "--write-baseline", let path = options.baseline {
+          return "the --baseline '\(PathName(path).display)'"
+        }
+        return input(identity)
+      }, io: io)
     let targets: [OutputTarget]
     switch resolved {
     case .failure(let refusal): return .failure(refusal)
@@ -84,7 +87,8 @@ struct BatchSession<IO: CLIIO> {
         return .failure(CLI.OutputRefused(status: .cannotCreate))
       }
       let toTerminal = destination.file == nil && io.standardOutputIsTerminal
-      let color = format == .text
+      let color =
+        format == .text
         && CLI.useColor(options.color, isTerminal: toTerminal, environment: environment)
       let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
       let context = ReporterContext(
@@ -232,7 +236,8 @@ struct BatchSession<IO: CLIIO> {
       io.writeStandardError("ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path)) + "\n")
     } else if !options.quiet {
       io.writeStandardError(
-        "ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path))
+        "ips-doctor: "
+          + TerminalText.escaped(error.diagnostic(file: outcome.path))
           .replacing(" error: ", with: " warning: ", maxReplacements: 1)
           + " (diagnosed from what could be read)\n")
     }
@@ -243,7 +248,8 @@ struct BatchSession<IO: CLIIO> {
     switch notice.kind {
     case .notAReport:
       if options.verbose {
-        io.writeStandardError("ips-doctor: note: \(notice.path): skipped: not an Apple crash report: \(notice.message)\n")
+        io.writeStandardError(
+          "ips-doctor: note: \(notice.path): skipped: not an Apple crash report: \(notice.message)\n")
       }
     case .skipped:
       if !options.quiet { io.writeStandardError("ips-doctor: warning: \(notice.path): \(notice.message)\n") }

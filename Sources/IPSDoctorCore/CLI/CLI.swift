@@ -154,16 +154,20 @@ public enum CLI {
         guard case .success(let status) = POSIX.status(input) else { return nil }
         return status
       }
-      let resolved = CLI.resolveOutputs([NamedOutput(option: "--output", path: path)], inputs: { _, identity in
-        guard let input, let inputStatus,
-          identity == .file(device: inputStatus.device, inode: inputStatus.inode)
-        else { return nil }
-        return "the input '\(input.display)'"
-      }, io: io)
+      let resolved = CLI.resolveOutputs(
+        [NamedOutput(option: "--output", path: path)],
+        inputs: { _, identity in
+          guard let input, let inputStatus,
+            identity == .file(device: inputStatus.device, inode: inputStatus.inode)
+          else { return nil }
+          return "the input '\(input.display)'"
+        }, io: io)
       switch resolved {
       case .failure(let refusal): return .failure(refusal)
       case .success(let targets):
-        guard let destination = open(targets.first, io: io) else { return .failure(OutputRefused(status: .cannotCreate)) }
+        guard let destination = open(targets.first, io: io) else {
+          return .failure(OutputRefused(status: .cannotCreate))
+        }
         return .success(destination)
       }
     }
@@ -314,7 +318,8 @@ struct DiagnoseCommand<IO: CLIIO> {
     return session.finish(
       emptyRun: InputNotice(
         kind: .missing, path: invocation.arguments.joined(separator: " "),
-        message: "no crash reports found (looked for .ips and .crash files, and other files that start like a crash report)"))
+        message:
+          "no crash reports found (looked for .ips and .crash files, and other files that start like a crash report)"))
   }
 
   /// "ips-doctor: skipped 3 files that are not Apple crash reports: 2 outputs of leaks, …".
@@ -323,7 +328,9 @@ struct DiagnoseCommand<IO: CLIIO> {
     for kind in kinds { counts[kind, default: 0] += 1 }
     let parts = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
       .map { "\($0.value) × \($0.key)" }
-    let files = kinds.count == 1 ? "1 file that is not an Apple crash report" : "\(kinds.count) files that are not Apple crash reports"
+    let files =
+      kinds.count == 1
+      ? "1 file that is not an Apple crash report" : "\(kinds.count) files that are not Apple crash reports"
     return "ips-doctor: skipped \(files) (\(parts.joined(separator: "; ")))"
       + (verbose ? "\n" : "; --verbose lists them\n")
   }
@@ -344,7 +351,8 @@ struct Progress<IO: CLIIO> {
 
   func show(_ done: Int, reports: Int) {
     guard enabled, done < total else { return }
-    io.writeStandardError("\rips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(done)/\(total) files read…")
+    io.writeStandardError(
+      "\rips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(done)/\(total) files read…")
   }
 
   func clear() {
@@ -354,6 +362,7 @@ struct Progress<IO: CLIIO> {
 
   func finish(reports: Int) {
     guard enabled else { return }
-    io.writeStandardError("\r\u{1B}[Kips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(total)/\(total) files read\n")
+    io.writeStandardError(
+      "\r\u{1B}[Kips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(total)/\(total) files read\n")
   }
 }

@@ -52,7 +52,8 @@ struct CheckCommand<IO: CLIIO> {
     case .failure(let refusal): return refusal.status
     }
     destination.out.write(
-      CheckOutput.render(findings, format: options.format ?? .text, filesScanned: sources.count, verbose: options.verbose))
+      CheckOutput.render(
+        findings, format: options.format ?? .text, filesScanned: sources.count, verbose: options.verbose))
     if let report = options.report { status = max(status, linkReport(report, sources: sources)) }
     if let message = destination.commit() {
       CLI.writeError(message, io: io)
@@ -84,12 +85,15 @@ struct CheckCommand<IO: CLIIO> {
     }
     if found.links.isEmpty {
       io.writeStandardError(
-        "ips-doctor: " + TerminalText.escaped("\(name.display): the bridge frame names \(frame), declared in none of the scanned files") + "\n")
+        "ips-doctor: "
+          + TerminalText.escaped(
+            "\(name.display): the bridge frame names \(frame), declared in none of the scanned files") + "\n")
     }
     for link in found.links {
       io.writeStandardError(
         TerminalText.escaped(
-          "\(link.file):\(link.line):\(link.column): note: the crash in \(name.display) was called by the bridge of this declaration (@objc closure in \(frame))")
+          "\(link.file):\(link.line):\(link.column): note: the crash in \(name.display) was called by the bridge of this declaration (@objc closure in \(frame))"
+        )
           + "\n")
     }
     return .success

@@ -15,7 +15,9 @@ enum Help {
       }
       lines.append("")
       lines.append("ARGUMENTS:")
-      lines += row("<path>...", "Crash reports (.ips, .crash), folders (searched recursively; hidden files skipped), or - for standard input.")
+      lines += row(
+        "<path>...",
+        "Crash reports (.ips, .crash), folders (searched recursively; hidden files skipped), or - for standard input.")
       lines.append("")
       lines.append("COMMANDS:")
       for other in Command.allCases {
@@ -35,7 +37,8 @@ enum Help {
         lines.append("ARGUMENTS:")
         lines += row(
           "<part.jsonl>...",
-          "What 'ips-doctor --format jsonl' (or 'merge --format jsonl') wrote: one report record a line; - for standard input.")
+          "What 'ips-doctor --format jsonl' (or 'merge --format jsonl') wrote: one report record a line; - for standard input."
+        )
         lines.append("")
         lines += PlainText.wrap(
           "Reports are merged in path order, each path once, so the output is that of one run over the folder the parts split, whatever their order or size. A line that is not a report record is an error naming the part and line; the others are merged, and the exit status is 65 (1 when a finding fails the run).",
@@ -43,7 +46,10 @@ enum Help {
       case .check:
         lines.append("")
         lines.append("ARGUMENTS:")
-        lines += row("<path>...", "Swift files, or folders searched recursively (.build, DerivedData, Pods, Carthage and hidden folders skipped).")
+        lines += row(
+          "<path>...",
+          "Swift files, or folders searched recursively (.build, DerivedData, Pods, Carthage and hidden folders skipped)."
+        )
       case .explain:
         lines.append("")
         lines.append("ARGUMENTS:")
@@ -63,7 +69,8 @@ enum Help {
         help = "Output format: text, json, markdown. Default: text."
       }
       if command == .merge, spec.key == .format {
-        help = "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: text, or the --output file's extension."
+        help =
+          "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). Default: text, or the --output file's extension."
       }
       if command == .merge, spec.key == .maxSize {
         help = "Refuse parts larger than this (e.g. 512M, 2G). Default: 1G."
@@ -79,7 +86,8 @@ enum Help {
       lines += row("0", "No finding at or above --fail-on (default: error).")
       lines += row("1", "Findings at or above --fail-on that are not in the --baseline.")
       lines += row("64", "Usage error.")
-      lines += row("65", "Some input yielded no report to diagnose (or had warnings under --strict); a finding (1) wins over it.")
+      lines += row(
+        "65", "Some input yielded no report to diagnose (or had warnings under --strict); a finding (1) wins over it.")
       lines += row("66", "A named path does not exist, or no crash report was found.")
       lines += row("70", "Internal error.")
       lines += row("73", "The --output or --write-baseline file could not be written.")

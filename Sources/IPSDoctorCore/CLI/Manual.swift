@@ -50,7 +50,10 @@ enum Manual {
     for (name, meaning) in [
       ("NO_COLOR", "No colour unless --color always."),
       ("CI", "No progress line."),
-      ("GITHUB_STEP_SUMMARY", "A Markdown summary with the crash-group table is appended to this file with --format github, and in any format when GITHUB_ACTIONS is true."),
+      (
+        "GITHUB_STEP_SUMMARY",
+        "A Markdown summary with the crash-group table is appended to this file with --format github, and in any format when GITHUB_ACTIONS is true."
+      ),
     ] {
       lines.append(".TP")
       lines.append(".B \(name)")

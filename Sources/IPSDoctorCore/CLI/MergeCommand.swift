@@ -81,7 +81,8 @@ struct MergeCommand<IO: CLIIO> {
     return session.finish(
       emptyRun: InputNotice(
         kind: .missing, path: invocation.arguments.joined(separator: " "),
-        message: "no report records found in the parts (each line of a part is one report, as --format jsonl writes it)"))
+        message: "no report records found in the parts (each line of a part is one report, as --format jsonl writes it)"
+      ))
   }
 
   /// Why a part cannot be read.
@@ -112,7 +113,8 @@ struct MergeCommand<IO: CLIIO> {
       return fail(path.display, error.message, missing: error.reason == .notFound)
     case .success(let status) where status.kind == .directory:
       return fail(
-        path.display, "is a folder: merge reads the --format jsonl files of runs (ips-doctor FOLDER diagnoses a folder)")
+        path.display, "is a folder: merge reads the --format jsonl files of runs (ips-doctor FOLDER diagnoses a folder)"
+      )
     case .success(let status) where status.kind == .fifo:
       result = POSIX.readStream(path, limit: limit)  // `merge <(ssh host cat part.jsonl)`
     case .success(let status) where status.kind != .regular:
@@ -142,7 +144,8 @@ struct MergeCommand<IO: CLIIO> {
       guard let first = bad.first else { continue }
       for problem in bad.prefix(Self.shownProblemsPerPart) {
         io.writeStandardError(
-          "ips-doctor: error: \(display):\(problem.line): not a report record: \(TerminalText.escaped(problem.message))\n")
+          "ips-doctor: error: \(display):\(problem.line): not a report record: \(TerminalText.escaped(problem.message))\n"
+        )
       }
       if bad.count > Self.shownProblemsPerPart {
         io.writeStandardError(
@@ -152,7 +155,8 @@ struct MergeCommand<IO: CLIIO> {
       session.keep(
         InputNotice(
           kind: .unreadable, path: display,
-          message: "\(lines) not a report record (the first, line \(first.line): \(TerminalText.escaped(first.message)))"))
+          message:
+            "\(lines) not a report record (the first, line \(first.line): \(TerminalText.escaped(first.message)))"))
     }
   }
 }

@@ -101,10 +101,13 @@ struct OutputTarget {
   /// The path a symbolic link points to, relative to the link's folder when the link is relative.
   private static func linkTarget(_ link: PathName) throws(FileError) -> PathName {
     var buffer = [UInt8](repeating: 0, count: POSIX.pathLimit)
-    let count = POSIX.at(link, failure: { code in
-      errno = code
-      return -1
-    }) { directory, name in
+    let count = POSIX.at(
+      link,
+      failure: { code in
+        errno = code
+        return -1
+      }
+    ) { directory, name in
       buffer.withUnsafeMutableBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { readlinkat(directory, name, $0.baseAddress!, $0.count) }
       }

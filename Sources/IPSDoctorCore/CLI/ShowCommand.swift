@@ -25,7 +25,9 @@ struct ShowCommand<IO: CLIIO> {
       case .failure(let error):
         return fail(display, error.message, error.reason == .notFound ? .noInput : .dataError)
       case .success(let status) where status.kind == .directory:
-        return fail(display, "is a folder: show prints one report (use 'ips-doctor \(argument)' to diagnose a folder)", .dataError)
+        return fail(
+          display, "is a folder: show prints one report (use 'ips-doctor \(argument)' to diagnose a folder)", .dataError
+        )
       case .success(let status) where status.kind != .regular:
         return fail(display, "skipped: \(status.kind.phrase), not a regular file", .noInput)
       case .success:

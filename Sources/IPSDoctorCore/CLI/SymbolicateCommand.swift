@@ -64,11 +64,15 @@ struct SymbolicateCommand<IO: CLIIO> {
       io.writeStandardError("ips-doctor: warning: \(input.display): " + TerminalText.escaped(mismatch) + "\n")
     }
     if frames == 0 {
-      let looked = paths.isEmpty ? "no --dsym given and no .dSYM beside the report" : "\(index.count) debug image\(index.count == 1 ? "" : "s") found, none with a UUID of the report's images"
+      let looked =
+        paths.isEmpty
+        ? "no --dsym given and no .dSYM beside the report"
+        : "\(index.count) debug image\(index.count == 1 ? "" : "s") found, none with a UUID of the report's images"
       io.writeStandardError("ips-doctor: warning: \(input.display): no frame symbolicated (\(looked))\n")
     } else {
       let images = summary.matchedImages.map(TerminalText.escaped).joined(separator: ", ")
-      io.writeStandardError("ips-doctor: \(input.display): symbolicated \(frames) frame\(frames == 1 ? "" : "s") of \(images)\n")
+      io.writeStandardError(
+        "ips-doctor: \(input.display): symbolicated \(frames) frame\(frames == 1 ? "" : "s") of \(images)\n")
     }
     return .success
   }
@@ -84,7 +88,9 @@ enum ReportInput {
   static func read(_ argument: String, options: Options, io: some CLIIO, command: String)
     -> Result<(display: String, bytes: [UInt8]), Failure>
   {
-    func fail(_ display: String, _ message: String, _ status: ExitCode) -> Result<(display: String, bytes: [UInt8]), Failure> {
+    func fail(_ display: String, _ message: String, _ status: ExitCode) -> Result<
+      (display: String, bytes: [UInt8]), Failure
+    > {
       io.writeStandardError("ips-doctor: error: \(display): \(message)\n")
       return .failure(Failure(status: status))
     }

@@ -74,7 +74,8 @@ enum Suggest {
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
       let distance = editDistance(word, candidate.lowercased())
-      let acceptable = distance <= max(1, min(word.count, candidate.count) / 2)
+      let acceptable =
+        distance <= max(1, min(word.count, candidate.count) / 2)
         || (word.count >= 3 && candidate.hasPrefix(word))
       guard acceptable else { continue }
       if best == nil || distance < best!.distance { best = (candidate, distance) }

@@ -109,7 +109,9 @@ enum CheckOutput {
             "driver": .object([
               "name": .string("ips-doctor"),
               "version": .string(IPSDoctor.version),
-              "informationUri": .string("https://github.com/swiftlang/swift-evolution/blob/main/proposals/0338-clarify-execution-non-actor-async.md"),
+              "informationUri": .string(
+                "https://github.com/swiftlang/swift-evolution/blob/main/proposals/0338-clarify-execution-non-actor-async.md"
+              ),
               "rules": .array([rule]),
             ])
           ]),
@@ -183,7 +185,8 @@ enum CheckOutput {
       let name = "\(finding.file):\(finding.line):\(finding.column) \(finding.typeName).\(finding.function.swiftName)"
       out += "  <testcase classname=\"\(XML.attribute(finding.method.protocolName))\" name=\"\(XML.attribute(name))\""
       if finding.severity == .error {
-        out += ">\n    <failure message=\"\(XML.attribute(finding.message))\">"
+        out +=
+          ">\n    <failure message=\"\(XML.attribute(finding.message))\">"
           + XML.text(finding.fix) + "</failure>\n  </testcase>\n"
       } else {
         out += "/>\n"

@@ -34,7 +34,8 @@ enum CheckTableDocument {
 
 
       """
-    out += "| Protocol | Swift (async) | Objective-C selector | Framework | Off-main completion | Protocol isolation |\n"
+    out +=
+      "| Protocol | Swift (async) | Objective-C selector | Framework | Off-main completion | Protocol isolation |\n"
     out += "|---|---|---|---|---|---|\n"
     for method in CompletionHandlerDelegateTable.all {
       let isolation: String
@@ -44,10 +45,12 @@ enum CheckTableDocument {
       case .mainActorSince(let sdk): isolation = "`@MainActor` from the \(sdk)"
       }
       let swift = method.swiftName + (method.parameterType.map { " (\($0))" } ?? "")
-      out += "| [`\(method.protocolName)`](\(method.reference)) | `\(swift)` | `\(method.selector)` | "
+      out +=
+        "| [`\(method.protocolName)`](\(method.reference)) | `\(swift)` | `\(method.selector)` | "
         + "\(method.framework) | \(method.effect.rawValue) | \(isolation) |\n"
     }
-    out += "\n\(CompletionHandlerDelegateTable.all.count) methods. To add one, add a line to "
+    out +=
+      "\n\(CompletionHandlerDelegateTable.all.count) methods. To add one, add a line to "
       + "`Sources/IPSDoctorCore/Check/CompletionHandlerDelegateTable.swift` and re-record this file.\n"
     return out
   }

@@ -53,41 +53,219 @@ enum CompletionHandlerDelegateTable {
 
   static let all: [Method] = [
     // UserNotifications. UIKit's completion for a response updates the snapshot and asserts main.
-    Method(protocolName: "UNUserNotificationCenterDelegate", framework: "UserNotifications", swiftName: "userNotificationCenter(_:didReceive:)", selector: "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:", effect: .crash, isolation: .none, reference: "https://developer.apple.com/documentation/usernotifications/unusernotificationcenterdelegate/usernotificationcenter(_:didreceive:withcompletionhandler:)"),
-    Method(protocolName: "UNUserNotificationCenterDelegate", framework: "UserNotifications", swiftName: "userNotificationCenter(_:willPresent:)", selector: "userNotificationCenter:willPresentNotification:withCompletionHandler:", effect: .crash, isolation: .none, reference: "https://developer.apple.com/documentation/usernotifications/unusernotificationcenterdelegate/usernotificationcenter(_:willpresent:withcompletionhandler:)"),
+    Method(
+      protocolName: "UNUserNotificationCenterDelegate", framework: "UserNotifications",
+      swiftName: "userNotificationCenter(_:didReceive:)",
+      selector: "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:", effect: .crash,
+      isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/usernotifications/unusernotificationcenterdelegate/usernotificationcenter(_:didreceive:withcompletionhandler:)"
+    ),
+    Method(
+      protocolName: "UNUserNotificationCenterDelegate", framework: "UserNotifications",
+      swiftName: "userNotificationCenter(_:willPresent:)",
+      selector: "userNotificationCenter:willPresentNotification:withCompletionHandler:", effect: .crash,
+      isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/usernotifications/unusernotificationcenterdelegate/usernotificationcenter(_:willpresent:withcompletionhandler:)"
+    ),
     // UIKit application and scene delegates: `@MainActor` protocols.
-    Method(protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:didReceiveRemoteNotification:)", selector: "application:didReceiveRemoteNotification:fetchCompletionHandler:", effect: .crash, isolation: .mainActor, reference: "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didreceiveremotenotification:fetchcompletionhandler:)"),
-    Method(protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:)", selector: "application:performFetchWithCompletionHandler:", effect: .crash, isolation: .mainActor, reference: "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:performfetchwithcompletionhandler:)"),
-    Method(protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:performActionFor:)", selector: "application:performActionForShortcutItem:completionHandler:", effect: .crash, isolation: .mainActor, reference: "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:performactionfor:completionhandler:)"),
-    Method(protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:handleEventsForBackgroundURLSession:)", selector: "application:handleEventsForBackgroundURLSession:completionHandler:", effect: .crash, isolation: .mainActor, reference: "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handleeventsforbackgroundurlsession:completionhandler:)"),
-    Method(protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:handleWatchKitExtensionRequest:)", selector: "application:handleWatchKitExtensionRequest:reply:", effect: .misuse, isolation: .mainActor, reference: "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handlewatchkitextensionrequest:reply:)"),
-    Method(protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:handle:)", parameterType: "INIntent", selector: "application:handleIntent:completionHandler:", effect: .misuse, isolation: .mainActor, reference: "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handle:completionhandler:)"),
-    Method(protocolName: "UIWindowSceneDelegate", framework: "UIKit", swiftName: "windowScene(_:performActionFor:)", selector: "windowScene:performActionForShortcutItem:completionHandler:", effect: .crash, isolation: .mainActor, reference: "https://developer.apple.com/documentation/uikit/uiwindowscenedelegate/windowscene(_:performactionfor:completionhandler:)"),
+    Method(
+      protocolName: "UIApplicationDelegate", framework: "UIKit",
+      swiftName: "application(_:didReceiveRemoteNotification:)",
+      selector: "application:didReceiveRemoteNotification:fetchCompletionHandler:", effect: .crash,
+      isolation: .mainActor,
+      reference:
+        "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didreceiveremotenotification:fetchcompletionhandler:)"
+    ),
+    Method(
+      protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:)",
+      selector: "application:performFetchWithCompletionHandler:", effect: .crash, isolation: .mainActor,
+      reference:
+        "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:performfetchwithcompletionhandler:)"
+    ),
+    Method(
+      protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:performActionFor:)",
+      selector: "application:performActionForShortcutItem:completionHandler:", effect: .crash, isolation: .mainActor,
+      reference:
+        "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:performactionfor:completionhandler:)"
+    ),
+    Method(
+      protocolName: "UIApplicationDelegate", framework: "UIKit",
+      swiftName: "application(_:handleEventsForBackgroundURLSession:)",
+      selector: "application:handleEventsForBackgroundURLSession:completionHandler:", effect: .crash,
+      isolation: .mainActor,
+      reference:
+        "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handleeventsforbackgroundurlsession:completionhandler:)"
+    ),
+    Method(
+      protocolName: "UIApplicationDelegate", framework: "UIKit",
+      swiftName: "application(_:handleWatchKitExtensionRequest:)",
+      selector: "application:handleWatchKitExtensionRequest:reply:", effect: .misuse, isolation: .mainActor,
+      reference:
+        "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handlewatchkitextensionrequest:reply:)"
+    ),
+    Method(
+      protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:handle:)",
+      parameterType: "INIntent", selector: "application:handleIntent:completionHandler:", effect: .misuse,
+      isolation: .mainActor,
+      reference:
+        "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handle:completionhandler:)"
+    ),
+    Method(
+      protocolName: "UIWindowSceneDelegate", framework: "UIKit", swiftName: "windowScene(_:performActionFor:)",
+      selector: "windowScene:performActionForShortcutItem:completionHandler:", effect: .crash, isolation: .mainActor,
+      reference:
+        "https://developer.apple.com/documentation/uikit/uiwindowscenedelegate/windowscene(_:performactionfor:completionhandler:)"
+    ),
     // WebKit: `@MainActor` protocols from the iOS 18 / macOS 15 SDKs on; WebKit has called the
     // handlers back on main itself since r295101 (2022).
-    Method(protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:)", parameterType: "WKNavigationAction", selector: "webView:decidePolicyForNavigationAction:decisionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:decisionhandler:)-2ni62"),
-    Method(protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:preferences:)", selector: "webView:decidePolicyForNavigationAction:preferences:decisionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:preferences:decisionhandler:)"),
-    Method(protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:)", parameterType: "WKNavigationResponse", selector: "webView:decidePolicyForNavigationResponse:decisionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:decisionhandler:)-8t1ey"),
-    Method(protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:respondTo:)", selector: "webView:didReceiveAuthenticationChallenge:completionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didreceive:completionhandler:)"),
-    Method(protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:shouldAllowDeprecatedTLSFor:)", selector: "webView:authenticationChallenge:shouldAllowDeprecatedTLS:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:authenticationchallenge:shouldallowdeprecatedtls:)"),
-    Method(protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:runJavaScriptAlertPanelWithMessage:initiatedByFrame:)", selector: "webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascriptalertpanelwithmessage:initiatedbyframe:completionhandler:)"),
-    Method(protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:)", selector: "webView:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascriptconfirmpanelwithmessage:initiatedbyframe:completionhandler:)"),
-    Method(protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:)", selector: "webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascripttextinputpanelwithprompt:defaulttext:initiatedbyframe:completionhandler:)"),
-    Method(protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:contextMenuConfigurationForElement:)", selector: "webView:contextMenuConfigurationForElement:completionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:contextmenuconfigurationforelement:completionhandler:)"),
-    Method(protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:requestMediaCapturePermissionFor:initiatedByFrame:type:)", selector: "webView:requestMediaCapturePermissionForOrigin:initiatedByFrame:type:decisionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:requestmediacapturepermissionfor:initiatedbyframe:type:decisionhandler:)"),
-    Method(protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:requestDeviceOrientationAndMotionPermissionFor:initiatedByFrame:)", selector: "webView:requestDeviceOrientationAndMotionPermissionForOrigin:initiatedByFrame:decisionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:requestdeviceorientationandmotionpermissionfor:initiatedbyframe:decisionhandler:)"),
-    Method(protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:runOpenPanelWith:initiatedByFrame:)", selector: "webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runopenpanelwith:initiatedbyframe:completionhandler:)"),
-    Method(protocolName: "WKDownloadDelegate", framework: "WebKit", swiftName: "download(_:decideDestinationUsing:suggestedFilename:)", selector: "download:decideDestinationUsingResponse:suggestedFilename:completionHandler:", effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"), reference: "https://developer.apple.com/documentation/webkit/wkdownloaddelegate/download(_:decidedestinationusing:suggestedfilename:completionhandler:)"),
+    Method(
+      protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:)",
+      parameterType: "WKNavigationAction", selector: "webView:decidePolicyForNavigationAction:decisionHandler:",
+      effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:decisionhandler:)-2ni62"
+    ),
+    Method(
+      protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:preferences:)",
+      selector: "webView:decidePolicyForNavigationAction:preferences:decisionHandler:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:preferences:decisionhandler:)"
+    ),
+    Method(
+      protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:)",
+      parameterType: "WKNavigationResponse", selector: "webView:decidePolicyForNavigationResponse:decisionHandler:",
+      effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:decisionhandler:)-8t1ey"
+    ),
+    Method(
+      protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:respondTo:)",
+      selector: "webView:didReceiveAuthenticationChallenge:completionHandler:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didreceive:completionhandler:)"
+    ),
+    Method(
+      protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:shouldAllowDeprecatedTLSFor:)",
+      selector: "webView:authenticationChallenge:shouldAllowDeprecatedTLS:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:authenticationchallenge:shouldallowdeprecatedtls:)"
+    ),
+    Method(
+      protocolName: "WKUIDelegate", framework: "WebKit",
+      swiftName: "webView(_:runJavaScriptAlertPanelWithMessage:initiatedByFrame:)",
+      selector: "webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascriptalertpanelwithmessage:initiatedbyframe:completionhandler:)"
+    ),
+    Method(
+      protocolName: "WKUIDelegate", framework: "WebKit",
+      swiftName: "webView(_:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:)",
+      selector: "webView:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascriptconfirmpanelwithmessage:initiatedbyframe:completionhandler:)"
+    ),
+    Method(
+      protocolName: "WKUIDelegate", framework: "WebKit",
+      swiftName: "webView(_:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:)",
+      selector: "webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:",
+      effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascripttextinputpanelwithprompt:defaulttext:initiatedbyframe:completionhandler:)"
+    ),
+    Method(
+      protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:contextMenuConfigurationForElement:)",
+      selector: "webView:contextMenuConfigurationForElement:completionHandler:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:contextmenuconfigurationforelement:completionhandler:)"
+    ),
+    Method(
+      protocolName: "WKUIDelegate", framework: "WebKit",
+      swiftName: "webView(_:requestMediaCapturePermissionFor:initiatedByFrame:type:)",
+      selector: "webView:requestMediaCapturePermissionForOrigin:initiatedByFrame:type:decisionHandler:",
+      effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:requestmediacapturepermissionfor:initiatedbyframe:type:decisionhandler:)"
+    ),
+    Method(
+      protocolName: "WKUIDelegate", framework: "WebKit",
+      swiftName: "webView(_:requestDeviceOrientationAndMotionPermissionFor:initiatedByFrame:)",
+      selector: "webView:requestDeviceOrientationAndMotionPermissionForOrigin:initiatedByFrame:decisionHandler:",
+      effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:requestdeviceorientationandmotionpermissionfor:initiatedbyframe:decisionhandler:)"
+    ),
+    Method(
+      protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:runOpenPanelWith:initiatedByFrame:)",
+      selector: "webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runopenpanelwith:initiatedbyframe:completionhandler:)"
+    ),
+    Method(
+      protocolName: "WKDownloadDelegate", framework: "WebKit",
+      swiftName: "download(_:decideDestinationUsing:suggestedFilename:)",
+      selector: "download:decideDestinationUsingResponse:suggestedFilename:completionHandler:", effect: .misuse,
+      isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      reference:
+        "https://developer.apple.com/documentation/webkit/wkdownloaddelegate/download(_:decidedestinationusing:suggestedfilename:completionhandler:)"
+    ),
     // PushKit: the completion tells PushKit the VoIP push was handled (after reporting the call).
-    Method(protocolName: "PKPushRegistryDelegate", framework: "PushKit", swiftName: "pushRegistry(_:didReceiveIncomingPushWith:for:)", selector: "pushRegistry:didReceiveIncomingPushWithPayload:forType:withCompletionHandler:", effect: .misuse, isolation: .none, reference: "https://developer.apple.com/documentation/pushkit/pkpushregistrydelegate/pushregistry(_:didreceiveincomingpushwith:for:completion:)"),
+    Method(
+      protocolName: "PKPushRegistryDelegate", framework: "PushKit",
+      swiftName: "pushRegistry(_:didReceiveIncomingPushWith:for:)",
+      selector: "pushRegistry:didReceiveIncomingPushWithPayload:forType:withCompletionHandler:", effect: .misuse,
+      isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/pushkit/pkpushregistrydelegate/pushregistry(_:didreceiveincomingpushwith:for:completion:)"
+    ),
     // Intents: handlers run on a background queue and take their completion on any thread.
-    Method(protocolName: "INSendMessageIntentHandling", framework: "Intents", swiftName: "handle(intent:)", parameterType: "INSendMessageIntent", selector: "handleSendMessage:completion:", effect: .harmless, isolation: .none, reference: "https://developer.apple.com/documentation/intents/insendmessageintenthandling/handle(intent:completion:)"),
-    Method(protocolName: "INSendMessageIntentHandling", framework: "Intents", swiftName: "resolveRecipients(for:)", parameterType: "INSendMessageIntent", selector: "resolveRecipientsForSendMessage:withCompletion:", effect: .harmless, isolation: .none, reference: "https://developer.apple.com/documentation/intents/insendmessageintenthandling/resolverecipients(for:with:)"),
-    Method(protocolName: "INStartCallIntentHandling", framework: "Intents", swiftName: "handle(intent:)", parameterType: "INStartCallIntent", selector: "handleStartCall:completion:", effect: .harmless, isolation: .none, reference: "https://developer.apple.com/documentation/intents/instartcallintenthandling/handle(intent:completion:)"),
+    Method(
+      protocolName: "INSendMessageIntentHandling", framework: "Intents", swiftName: "handle(intent:)",
+      parameterType: "INSendMessageIntent", selector: "handleSendMessage:completion:", effect: .harmless,
+      isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/intents/insendmessageintenthandling/handle(intent:completion:)"),
+    Method(
+      protocolName: "INSendMessageIntentHandling", framework: "Intents", swiftName: "resolveRecipients(for:)",
+      parameterType: "INSendMessageIntent", selector: "resolveRecipientsForSendMessage:withCompletion:",
+      effect: .harmless, isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/intents/insendmessageintenthandling/resolverecipients(for:with:)"),
+    Method(
+      protocolName: "INStartCallIntentHandling", framework: "Intents", swiftName: "handle(intent:)",
+      parameterType: "INStartCallIntent", selector: "handleStartCall:completion:", effect: .harmless, isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/intents/instartcallintenthandling/handle(intent:completion:)"),
     // Foundation: URLSession calls its delegate on the delegate queue and accepts the handler anywhere.
-    Method(protocolName: "URLSessionDelegate", framework: "Foundation", swiftName: "urlSession(_:didReceive:)", selector: "URLSession:didReceiveChallenge:completionHandler:", effect: .harmless, isolation: .none, reference: "https://developer.apple.com/documentation/foundation/urlsessiondelegate/urlsession(_:didreceive:completionhandler:)"),
-    Method(protocolName: "URLSessionTaskDelegate", framework: "Foundation", swiftName: "urlSession(_:task:willPerformHTTPRedirection:newRequest:)", selector: "URLSession:task:willPerformHTTPRedirection:newRequest:completionHandler:", effect: .harmless, isolation: .none, reference: "https://developer.apple.com/documentation/foundation/urlsessiontaskdelegate/urlsession(_:task:willperformhttpredirection:newrequest:completionhandler:)"),
-    Method(protocolName: "URLSessionDataDelegate", framework: "Foundation", swiftName: "urlSession(_:dataTask:didReceive:)", parameterType: "URLResponse", selector: "URLSession:dataTask:didReceiveResponse:completionHandler:", effect: .harmless, isolation: .none, reference: "https://developer.apple.com/documentation/foundation/urlsessiondatadelegate/urlsession(_:datatask:didreceive:completionhandler:)"),
+    Method(
+      protocolName: "URLSessionDelegate", framework: "Foundation", swiftName: "urlSession(_:didReceive:)",
+      selector: "URLSession:didReceiveChallenge:completionHandler:", effect: .harmless, isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/foundation/urlsessiondelegate/urlsession(_:didreceive:completionhandler:)"
+    ),
+    Method(
+      protocolName: "URLSessionTaskDelegate", framework: "Foundation",
+      swiftName: "urlSession(_:task:willPerformHTTPRedirection:newRequest:)",
+      selector: "URLSession:task:willPerformHTTPRedirection:newRequest:completionHandler:", effect: .harmless,
+      isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/foundation/urlsessiontaskdelegate/urlsession(_:task:willperformhttpredirection:newrequest:completionhandler:)"
+    ),
+    Method(
+      protocolName: "URLSessionDataDelegate", framework: "Foundation", swiftName: "urlSession(_:dataTask:didReceive:)",
+      parameterType: "URLResponse", selector: "URLSession:dataTask:didReceiveResponse:completionHandler:",
+      effect: .harmless, isolation: .none,
+      reference:
+        "https://developer.apple.com/documentation/foundation/urlsessiondatadelegate/urlsession(_:datatask:didreceive:completionhandler:)"
+    ),
   ]
 
   /// The protocols of the table, each with its isolation.

@@ -9,7 +9,9 @@ struct CrashDeclarationLink: Sendable, Equatable {
 
   /// The declarations named by the bridge frame of `reportBytes`: empty when the report has no
   /// bridge frame or no scanned type declares the method. `nil` when it is not a crash report.
-  static func links(reportBytes: [UInt8], sources: [SourceChecker.Source]) -> (frame: String?, links: [CrashDeclarationLink])? {
+  static func links(reportBytes: [UInt8], sources: [SourceChecker.Source]) -> (
+    frame: String?, links: [CrashDeclarationLink]
+  )? {
     guard let report = try? ReportReader.read(reportBytes) else { return nil }
     let context = DiagnosisContext(report: report)
     guard let bridge = MainThreadAssertion.bridgeFrame(in: context) else { return (nil, []) }

@@ -87,7 +87,8 @@ struct IsolationResolver {
         case .mainActor:
           return .main("the extension's conformance to @MainActor \(entry.name) isolates its members")
         case .mainActorSince(let sdk):
-          sdkNote = "built with an SDK older than the \(sdk), \(entry.name) is not @MainActor and neither is the method (with it, the extension's conformance isolates the method)"
+          sdkNote =
+            "built with an SDK older than the \(sdk), \(entry.name) is not @MainActor and neither is the method (with it, the extension's conformance isolates the method)"
         case .none: break
         }
       }
@@ -97,7 +98,9 @@ struct IsolationResolver {
       if let primary = primary(named: enclosing.name) {
         typeAnswer = typeIsolation(primary, depth: 0)
       } else {
-        typeAnswer = .unknown("'\(enclosing.name)' is declared outside the scanned files, so its isolation (@MainActor, a UIKit superclass, a @MainActor protocol) cannot be seen")
+        typeAnswer = .unknown(
+          "'\(enclosing.name)' is declared outside the scanned files, so its isolation (@MainActor, a UIKit superclass, a @MainActor protocol) cannot be seen"
+        )
       }
     } else {
       typeAnswer = typeIsolation(enclosing, depth: 0)
@@ -143,7 +146,8 @@ struct IsolationResolver {
       case .mainActor:
         return .main("'\(type.name)' inherits @MainActor from \(entry.name) in its declaration")
       case .mainActorSince(let sdk):
-        sdkNote = "built with an SDK older than the \(sdk), \(entry.name) is not @MainActor and neither is '\(type.name)' (with it, the conformance in its declaration isolates the type)"
+        sdkNote =
+          "built with an SDK older than the \(sdk), \(entry.name) is not @MainActor and neither is '\(type.name)' (with it, the conformance in its declaration isolates the type)"
       case .none: break
       }
     }
@@ -159,7 +163,9 @@ struct IsolationResolver {
       } else if primary(named: first.name) == nil {
         if let sdkNote { return .sdkDependent(sdkNote) }
         if defaultMainActor { return .main("the module's default isolation is the main actor") }
-        return .unknown("'\(type.name)' inherits from '\(first.name)', declared outside the scanned files; if that is a @MainActor class (a UIKit class), the method is isolated")
+        return .unknown(
+          "'\(type.name)' inherits from '\(first.name)', declared outside the scanned files; if that is a @MainActor class (a UIKit class), the method is isolated"
+        )
       }
     }
     if let sdkNote { return .sdkDependent(sdkNote) }
@@ -167,9 +173,13 @@ struct IsolationResolver {
       return .main("the module's default isolation is the main actor (--default-isolation main-actor)")
     }
     if let setting = mainActorDefaultSeenIn {
-      return .unknown("'\(type.name)' has no isolation of its own, and \(setting) makes some module's default isolation MainActor (state it with --default-isolation)")
+      return .unknown(
+        "'\(type.name)' has no isolation of its own, and \(setting) makes some module's default isolation MainActor (state it with --default-isolation)"
+      )
     }
-    return .notMain("'\(type.name)' is not main-actor isolated (assuming the module's default isolation is nonisolated; see --default-isolation)")
+    return .notMain(
+      "'\(type.name)' is not main-actor isolated (assuming the module's default isolation is nonisolated; see --default-isolation)"
+    )
   }
 
   /// Whether the type declared or extended by `enclosing` conforms to `protocolName`.

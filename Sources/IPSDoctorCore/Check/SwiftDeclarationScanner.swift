@@ -60,8 +60,10 @@ struct SwiftDeclarationScanner {
 
   /// The offset just after `token` in the file.
   private func end(of token: SwiftToken) -> Int {
-    token.kind == .literal ? token.offset + 1 : token.offset + token.value.utf8.count
-      + (token.kind == .attribute || token.kind == .pound ? 1 : 0)
+    token.kind == .literal
+      ? token.offset + 1
+      : token.offset + token.value.utf8.count
+        + (token.kind == .attribute || token.kind == .pound ? 1 : 0)
   }
 
   /// Whether the token at `index` and the next one spell `->`.
@@ -173,7 +175,8 @@ struct SwiftDeclarationScanner {
   private mutating func identifier(_ current: SwiftToken) {
     let next = token(1)
     switch current.value {
-    case "class" where next?.kind == .identifier && !Self.declarationKeywords.contains(next!.value)
+    case "class"
+    where next?.kind == .identifier && !Self.declarationKeywords.contains(next!.value)
       && !Self.modifiers.contains(next!.value):
       typeDeclaration(.class)
     case "struct", "enum", "protocol", "extension", "actor":
@@ -268,7 +271,9 @@ struct SwiftDeclarationScanner {
       attributes = []
     }
     while let current = token() {
-      if current.isPunctuation(UInt8(ascii: "{")) || current.isIdentifier("where") || current.isPunctuation(UInt8(ascii: "}")) {
+      if current.isPunctuation(UInt8(ascii: "{")) || current.isIdentifier("where")
+        || current.isPunctuation(UInt8(ascii: "}"))
+      {
         break
       }
       switch current.kind {

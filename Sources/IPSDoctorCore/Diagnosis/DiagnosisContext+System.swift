@@ -107,7 +107,8 @@ extension DiagnosisContext {
         // `split` omits empty parts.
         if start < end {
           let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-          values.append(String.asciiParseUInt64(bytes: part) ?? String.characterParseUInt64(Self.substring(text, start, end)))
+          values.append(
+            String.asciiParseUInt64(bytes: part) ?? String.characterParseUInt64(Self.substring(text, start, end)))
         }
         start = end + 1
       }

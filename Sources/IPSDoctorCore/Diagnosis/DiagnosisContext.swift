@@ -133,7 +133,8 @@ public struct DiagnosisContext: Sendable {
           images[index].name != nil
             && BinaryImage.isAppImage(
               name: images[index].name, path: images[index].path, source: images[index].source,
-              bundle: bundle))
+              bundle: bundle)
+        )
       }
     }
     self.isAppImage = isAppImage
@@ -321,7 +322,6 @@ public struct DiagnosisContext: Sendable {
     if let lastExceptionBacktrace { try body(lastExceptionBacktrace) }
     if let crashedBacktrace { try body(crashedBacktrace) }
   }
-
 
   public func isAppFrame(_ frame: Frame) -> Bool {
     if let index = frame.imageIndex { return isAppImage.indices.contains(index) && isAppImage[index] }

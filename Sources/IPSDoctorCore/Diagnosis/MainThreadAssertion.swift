@@ -44,7 +44,9 @@ public enum MainThreadAssertion {
       {
         return image == "UIKitCore" ? "UIKit" : image
       }
-      if let text = reason?.detail, text.prefilteredContains("WKNavigationDelegate") || text.prefilteredContains("WKUIDelegate") {
+      if let text = reason?.detail,
+        text.prefilteredContains("WKNavigationDelegate") || text.prefilteredContains("WKUIDelegate")
+      {
         return "WebKit"
       }
       return "UIKit"
@@ -81,7 +83,8 @@ public enum MainThreadAssertion {
       if backtrace.symbolText?.contains(assertionHandler) == false { return nil }
       // Only the asserting frames some symbol contains can match a frame; with none, `deepest`
       // stays `nil` and the backtrace adds nothing.
-      let markers = backtrace.symbolText.map { text in assertingFrames.filter { text.contains($0) != false } }
+      let markers =
+        backtrace.symbolText.map { text in assertingFrames.filter { text.contains($0) != false } }
         ?? assertingFrames
       if markers.isEmpty { return nil }
       var evidence: [Evidence] = []
@@ -222,7 +225,8 @@ public enum MainThreadAssertion {
     guard let close else { return nil }
     let inner = entity[entity.index(after: paren)..<close]
     let labels =
-      inner.prefilteredContains(" ") || inner.prefilteredContains(",") ? SwiftDemangler.labels(of: inner) : String(inner)
+      inner.prefilteredContains(" ") || inner.prefilteredContains(",")
+      ? SwiftDemangler.labels(of: inner) : String(inner)
     return (String(parts[parts.count - 2]), String(parts[parts.count - 1]) + "(" + labels + ")")
   }
 
@@ -287,7 +291,9 @@ public enum MainThreadAssertion {
 
   /// Whether the Swift concurrency runtime ran the job: its frames in the backtrace or the crashed
   /// thread on a cooperative queue.
-  public static func concurrencyEvidence(in context: DiagnosisContext, below index: Int?, of backtrace: DiagnosisContext.Backtrace?) -> [Evidence] {
+  public static func concurrencyEvidence(
+    in context: DiagnosisContext, below index: Int?, of backtrace: DiagnosisContext.Backtrace?
+  ) -> [Evidence] {
     var evidence: [Evidence] = []
     // The crashed thread read in place: `crashedThread` copies it (its frames and names retained)
     // to read its queue.

@@ -232,7 +232,9 @@ public enum SwiftDemangler {
       let number = text.prefix(while: \.isNumber)
       output += number
       text = text[number.endIndex...]
-      if let inRange = text.prefilteredFirstRange(of: " in "), !text[..<inRange.lowerBound].prefilteredContains("closure #") {
+      if let inRange = text.prefilteredFirstRange(of: " in "),
+        !text[..<inRange.lowerBound].prefilteredContains("closure #")
+      {
         text = text[inRange.lowerBound...]
       }
     }

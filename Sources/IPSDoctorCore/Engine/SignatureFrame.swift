@@ -95,7 +95,9 @@ enum SignatureFrame {
       case dot: dots += 1
       case space:
         hasSpace = true
-        if next == UInt8(ascii: "i"), index + 3 < count, bytes[index + 2] == UInt8(ascii: "n"), bytes[index + 3] == space {
+        if next == UInt8(ascii: "i"), index + 3 < count, bytes[index + 2] == UInt8(ascii: "n"),
+          bytes[index + 3] == space
+        {
           fullForm = true
         }
       case open: hasOpen = true
@@ -133,7 +135,8 @@ enum SignatureFrame {
 
   /// Copies `text` into `output` without its `<…>` clauses (nested), keeping `->`; returns the
   /// number of bytes written.
-  static func withoutGenerics(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+  static func withoutGenerics(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int
+  {
     var written = 0
     var depth = 0
     var previous = space
@@ -215,7 +218,9 @@ enum SignatureFrame {
     }
     var depth = 0
     for index in parameters..<end {
-      if text[index] == open { depth += 1 } else if text[index] == close {
+      if text[index] == open {
+        depth += 1
+      } else if text[index] == close {
         depth -= 1
         if depth == 0 {
           shortName(text, start..<parameters, into: &writer)

@@ -92,7 +92,8 @@ public struct SymbolicationHint: Sendable, Equatable {
     var digits = 0
     for byte in uuid.utf8 {
       switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+        UInt8(ascii: "a")...UInt8(ascii: "f"):
         digits += 1
       case UInt8(ascii: "-") where digits > 0 && digits < 32: continue
       default: return nil
@@ -135,7 +136,8 @@ public struct SymbolicationHint: Sendable, Equatable {
     guard !text.utf8.isEmpty else { return false }
     for byte in text.utf8 {
       let isSafe =
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || Self.safePunctuation.contains(byte)
       if !isSafe { return false }
     }

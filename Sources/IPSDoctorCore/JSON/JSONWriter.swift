@@ -105,43 +105,44 @@ public struct JSONWriter: ~Copyable {
   /// written by ``appendEscaped(_:to:)``, as ``appendQuotedByScalars(_:to:)`` writes every one.
   static func appendQuoted(_ text: String, to output: inout ByteBuffer) {
     output.append(0x22)
-    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes -> Void? in
-      if holdsLegacyCommandMarker(bytes) { return nil }
-      var runStart = 0
-      var offset = 0
-      let count = bytes.count
-      let base = UnsafeRawPointer(bytes.baseAddress)
-      while offset < count {
-        // Eight bytes at a time up to the first that is not plain printable ASCII.
-        if let base, offset &+ 8 <= count {
-          let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-          let marked = Self.unplainBytes(word)
-          if marked == 0 {
-            offset &+= 8
+    let copied: Void? =
+      text.utf8.withContiguousStorageIfAvailable { bytes -> Void? in
+        if holdsLegacyCommandMarker(bytes) { return nil }
+        var runStart = 0
+        var offset = 0
+        let count = bytes.count
+        let base = UnsafeRawPointer(bytes.baseAddress)
+        while offset < count {
+          // Eight bytes at a time up to the first that is not plain printable ASCII.
+          if let base, offset &+ 8 <= count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let marked = Self.unplainBytes(word)
+            if marked == 0 {
+              offset &+= 8
+              continue
+            }
+            offset &+= marked.trailingZeroBitCount &>> 3
+          }
+          let byte = bytes[offset]
+          if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
+            offset &+= 1
             continue
           }
-          offset &+= marked.trailingZeroBitCount &>> 3
-        }
-        let byte = bytes[offset]
-        if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
-          offset &+= 1
-          continue
-        }
-        // A string's UTF-8 is valid: the lead byte gives the scalar's length.
-        let (scalar, width) = Self.scalar(in: bytes, at: offset)
-        if byte >= 0x80 && !isEscapedAsHex(scalar.value) {
-          // Written as it is (dashes, quotes, accented letters): part of the run.
+          // A string's UTF-8 is valid: the lead byte gives the scalar's length.
+          let (scalar, width) = Self.scalar(in: bytes, at: offset)
+          if byte >= 0x80 && !isEscapedAsHex(scalar.value) {
+            // Written as it is (dashes, quotes, accented letters): part of the run.
+            offset &+= width
+            continue
+          }
+          if runStart < offset { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
+          appendEscaped(scalar, to: &output)
           offset &+= width
-          continue
+          runStart = offset
         }
-        if runStart < offset { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<offset])) }
-        appendEscaped(scalar, to: &output)
-        offset &+= width
-        runStart = offset
-      }
-      if runStart < count { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
-      return ()
-    } ?? nil
+        if runStart < count { output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        return ()
+      } ?? nil
     if copied == nil {
       let scalars = Array(text.unicodeScalars)
       for index in scalars.indices {

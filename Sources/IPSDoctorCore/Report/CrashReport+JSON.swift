@@ -311,7 +311,8 @@ extension CrashReport {
         if threads.indices.contains(index) {
           faultingThread = index
         } else {
-          decoder.warn(path(), "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
+          decoder.warn(
+            path(), "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
         }
       }
     }

@@ -629,7 +629,9 @@ extension BinaryImage {
   static func appBundle(ofProcessPath path: String?) -> AppBundle? {
     guard let path, let range = path.prefilteredFirstRange(of: ".app/") else { return nil }
     // Over the UTF-8 view: "/" is ASCII, and stepping back `Character` by `Character` is slow.
-    let start = path.utf8[..<range.lowerBound].lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.startIndex
+    let start =
+      path.utf8[..<range.lowerBound].lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) }
+      ?? path.startIndex
     guard start < range.lowerBound else { return nil }
     return AppBundle(prefix: String(path[..<range.upperBound]), component: "/" + path[start..<range.upperBound])
   }
@@ -783,7 +785,9 @@ enum ImageUUID: Sendable, Equatable {
   init?(canonical bytes: UnsafeRawBufferPointer) {
     guard bytes.count == 36, let base = bytes.baseAddress else { return nil }
     guard bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else { return nil }
-    func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    func word(_ offset: Int) -> UInt64 {
+      UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
     func half(_ offset: Int) -> UInt64 {
       UInt64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }
@@ -792,9 +796,11 @@ enum ImageUUID: Sendable, Equatable {
     let high = Self.packed(nibbles.0) | Self.packed(nibbles.1) << 32
     let low = Self.packed(nibbles.2) | Self.packed(nibbles.3) << 32
     // Valid digits of one case are exactly the bytes that spell their own nibbles again.
-    let lowercase = (Self.ascii(nibbles.0, letters: 0x27) ^ groups.0) | (Self.ascii(nibbles.1, letters: 0x27) ^ groups.1)
+    let lowercase =
+      (Self.ascii(nibbles.0, letters: 0x27) ^ groups.0) | (Self.ascii(nibbles.1, letters: 0x27) ^ groups.1)
       | (Self.ascii(nibbles.2, letters: 0x27) ^ groups.2) | (Self.ascii(nibbles.3, letters: 0x27) ^ groups.3)
-    let uppercase = (Self.ascii(nibbles.0, letters: 0x07) ^ groups.0) | (Self.ascii(nibbles.1, letters: 0x07) ^ groups.1)
+    let uppercase =
+      (Self.ascii(nibbles.0, letters: 0x07) ^ groups.0) | (Self.ascii(nibbles.1, letters: 0x07) ^ groups.1)
       | (Self.ascii(nibbles.2, letters: 0x07) ^ groups.2) | (Self.ascii(nibbles.3, letters: 0x07) ^ groups.3)
     let inRange = (nibbles.0 | nibbles.1 | nibbles.2 | nibbles.3) & 0xF0F0_F0F0_F0F0_F0F0 == 0
     guard inRange else { return nil }

@@ -174,9 +174,10 @@ public enum ReportReader {
       report.apply(header: header)
       report.kind = report.bugType?.kind ?? .unknown
       report.headerDocument = first
-      report.warnings = warnings + [
-        ReportWarning(location: "line 2", message: "the report has a header but no body")
-      ]
+      report.warnings =
+        warnings + [
+          ReportWarning(location: "line 2", message: "the report has a header but no body")
+        ]
       return report
     }
     if buffer[next] == UInt8(ascii: "{") {

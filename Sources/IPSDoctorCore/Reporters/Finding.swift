@@ -105,7 +105,8 @@ struct Finding {
       findings.append(
         Finding(
           ruleID: Builtin.inconclusive.rawValue,
-          title: kind == .crash ? Builtin.inconclusive.title : "Inconclusive \(outcome.facts?.bugTypeName ?? kind.rawValue)",
+          title: kind == .crash
+            ? Builtin.inconclusive.title : "Inconclusive \(outcome.facts?.bugTypeName ?? kind.rawValue)",
           severity: kind == .crash ? .warning : .note, confidence: nil,
           message: "No rule recognises this \(kind == .crash ? "crash" : "report")"
             + (parts.isEmpty ? "." : ": " + parts.joined(separator: "; ") + "."),

@@ -73,12 +73,17 @@ struct GitHubReporter: Reporter {
     if !unreadable.isEmpty {
       let count = unreadable.count
       let listed = unreadable.prefix(3).joined(separator: "\n") + (count > 3 ? "\n…" : "")
-      emit("error", "::error title=\(Self.property("\(count) input\(count == 1 ? "" : "s") could not be read [unreadable-report]"))::\(Self.data(listed))\n")
+      emit(
+        "error",
+        "::error title=\(Self.property("\(count) input\(count == 1 ? "" : "s") could not be read [unreadable-report]"))::\(Self.data(listed))\n"
+      )
     }
     // Groups are sorted by count; errors go first, then warnings, then notices.
     let order = ["error": 0, "warning": 1, "notice": 2]
     let groups = run.groups.compactMap { group in annotations[group.signature.id].map { (group, $0) } }
-      .enumerated().sorted { (order[$0.element.1.command] ?? 3, $0.offset) < (order[$1.element.1.command] ?? 3, $1.offset) }
+      .enumerated().sorted {
+        (order[$0.element.1.command] ?? 3, $0.offset) < (order[$1.element.1.command] ?? 3, $1.offset)
+      }
       .map(\.element)
     for (group, annotation) in groups {
       let reports = group.count == 1 ? "1 report" : "\(group.count) reports"
@@ -86,7 +91,8 @@ struct GitHubReporter: Reporter {
       let message = annotation.message + "\n\n\(reports), e.g. \(examples)"
       emit(
         annotation.command,
-        "::\(annotation.command) file=\(Self.property(group.examples.first ?? "")),line=1,title=\(Self.property(annotation.title + " — " + reports))::\(Self.data(message))\n")
+        "::\(annotation.command) file=\(Self.property(group.examples.first ?? "")),line=1,title=\(Self.property(annotation.title + " — " + reports))::\(Self.data(message))\n"
+      )
     }
     for notice in run.notices {
       let command = notice.kind == .skipped ? "warning" : "error"
@@ -94,7 +100,8 @@ struct GitHubReporter: Reporter {
     }
     for (command, count) in left.sorted(by: { (order[$0.key] ?? 3) < (order[$1.key] ?? 3) }) {
       out.write(
-        "ips-doctor: \(count) more \(command) annotation\(count == 1 ? " was" : "s were") not written: GitHub shows \(Self.perLevelLimit) per level in a step; the step summary and the other formats list every group\n")
+        "ips-doctor: \(count) more \(command) annotation\(count == 1 ? " was" : "s were") not written: GitHub shows \(Self.perLevelLimit) per level in a step; the step summary and the other formats list every group\n"
+      )
     }
     out.write("ips-doctor: " + run.sentence + "\n")
   }

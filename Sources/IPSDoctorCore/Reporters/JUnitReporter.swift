@@ -29,12 +29,14 @@ struct JUnitReporter: Reporter {
     }
     if errorFinding != nil { errors += 1 } else if !failing.isEmpty { failures += 1 }
     let classname = "ips-doctor." + (outcome.facts?.kind.rawValue ?? "unreadable")
-    var text = "    <testcase classname=\"\(XML.attribute(classname))\" name=\"\(XML.attribute(outcome.path))\" time=\"0\">\n"
+    var text =
+      "    <testcase classname=\"\(XML.attribute(classname))\" name=\"\(XML.attribute(outcome.path))\" time=\"0\">\n"
     if let errorFinding {
       text += "      <error type=\"\(errorFinding.ruleID)\" message=\"\(XML.attribute(errorFinding.message))\"/>\n"
     }
     for finding in failing {
-      text += "      <failure type=\"\(XML.attribute(finding.ruleID))\" message=\"\(XML.attribute(headline(finding)))\">"
+      text +=
+        "      <failure type=\"\(XML.attribute(finding.ruleID))\" message=\"\(XML.attribute(headline(finding)))\">"
       text += XML.text(body(finding)) + "</failure>\n"
     }
     let alternatives = Finding.alternatives(for: outcome).map {
@@ -43,7 +45,9 @@ struct JUnitReporter: Reporter {
     if !passing.isEmpty || !alternatives.isEmpty {
       let known = outcome.baseline == .known ? "Known crash (in the baseline).\n\n" : ""
       let sections = passing.map { headline($0) + "\n" + body($0) } + [alternatives.joined(separator: "\n")]
-      text += "      <system-out>" + XML.text(known + sections.filter { !$0.isEmpty }.joined(separator: "\n\n")) + "</system-out>\n"
+      text +=
+        "      <system-out>" + XML.text(known + sections.filter { !$0.isEmpty }.joined(separator: "\n\n"))
+        + "</system-out>\n"
     }
     text += "    </testcase>\n"
     spool.write(text)

@@ -33,7 +33,9 @@ struct MarkdownReporter: Reporter {
     var notRead = ""
     if !unreadable.isEmpty || !run.notices.isEmpty {
       notRead = "\n## Inputs not read\n\n"
-      for input in unreadable { notRead += "- \(MarkdownText.code(input.path)): \(MarkdownText.escape(input.message))\n" }
+      for input in unreadable {
+        notRead += "- \(MarkdownText.code(input.path)): \(MarkdownText.escape(input.message))\n"
+      }
       for notice in run.notices {
         notRead += "- \(MarkdownText.code(notice.path)): \(MarkdownText.escape(notice.message))\n"
       }
@@ -62,7 +64,9 @@ struct MarkdownReporter: Reporter {
     if notRead.unicodeScalars.count <= Self.characterLimit / 8 {
       out.write(notRead)
     } else {
-      out.write("\n## Inputs not read\n\n\(unreadable.count + run.notices.count) inputs could not be read; see the standard error of the run.\n")
+      out.write(
+        "\n## Inputs not read\n\n\(unreadable.count + run.notices.count) inputs could not be read; see the standard error of the run.\n"
+      )
     }
     out.write(footer)
   }
@@ -130,11 +134,14 @@ struct MarkdownReporter: Reporter {
     }
     if outcome.baseline == .known { text += "*Known crash: its signature is in the baseline.*\n\n" }
     if let error = outcome.error {
-      text += "> **Error:** " + MarkdownText.escape(Finding.all(for: ReportOutcome(index: 0, path: "", error: error))[0].message) + "\n\n"
+      text +=
+        "> **Error:** "
+        + MarkdownText.escape(Finding.all(for: ReportOutcome(index: 0, path: "", error: error))[0].message) + "\n\n"
     }
     guard let result = outcome.result else { return text }
     if let top = result.diagnoses.first {
-      text += "**\(top.severity.rawValue.capitalizedFirst): \(MarkdownText.escape(top.title))** "
+      text +=
+        "**\(top.severity.rawValue.capitalizedFirst): \(MarkdownText.escape(top.title))** "
         + "(`\(top.ruleID)`, confidence: \(top.confidence.rawValue))\n\n"
       text += MarkdownText.authored(top.summary) + "\n\n"
       text += "### How to fix it\n\n" + MarkdownText.authored(top.remedy) + "\n\n"
@@ -147,7 +154,8 @@ struct MarkdownReporter: Reporter {
       if !others.isEmpty {
         text += "**Also consistent with:**\n\n"
         for other in others {
-          text += "- \(MarkdownText.escape(other.title)) (`\(other.ruleID)`, \(other.severity.rawValue), \(other.confidence.rawValue))\n"
+          text +=
+            "- \(MarkdownText.escape(other.title)) (`\(other.ruleID)`, \(other.severity.rawValue), \(other.confidence.rawValue))\n"
         }
         text += "\n"
       }
@@ -180,8 +188,10 @@ struct MarkdownReporter: Reporter {
       text += "```\n\n"
     }
     if !outcome.warnings.isEmpty {
-      text += "<details><summary>\(outcome.warnings.count) parse warning\(outcome.warnings.count == 1 ? "" : "s")</summary>\n\n"
-      text += outcome.warnings.map { "- \(MarkdownText.code($0.location)): \(MarkdownText.escape($0.message))\n" }.joined()
+      text +=
+        "<details><summary>\(outcome.warnings.count) parse warning\(outcome.warnings.count == 1 ? "" : "s")</summary>\n\n"
+      text += outcome.warnings.map { "- \(MarkdownText.code($0.location)): \(MarkdownText.escape($0.message))\n" }
+        .joined()
       text += "\n</details>\n\n"
     }
     while text.hasSuffix("\n\n") { text.removeLast() }
@@ -265,7 +275,8 @@ enum MarkdownText {
         if inTable && byte == UInt8(ascii: "|") { body.append(UInt8(ascii: "\\")) }
         body.append(byte)
       }
-      let pad = body.first == UInt8(ascii: "`") || body.last == UInt8(ascii: "`") || body.first == 0x20 && body.last == 0x20
+      let pad =
+        body.first == UInt8(ascii: "`") || body.last == UInt8(ascii: "`") || body.first == 0x20 && body.last == 0x20
       var result = Array(repeating: UInt8(ascii: "`"), count: longest + 1)
       let fence = result
       if pad { result.append(0x20) }
@@ -339,7 +350,8 @@ private struct AuthoredMarkdown {
     // An empty item cannot interrupt a paragraph: after one, the marker is escaped as text.
     // A thematic break (`- - -`) comes before a list item: it is escaped as text instead.
     let marker =
-      isThematicBreak(line, from: indent) ? nil : listMarker(line, at: indent).flatMap { $0.isEmpty && !afterBlank ? nil : $0 }
+      isThematicBreak(line, from: indent)
+      ? nil : listMarker(line, at: indent).flatMap { $0.isEmpty && !afterBlank ? nil : $0 }
     if afterBlank || opening != nil || marker != nil {
       while let last = listIndents.last, indent < last { listIndents.removeLast() }
     }
@@ -419,7 +431,8 @@ private struct AuthoredMarkdown {
     return (character, end - indent)
   }
 
-  func isClosingFence(_ line: UnsafeBufferPointer<UInt8>, indent: Int, _ open: (character: UInt8, length: Int)) -> Bool {
+  func isClosingFence(_ line: UnsafeBufferPointer<UInt8>, indent: Int, _ open: (character: UInt8, length: Int)) -> Bool
+  {
     guard indent <= 3 else { return false }
     var end = indent
     while end < line.count && line[end] == open.character { end += 1 }
@@ -430,7 +443,9 @@ private struct AuthoredMarkdown {
   /// marker's width (with one space, but none for an empty item), the column of the
   /// item's content relative to the marker (CommonMark: after one to four spaces, or after one
   /// when five or more follow or the item is empty), and whether the item is empty.
-  func listMarker(_ line: UnsafeBufferPointer<UInt8>, at indent: Int) -> (width: Int, contentOffset: Int, isEmpty: Bool)? {
+  func listMarker(_ line: UnsafeBufferPointer<UInt8>, at indent: Int) -> (
+    width: Int, contentOffset: Int, isEmpty: Bool
+  )? {
     guard indent <= 3 + (listIndents.last ?? 0), indent < line.count else { return nil }
     var end = indent
     let first = line[indent]
@@ -472,7 +487,9 @@ private struct AuthoredMarkdown {
     } else {
       // Digits then `.` or `)` that were not taken as a list marker: the delimiter is escaped.
       var digits = index
-      while digits < end && digits - index < 10 && text[digits] >= UInt8(ascii: "0") && text[digits] <= UInt8(ascii: "9") {
+      while digits < end && digits - index < 10 && text[digits] >= UInt8(ascii: "0")
+        && text[digits] <= UInt8(ascii: "9")
+      {
         digits += 1
       }
       if digits > index && digits < end && (text[digits] == UInt8(ascii: ".") || text[digits] == UInt8(ascii: ")")) {
@@ -547,11 +564,14 @@ private struct AuthoredMarkdown {
     else { return nil }
     var cursor = index + 2
     func isWordByte(_ byte: UInt8) -> Bool {
-      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
     }
     guard isWordByte(text[cursor]) else { return nil }
-    while cursor < end && (isWordByte(text[cursor]) || text[cursor] == 0x20 && cursor + 1 < end && isWordByte(text[cursor + 1])) {
+    while cursor < end
+      && (isWordByte(text[cursor]) || text[cursor] == 0x20 && cursor + 1 < end && isWordByte(text[cursor + 1]))
+    {
       cursor += 1
     }
     guard cursor + 1 < end, text[cursor] == UInt8(ascii: "*"), text[cursor + 1] == UInt8(ascii: "*"),

@@ -161,7 +161,9 @@ enum PlainText {
   /// Renders Markdown as plain text: paragraphs and list items wrapped, code blocks indented by
   /// four more spaces and never wrapped, headings on their own line, emphasis markers and link
   /// syntax removed (`[text](url)` becomes `text (url)`); inline code keeps its backticks.
-  static func renderMarkdown(_ markdown: String, width: Int, indent: String, style: Style = Style(enabled: false)) -> [String] {
+  static func renderMarkdown(_ markdown: String, width: Int, indent: String, style: Style = Style(enabled: false))
+    -> [String]
+  {
     var output: [String] = []
     var paragraph: [String] = []
     var listItem: (marker: String, text: [String])?

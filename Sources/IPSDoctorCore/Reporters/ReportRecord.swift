@@ -67,7 +67,8 @@ enum ReportRecord {
     let severity: Severity? = try record.isNull("severity") ? nil : try record.choice("severity")
     if severity != outcome.severity {
       throw Problem(
-        message: "severity: \(severity.map { "\"\($0.rawValue)\"" } ?? "null") does not follow from the diagnoses and warnings (\(outcome.severity?.rawValue ?? "null"))"
+        message:
+          "severity: \(severity.map { "\"\($0.rawValue)\"" } ?? "null") does not follow from the diagnoses and warnings (\(outcome.severity?.rawValue ?? "null"))"
       )
     }
     return outcome
@@ -124,7 +125,9 @@ enum ReportRecord {
       SymbolicationHint.ImageCommands(
         imageName: try image.string("image"), uuid: try image.optionalString("uuid"), arch: try image.string("arch"),
         loadAddress: try image.hex("loadAddress"),
-        addresses: try image.array("addresses", objects: false).map { (address: Reader) throws(Problem) in try address.hexValue() },
+        addresses: try image.array("addresses", objects: false).map { (address: Reader) throws(Problem) in
+          try address.hexValue()
+        },
         findDSYM: try image.optionalString("findDSYM"), atos: try image.string("atos"))
     }
     return SymbolicationHint(images: images)
@@ -232,7 +235,10 @@ enum ReportRecord {
     func hexValue() throws(Problem) -> UInt64 {
       guard let text = value.stringValue, text.hasPrefix("0x"), let number = UInt64(text.dropFirst(2), radix: 16)
       else {
-        throw Problem(message: "\(path): expected an address such as \"0x1a2b\", found \(value.typeName == "string" ? "\"\(value.stringValue!)\"" : value.typeName)")
+        throw Problem(
+          message:
+            "\(path): expected an address such as \"0x1a2b\", found \(value.typeName == "string" ? "\"\(value.stringValue!)\"" : value.typeName)"
+        )
       }
       return number
     }

@@ -72,9 +72,10 @@ struct TextReporter: Reporter {
       let hidden = run.groups.count - shown.count
       if hidden > 0 {
         out.write(
-          "\n" + style.dim(
-            "\(hidden) more group\(hidden == 1 ? " is" : "s are") in the table only: --top all shows each, "
-              + "--format json lists every report.") + "\n")
+          "\n"
+            + style.dim(
+              "\(hidden) more group\(hidden == 1 ? " is" : "s are") in the table only: --top all shows each, "
+                + "--format json lists every report.") + "\n")
       }
     }
     out.write("\n" + style.bold(run.sentence) + "\n")
@@ -86,14 +87,16 @@ struct TextReporter: Reporter {
     let path = outcome.path
     var text = ""
     for diagnosis in outcome.diagnoses {
-      text += "\(path): \(style.severity(diagnosis.severity, diagnosis.severity.rawValue)): "
+      text +=
+        "\(path): \(style.severity(diagnosis.severity, diagnosis.severity.rawValue)): "
         + "\(TerminalText.escaped(diagnosis.title)) [\(diagnosis.ruleID)] (\(diagnosis.confidence.rawValue))"
         + (outcome.baseline == .known ? " (known)" : "") + "\n"
     }
     if let result = outcome.result, result.isInconclusive, let severity = outcome.severity,
       outcome.facts != nil, outcome.warnings.isEmpty || severity > .note
     {
-      text += "\(path): \(style.severity(severity, severity.rawValue)): inconclusive"
+      text +=
+        "\(path): \(style.severity(severity, severity.rawValue)): inconclusive"
         + (result.summary.exception.map { ": " + TerminalText.escaped($0) } ?? "")
         + (outcome.baseline == .known ? " (known)" : "") + "\n"
     }
@@ -121,7 +124,8 @@ struct TextReporter: Reporter {
           lines.append("")
           lines.append("  " + style.bold("Also consistent with:"))
           for other in others {
-            let line = "- \(TerminalText.escaped(other.title)) [\(other.ruleID)] (\(other.severity.rawValue), \(other.confidence.rawValue))"
+            let line =
+              "- \(TerminalText.escaped(other.title)) [\(other.ruleID)] (\(other.severity.rawValue), \(other.confidence.rawValue))"
             lines += PlainText.wrap(line, width: width, indent: "      ", hanging: "    ")
             if verbose {
               lines += evidenceLines(other.evidence, indent: "      ")
@@ -189,7 +193,11 @@ struct TextReporter: Reporter {
   func topFrameLines(_ summary: CrashSummary) -> [String] {
     guard let thread = summary.crashedThread, !summary.topFrames.isEmpty else { return [] }
     let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }
-    var lines = ["", "  " + style.bold("Crashed thread \(thread)") + (label.isEmpty ? "" : " (" + TerminalText.escaped(label.joined(separator: ", ")) + ")") + ":"]
+    var lines = [
+      "",
+      "  " + style.bold("Crashed thread \(thread)")
+        + (label.isEmpty ? "" : " (" + TerminalText.escaped(label.joined(separator: ", ")) + ")") + ":",
+    ]
     for frame in summary.topFrames {
       let marker = frame.isApp ? "  → " : "    "
       lines += PlainText.wrap(
@@ -322,25 +330,34 @@ struct TextReporter: Reporter {
   }
 
   func groupTable(_ run: RunSummary) -> String {
-    var lines = [style.bold("Crash groups") + " (\(run.groups.count) in \(run.reports) report\(run.reports == 1 ? "" : "s")):", ""]
+    var lines = [
+      style.bold("Crash groups") + " (\(run.groups.count) in \(run.reports) report\(run.reports == 1 ? "" : "s")):", "",
+    ]
     let countWidth = String(run.groups.first?.count ?? 1).count
     for group in run.groups {
       let count = String(repeating: " ", count: countWidth - String(group.count).count) + "\(group.count)×"
       let severityWord = (group.severity?.rawValue ?? "-")
-      let severity = style.severity(group.severity, severityWord) + String(repeating: " ", count: 8 - severityWord.count)
+      let severity =
+        style.severity(group.severity, severityWord) + String(repeating: " ", count: 8 - severityWord.count)
       let name: String
       if let rule = group.rule {
         // The rule says what; the first app frame in the signature says where (and tells apart
         // the groups of one rule).
         let frame = group.signature.components.first { $0.hasPrefix("frame:") }?.dropFirst("frame:".count)
-        name = rule + (frame.map { " in " + TerminalText.escaped(String($0)) } ?? " — " + TerminalText.escaped(group.title ?? ""))
+        name =
+          rule
+          + (frame.map { " in " + TerminalText.escaped(String($0)) } ?? " — " + TerminalText.escaped(group.title ?? ""))
       } else {
-        name = "inconclusive " + (group.kind.map { $0 == .crash ? "crash" : $0.rawValue } ?? "report")
+        name =
+          "inconclusive " + (group.kind.map { $0 == .crash ? "crash" : $0.rawValue } ?? "report")
           + (group.exception.map { ": " + TerminalText.escaped($0) } ?? "")
       }
-      let known = group.baseline == .known ? " " + style.dim("(known)") : (group.baseline == .new ? " " + style.bold("(new)") : "")
+      let known =
+        group.baseline == .known
+        ? " " + style.dim("(known)") : (group.baseline == .new ? " " + style.bold("(new)") : "")
       let head = "  \(count)  \(severity)"
-      lines += PlainText.wrap(name + known, width: width, indent: String(repeating: " ", count: countWidth + 14), hanging: head + " ")
+      lines += PlainText.wrap(
+        name + known, width: width, indent: String(repeating: " ", count: countWidth + 14), hanging: head + " ")
       let detailIndent = String(repeating: " ", count: countWidth + 14)
       // One line of details, kept short: dates without times, OS versions without builds, at
       // most three of each list, one example.

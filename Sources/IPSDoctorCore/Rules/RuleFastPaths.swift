@@ -22,4 +22,3 @@ enum RuleText {
     return String(decoding: text.utf8.filter { $0 != UInt8(ascii: "`") }, as: UTF8.self)
   }
 }
-

@@ -74,7 +74,9 @@ public enum TerminalText {
     var start = 0
     while start + 1 < count, let found = memchr(base + start, Int32(UInt8(ascii: ":")), count - start - 1) {
       let index = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-      if bytes[index + 1] == UInt8(ascii: ":") && (index == 0 || isASCIIWhitespace(bytes[index - 1]) || bytes[index - 1] >= 0x80) {
+      if bytes[index + 1] == UInt8(ascii: ":")
+        && (index == 0 || isASCIIWhitespace(bytes[index - 1]) || bytes[index - 1] >= 0x80)
+      {
         return true
       }
       start = index + 1

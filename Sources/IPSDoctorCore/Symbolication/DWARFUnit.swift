@@ -109,7 +109,8 @@ struct DWARFUnit {
       }
       attributes.append((attribute.name, value))
     }
-    return DWARFEntry(offset: start, tag: abbreviation.tag, hasChildren: abbreviation.hasChildren, attributes: attributes)
+    return DWARFEntry(
+      offset: start, tag: abbreviation.tag, hasChildren: abbreviation.hasChildren, attributes: attributes)
   }
 
   /// The entry at an absolute `.debug_info` offset inside this unit.

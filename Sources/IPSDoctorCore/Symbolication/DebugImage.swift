@@ -75,7 +75,8 @@ public final class DebugImage {
       return Symbolication(frames: frames, functionStart: found.functionStart ?? symbol?.address ?? fileAddress)
     }
     guard let symbol else { return nil }
-    return Symbolication(frames: [SourceFrame(function: symbol.name, file: nil, line: nil)], functionStart: symbol.address)
+    return Symbolication(
+      frames: [SourceFrame(function: symbol.name, file: nil, line: nil)], functionStart: symbol.address)
   }
 }
 

@@ -3,7 +3,9 @@
 /// `sourceLine`; code inlined into it comes first as copies of the frame with `"inline": true`.
 /// Frames that have a symbol, and every other member, are left as they are.
 enum JSONSymbolication {
-  static func rewrite(_ body: JSONValue, report: CrashReport, symbolicator: Symbolicator) -> (body: JSONValue, frames: Int) {
+  static func rewrite(_ body: JSONValue, report: CrashReport, symbolicator: Symbolicator) -> (
+    body: JSONValue, frames: Int
+  ) {
     guard case .object(var object) = body else { return (body, 0) }
     var count = 0
     var matches: [Int: ImageMatch] = [:]
@@ -32,7 +34,8 @@ enum JSONSymbolication {
           copy.members.append(.init(key: "symbolLocation", value: .number(.unsigned(symbol.symbolLocation))))
           if let file = symbol.sourceFile {
             copy.members.append(.init(key: "sourceFile", value: .string(file)))
-            copy.members.append(.init(key: "sourceLine", value: .number(.unsigned(UInt64(max(symbol.sourceLine ?? 0, 0))))))
+            copy.members.append(
+              .init(key: "sourceLine", value: .number(.unsigned(UInt64(max(symbol.sourceLine ?? 0, 0))))))
           }
           output.append(.object(copy))
         }

@@ -30,7 +30,8 @@ enum JSONSymbolicationSplice {
           count += 1
           var before = ""
           for symbol in symbols.dropLast() {
-            before += "{\"imageOffset\":\(offset),\"imageIndex\":\(index),\"inline\":true,"
+            before +=
+              "{\"imageOffset\":\(offset),\"imageIndex\":\(index),\"inline\":true,"
               + members(symbol).dropLast() + "},"
           }
           if !before.isEmpty { insertions.append((start, before)) }

@@ -31,11 +31,12 @@ enum LegacyTextSymbolication {
     _ line: Substring, report: CrashReport, symbolicator: Symbolicator, matches: inout [Int: ImageMatch]
   ) -> String? {
     guard let parsed = FrameLine(line) else { return nil }
-    guard let index = report.images.firstIndex(where: { $0.name == parsed.image })
-      ?? report.images.firstIndex(where: { image in
-        guard let base = image.base, let size = image.size else { return false }
-        return parsed.address >= base && parsed.address - base < size
-      })
+    guard
+      let index = report.images.firstIndex(where: { $0.name == parsed.image })
+        ?? report.images.firstIndex(where: { image in
+          guard let base = image.base, let size = image.size else { return false }
+          return parsed.address >= base && parsed.address - base < size
+        })
     else { return nil }
     let image = report.images[index]
     let match = matches[index] ?? symbolicator.match(image)

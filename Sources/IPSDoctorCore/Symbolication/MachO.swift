@@ -141,8 +141,9 @@ enum MachOReader {
       // Zero-fill sections and sections without file contents (dSYM `__TEXT`) have no data.
       let data = offset == 0 ? nil : bytes.slice(offset: UInt64(offset), count: size)
       slice.sections.append(
-        .init(segment: owner, name: name, address: address, size: size,
-              data: data ?? UnsafeRawBufferPointer(start: nil, count: 0)))
+        .init(
+          segment: owner, name: name, address: address, size: size,
+          data: data ?? UnsafeRawBufferPointer(start: nil, count: 0)))
     }
   }
 

@@ -30,7 +30,9 @@ extension Symbolicator {
 
   static func image(of frame: Frame, in report: CrashReport) -> (Int, BinaryImage)? {
     if let index = frame.imageIndex, let image = report.image(at: index) { return (index, image) }
-    guard let name = frame.imageName, let index = report.images.firstIndex(where: { $0.name == name }) else { return nil }
+    guard let name = frame.imageName, let index = report.images.firstIndex(where: { $0.name == name }) else {
+      return nil
+    }
     return (index, report.images[index])
   }
 
@@ -73,7 +75,8 @@ extension Symbolicator {
       case .mismatch(let found):
         let candidates = found.joined(separator: ", ")
         summary.mismatches.append(
-          "\(name): the report's UUID \(image.uuid ?? "(none)") matches no debug file; \(candidates) has another UUID, not used")
+          "\(name): the report's UUID \(image.uuid ?? "(none)") matches no debug file; \(candidates) has another UUID, not used"
+        )
       case .none: break
       }
     }

@@ -81,9 +81,11 @@ enum SwiftSymbolDisplay {
   static func foldingSpecializations(_ text: String) -> String {
     var text = text
     for _ in 0..<32 {
-      guard let (kind, range) = specializationKinds.lazy.compactMap({ kind in
-        text.firstRange(of: kind).map { (kind, $0) }
-      }).first else { break }
+      guard
+        let (kind, range) = specializationKinds.lazy.compactMap({ kind in
+          text.firstRange(of: kind).map { (kind, $0) }
+        }).first
+      else { break }
       _ = kind
       // The matching '>' of the '<' that ends the kind.
       var depth = 1

@@ -38,7 +38,9 @@ struct SymbolTable {
       }
       found.append((Symbol(address: value, nameOffset: nameOffset), type & 0x01 != 0))
     }
-    found.sort { $0.symbol.address != $1.symbol.address ? $0.symbol.address < $1.symbol.address : $0.external && !$1.external }
+    found.sort {
+      $0.symbol.address != $1.symbol.address ? $0.symbol.address < $1.symbol.address : $0.external && !$1.external
+    }
     var unique: [Symbol] = []
     for entry in found where unique.last?.address != entry.symbol.address { unique.append(entry.symbol) }
     symbols = unique

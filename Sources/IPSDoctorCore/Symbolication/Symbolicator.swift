@@ -63,7 +63,8 @@ public final class Symbolicator {
   /// ASCII hex digits with separators) is only lowercased.
   static func normalized(_ uuid: String) -> String {
     func isHexDigit(_ byte: UInt8) -> Bool {
-      (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+      (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
     }
     var text = uuid
     return text.withUTF8 { bytes in

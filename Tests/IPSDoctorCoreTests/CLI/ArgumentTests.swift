@@ -39,10 +39,12 @@ struct ArgumentTests {
     #expect(invocation.arguments == ["rules", "--help"])
   }
 
-  @Test("The format is inferred from --output's extension", arguments: [
-    ("out.json", OutputFormat.json), ("out.sarif", .sarif), ("out.jsonl", .jsonl),
-    ("out.xml", .junit), ("out.md", .markdown), ("out.txt", .text),
-  ])
+  @Test(
+    "The format is inferred from --output's extension",
+    arguments: [
+      ("out.json", OutputFormat.json), ("out.sarif", .sarif), ("out.jsonl", .jsonl),
+      ("out.xml", .junit), ("out.md", .markdown), ("out.txt", .text),
+    ])
   func inferredFormat(file: String, format: OutputFormat) throws {
     #expect(try ArgumentBinder.bind(["x", "--output", file]).options.format == format)
   }
@@ -83,19 +85,26 @@ struct ArgumentTests {
     UsageCase(arguments: ["x", "--frobnicate"], message: "Unknown option '--frobnicate'."),
     UsageCase(arguments: ["x", "-z"], message: "Unknown option '-z'."),
     UsageCase(arguments: ["explian", "x"], message: "Unknown command 'explian'. Did you mean 'explain'?"),
-    UsageCase(arguments: ["help", "rulez"], message: "Unknown command 'rulez'. Did you mean 'rules'?", usage: "ips-doctor help"),
+    UsageCase(
+      arguments: ["help", "rulez"], message: "Unknown command 'rulez'. Did you mean 'rules'?", usage: "ips-doctor help"),
     UsageCase(arguments: ["x", "--format"], message: "Missing value for '--format <format>'."),
     UsageCase(arguments: ["x", "--output", "--verbose"], message: "Missing value for '--output <file>'."),
     UsageCase(arguments: ["x", "--verbose=yes"], message: "The option '--verbose' does not take a value."),
     UsageCase(
       arguments: ["x", "--format", "xml"],
-      message: "The value 'xml' is invalid for '--format <format>': expected one of text, json, jsonl, sarif, junit, github, markdown."),
+      message:
+        "The value 'xml' is invalid for '--format <format>': expected one of text, json, jsonl, sarif, junit, github, markdown."
+    ),
     UsageCase(
       arguments: ["x", "--format", "jsn"],
-      message: "The value 'jsn' is invalid for '--format <format>': expected one of text, json, jsonl, sarif, junit, github, markdown. Did you mean 'json'?"),
+      message:
+        "The value 'jsn' is invalid for '--format <format>': expected one of text, json, jsonl, sarif, junit, github, markdown. Did you mean 'json'?"
+    ),
     UsageCase(
       arguments: ["x", "--fail-on", "warn"],
-      message: "The value 'warn' is invalid for '--fail-on <severity>': expected one of error, warning, note, never. Did you mean 'warning'?"),
+      message:
+        "The value 'warn' is invalid for '--fail-on <severity>': expected one of error, warning, note, never. Did you mean 'warning'?"
+    ),
     UsageCase(
       arguments: ["x", "--color", "sometimes"],
       message: "The value 'sometimes' is invalid for '--color <when>': expected one of auto, always, never."),
@@ -116,13 +125,15 @@ struct ArgumentTests {
       message: "The value 'sarif' is invalid for '--format <format>': expected one of text, json, markdown.",
       usage: "ips-doctor rules"),
     UsageCase(
-      arguments: [], message: "Missing expected argument '<path>...': name a crash report, a folder, or - for standard input."),
+      arguments: [],
+      message: "Missing expected argument '<path>...': name a crash report, a folder, or - for standard input."),
     UsageCase(arguments: ["explain"], message: "Missing expected argument '<rule-id>'.", usage: "ips-doctor explain"),
     UsageCase(arguments: ["show"], message: "Missing expected argument '<path>'.", usage: "ips-doctor show"),
     UsageCase(
       arguments: ["explain", "a", "b"], message: "Unexpected argument 'b' for 'explain'.", usage: "ips-doctor explain"),
     UsageCase(arguments: ["show", "a", "b"], message: "Unexpected argument 'b' for 'show'.", usage: "ips-doctor show"),
-    UsageCase(arguments: ["rules", "extra"], message: "Unexpected argument 'extra' for 'rules'.", usage: "ips-doctor rules"),
+    UsageCase(
+      arguments: ["rules", "extra"], message: "Unexpected argument 'extra' for 'rules'.", usage: "ips-doctor rules"),
     UsageCase(arguments: ["x", "-v", "-q"], message: "The options '--verbose' and '--quiet' cannot be used together."),
     UsageCase(
       arguments: ["explain", "async-bridge-completion-of"],

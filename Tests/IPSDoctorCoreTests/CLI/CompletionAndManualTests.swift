@@ -61,11 +61,12 @@ import Testing
   /// The bash function completes option values and commands as a user would see them.
   @Test func bashCompletesValuesAndCommands() throws {
     let script = CLITest.run(["--generate-completion-script", "bash"]).stdout
-    let probe = script + """
-      COMP_WORDS=(ips-doctor --format s); COMP_CWORD=2; _ips_doctor; echo "format: ${COMPREPLY[*]}"
-      COMP_WORDS=(ips-doctor ex); COMP_CWORD=1; _ips_doctor; echo "command: ${COMPREPLY[*]}"
-      COMP_WORDS=(ips-doctor --fail); COMP_CWORD=1; _ips_doctor; echo "option: ${COMPREPLY[*]}"
-      """
+    let probe =
+      script + """
+        COMP_WORDS=(ips-doctor --format s); COMP_CWORD=2; _ips_doctor; echo "format: ${COMPREPLY[*]}"
+        COMP_WORDS=(ips-doctor ex); COMP_CWORD=1; _ips_doctor; echo "command: ${COMPREPLY[*]}"
+        COMP_WORDS=(ips-doctor --fail); COMP_CWORD=1; _ips_doctor; echo "option: ${COMPREPLY[*]}"
+        """
     guard let result = try Self.run("bash", [], input: probe) else { return }
     #expect(result.output.contains("format: sarif"))
     #expect(result.output.contains("command: explain"))

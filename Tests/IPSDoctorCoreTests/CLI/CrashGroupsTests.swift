@@ -25,7 +25,9 @@ import Testing
       Timestamp.sortKey("2026-08-20 10:31:05.1922 -0700")
         == (try Self.foundationKey(2026, 8, 20, 10, 31, 5, micros: 192_200, offsetMinutes: -420)))
     #expect(Timestamp.sortKey("2024-02-29 23:59:59.00 +0000") == (try Self.foundationKey(2024, 2, 29, 23, 59, 59)))
-    #expect(Timestamp.sortKey("2000-03-01T00:00:00 +05:30") == (try Self.foundationKey(2000, 3, 1, 0, 0, 0, offsetMinutes: 330)))
+    #expect(
+      Timestamp.sortKey("2000-03-01T00:00:00 +05:30")
+        == (try Self.foundationKey(2000, 3, 1, 0, 0, 0, offsetMinutes: 330)))
     #expect(Timestamp.sortKey("1969-12-31 23:59:59") == -1_000_000)
     #expect(Timestamp.sortKey("1970-01-01 00:00:00.000001") == 1)
     // The same instant written in two zones is one key.
@@ -34,8 +36,10 @@ import Testing
 
   @Test(
     "Text not in Apple's layout has no key",
-    arguments: ["", "yesterday", "2026-08-20", "2026-13-01 00:00:00", "2026-01-32 00:00:00", "2026-1-01 00:00:00",
-      "2026-01-01_00:00:00", "2026-01-01 00:00", "２０２６-01-01 00:00:00", "2026-01-01 00:00:00 +x"])
+    arguments: [
+      "", "yesterday", "2026-08-20", "2026-13-01 00:00:00", "2026-01-32 00:00:00", "2026-1-01 00:00:00",
+      "2026-01-01_00:00:00", "2026-01-01 00:00", "２０２６-01-01 00:00:00", "2026-01-01 00:00:00 +x",
+    ])
   func malformedTimestampsHaveNoKey(text: String) {
     #expect(Timestamp.sortKey(text) == nil)
   }

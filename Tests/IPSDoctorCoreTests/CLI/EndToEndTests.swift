@@ -135,16 +135,19 @@ struct BatchTests {
     defer { CLITest.cleanUp(directory) }
     let nested = directory.appendingPathComponent("z/inner")
     try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(at: directory.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
     try CLITest.copyFixture(CLITest.jetsam, to: nested, as: "deep.ips")
     try CLITest.copyFixture(CLITest.jetsam, to: directory.appendingPathComponent(".hidden"), as: "secret.ips")
     try CLITest.copyFixture(CLITest.jetsam, to: directory, as: ".dot.ips")
     try CLITest.copyFixture(CLITest.jetsam, to: directory, as: "renamed.txt")
     try CLITest.copyFixture(CLITest.diagnosed, to: directory, as: "b.log")
-    try "hello {\"bug_type\"}".write(to: directory.appendingPathComponent("readme.md"), atomically: true, encoding: .utf8)
+    try "hello {\"bug_type\"}".write(
+      to: directory.appendingPathComponent("readme.md"), atomically: true, encoding: .utf8)
     try "# Notes\nIncident Identifier: and Exception Type: are the labels of a text report.\n".write(
       to: directory.appendingPathComponent("notes.md"), atomically: true, encoding: .utf8)
-    try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir.ips"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("dir.ips"), withIntermediateDirectories: true)
     let run = CLITest.run([directory.path + "/", "--format", "jsonl", "--fail-on", "never"])
     let paths = run.stdout.split(separator: "\n").compactMap { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String
@@ -259,7 +262,10 @@ struct BatchTests {
     // A new crash group fails.
     let third = CLITest.run([CLITest.diagnosed, CLITest.unsymbolicated, "--baseline", baseline, "--quiet"])
     #expect(third.status == .findings)
-    #expect(third.stdout.contains("simplified-symbols.ips: error: Async Delegate Method Completes Off The Main Thread [async-bridge-completion-off-main] (definite) (known)"))
+    #expect(
+      third.stdout.contains(
+        "simplified-symbols.ips: error: Async Delegate Method Completes Off The Main Thread [async-bridge-completion-off-main] (definite) (known)"
+      ))
     // Rewriting an unchanged baseline changes no bytes.
     _ = CLITest.run([CLITest.diagnosed, "--baseline", baseline, "--write-baseline", baseline])
     #expect(try String(contentsOf: URL(fileURLWithPath: baseline), encoding: .utf8) == written)
@@ -288,12 +294,24 @@ struct TerminalTests {
   func colour() {
     #expect(!CLITest.run([CLITest.diagnosed]).stdout.contains(Self.escape))
     #expect(CLITest.run([CLITest.diagnosed], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(Self.escape))
-    #expect(!CLITest.run([CLITest.diagnosed], environment: ["NO_COLOR": "1"], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(Self.escape))
-    #expect(CLITest.run([CLITest.diagnosed], environment: ["NO_COLOR": ""], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(Self.escape), "an empty NO_COLOR does not count")
-    #expect(!CLITest.run([CLITest.diagnosed], environment: ["TERM": "dumb"], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(Self.escape))
-    #expect(CLITest.run([CLITest.diagnosed, "--color", "always"], environment: ["NO_COLOR": "1"]).stdout.contains(Self.escape))
-    #expect(!CLITest.run([CLITest.diagnosed, "--color", "never"], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(Self.escape))
-    #expect(!CLITest.run([CLITest.diagnosed, "--format", "json"], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(Self.escape))
+    #expect(
+      !CLITest.run([CLITest.diagnosed], environment: ["NO_COLOR": "1"], io: CapturedIO(stdoutIsTerminal: true)).stdout
+        .contains(Self.escape))
+    #expect(
+      CLITest.run([CLITest.diagnosed], environment: ["NO_COLOR": ""], io: CapturedIO(stdoutIsTerminal: true)).stdout
+        .contains(Self.escape), "an empty NO_COLOR does not count")
+    #expect(
+      !CLITest.run([CLITest.diagnosed], environment: ["TERM": "dumb"], io: CapturedIO(stdoutIsTerminal: true)).stdout
+        .contains(Self.escape))
+    #expect(
+      CLITest.run([CLITest.diagnosed, "--color", "always"], environment: ["NO_COLOR": "1"]).stdout.contains(Self.escape)
+    )
+    #expect(
+      !CLITest.run([CLITest.diagnosed, "--color", "never"], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(
+        Self.escape))
+    #expect(
+      !CLITest.run([CLITest.diagnosed, "--format", "json"], io: CapturedIO(stdoutIsTerminal: true)).stdout.contains(
+        Self.escape))
   }
 
   @Test("Colour does not change the words")
@@ -314,7 +332,8 @@ struct TerminalTests {
     #expect(shown.stderr.contains("32 reports diagnosed, 32/40 files read"))
     #expect(shown.stderr.hasSuffix("40 reports diagnosed, 40/40 files read\n"))
     #expect(!shown.stdout.contains("diagnosed, "))
-    let ci = CLITest.run([directory.path, "--jobs", "1"], environment: ["CI": "true"], io: CapturedIO(stderrIsTerminal: true))
+    let ci = CLITest.run(
+      [directory.path, "--jobs", "1"], environment: ["CI": "true"], io: CapturedIO(stderrIsTerminal: true))
     #expect(!ci.stderr.contains("files read"))
     let piped = CLITest.run([directory.path, "--jobs", "1"])
     #expect(!piped.stderr.contains("files read"))
@@ -331,7 +350,9 @@ struct TerminalTests {
     try "previous step\n".write(to: summary, atomically: true, encoding: .utf8)
     let run = CLITest.run(
       [CLITest.diagnosed, CLITest.jetsam, "--format", "github"], environment: ["GITHUB_STEP_SUMMARY": summary.path])
-    #expect(run.stdout.hasPrefix("::error file=Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips,line=1,title="))
+    #expect(
+      run.stdout.hasPrefix("::error file=Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips,line=1,title=")
+    )
     let text = try String(contentsOf: summary, encoding: .utf8)
     #expect(text.hasPrefix("previous step\n# ips-doctor\n"))
     #expect(text.contains("| Count | Severity | Rule |"))

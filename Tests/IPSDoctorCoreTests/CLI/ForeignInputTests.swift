@@ -7,10 +7,19 @@ import Testing
 @Suite struct ForeignInputTests {
   static let samples: [(name: String, text: String, kind: String)] = [
     ("package.json", #"{"name": "web", "version": "1.0.0", "dependencies": {}}"#, "JSON document"),
-    ("sentry.json", #"{"event_id": "fc6d8c0c43fc4630ad850ee518f1b9d0", "sdk": {"name": "sentry.cocoa"}, "exception": {"values": []}}"#, "Sentry event"),
-    ("kscrash.json", #"{"report": {"id": "x"}, "binary_images": [], "crash": {"error": {"type": "signal"}}}"#, "KSCrash report"),
+    (
+      "sentry.json",
+      #"{"event_id": "fc6d8c0c43fc4630ad850ee518f1b9d0", "sdk": {"name": "sentry.cocoa"}, "exception": {"values": []}}"#,
+      "Sentry event"
+    ),
+    (
+      "kscrash.json", #"{"report": {"id": "x"}, "binary_images": [], "crash": {"error": {"type": "signal"}}}"#,
+      "KSCrash report"
+    ),
     ("metrickit.json", #"{"timeStampBegin": "2026-01-01", "crashDiagnostics": [{"callStackTree": {}}]}"#, "MetricKit"),
-    ("leaks.txt", """
+    (
+      "leaks.txt",
+      """
       Process:         Demo [14968]
       Identifier:      Demo
       Report Version:  7
@@ -18,21 +27,28 @@ import Testing
 
       leaks Report Version: 4.0
       Process 14968: 2 leaks for 64 total leaked bytes.
-      """, "output of leaks"),
-    ("sample.txt", """
+      """, "output of leaks"
+    ),
+    (
+      "sample.txt",
+      """
       Analysis of sampling Demo (pid 4242) every 1 millisecond
       Process:         Demo [4242]
       Call graph:
           1000 Thread_1   DispatchQueue_1: com.apple.main-thread  (serial)
-      """, "output of sample"),
-    ("spindump.txt", """
+      """, "output of sample"
+    ),
+    (
+      "spindump.txt",
+      """
       Process:          demo [99159]
       Path:             /usr/libexec/demo
       Time Since Fork:  835348s
       Num samples:      1000 (1-1000)
 
         Thread 0x3461855    1000 samples (1-1000)    priority 4 (base 4)
-      """, "spindump or sample"),
+      """, "spindump or sample"
+    ),
   ]
 
   @Test func eachKindIsNamed() {

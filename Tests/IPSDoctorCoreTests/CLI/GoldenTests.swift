@@ -47,21 +47,29 @@ struct GoldenTests {
     try Self.compare(run.stdout, with: golden.file)
   }
 
-  static func compare(_ output: String, with name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+  static func compare(_ output: String, with name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    throws
+  {
     let url = Fixtures.url("golden/" + name)
     if record {
       try output.write(to: url, atomically: true, encoding: .utf8)
-      Issue.record("Recorded \(url.path). Review the diff, then run again without IPS_DOCTOR_RECORD.", sourceLocation: sourceLocation)
+      Issue.record(
+        "Recorded \(url.path). Review the diff, then run again without IPS_DOCTOR_RECORD.",
+        sourceLocation: sourceLocation)
       return
     }
     guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-      Issue.record("Missing golden file \(url.path). Run IPS_DOCTOR_RECORD=1 swift test --filter Golden to create it.", sourceLocation: sourceLocation)
+      Issue.record(
+        "Missing golden file \(url.path). Run IPS_DOCTOR_RECORD=1 swift test --filter Golden to create it.",
+        sourceLocation: sourceLocation)
       return
     }
     if output != expected {
       let outputLines = output.split(separator: "\n", omittingEmptySubsequences: false)
       let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-      let index = zip(outputLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(outputLines.count, expectedLines.count)
+      let index =
+        zip(outputLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(outputLines.count, expectedLines.count)
       let got = index < outputLines.count ? String(outputLines[index]) : "<end of output>"
       let want = index < expectedLines.count ? String(expectedLines[index]) : "<end of file>"
       Issue.record(

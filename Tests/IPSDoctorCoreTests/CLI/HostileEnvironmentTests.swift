@@ -26,8 +26,10 @@ import Testing
     let output = root.appendingPathComponent("o.json").path
     let missing = root.appendingPathComponent("missing.ips").path
     let run = try ProcessTest.run(
-      [Self.bytes(Self.report), Self.bytes(missing), Self.bytes("--format"), Self.bytes("json"),
-       Self.bytes("-o"), Self.bytes(output)],
+      [
+        Self.bytes(Self.report), Self.bytes(missing), Self.bytes("--format"), Self.bytes("json"),
+        Self.bytes("-o"), Self.bytes(output),
+      ],
       in: root.path, stderr: .closed)
     #expect(run.status == ExitCode.noInput.rawValue)
     let written = try String(contentsOfFile: output, encoding: .utf8)
@@ -40,7 +42,8 @@ import Testing
     let root = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(root) }
     let output = root.appendingPathComponent("o.txt").path
-    let run = try ProcessTest.run([Self.bytes("-"), Self.bytes("-o"), Self.bytes(output)], in: root.path, stdin: .closed)
+    let run = try ProcessTest.run(
+      [Self.bytes("-"), Self.bytes("-o"), Self.bytes(output)], in: root.path, stdin: .closed)
     #expect(run.status == ExitCode.dataError.rawValue)
     #expect(run.stderr.contains("standard input is closed"))
     #expect(!((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("ips-doctor-spool"))
@@ -50,7 +53,10 @@ import Testing
     guard ProcessTest.available else { return }
     let root = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(root) }
-    let arguments = [Self.bytes(Self.report), Self.bytes("--format"), Self.bytes("sarif"), Self.bytes("--fail-on"), Self.bytes("never")]
+    let arguments = [
+      Self.bytes(Self.report), Self.bytes("--format"), Self.bytes("sarif"), Self.bytes("--fail-on"),
+      Self.bytes("never"),
+    ]
     let full = try ProcessTest.run(arguments, in: root.path, stdout: .file("/dev/full", flags: O_WRONLY))
     #expect(full.status == ExitCode.cannotCreate.rawValue)
     #expect(full.stderr.contains("cannot write standard output"))
@@ -68,7 +74,8 @@ import Testing
       Array("plain/path.ips".utf8), Array("é/ü.crash".utf8), [],
     ]
     for _ in 0..<500 {
-      samples.append((0..<Int.random(in: 0..<12, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+      samples.append(
+        (0..<Int.random(in: 0..<12, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
     for bytes in samples {
       let argument = PathName.commandLineArgument(bytes)

@@ -90,7 +90,8 @@ struct MergeCommandTests {
       let nested = [inner] + parts.dropFirst(2)
       for format in OutputFormat.allCases {
         let single = singles[format]!
-        Self.expectSame(single, CLITest.run(["merge"] + parts + ["--format", format.rawValue]), "\(format) seed \(seed)")
+        Self.expectSame(
+          single, CLITest.run(["merge"] + parts + ["--format", format.rawValue]), "\(format) seed \(seed)")
         Self.expectSame(
           single, CLITest.run(["merge"] + nested + ["--format", format.rawValue]), "\(format) nested, seed \(seed)")
       }
@@ -125,11 +126,15 @@ struct MergeCommandTests {
     let singleBaseline = directory.appendingPathComponent("single-baseline.json").path
     let mergedBaseline = directory.appendingPathComponent("merged-baseline.json").path
     for format in ["text", "json", "sarif"] {
-      let single = CLITest.run(["Fixtures/reports", "--format", format, "--baseline", baseline, "--write-baseline", singleBaseline])
+      let single = CLITest.run([
+        "Fixtures/reports", "--format", format, "--baseline", baseline, "--write-baseline", singleBaseline,
+      ])
       let merged = CLITest.run(
         ["merge"] + parts + ["--format", format, "--baseline", baseline, "--write-baseline", mergedBaseline])
       Self.expectSame(single, merged, "\(format) --baseline")
-      #expect(try String(contentsOfFile: singleBaseline, encoding: .utf8) == String(contentsOfFile: mergedBaseline, encoding: .utf8))
+      #expect(
+        try String(contentsOfFile: singleBaseline, encoding: .utf8)
+          == String(contentsOfFile: mergedBaseline, encoding: .utf8))
     }
     // Parts written with a baseline keep their states when merge is given none.
     let knownParts = try parts.enumerated().map { index, part -> String in
@@ -161,7 +166,8 @@ struct MergeCommandTests {
     let other = CLITest.run([CLITest.inconclusive, "--format", "jsonl"]).stdout
     let bad = try Self.part(
       "not json\n\(other)\n{\"tool\": \"someone else\"}\n\u{1B}[31m{\n", "bad.jsonl", in: directory)
-    let document = try Self.part(CLITest.run([CLITest.diagnosed, "--format", "json"]).stdout, "doc.jsonl", in: directory)
+    let document = try Self.part(
+      CLITest.run([CLITest.diagnosed, "--format", "json"]).stdout, "doc.jsonl", in: directory)
 
     let merged = CLITest.run(["merge", good, bad, document, "--format", "jsonl"])
     // A crash at --fail-on (exit 1) wins over the bad lines (65), as over unreadable reports.
@@ -169,7 +175,9 @@ struct MergeCommandTests {
     #expect(CLITest.run(["merge", bad]).status == .dataError)
     #expect(merged.stderr.contains("bad.jsonl:1: not a report record: not JSON"))
     #expect(merged.stderr.contains("bad.jsonl:4: not a report record: path: missing"))
-    #expect(merged.stderr.contains("doc.jsonl:1: not a report record") && merged.stderr.contains("merge reads --format jsonl"))
+    #expect(
+      merged.stderr.contains("doc.jsonl:1: not a report record") && merged.stderr.contains("merge reads --format jsonl")
+    )
     #expect(!merged.stderr.contains("\u{1B}"), "terminal escapes reach standard error")
     // The good records of both parts are merged, as one run over their reports (in path order)
     // gives them.
@@ -189,7 +197,8 @@ struct MergeCommandTests {
   func unreadableParts() throws {
     let directory = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(directory) }
-    let good = try Self.part(CLITest.run([CLITest.otherCrash, "--format", "jsonl"]).stdout, "good.jsonl", in: directory)
+    let good = try Self.part(
+      CLITest.run([CLITest.otherCrash, "--format", "jsonl"]).stdout, "good.jsonl", in: directory)
     let missing = directory.appendingPathComponent("missing.jsonl").path
     let run = CLITest.run(["merge", good, missing, "--format", "jsonl"])
     #expect(run.status == .noInput)
@@ -197,7 +206,8 @@ struct MergeCommandTests {
     #expect(run.stdout == CLITest.run([CLITest.otherCrash, "--format", "jsonl"]).stdout)
 
     // (A part with no crash at --fail-on, so that the folder's 65 is the status.)
-    let warning = try Self.part(CLITest.run([CLITest.inconclusive, "--format", "jsonl"]).stdout, "w.jsonl", in: directory)
+    let warning = try Self.part(
+      CLITest.run([CLITest.inconclusive, "--format", "jsonl"]).stdout, "w.jsonl", in: directory)
     let folder = CLITest.run(["merge", warning, directory.path])
     #expect(folder.status == .dataError)
     #expect(folder.stderr.contains("is a folder"))

@@ -24,7 +24,8 @@ struct OutputSchemaTests {
   @Test("--format json matches the documented schema")
   func jsonMatchesSchema() throws {
     let schema = try Self.schema()
-    let run = CLITest.run(GoldenTests.batch + ["Fixtures/reports", "--format", "json", "--baseline", "Fixtures/cli/baseline.json"])
+    let run = CLITest.run(
+      GoldenTests.batch + ["Fixtures/reports", "--format", "json", "--baseline", "Fixtures/cli/baseline.json"])
     let document = try Self.json(run.stdout)
     var validator = SchemaValidator(root: schema)
     validator.validate(document, against: schema, at: "$")
@@ -114,8 +115,10 @@ struct OutputSchemaTests {
     let directory = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(directory) }
     let evil = "\u{1B}[31mRED\u{07}\r\n::error::forged\u{202E}</failure><x>|*`"
-    let header = "{\"bug_type\":\"309\",\"app_name\":\"\(evil.jsonEscaped)\",\"os_version\":\"iPhone OS 26.6 (23G80)\"}\n"
-    let body = "{\"exception\":{\"type\":\"EXC_BAD_ACCESS\",\"signal\":\"SIGSEGV\"},\"threads\":[{\"triggered\":true,\"frames\":[]}],\"asi\":{\"x\":[\"\(evil.jsonEscaped)\"]},\"procName\":\"\(evil.jsonEscaped)\"}"
+    let header =
+      "{\"bug_type\":\"309\",\"app_name\":\"\(evil.jsonEscaped)\",\"os_version\":\"iPhone OS 26.6 (23G80)\"}\n"
+    let body =
+      "{\"exception\":{\"type\":\"EXC_BAD_ACCESS\",\"signal\":\"SIGSEGV\"},\"threads\":[{\"triggered\":true,\"frames\":[]}],\"asi\":{\"x\":[\"\(evil.jsonEscaped)\"]},\"procName\":\"\(evil.jsonEscaped)\"}"
     let path = directory.appendingPathComponent("evil.ips")
     try (header + body).write(to: path, atomically: true, encoding: .utf8)
     for format in OutputFormat.allCases {

@@ -91,4 +91,3 @@ import Testing
     #expect(!PlainText.isSimple("👩\u{200D}💻"))
   }
 }
-

@@ -9,7 +9,9 @@ import Testing
   @Test func textIsACompilerDiagnosticAndFindingsExitOne() {
     let run = CLITest.run(["check", Self.positive])
     #expect(run.status == .findings)
-    #expect(run.stdout.hasPrefix("\(Self.positive):5:5: error: async 'PushNotificationDelegate.userNotificationCenter(_:didReceive:)'"))
+    #expect(
+      run.stdout.hasPrefix(
+        "\(Self.positive):5:5: error: async 'PushNotificationDelegate.userNotificationCenter(_:didReceive:)'"))
     #expect(run.stdout.contains("userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"))
     #expect(run.stdout.contains("note: fix: implement"))
     #expect(run.stdout.hasSuffix("ips-doctor check: 2 errors in 1 Swift file.\n"))
@@ -54,7 +56,8 @@ import Testing
     let runs = try #require(document["runs"] as? [[String: Any]])
     let results = try #require(runs.first?["results"] as? [[String: Any]])
     #expect(results.count == 2)
-    let location = try #require((results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+    let location = try #require(
+      (results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
     let region = try #require(location["region"] as? [String: Any])
     #expect(region["startLine"] as? Int == 5)
     #expect(region["startColumn"] as? Int == 5)
@@ -91,13 +94,19 @@ import Testing
     #expect(run.status == .success)
     #expect(
       run.stderr.contains(
-        "Fixtures/swift/founding-crash-plain-class.swift:5:5: note: the crash in Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips was called by the bridge"))
+        "Fixtures/swift/founding-crash-plain-class.swift:5:5: note: the crash in Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips was called by the bridge"
+      ))
   }
 
   @Test func aReportWithoutBridgeFrameOrNotAReport() {
-    let none = CLITest.run(["check", "Fixtures/swift", "--report", "Fixtures/reports/async-delegate-unrelated-exception.ips", "--fail-on", "never"])
+    let none = CLITest.run([
+      "check", "Fixtures/swift", "--report", "Fixtures/reports/async-delegate-unrelated-exception.ips", "--fail-on",
+      "never",
+    ])
     #expect(none.status == .success)
-    let notReport = CLITest.run(["check", "Fixtures/swift", "--report", "Fixtures/swift/founding-crash-plain-class.swift", "--fail-on", "never"])
+    let notReport = CLITest.run([
+      "check", "Fixtures/swift", "--report", "Fixtures/swift/founding-crash-plain-class.swift", "--fail-on", "never",
+    ])
     #expect(notReport.status == .dataError)
   }
 }

@@ -52,7 +52,9 @@ import Testing
       """.utf8)
     let alone = SourceChecker().check([.init(display: "b.swift", bytes: extensionFile)])
     #expect(alone.findings.map(\.severity) == [.warning])
-    let together = SourceChecker().check([.init(display: "a.swift", bytes: type), .init(display: "b.swift", bytes: extensionFile)])
+    let together = SourceChecker().check([
+      .init(display: "a.swift", bytes: type), .init(display: "b.swift", bytes: extensionFile),
+    ])
     #expect(together.findings.isEmpty)
   }
 }

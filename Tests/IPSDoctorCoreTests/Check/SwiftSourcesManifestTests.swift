@@ -47,7 +47,8 @@ import Testing
       foundTotal += row.findings.count - missed.count
       falsePositives += extra.count
       table.append(
-        "\(row.file.prefix(60)) | \(row.label) | \(row.findings.count) | \(atError.count) | \(lower.joined(separator: ", "))")
+        "\(row.file.prefix(60)) | \(row.label) | \(row.findings.count) | \(atError.count) | \(lower.joined(separator: ", "))"
+      )
       #expect(missed.isEmpty, "\(row.file): missed \(missed.sorted())")
       #expect(extra.isEmpty, "\(row.file): false positives at error \(extra.sorted())")
     }

@@ -31,19 +31,28 @@ struct AppImageTests {
   func bundleImages() {
     #expect(BinaryImage.bundleComponent(ofProcessPath: Self.simulatorApp) == "/Transit.app/")
     let bundle = BinaryImage.appBundle(ofProcessPath: Self.simulatorApp)
-    for path in [Self.simulatorApp, Self.simulatorApp + ".debug.dylib", "/Users/dev/Library/Developer/CoreSimulator/Devices/1E74D418/data/Containers/Bundle/Application/4FEB872A/Transit.app/Frameworks/Core.framework/Core"] {
+    for path in [
+      Self.simulatorApp, Self.simulatorApp + ".debug.dylib",
+      "/Users/dev/Library/Developer/CoreSimulator/Devices/1E74D418/data/Containers/Bundle/Application/4FEB872A/Transit.app/Frameworks/Core.framework/Core",
+    ] {
       #expect(BinaryImage.isAppImage(name: "x", path: path, source: "P", bundle: bundle), "\(path)")
     }
     // Spelled without "/private" or redacted, the bundle is still the app's.
     let device = BinaryImage.appBundle(
       ofProcessPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/Example")
-    #expect(BinaryImage.isAppImage(name: "x", path: "/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/A.framework/A", source: "P", bundle: device))
+    #expect(
+      BinaryImage.isAppImage(
+        name: "x", path: "/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/A.framework/A", source: "P",
+        bundle: device))
     #expect(BinaryImage.isAppImage(name: "x", path: "Example.app/Example.debug.dylib", source: "P", bundle: device))
     // Another app's bundle is not this app's.
-    #expect(!BinaryImage.isAppImage(name: "x", path: "/Applications/Other.app/Contents/Frameworks/O.framework/O", source: "P", bundle: bundle))
+    #expect(
+      !BinaryImage.isAppImage(
+        name: "x", path: "/Applications/Other.app/Contents/Frameworks/O.framework/O", source: "P", bundle: bundle))
     // An extension runs inside its app's bundle.
     #expect(
-      BinaryImage.bundleComponent(ofProcessPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share")
+      BinaryImage.bundleComponent(
+        ofProcessPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share")
         == "/Example.app/")
     #expect(BinaryImage.bundleComponent(ofProcessPath: "/usr/local/bin/tool") == nil)
   }

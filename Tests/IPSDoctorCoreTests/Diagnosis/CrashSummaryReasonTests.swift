@@ -33,7 +33,8 @@ import Testing
   }
 
   @Test func aTranslatedLegacyReportGetsX86AtosCommands() throws {
-    var text = String(decoding: try Fixtures.bytes("reports/async-bridge-didreceive-legacy-unsymbolicated-leb.crash"), as: UTF8.self)
+    var text = String(
+      decoding: try Fixtures.bytes("reports/async-bridge-didreceive-legacy-unsymbolicated-leb.crash"), as: UTF8.self)
     text = text.replacingOccurrences(of: "ARM-64 (Native)", with: "X86-64 (Translated)")
     text = text.replacingOccurrences(of: " ChatApp arm64  <", with: " ChatApp  <")
     let report = try ReportReader.read(Array(text.utf8))

@@ -17,8 +17,10 @@ struct DiagnosisContextInitTests {
     "Module.A.B.C.D.e(f:)", "a..b.c", ".a.b.c", "a.b.c.", "x.y.z (unbalanced", "f(a, (b, c), d: e)",
     "M.f(_: (Swift.Int, Swift.Int) -> (), g: [Swift.Int: [Swift.String]]) -> (Swift.Int) -> Swift.String",
     "outlined copy of App.Enum", "App.T.subscript.getter : (Swift.Int) -> Swift.String",
-    "(extension in Foo):Bar.Baz.qux() -> ()", "f()", "", "(", ")", "a(b)c(d)", "x.y(z: w) async throws -> Swift.Result<Swift.Int, Swift.Error>",
-    "M.f(a:\tB,\n c: D)", "M.f( , ,)", "M.T.f(x: [A.B]) -> <A>", "M.T.f(x: A) -> A.B.C.D rest.of.it", "(((x)))", "_.f(a: b)",
+    "(extension in Foo):Bar.Baz.qux() -> ()", "f()", "", "(", ")", "a(b)c(d)",
+    "x.y(z: w) async throws -> Swift.Result<Swift.Int, Swift.Error>",
+    "M.f(a:\tB,\n c: D)", "M.f( , ,)", "M.T.f(x: [A.B]) -> <A>", "M.T.f(x: A) -> A.B.C.D rest.of.it", "(((x)))",
+    "_.f(a: b)",
     "9.f(a: b)", "x(a: (b) -> c) -> (d) async -> e", "A.B.C(", "M.T.é(a: b)", "M.T.f(a: b)\r\nM.T.g(c: d)",
   ]
 
@@ -30,7 +32,8 @@ struct DiagnosisContextInitTests {
     }
     #expect(
       SwiftDemangler.simplify(Self.demangledNames[1])
-        == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)")
+        == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"
+    )
   }
 
   @Test("leadingHexNumber answers UInt64(prefix(while: isHexDigit), radix: 16)")
@@ -42,7 +45,8 @@ struct DiagnosisContextInitTests {
     for text in texts {
       for start in [0, 1] where start <= text.count {
         let rest = text.dropFirst(start)
-        #expect(rest.leadingHexNumber() == UInt64(rest.prefix(while: \.isHexDigit), radix: 16), "\(text.debugDescription)")
+        #expect(
+          rest.leadingHexNumber() == UInt64(rest.prefix(while: \.isHexDigit), radix: 16), "\(text.debugDescription)")
       }
     }
   }
@@ -54,7 +58,9 @@ struct DiagnosisContextInitTests {
       "0xffffffffffffffff, 0x10000000000000000", "１２, 0x1", "0x1\r\n, 2",
     ]
     for text in texts {
-      #expect(DiagnosisContext.parseCodes(text) == text.split(separator: ",").map { String.parseUInt64($0) }, "\(text.debugDescription)")
+      #expect(
+        DiagnosisContext.parseCodes(text) == text.split(separator: ",").map { String.parseUInt64($0) },
+        "\(text.debugDescription)")
     }
   }
 
@@ -78,7 +84,8 @@ struct DiagnosisContextInitTests {
     report.images = [
       BinaryImage(name: "ChatApp", path: "/private/var/containers/Bundle/Application/X/ChatApp.app/ChatApp"),
       BinaryImage(name: "UIKitCore", path: "/System/Library/PrivateFrameworks/UIKitCore.framework/UIKitCore"),
-      BinaryImage(name: "Kit", path: "/private/var/containers/Bundle/Application/X/ChatApp.app/Frameworks/Kit.framework/Kit"),
+      BinaryImage(
+        name: "Kit", path: "/private/var/containers/Bundle/Application/X/ChatApp.app/Frameworks/Kit.framework/Kit"),
       BinaryImage(name: nil, path: "/private/var/containers/Bundle/Application/X/ChatApp.app/Nameless"),
     ]
     let context = DiagnosisContext(report: report)
@@ -109,9 +116,13 @@ struct DiagnosisContextInitTests {
     var report = CrashReport(format: .json)
     var termination = Termination()
     termination.namespace = "DYLD"
-    termination.reasons = ["Library missing", "Library not loaded: @rpath/Kit.framework/Kit | Referenced from: <UUID> /App"]
+    termination.reasons = [
+      "Library missing", "Library not loaded: @rpath/Kit.framework/Kit | Referenced from: <UUID> /App",
+    ]
     report.termination = termination
-    report.applicationSpecificInfo = [ApplicationSpecificInfo(image: "dyld", lines: ["Symbol not found: _f\nExpected in: /usr/lib/x"])]
+    report.applicationSpecificInfo = [
+      ApplicationSpecificInfo(image: "dyld", lines: ["Symbol not found: _f\nExpected in: /usr/lib/x"])
+    ]
     let dyld = DyldError(DiagnosisContext(report: report))
     #expect(dyld.missingLibrary?.path == "@rpath/Kit.framework/Kit")
     #expect(dyld.missingLibrary?.evidence.path == "termination.reasons[1]")
@@ -120,9 +131,10 @@ struct DiagnosisContextInitTests {
     #expect(dyld.missingSymbol?.evidence.path == "asi[\"dyld\"][0]")
     #expect(dyld.expectedIn == "/usr/lib/x")
     #expect(dyld.value(after: "tried: ") == nil)
-    #expect(dyld.lines.map(\.detail) == [
-      "Library missing", "Library not loaded: @rpath/Kit.framework/Kit", "Referenced from: <UUID> /App",
-      "Symbol not found: _f", "Expected in: /usr/lib/x",
-    ])
+    #expect(
+      dyld.lines.map(\.detail) == [
+        "Library missing", "Library not loaded: @rpath/Kit.framework/Kit", "Referenced from: <UUID> /App",
+        "Symbol not found: _f", "Expected in: /usr/lib/x",
+      ])
   }
 }

@@ -17,9 +17,14 @@ struct FrameSymbolAnchorTests {
   }
 
   @Test func firstFrameAgreesWithUTF8Contains() throws {
-    let texts: [String?] = ["a_b", nil, "xx_b_b", "", "q_", "bq", "café\u{301}", "-[NSAssertionHandler handleFailureInMethod:x]"]
+    let texts: [String?] = [
+      "a_b", nil, "xx_b_b", "", "q_", "bq", "café\u{301}", "-[NSAssertionHandler handleFailureInMethod:x]",
+    ]
     let text = try #require(FrameSymbolText(texts: texts))
-    for needle in ["_b", "b", "q", "_", "x", "zz", "-[NSAssertionHandler handleFailureInMethod:", "é", "e\u{301}", "b\0", "", "\u{7F}q"] {
+    for needle in [
+      "_b", "b", "q", "_", "x", "zz", "-[NSAssertionHandler handleFailureInMethod:", "é", "e\u{301}", "b\0", "",
+      "\u{7F}q",
+    ] {
       let expected = texts.indices.first { texts[$0]?.utf8Contains(needle) ?? false }
       let outcome = text.firstFrame(containing: needle)
       if needle.utf8.allSatisfy({ $0 < 0x80 && $0 != 0 }) || needle.isEmpty {

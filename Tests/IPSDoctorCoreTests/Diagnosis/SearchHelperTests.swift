@@ -25,7 +25,9 @@ struct SearchHelperTests {
 
   @Test("UTF8TextBuilder numbers match String(_:) and String.hex")
   func numbers() {
-    let values: [UInt64] = [0, 1, 9, 10, 15, 16, 99, 100, 255, 4096, 0x8badf00d, 1_000_000_007, .max, .max - 1, 1 << 63]
+    let values: [UInt64] = [
+      0, 1, 9, 10, 15, 16, 99, 100, 255, 4096, 0x8badf00d, 1_000_000_007, .max, .max - 1, 1 << 63,
+    ]
     for value in values {
       var decimal = UTF8TextBuilder(capacity: 0)
       decimal.appendDecimal(value)

@@ -17,14 +17,20 @@ struct SwiftDemanglerTests {
   @Test("Demangles the async bridge closure in full and simplified style")
   func bridge() throws {
     let symbol = SymbolName(
-      "$s7ChatApp24PushNotificationDelegateC04userD6Center_10didReceiveySo06UNUserdG0C_So22UNNotificationResponseCtYaFyyYacfU_ToTQ0_")
+      "$s7ChatApp24PushNotificationDelegateC04userD6Center_10didReceiveySo06UNUserdG0C_So22UNNotificationResponseCtYaFyyYacfU_ToTQ0_"
+    )
     let full = try #require(symbol.full)
     #expect(full.contains("@objc closure #1"))
     #expect(full.contains("ChatApp.PushNotificationDelegate.userNotificationCenter("))
-    #expect(symbol.simplified == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)")
+    #expect(
+      symbol.simplified
+        == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"
+    )
     let leading = SymbolName(
-      "_$s7ChatApp0B8DelegateC22userNotificationCenter_10didReceiveySo06UNUsereF0C_So22UNNotificationResponseCtYaFyyYacfU_ToTQ0_")
-    #expect(leading.simplified?.hasSuffix("@objc closure #1 in AppDelegate.userNotificationCenter(_:didReceive:)") == true)
+      "_$s7ChatApp0B8DelegateC22userNotificationCenter_10didReceiveySo06UNUsereF0C_So22UNNotificationResponseCtYaFyyYacfU_ToTQ0_"
+    )
+    #expect(
+      leading.simplified?.hasSuffix("@objc closure #1 in AppDelegate.userNotificationCenter(_:didReceive:)") == true)
   }
 
   @Test("Simplifies a full demangled name")
@@ -32,8 +38,11 @@ struct SwiftDemanglerTests {
     #expect(
       SwiftDemangler.simplify(
         "(1) await resume partial function for @objc closure #1 () async -> () in ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()"
-      ) == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)")
-    #expect(SwiftDemangler.simplify("ChatApp.Store.load(from: Swift.String) throws -> ChatApp.Model") == "Store.load(from:)")
+      )
+        == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"
+    )
+    #expect(
+      SwiftDemangler.simplify("ChatApp.Store.load(from: Swift.String) throws -> ChatApp.Model") == "Store.load(from:)")
     #expect(SwiftDemangler.simplify("ChatApp.Store.reset() -> ()") == "Store.reset()")
   }
 
@@ -51,7 +60,9 @@ struct SwiftDemanglerTests {
     let image = try #require(report.image(at: frame.imageIndex))
     #expect(frame.address == image.base! + frame.imageOffset!)
     #expect(frame.symbolName?.raw == frame.symbol)
-    #expect(frame.symbolName?.simplified?.contains("@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)") == true)
+    #expect(
+      frame.symbolName?.simplified?.contains(
+        "@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)") == true)
     #expect(frame.symbolName?.full?.contains("ChatApp.PushNotificationDelegate") == true)
     #expect(Frame(symbol: "???").symbolName == nil)
   }

@@ -73,7 +73,8 @@ struct JSONParserTests {
     #expect(error.location.column == 63)
     #expect(error.path.description == "threads[0].frames[1]")
     #expect(error.message == "expected ',' or '}' after object member, found '\"'")
-    #expect(error.description == "2:63: error: expected ',' or '}' after object member, found '\"' (at threads[0].frames[1])")
+    #expect(
+      error.description == "2:63: error: expected ',' or '}' after object member, found '\"' (at threads[0].frames[1])")
   }
 
   @Test("An error inside a member value names the member")
@@ -137,24 +138,28 @@ struct JSONParserStackTests {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     pthread_attr_setstacksize(&attributes, 512 * 1024)
-    let context = Unmanaged.passRetained(ThreadWork {
-      do {
-        _ = try JSONParser.parse(text)
-        box.outcome = "ok"
-      } catch {
-        box.outcome = "error: \(error)"
+    let context = Unmanaged.passRetained(
+      ThreadWork {
+        do {
+          _ = try JSONParser.parse(text)
+          box.outcome = "ok"
+        } catch {
+          box.outcome = "error: \(error)"
+        }
       }
-    }).toOpaque()
+    ).toOpaque()
     #if os(Linux)
       var thread = pthread_t()
     #else
       var thread: pthread_t?
     #endif
-    let created = pthread_create(&thread, &attributes, { raw in
-      let work = Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue()
-      work.body()
-      return nil
-    }, context)
+    let created = pthread_create(
+      &thread, &attributes,
+      { raw in
+        let work = Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue()
+        work.body()
+        return nil
+      }, context)
     #expect(created == 0)
     #if os(Linux)
       pthread_join(thread, nil)
@@ -181,16 +186,18 @@ struct JSONParserErrorPathTests {
     }
   }
 
-  @Test("Paths name the value being parsed", arguments: [
-    ("[1 2]", "$"),
-    ("[1, x]", "[1]"),
-    ("{\"a\": [1, {\"b\": ]}]}", "a[1].b"),
-    ("{\"a\": 1 \"b\": 2}", "$"),
-    ("{\"a\": {\"b\" 1}}", "a.b"),
-    ("{\"a\": [[], [1,]]}", "a[1][1]"),
-    ("{\"k\": \"v\", }", "$"),
-    ("[[[", "[0][0][0]"),
-  ])
+  @Test(
+    "Paths name the value being parsed",
+    arguments: [
+      ("[1 2]", "$"),
+      ("[1, x]", "[1]"),
+      ("{\"a\": [1, {\"b\": ]}]}", "a[1].b"),
+      ("{\"a\": 1 \"b\": 2}", "$"),
+      ("{\"a\": {\"b\" 1}}", "a.b"),
+      ("{\"a\": [[], [1,]]}", "a[1][1]"),
+      ("{\"k\": \"v\", }", "$"),
+      ("[[[", "[0][0][0]"),
+    ])
   func paths(_ text: String, _ expected: String) {
     #expect(path(text) == expected)
   }

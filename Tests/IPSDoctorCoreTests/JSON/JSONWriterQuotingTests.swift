@@ -74,13 +74,17 @@ struct JSONWriterQuotingTests {
   @Test("unplainBytes marks first the first byte that is not plain printable ASCII")
   func unplainBytesLowestMark() {
     // Bytes near every edge of the test, and random ones.
-    let edges: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x81, 0xA0, 0xFF]
+    let edges: [UInt8] = [
+      0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x81, 0xA0, 0xFF,
+    ]
     var generator = SeededGenerator(seed: 0x7F)
     for _ in 0..<20_000 {
       var bytes: [UInt8] = []
       for _ in 0..<8 {
         let pick = generator.next()
-        bytes.append(pick % 3 == 0 ? UInt8(truncatingIfNeeded: pick >> 8) : (pick % 3 == 1 ? 0x61 : edges[Int(pick >> 8) % edges.count]))
+        bytes.append(
+          pick % 3 == 0
+            ? UInt8(truncatingIfNeeded: pick >> 8) : (pick % 3 == 1 ? 0x61 : edges[Int(pick >> 8) % edges.count]))
       }
       let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
       let plain = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C }

@@ -19,9 +19,10 @@ struct TapeLayoutTests {
     let string = JSONTapeEntry(kind: .string, flags: JSONTapeEntry.stringHasEscapes, start: 7, end: 4_000_000_000)
     #expect(string.kind == .string && string.flags == JSONTapeEntry.stringHasEscapes)
     #expect(string.start == 7 && string.end == 4_000_000_000 && string.payload == 0)
-    for (value, flags) in [(UInt64.max, JSONTapeEntry.numberUnsigned), (0, JSONTapeEntry.numberUnsigned),
-      (UInt64(bitPattern: Int64.min), JSONTapeEntry.numberNegative)]
-    {
+    for (value, flags) in [
+      (UInt64.max, JSONTapeEntry.numberUnsigned), (0, JSONTapeEntry.numberUnsigned),
+      (UInt64(bitPattern: Int64.min), JSONTapeEntry.numberNegative),
+    ] {
       let number = JSONTapeEntry(exactNumber: value, flags: flags, start: 4_294_967_000, end: 4_294_967_020)
       #expect(number.kind == .number && number.flags == flags)
       #expect(number.start == 4_294_967_000 && number.end == 4_294_967_020 && number.payload == value)
@@ -98,7 +99,8 @@ struct TapeLayoutTests {
       // The body of a two-document report.
       if let newline = bytes.firstIndex(of: 0x0A) { checkTape(Array(bytes[(newline + 1)...]), name: path + " body") }
     }
-    checkTape(Array("[0,-0,18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,1.5]".utf8),
+    checkTape(
+      Array("[0,-0,18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809,1.5]".utf8),
       name: "numbers")
   }
 

@@ -235,7 +235,10 @@ struct LegacyTextByteReaderTests {
     // Each line, and its registers ("name=value", then " | esr: " and the description), or "nil".
     let cases: [(String, String)] = [
       ("    x0: 0x0000000000000000   x1: 0x00000001f2c3a7d8", "x0=0x0 x1=0x1f2c3a7d8"),
-      ("   far: 0x0000000000000028  esr: 0x92000006 (Data Abort) byte read Translation fault", "far=0x28 esr=0x92000006 | esr: (Data Abort) byte read Translation fault"),
+      (
+        "   far: 0x0000000000000028  esr: 0x92000006 (Data Abort) byte read Translation fault",
+        "far=0x28 esr=0x92000006 | esr: (Data Abort) byte read Translation fault"
+      ),
       ("esr: 0x56000080  Address size fault", "esr=0x56000080 | esr: Address size fault"),
       ("esr: 0x1", "esr=0x1"),
       ("esr: 0x1 x2: 0x3", "esr=0x1 x2=0x3"),
@@ -330,8 +333,14 @@ struct LegacyTextByteReaderTests {
     let cases: [(String, String)] = [
       ("", "type: nil nil; codes: nil; termination: nil; process: nil nil; thread: nil"),
       (" ", "type: nil nil; codes: nil; termination: nil; process: nil nil; thread: nil"),
-      ("EXC_BAD_ACCESS (SIGSEGV)", "type: \"EXC_BAD_ACCESS\" \"SIGSEGV\"; codes: nil; termination: nil; process: \"EXC_BAD_ACCESS (SIGSEGV)\" nil; thread: nil"),
-      ("EXC_CRASH (SIGKILL - CODESIGNING)", "type: \"EXC_CRASH\" \"SIGKILL - CODESIGNING\"; codes: nil; termination: nil; process: \"EXC_CRASH (SIGKILL - CODESIGNING)\" nil; thread: nil"),
+      (
+        "EXC_BAD_ACCESS (SIGSEGV)",
+        "type: \"EXC_BAD_ACCESS\" \"SIGSEGV\"; codes: nil; termination: nil; process: \"EXC_BAD_ACCESS (SIGSEGV)\" nil; thread: nil"
+      ),
+      (
+        "EXC_CRASH (SIGKILL - CODESIGNING)",
+        "type: \"EXC_CRASH\" \"SIGKILL - CODESIGNING\"; codes: nil; termination: nil; process: \"EXC_CRASH (SIGKILL - CODESIGNING)\" nil; thread: nil"
+      ),
       ("SIGSEGV", "type: nil \"SIGSEGV\"; codes: nil; termination: nil; process: \"SIGSEGV\" nil; thread: nil"),
       ("EXC_GUARD", "type: \"EXC_GUARD\" nil; codes: nil; termination: nil; process: \"EXC_GUARD\" nil; thread: nil"),
       ("()", "type: nil nil; codes: nil; termination: nil; process: \"()\" nil; thread: nil"),
@@ -339,27 +348,68 @@ struct LegacyTextByteReaderTests {
       ("EXC ( )", "type: \"EXC\" nil; codes: nil; termination: nil; process: \"EXC ( )\" nil; thread: nil"),
       ("X)", "type: \"X)\" nil; codes: nil; termination: nil; process: \"X)\" nil; thread: nil"),
       ("a(b(c)", "type: \"a\" \"b(c\"; codes: nil; termination: nil; process: \"a(b(c)\" nil; thread: nil"),
-      ("0x0000000000000001, 0x00000001aa3f4788", "type: \"0x0000000000000001, 0x00000001aa3f4788\" nil; codes: 0x1,0x1aa3f4788; termination: nil; process: \"0x0000000000000001, 0x00000001aa3f4788\" nil; thread: 0 nil"),
-      ("0x1,,0x2", "type: \"0x1,,0x2\" nil; codes: 0x1,0x2; termination: nil; process: \"0x1,,0x2\" nil; thread: 0 nil"),
+      (
+        "0x0000000000000001, 0x00000001aa3f4788",
+        "type: \"0x0000000000000001, 0x00000001aa3f4788\" nil; codes: 0x1,0x1aa3f4788; termination: nil; process: \"0x0000000000000001, 0x00000001aa3f4788\" nil; thread: 0 nil"
+      ),
+      (
+        "0x1,,0x2", "type: \"0x1,,0x2\" nil; codes: 0x1,0x2; termination: nil; process: \"0x1,,0x2\" nil; thread: 0 nil"
+      ),
       (",", "type: \",\" nil; codes: nil; termination: nil; process: \",\" nil; thread: nil"),
       ("0x1, ", "type: \"0x1,\" nil; codes: nil; termination: nil; process: \"0x1,\" nil; thread: 0 nil"),
       ("0x1, zz", "type: \"0x1, zz\" nil; codes: nil; termination: nil; process: \"0x1, zz\" nil; thread: 0 nil"),
-      ("KERN_INVALID_ADDRESS at 0x18", "type: \"KERN_INVALID_ADDRESS at 0x18\" nil; codes: nil; termination: nil; process: \"KERN_INVALID_ADDRESS at 0x18\" nil; thread: nil"),
-      ("Namespace SPRINGBOARD, Code 0x8badf00d", "type: \"Namespace SPRINGBOARD, Code 0x8badf00d\" nil; codes: nil; termination: \"SPRINGBOARD\" 0x8badf00d nil; process: \"Namespace SPRINGBOARD, Code 0x8badf00d\" nil; thread: nil"),
-      ("Namespace SIGNAL, Code 11 Segmentation fault: 11", "type: \"Namespace SIGNAL, Code 11 Segmentation fault: 11\" nil; codes: nil; termination: \"SIGNAL\" 0xb \"Segmentation fault: 11\"; process: \"Namespace SIGNAL, Code 11 Segmentation fault: 11\" nil; thread: nil"),
-      ("Namespace ,,,", "type: \"Namespace ,,,\" nil; codes: nil; termination: \",,,\" nil nil; process: \"Namespace ,,,\" nil; thread: nil"),
+      (
+        "KERN_INVALID_ADDRESS at 0x18",
+        "type: \"KERN_INVALID_ADDRESS at 0x18\" nil; codes: nil; termination: nil; process: \"KERN_INVALID_ADDRESS at 0x18\" nil; thread: nil"
+      ),
+      (
+        "Namespace SPRINGBOARD, Code 0x8badf00d",
+        "type: \"Namespace SPRINGBOARD, Code 0x8badf00d\" nil; codes: nil; termination: \"SPRINGBOARD\" 0x8badf00d nil; process: \"Namespace SPRINGBOARD, Code 0x8badf00d\" nil; thread: nil"
+      ),
+      (
+        "Namespace SIGNAL, Code 11 Segmentation fault: 11",
+        "type: \"Namespace SIGNAL, Code 11 Segmentation fault: 11\" nil; codes: nil; termination: \"SIGNAL\" 0xb \"Segmentation fault: 11\"; process: \"Namespace SIGNAL, Code 11 Segmentation fault: 11\" nil; thread: nil"
+      ),
+      (
+        "Namespace ,,,",
+        "type: \"Namespace ,,,\" nil; codes: nil; termination: \",,,\" nil nil; process: \"Namespace ,,,\" nil; thread: nil"
+      ),
       ("Namespace ", "type: \"Namespace\" nil; codes: nil; termination: nil; process: \"Namespace\" nil; thread: nil"),
-      ("Namespace a,b", "type: \"Namespace a,b\" nil; codes: nil; termination: \"a\" nil nil; process: \"Namespace a,b\" nil; thread: nil"),
-      ("Namespace , x", "type: \"Namespace , x\" nil; codes: nil; termination: \"x\" nil nil; process: \"Namespace , x\" nil; thread: nil"),
-      ("Namespace X, Code zz", "type: \"Namespace X, Code zz\" nil; codes: nil; termination: nil; process: \"Namespace X, Code zz\" nil; thread: nil"),
-      ("Namespace X, Code  7  trailing  words", "type: \"Namespace X, Code  7  trailing  words\" nil; codes: nil; termination: \"X\" 0x7 \"trailing  words\"; process: \"Namespace X, Code  7  trailing  words\" nil; thread: nil"),
-      ("SIGNAL 6 Abort trap: 6", "type: nil \"SIGNAL 6 Abort trap: 6\"; codes: nil; termination: \"SIGNAL\" 0x6 \"Abort trap: 6\"; process: \"SIGNAL 6 Abort trap: 6\" nil; thread: nil"),
-      ("DYLD 1 Library missing", "type: \"DYLD 1 Library missing\" nil; codes: nil; termination: \"DYLD\" 0x1 \"Library missing\"; process: \"DYLD 1 Library missing\" nil; thread: nil"),
-      ("FRONTBOARD 2343432205", "type: \"FRONTBOARD 2343432205\" nil; codes: nil; termination: \"FRONTBOARD\" 0x8badf00d nil; process: \"FRONTBOARD 2343432205\" nil; thread: nil"),
+      (
+        "Namespace a,b",
+        "type: \"Namespace a,b\" nil; codes: nil; termination: \"a\" nil nil; process: \"Namespace a,b\" nil; thread: nil"
+      ),
+      (
+        "Namespace , x",
+        "type: \"Namespace , x\" nil; codes: nil; termination: \"x\" nil nil; process: \"Namespace , x\" nil; thread: nil"
+      ),
+      (
+        "Namespace X, Code zz",
+        "type: \"Namespace X, Code zz\" nil; codes: nil; termination: nil; process: \"Namespace X, Code zz\" nil; thread: nil"
+      ),
+      (
+        "Namespace X, Code  7  trailing  words",
+        "type: \"Namespace X, Code  7  trailing  words\" nil; codes: nil; termination: \"X\" 0x7 \"trailing  words\"; process: \"Namespace X, Code  7  trailing  words\" nil; thread: nil"
+      ),
+      (
+        "SIGNAL 6 Abort trap: 6",
+        "type: nil \"SIGNAL 6 Abort trap: 6\"; codes: nil; termination: \"SIGNAL\" 0x6 \"Abort trap: 6\"; process: \"SIGNAL 6 Abort trap: 6\" nil; thread: nil"
+      ),
+      (
+        "DYLD 1 Library missing",
+        "type: \"DYLD 1 Library missing\" nil; codes: nil; termination: \"DYLD\" 0x1 \"Library missing\"; process: \"DYLD 1 Library missing\" nil; thread: nil"
+      ),
+      (
+        "FRONTBOARD 2343432205",
+        "type: \"FRONTBOARD 2343432205\" nil; codes: nil; termination: \"FRONTBOARD\" 0x8badf00d nil; process: \"FRONTBOARD 2343432205\" nil; thread: nil"
+      ),
       ("A, 1 x", "type: \"A, 1 x\" nil; codes: nil; termination: nil; process: \"A, 1 x\" nil; thread: nil"),
       ("A  1", "type: \"A  1\" nil; codes: nil; termination: \"A\" 0x1 nil; process: \"A  1\" nil; thread: nil"),
       ("A 1  ", "type: \"A 1\" nil; codes: nil; termination: \"A\" 0x1 nil; process: \"A 1\" nil; thread: nil"),
-      ("A\t1\tb c", "type: \"A\\t1\\tb c\" nil; codes: nil; termination: \"A\" 0x1 \"b c\"; process: \"A\\t1\\tb c\" nil; thread: nil"),
+      (
+        "A\t1\tb c",
+        "type: \"A\\t1\\tb c\" nil; codes: nil; termination: \"A\" 0x1 \"b c\"; process: \"A\\t1\\tb c\" nil; thread: nil"
+      ),
       ("one", "type: \"one\" nil; codes: nil; termination: nil; process: \"one\" nil; thread: nil"),
       ("App [123]", "type: \"App [123]\" nil; codes: nil; termination: nil; process: \"App\" 123; thread: nil"),
       ("App [ 12 ]", "type: \"App [ 12 ]\" nil; codes: nil; termination: nil; process: \"App\" nil; thread: nil"),
@@ -369,18 +419,42 @@ struct LegacyTextByteReaderTests {
       ("[5]", "type: \"[5]\" nil; codes: nil; termination: nil; process: nil 5; thread: nil"),
       ("App [+5]", "type: \"App [+5]\" nil; codes: nil; termination: nil; process: \"App\" 5; thread: nil"),
       ("App [-0]", "type: \"App [-0]\" nil; codes: nil; termination: nil; process: \"App\" 0; thread: nil"),
-      ("App [99999999999999999999]", "type: \"App [99999999999999999999]\" nil; codes: nil; termination: nil; process: \"App\" nil; thread: nil"),
+      (
+        "App [99999999999999999999]",
+        "type: \"App [99999999999999999999]\" nil; codes: nil; termination: nil; process: \"App\" nil; thread: nil"
+      ),
       ("7", "type: \"7\" nil; codes: 0x7; termination: nil; process: \"7\" nil; thread: 7 nil"),
-      ("3, Dispatch queue: q", "type: \"3, Dispatch queue: q\" nil; codes: nil; termination: nil; process: \"3, Dispatch queue: q\" nil; thread: 3 \"q\""),
-      ("5  Dispatch queue: com.apple.main-thread", "type: \"5  Dispatch queue: com.apple.main-thread\" nil; codes: nil; termination: nil; process: \"5  Dispatch queue: com.apple.main-thread\" nil; thread: 5 \"com.apple.main-thread\""),
-      ("5,, Dispatch queue:", "type: \"5,, Dispatch queue:\" nil; codes: nil; termination: nil; process: \"5,, Dispatch queue:\" nil; thread: 5 nil"),
+      (
+        "3, Dispatch queue: q",
+        "type: \"3, Dispatch queue: q\" nil; codes: nil; termination: nil; process: \"3, Dispatch queue: q\" nil; thread: 3 \"q\""
+      ),
+      (
+        "5  Dispatch queue: com.apple.main-thread",
+        "type: \"5  Dispatch queue: com.apple.main-thread\" nil; codes: nil; termination: nil; process: \"5  Dispatch queue: com.apple.main-thread\" nil; thread: 5 \"com.apple.main-thread\""
+      ),
+      (
+        "5,, Dispatch queue:",
+        "type: \"5,, Dispatch queue:\" nil; codes: nil; termination: nil; process: \"5,, Dispatch queue:\" nil; thread: 5 nil"
+      ),
       ("x", "type: \"x\" nil; codes: nil; termination: nil; process: \"x\" nil; thread: nil"),
       ("12abc", "type: \"12abc\" nil; codes: nil; termination: nil; process: \"12abc\" nil; thread: 12 nil"),
-      ("99999999999999999999999", "type: \"99999999999999999999999\" nil; codes: nil; termination: nil; process: \"99999999999999999999999\" nil; thread: nil"),
+      (
+        "99999999999999999999999",
+        "type: \"99999999999999999999999\" nil; codes: nil; termination: nil; process: \"99999999999999999999999\" nil; thread: nil"
+      ),
       ("Café [7]", "type: \"Café [7]\" nil; codes: nil; termination: nil; process: \"Café\" 7; thread: nil"),
-      ("EXC_CRASH (SIGABRT — ☠️)", "type: \"EXC_CRASH\" \"SIGABRT — ☠️\"; codes: nil; termination: nil; process: \"EXC_CRASH (SIGABRT — ☠️)\" nil; thread: nil"),
-      ("Namespace ΣΗΜΑ, Code 0x1 ✓", "type: \"Namespace ΣΗΜΑ, Code 0x1 ✓\" nil; codes: nil; termination: \"ΣΗΜΑ\" 0x1 \"✓\"; process: \"Namespace ΣΗΜΑ, Code 0x1 ✓\" nil; thread: nil"),
-      ("2, Dispatch queue: キュー", "type: \"2, Dispatch queue: キュー\" nil; codes: nil; termination: nil; process: \"2, Dispatch queue: キュー\" nil; thread: 2 \"キュー\""),
+      (
+        "EXC_CRASH (SIGABRT — ☠️)",
+        "type: \"EXC_CRASH\" \"SIGABRT — ☠️\"; codes: nil; termination: nil; process: \"EXC_CRASH (SIGABRT — ☠️)\" nil; thread: nil"
+      ),
+      (
+        "Namespace ΣΗΜΑ, Code 0x1 ✓",
+        "type: \"Namespace ΣΗΜΑ, Code 0x1 ✓\" nil; codes: nil; termination: \"ΣΗΜΑ\" 0x1 \"✓\"; process: \"Namespace ΣΗΜΑ, Code 0x1 ✓\" nil; thread: nil"
+      ),
+      (
+        "2, Dispatch queue: キュー",
+        "type: \"2, Dispatch queue: キュー\" nil; codes: nil; termination: nil; process: \"2, Dispatch queue: キュー\" nil; thread: 2 \"キュー\""
+      ),
     ]
     for (value, expected) in cases {
       let found = LegacyTextLine.withBytes(of: value) { bytes, value in
@@ -405,10 +479,16 @@ struct LegacyTextByteReaderTests {
     let cases: [(String, String)] = [
       ("Thread 0:", "start(number: 0, crashed: false, name: nil, queue: nil)"),
       ("Thread 0 Crashed:", "start(number: 0, crashed: true, name: nil, queue: nil)"),
-      ("Thread 0 Crashed:: Dispatch queue: com.apple.main-thread", "start(number: 0, crashed: true, name: nil, queue: Optional(\"com.apple.main-thread\"))"),
+      (
+        "Thread 0 Crashed:: Dispatch queue: com.apple.main-thread",
+        "start(number: 0, crashed: true, name: nil, queue: Optional(\"com.apple.main-thread\"))"
+      ),
       ("Thread 3:: name", "start(number: 3, crashed: false, name: Optional(\"name\"), queue: nil)"),
       ("Thread 5 name:  Dispatch queue: q", "name(number: 5, name: nil, queue: Optional(\"q\"))"),
-      ("Thread 5 name: tid_303  Dispatch queue: q", "name(number: 5, name: Optional(\"tid_303\"), queue: Optional(\"q\"))"),
+      (
+        "Thread 5 name: tid_303  Dispatch queue: q",
+        "name(number: 5, name: Optional(\"tid_303\"), queue: Optional(\"q\"))"
+      ),
       ("Thread 5 name:", "name(number: 5, name: nil, queue: nil)"),
       ("Thread 7 crashed with ARM Thread State (64-bit):", "state(number: 7, flavor: \"ARM_THREAD_STATE64\")"),
       ("Thread 7 crashed with :", "state(number: 7, flavor: \"\")"),
@@ -439,9 +519,11 @@ struct LegacyTextByteReaderTests {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((state >> 33) % UInt64(bound))
     }
-    var inputs: [[UInt8]] = [[], Array("+".utf8), Array("-0".utf8), Array("+12".utf8), Array("-1".utf8),
+    var inputs: [[UInt8]] = [
+      [], Array("+".utf8), Array("-0".utf8), Array("+12".utf8), Array("-1".utf8),
       Array("18446744073709551615".utf8), Array("18446744073709551616".utf8), Array("ffffffffffffffff".utf8),
-      Array("1ffffffffffffffff".utf8), Array("__pthread_kill".utf8)]
+      Array("1ffffffffffffffff".utf8), Array("__pthread_kill".utf8),
+    ]
     for _ in 0..<20_000 { inputs.append((0..<next(22)).map { _ in alphabet[next(alphabet.count)] }) }
     for input in inputs {
       for radix in [10, 16] {
@@ -459,9 +541,11 @@ struct LegacyTextByteReaderTests {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((state >> 33) % UInt64(bound))
     }
-    var texts: [[UInt8]] = [Array("00000000000000000000000000000000".utf8),
+    var texts: [[UInt8]] = [
+      Array("00000000000000000000000000000000".utf8),
       Array("00000000-0000-0000-0000-000000000000".utf8), Array("6f1c3b2a9d8e4f00a1b2c3d4e5f60718".utf8),
-      Array("6F1C3B2A-9D8E-4F00-A1B2-C3D4E5F60718".utf8), Array("6f1c3b2a-9d8e-4f00-a1b2-c3d4e5f6071-".utf8)]
+      Array("6F1C3B2A-9D8E-4F00-A1B2-C3D4E5F60718".utf8), Array("6f1c3b2a-9d8e-4f00-a1b2-c3d4e5f6071-".utf8),
+    ]
     for _ in 0..<5000 {
       let count = [32, 36, next(40) + 1][next(3)]
       let dashOdds = [3, 12, Int.max][next(3)]

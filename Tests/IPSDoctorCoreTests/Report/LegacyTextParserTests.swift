@@ -635,7 +635,8 @@ struct LegacyTextParserTests {
     #expect(zero.frame.imageName == nil)
     let objc = try #require(
       LegacyTextLine.frame(
-        "3   libobjc.A.dylib  \t0x000000018467aef4 object_cxxDestructFromClass+ 28404 (objc_object*, objc_class*) + 148"))
+        "3   libobjc.A.dylib  \t0x000000018467aef4 object_cxxDestructFromClass+ 28404 (objc_object*, objc_class*) + 148"
+      ))
     #expect(objc.number == 3)
     #expect(objc.frame.symbol == "object_cxxDestructFromClass+ 28404 (objc_object*, objc_class*)")
     #expect(objc.frame.symbolLocation == 148)

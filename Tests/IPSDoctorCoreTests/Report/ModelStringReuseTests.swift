@@ -210,7 +210,8 @@ struct ReportUUIDFieldTests {
   func reportFields() throws {
     for header in Self.values {
       for body in [Self.values[0], Self.values[2], "null", "7", #""other""#] {
-        let text = #"{"bug_type":"309","incident_id":\#(header),"slice_uuid":\#(header)}"# + "\n"
+        let text =
+          #"{"bug_type":"309","incident_id":\#(header),"slice_uuid":\#(header)}"# + "\n"
           + #"{"incident":\#(body),"threads":[]}"#
         let report = try ReportReader.read(Array(text.utf8))
         func plain(_ value: JSONValue?) -> String? {
@@ -220,7 +221,8 @@ struct ReportUUIDFieldTests {
           default: nil
           }
         }
-        guard case .object(let headerObject)? = report.headerJSON, case .object(let bodyObject)? = report.bodyJSON else {
+        guard case .object(let headerObject)? = report.headerJSON, case .object(let bodyObject)? = report.bodyJSON
+        else {
           Issue.record("not read: \(text)")
           continue
         }
@@ -301,7 +303,8 @@ struct ReportTimestampFieldTests {
   func reportFields() throws {
     for header in Self.values {
       for body in [Self.values[0], Self.values[1], "null", "7", #""other""#] {
-        let text = #"{"bug_type":"309","timestamp":\#(header)}"# + "\n"
+        let text =
+          #"{"bug_type":"309","timestamp":\#(header)}"# + "\n"
           + #"{"captureTime":\#(body),"procLaunch":\#(body),"threads":[]}"#
         let report = try ReportReader.read(Array(text.utf8))
         func plain(_ value: JSONValue?) -> String? {

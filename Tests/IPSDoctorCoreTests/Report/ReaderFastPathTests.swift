@@ -71,7 +71,8 @@ struct ReaderFastPathTests {
   @Test("Panic strings: lines found with memchr give the split's summary")
   func panicStrings() {
     let fixed = [
-      "", "\n", "\r\n\r\n", "panic(cpu 0 caller 0x1): watchdog timeout\nPanicked task 0xffff: 5 threads: pid 0: kernel_task\nPanicked thread: 0x1, backtrace",
+      "", "\n", "\r\n\r\n",
+      "panic(cpu 0 caller 0x1): watchdog timeout\nPanicked task 0xffff: 5 threads: pid 0: kernel_task\nPanicked thread: 0x1, backtrace",
       "  \t\n  panic(cpu 1): x\r\r\nPanicked task 0x1: no pid here\n  Panicked thread: 0x2\n",
       "\u{301}panic\nPanicked task é pid 3: é\nPanicked task pid\u{301} 4: x\nPanicked task a pid  5\r",
       "only one line", "first\rPanicked task: pid 9: launchd\rPanicked thread: 3",
@@ -92,7 +93,8 @@ struct ReaderFastPathTests {
 
   @Test("\"pid \" offsets: the byte search answers as the Character search")
   func pidOffsets() {
-    let lines = Self.texts(from: ["pid ", "pid", " ", "p", "é", "\u{301}", "x", "d "], count: 3_000, maxLength: 8, seed: 3)
+    let lines = Self.texts(
+      from: ["pid ", "pid", " ", "p", "é", "\u{301}", "x", "d "], count: 3_000, maxLength: 8, seed: 3)
     for line in lines {
       #expect(PanicSummary.pidOffset(in: line) == line.firstRange(of: "pid ")?.lowerBound, "\(line.debugDescription)")
     }
@@ -101,12 +103,14 @@ struct ReaderFastPathTests {
   @Test("A damaged header's values read from the bytes of ASCII text are the values the characters give")
   func salvagedHeaderValues() {
     let keys = ["app_name", "name", "platform", "bug_type"]
-    let texts = [
-      #"{"app_name":"Acme","platform":2,"bug_type":"309","name" : "x"}"#, #""name":"a\"b""#, "\"name\":\"a\r\nb\"",
-      "\"name\":\"a\nb\"", "\"name\": \r\n\"a\"", "\"platform\":  12x", "\"platform\":\"\"", "\"name\":", "",
-    ]
+    let texts =
+      [
+        #"{"app_name":"Acme","platform":2,"bug_type":"309","name" : "x"}"#, #""name":"a\"b""#, "\"name\":\"a\r\nb\"",
+        "\"name\":\"a\nb\"", "\"name\": \r\n\"a\"", "\"platform\":  12x", "\"platform\":\"\"", "\"name\":", "",
+      ]
       + Self.texts(
-        from: ["\"", "\"name\"", "\"platform\"", "app_", ":", " ", "\\", "\n", "\r", "\r\n", "7", "x", "{", "\t"], count: 3_000,
+        from: ["\"", "\"name\"", "\"platform\"", "app_", ":", " ", "\\", "\n", "\r", "\r\n", "7", "x", "{", "\t"],
+        count: 3_000,
         maxLength: 10, seed: 29)
     for text in texts {
       let bytes = Array(text.utf8)
@@ -153,12 +157,15 @@ struct ReaderFastPathTests {
       }
       return nil
     }
-    let texts = [
-      "Translated Report (Full Report Below)\n---\nFull Report\n---\n{}",
-      "Translated Report\nFull Report", "Translated ReportFull Report\n\nFull Report\n - \n-\n{}",
-      "RRR Translated Repor Translated Report\nFull Report\n",
-      "Report Translated Report", "Translated Report", "ranslated Report", "R", "",
-    ] + Self.texts(from: ["Translated ", "Report", "R", "T", " ", "\n", "Full Report", "-"], count: 2_000, maxLength: 8, seed: 13)
+    let texts =
+      [
+        "Translated Report (Full Report Below)\n---\nFull Report\n---\n{}",
+        "Translated Report\nFull Report", "Translated ReportFull Report\n\nFull Report\n - \n-\n{}",
+        "RRR Translated Repor Translated Report\nFull Report\n",
+        "Report Translated Report", "Translated Report", "ranslated Report", "R", "",
+      ]
+      + Self.texts(
+        from: ["Translated ", "Report", "R", "T", " ", "\n", "Full Report", "-"], count: 2_000, maxLength: 8, seed: 13)
     for text in texts {
       let bytes = Array(text.utf8)
       bytes.withUnsafeBufferPointer { buffer in

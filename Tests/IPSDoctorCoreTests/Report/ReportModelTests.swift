@@ -70,10 +70,11 @@ struct ReportModelTests {
         {"uuid":12,"arch":"arm64_32","source":"K"}
       ]}
       """)
-    #expect(report.images.map(\.uuid) == [
-      "7776e1e7-d921-35c9-8bae-089c0ffad3b2", "7776E1E7-D921-35C9-8BAE-089C0FFAD3B2",
-      "7776e1e7-d921-35c9-8bae-089c0ffad3b2", "not-a-uuid", "12",
-    ])
+    #expect(
+      report.images.map(\.uuid) == [
+        "7776e1e7-d921-35c9-8bae-089c0ffad3b2", "7776E1E7-D921-35C9-8BAE-089C0FFAD3B2",
+        "7776e1e7-d921-35c9-8bae-089c0ffad3b2", "not-a-uuid", "12",
+      ])
     #expect(report.images.map(\.arch) == ["arm64e", "arm64", "x86_64", "armv7k", "arm64_32"])
     #expect(report.images.map(\.source) == ["P", "S", "C", "Q", "K"])
     #expect(report.images[0] == report.images[0])
@@ -84,9 +85,11 @@ struct ReportModelTests {
   func legacyUUIDs() {
     var texts = [
       "6f1c3b2a12344e58aa217c4d0b8e5f13", "6F1C3B2A12344E58AA217C4D0B8E5F13", "6f1c3b2a-1234-4e58-aa21-7c4d0b8e5f13",
-      "6F1C3B2A-1234-4E58-AA21-7C4D0B8E5F13", "6f1C3b2A-1234-4e58-Aa21-7c4d0B8e5f13", "6f1c3b2a1234-4e58-aa21-7c4d0b8e5f13-",
+      "6F1C3B2A-1234-4E58-AA21-7C4D0B8E5F13", "6f1C3b2A-1234-4e58-Aa21-7c4d0B8e5f13",
+      "6f1c3b2a1234-4e58-aa21-7c4d0b8e5f13-",
       "6f1c3b2a-12344e58-aa21-7c4d0b8e5f13", "6f1c3b2a12344e58aa217c4d0b8e5f1", "6f1c-3b2a-1234-4e58-aa21-7c4d0b8e5f13",
-      "6f1c3b2a-1234-4e58-aa21-7c4d0b8e5f1-", "------------------------------------", "--------------------------------",
+      "6f1c3b2a-1234-4e58-aa21-7c4d0b8e5f1-", "------------------------------------",
+      "--------------------------------",
       "abc", "-", "0123456789abcdef0123456789abcdef0", "00000000000000000000000000000000",
     ]
     // Every hex-or-dash text of 32 and 36 characters with a dash moved about.

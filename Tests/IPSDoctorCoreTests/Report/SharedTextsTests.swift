@@ -132,7 +132,8 @@ struct SharedTextsTests {
     // A text read as bytes shares a JSON string's slot when its bytes are the JSON string's.
     let plain = "/usr/lib/system/libsystem_pthread.dylib"
     let plainDocument = try Array("[\"\(plain)\"]".utf8).withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
-    #expect(plainDocument.withRoot { $0.elements.map { table.handle.text($0, decode: FieldDecoder.text) }.first! } == plain)
+    #expect(
+      plainDocument.withRoot { $0.elements.map { table.handle.text($0, decode: FieldDecoder.text) }.first! } == plain)
     #expect(fromBytes(plain) == plain)
     #expect(table.hits == 6)
   }

@@ -95,8 +95,10 @@ struct ReportRecordTests {
     Breakage(name: "missing key", expected: "headline: missing") { object in
       object.members.removeAll { $0.key == "headline" }
     },
-    Breakage(name: "wrong type", expected: "path: expected a string, found number", edit: replacing("path", with: .int(3))),
-    Breakage(name: "unknown kind", expected: "kind: expected one of crash", edit: replacing("kind", with: .string("crashy"))),
+    Breakage(
+      name: "wrong type", expected: "path: expected a string, found number", edit: replacing("path", with: .int(3))),
+    Breakage(
+      name: "unknown kind", expected: "kind: expected one of crash", edit: replacing("kind", with: .string("crashy"))),
     Breakage(
       name: "severity that does not follow", expected: "severity: \"note\" does not follow",
       edit: replacing("severity", with: .string("note"))),
@@ -118,7 +120,9 @@ struct ReportRecordTests {
       name: "address that is not hexadecimal", expected: "symbolication[0].loadAddress: expected an address",
       edit: { object in
         for index in object.members.indices where object.members[index].key == "symbolication" {
-          guard case .array(var images) = object.members[index].value, case .object(var image) = images[0] else { continue }
+          guard case .array(var images) = object.members[index].value, case .object(var image) = images[0] else {
+            continue
+          }
           for member in image.members.indices where image.members[member].key == "loadAddress" {
             image.members[member].value = .string("4096")
           }

@@ -151,11 +151,13 @@ struct SARIFOutputTests {
     #expect(rules.contains { $0["helpUri"] != nil })
   }
 
-  @Test("executionSuccessful and exitCode agree with the exit status", arguments: [
-    ([CLITest.inconclusive], ExitCode.success),
-    ([CLITest.diagnosed], .findings),
-    (["Fixtures/no-such-report.ips"], .noInput),
-  ])
+  @Test(
+    "executionSuccessful and exitCode agree with the exit status",
+    arguments: [
+      ([CLITest.inconclusive], ExitCode.success),
+      ([CLITest.diagnosed], .findings),
+      (["Fixtures/no-such-report.ips"], .noInput),
+    ])
   func executionSuccessful(_ inputs: [String], _ status: ExitCode) throws {
     let run = CLITest.run(inputs + ["--format", "sarif"])
     #expect(run.status == status)

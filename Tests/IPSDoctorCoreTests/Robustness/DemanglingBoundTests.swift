@@ -37,7 +37,8 @@ struct DemanglingBoundTests {
     let pair = "Swift.Array<(Swift.Array<Swift.Int>, Swift.Array<Swift.Int>)>"
     let full = SymbolName(Self.doubling(groups: 3)).full
     #expect(full?.hasPrefix("Swift.Array<Swift.Int>" + pair) == true, "\(full ?? "nil")")
-    let bridge = "$s7ChatApp24PushNotificationDelegateC04userC6Center_10didReceiveySo06UNUserC6CenterC_So22UNNotificationResponseCtYaFTY0_"
+    let bridge =
+      "$s7ChatApp24PushNotificationDelegateC04userC6Center_10didReceiveySo06UNUserC6CenterC_So22UNNotificationResponseCtYaFTY0_"
     #expect(SymbolName(bridge).full != nil)
     #expect(SymbolName(bridge).note == nil)
     let generic = "$s7SwiftUI4ViewPAAE05_makeC04view6inputsAA01_C7OutputsVAA11_GraphValueVyxG_AA01_C6InputsVtFZ"
@@ -48,11 +49,13 @@ struct DemanglingBoundTests {
   func wholeReport() throws {
     let symbol = Self.doubling(groups: 24)
     let header = #"{"app_name":"Amp","bug_type":"309","os_version":"iPhone OS 26.6 (23G80)","name":"Amp"}"#
-    var body = #"{"procName":"Amp","exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV","subtype":"KERN_INVALID_ADDRESS at 0x10"},"#
+    var body =
+      #"{"procName":"Amp","exception":{"type":"EXC_BAD_ACCESS","signal":"SIGSEGV","subtype":"KERN_INVALID_ADDRESS at 0x10"},"#
     body += #""faultingThread":0,"threads":[{"triggered":true,"frames":["#
     body += #"{"imageOffset":4096,"imageIndex":0,"symbol":""# + symbol + #"","symbolLocation":8},"#
     body += #"{"imageOffset":8192,"imageIndex":0}]}],"#
-    body += #""usedImages":[{"base":4294967296,"size":65536,"name":"Amp","path":"/private/var/containers/Bundle/Application/X/Amp.app/Amp"}]}"#
+    body +=
+      #""usedImages":[{"base":4294967296,"size":65536,"name":"Amp","path":"/private/var/containers/Bundle/Application/X/Amp.app/Amp"}]}"#
     let input = header + "\n" + body + "\n"
     let directory = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(directory) }

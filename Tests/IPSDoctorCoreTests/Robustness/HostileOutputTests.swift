@@ -52,19 +52,26 @@ enum HostileReports {
       .replacingOccurrences(of: #""type":"EXC_CRASH""#, with: #""type":\#(json(payload))"#)
       .replacingOccurrences(of: #""signal":"SIGUSR1""#, with: #""signal":\#(json(payload))"#)
       .replacingOccurrences(of: #""indicator":"User defined signal 1: 30""#, with: #""indicator":\#(json(payload))"#)
-      .replacingOccurrences(of: #""queue":"com.apple.main-thread""#, with: #""queue":\#(json(payload)),"name":\#(json(payload))"#)
+      .replacingOccurrences(
+        of: #""queue":"com.apple.main-thread""#, with: #""queue":\#(json(payload)),"name":\#(json(payload))"#
+      )
       .replacingOccurrences(of: #""procName" : "ChatApp""#, with: #""procName" : \#(json(payload))"#)
   }
 
   /// The inconclusive report with the app image's `arch`, `uuid` and `name` replaced.
-  static func image(arch: String = "arm64", uuid: String = "8886e1e7-d921-35c9-8bae-089c0ffad3b2", name: String = "ChatApp")
+  static func image(
+    arch: String = "arm64", uuid: String = "8886e1e7-d921-35c9-8bae-089c0ffad3b2", name: String = "ChatApp"
+  )
     -> String
   {
     fixture("cli/inconclusive-sigusr1.ips")
       .replacingOccurrences(
-        of: #"{"source":"P","arch":"arm64","base":4362797056,"size":1048576,"uuid":"8886e1e7-d921-35c9-8bae-089c0ffad3b2","#,
-        with: #"{"source":"P","arch":\#(json(arch)),"base":4362797056,"size":1048576,"uuid":\#(json(uuid)),"#)
-      .replacingOccurrences(of: #""name":"ChatApp","CFBundleIdentifier""#, with: #""name":\#(json(name)),"CFBundleIdentifier""#)
+        of:
+          #"{"source":"P","arch":"arm64","base":4362797056,"size":1048576,"uuid":"8886e1e7-d921-35c9-8bae-089c0ffad3b2","#,
+        with: #"{"source":"P","arch":\#(json(arch)),"base":4362797056,"size":1048576,"uuid":\#(json(uuid)),"#
+      )
+      .replacingOccurrences(
+        of: #""name":"ChatApp","CFBundleIdentifier""#, with: #""name":\#(json(name)),"CFBundleIdentifier""#)
   }
 
   /// An uncaught Objective-C exception whose name, reason and app symbol are `payload`: the rules
@@ -134,7 +141,8 @@ struct PathDisplayTests {
     #expect(literal.display == #"a\\xFF.ips"#)
     #expect(invalid.display == #"a\xFF.ips"#)
     let names: [[UInt8]] = [
-      Array(#"a\xFF.ips"#.utf8), [0x61, 0xFF, 0x2E], Array(#"\u{1B}"#.utf8), [0x1B, 0x5B, 0x32, 0x4A], Array(#"\\"#.utf8),
+      Array(#"a\xFF.ips"#.utf8), [0x61, 0xFF, 0x2E], Array(#"\u{1B}"#.utf8), [0x1B, 0x5B, 0x32, 0x4A],
+      Array(#"\\"#.utf8),
       Array("é\\".utf8) + [0xC3], Array("##[x]".utf8), Array("::error::x".utf8), Array("tab\there\n".utf8), [0x5C],
     ]
     for bytes in names {
@@ -178,9 +186,11 @@ struct ShowEscapingTests {
   @Test("Resource report keys, text-body keys and the thread state flavor are escaped")
   func show() {
     let resource = HostileReports.fixture("reports/resource-327.ips")
-      .replacingOccurrences(of: "Steps:            30\n", with: "Steps:            30\n\(Self.key): value\n::error::k: v\n")
+      .replacingOccurrences(
+        of: "Steps:            30\n", with: "Steps:            30\n\(Self.key): value\n::error::k: v\n")
     let crash = HostileReports.fixture("reports/abort-called-c-assert.ips")
-      .replacingOccurrences(of: #""flavor":"ARM_THREAD_STATE64""#, with: #""flavor":\#(HostileReports.json(Self.key + "##[x]"))"#)
+      .replacingOccurrences(
+        of: #""flavor":"ARM_THREAD_STATE64""#, with: #""flavor":\#(HostileReports.json(Self.key + "##[x]"))"#)
     #expect(crash.contains(#"52;c;"#))
     for text in [resource, crash] + HostileReports.all {
       let run = HostileReports.run(["show", "-"], report: text)
@@ -226,7 +236,10 @@ struct SuggestedCommandTests {
 
   @Test("The tokenizer splits as a POSIX shell and refuses what it does not model")
   func tokenizer() {
-    #expect(OutputInvariants.shellWords("atos -arch arm64 -o 'a b' -l 0x1 0x2") == ["atos", "-arch", "arm64", "-o", "a b", "-l", "0x1", "0x2"])
+    #expect(
+      OutputInvariants.shellWords("atos -arch arm64 -o 'a b' -l 0x1 0x2") == [
+        "atos", "-arch", "arm64", "-o", "a b", "-l", "0x1", "0x2",
+      ])
     #expect(OutputInvariants.shellWords(#"mdfind "k == 1""#) == ["mdfind", "k == 1"])
     #expect(OutputInvariants.shellWords(#"a 'it'\''s' b\;c"#) == ["a", "it's", "b;c"])
     #expect(OutputInvariants.shellWords("a'b'c") == ["abc"])
@@ -259,11 +272,14 @@ struct SuggestedCommandTests {
         let atos = try #require(OutputInvariants.shellWords(command.atos), "\(command.atos)")
         let arch = image.arch.map { OutputInvariants.architectures.contains($0) ? $0 : "arm64" } ?? "arm64"
         let binary = SymbolicationHint.dSYMBinary(image: image, name: command.imageName, isMain: true)
-        let expected = ["atos", "-arch", arch, "-o", binary, "-l", String.hex(command.loadAddress)] + command.addresses.map { String.hex($0) }
+        let expected =
+          ["atos", "-arch", arch, "-o", binary, "-l", String.hex(command.loadAddress)]
+          + command.addresses.map { String.hex($0) }
         #expect(atos == expected)
         if let find = command.findDSYM {
           let uuid = try #require(image.uuid)
-          #expect(OutputInvariants.shellWords(find) == ["mdfind", "com_apple_xcode_dsym_uuids == " + uuid.uppercased()])
+          #expect(
+            OutputInvariants.shellWords(find) == ["mdfind", "com_apple_xcode_dsym_uuids == " + uuid.uppercased()])
         } else {
           #expect(Self.hostileUUIDs.contains(image.uuid ?? ""), "a valid UUID lost its mdfind command")
         }
@@ -279,7 +295,8 @@ struct SuggestedCommandTests {
       commands += plain.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
         .filter { $0.hasPrefix("atos ") || $0.hasPrefix("mdfind ") }.map(String.init)
       let markdown = HostileReports.run(["-", "--format", "markdown"], report: text).stdout
-      commands += markdown.split(separator: "\n").filter { $0.hasPrefix("atos ") || $0.hasPrefix("mdfind ") }.map(String.init)
+      commands += markdown.split(separator: "\n").filter { $0.hasPrefix("atos ") || $0.hasPrefix("mdfind ") }.map(
+        String.init)
       let json = HostileReports.run(["-", "--format", "json"], report: text).stdout
       let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
       let reports = object?["reports"] as? [[String: Any]] ?? []
@@ -392,7 +409,8 @@ struct MarkdownInjectionTests {
   func commonMark() throws {
     let python = try #require(Self.python)
     let allowed: Set<String> = [
-      "h1", "h2", "h3", "p", "strong", "em", "code", "pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td",
+      "h1", "h2", "h3", "p", "strong", "em", "code", "pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th",
+      "td",
       "details", "summary", "hr", "br",
     ]
     let documents = HostileReports.all.map {
@@ -403,7 +421,8 @@ struct MarkdownInjectionTests {
       #expect(rendered.tags.filter { $0 == "h1" }.count == 1, "\(markdown)")
       #expect(rendered.tags.filter { $0 == "em" }.count == 1, "only the closing line is emphasised: \(markdown)")
       for raw in rendered.raw {
-        let own = raw == "<br>" || raw == "</details>" || (raw.hasPrefix("<details><summary>") && raw.hasSuffix("</summary>"))
+        let own =
+          raw == "<br>" || raw == "</details>" || (raw.hasPrefix("<details><summary>") && raw.hasSuffix("</summary>"))
         #expect(own, "raw HTML from the report: \(raw)")
       }
     }
@@ -450,7 +469,9 @@ struct FixtureOutputInvariantTests {
   /// What the fuzz target asserts on random reports, on every bundled report: no line a terminal
   /// or CI runner would act on, Markdown that keeps report text out of HTML, commands that split
   /// into their intended words. (It also keeps the checks free of false alarms on real output.)
-  @Test("Every format of every fixture keeps the output invariants", arguments: Fixtures.files(in: "reports", extensions: ["ips", "crash"]))
+  @Test(
+    "Every format of every fixture keeps the output invariants",
+    arguments: Fixtures.files(in: "reports", extensions: ["ips", "crash"]))
   func fixture(_ path: String) {
     for format in OutputFormat.allCases {
       let run = CLITest.run([path, "--format", format.rawValue, "--verbose"])

@@ -16,7 +16,9 @@ struct HugeInputTests {
     #endif
   }
 
-  @Test("A 100 MB string parses within a bounded amount of memory", .enabled(if: Sweeps.full, "a full sweep (IPS_DOCTOR_SWEEPS=1)"))
+  @Test(
+    "A 100 MB string parses within a bounded amount of memory",
+    .enabled(if: Sweeps.full, "a full sweep (IPS_DOCTOR_SWEEPS=1)"))
   func hugeString() throws {
     var bytes = [UInt8]()
     let size = 100 * 1024 * 1024
@@ -58,9 +60,11 @@ struct HugeInputTests {
   @Test("A huge number in a register field becomes a warning, not a crash")
   func hugeRegister() throws {
     let digits = String(repeating: "7", count: 10_000)
-    let report = try ReportReader.read(ExampleReport.ips(#"""
-      {"threads":[{"triggered":true,"threadState":{"flavor":"ARM_THREAD_STATE64","pc":{"value":\#(digits)},"x":[{"value":18446744073709551615}]},"frames":[]}]}
-      """#))
+    let report = try ReportReader.read(
+      ExampleReport.ips(
+        #"""
+        {"threads":[{"triggered":true,"threadState":{"flavor":"ARM_THREAD_STATE64","pc":{"value":\#(digits)},"x":[{"value":18446744073709551615}]},"frames":[]}]}
+        """#))
     #expect(report.threads[0].state?["x0"] == .max)
     #expect(report.threads[0].state?["pc"] == nil)
     #expect(report.warnings.contains { $0.location == "threads[0].threadState.pc.value" })

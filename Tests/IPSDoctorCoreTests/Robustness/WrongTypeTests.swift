@@ -14,7 +14,8 @@ struct WrongTypeTests {
   /// engine, and the header is always still read.
   @Test("Every field of a report replaced by every wrong type")
   func everyField() throws {
-    let text = try String(contentsOf: Fixtures.url("reports/async-bridge-didreceive-simplified-symbols.ips"), encoding: .utf8)
+    let text = try String(
+      contentsOf: Fixtures.url("reports/async-bridge-didreceive-simplified-symbols.ips"), encoding: .utf8)
     let newline = try #require(text.firstIndex(of: "\n"))
     let header = String(text[..<newline])
     let body = try JSONParser.parse(String(text[text.index(after: newline)...]))
@@ -39,11 +40,13 @@ struct WrongTypeTests {
 
   @Test("Out-of-range and negative indexes become warnings with their JSON path")
   func indexes() throws {
-    let report = try ReportReader.read(ExampleReport.ips(#"""
-      {"faultingThread":42,"threads":[{"frames":[{"imageIndex":99,"imageOffset":1},{"imageIndex":-1,"imageOffset":2}]}],
-       "lastExceptionBacktrace":[{"imageIndex":18446744073709551615,"imageOffset":3}],
-       "usedImages":[]}
-      """#))
+    let report = try ReportReader.read(
+      ExampleReport.ips(
+        #"""
+        {"faultingThread":42,"threads":[{"frames":[{"imageIndex":99,"imageOffset":1},{"imageIndex":-1,"imageOffset":2}]}],
+         "lastExceptionBacktrace":[{"imageIndex":18446744073709551615,"imageOffset":3}],
+         "usedImages":[]}
+        """#))
     #expect(report.faultingThread == nil)
     let locations = report.warnings.map(\.location)
     #expect(locations.contains("faultingThread"))
@@ -55,11 +58,13 @@ struct WrongTypeTests {
 
   @Test("Null everywhere, empty arrays and duplicate keys")
   func nullsAndDuplicates() throws {
-    let report = try ReportReader.read(ExampleReport.ips(#"""
-      {"exception":null,"exceptionReason":null,"termination":null,"asi":null,"threads":null,
-       "usedImages":null,"lastExceptionBacktrace":[],"faultingThread":null,"pid":1,"pid":2,
-       "procName":"first","procName":"second"}
-      """#))
+    let report = try ReportReader.read(
+      ExampleReport.ips(
+        #"""
+        {"exception":null,"exceptionReason":null,"termination":null,"asi":null,"threads":null,
+         "usedImages":null,"lastExceptionBacktrace":[],"faultingThread":null,"pid":1,"pid":2,
+         "procName":"first","procName":"second"}
+        """#))
     #expect(report.pid == 2)
     #expect(report.processName == "second")
     #expect(report.threads.isEmpty)
@@ -80,7 +85,9 @@ private func collect(_ value: JSONValue, path: [JSONPath.Component], into paths:
   }
 }
 
-private func replacing(_ value: JSONValue, at path: ArraySlice<JSONPath.Component>, with replacement: JSONValue) -> JSONValue {
+private func replacing(_ value: JSONValue, at path: ArraySlice<JSONPath.Component>, with replacement: JSONValue)
+  -> JSONValue
+{
   guard let first = path.first else { return replacement }
   switch (value, first) {
   case (.array(var elements), .index(let index)):
@@ -88,7 +95,8 @@ private func replacing(_ value: JSONValue, at path: ArraySlice<JSONPath.Componen
     return .array(elements)
   case (.object(var object), .key(let key)):
     if let position = object.members.lastIndex(where: { $0.key == key }) {
-      object.members[position].value = replacing(object.members[position].value, at: path.dropFirst(), with: replacement)
+      object.members[position].value = replacing(
+        object.members[position].value, at: path.dropFirst(), with: replacement)
     }
     return .object(object)
   default:

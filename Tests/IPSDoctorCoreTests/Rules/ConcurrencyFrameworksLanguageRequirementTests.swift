@@ -19,8 +19,11 @@ struct ConcurrencyFrameworksLanguageRequirementTests {
     let traits = ReportTraits(context)
     let id = rule.description.id
     #expect(rule.init().diagnose(context) != nil, "\(id) does not fire", sourceLocation: sourceLocation)
-    #expect(traits.isSuperset(of: has), "\(id): traits \(String(traits.rawValue, radix: 2))", sourceLocation: sourceLocation)
-    #expect(traits.isDisjoint(with: lacks), "\(id): traits \(String(traits.rawValue, radix: 2))", sourceLocation: sourceLocation)
+    #expect(
+      traits.isSuperset(of: has), "\(id): traits \(String(traits.rawValue, radix: 2))", sourceLocation: sourceLocation)
+    #expect(
+      traits.isDisjoint(with: lacks), "\(id): traits \(String(traits.rawValue, radix: 2))",
+      sourceLocation: sourceLocation)
     #expect(rule.requirement.admits(traits, context), "\(id)'s requirement excludes it", sourceLocation: sourceLocation)
     let gated = Doctor.diagnose(report, rules: [rule]).diagnoses.map(\.ruleID)
     #expect(gated == [id], "\(id): gated \(gated)", sourceLocation: sourceLocation)
@@ -43,7 +46,8 @@ struct ConcurrencyFrameworksLanguageRequirementTests {
   @Test("completion-handler-not-called: the reason text on a report that did not abort")
   func completionHandlerReasonWithoutAbort() throws {
     let text = CompletionHandlerNotCalledRule.Examples.report(
-      reason: "Completion handler passed to -[A webView:decidePolicyForNavigationAction:decisionHandler:] was not called"
+      reason:
+        "Completion handler passed to -[A webView:decidePolicyForNavigationAction:decisionHandler:] was not called"
     ).replacing(#""type":"EXC_CRASH","signal":"SIGABRT""#, with: #""type":"EXC_BREAKPOINT","signal":"SIGTRAP""#)
     try probe(CompletionHandlerNotCalledRule.self, text, has: .reasonText, lacks: .abort)
   }
@@ -74,8 +78,11 @@ struct ConcurrencyFrameworksLanguageRequirementTests {
   @Test("The reason-text concurrency rules: the text in a legacy report's Application Specific Information")
   func reasonTextInLegacyReport() throws {
     let layout = Self.legacy(
-      asi: "This application is modifying the autolayout engine from a background thread after the engine was accessed from the main thread.")
-    try probe(LayoutEngineBackgroundThreadRule.self, layout, has: .reasonText, lacks: [.exceptionReason, .languageException])
+      asi:
+        "This application is modifying the autolayout engine from a background thread after the engine was accessed from the main thread."
+    )
+    try probe(
+      LayoutEngineBackgroundThreadRule.self, layout, has: .reasonText, lacks: [.exceptionReason, .languageException])
     let twice = Self.legacy(
       asi: "SWIFT TASK CONTINUATION MISUSE: fetch() tried to resume its continuation more than once, returning ()!",
       exception: "EXC_BREAKPOINT (SIGTRAP)")
@@ -100,11 +107,15 @@ struct ConcurrencyFrameworksLanguageRequirementTests {
   @Test("The Objective-C exception rules: the legacy \"Terminating app\" line")
   func legacyTerminatingLine() throws {
     let text = Self.legacy(
-      asi: "*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: '-[NSNull length]: unrecognized selector sent to instance 0x1f2e3d4c0'")
+      asi:
+        "*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: '-[NSNull length]: unrecognized selector sent to instance 0x1f2e3d4c0'"
+    )
     try probe(ObjCUnrecognizedSelectorRule.self, text, has: [.reasonText, .objCException], lacks: .exceptionReason)
     try probe(ObjCUncaughtExceptionRule.self, text, has: .objCException, lacks: .exceptionReason)
     let range = Self.legacy(
-      asi: "*** Terminating app due to uncaught exception 'NSRangeException', reason: '*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]'")
+      asi:
+        "*** Terminating app due to uncaught exception 'NSRangeException', reason: '*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]'"
+    )
     try probe(ObjCRangeExceptionRule.self, range, has: .objCException, lacks: .exceptionReason)
   }
 

@@ -54,7 +54,8 @@ struct FiringMemorySwiftFastPathTests {
   }
 
   /// The old test, on the whole backtrace's bytes: absent, or first found at or past `limit`.
-  static func absentBeforeOnWholeText(_ backtrace: DiagnosisContext.Backtrace, _ fragment: String, _ limit: Int) -> Bool {
+  static func absentBeforeOnWholeText(_ backtrace: DiagnosisContext.Backtrace, _ fragment: String, _ limit: Int) -> Bool
+  {
     switch backtrace.symbolText?.firstFrame(containing: fragment) {
     case .absent?: return true
     case .found(let index)? where index >= limit: return true
@@ -74,7 +75,8 @@ struct FiringMemorySwiftFastPathTests {
             let bounded = backtrace.symbolText?.firstFrame(containing: fragment, before: limit)
             var boundedAbsent = false
             if case .absent? = bounded { boundedAbsent = true }
-            #expect(boundedAbsent == Self.absentBeforeOnWholeText(backtrace, fragment, limit), "\(name) \(fragment) \(limit)")
+            #expect(
+              boundedAbsent == Self.absentBeforeOnWholeText(backtrace, fragment, limit), "\(name) \(fragment) \(limit)")
             if boundedAbsent {
               decided += 1
               let walked = backtrace.frames.prefix(limit).contains { $0.symbol?.prefilteredContains(fragment) == true }
@@ -102,7 +104,8 @@ struct FiringMemorySwiftFastPathTests {
   @Test func trapRuleIgnoresOtherTrapFramesBelowTheTopSix() throws {
     for fragment in SwiftTrapUnknownRule.otherTrapFrames {
       for (indexes, fires) in [([0], false), ([5], false), ([6], true), ([30], true), ([3, 30], false)] {
-        let report = try ReportReader.read(Array(Self.trap(count: 45, marker: "x " + fragment + " y", at: indexes).utf8))
+        let report = try ReportReader.read(
+          Array(Self.trap(count: 45, marker: "x " + fragment + " y", at: indexes).utf8))
         let diagnosis = SwiftTrapUnknownRule().diagnose(DiagnosisContext(report: report))
         // The dispatch assertion anywhere is the isolation trap (swift-isolation-trap's).
         let expected = fires && fragment != SwiftIsolationTrap.dispatchAssert
@@ -166,7 +169,8 @@ struct CrashSiteSentenceTests {
     } else if let app = context.appFrameEvidence(in: backtrace) {
       if let index = Int(app.path.split(separator: "[").last?.dropLast() ?? ""), index > 6 {
         let caller = context.frameEvidence(backtrace, 1)
-        sentence += ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
+        sentence +=
+          ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
           + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
           + "(with an object, delegate or buffer the app gave them)"
         evidence.append(caller)
@@ -188,12 +192,15 @@ struct CrashSiteSentenceTests {
       E.badAccess("KERN_INVALID_ADDRESS at 0x8"),
       E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app), E.F(.app, "A.b()")]),
       E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app, "<deduplicated_symbol>"), E.F(.app, "A.b()")]),
-      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.uiKit, "<deduplicated_symbol>"), E.F(.uiKit, "x"), E.F(.app)]),
+      E.badAccess(
+        "KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.uiKit, "<deduplicated_symbol>"), E.F(.uiKit, "x"), E.F(.app)]),
       E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(3)) + [E.F(.app, "A.b()")]),
       E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(7)) + [E.F(.app, "A.b()")]),
       E.badAccess("KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system + [E.F(.app)], queue: "com.example.sync"),
-      E.badAccess("KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system, queue: "com.apple.root.user-initiated-qos.cooperative"),
-      E.badAccess("KERN_PROTECTION_FAILURE at 0x104c2c000", frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "é.ü()")]),
+      E.badAccess(
+        "KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system, queue: "com.apple.root.user-initiated-qos.cooperative"),
+      E.badAccess(
+        "KERN_PROTECTION_FAILURE at 0x104c2c000", frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "é.ü()")]),
     ]
   }()
 
@@ -235,27 +242,53 @@ struct MemorySummaryTextTests {
   }
 
   @Test func nullPointerSummaries() throws {
-    let read = #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":16},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
-    let sixteen = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000010", threadState: read))
-    #expect(sixteen?.hasPrefix("The app read from address `0x10`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 16 bytes: a field of a struct, object or C++ `this` that is null). The faulting frame is `") == true)
+    let read =
+      #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":16},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
+    let sixteen = try Self.summary(
+      NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000010", threadState: read))
+    #expect(
+      sixteen?.hasPrefix(
+        "The app read from address `0x10`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 16 bytes: a field of a struct, object or C++ `this` that is null). The faulting frame is `"
+      ) == true)
     let one = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000001"))
-    #expect(one?.hasPrefix("The app accessed address `0x1`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 1 byte: a field") == true)
-    let likely = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"))
-    #expect(likely?.hasPrefix("The app accessed address `0x3a10`, just above the zero page: most likely a field far inside a null pointer's memory (an offset of 14864 bytes: ") == true)
+    #expect(
+      one?.hasPrefix(
+        "The app accessed address `0x1`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 1 byte: a field"
+      ) == true)
+    let likely = try Self.summary(
+      NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"))
+    #expect(
+      likely?.hasPrefix(
+        "The app accessed address `0x3a10`, just above the zero page: most likely a field far inside a null pointer's memory (an offset of 14864 bytes: "
+      ) == true)
     let zero = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000"))
-    #expect(zero?.hasPrefix("The app accessed address `0x0`, inside the unmapped zero page: it dereferenced a null pointer. The faulting frame is `") == true)
+    #expect(
+      zero?.hasPrefix(
+        "The app accessed address `0x0`, inside the unmapped zero page: it dereferenced a null pointer. The faulting frame is `"
+      ) == true)
     let jump = #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":0}}"#
-    let jumped = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000", threadState: jump))
-    #expect(jumped?.hasPrefix("The app jumped to address `0x0`: it called a null function pointer, block or closure. The faulting frame is `") == true)
+    let jumped = try Self.summary(
+      NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000", threadState: jump))
+    #expect(
+      jumped?.hasPrefix(
+        "The app jumped to address `0x0`: it called a null function pointer, block or closure. The faulting frame is `")
+        == true)
   }
 
   @Test func invalidAddressSummary() throws {
     let text = E.badAccess(
       "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
-      vmRegionInfo: "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES")
+      vmRegionInfo:
+        "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES")
     let summary = try Self.summary(InvalidAddressRule(), text)
-    #expect(summary?.hasPrefix("The app accessed `0x4cdfaf798`, which is not mapped memory (\"0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\"). The faulting frame is `") == true)
-    #expect(summary?.hasSuffix(" This is the symptom, not the root cause: the pointer was freed, overwritten or never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard Malloc or Zombie Objects to find where.") == true)
+    #expect(
+      summary?.hasPrefix(
+        "The app accessed `0x4cdfaf798`, which is not mapped memory (\"0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\"). The faulting frame is `"
+      ) == true)
+    #expect(
+      summary?.hasSuffix(
+        " This is the symptom, not the root cause: the pointer was freed, overwritten or never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard Malloc or Zombie Objects to find where."
+      ) == true)
   }
 }
 
@@ -303,7 +336,8 @@ struct SwiftFailureTextTests {
   }
 
   /// The sentence as `SwiftFailure.locationSentence(in:evidence:)` built it.
-  static func plainSentence(_ failure: SwiftFailure, in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+  static func plainSentence(_ failure: SwiftFailure, in context: DiagnosisContext, evidence: inout [Evidence]) -> String
+  {
     var sentence = ""
     if let location = failure.location { sentence += " It was raised at `\(location)`." }
     guard let backtrace = context.crashedBacktrace else { return sentence }
@@ -319,8 +353,9 @@ struct SwiftFailureTextTests {
 
   @Test func appendedLocationSentenceIsThePlainOne() throws {
     let texts = [
-      E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Router.route(for:)")],
-             asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#),
+      E.trap(
+        frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Router.route(for:)")],
+        asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#),
       E.trap(frames: [E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app)]),
       E.trap(frames: [E.F(.swiftCore, "x")], asi: #"{"libswiftCore.dylib":["Fatal error: no location"]}"#),
     ]
@@ -350,8 +385,12 @@ struct TrapSummaryTextTests {
   @Test func summariesReadAsTheInterpolatedOnes() throws {
     let texts = [
       E.trap(frames: [E.F(.app, offset: 0x1c2f4), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
-      E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
-      E.trap(frames: [E.F(.app, "Parser.next()"), E.F(.app, "Parser.run()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
+      E.trap(frames: [
+        E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app),
+        E.F(.uiKit, "-[UIViewController loadViewIfRequired]"),
+      ]),
+      E.trap(
+        frames: [E.F(.app, "Parser.next()"), E.F(.app, "Parser.run()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
     ]
     for text in texts {
       let context = DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))
@@ -360,9 +399,11 @@ struct TrapSummaryTextTests {
       let top = context.frameEvidence(backtrace, 0)
       let opening: String
       if let name = context.symbol(backtrace.frames[0])?.display, !context.isAppFrame(backtrace.frames[0]) {
-        opening = "The Swift standard library stopped the app in `\(name)` (\(top.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+        opening =
+          "The Swift standard library stopped the app in `\(name)` (\(top.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
       } else {
-        opening = "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(top)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+        opening =
+          "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(top)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
       }
       #expect(summary.hasPrefix(opening), "\(summary)")
       if let app = context.appFrameEvidence(in: backtrace), app.path != top.path {

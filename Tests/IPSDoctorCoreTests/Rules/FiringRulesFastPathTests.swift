@@ -13,7 +13,8 @@ struct FiringRulesFastPathTests {
     " <x> /p", "no uuid", "Symbol not found: _X\nExpected in: <U> /System/Library/Frameworks/UIKit.framework/UIKit",
     "dependent dylib '@rpath/A.framework/A' not found for '/a/App', tried but didn't find: '/b'",
     "Libra", "Library not loaded:", "bbbb", "b", "Symbol not found: ", "dependent dylib '",
-    "café | Library not loaded: /é", "ab\u{0}Symbol not found: _Y", String(repeating: "b", count: 200) + "Symbol not found: _Z",
+    "café | Library not loaded: /é", "ab\u{0}Symbol not found: _Y",
+    String(repeating: "b", count: 200) + "Symbol not found: _Z",
   ]
 
   @Test func dyldPiecesAgreeWithSplitting() {
@@ -140,7 +141,8 @@ struct FiringRulesFastPathTests {
 
   @Test func jetsamDescriptionsAgreeWithInterpolation() {
     var described = 0
-    let examples = (JetsamEventRule.description.examples + JetsamMemoryLimitRule.description.examples).compactMap { example in
+    let examples = (JetsamEventRule.description.examples + JetsamMemoryLimitRule.description.examples).compactMap {
+      example in
       if case .inline(let text) = example.input { return text }
       return nil
     }
@@ -148,7 +150,8 @@ struct FiringRulesFastPathTests {
       #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"é`x","rpages":0},{"pid":-3},{"name":"","pid":0,"reason":"","rpages":281474976710655}]}"#,
       bugType: "298")
     for text in examples + [extra] {
-      guard let report = try? ReportReader.read(text), let analysis = JetsamAnalysis(DiagnosisContext(report: report)) else {
+      guard let report = try? ReportReader.read(text), let analysis = JetsamAnalysis(DiagnosisContext(report: report))
+      else {
         continue
       }
       for process in analysis.jetsam.processes {
@@ -159,7 +162,8 @@ struct FiringRulesFastPathTests {
           details.append("\(tenths / 10).\(tenths % 10) MB")
         }
         if let reason = process.reason { details.append(reason) }
-        let expected = "`\(process.name ?? "unnamed")`" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
+        let expected =
+          "`\(process.name ?? "unnamed")`" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
         #expect(analysis.describe(process) == expected)
         described += 1
       }

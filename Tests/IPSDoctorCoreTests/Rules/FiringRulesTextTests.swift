@@ -25,16 +25,18 @@ struct FiringRulesTextTests {
     let runtimeAbove = AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: nil)
       .replacingOccurrences(of: "__exceptionPreprocess", with: "swift::runJobInEstablishedExecutorContext")
     texts.append(("runtime above and below", runtimeAbove))
-    texts.append((
-      "runtime in the crashed thread only",
-      AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: nil, concurrencyFrames: false)
-        .replacingOccurrences(of: #""symbol":"__pthread_kill""#, with: #""symbol":"swift_job_run""#)
-    ))
+    texts.append(
+      (
+        "runtime in the crashed thread only",
+        AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: nil, concurrencyFrames: false)
+          .replacingOccurrences(of: #""symbol":"__pthread_kill""#, with: #""symbol":"swift_job_run""#)
+      ))
     // A symbol holding a NUL: no symbol text, so the frame walk answers.
-    texts.append((
-      "NUL in a symbol",
-      AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: #"caf\u0000é swift_job_run"#)
-    ))
+    texts.append(
+      (
+        "NUL in a symbol",
+        AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: #"caf\u0000é swift_job_run"#)
+      ))
     for (name, text) in texts {
       guard let report = try? ReportReader.read(text) else { continue }
       result.append((name, DiagnosisContext(report: report)))
@@ -291,7 +293,9 @@ struct FiringRulesTextTests {
         #expect(exception.throwSiteSentence(appFrame: frame) == Self.plainThrowSiteSentence(exception, appFrame: frame))
         sentences += 1
       }
-      #expect(exception.evidence == [exception.nameEvidence, exception.reasonEvidence, exception.throwFrame].compactMap { $0 })
+      #expect(
+        exception.evidence
+          == [exception.nameEvidence, exception.reasonEvidence, exception.throwFrame].compactMap { $0 })
       guard let diagnosis = rule.diagnose(context) else { continue }
       let (summary, evidence) = Self.plainObjCFinding(context, exception)
       #expect(diagnosis.summary == summary, "\(name)")
@@ -314,7 +318,8 @@ struct FiringRulesTextTests {
           exception.throwBacktrace = throwBacktrace
           let appFrame = exception.appFrame(in: context)
           #expect(
-            exception.throwSiteSentence(appFrame: appFrame) == Self.plainThrowSiteSentence(exception, appFrame: appFrame))
+            exception.throwSiteSentence(appFrame: appFrame)
+              == Self.plainThrowSiteSentence(exception, appFrame: appFrame))
           sentences += 1
         }
       }

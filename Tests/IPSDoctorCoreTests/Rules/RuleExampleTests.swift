@@ -63,7 +63,8 @@ struct RuleCatalogTests {
     let ids = RuleCatalog.ids
     #expect(Set(ids).count == ids.count, "duplicate ids")
     for id in ids {
-      let valid = id.first?.isLetter == true && id.last != "-" && !id.contains("--")
+      let valid =
+        id.first?.isLetter == true && id.last != "-" && !id.contains("--")
         && id.allSatisfy { ($0.isLowercase && $0.isASCII) || $0.isNumber || $0 == "-" }
       #expect(valid, "\(id) is not kebab-case")
     }
@@ -90,8 +91,11 @@ struct RuleCatalogTests {
       #expect(!description.title.isEmpty && description.title.first!.isUppercase, "\(description.id): title")
       #expect(!description.rationale.isEmpty, "\(description.id): rationale")
       #expect(!description.remedy.isEmpty, "\(description.id): remedy")
-      #expect(description.examples.contains { $0.expectation != .doesNotTrigger }, "\(description.id): no triggering example")
-      #expect(description.examples.contains { $0.expectation == .doesNotTrigger }, "\(description.id): no non-triggering example")
+      #expect(
+        description.examples.contains { $0.expectation != .doesNotTrigger }, "\(description.id): no triggering example")
+      #expect(
+        description.examples.contains { $0.expectation == .doesNotTrigger },
+        "\(description.id): no non-triggering example")
     }
   }
 

@@ -49,8 +49,12 @@ struct RuleFactsTests {
     }
     #expect(faults > 20)
     #expect(bad0 > 0)
-    let kinds: [MemoryFault.Kind] = [.invalidAddress, .protectionFailure, .memoryError, .misaligned, .generalProtection, .other]
-    let values: [UInt64?] = [nil, 0, 0xbad0, 0x1bad0, 0xffff_0000_0000_bad0, 0x0001_0000_0000_bad0, 0xbad1, 0x8000_0000_0000_bad0]
+    let kinds: [MemoryFault.Kind] = [
+      .invalidAddress, .protectionFailure, .memoryError, .misaligned, .generalProtection, .other,
+    ]
+    let values: [UInt64?] = [
+      nil, 0, 0xbad0, 0x1bad0, 0xffff_0000_0000_bad0, 0x0001_0000_0000_bad0, 0xbad1, 0x8000_0000_0000_bad0,
+    ]
     for kind in kinds {
       for address in values {
         for stripped in values {
@@ -100,7 +104,8 @@ struct RuleFactsTests {
             let whole = text.firstFrame(containing: fragment)
             let bounded = text.firstFrame(containing: fragment, before: limit)
             switch whole {
-            case .found(let index) where index < limit: #expect(Self.code(bounded) == index, "\(path) \(fragment) \(limit)")
+            case .found(let index) where index < limit:
+              #expect(Self.code(bounded) == index, "\(path) \(fragment) \(limit)")
             case .found, .absent: #expect(Self.code(bounded) == -1, "\(path) \(fragment) \(limit)")
             // Undecided needles stay undecided, unless no symbol lies before `limit` at all.
             case .undecided: #expect(Self.code(bounded) < 0, "\(path) \(fragment) \(limit)")
@@ -118,7 +123,8 @@ struct RuleFactsTests {
     for (path, context) in Self.contexts {
       #expect(context.isMainThreadAssertionPresent == context.mainThreadAssertion?.isPresent, "\(path)")
       #expect(
-        context.mainThreadAssertionHasDeepestFrame == context.mainThreadAssertion.map { $0.deepestAssertingFrame != nil },
+        context.mainThreadAssertionHasDeepestFrame
+          == context.mainThreadAssertion.map { $0.deepestAssertingFrame != nil },
         "\(path)")
       #expect(context.isMainThreadAssertionPresent != nil, "\(path)")
       if context.isMainThreadAssertionPresent == true { present += 1 }
@@ -158,7 +164,8 @@ struct RuleFactsTests {
   static let clipTexts = [
     "", "a", "café", String(repeating: "a", count: 299), String(repeating: "a", count: 300),
     String(repeating: "a", count: 301), String(repeating: "é", count: 150), String(repeating: "é", count: 151),
-    String(repeating: "é", count: 300), String(repeating: "é", count: 301), "e\u{301}" + String(repeating: "b", count: 299),
+    String(repeating: "é", count: 300), String(repeating: "é", count: 301),
+    "e\u{301}" + String(repeating: "b", count: 299),
     String(repeating: "e\u{301}", count: 300), String(repeating: "\r\n", count: 200), String(repeating: "👩‍👩‍👧", count: 40),
   ]
 
@@ -195,7 +202,8 @@ extension MemoryFault {
 /// Which signal sender a frame's name is: the function itself or one of its variants.
 @Suite struct SignalSenderNameTests {
   @Test(arguments: [
-    ("pthread_kill", "pthread_kill"), ("pthread_kill$VARIANT$armv81", "pthread_kill"), ("__pthread_kill", "__pthread_kill"),
+    ("pthread_kill", "pthread_kill"), ("pthread_kill$VARIANT$armv81", "pthread_kill"),
+    ("__pthread_kill", "__pthread_kill"),
     ("raise", "raise"), ("kill", "kill"),
   ])
   func namesASender(name: String, sender: String) {

@@ -18,7 +18,8 @@ struct RulesSpeedTests {
     "", "'", "''", "a'b", "tried: '/a/b' (no such file), '/c/d' (no such file, not in dyld cache)",
     "'/x' '/y", "'\u{301}/a' (no such file), '/b'", "café '/é/p' (x)", "line\r\n'/a'\r\n'/b'",
     "'unterminated", String(repeating: "é", count: 150), String(repeating: "a", count: 300),
-    String(repeating: "a", count: 301), String(repeating: "é", count: 300), "e\u{301}" + String(repeating: "b", count: 299),
+    String(repeating: "a", count: 301), String(repeating: "é", count: 300),
+    "e\u{301}" + String(repeating: "b", count: 299),
   ]
 
   @Test func quotedPartsAgreeWithCharacterLoop() {

@@ -37,7 +37,8 @@ struct SwiftMemoryLaunchRequirementTests {
       text: E.signal(
         type: "EXC_CRASH", signal: "SIGABRT",
         frames: [
-          E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.swiftCore, "swift::fatalErrorv(unsigned int, char const*, char*)"),
+          E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"),
+          E.F(.swiftCore, "swift::fatalErrorv(unsigned int, char const*, char*)"),
           E.F(.swiftCore, "swift_beginAccess"), E.F(.app, "Store.update(_:)"),
         ])),
     Probe(
@@ -46,7 +47,8 @@ struct SwiftMemoryLaunchRequirementTests {
         type: "EXC_BREAKPOINT", signal: "SIGTRAP",
         frames: [E.F(.swiftCore, "swift_beginAccess"), E.F(.app, "Store.update(_:)")])),
     Probe(
-      name: "message only in a termination detail of a kill", rule: SwiftExclusivityViolationRule.self, only: .reasonText,
+      name: "message only in a termination detail of a kill", rule: SwiftExclusivityViolationRule.self,
+      only: .reasonText,
       text: SystemExampleReport.report(
         signal: "SIGKILL",
         details: ["Simultaneous accesses to 0x600001a2c0e0, but modification requires exclusive access."],
@@ -84,7 +86,8 @@ struct SwiftMemoryLaunchRequirementTests {
         """),
     // Memory
     Probe(
-      name: "legacy text: SIGSEGV with SEGV_MAPERR, no Mach type", rule: NullPointerDereferenceRule.self, only: .memoryFault,
+      name: "legacy text: SIGSEGV with SEGV_MAPERR, no Mach type", rule: NullPointerDereferenceRule.self,
+      only: .memoryFault,
       text: legacyHeader + """
         Exception Type:  SIGSEGV
         Exception Codes: SEGV_MAPERR at 0x0000000000000010
@@ -94,7 +97,8 @@ struct SwiftMemoryLaunchRequirementTests {
 
         """),
     Probe(
-      name: "legacy text: unrelated receiver of an unrecognized selector", rule: ZombieObjectRule.self, only: .reasonText,
+      name: "legacy text: unrelated receiver of an unrecognized selector", rule: ZombieObjectRule.self,
+      only: .reasonText,
       text: legacyHeader + """
         Exception Type:  EXC_CRASH (SIGABRT)
 
@@ -118,7 +122,8 @@ struct SwiftMemoryLaunchRequirementTests {
 
         """),
     Probe(
-      name: "legacy text: Dyld Error Message only (library)", rule: DyldMissingLibraryRule.self, only: .dyldErrorMessage,
+      name: "legacy text: Dyld Error Message only (library)", rule: DyldMissingLibraryRule.self,
+      only: .dyldErrorMessage,
       text: legacyHeader + """
         Exception Type:  EXC_BREAKPOINT (SIGTRAP)
 
@@ -135,14 +140,16 @@ struct SwiftMemoryLaunchRequirementTests {
         mainFrames: ["dyld`__abort_with_payload"])),
     Probe(
       name: "namespace DYLD and code 1 without texts", rule: DyldMissingLibraryRule.self, only: .termination,
-      text: SystemExampleReport.report(signal: "SIGABRT", namespace: "DYLD", code: 1, mainFrames: ["dyld`__abort_with_payload"])),
+      text: SystemExampleReport.report(
+        signal: "SIGABRT", namespace: "DYLD", code: 1, mainFrames: ["dyld`__abort_with_payload"])),
     Probe(
       name: "asi dyld lines only (symbol)", rule: DyldMissingSymbolRule.self, only: .applicationSpecificInfo,
       text: SystemExampleReport.report(
         signal: "SIGABRT", asi: ["dyld": ["Symbol not found: _OBJC_CLASS_$_UISheetPresentationController"]],
         mainFrames: ["dyld`__abort_with_payload"])),
     Probe(
-      name: "legacy text: EXC_BAD_ACCESS code 0x32 without a signal", rule: CodeSigningInvalidRule.self, only: .badAccess,
+      name: "legacy text: EXC_BAD_ACCESS code 0x32 without a signal", rule: CodeSigningInvalidRule.self,
+      only: .badAccess,
       text: legacyHeader + """
         Exception Type:  EXC_BAD_ACCESS
         Exception Codes: 0x0000000000000032, 0x0000000104c5c000
@@ -152,7 +159,8 @@ struct SwiftMemoryLaunchRequirementTests {
 
         """),
     Probe(
-      name: "legacy text: Code Signature Invalid signal, no termination", rule: CodeSigningInvalidRule.self, only: .signal,
+      name: "legacy text: Code Signature Invalid signal, no termination", rule: CodeSigningInvalidRule.self,
+      only: .signal,
       text: legacyHeader + """
         Exception Type:  EXC_CRASH (Code Signature Invalid)
         Exception Codes: 0x0000000000000000, 0x0000000000000000

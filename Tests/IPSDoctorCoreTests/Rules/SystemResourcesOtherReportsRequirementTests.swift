@@ -21,7 +21,9 @@ struct SystemResourcesOtherReportsRequirementTests {
 
   /// A legacy text crash report: the usual header, then `body`, a crashed main thread and the
   /// app's image.
-  static func legacy(_ body: String, frames: [String] = ["libsystem_kernel.dylib  \t0x00000001ed2aef64 __pthread_kill + 8"]) -> String {
+  static func legacy(
+    _ body: String, frames: [String] = ["libsystem_kernel.dylib  \t0x00000001ed2aef64 __pthread_kill + 8"]
+  ) -> String {
     var text = """
       Incident Identifier: 42DFE71F-16F6-4115-AA31-F8CFA6D7715C
       Hardware Model:      iPhone10,4
@@ -37,7 +39,8 @@ struct SystemResourcesOtherReportsRequirementTests {
     text += "\n" + body + "\nTriggered by Thread:  0\n\nThread 0 Crashed:\n"
     for (index, frame) in frames.enumerated() { text += "\(index)   \(frame)\n" }
     text += "\nBinary Images:\n"
-    text += "0x100b9c000 - 0x100d1ffff Example arm64  <8a3c5e0f1b2d4e6f9a0b1c2d3e4f5a6b> /private/var/containers/Bundle/Application/0C7E/Example.app/Example\n"
+    text +=
+      "0x100b9c000 - 0x100d1ffff Example arm64  <8a3c5e0f1b2d4e6f9a0b1c2d3e4f5a6b> /private/var/containers/Bundle/Application/0C7E/Example.app/Example\n"
     return text
   }
 
@@ -115,7 +118,8 @@ struct SystemResourcesOtherReportsRequirementTests {
       name: "PushKit's reason only in the termination indicator, no code",
       ruleID: "voip-push-without-callkit",
       text: SystemExampleReport.report(
-        indicator: "Killing app because it never posted an incoming call to the system after receiving a PushKit VoIP push.",
+        indicator:
+          "Killing app because it never posted an incoming call to the system after receiving a PushKit VoIP push.",
         mainFrames: SystemExampleReport.idleMainThread),
       absent: [.reasonText], noCode: true),
     Case(
@@ -127,7 +131,9 @@ struct SystemResourcesOtherReportsRequirementTests {
       name: "the code only in a termination detail",
       ruleID: "watchdog-timeout",
       text: SystemExampleReport.report(
-        details: ["SPRINGBOARD, Code 0x8badf00d, scene-update watchdog transgression: exhausted real (wall clock) time allowance of 10.00 seconds"],
+        details: [
+          "SPRINGBOARD, Code 0x8badf00d, scene-update watchdog transgression: exhausted real (wall clock) time allowance of 10.00 seconds"
+        ],
         mainFrames: SystemExampleReport.blockedMainThread),
       absent: []),
     Case(
@@ -152,13 +158,15 @@ struct SystemResourcesOtherReportsRequirementTests {
       name: "legacy text: EXC_RESOURCE WAKEUPS",
       ruleID: "wakeups-resource-limit",
       text: legacy(
-        "Exception Type:  EXC_RESOURCE\nException Subtype: WAKEUPS\nException Message: (Limit 150/sec) Observed 195/sec over 300 secs\n"),
+        "Exception Type:  EXC_RESOURCE\nException Subtype: WAKEUPS\nException Message: (Limit 150/sec) Observed 195/sec over 300 secs\n"
+      ),
       absent: [.resourceKind, .termination]),
     Case(
       name: "legacy text: EXC_RESOURCE IO",
       ruleID: "disk-writes-resource-limit",
       text: legacy(
-        "Exception Type:  EXC_RESOURCE\nException Subtype: IO\nException Message: (Limit 2147.48 MB/day) Observed 2147.65 MB/day\n"),
+        "Exception Type:  EXC_RESOURCE\nException Subtype: IO\nException Message: (Limit 2147.48 MB/day) Observed 2147.65 MB/day\n"
+      ),
       absent: [.resourceKind, .termination]),
     Case(
       name: "a plain text panic without a header",

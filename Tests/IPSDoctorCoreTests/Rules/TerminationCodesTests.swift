@@ -42,7 +42,8 @@ struct TerminationCodesTests {
     ]
     for namespace in ["SIGNAL", "FRONTBOARD", nil] as [String?] {
       for code in [nil, 6, 0x8badf00d, 0x2182bad4, 0xc51bad01] as [UInt64?] {
-        for codes in [nil, "0x0000000000000001, 0x00000000baadca11", "0xbad22222", "KERN_INVALID_ADDRESS"] as [String?] {
+        for codes in [nil, "0x0000000000000001, 0x00000000baadca11", "0xbad22222", "KERN_INVALID_ADDRESS"] as [String?]
+        {
           var report = CrashReport(format: .json)
           if let codes {
             var exception = ExceptionInfo()

@@ -42,12 +42,18 @@ import Testing
   }
 
   @Test(arguments: [
-    ("@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)",
-     "@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"),
-    ("(1) await resume partial function for @objc closure #1 () async -> () in ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()",
-     "@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"),
-    ("(2) suspend resume partial function for closure #3 @Sendable () -> () in App.Model.load()",
-     "closure #3 in Model.load()"),
+    (
+      "@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)",
+      "@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"
+    ),
+    (
+      "(1) await resume partial function for @objc closure #1 () async -> () in ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()",
+      "@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"
+    ),
+    (
+      "(2) suspend resume partial function for closure #3 @Sendable () -> () in App.Model.load()",
+      "closure #3 in Model.load()"
+    ),
     ("specialized App.Cache.value<A>(for: A) throws -> A?", "Cache.value(for:)"),
     ("Cache.value(for:)", "Cache.value(for:)"),
     ("static App.Router.open(Swift.String, animated: Swift.Bool) -> ()", "static Router.open(_:animated:)"),
@@ -56,13 +62,18 @@ import Testing
     ("Settings.theme.getter", "theme.getter"),
     ("-[Crasher doAbort]", "-[Crasher doAbort]"),
     ("_dispatch_main_queue_drain.cold.5", "_dispatch_main_queue_drain.cold.5"),
-    ("swift_job_runImpl(swift::Job*, swift::SerialExecutorRef)", "swift_job_runImpl(swift::Job*, swift::SerialExecutorRef)"),
+    (
+      "swift_job_runImpl(swift::Job*, swift::SerialExecutorRef)",
+      "swift_job_runImpl(swift::Job*, swift::SerialExecutorRef)"
+    ),
     ("static AppDelegate.$main()", "static AppDelegate.$main()"),
     ("static App.AppDelegate.$main() -> ()", "static AppDelegate.$main()"),
     ("__pthread_kill", "__pthread_kill"),
     // Nested generic clauses and a closure in a generic function, one entity after another.
-    ("closure #2 (Swift.Array<Swift.Dictionary<Swift.String, Swift.Int>>) -> () in App.Store.merge<A>(A, into: inout [A]) -> ()",
-     "closure #2 in Store.merge(_:into:)"),
+    (
+      "closure #2 (Swift.Array<Swift.Dictionary<Swift.String, Swift.Int>>) -> () in App.Store.merge<A>(A, into: inout [A]) -> ()",
+      "closure #2 in Store.merge(_:into:)"
+    ),
     ("partial apply for thunk for @escaping @callee_guaranteed () -> ()", "@escaping @callee_guaranteed ()"),
     // Labels of parameters whose types hold commas and colons.
     ("App.Grid.place(at: (x: Swift.Int, y: Swift.Int), in: [Swift.String : Swift.Int]) -> ()", "Grid.place(at:in:)"),
@@ -98,7 +109,9 @@ import Testing
   static func sameCause(_ first: String, _ second: String) -> Bool {
     let noCause: Set<Substring> = ["inconclusive", "not-a-crash-report"]
     let a = Set(first.split(separator: "|")), b = Set(second.split(separator: "|"))
-    if a.isSubset(of: noCause) || b.isSubset(of: noCause) { return !a.isDisjoint(with: noCause) && !b.isDisjoint(with: noCause) }
+    if a.isSubset(of: noCause) || b.isSubset(of: noCause) {
+      return !a.isDisjoint(with: noCause) && !b.isDisjoint(with: noCause)
+    }
     return a.contains { x in b.contains { y in x.hasPrefix(y) || y.hasPrefix(x) } }
   }
 

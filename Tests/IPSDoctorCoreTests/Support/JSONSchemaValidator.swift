@@ -78,7 +78,8 @@ struct JSONSchemaValidator {
     return errors
   }
 
-  private func validate(_ instance: JSONValue, against schema: JSONValue, at path: String, into errors: inout [String]) {
+  private func validate(_ instance: JSONValue, against schema: JSONValue, at path: String, into errors: inout [String])
+  {
     if let allowed = schema.boolValue {
       if !allowed { errors.append("\(path): no value is allowed here") }
       return

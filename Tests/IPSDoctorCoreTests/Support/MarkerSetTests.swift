@@ -28,7 +28,9 @@ import Testing
     let alphabet = Array("ab_é ")
     func word(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement(using: &generator)! }) }
     for _ in 0..<2_000 {
-      let markers = (0..<Int.random(in: 1...4, using: &generator)).map { _ in word(Int.random(in: 1...3, using: &generator)) }
+      let markers = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+        word(Int.random(in: 1...3, using: &generator))
+      }
       let text = word(Int.random(in: 0...24, using: &generator))
       let set = MarkerSet(markers)
       let found = Array(text.utf8).withUnsafeBytes { set.firstOffset(in: $0) }

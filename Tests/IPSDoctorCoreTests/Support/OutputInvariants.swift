@@ -19,7 +19,8 @@ enum OutputInvariants {
     var problems: [String] = []
     for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
       for scalar in line.unicodeScalars where scalar != "\t" && TerminalText.isUnsafe(scalar.value) {
-        problems.append("raw U+\(String(scalar.value, radix: 16, uppercase: true)) in: \(TerminalText.escaped(String(line)))")
+        problems.append(
+          "raw U+\(String(scalar.value, radix: 16, uppercase: true)) in: \(TerminalText.escaped(String(line)))")
         break
       }
       let trimmed = line.unicodeScalars.drop(while: { $0.properties.isWhitespace })
@@ -37,7 +38,9 @@ enum OutputInvariants {
   static func containsLegacyCommand(_ line: Substring) -> Bool {
     let bytes = Array(line.utf8)
     for index in 0..<(bytes.count - 2)
-    where bytes[index] == UInt8(ascii: "#") && bytes[index + 1] == UInt8(ascii: "#") && bytes[index + 2] == UInt8(ascii: "[") {
+    where bytes[index] == UInt8(ascii: "#") && bytes[index + 1] == UInt8(ascii: "#")
+      && bytes[index + 2] == UInt8(ascii: "[")
+    {
       return true
     }
     return false
@@ -85,7 +88,8 @@ enum OutputInvariants {
         index = close + 1
       default:
         let isOrdinary =
-          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+          || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
           || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || Array("._-/+@,:=%".utf8).contains(byte)
         guard isOrdinary else { return nil }
         word.append(byte)
@@ -106,7 +110,9 @@ enum OutputInvariants {
   /// `atos -arch ARCH -o PATH -l 0xHEX 0xHEX…` with a known architecture, or into
   /// `mdfind 'com_apple_xcode_dsym_uuids == UUID'` with a hexadecimal UUID.
   static func commandViolation(_ command: String) -> String? {
-    guard let words = shellWords(command) else { return "does not split into plain words: \(TerminalText.escaped(command))" }
+    guard let words = shellWords(command) else {
+      return "does not split into plain words: \(TerminalText.escaped(command))"
+    }
     switch words.first {
     case "atos":
       guard words.count >= 7, words[1] == "-arch", words[3] == "-o", words[5] == "-l" else {
@@ -119,10 +125,13 @@ enum OutputInvariants {
       let prefix = "com_apple_xcode_dsym_uuids == "
       guard words.count == 2, words[1].hasPrefix(prefix) else { return "mdfind arguments out of shape: \(words)" }
       let uuid = words[1].dropFirst(prefix.count)
-      let isUUID = !uuid.isEmpty && uuid.utf8.allSatisfy { byte in
-        byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-          || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
-      }
+      let isUUID =
+        !uuid.isEmpty
+        && uuid.utf8.allSatisfy { byte in
+          byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        }
       return isUUID ? nil : "not a UUID: \(uuid)"
     default:
       return "not a suggested command: \(words)"

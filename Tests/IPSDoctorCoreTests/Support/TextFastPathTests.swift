@@ -21,7 +21,8 @@ struct TextFastPathTests {
     let long = String(repeating: "ab0x1f 42.5 ", count: 30)
     let texts = [
       "", "Fatal error: Index out of range at 0x1f40 (12 items)", "uuid 0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9 end",
-      "v1.2.3 and 0x", "0xZZ", String(repeating: "x", count: 299) + "e\u{301}", String(repeating: "x", count: 300) + "\u{301}",
+      "v1.2.3 and 0x", "0xZZ", String(repeating: "x", count: 299) + "e\u{301}",
+      String(repeating: "x", count: 300) + "\u{301}",
       long, long + "é", "line\r\n12", "ünïcode 12",
     ]
     #expect(CrashSignature.normaliseASCII(long) != nil)
@@ -31,10 +32,11 @@ struct TextFastPathTests {
   }
 
   @Test func borrowedUTF8IsWithUTF8() {
-    let texts = Self.texts + [
-      String(repeating: "symbol ", count: 20), "short", "caf\u{E9} \u{1F600}",
-      String("prefix: the rest of a longer line".dropFirst(8)),
-    ]
+    let texts =
+      Self.texts + [
+        String(repeating: "symbol ", count: 20), "short", "caf\u{E9} \u{1F600}",
+        String("prefix: the rest of a longer line".dropFirst(8)),
+      ]
     for text in texts {
       var copy = text
       let expected = copy.withUTF8 { Array($0) }
@@ -51,7 +53,9 @@ struct TextFastPathTests {
   }
 
   @Test func concatenatingIsPlus() {
-    let parts = ["", "a", "iPhone OS 26.6", " (", "23G80", ")", "é\u{301}", "ChatApp — “beta”", String(repeating: "x", count: 40)]
+    let parts = [
+      "", "a", "iPhone OS 26.6", " (", "23G80", ")", "é\u{301}", "ChatApp — “beta”", String(repeating: "x", count: 40),
+    ]
     for a in parts {
       for b in parts {
         for (c, d) in [("", ""), (" (", ")"), ("é", String(repeating: "y", count: 17))] {

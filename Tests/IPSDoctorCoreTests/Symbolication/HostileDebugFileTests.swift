@@ -25,8 +25,10 @@ import Testing
 
   static func sharedDWARF() -> [[UInt8]] {
     guard let folder = SharedReportSymbolicationTests.folder else { return [] }
-    return ["iOSCrashingTest.app.dSYM/Contents/Resources/DWARF/iOSCrashingTest",
-            "AnotherTarget.framework.dSYM/Contents/Resources/DWARF/AnotherTarget"].compactMap {
+    return [
+      "iOSCrashingTest.app.dSYM/Contents/Resources/DWARF/iOSCrashingTest",
+      "AnotherTarget.framework.dSYM/Contents/Resources/DWARF/AnotherTarget",
+    ].compactMap {
       try? [UInt8](Data(contentsOf: folder.appendingPathComponent($0)))
     }
   }
@@ -65,7 +67,10 @@ import Testing
   @Test func lyingHeadersAreRead() {
     // A fat header claiming 2^32-1 architectures, and one pointing past the end.
     Self.exercise([0xCA, 0xFE, 0xBA, 0xBE, 0xFF, 0xFF, 0xFF, 0xFF])
-    Self.exercise([0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 1] + [0, 0, 0, 7, 0, 0, 0, 3] + [0x7F, 0xFF, 0xFF, 0xF0, 0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])
+    Self.exercise(
+      [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 1] + [0, 0, 0, 7, 0, 0, 0, 3] + [
+        0x7F, 0xFF, 0xFF, 0xF0, 0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0,
+      ])
     // A thin header claiming a million load commands of size 8, and commands past the end.
     var thin: [UInt8] = [0xCF, 0xFA, 0xED, 0xFE, 0x0C, 0, 0, 1, 0, 0, 0, 0, 6, 0, 0, 0]
     thin += [0x40, 0x42, 0x0F, 0x00, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0, 0, 0, 0, 0]
@@ -114,7 +119,8 @@ import Testing
     ]
     var body: [UInt8] = [1]
     let subprogramOffset = UInt32(11 + body.count)
-    body += [2] + withUnsafeBytes(of: UInt64(0x1000).littleEndian, Array.init)
+    body +=
+      [2] + withUnsafeBytes(of: UInt64(0x1000).littleEndian, Array.init)
       + withUnsafeBytes(of: UInt32(0x100).littleEndian, Array.init)
       + withUnsafeBytes(of: subprogramOffset.littleEndian, Array.init) + [0]
     let length = UInt32(7 + body.count)
@@ -151,7 +157,11 @@ import Testing
     table.withUnsafeBytes { symbols in
       strings.withUnsafeBytes { names in
         var slice = MachOSlice(arch: "arm64")
-        slice.sections = [.init(segment: "__TEXT", name: "__text", address: 0x1000, size: UInt64(count * 4), data: .init(start: nil, count: 0))]
+        slice.sections = [
+          .init(
+            segment: "__TEXT", name: "__text", address: 0x1000, size: UInt64(count * 4),
+            data: .init(start: nil, count: 0))
+        ]
         slice.symbols = symbols
         slice.symbolCount = count
         slice.strings = names

@@ -78,7 +78,9 @@ import Testing
         symbolizer, ["--obj=\(path)", "--default-arch=\(slice.arch)", "--inlining", "--functions=linkage"],
         input: addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n")
       let demangled = try run(demangler, ["--simplified"], input: output)
-      let blocks = demangled.components(separatedBy: "\n\n").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+      let blocks = demangled.components(separatedBy: "\n\n").filter {
+        !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      }
       guard blocks.count == addresses.count else {
         differences.append("\(path) \(slice.arch): \(blocks.count) answers for \(addresses.count) addresses")
         continue
@@ -94,11 +96,12 @@ import Testing
           expected.append(Position(function: lines[index], file: Symbolicator.lastComponent(file), line: line))
           index += 2
         }
-        let found = image.lookup(fileAddress: address)?.frames.map { frame in
-          Position(
-            function: Symbolicator.displayName(frame.function),
-            file: frame.file.map(Symbolicator.lastComponent) ?? "??", line: frame.line ?? 0)
-        } ?? [Position(function: "??", file: "??", line: 0)]
+        let found =
+          image.lookup(fileAddress: address)?.frames.map { frame in
+            Position(
+              function: Symbolicator.displayName(frame.function),
+              file: frame.file.map(Symbolicator.lastComponent) ?? "??", line: frame.line ?? 0)
+          } ?? [Position(function: "??", file: "??", line: 0)]
         compared += 1
         if found == expected {
           agreed += 1
@@ -138,7 +141,10 @@ import Testing
     guard let symbolizer = Self.tool("llvm-symbolizer"), let swift = Self.tool("swift") else { return }
     var paths: [String] = []
     if let folder = SharedReportSymbolicationTests.folder {
-      for name in ["iOSCrashingTest.app.dSYM", "CrashingTest.dSYM", "CrashingInAnotherTargetTest.dSYM", "AnotherTarget.framework.dSYM"] {
+      for name in [
+        "iOSCrashingTest.app.dSYM", "CrashingTest.dSYM", "CrashingInAnotherTargetTest.dSYM",
+        "AnotherTarget.framework.dSYM",
+      ] {
         let dwarf = folder.appendingPathComponent(name).appendingPathComponent("Contents/Resources/DWARF")
         for file in (try? FileManager.default.contentsOfDirectory(atPath: dwarf.path)) ?? [] {
           paths.append(dwarf.appendingPathComponent(file).path)
@@ -165,12 +171,14 @@ import Testing
       var total = (compared: 0, agreed: 0)
       var differences: [String] = []
       for path in paths {
-        let (compared, agreed, found) = try Self.compare(path: path, symbolizer: symbolizer, demangler: swift + "-demangle")
+        let (compared, agreed, found) = try Self.compare(
+          path: path, symbolizer: symbolizer, demangler: swift + "-demangle")
         total.compared += compared
         total.agreed += agreed
         differences += found
       }
-      print("llvm-symbolizer differential: \(total.agreed) of \(total.compared) addresses agree over \(paths.count) files")
+      print(
+        "llvm-symbolizer differential: \(total.agreed) of \(total.compared) addresses agree over \(paths.count) files")
       for difference in differences.prefix(20) { print("  " + difference) }
       #expect(total.compared > 0)
       #expect(total.agreed == total.compared)

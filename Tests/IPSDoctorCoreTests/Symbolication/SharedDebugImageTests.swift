@@ -29,7 +29,8 @@ import Testing
   /// The pool lends a loaded file to one borrower at a time and hands it back to the next.
   @Test func thePoolLendsEachCopyOnce() throws {
     guard let folder = SharedReportSymbolicationTests.folder else { return }
-    let path = PathName(folder.appendingPathComponent("iOSCrashingTest.app.dSYM/Contents/Resources/DWARF/iOSCrashingTest").path)
+    let path = PathName(
+      folder.appendingPathComponent("iOSCrashingTest.app.dSYM/Contents/Resources/DWARF/iOSCrashingTest").path)
     let pool = DebugImagePool()
     let first = pool.borrow(path)
     let second = pool.borrow(path)

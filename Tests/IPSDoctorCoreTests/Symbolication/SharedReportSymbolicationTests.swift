@@ -24,7 +24,8 @@ import Testing
   }
 
   static func symbolicator(_ testCase: Case, in folder: URL) -> Symbolicator {
-    Symbolicator(images: DebugImageLocator.images(in: testCase.dSYMs.map { PathName(folder.appendingPathComponent($0).path) }))
+    Symbolicator(
+      images: DebugImageLocator.images(in: testCase.dSYMs.map { PathName(folder.appendingPathComponent($0).path) }))
   }
 
   /// The frame lines of the expected output that name a source position: "(in Image)".
@@ -40,7 +41,8 @@ import Testing
   func legacyTextBecomesTheExpectedText(_ testCase: Case) throws {
     guard let folder = Self.folder else { return }
     let input = try String(contentsOf: folder.appendingPathComponent(testCase.report + ".crash"), encoding: .utf8)
-    let expected = try String(contentsOf: folder.appendingPathComponent(testCase.report + "_symbolicated.crash"), encoding: .utf8)
+    let expected = try String(
+      contentsOf: folder.appendingPathComponent(testCase.report + "_symbolicated.crash"), encoding: .utf8)
     let report = try ReportReader.read(Array(input.utf8))
     let symbolicator = Self.symbolicator(testCase, in: folder)
     let (text, count) = LegacyTextSymbolication.rewrite(input, report: report, symbolicator: symbolicator)
@@ -53,14 +55,16 @@ import Testing
   func jsonFramesGetTheExpectedFunctionAndLine(_ testCase: Case) throws {
     guard let folder = Self.folder else { return }
     let input = try Data(contentsOf: folder.appendingPathComponent(testCase.report + ".ips"))
-    let expected = try String(contentsOf: folder.appendingPathComponent(testCase.report + "_symbolicated.crash"), encoding: .utf8)
+    let expected = try String(
+      contentsOf: folder.appendingPathComponent(testCase.report + "_symbolicated.crash"), encoding: .utf8)
     let report = try ReportReader.read([UInt8](input))
     let (symbolicated, summary) = Self.symbolicator(testCase, in: folder).symbolicate(report)
     #expect(summary.mismatches.isEmpty)
     var got: [String] = []
     for frames in symbolicated.threads.map(\.frames) + [symbolicated.lastExceptionBacktrace ?? []] {
       for frame in frames where !frame.isInline && frame.sourceFile != nil {
-        got.append("\(frame.symbol ?? "") (in \(frame.imageName ?? "")) (\(frame.sourceFile ?? ""):\(frame.sourceLine ?? 0))")
+        got.append(
+          "\(frame.symbol ?? "") (in \(frame.imageName ?? "")) (\(frame.sourceFile ?? ""):\(frame.sourceLine ?? 0))")
       }
     }
     #expect(got == Self.expectedFrames(expected))

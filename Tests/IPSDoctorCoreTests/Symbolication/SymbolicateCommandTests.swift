@@ -27,7 +27,9 @@ import Testing
     var remaining = input[...]
     for byte in Array(run.stdout.utf8) where remaining.first == byte { remaining = remaining.dropFirst() }
     #expect(remaining.isEmpty)
-    #expect(run.stdout.contains(#"{"symbol":"main","symbolLocation":46,"sourceFile":"main.m","sourceLine":29,"imageOffset":15972"#))
+    #expect(
+      run.stdout.contains(
+        #"{"symbol":"main","symbolLocation":46,"sourceFile":"main.m","sourceLine":29,"imageOffset":15972"#))
   }
 
   @Test func aUUIDMismatchIsReportedNotGuessed() throws {

@@ -77,7 +77,8 @@ struct DyldError: DyldLineLookup, Sendable {
       guard let base = bytes.baseAddress else { return 0 }
       var present: UInt8 = 0
       var position = 0
-      while position < bytes.count, let hit = memchr(base + position, Int32(UInt8(ascii: "b")), bytes.count - position) {
+      while position < bytes.count, let hit = memchr(base + position, Int32(UInt8(ascii: "b")), bytes.count - position)
+      {
         let found = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
         for index in markers.indices where present & (1 << index) == 0 {
           let start = found - markers[index].anchor

@@ -51,7 +51,8 @@ struct LanguageException: Sendable {
         result.reasonEvidence = Evidence("exceptionReason.composed_message", message)
       }
       let type = reason.type ?? ""
-      result.isObjC = type.isEmpty || type.prefilteredContains("objc") || reason.className == "NSException"
+      result.isObjC =
+        type.isEmpty || type.prefilteredContains("objc") || reason.className == "NSException"
         || reason.className == nil && (reason.name ?? "").hasPrefix("NS")
     } else if let (evidence, name, text) = terminatingLine(in: context) {
       result.name = name

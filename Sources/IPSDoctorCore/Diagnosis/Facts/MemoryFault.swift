@@ -24,8 +24,9 @@ struct MemoryFault: Sendable {
     let exception = context.report.exception
     let type = exception?.type ?? ""
     let signal = exception?.signal ?? ""
-    guard type.hasPrefix("EXC_BAD_ACCESS") || type.hasPrefix("SIGSEGV") || type.hasPrefix("SIGBUS")
-      || (type.isEmpty && (signal.hasPrefix("SIGSEGV") || signal.hasPrefix("SIGBUS")))
+    guard
+      type.hasPrefix("EXC_BAD_ACCESS") || type.hasPrefix("SIGSEGV") || type.hasPrefix("SIGBUS")
+        || (type.isEmpty && (signal.hasPrefix("SIGSEGV") || signal.hasPrefix("SIGBUS")))
     else { return nil }
     // A kill (watchdog, code signing, jetsam) reported with the exception the thread was in when
     // killed ("EXC_BAD_ACCESS (SIGKILL)", namespace SPRINGBOARD): not a memory fault of the app.
@@ -58,7 +59,8 @@ struct MemoryFault: Sendable {
     kind = found?.kind ?? .other
     text = found?.text ?? exception?.subtype
     if let found { subtypeEvidence = Evidence(found.path, found.text) }
-    isPACFlagged = (exception?.subtype ?? "").prefilteredContains("pointer authentication")
+    isPACFlagged =
+      (exception?.subtype ?? "").prefilteredContains("pointer authentication")
       || (found?.text ?? "").prefilteredContains("pointer authentication")
 
     if let text = found?.text, let at = TextScan.hexNumber(in: text, after: " at ") {

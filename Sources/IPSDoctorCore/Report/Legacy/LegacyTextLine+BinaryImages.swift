@@ -18,11 +18,19 @@ extension LegacyTextLine {
     case 3: return equals("arm") ? "arm" : equals("ppc") ? "ppc" : nil
     case 4: return equals("i386") ? "i386" : nil
     case 5:
-      return equals("arm64") ? "arm64" : equals("armv7") ? "armv7" : equals("armv6") ? "armv6"
-        : equals("ppc64") ? "ppc64" : nil
+      return equals("arm64")
+        ? "arm64"
+        : equals("armv7")
+          ? "armv7"
+          : equals("armv6")
+            ? "armv6"
+            : equals("ppc64") ? "ppc64" : nil
     case 6:
-      return equals("arm64e") ? "arm64e" : equals("armv7s") ? "armv7s"
-        : equals("armv7k") ? "armv7k" : equals("x86_64") ? "x86_64" : nil
+      return equals("arm64e")
+        ? "arm64e"
+        : equals("armv7s")
+          ? "armv7s"
+          : equals("armv7k") ? "armv7k" : equals("x86_64") ? "x86_64" : nil
     case 7: return equals("x86_64h") ? "x86_64h" : nil
     case 8: return equals("arm64_32") ? "arm64_32" : nil
     default: return nil

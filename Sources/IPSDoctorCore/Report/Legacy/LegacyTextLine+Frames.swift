@@ -6,7 +6,8 @@ extension LegacyTextLine {
   ///
   /// Reads the line as ranges of its bytes (every delimiter is ASCII, and frame lines are the
   /// second most common in a report), making `String`s only of the image name, symbol and file.
-  static func frame(bytes: UnsafeBufferPointer<UInt8>, texts: SharedTexts.Handle? = nil) -> (number: Int, frame: Frame)? {
+  static func frame(bytes: UnsafeBufferPointer<UInt8>, texts: SharedTexts.Handle? = nil) -> (number: Int, frame: Frame)?
+  {
     let text = ByteScanner.trimmed(bytes, 0..<bytes.count)
     var index = text.lowerBound
     var number = 0

@@ -125,7 +125,8 @@ extension LegacyTextLine {
       }
       sawName = true
       let nameRange = token.lowerBound..<(token.upperBound - 1)
-      let isRFL = nameRange.count == 3 && bytes[nameRange.lowerBound] == 0x72
+      let isRFL =
+        nameRange.count == 3 && bytes[nameRange.lowerBound] == 0x72
         && bytes[nameRange.lowerBound + 1] == 0x66 && bytes[nameRange.lowerBound + 2] == 0x6C
       let name = isRFL ? "rflags" : string(bytes, nameRange)
       guard let valueToken = nextToken() else { break }

@@ -153,7 +153,7 @@ extension LegacyTextReader {
         readAddressList(bytes, content, number: number)
         return
       }
-      // A frame line (a digit first) was read by ``readListLine(_:_:number:)``.
+    // A frame line (a digit first) was read by ``readListLine(_:_:number:)``.
     case .registers, .images:
       // Register and image lines were read by ``readListLine(_:_:number:)``.
       if isBlank {

@@ -154,7 +154,8 @@ extension LegacyTextReader {
       summary.event = event ?? summary.event
       summary.actionTaken = actionTaken ?? summary.actionTaken
       summary.fields = headerFields.map {
-        ResourceSummary.Field(key: LegacyTextLine.string(source, $0.key), value: LegacyTextLine.string(source, $0.value))
+        ResourceSummary.Field(
+          key: LegacyTextLine.string(source, $0.key), value: LegacyTextLine.string(source, $0.value))
       }
       report.resource = summary
     default:

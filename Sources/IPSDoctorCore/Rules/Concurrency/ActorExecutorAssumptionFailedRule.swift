@@ -201,7 +201,8 @@ extension ActorExecutorAssumptionFailedRule {
       .triggers(
         "MainActor.assumeIsolated from a background queue (debug message)",
         report(
-          asi: "Concurrency/ExecutorAssertions.swift:356: Fatal error: Incorrect actor executor assumption; Expected same executor as MainActor.",
+          asi:
+            "Concurrency/ExecutorAssertions.swift:356: Fatal error: Incorrect actor executor assumption; Expected same executor as MainActor.",
           frames: [
             "closure #1 in closure #1 in closure #1 in _assertionFailure(_:_:file:line:flags:)",
             "_assertionFailure(_:_:file:line:flags:)",
@@ -223,11 +224,13 @@ extension ActorExecutorAssumptionFailedRule {
       .triggers(
         "newer runtime: assumeIsolated traps through libdispatch",
         report(
-          asi: "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]",
+          asi:
+            "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]",
           frames: [
             "_dispatch_assert_queue_fail", "dispatch_assert_queue", "_swift_task_checkIsolatedSwift",
             "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)",
-            "app:static MainActor.assumeIsolated<A>(_:file:line:)", "app:PlayerObserver.observeValue(forKeyPath:of:change:context:)",
+            "app:static MainActor.assumeIsolated<A>(_:file:line:)",
+            "app:PlayerObserver.observeValue(forKeyPath:of:change:context:)",
           ], queue: "com.apple.avfoundation.player.notifications"),
         .definite,
         summaryContains: ["PlayerObserver.observeValue(forKeyPath:of:change:context:)", "_dispatch_assert_queue_fail"]),

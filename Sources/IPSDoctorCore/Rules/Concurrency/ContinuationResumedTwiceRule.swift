@@ -48,7 +48,8 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
     var evidence = [text]
     let function = SymbolText.between(text.detail, Self.marker + ": ", " " + Self.twice)
     let outcome: String? =
-      text.detail.prefilteredContains("more than once, throwing") ? "throwing" : text.detail.prefilteredContains("more than once, returning") ? "returning" : nil
+      text.detail.prefilteredContains("more than once, throwing")
+      ? "throwing" : text.detail.prefilteredContains("more than once, returning") ? "returning" : nil
 
     // The app frame that called resume the second time: the first app frame below the
     // `CheckedContinuation.resume…` frame on the crashed thread.
@@ -70,7 +71,10 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
       summary += " The second resume came from \(caller.quotedName) (\(caller.evidence.path))"
       if let thread = context.crashedThread { summary += " on \(context.threadDescription(thread))" }
       summary += "."
-      if let name = caller.name, name.prefilteredContains("didUpdate") || name.prefilteredContains("delegate") || name.prefilteredContains("Delegate") {
+      if let name = caller.name,
+        name.prefilteredContains("didUpdate") || name.prefilteredContains("delegate")
+          || name.prefilteredContains("Delegate")
+      {
         summary += " A delegate callback that can fire more than once is resuming the same continuation."
       }
     }
@@ -78,7 +82,7 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: remedy(function: function, caller: caller?.name),
       verification: [
-        "A unit test that fires the callback twice (and the error path after the success path) and checks the awaiting call returns once without trapping.",
+        "A unit test that fires the callback twice (and the error path after the success path) and checks the awaiting call returns once without trapping."
       ])
   }
 
@@ -87,7 +91,8 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
     let owner = caller.flatMap { SymbolText.typeName(ofFunction: SymbolText.enclosingFunction($0)) }
     let site = caller.map { "`\(SymbolText.enclosingFunction($0))`" } ?? "the callback"
     let made = function.map { "`\($0)`" } ?? "the function that creates the continuation"
-    text += "Keep the continuation that \(made) creates in one place and hand it out once; in \(site), take it before resuming:\n\n"
+    text +=
+      "Keep the continuation that \(made) creates in one place and hand it out once; in \(site), take it before resuming:\n\n"
     text += """
       ```swift
       \(owner.map { "extension \($0) {" } ?? "// In the type that owns the continuation:")
@@ -144,7 +149,9 @@ extension ContinuationResumedTwiceRule {
       RuleExample(
         "fixture: CLLocationManager delegate resumes twice",
         .fixture("reports/continuation-resumed-twice.ips"),
-        .triggers(.definite, summaryContains: ["`currentLocation()`", "LocationProvider.locationManager(_:didUpdateLocations:)"])),
+        .triggers(
+          .definite,
+          summaryContains: ["`currentLocation()`", "LocationProvider.locationManager(_:didUpdateLocations:)"])),
       .ignores(
         "a leaked continuation is only logged, not this crash",
         report(

@@ -60,7 +60,8 @@ public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
     var summary =
       "Auto Layout raised \"\(reason.detail.trimmingWhitespace())\" (\(reason.path)). "
     if let caller {
-      summary += "The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
+      summary +=
+        "The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
       if let uikitCall { summary += " called `\(uikitCall)`" } else { summary += " changed the view hierarchy" }
     } else {
       summary += "A view or constraint was changed"
@@ -75,7 +76,7 @@ public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
       confidence: confidence, summary: summary, evidence: evidence,
       remedy: remedy(caller: caller?.name, uikitCall: uikitCall),
       verification: [
-        "Run with the Main Thread Checker (on by default in Xcode's Debug scheme): it stops at the first off-main UI call.",
+        "Run with the Main Thread Checker (on by default in Xcode's Debug scheme): it stops at the first off-main UI call."
       ])
   }
 
@@ -125,7 +126,8 @@ extension LayoutEngineBackgroundThreadRule {
       RuleExample(
         "fixture: avatar loader adds a subview on the URLSession queue",
         .fixture("reports/layout-engine-background-thread.ips"),
-        .triggers(.definite, summaryContains: ["closure #1 in AvatarLoader.load(into:)", "com.apple.NSURLSession-delegate"])),
+        .triggers(
+          .definite, summaryContains: ["closure #1 in AvatarLoader.load(into:)", "com.apple.NSURLSession-delegate"])),
       .ignores(
         "UIKit's other main-thread assertion",
         report(reason: "Call must be made on main thread", queue: "com.apple.root.utility-qos")),

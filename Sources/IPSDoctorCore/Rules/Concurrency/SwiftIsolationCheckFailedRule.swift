@@ -138,8 +138,10 @@ public struct SwiftIsolationCheckFailedRule: DiagnosisRule {
   }
 
   private func checkName(_ check: Evidence) -> String {
-    for name in ["_swift_task_checkIsolatedSwift", "swift_task_isCurrentExecutorWithFlagsImpl",
-      "swift_task_isCurrentExecutor", "_checkExpectedExecutor", "swift_task_checkIsolated"]
+    for name in [
+      "_swift_task_checkIsolatedSwift", "swift_task_isCurrentExecutorWithFlagsImpl",
+      "swift_task_isCurrentExecutor", "_checkExpectedExecutor", "swift_task_checkIsolated",
+    ]
     where check.detail.prefilteredContains(name) {
       return name
     }
@@ -210,11 +212,13 @@ extension SwiftIsolationCheckFailedRule {
     /// A crashed thread on `queue` with libdispatch's assertion, optionally under the Swift
     /// runtime's isolation check, then the app closure and the framework block that called it.
     static func report(
-      runtimeCheck: Bool = true, appSymbol: String? = "closure #1 in AppDelegate.application(_:didFinishLaunchingWithOptions:)",
+      runtimeCheck: Bool = true,
+      appSymbol: String? = "closure #1 in AppDelegate.application(_:didFinishLaunchingWithOptions:)",
       callerSymbol: String =
         "__78-[UNUserNotificationCenter requestAuthorizationWithOptions:completionHandler:]_block_invoke",
       queue: String = "com.apple.usernotifications.UNUserNotificationServiceConnection.call-out",
-      asi: String = "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]",
+      asi: String =
+        "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]",
       extraFrame: String? = nil
     ) -> String {
       let symbol = appSymbol.map { #","symbol":"\#($0)""# } ?? ""

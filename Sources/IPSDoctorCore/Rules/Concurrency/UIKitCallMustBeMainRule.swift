@@ -63,7 +63,8 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
 
     var summary = "UIKit asserted \"\(MainThreadAssertion.message)\" (\(reason.path)). "
     if let caller {
-      summary += "The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
+      summary +=
+        "The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
       if let uikitCall { summary += " called `\(uikitCall.detail)`" } else { summary += " called UIKit" }
     } else {
       summary += "A UIKit call was made"
@@ -88,9 +89,10 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     }
     return finding(
       confidence: confidence, summary: summary, evidence: evidence,
-      remedy: remedy(caller: caller?.name, uikitCall: uikitCall?.detail, cooperative: thread?.isOnCooperativeQueue ?? false),
+      remedy: remedy(
+        caller: caller?.name, uikitCall: uikitCall?.detail, cooperative: thread?.isOnCooperativeQueue ?? false),
       verification: [
-        "Run the flow with the Main Thread Checker enabled (Xcode's Debug scheme): it stops at the off-main UIKit call.",
+        "Run the flow with the Main Thread Checker enabled (Xcode's Debug scheme): it stops at the off-main UIKit call."
       ])
   }
 
@@ -142,7 +144,8 @@ extension UIKitCallMustBeMainRule {
       RuleExample(
         "fixture: view change on a utility queue",
         .fixture("reports/uikit-call-must-be-main-other.ips"),
-        .triggers(.definite, summaryContains: ["closure #2 in ProfileViewController.reload()", "com.apple.root.utility-qos"])),
+        .triggers(
+          .definite, summaryContains: ["closure #2 in ProfileViewController.reload()", "com.apple.root.utility-qos"])),
       RuleExample(
         "fixture: a GCD closure completing the notification response (snapshot frames)",
         .fixture("reports/completion-handler-off-main-gcd.ips"), .doesNotTrigger),
@@ -152,7 +155,9 @@ extension UIKitCallMustBeMainRule {
       .ignores(
         "Auto Layout's background-thread exception",
         LayoutEngineBackgroundThreadRule.Examples.report(
-          reason: "Modifications to the layout engine must not be performed from a background thread after it has been accessed from the main thread.")),
+          reason:
+            "Modifications to the layout engine must not be performed from a background thread after it has been accessed from the main thread."
+        )),
     ]
   }
 }

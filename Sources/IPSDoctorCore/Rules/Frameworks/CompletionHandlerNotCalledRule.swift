@@ -6,7 +6,8 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "completion-handler-not-called",
     title: "WebKit Completion Handler Not Called Exactly Once",
-    summary: "A WebKit delegate method dropped its completion handler, or called it twice, and WebKit raised an exception.",
+    summary:
+      "A WebKit delegate method dropped its completion handler, or called it twice, and WebKit raised an exception.",
     category: .frameworks,
     severity: .error,
     specificity: 90,
@@ -61,9 +62,11 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
       return diagnosis(context, method: method, dropped: isDropped, evidence: evidence, confidence: .definite)
     }
     // Without the reason text: WebKit's checker destructor raising an exception (which aborts).
-    let aborted = (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").prefilteredContains("SIGABRT")
+    let aborted =
+      (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").prefilteredContains("SIGABRT")
     guard aborted,
-      context.report.exceptionReason?.name == "NSInternalInconsistencyException" || context.report.exceptionReason == nil,
+      context.report.exceptionReason?.name == "NSInternalInconsistencyException"
+        || context.report.exceptionReason == nil,
       !context.backtracesLack(Self.checkerDestructor),
       let checker = context.firstFrame(containing: Self.checkerDestructor)
     else { return nil }
@@ -84,14 +87,15 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
         + "`\(swiftName(parts.selector))`"
       summary += dropped ? " for a return that skips the handler." : " for a second call of the handler."
     }
-    if dropped, let checker = evidence.first(where: { $0.detail.prefilteredContains("~CompletionHandlerCallChecker") }) {
+    if dropped, let checker = evidence.first(where: { $0.detail.prefilteredContains("~CompletionHandlerCallChecker") })
+    {
       summary += " The checker fired when the block was released (\(checker.path)), not where the call was skipped."
     }
     return finding(
       confidence: confidence, summary: summary, evidence: evidence,
       remedy: remedy(parts: parts),
       verification: [
-        "Unit-test the delegate method with a handler that counts calls: every branch (allowed, cancelled, error, early return) must call it exactly once.",
+        "Unit-test the delegate method with a handler that counts calls: every branch (allowed, cancelled, error, early return) must call it exactly once."
       ])
   }
 

@@ -56,7 +56,8 @@ public struct CoreDataConcurrencyViolationRule: DiagnosisRule {
       "Core Data's concurrency check trapped in `+[NSManagedObjectContext \(Self.marker)]` "
       + "(\(violation.evidence.path)): a managed object context was used outside its queue."
     if let caller {
-      summary += " The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
+      summary +=
+        " The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
       summary += coreDataCall.map { " called `\($0)`" } ?? " called Core Data"
       if let thread = context.crashedThread { summary += " on \(context.threadDescription(thread))" }
       summary += "."
@@ -65,7 +66,7 @@ public struct CoreDataConcurrencyViolationRule: DiagnosisRule {
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: remedy(caller: caller?.name, call: coreDataCall),
       verification: [
-        "Keep `-com.apple.CoreData.ConcurrencyDebug 1` in the scheme's arguments and run the flow again: any remaining violation traps at the offending call.",
+        "Keep `-com.apple.CoreData.ConcurrencyDebug 1` in the scheme's arguments and run the flow again: any remaining violation traps at the offending call."
       ])
   }
 

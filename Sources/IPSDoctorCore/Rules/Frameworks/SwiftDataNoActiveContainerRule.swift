@@ -55,7 +55,7 @@ public struct SwiftDataNoActiveContainerRule: DiagnosisRule {
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: remedy(model: model ?? "Item"),
       verification: [
-        "Run the same flow in a preview and a unit test with `ModelContainer(for: \(model ?? "Item").self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))`.",
+        "Run the same flow in a preview and a unit test with `ModelContainer(for: \(model ?? "Item").self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))`."
       ])
   }
 
@@ -106,7 +106,9 @@ extension SwiftDataNoActiveContainerRule {
         .triggers(.definite, summaryContains: ["`Recipe`", "Recipe.init(title:servings:)"])),
       .ignores(
         "another SwiftData fatal error",
-        report("SwiftData/BackingData.swift:482: Fatal error: This model instance was destroyed by calling ModelContext.reset and is no longer usable.")),
+        report(
+          "SwiftData/BackingData.swift:482: Fatal error: This model instance was destroyed by calling ModelContext.reset and is no longer usable."
+        )),
     ]
   }
 }

@@ -75,7 +75,7 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: remedy(type: typeName, reader: reader?.name, observation: isObservation),
       verification: [
-        "Open every path to the reading view (including sheets, covers and new windows) and its previews; each must have the object injected above it.",
+        "Open every path to the reading view (including sheets, covers and new windows) and its previews; each must have the object injected above it."
       ])
   }
 

@@ -51,7 +51,8 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     if let reason, let uri = TextScan.between(reason, "<x-coredata://", ">") {
       let parts = uri.split(separator: "/")
       if parts.count >= 3 {
-        summary += " The object is a `\(parts[parts.count - 2])` (`x-coredata://\(uri)`), which was deleted from the store while the app still held it."
+        summary +=
+          " The object is a `\(parts[parts.count - 2])` (`x-coredata://\(uri)`), which was deleted from the store while the app still held it."
       }
     } else {
       summary += " The object was deleted from the store while the app still held it."
@@ -70,7 +71,8 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
         "deleted object",
         E.exception(
           name: "NSObjectInaccessibleException",
-          reason: "CoreData could not fulfill a fault for '0x8f2c1e0a <x-coredata://5E3B0C2A-1D4F-4B7A-9C1E-2F3A4B5C6D7E/Message/p42>'",
+          reason:
+            "CoreData could not fulfill a fault for '0x8f2c1e0a <x-coredata://5E3B0C2A-1D4F-4B7A-9C1E-2F3A4B5C6D7E/Message/p42>'",
           middle: [E.F(.coreData, "_PFFaultHandlerLookupRow"), E.F(.coreData, "_PF_FulfillDeferredFault")],
           app: "ThreadViewController.render(_:)"),
         .definite, summaryContains: ["`Message`", "x-coredata://", "ThreadViewController.render(_:)"]),
@@ -78,7 +80,9 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
         "another Core Data exception",
         E.exception(
           name: "NSInternalInconsistencyException",
-          reason: "This NSPersistentStoreCoordinator has no persistent stores (unknown). It cannot perform a save operation.")),
+          reason:
+            "This NSPersistentStoreCoordinator has no persistent stores (unknown). It cannot perform a save operation.")
+      ),
     ]
   }()
 }

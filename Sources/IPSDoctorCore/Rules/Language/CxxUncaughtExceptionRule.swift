@@ -72,7 +72,8 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
       if context.firstFrameIndex(in: crashed, containing: fragment) != nil { return nil }
     }
 
-    let message = context.reasonText(containing: "uncaught exception of type")
+    let message =
+      context.reasonText(containing: "uncaught exception of type")
       ?? context.reasonText(containing: "uncaught foreign exception")
     // Without the message both frames must be there. Most reports that get here have neither:
     // `hasTerminateFrame` (one search for "terminate", which every terminate frame holds) rules
@@ -107,7 +108,8 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
         evidence.append(site)
       } else if throwHit.index + 1 < crashed.frames.count {
         let caller = context.frameEvidence(crashed, throwHit.index + 1)
-        summary += " It was thrown by \(DiagnosisContext.quote(caller)); find the app's call into that library further down the thread."
+        summary +=
+          " It was thrown by \(DiagnosisContext.quote(caller)); find the app's call into that library further down the thread."
         evidence.append(caller)
       }
     }
@@ -129,8 +131,10 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
     let cxxFrames: [E.F] = [
       E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libcxxabi, "__abort_message"),
       E.F(.libcxxabi, "demangling_terminate_handler()"), E.F(.libobjc, "_objc_terminate()"),
-      E.F(.libcxxabi, "std::__terminate(void (*)())"), E.F(.libcxxabi, "__cxxabiv1::failed_throw(__cxxabiv1::__cxa_exception*)"),
-      E.F(.libcxxabi, "__cxa_throw"), E.F(.app, "std::__1::__throw_out_of_range[abi:ne180100](char const*)", inline: true),
+      E.F(.libcxxabi, "std::__terminate(void (*)())"),
+      E.F(.libcxxabi, "__cxxabiv1::failed_throw(__cxxabiv1::__cxa_exception*)"),
+      E.F(.libcxxabi, "__cxa_throw"),
+      E.F(.app, "std::__1::__throw_out_of_range[abi:ne180100](char const*)", inline: true),
       E.F(.app, "RouteTable::lookup(int) const"), E.F(.app, "RouteBridge.route(for:)"),
     ]
     return [

@@ -6,7 +6,8 @@ public struct DotNetUnhandledExceptionRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "dotnet-unhandled-exception",
     title: "Unhandled .NET Exception",
-    summary: "A managed .NET exception (Mono, Xamarin, .NET for iOS or macOS) was not caught and the runtime aborted the app.",
+    summary:
+      "A managed .NET exception (Mono, Xamarin, .NET for iOS or macOS) was not caught and the runtime aborted the app.",
     category: .languageException,
     severity: .error,
     specificity: 80,
@@ -31,7 +32,8 @@ public struct DotNetUnhandledExceptionRule: DiagnosisRule {
         SystemExampleReport.report(
           signal: "SIGABRT",
           mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "Example`xamarin_unhandled_exception_handler",
+            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort",
+            "Example`xamarin_unhandled_exception_handler",
             "Example`mono_invoke_unhandled_exception_hook", "Example`mono_handle_exception_internal", "Example`main",
           ]),
         .likely, summaryContains: ["xamarin_unhandled_exception_handler", "managed"]),
@@ -39,7 +41,10 @@ public struct DotNetUnhandledExceptionRule: DiagnosisRule {
         "a Mono app blocked by the watchdog",
         SystemExampleReport.report(
           signal: "SIGKILL",
-          mainFrames: ["libsystem_kernel.dylib`__psynch_cvwait", "Example`mono_os_cond_timedwait", "Example`mono_jit_exec", "Example`main"])),
+          mainFrames: [
+            "libsystem_kernel.dylib`__psynch_cvwait", "Example`mono_os_cond_timedwait", "Example`mono_jit_exec",
+            "Example`main",
+          ])),
     ])
 
   /// A frame of the runtime's unhandled-exception path, or its message in the reason text.

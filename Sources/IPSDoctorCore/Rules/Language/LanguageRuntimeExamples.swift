@@ -76,7 +76,8 @@ enum LanguageRuntimeExamples {
     middle: [F] = [], app: String? = "ViewController.viewDidLoad()", backtrace: Bool = true,
     asi: String = #"{"libsystem_c.dylib":["abort() called"]}"#, crashed: [F] = abortFrames
   ) -> String {
-    var body = #"{"exception":{"type":"EXC_CRASH","signal":"SIGABRT","codes":"0x0000000000000000, 0x0000000000000000"},"#
+    var body =
+      #"{"exception":{"type":"EXC_CRASH","signal":"SIGABRT","codes":"0x0000000000000000, 0x0000000000000000"},"#
       + #""termination":{"namespace":"SIGNAL","code":6,"indicator":"Abort trap: 6"},"#
       + #""asi":\#(asi),"#
     if name != nil || reason != nil {
@@ -92,7 +93,8 @@ enum LanguageRuntimeExamples {
     if backtrace {
       body += #""lastExceptionBacktrace":\#(frames(exceptionBacktrace(middle: middle, app: app))),"#
     }
-    body += #""faultingThread":0,"threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","#
+    body +=
+      #""faultingThread":0,"threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","#
       + #""frames":\#(frames(crashed))}],"usedImages":\#(usedImages)}"#
     return ExampleReport.ips(body)
   }

@@ -5,7 +5,8 @@ public struct LibcxxAssertionRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "libcxx-assertion-failed",
     title: "C++ Standard Library Assertion Failed",
-    summary: "A libc++ hardening check failed (an index out of bounds, a null or invalid iterator, …) and stopped the app.",
+    summary:
+      "A libc++ hardening check failed (an index out of bounds, a null or invalid iterator, …) and stopped the app.",
     category: .languageException,
     severity: .error,
     specificity: 80,
@@ -32,21 +33,30 @@ public struct LibcxxAssertionRule: DiagnosisRule {
             LanguageRuntimeExamples.F(.app),
             LanguageRuntimeExamples.F(.app, "Router::path(unsigned long)"),
           ],
-          asi: #"{"Example":["/Applications/Xcode.app/Contents/Developer/Platforms/iPhoneSimulator.platform/Developer/SDKs/iPhoneSimulator18.2.sdk/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds"]}"#),
+          asi:
+            #"{"Example":["/Applications/Xcode.app/Contents/Developer/Platforms/iPhoneSimulator.platform/Developer/SDKs/iPhoneSimulator18.2.sdk/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds"]}"#
+        ),
         .definite, summaryContains: ["vector[] index out of bounds", "Router::path(unsigned long)"]),
       .triggers(
         "verbose trap: the message is the inlined top frame",
         LanguageRuntimeExamples.trap(frames: [
-          LanguageRuntimeExamples.F(.app, "/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds", inline: true),
+          LanguageRuntimeExamples.F(
+            .app, "/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
+            inline: true),
           LanguageRuntimeExamples.F(.app, "std::__1::vector<int>::operator[](unsigned long)"),
           LanguageRuntimeExamples.F(.app, "Router::path(unsigned long)"),
         ]),
-        .definite, summaryContains: ["vector[] index out of bounds", "threads[0].frames[0]", "Router::path(unsigned long)"]),
+        .definite,
+        summaryContains: ["vector[] index out of bounds", "threads[0].frames[0]", "Router::path(unsigned long)"]),
       .ignores(
         "a C assert (abort-called)",
         SystemExampleReport.report(
           signal: "SIGABRT",
-          asi: ["libsystem_c.dylib": ["abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212."]],
+          asi: [
+            "libsystem_c.dylib": [
+              "abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212.",
+            ]
+          ],
           mainFrames: SystemExampleReport.abortFrames())),
     ])
 
@@ -75,8 +85,10 @@ public struct LibcxxAssertionRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let line = Self.statement(in: context) else { return nil }
-    let message = line.detail.prefilteredFirstRange(of: " failed: ").map { String(line.detail[$0.upperBound...]) } ?? line.detail
-    var summary = "A libc++ check failed: \"\(TextScan.clip(message, 160))\" (\(line.path)). The C++ standard library stopped the app with \(context.exceptionDisplay)."
+    let message =
+      line.detail.prefilteredFirstRange(of: " failed: ").map { String(line.detail[$0.upperBound...]) } ?? line.detail
+    var summary =
+      "A libc++ check failed: \"\(TextScan.clip(message, 160))\" (\(line.path)). The C++ standard library stopped the app with \(context.exceptionDisplay)."
     var evidence = [line]
     // The library's check is inlined into the app's code: the first app frame with a name is
     // the caller, the unnamed ones above it the inlined check.
@@ -89,7 +101,8 @@ public struct LibcxxAssertionRule: DiagnosisRule {
       })
     {
       let app = context.frameEvidence(backtrace, index)
-      summary += " The first app frame with a name is \(DiagnosisContext.quote(app)); the caller there broke the precondition."
+      summary +=
+        " The first app frame with a name is \(DiagnosisContext.quote(app)); the caller there broke the precondition."
       evidence.append(app)
     }
     return finding(confidence: .definite, summary: summary, evidence: evidence)

@@ -54,7 +54,8 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
     let reason = exception.reason ?? ""
     if reason.prefilteredContains(UnrecognizedSelector.marker) { return nil }  // objc-unrecognized-selector
     let isNil = Self.nilMarkers.contains { reason.prefilteredContains($0) }
-    let isCountMismatch = reason.prefilteredContains("count of objects") && reason.prefilteredContains("differs from count")
+    let isCountMismatch =
+      reason.prefilteredContains("count of objects") && reason.prefilteredContains("differs from count")
 
     var summary = "An uncaught `NSInvalidArgumentException` ended the app: \(exception.reasonDisplay)."
     let method = ObjCMethodReference(in: reason)
@@ -81,7 +82,8 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
       }
       summary += "."
     } else if isCountMismatch {
-      summary += " The objects and keys arrays passed to \(method.map { "`\($0.display)`" } ?? "the initializer") have different lengths."
+      summary +=
+        " The objects and keys arrays passed to \(method.map { "`\($0.display)`" } ?? "the initializer") have different lengths."
     } else if let method {
       summary += " `\(method.display)` rejected one of its arguments."
     }
@@ -110,13 +112,16 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
         "nil in a dictionary literal",
         E.exception(
           name: "NSInvalidArgumentException",
-          reason: "*** -[__NSPlaceholderDictionary initWithObjects:forKeys:count:]: attempt to insert nil object from objects[1]"),
+          reason:
+            "*** -[__NSPlaceholderDictionary initWithObjects:forKeys:count:]: attempt to insert nil object from objects[1]"
+        ),
         .definite, summaryContains: ["element 1"]),
       .triggers(
         "another invalid argument",
         E.exception(
           name: "NSInvalidArgumentException",
-          reason: "Storyboard (<UIStoryboard: 0x600002d4c000>) doesn't contain a view controller with identifier 'Settings'"),
+          reason:
+            "Storyboard (<UIStoryboard: 0x600002d4c000>) doesn't contain a view controller with identifier 'Settings'"),
         .likely, summaryContains: ["Settings"]),
       .ignores(
         "unrecognized selector (objc-unrecognized-selector)",

@@ -52,12 +52,15 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     let reason = exception.reason ?? ""
     // The name first: where it says so, the reason's markers change nothing.
     let named = exception.name == "NSUnknownKeyException"
-    let textMatch = !named
-      && (reason.prefilteredContains("not key value coding-compliant") || reason.prefilteredContains("forUndefinedKey:"))
+    let textMatch =
+      !named
+      && (reason.prefilteredContains("not key value coding-compliant")
+        || reason.prefilteredContains("forUndefinedKey:"))
     guard named || textMatch else { return nil }
 
     let key = Self.key(in: reason)
-    let owner = TextScan.between(reason, "[<", " 0x").map { $0.trimmingWhitespace() }
+    let owner =
+      TextScan.between(reason, "[<", " 0x").map { $0.trimmingWhitespace() }
       ?? TextScan.between(reason, "[<", ">").map { $0.trimmingWhitespace() }
     var nibEvidence: Evidence?
     if let backtrace = exception.throwBacktrace {
@@ -77,7 +80,8 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
       summary += " and tried to connect the outlet"
       summary += key.map { " `\($0)`" } ?? ""
       summary += owner.map { " on `\($0)`" } ?? ""
-      summary += ", which has no such property: the outlet is stale (renamed or deleted in code) "
+      summary +=
+        ", which has no such property: the outlet is stale (renamed or deleted in code) "
         + "or the object's custom class is wrong."
       if let key {
         remedy =
@@ -92,7 +96,8 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
       summary += isSetter ? "set" : "read"
       summary += key.map { " the key `\($0)`" } ?? " a key"
       summary += owner.map { " on `\($0)`" } ?? ""
-      summary += " through key-value coding, and the class has no property of that name "
+      summary +=
+        " through key-value coding, and the class has no property of that name "
         + "(or it is not exposed to Objective-C with `@objc`)."
       summary += " " + exception.throwSiteSentence(in: context)
     }
@@ -119,7 +124,8 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
         "stale outlet in a storyboard",
         E.exception(
           name: "NSUnknownKeyException",
-          reason: "[<Example.SettingsViewController 0x10a80b600> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key titleLabel.",
+          reason:
+            "[<Example.SettingsViewController 0x10a80b600> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key titleLabel.",
           middle: [
             E.F(.foundation, "-[NSObject(NSKeyValueCoding) setValue:forKey:]"),
             E.F(.uiKit, "-[UIRuntimeOutletConnection connect]"),
@@ -131,7 +137,8 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
         "KVC from code",
         E.exception(
           name: "NSUnknownKeyException",
-          reason: "[<Example.Profile 0x600001234560> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nickname.",
+          reason:
+            "[<Example.Profile 0x600001234560> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nickname.",
           app: "ProfileExporter.export(_:)"),
         .definite, summaryContains: ["read the key `nickname`", "ProfileExporter.export(_:)"]),
       .ignores(

@@ -24,7 +24,7 @@ public struct ObjCMutatingImmutableRule: DiagnosisRule {
       strings instead of `NSMutable…` types.
       """,
     references: [
-      "https://developer.apple.com/documentation/xcode/addressing-language-exception-crashes",
+      "https://developer.apple.com/documentation/xcode/addressing-language-exception-crashes"
     ],
     examples: examples)
 
@@ -43,13 +43,15 @@ public struct ObjCMutatingImmutableRule: DiagnosisRule {
     let reason = exception.reason ?? ""
     var summary: String
     if reason.prefilteredContains("mutating method sent to immutable object") {
-      summary = "An uncaught `\(exception.name ?? "NSInternalInconsistencyException")` ended the app: "
+      summary =
+        "An uncaught `\(exception.name ?? "NSInternalInconsistencyException")` ended the app: "
         + "\(exception.reasonDisplay)."
       if let method = ObjCMethodReference(in: reason) {
         summary += " `\(method.selector)` was sent to an immutable `\(method.className)`."
       }
     } else if let selector = UnrecognizedSelector.find(in: context), selector.isMutationOfImmutable {
-      summary = "An uncaught `\(exception.name ?? "NSInvalidArgumentException")` ended the app: "
+      summary =
+        "An uncaught `\(exception.name ?? "NSInvalidArgumentException")` ended the app: "
         + "\(exception.reasonDisplay). `\(selector.receiver)` is an immutable Foundation class, so it "
         + "does not implement `\(selector.selector)`."
     } else {

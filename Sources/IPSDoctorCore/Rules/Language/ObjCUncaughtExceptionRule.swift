@@ -113,7 +113,9 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
         "older report: Terminating app due to uncaught exception",
         E.exception(
           name: nil, reason: nil, backtrace: false,
-          asi: #"{"UIKitCore":["*** Terminating app due to uncaught exception 'NSGenericException', reason: 'Your application has presented a UIAlertController of style UIAlertControllerStyleActionSheet.'"]}"#),
+          asi:
+            #"{"UIKitCore":["*** Terminating app due to uncaught exception 'NSGenericException', reason: 'Your application has presented a UIAlertController of style UIAlertControllerStyleActionSheet.'"]}"#
+        ),
         .possible, summaryContains: ["NSGenericException", "UIAlertControllerStyleActionSheet"]),
       .ignores(
         "abort() called without an exception (abort-called)",

@@ -5,7 +5,8 @@ public struct ReactNativeFatalErrorRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "react-native-fatal-js-error",
     title: "Unhandled React Native JavaScript Error",
-    summary: "A JavaScript error nobody caught reached React Native's fatal handler, which raised a native exception and ended the app.",
+    summary:
+      "A JavaScript error nobody caught reached React Native's fatal handler, which raised a native exception and ended the app.",
     category: .languageException,
     severity: .error,
     specificity: 80,
@@ -27,9 +28,14 @@ public struct ReactNativeFatalErrorRule: DiagnosisRule {
       .triggers(
         "RCTFatal with the JS message",
         LanguageRuntimeExamples.exception(
-          name: "RCTFatalException: Unhandled JS Exception: TypeError: undefined is not an object (evaluating 'user.name')",
-          reason: "Unhandled JS Exception: TypeError: undefined is not an object (evaluating 'user.name'), stack: render@1:2345",
-          middle: [LanguageRuntimeExamples.F(.app, "RCTFatal"), LanguageRuntimeExamples.F(.app, "-[RCTExceptionsManager reportFatal:stack:exceptionId:extraDataAsJSON:]")]),
+          name:
+            "RCTFatalException: Unhandled JS Exception: TypeError: undefined is not an object (evaluating 'user.name')",
+          reason:
+            "Unhandled JS Exception: TypeError: undefined is not an object (evaluating 'user.name'), stack: render@1:2345",
+          middle: [
+            LanguageRuntimeExamples.F(.app, "RCTFatal"),
+            LanguageRuntimeExamples.F(.app, "-[RCTExceptionsManager reportFatal:stack:exceptionId:extraDataAsJSON:]"),
+          ]),
         .definite, summaryContains: ["undefined is not an object", "RCTFatal"]),
       .ignores(
         "an Objective-C exception in a React Native app (objc-uncaught-exception)",
@@ -54,7 +60,8 @@ public struct ReactNativeFatalErrorRule: DiagnosisRule {
     var evidence: [Evidence] = []
     var summary = "React Native's fatal handler ended the app on an uncaught JavaScript error"
     if let stated {
-      let message = stated.detail.prefilteredFirstRange(of: "Unhandled JS Exception: ")
+      let message =
+        stated.detail.prefilteredFirstRange(of: "Unhandled JS Exception: ")
         .map { String(stated.detail[$0.upperBound...]) } ?? stated.detail
       summary += ": \"\(TextScan.clip(message, 200))\" (\(stated.path))."
       evidence.append(stated)

@@ -54,9 +54,11 @@ struct UnrecognizedSelector: Sendable {
       || name.hasPrefix("__NSDictionary") || name.hasPrefix("__NSSet")
       || name.hasPrefix("__NSSingle") || name.hasPrefix("__NSFrozen") || name.hasPrefix("NSConcrete")
       || name.hasPrefix("__NSDate") || name.hasPrefix("__NSTaggedDate")
-      || ["NSNumber", "NSString", "NSArray", "NSDictionary", "NSData", "NSDate", "NSURL",
+      || [
+        "NSNumber", "NSString", "NSArray", "NSDictionary", "NSData", "NSDate", "NSURL",
         "NSDecimalNumber", "__NSCFConstantString", "_NSInlineData", "Swift.__StringStorage",
-        "__StringStorage", "_TtCs19__EmptyArrayStorage", "NSPathStore2"].contains(name)
+        "__StringStorage", "_TtCs19__EmptyArrayStorage", "NSPathStore2",
+      ].contains(name)
   }
 
   static let frameworkPrefixes = [

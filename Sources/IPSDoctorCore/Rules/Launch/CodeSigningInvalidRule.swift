@@ -67,7 +67,8 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
       evidence.append(
         Evidence("termination.namespace", "CODESIGNING" + (report.termination?.code.map { " code \($0)" } ?? "")))
       if let indicator { evidence.append(Evidence("termination.indicator", indicator)) }
-      summary = "The kernel killed \(context.processDisplayName) for a code-signing violation (termination namespace `CODESIGNING`"
+      summary =
+        "The kernel killed \(context.processDisplayName) for a code-signing violation (termination namespace `CODESIGNING`"
         + (indicator.map { ", \"\($0)\"" } ?? "") + ")."
     } else if let signal = report.exception?.signal,
       signal.prefilteredContains("Code Signature Invalid") || signal.prefilteredContains("CODESIGNING")
@@ -81,22 +82,28 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
         || (context.exceptionCodeValues.first ?? nil) == 0x32
     {
       evidence.append(Evidence("exception.codes", report.exception?.codes ?? report.exception?.subtype ?? "0x32"))
-      summary = "\(context.processDisplayName) was killed with `EXC_BAD_ACCESS` code 0x32 (`KERN_CODESIGN_ERROR`): it executed a page whose contents did not match the code signature."
+      summary =
+        "\(context.processDisplayName) was killed with `EXC_BAD_ACCESS` code 0x32 (`KERN_CODESIGN_ERROR`): it executed a page whose contents did not match the code signature."
       confidence = .likely
     } else {
       return nil
     }
     switch indicator {
     case "Invalid Page":
-      summary += " A page of code did not match the signature: the binary was modified after it was signed, or code was generated at runtime without permission."
+      summary +=
+        " A page of code did not match the signature: the binary was modified after it was signed, or code was generated at runtime without permission."
     case "Launch Constraint Violation":
-      summary += " The executable violated a launch constraint: it was launched from a location or by a parent that its constraints do not allow."
+      summary +=
+        " The executable violated a launch constraint: it was launched from a location or by a parent that its constraints do not allow."
     case let value? where value.prefilteredContains("Taskgated"):
-      summary += " The signature or its entitlements were rejected, typically restricted entitlements without a matching provisioning profile."
+      summary +=
+        " The signature or its entitlements were rejected, typically restricted entitlements without a matching provisioning profile."
     default:
       break
     }
-    if let triage = report.kernelTriage, triage.prefilteredContains("execute permissions") || triage.prefilteredContains("code sign") {
+    if let triage = report.kernelTriage,
+      triage.prefilteredContains("execute permissions") || triage.prefilteredContains("code sign")
+    {
       evidence.append(Evidence("ktriageinfo", triage.trimmingWhitespace()))
       summary += " Kernel triage: \"\(triage.trimmingWhitespace())\"."
     }

@@ -66,15 +66,19 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     var evidence: [Evidence] = []
     if dyld.namespaceIsDYLD, let termination = context.report.termination {
       evidence.append(
-        Evidence("termination.namespace", "DYLD" + (termination.code.map { " code \($0)" } ?? "")
-          + (termination.indicator.map { " (\($0))" } ?? "")))
+        Evidence(
+          "termination.namespace",
+          "DYLD" + (termination.code.map { " code \($0)" } ?? "")
+            + (termination.indicator.map { " (\($0))" } ?? "")))
     }
     var summary: String
     if let library {
       evidence.append(library.evidence)
-      summary = "dyld could not load `\(library.path)`, so \(context.processDisplayName) was killed at launch before `main` ran."
+      summary =
+        "dyld could not load `\(library.path)`, so \(context.processDisplayName) was killed at launch before `main` ran."
     } else {
-      summary = "dyld stopped \(context.processDisplayName) at launch because a library is missing (termination namespace `DYLD`, \"Library missing\"); the report does not name the library."
+      summary =
+        "dyld stopped \(context.processDisplayName) at launch because a library is missing (termination namespace `DYLD`, \"Library missing\"); the report does not name the library."
     }
     // Found once: each accessor searches the report's texts again.
     let referencedFrom = lines.referencedFrom
@@ -88,7 +92,9 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
     return finding(
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: library.map { Self.remedy(for: $0.path, referencedFrom: referencedFrom) } ?? Self.description.remedy,
-      verification: ["Run `otool -L` on the built executable and check that every non-system install name resolves inside the app bundle."])
+      verification: [
+        "Run `otool -L` on the built executable and check that every non-system install name resolves inside the app bundle."
+      ])
   }
 
   static func remedy(for path: String, referencedFrom: String?) -> String {
@@ -120,9 +126,11 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
         for an app extension.
         """
       if let referencedFrom, referencedFrom.prefilteredContains(".appex/") {
-        text += "\n\nThe library is referenced from an app extension: embed it in the containing app and give the extension the `@executable_path/../../Frameworks` runpath."
+        text +=
+          "\n\nThe library is referenced from an app extension: embed it in the containing app and give the extension the `@executable_path/../../Frameworks` runpath."
       }
-      text += "\n\nFor CocoaPods or Carthage, make sure the embed/copy build phase runs for this configuration; for a Swift package that vends a dynamic library, add the product to the app target's embedded content."
+      text +=
+        "\n\nFor CocoaPods or Carthage, make sure the embed/copy build phase runs for this configuration; for a Swift package that vends a dynamic library, add the product to the app target's embedded content."
       return text
     }
     return """
@@ -153,28 +161,44 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
           "Reason: tried: '/usr/lib/swift/Analytics.framework/Analytics' (no such file), '/private/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/Analytics.framework/Analytics' (no such file)",
         ],
         details: ["(terminated at launch; ignore backtrace)"],
-        mainFrames: ["dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal", "dyld`dyld4::halt(char const*, dyld4::StructuredError const*)"]),
+        mainFrames: [
+          "dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal",
+          "dyld`dyld4::halt(char const*, dyld4::StructuredError const*)",
+        ]),
       .definite,
-      summaryContains: ["`@rpath/Analytics.framework/Analytics`", "Example.app/Example`", "Frameworks/Analytics.framework/Analytics`"]),
+      summaryContains: [
+        "`@rpath/Analytics.framework/Analytics`", "Example.app/Example`", "Frameworks/Analytics.framework/Analytics`",
+      ]),
     .triggers(
       "legacy Termination Description text",
       SystemExampleReport.report(
         signal: "SIGABRT", namespace: "DYLD", code: 1,
-        details: ["DYLD, dependent dylib '@rpath/Alamofire.framework/Alamofire' not found for '/private/var/containers/Bundle/Application/0C7E/Example.app/Example', tried but didn't find: '/usr/lib/swift/Alamofire.framework/Alamofire'"],
+        details: [
+          "DYLD, dependent dylib '@rpath/Alamofire.framework/Alamofire' not found for '/private/var/containers/Bundle/Application/0C7E/Example.app/Example', tried but didn't find: '/usr/lib/swift/Alamofire.framework/Alamofire'"
+        ],
         mainFrames: ["dyld`__abort_with_payload"]),
       .definite, summaryContains: ["`@rpath/Alamofire.framework/Alamofire`"]),
     .triggers(
       "asi dyld lines only",
       SystemExampleReport.report(
         signal: "SIGABRT",
-        asi: ["dyld": ["dyld: Library not loaded: /usr/local/opt/openssl/lib/libssl.1.1.dylib", "Referenced from: /Applications/Example.app/Contents/MacOS/Example", "Reason: image not found"]],
+        asi: [
+          "dyld": [
+            "dyld: Library not loaded: /usr/local/opt/openssl/lib/libssl.1.1.dylib",
+            "Referenced from: /Applications/Example.app/Contents/MacOS/Example", "Reason: image not found",
+          ]
+        ],
         mainFrames: ["dyld`__abort_with_payload"]),
       .definite, summaryContains: ["libssl.1.1.dylib", "/Applications/Example.app/Contents/MacOS/Example"]),
     .ignores(
       "missing symbol (dyld-missing-symbol)",
       SystemExampleReport.report(
         signal: "SIGABRT", namespace: "DYLD", code: 4, indicator: "Symbol missing",
-        reasons: ["Symbol not found: _OBJC_CLASS_$_UISheetPresentationController", "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example", "Expected in: /System/Library/Frameworks/UIKit.framework/UIKit"],
+        reasons: [
+          "Symbol not found: _OBJC_CLASS_$_UISheetPresentationController",
+          "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
+          "Expected in: /System/Library/Frameworks/UIKit.framework/UIKit",
+        ],
         mainFrames: ["dyld`__abort_with_payload"])),
     .ignores(
       "an abort that mentions dyld only as a mode",

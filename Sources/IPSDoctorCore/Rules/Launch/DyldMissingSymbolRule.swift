@@ -39,12 +39,19 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
           ],
           mainFrames: ["dyld`__abort_with_payload"]),
         .definite,
-        summaryContains: ["`_OBJC_CLASS_$_UISheetPresentationController`", "`/System/Library/Frameworks/UIKit.framework/UIKit`", "UISheetPresentationController"]),
+        summaryContains: [
+          "`_OBJC_CLASS_$_UISheetPresentationController`", "`/System/Library/Frameworks/UIKit.framework/UIKit`",
+          "UISheetPresentationController",
+        ]),
       .triggers(
         "mangled Swift symbol from an embedded framework",
         SystemExampleReport.report(
           signal: "SIGABRT", namespace: "DYLD", code: 4,
-          reasons: ["Symbol not found: _$s7Network6ClientC5fetchyyF", "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example", "Expected in: /private/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/Network.framework/Network"],
+          reasons: [
+            "Symbol not found: _$s7Network6ClientC5fetchyyF",
+            "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
+            "Expected in: /private/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/Network.framework/Network",
+          ],
           mainFrames: ["dyld`__abort_with_payload"]),
         .definite, summaryContains: ["Client.fetch()", "Frameworks/Network.framework/Network"]),
       .ignores(

@@ -30,7 +30,9 @@ public struct ExtensionLaunchHangRule: DiagnosisRule {
         "LAUNCH_HANG subtype",
         SystemExampleReport.report(
           signal: "SIGABRT", subtype: "LAUNCH_HANG",
-          mainFrames: ["libsystem_kernel.dylib`read", "Example`ThemeLoader.init()", "Example`static ThemeLoader.shared"],
+          mainFrames: [
+            "libsystem_kernel.dylib`read", "Example`ThemeLoader.init()", "Example`static ThemeLoader.shared",
+          ],
           procPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share"),
         .definite, summaryContains: ["LAUNCH_HANG", "ThemeLoader.init()"]),
       .triggers(
@@ -53,11 +55,13 @@ public struct ExtensionLaunchHangRule: DiagnosisRule {
     let confidence: Confidence
     if let subtype = context.report.exception?.subtype, subtype.prefilteredContains("LAUNCH_HANG") {
       evidence.append(Evidence("exception.subtype", subtype))
-      summary = "The system killed \(context.processDisplayName) because it did not finish launching in time (exception subtype `LAUNCH_HANG`)."
+      summary =
+        "The system killed \(context.processDisplayName) because it did not finish launching in time (exception subtype `LAUNCH_HANG`)."
       confidence = .definite
     } else if context.report.exception?.signal?.hasPrefix("SIGQUIT") == true, context.processIsAppExtension {
       evidence.append(Evidence("exception.signal", context.report.exception?.signal ?? "SIGQUIT"))
-      summary = "The app extension \(context.processDisplayName) was killed with `SIGQUIT`, which the system uses for keyboard extensions that take too long to launch."
+      summary =
+        "The app extension \(context.processDisplayName) was killed with `SIGQUIT`, which the system uses for keyboard extensions that take too long to launch."
       confidence = .likely
     } else {
       return nil

@@ -46,7 +46,8 @@ struct GuardException: Sendable {
       evidence.append(Evidence("exception.message", message))
       let word = message.prefix(while: { $0.isUppercase || $0 == "_" })
       if !word.isEmpty { violation = String(word) }
-      target = (message.numberFollowing("file descriptor ") ?? message.numberFollowing("mach port ")
+      target =
+        (message.numberFollowing("file descriptor ") ?? message.numberFollowing("mach port ")
         ?? message.numberFollowing("port ")).flatMap { UInt64($0) }
     }
     guard let code = Self.firstCode(context) else { return }

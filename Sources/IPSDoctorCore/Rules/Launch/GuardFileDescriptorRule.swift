@@ -16,7 +16,8 @@ public struct GuardFileDescriptorRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "guard-file-descriptor",
     title: "Guarded File Descriptor Violation",
-    summary: "The process misused a file descriptor guarded by another component, such as closing Core Data's SQLite file.",
+    summary:
+      "The process misused a file descriptor guarded by another component, such as closing Core Data's SQLite file.",
     category: .launch,
     severity: .error,
     specificity: 85,
@@ -78,7 +79,8 @@ public struct GuardFileDescriptorRule: DiagnosisRule {
     summary += "."
     summary += GuardException.stackSentence(context, evidence: &evidence)
     if AllThreadSymbols(context).firstFrame(containingFirstOf: Self.databaseFrames, in: context) != nil {
-      summary += " SQLite is on a stack in this report: the guarded descriptor may be a database file (Core Data uses guarded descriptors)."
+      summary +=
+        " SQLite is on a stack in this report: the guarded descriptor may be a database file (Core Data uses guarded descriptors)."
     }
     return finding(
       confidence: guardException.decodedFromCodes ? .likely : .definite, summary: summary, evidence: evidence)

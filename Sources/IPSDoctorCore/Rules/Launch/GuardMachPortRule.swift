@@ -55,7 +55,8 @@ public struct GuardMachPortRule: DiagnosisRule {
       if let target = guardException.target { summary += " on port \(target)" }
       switch violation {
       case "MOD_REFS": summary += " — a right's reference count was changed wrongly, typically a double release"
-      case "INVALID_NAME", "INVALID_RIGHT": summary += " — the port name or right no longer existed, typically used after it was released"
+      case "INVALID_NAME", "INVALID_RIGHT":
+        summary += " — the port name or right no longer existed, typically used after it was released"
       case "DESTROY": summary += " — a guarded port was destroyed"
       default: break
       }

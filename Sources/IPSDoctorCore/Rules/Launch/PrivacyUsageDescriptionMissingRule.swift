@@ -68,12 +68,16 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
         "iOS 15+ TCC termination with details",
         SystemExampleReport.report(
           signal: "SIGABRT", namespace: "TCC", code: 0,
-          details: ["This app has crashed because it attempted to access privacy-sensitive data without a usage description.  The app's Info.plist must contain an NSCameraUsageDescription key with a string value explaining to the user how the app uses this data."],
+          details: [
+            "This app has crashed because it attempted to access privacy-sensitive data without a usage description.  The app's Info.plist must contain an NSCameraUsageDescription key with a string value explaining to the user how the app uses this data."
+          ],
           mainFrames: SystemExampleReport.idleMainThread,
-          otherThreads: [[
-            "libsystem_kernel.dylib`__abort_with_payload", "TCC`__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__",
-            "TCC`__TCCAccessRequest_block_invoke",
-          ]],
+          otherThreads: [
+            [
+              "libsystem_kernel.dylib`__abort_with_payload", "TCC`__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__",
+              "TCC`__TCCAccessRequest_block_invoke",
+            ]
+          ],
           faultingThread: 1),
         .definite, summaryContains: ["`NSCameraUsageDescription`", "threads[1].frames[1]"]),
       .triggers(
@@ -81,10 +85,13 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
         SystemExampleReport.report(
           signal: "SIGABRT", namespace: "TCC", code: 0,
           mainFrames: [
-            "libsystem_kernel.dylib`mach_msg_trap", "AVFCapture`+[AVCaptureDevice requestAccessForMediaType:completionHandler:]",
+            "libsystem_kernel.dylib`mach_msg_trap",
+            "AVFCapture`+[AVCaptureDevice requestAccessForMediaType:completionHandler:]",
             "Example`ScannerViewController.viewDidAppear(_:)",
           ],
-          otherThreads: [["libsystem_kernel.dylib`__abort_with_payload", "TCC`__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__"]],
+          otherThreads: [
+            ["libsystem_kernel.dylib`__abort_with_payload", "TCC`__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__"]
+          ],
           faultingThread: 1),
         .likely, summaryContains: ["`NSCameraUsageDescription`", "AVCaptureDevice"]),
       .ignores(
@@ -96,7 +103,8 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
-    let namespaceIsTCC = context.report.termination?.namespace == "TCC"
+    let namespaceIsTCC =
+      context.report.termination?.namespace == "TCC"
       || context.report.termination?.reasons.contains(where: { $0.prefilteredContains("Namespace TCC") }) == true
     if namespaceIsTCC { evidence.append(Evidence("termination.namespace", "TCC")) }
     var frame: Evidence?
@@ -110,19 +118,24 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     if !namespaceIsTCC && frame == nil && context.terminationText(containing: "privacy-sensitive") == nil {
       return nil
     }
-    let text = context.terminationText(containing: "UsageDescription")
+    let text =
+      context.terminationText(containing: "UsageDescription")
       ?? context.terminationText(containing: "without a usage description")
     if let text { evidence.append(text) }
-    guard namespaceIsTCC || frame != nil || text?.detail.prefilteredContains("privacy-sensitive") == true else { return nil }
+    guard namespaceIsTCC || frame != nil || text?.detail.prefilteredContains("privacy-sensitive") == true else {
+      return nil
+    }
 
-    var summary = "The privacy system (TCC) killed \(context.processDisplayName) because it accessed privacy-protected data without a purpose string in its Info.plist."
+    var summary =
+      "The privacy system (TCC) killed \(context.processDisplayName) because it accessed privacy-protected data without a purpose string in its Info.plist."
     var key = text.flatMap { Self.usageKey(in: $0.detail) }
     var confidence = Confidence.definite
     if let key {
       summary += " The report names the missing key: `\(key)`."
     } else if let (api, inferred) = Self.inferKey(context) {
       key = inferred
-      summary += " The report does not name the key; the stack calls `\(api.detail)` (\(api.path)), which needs `\(inferred)`."
+      summary +=
+        " The report does not name the key; the stack calls `\(api.detail)` (\(api.path)), which needs `\(inferred)`."
       evidence.append(api)
       confidence = .likely
     } else {
@@ -168,7 +181,8 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     while start > prefix.startIndex {
       let byte = prefix[prefix.index(before: start)]
       let isLetterOrDigit =
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
       guard isLetterOrDigit else { break }
       start = prefix.index(before: start)

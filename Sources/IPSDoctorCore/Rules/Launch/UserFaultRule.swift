@@ -37,7 +37,8 @@ public struct UserFaultRule: DiagnosisRule {
         "a resource-kind report (resource-report summarises it)",
         SystemExampleReport.report(
           exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
-          message: "namespace 18 reason_code 0x0000000000000002", mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
+          message: "namespace 18 reason_code 0x0000000000000002",
+          mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
           bugType: "385")),
       .ignores(
         "file-descriptor guard",
@@ -55,12 +56,15 @@ public struct UserFaultRule: DiagnosisRule {
     // A resource-kind report (bug_type 385) is summarised by resource-report.
     if context.report.kind == .resource { return nil }
     var evidence = guardException.evidence
-    var summary = "A library in \(context.processDisplayName) reported a user-space fault (`EXC_GUARD`, `GUARD_TYPE_USER`)"
+    var summary =
+      "A library in \(context.processDisplayName) reported a user-space fault (`EXC_GUARD`, `GUARD_TYPE_USER`)"
     if let message = guardException.message { summary += ": \"\(message)\"" }
     summary += "."
     let report = context.report
     if report.isSimulated == true || report.isNonFatal == true
-      || report.exception?.notes.contains(where: { $0.prefilteredContains("SIMULATED") || $0.prefilteredContains("NON-FATAL") }) == true
+      || report.exception?.notes.contains(where: {
+        $0.prefilteredContains("SIMULATED") || $0.prefilteredContains("NON-FATAL")
+      }) == true
     {
       summary += " The report is marked simulated or non-fatal: this is not a crash."
     }

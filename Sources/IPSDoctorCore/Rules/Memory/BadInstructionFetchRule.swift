@@ -25,7 +25,7 @@ public struct BadInstructionFetchRule: DiagnosisRule {
       stack buffer overflows in the caller's locals. The Address Sanitizer catches both.
       """,
     references: [
-      "https://developer.apple.com/documentation/xcode/investigating-memory-access-crashes",
+      "https://developer.apple.com/documentation/xcode/investigating-memory-access-crashes"
     ],
     examples: examples)
 
@@ -62,7 +62,8 @@ public struct BadInstructionFetchRule: DiagnosisRule {
     guard let confidence else { return nil }
 
     let target = pc ?? fault.effectiveAddress
-    var summary = "The CPU tried to execute code at "
+    var summary =
+      "The CPU tried to execute code at "
       + (target.map { "`\(String.hex($0))`" } ?? "an address that is not code")
       + ", which is not executable code: the app called through a bad function pointer, block, "
       + "method implementation or return address."
@@ -87,21 +88,28 @@ public struct BadInstructionFetchRule: DiagnosisRule {
         "branch through a pointer flagged as a possible authentication failure (pointer-authentication-failure)",
         LanguageRuntimeExamples.signal(
           type: "EXC_BAD_ACCESS", signal: "SIGSEGV",
-          subtype: "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
+          subtype:
+            "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
           frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#)),
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
+        )),
       .triggers(
         "pc equals the fault address",
         LanguageRuntimeExamples.signal(
           type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000280f1c2a0",
           frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"lr":{"value":4295032832},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#),
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"lr":{"value":4295032832},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
+        ),
         .definite, summaryContains: ["`0x280f1c2a0`", "DownloadTask.finish()", "frame 1"]),
       .ignores(
         "data access (pc differs from the fault address)",
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4382418216},"far":{"value":20635645848},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#)),
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4382418216},"far":{"value":20635645848},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
+        )),
     ]
   }()
 }

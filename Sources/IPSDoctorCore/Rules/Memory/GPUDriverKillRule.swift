@@ -30,7 +30,8 @@ public struct GPUDriverKillRule: DiagnosisRule {
           type: "EXC_CRASH", signal: "SIGABRT",
           frames: [
             LanguageRuntimeExamples.F(.kernel, "__pthread_kill"), LanguageRuntimeExamples.F(.libc, "abort"),
-            LanguageRuntimeExamples.F(.openGL, "gpusKillClient"), LanguageRuntimeExamples.F(.openGL, "gpus_ReturnGuiltyForHardwareRestart"),
+            LanguageRuntimeExamples.F(.openGL, "gpusKillClient"),
+            LanguageRuntimeExamples.F(.openGL, "gpus_ReturnGuiltyForHardwareRestart"),
             LanguageRuntimeExamples.F(.app, "Renderer.draw(in:)"),
           ]),
         .definite, summaryContains: ["gpus_ReturnGuiltyForHardwareRestart", "Renderer.draw(in:)"]),
@@ -38,7 +39,10 @@ public struct GPUDriverKillRule: DiagnosisRule {
         "OpenGL in the background (opengl-background-render)",
         LanguageRuntimeExamples.signal(
           type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000001",
-          frames: [LanguageRuntimeExamples.F(.openGL, "gpus_ReturnNotPermittedKillClient"), LanguageRuntimeExamples.F(.app, "GLView.render()")])),
+          frames: [
+            LanguageRuntimeExamples.F(.openGL, "gpus_ReturnNotPermittedKillClient"),
+            LanguageRuntimeExamples.F(.app, "GLView.render()"),
+          ])),
     ])
 
   /// The driver's kill path, with its guilt, first; `gpusKillClient` alone says less.
@@ -62,11 +66,13 @@ public struct GPUDriverKillRule: DiagnosisRule {
     guard let hit else { return nil }
     var evidence = [hit.evidence]
     var summary = "The GPU driver killed the app in \(DiagnosisContext.quote(hit.evidence))"
-    summary += guilty
+    summary +=
+      guilty
       ? ": the app's GPU commands hung or faulted the GPU and forced it to restart."
       : ": the driver ended the app for its GPU work (a hang or fault on the GPU)."
     if let backtrace = context.crashedBacktrace, let app = context.appFrameEvidence(in: backtrace, from: hit.index) {
-      summary += " The app submitted that work from \(DiagnosisContext.quote(app)); the shader or command buffer it encoded is the lead."
+      summary +=
+        " The app submitted that work from \(DiagnosisContext.quote(app)); the shader or command buffer it encoded is the lead."
       evidence.append(app)
     }
     return finding(confidence: guilty ? .definite : .likely, summary: summary, evidence: evidence)

@@ -29,7 +29,12 @@ public struct HeapCorruptionRule: DiagnosisRule {
         "pointer being freed was not allocated",
         SystemExampleReport.report(
           signal: "SIGABRT",
-          asi: ["libsystem_malloc.dylib": ["Example(812,0x1f0) malloc: *** error for object 0x280c3c000: pointer being freed was not allocated", "abort() called"]],
+          asi: [
+            "libsystem_malloc.dylib": [
+              "Example(812,0x1f0) malloc: *** error for object 0x280c3c000: pointer being freed was not allocated",
+              "abort() called",
+            ]
+          ],
           mainFrames: [
             "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_malloc.dylib`malloc_vreport",
             "libsystem_malloc.dylib`malloc_report", "Example`Buffer.deinit", "Example`main",
@@ -48,7 +53,8 @@ public struct HeapCorruptionRule: DiagnosisRule {
       .triggers(
         "a trap in the allocator's client-bug function (newer systems)",
         LanguageRuntimeExamples.trap(frames: [
-          LanguageRuntimeExamples.F(.libsystemMalloc, "___BUG_IN_CLIENT_OF_LIBMALLOC_POINTER_BEING_FREED_WAS_NOT_ALLOCATED"),
+          LanguageRuntimeExamples.F(
+            .libsystemMalloc, "___BUG_IN_CLIENT_OF_LIBMALLOC_POINTER_BEING_FREED_WAS_NOT_ALLOCATED"),
           LanguageRuntimeExamples.F(.libsystemMalloc, "free"), LanguageRuntimeExamples.F(.app, "Buffer.deinit"),
         ]),
         .definite, summaryContains: ["___BUG_IN_CLIENT_OF_LIBMALLOC", "Buffer.deinit"]),
@@ -87,7 +93,8 @@ public struct HeapCorruptionRule: DiagnosisRule {
       summary += " in \(DiagnosisContext.quote(frame.evidence))."
       evidence.append(frame.evidence)
     }
-    summary += " A double free, a free of a pointer malloc never returned, or a write after free or past a block's end corrupted it earlier; the crash site is only where the allocator noticed."
+    summary +=
+      " A double free, a free of a pointer malloc never returned, or a write after free or past a block's end corrupted it earlier; the crash site is only where the allocator noticed."
     if let backtrace = context.crashedBacktrace, let app = context.appFrameEvidence(in: backtrace) {
       summary += " The app frame on the stack is \(DiagnosisContext.quote(app))."
       evidence.append(app)

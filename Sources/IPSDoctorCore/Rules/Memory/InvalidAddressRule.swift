@@ -59,7 +59,8 @@ public struct InvalidAddressRule: DiagnosisRule {
     var summary = String()
     summary.reserveCapacity(1024)
     if fault.kind == .generalProtection {
-      summary += "The app crashed with \(context.exceptionDisplay) (`EXC_I386_GPFLT`, a general "
+      summary +=
+        "The app crashed with \(context.exceptionDisplay) (`EXC_I386_GPFLT`, a general "
         + "protection fault): on Intel this is an access through a non-canonical pointer, i.e. "
         + "garbage in a pointer variable."
     } else {
@@ -93,7 +94,8 @@ public struct InvalidAddressRule: DiagnosisRule {
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
           frames: [E.F(.coreFoundation, "hermes::vm::GCScope::_newChunkAndPHV(hermes::vm::HermesValue)"), E.F(.app)],
-          vmRegionInfo: "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES",
+          vmRegionInfo:
+            "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES",
           queue: "com.facebook.react.JavaScript"),
         .likely,
         summaryContains: ["`0x4cdfaf798`", "not in any region", "symptom", "Address Sanitizer"]),
@@ -105,7 +107,8 @@ public struct InvalidAddressRule: DiagnosisRule {
       .triggers(
         "Intel general protection fault",
         LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "EXC_I386_GPFLT", codes: "0x000000000000000d, 0x0000000000000000",
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "EXC_I386_GPFLT",
+          codes: "0x000000000000000d, 0x0000000000000000",
           frames: [E.F(.app, "Mesh.vertex(at:)")]),
         .likely, summaryContains: ["EXC_I386_GPFLT", "non-canonical", "Mesh.vertex(at:)"]),
       .ignores("null dereference", E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000")),

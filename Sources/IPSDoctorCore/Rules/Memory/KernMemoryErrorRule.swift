@@ -23,7 +23,7 @@ public struct KernMemoryErrorRule: DiagnosisRule {
       app's own binary, the app was launched from a volume that went away; this is not a code bug.
       """,
     references: [
-      "https://developer.apple.com/documentation/xcode/investigating-memory-access-crashes",
+      "https://developer.apple.com/documentation/xcode/investigating-memory-access-crashes"
     ],
     examples: examples)
 
@@ -33,7 +33,8 @@ public struct KernMemoryErrorRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .memoryError else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
-    var summary = "The app crashed with `KERN_MEMORY_ERROR` at \(fault.addressDisplay): the page is "
+    var summary =
+      "The app crashed with `KERN_MEMORY_ERROR` at \(fault.addressDisplay): the page is "
       + "mapped from a file the kernel could no longer read"
     if let region = MemoryFault.arrowLine(in: context), !region.detail.isEmpty {
       summary += " (region `\(TextScan.clip(region.detail, 160))`)"
@@ -50,9 +51,12 @@ public struct KernMemoryErrorRule: DiagnosisRule {
       .triggers(
         "mapped file truncated",
         E.badAccess(
-          "KERN_MEMORY_ERROR at 0x0000000108a4c000", frames: [E.F(.libc, "_platform_memmove"), E.F(.app, "AssetPack.read(at:)")],
+          "KERN_MEMORY_ERROR at 0x0000000108a4c000",
+          frames: [E.F(.libc, "_platform_memmove"), E.F(.app, "AssetPack.read(at:)")],
           signal: "SIGBUS",
-          vmRegionInfo: "0x108a4c000 is in 0x108a00000-0x108b00000\n--->  mapped file  108a00000-108b00000 [ 1024K] r--/r-- SM=PRV  Object_id=1a2b3c4d"),
+          vmRegionInfo:
+            "0x108a4c000 is in 0x108a00000-0x108b00000\n--->  mapped file  108a00000-108b00000 [ 1024K] r--/r-- SM=PRV  Object_id=1a2b3c4d"
+        ),
         .definite, summaryContains: ["KERN_MEMORY_ERROR", "`0x108a4c000`", "mapped file", "AssetPack.read(at:)"]),
       .ignores("invalid address", E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
     ]

@@ -35,7 +35,8 @@ public struct MisalignedAccessRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .misaligned else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
-    var summary = "The app accessed \(fault.addressDisplay), an address not aligned for the size of the access ("
+    var summary =
+      "The app accessed \(fault.addressDisplay), an address not aligned for the size of the access ("
       + (fault.text.map { "`\(TextScan.clip($0, 100))`" } ?? "an alignment fault") + ")"
     if let address = fault.effectiveAddress {
       let alignment = address & 7
@@ -57,7 +58,8 @@ public struct MisalignedAccessRule: DiagnosisRule {
         .definite, summaryContains: ["`0x282f1c0a3`", "3 bytes", "PacketParser.readUInt32(at:)"]),
       .triggers(
         "BUS_ADRALN in an older third-party report",
-        LanguageRuntimeExamples.signal(type: "SIGBUS", signal: "SIGBUS", codes: "BUS_ADRALN at 0xcd0b1c", frames: [E.F(.app)]),
+        LanguageRuntimeExamples.signal(
+          type: "SIGBUS", signal: "SIGBUS", codes: "BUS_ADRALN at 0xcd0b1c", frames: [E.F(.app)]),
         .definite, summaryContains: ["`0xcd0b1c`"]),
       .ignores("invalid address", E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798", signal: "SIGBUS")),
     ]

@@ -62,7 +62,8 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
       summary += " address `"
       summary += String.hex(address)
       summary += "`, "
-      summary += definite
+      summary +=
+        definite
         ? "inside the unmapped zero page: it dereferenced a null pointer"
         : "just above the zero page: most likely a field far inside a null pointer's memory"
       if address > 0 {
@@ -94,8 +95,10 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
             E.F(.app, "std::__1::unordered_map<std::string, std::string>::find(std::string const&)", inline: true),
             E.F(.app, "mlx::core::fast::CustomKernel::eval_gpu(std::vector<mlx::core::array> const&)"),
           ],
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":8},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#,
-          vmRegionInfo: "0x8 is not in any region.  Bytes before following region: 4366024696\n--->  \n      __TEXT 1043c4000-108288000",
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":8},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#,
+          vmRegionInfo:
+            "0x8 is not in any region.  Bytes before following region: 4366024696\n--->  \n      __TEXT 1043c4000-108288000",
           queue: "com.apple.root.user-initiated-qos.cooperative"),
         .definite,
         summaryContains: ["read from address `0x8`", "null pointer", "threads[0].frames[0]", "cooperative"]),

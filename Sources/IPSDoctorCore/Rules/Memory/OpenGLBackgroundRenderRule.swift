@@ -33,7 +33,8 @@ public struct OpenGLBackgroundRenderRule: DiagnosisRule {
       return nil
     }
     var evidence = [hit.evidence]
-    var summary = "The GPU driver killed the app (`gpus_ReturnNotPermittedKillClient` at \(hit.evidence.path)) because it submitted OpenGL ES commands while in the background."
+    var summary =
+      "The GPU driver killed the app (`gpus_ReturnNotPermittedKillClient` at \(hit.evidence.path)) because it submitted OpenGL ES commands while in the background."
     if let backtrace = context.crashedBacktrace, let app = context.appFrameEvidence(in: backtrace, from: hit.index) {
       summary += " The app's rendering call is \(DiagnosisContext.quote(app))."
       evidence.append(app)

@@ -48,7 +48,8 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
       state.esrDescription?.prefilteredContains("Instruction Abort") == true
         || (state["pc"] != nil && state["pc"] == (state["far"] ?? fault.effectiveAddress))
     {
-      summary += " The CPU faulted fetching an instruction: the pointer was a code pointer (a function pointer, block, method implementation or return address) that the app branched to."
+      summary +=
+        " The CPU faulted fetching an instruction: the pointer was a code pointer (a function pointer, block, method implementation or return address) that the app branched to."
     }
     MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     if let crashing = context.crashingFrame, let name = context.symbol(crashing.frame)?.display,
@@ -66,16 +67,20 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
         "branch through a corrupted code pointer",
         E.signal(
           type: "EXC_BAD_ACCESS", signal: "SIGSEGV",
-          subtype: "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
+          subtype:
+            "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
           frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#),
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
+        ),
         .likely, summaryContains: ["pointer authentication", "fetching an instruction"]),
       .triggers(
         "corrupted pointer",
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x41fc821e000001b0 -> 0x00000001000001b0 (possible pointer authentication failure)",
           frames: [E.F(.app, "GameScene.update(_:)")], signal: "SIGBUS"),
-        .likely, summaryContains: ["`0x41fc821e000001b0`", "`0x1000001b0`", "pointer authentication", "GameScene.update(_:)"]),
+        .likely,
+        summaryContains: ["`0x41fc821e000001b0`", "`0x1000001b0`", "pointer authentication", "GameScene.update(_:)"]),
       .ignores(
         "0xbad0 (objc-concurrent-property-access)",
         E.badAccess(

@@ -37,7 +37,8 @@ public struct ProtectionFailureRule: DiagnosisRule {
     if StackOverflowEvidence.stackGuard(in: context) != nil { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     let access = MemoryFault.accessKind(in: context)
-    var summary = "The app \(access == "write" ? "wrote to" : access == "read" ? "read from" : "accessed") "
+    var summary =
+      "The app \(access == "write" ? "wrote to" : access == "read" ? "read from" : "accessed") "
       + "\(fault.addressDisplay), which is mapped but protected against that access"
     if let region = MemoryFault.arrowLine(in: context), !region.detail.isEmpty {
       evidence.append(region)
@@ -62,15 +63,20 @@ public struct ProtectionFailureRule: DiagnosisRule {
           "KERN_PROTECTION_FAILURE at 0x0000000104c2c010",
           frames: [E.F(.libc, "_platform_memmove"), E.F(.app, "Obfuscator.patch(_:)")],
           signal: "SIGBUS",
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","esr":{"value":2449473615,"description":"(Data Abort) byte write Permission fault"}}"#,
-          vmRegionInfo: "0x104c2c010 is in 0x104c28000-0x104c30000;  bytes after start: 16400  bytes before end: 16367\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n--->  __DATA_CONST  104c28000-104c30000  [   32K] r--/rw- SM=COW  /private/var/containers/Bundle/Application/0C7E/Example.app/Example"),
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","esr":{"value":2449473615,"description":"(Data Abort) byte write Permission fault"}}"#,
+          vmRegionInfo:
+            "0x104c2c010 is in 0x104c28000-0x104c30000;  bytes after start: 16400  bytes before end: 16367\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n--->  __DATA_CONST  104c28000-104c30000  [   32K] r--/rw- SM=COW  /private/var/containers/Bundle/Application/0C7E/Example.app/Example"
+        ),
         .likely,
         summaryContains: ["wrote to", "`0x104c2c010`", "__DATA_CONST", "read-only memory", "Obfuscator.patch(_:)"]),
       .ignores(
         "stack guard (stack-overflow)",
         E.badAccess(
           "KERN_PROTECTION_FAILURE at 0x000000016f603ff8", signal: "SIGBUS",
-          vmRegionInfo: "0x16f603ff8 is in 0x16f600000-0x16f604000\n--->  STACK GUARD  16f600000-16f604000 [ 16K] ---/rwx SM=NUL  stack guard for thread 1")),
+          vmRegionInfo:
+            "0x16f603ff8 is in 0x16f600000-0x16f604000\n--->  STACK GUARD  16f600000-16f604000 [ 16K] ---/rwx SM=NUL  stack guard for thread 1"
+        )),
       .ignores("invalid address", E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
     ]
   }()

@@ -63,9 +63,11 @@ public struct StackBufferOverflowRule: DiagnosisRule {
     var summary: String
     if let stated {
       evidence.append(stated)
-      summary = "The report says \"stack buffer overflow\": the stack protector found a local buffer overrun when a function returned, and aborted."
+      summary =
+        "The report says \"stack buffer overflow\": the stack protector found a local buffer overrun when a function returned, and aborted."
     } else {
-      summary = "`__stack_chk_fail` aborted the process: the stack protector found a local buffer overrun when a function returned."
+      summary =
+        "`__stack_chk_fail` aborted the process: the stack protector found a local buffer overrun when a function returned."
     }
     if let checkFrame { evidence.append(context.frameEvidence(backtrace, checkFrame)) }
     if let app = context.appFrameEvidence(in: backtrace) {

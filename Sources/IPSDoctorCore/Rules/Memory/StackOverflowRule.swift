@@ -51,7 +51,9 @@ public struct StackOverflowRule: DiagnosisRule {
     var cycle = StackOverflowEvidence.longestCycle(in: backtrace.frames)
     if let found = cycle {
       let corroborated = guardLine != nil || stackPointer != nil
-      if found.length < StackOverflowEvidence.minimumCycleLength && !(corroborated && found.repetitions >= StackOverflowEvidence.minimumRepetitions) {
+      if found.length < StackOverflowEvidence.minimumCycleLength
+        && !(corroborated && found.repetitions >= StackOverflowEvidence.minimumRepetitions)
+      {
         cycle = nil
       }
     }
@@ -60,14 +62,19 @@ public struct StackOverflowRule: DiagnosisRule {
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary = "Thread"
     if let thread = context.crashedThread {
-      summary = thread.isMainThread ? "The main thread" : (context.crashedThreadDisplay.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? summary)
+      summary =
+        thread.isMainThread
+        ? "The main thread"
+        : (context.crashedThreadDisplay.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? summary)
     }
     summary += " ran out of stack"
     if let guardLine {
-      summary += ": the fault at \(fault.addressDisplay) is in the stack guard page (`\(TextScan.clip(guardLine.detail, 120))`)."
+      summary +=
+        ": the fault at \(fault.addressDisplay) is in the stack guard page (`\(TextScan.clip(guardLine.detail, 120))`)."
       evidence.append(guardLine)
     } else if let stackPointer {
-      summary += ": the fault at \(fault.addressDisplay) is just below the stack pointer (`\(stackPointer.detail)`), where the stack had run out."
+      summary +=
+        ": the fault at \(fault.addressDisplay) is just below the stack pointer (`\(stackPointer.detail)`), where the stack had run out."
       evidence.append(stackPointer)
     } else {
       summary += "."
@@ -77,16 +84,20 @@ public struct StackOverflowRule: DiagnosisRule {
         "`" + context.describe(backtrace.frames[index]) + "`"
       }
       let first = backtrace.framePath(cycle.start)
-      summary += cycle.period == 1
+      summary +=
+        cycle.period == 1
         ? " \(names[0]) calls itself"
         : " The frames \(names.joined(separator: " → ")) call each other"
       summary += " \(cycle.repetitions) times in a row from \(first)"
       summary += cycle.length + cycle.start >= backtrace.frames.count ? " to the end of the recorded backtrace" : ""
       summary += ": unbounded recursion."
-      evidence.append(Evidence(first, "\(cycle.repetitions) repetitions of a \(cycle.period)-frame cycle: \(names.joined(separator: ", "))"))
+      evidence.append(
+        Evidence(
+          first, "\(cycle.repetitions) repetitions of a \(cycle.period)-frame cycle: \(names.joined(separator: ", "))"))
     }
     if let probe {
-      summary += " `___chkstk_darwin` is on top: the stack probe for a function with a very large stack frame ran past the stack"
+      summary +=
+        " `___chkstk_darwin` is on top: the stack probe for a function with a very large stack frame ran past the stack"
       if probe.index + 1 < backtrace.frames.count {
         let caller = context.frameEvidence(backtrace, probe.index + 1)
         summary += "; the function that needed it is \(DiagnosisContext.quote(caller))"
@@ -96,7 +107,8 @@ public struct StackOverflowRule: DiagnosisRule {
       evidence.append(probe.evidence)
     }
     if cycle == nil && probe == nil, let app = context.appFrameEvidence(in: backtrace) {
-      summary += " The first app frame is \(DiagnosisContext.quote(app)); look for deep recursion or large local values below it."
+      summary +=
+        " The first app frame is \(DiagnosisContext.quote(app)); look for deep recursion or large local values below it."
       evidence.append(app)
     }
     let confidence: Confidence = guardLine != nil || probe != nil ? .definite : .likely
@@ -107,13 +119,18 @@ public struct StackOverflowRule: DiagnosisRule {
     typealias E = LanguageRuntimeExamples
     let recursion: [E.F] =
       [E.F(.libsystemMalloc, "_malloc_zone_malloc", offset: 100)]
-      + Array(repeating: [E.F(.app, "Node.depth.getter", offset: 2000), E.F(.app, "Node.height.getter", offset: 3000)], count: 60).flatMap { $0 }
+      + Array(
+        repeating: [E.F(.app, "Node.depth.getter", offset: 2000), E.F(.app, "Node.height.getter", offset: 3000)],
+        count: 60
+      ).flatMap { $0 }
     return [
       .triggers(
         "stack guard and mutual recursion",
         E.badAccess(
           "KERN_PROTECTION_FAILURE at 0x000000016f603ff8", frames: recursion, signal: "SIGBUS",
-          vmRegionInfo: "0x16f603ff8 is in 0x16f600000-0x16f604000;  bytes after start: 16376  bytes before end: 7\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n--->  STACK GUARD  16f600000-16f604000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0"),
+          vmRegionInfo:
+            "0x16f603ff8 is in 0x16f600000-0x16f604000;  bytes after start: 16376  bytes before end: 7\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n--->  STACK GUARD  16f600000-16f604000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0"
+        ),
         .definite,
         summaryContains: ["stack guard", "Node.depth.getter", "Node.height.getter", "60 times", "threads[0].frames[1]"]),
       .triggers(
@@ -125,7 +142,8 @@ public struct StackOverflowRule: DiagnosisRule {
       .triggers(
         "___chkstk_darwin on top",
         E.badAccess(
-          "KERN_PROTECTION_FAILURE at 0x0000000170a2bff0", frames: [E.F(.libc, "___chkstk_darwin"), E.F(.app, "BigView.body.getter")],
+          "KERN_PROTECTION_FAILURE at 0x0000000170a2bff0",
+          frames: [E.F(.libc, "___chkstk_darwin"), E.F(.app, "BigView.body.getter")],
           signal: "SIGBUS"),
         .definite, summaryContains: ["___chkstk_darwin", "BigView.body.getter"]),
       .triggers(
@@ -133,13 +151,17 @@ public struct StackOverflowRule: DiagnosisRule {
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x0000000000003000",
           frames: Array(repeating: E.F(.app, "recurse(_:)", offset: 700), count: 5) + [E.F(.app, "main")],
-          vmRegionInfo: "0x3000 is in a 16K region.  Bytes into region: 0\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n      STACK GUARD  0000000-0004000  [   16K] ---/--- SM=NUL"),
+          vmRegionInfo:
+            "0x3000 is in a 16K region.  Bytes into region: 0\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n      STACK GUARD  0000000-0004000  [   16K] ---/--- SM=NUL"
+        ),
         .definite, summaryContains: ["stack guard", "recurse(_:)", "5 times"]),
       .triggers(
         "fault just below the stack pointer in a recursion",
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x000000002fd59ff8",
-          frames: Array(repeating: [E.F(.app, "Parser.value()", offset: 700), E.F(.app, "Parser.array()", offset: 900)], count: 10).flatMap { $0 },
+          frames: Array(
+            repeating: [E.F(.app, "Parser.value()", offset: 700), E.F(.app, "Parser.array()", offset: 900)], count: 10
+          ).flatMap { $0 },
           threadState: #"{"flavor":"ARM_THREAD_STATE64","sp":{"value":802529288},"pc":{"value":4295000000}}"#),
         .likely, summaryContains: ["stack pointer", "Parser.value()", "call each other"]),
       .ignores(
@@ -151,7 +173,9 @@ public struct StackOverflowRule: DiagnosisRule {
         "protection failure elsewhere",
         E.badAccess(
           "KERN_PROTECTION_FAILURE at 0x0000000104c2c010",
-          vmRegionInfo: "0x104c2c010 is in 0x104c28000-0x104c30000\n--->  __DATA_CONST  104c28000-104c30000  [   32K] r--/rw- SM=COW")),
+          vmRegionInfo:
+            "0x104c2c010 is in 0x104c28000-0x104c30000\n--->  __DATA_CONST  104c28000-104c30000  [   32K] r--/rw- SM=COW"
+        )),
     ]
   }()
 }

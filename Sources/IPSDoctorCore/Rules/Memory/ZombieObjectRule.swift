@@ -91,13 +91,17 @@ public struct ZombieObjectRule: DiagnosisRule {
     {
       var evidence = [fault.subtypeEvidence].compactMap { $0 }
       evidence.append(runtime.evidence)
-      var summary = "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay) inside `\(runtime.name)` (\(runtime.evidence.path)): "
+      var summary =
+        "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay) inside `\(runtime.name)` (\(runtime.evidence.path)): "
       if runtime.isSwift {
-        summary += "the Swift runtime touched the reference count of an object whose memory had been freed, so the object was used after it was deallocated (often a data race on a reference or an `unowned(unsafe)`/`Unmanaged` reference)."
+        summary +=
+          "the Swift runtime touched the reference count of an object whose memory had been freed, so the object was used after it was deallocated (often a data race on a reference or an `unowned(unsafe)`/`Unmanaged` reference)."
       } else if runtime.name.hasPrefix("objc_msgSend") {
-        summary += "a message was sent to an object whose memory had been freed or overwritten, so its class pointer was garbage."
+        summary +=
+          "a message was sent to an object whose memory had been freed or overwritten, so its class pointer was garbage."
       } else {
-        summary += "the Objective-C runtime retained or released an object that had already been deallocated (over-released, or released by two threads)."
+        summary +=
+          "the Objective-C runtime retained or released an object that had already been deallocated (over-released, or released by two threads)."
       }
       if let selector = Self.selector(in: context) {
         summary += " The selector was `\(selector.detail)`."
@@ -111,7 +115,8 @@ public struct ZombieObjectRule: DiagnosisRule {
           evidence.append(app)
         } else {
           let sender = context.frameEvidence(backtrace, 1)
-          summary += " The caller is \(DiagnosisContext.quote(sender)): the framework still pointed to an object the app gave it (a delegate, data source, target or observer) after that object was deallocated."
+          summary +=
+            " The caller is \(DiagnosisContext.quote(sender)): the framework still pointed to an object the app gave it (a delegate, data source, target or observer) after that object was deallocated."
           evidence.append(sender)
           if let app = context.appFrameEvidence(in: backtrace, from: 2) { evidence.append(app) }
         }
@@ -120,7 +125,8 @@ public struct ZombieObjectRule: DiagnosisRule {
       return finding(confidence: runtime.isSwift ? .possible : .likely, summary: summary, evidence: evidence)
     }
     if let hit = UnrecognizedSelector.find(in: context), hit.receiverLooksUnrelated {
-      var summary = "`\(hit.method.display)`: an object of class `\(hit.receiver)` received `\(hit.selector)`, a message it has nothing to do with. The object the code meant was probably deallocated and a `\(hit.receiver)` now occupies its memory."
+      var summary =
+        "`\(hit.method.display)`: an object of class `\(hit.receiver)` received `\(hit.selector)`, a message it has nothing to do with. The object the code meant was probably deallocated and a `\(hit.receiver)` now occupies its memory."
       var evidence = [hit.evidence]
       if let exception = LanguageException.find(in: context), let app = exception.appFrame(in: context) {
         summary += " The sender is \(DiagnosisContext.quote(app))."
@@ -155,9 +161,12 @@ public struct ZombieObjectRule: DiagnosisRule {
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x00000008e1a2b3c0",
           frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "ChatCell.configure(with:)")],
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","x":[{"value":1},{"value":7000000000,"symbol":"didUnlockScreen:"}]}"#),
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","x":[{"value":1},{"value":7000000000,"symbol":"didUnlockScreen:"}]}"#),
         .likely,
-        summaryContains: ["objc_msgSend", "threads[0].frames[0]", "freed", "didUnlockScreen:", "ChatCell.configure(with:)"]),
+        summaryContains: [
+          "objc_msgSend", "threads[0].frames[0]", "freed", "didUnlockScreen:", "ChatCell.configure(with:)",
+        ]),
       .triggers(
         "objc_release with a PAC-flagged isa",
         E.badAccess(
@@ -179,14 +188,20 @@ public struct ZombieObjectRule: DiagnosisRule {
         "a framework messaging a freed delegate",
         E.badAccess(
           "KERN_INVALID_ADDRESS at 0x0000003dd2a8c3e8",
-          frames: [E.F(.libobjc, "objc_msgSend"), E.F(.uiKit, "-[UIScrollView(UIScrollViewInternal) _notifyDidScroll]"), E.F(.uiKit, "-[UIScrollView setContentOffset:]")]),
+          frames: [
+            E.F(.libobjc, "objc_msgSend"), E.F(.uiKit, "-[UIScrollView(UIScrollViewInternal) _notifyDidScroll]"),
+            E.F(.uiKit, "-[UIScrollView setContentOffset:]"),
+          ]),
         .likely, summaryContains: ["_notifyDidScroll", "delegate"]),
       .ignores(
         "swift_retain at the stack guard (stack-overflow)",
         E.badAccess(
-          "KERN_PROTECTION_FAILURE at 0x000000016b1cbff0", frames: [E.F(.swiftCore, "swift_retain"), E.F(.app, "CommentNode.flatten(into:depth:)")],
+          "KERN_PROTECTION_FAILURE at 0x000000016b1cbff0",
+          frames: [E.F(.swiftCore, "swift_retain"), E.F(.app, "CommentNode.flatten(into:depth:)")],
           signal: "SIGBUS",
-          vmRegionInfo: "0x16b1cbff0 is in 0x16b1c8000-0x16b1cc000\n--->  STACK GUARD  16b1c8000-16b1cc000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0")),
+          vmRegionInfo:
+            "0x16b1cbff0 is in 0x16b1c8000-0x16b1cc000\n--->  STACK GUARD  16b1c8000-16b1cc000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0"
+        )),
       .triggers(
         "the reporter names the message being sent when the fault happened",
         E.signal(

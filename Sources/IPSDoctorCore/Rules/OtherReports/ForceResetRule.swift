@@ -5,7 +5,8 @@ public struct ForceResetRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "force-reset",
     title: "User Forced A Restart",
-    summary: "The user held the device's buttons to force a restart; the panic report records that, not a kernel fault.",
+    summary:
+      "The user held the device's buttons to force a restart; the panic report records that, not a kernel fault.",
     category: .otherReports,
     severity: .note,
     specificity: 80,

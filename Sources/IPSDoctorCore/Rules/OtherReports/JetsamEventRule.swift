@@ -36,7 +36,9 @@ public struct JetsamEventRule: DiagnosisRule {
       does not notice. If the app was the largest process, reduce its footprint (see \
       `jetsam-memory-limit`).
       """,
-    references: ["https://developer.apple.com/documentation/xcode/identifying-high-memory-use-with-jetsam-event-reports"],
+    references: [
+      "https://developer.apple.com/documentation/xcode/identifying-high-memory-use-with-jetsam-event-reports"
+    ],
     examples: [
       .triggers(
         "system daemon over its highwater mark",
@@ -58,7 +60,8 @@ public struct JetsamEventRule: DiagnosisRule {
         .definite, summaryContains: ["jetsam-memory-limit"]),
       .ignores(
         "a crash report",
-        SystemExampleReport.report(namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+        SystemExampleReport.report(
+          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
   /// `guard let analysis = JetsamAnalysis(context)`, which needs `report.jetsam`.
@@ -103,7 +106,9 @@ public struct JetsamEventRule: DiagnosisRule {
       summary.append(".")
       for index in killed.prefix(5) {
         evidence.append(
-          Evidence("processes[" + String(index) + "].reason", (processes[index].name ?? "?") + ": " + (processes[index].reason ?? "")))
+          Evidence(
+            "processes[" + String(index) + "].reason",
+            (processes[index].name ?? "?") + ": " + (processes[index].reason ?? "")))
       }
       var counts: [String: Int] = [:]
       for index in killed { counts[processes[index].reason ?? "", default: 0] += 1 }

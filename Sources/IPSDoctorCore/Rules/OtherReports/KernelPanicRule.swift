@@ -94,7 +94,8 @@ public struct KernelPanicRule: DiagnosisRule {
       appPanicked = names.contains(where: { task.prefilteredContains($0) })
     }
     if let thread = panic?.panickedThread { summary += " \(thread.trimmingWhitespace())." }
-    summary += appPanicked
+    summary +=
+      appPanicked
       ? " The panicked task is the app itself: the app triggered the panic, but the bug is in the kernel or a driver."
       : " This is not a crash of the app."
     if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "210")) }

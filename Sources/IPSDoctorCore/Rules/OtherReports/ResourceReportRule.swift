@@ -6,7 +6,8 @@ public struct ResourceReportRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "resource-report",
     title: "Resource Usage Report",
-    summary: "The report records heavy CPU, disk-write or wakeup use measured by the system; it is usually not a crash.",
+    summary:
+      "The report records heavy CPU, disk-write or wakeup use measured by the system; it is usually not a crash.",
     category: .otherReports,
     severity: .note,
     specificity: 50,
@@ -32,13 +33,15 @@ public struct ResourceReportRule: DiagnosisRule {
         .likely, summaryContains: ["cpu usage", "Process killed", "88% cpu average"]),
       .triggers(
         "JSON disk writes report",
-        ExampleReport.ips(#"{"event":"disk writes","action":"none","procName":"Example","writes":"2147.65 MB"}"#, bugType: "145"),
+        ExampleReport.ips(
+          #"{"event":"disk writes","action":"none","procName":"Example","writes":"2147.65 MB"}"#, bugType: "145"),
         .likely, summaryContains: ["disk writes"]),
       .triggers(
         "ExcUserFault report (bug_type 385)",
         SystemExampleReport.report(
           exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
-          message: "namespace 18 reason_code 0x0000000000000002", mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
+          message: "namespace 18 reason_code 0x0000000000000002",
+          mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
           extra: ",\"isNonFatal\":true", bugType: "385"),
         .definite, summaryContains: ["GUARD_TYPE_USER", "kept running"]),
       .ignores(

@@ -32,7 +32,8 @@ public struct StackshotRule: DiagnosisRule {
         .definite, summaryContains: ["watchdog timeout", "`Example`", "2 processes"]),
       .ignores(
         "a crash report",
-        SystemExampleReport.report(namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+        SystemExampleReport.report(
+          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
   /// `diagnose` starts with `guard context.report.kind == .stackshot`.
@@ -50,7 +51,8 @@ public struct StackshotRule: DiagnosisRule {
     }
     if let code = stackshot?.exceptionCode {
       evidence.append(Evidence("exceptionCode", code))
-      summary += code.prefilteredContains("baaaaaad")
+      summary +=
+        code.prefilteredContains("baaaaaad")
         ? " Exception code `0xbaaaaaad` means someone triggered it with the buttons; it is not a hang report."
         : " Exception code `\(code)`."
     }
@@ -60,7 +62,9 @@ public struct StackshotRule: DiagnosisRule {
     }
     if let count = stackshot?.processCount { summary += " It covers \(count) processes." }
     let lower = (reason?.1 ?? "").lowercased()
-    if lower.prefilteredContains("hang") || lower.prefilteredContains("watchdog") || lower.prefilteredContains("unresponsive") || lower.prefilteredContains("slow") {
+    if lower.prefilteredContains("hang") || lower.prefilteredContains("watchdog")
+      || lower.prefilteredContains("unresponsive") || lower.prefilteredContains("slow")
+    {
       summary += " It was taken for a hang or a slow event: look at the frontmost process's main thread."
     }
     if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "288")) }

@@ -5,7 +5,8 @@ public struct SystemWatchdogReportRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "system-watchdog",
     title: "System Watchdog Report",
-    summary: "A system watchdog report (bug_type 409) records a system service that stopped responding; it is not an app crash.",
+    summary:
+      "A system watchdog report (bug_type 409) records a system service that stopped responding; it is not an app crash.",
     category: .otherReports,
     severity: .note,
     specificity: 50,
@@ -22,7 +23,9 @@ public struct SystemWatchdogReportRule: DiagnosisRule {
     examples: [
       .triggers(
         "watchdog report",
-        ExampleReport.ips(#"{"procName":"WindowServer","event":"userspace watchdog timeout","reason":"no successful checkins from com.apple.WindowServer in 120 seconds"}"#, bugType: "409"),
+        ExampleReport.ips(
+          #"{"procName":"WindowServer","event":"userspace watchdog timeout","reason":"no successful checkins from com.apple.WindowServer in 120 seconds"}"#,
+          bugType: "409"),
         .definite, summaryContains: ["WindowServer", "no successful checkins"]),
       .ignores(
         "a stackshot",

@@ -32,7 +32,8 @@ public struct CPUResourceLimitRule: DiagnosisRule {
           mainFrames: SystemExampleReport.idleMainThread,
           otherThreads: [["Example`TileRenderer.renderAll()", "libdispatch.dylib`_dispatch_call_block_and_release"]],
           faultingThread: 1),
-        .definite, summaryContains: ["`CPU_FATAL`", "(Limit 80%) Observed 89% over 60 secs", "TileRenderer.renderAll()"]),
+        .definite,
+        summaryContains: ["`CPU_FATAL`", "(Limit 80%) Observed 89% over 60 secs", "TileRenderer.renderAll()"]),
       .triggers(
         "non-fatal CPU report",
         SystemExampleReport.report(
@@ -48,7 +49,8 @@ public struct CPUResourceLimitRule: DiagnosisRule {
         .definite, summaryContains: ["60% cpu average", "not killed"]),
       .ignores(
         "disk writes resource report",
-        ExampleReport.ips("Command:         Example\nEvent:           disk writes\nAction taken:    none\n", bugType: "145")),
+        ExampleReport.ips(
+          "Command:         Example\nEvent:           disk writes\nAction taken:    none\n", bugType: "145")),
       .ignores(
         "wakeups limit",
         SystemExampleReport.report(
@@ -64,7 +66,8 @@ public struct CPUResourceLimitRule: DiagnosisRule {
     guard resource.kind == .cpu else { return nil }
     return resource.finding(
       of: self, context,
-      opening: "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)",
+      opening:
+        "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)",
       notKilled: "This is a non-fatal report: the process was not killed.", fatalSeverity: .error)
   }
 
@@ -89,7 +92,8 @@ public struct CPUResourceLimitRule: DiagnosisRule {
     if let action = field("Action taken", json: "action") {
       evidence.append(action)
       killed = action.detail.lowercased().prefilteredContains("kill")
-      summary += killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
+      summary +=
+        killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
     }
     summary += " The report's heaviest sampled stack shows where the CPU time went."
     return finding(confidence: .definite, summary: summary, evidence: evidence, severity: killed ? .error : .note)

@@ -38,7 +38,8 @@ public struct DiskWritesResourceLimitRule: DiagnosisRule {
         .definite, summaryContains: ["1073.74 MB", "not killed"]),
       .ignores(
         "cpu usage resource report (cpu-resource-limit)",
-        ExampleReport.ips("Command:         Example\nEvent:           cpu usage\nAction taken:    none\n", bugType: "202")),
+        ExampleReport.ips(
+          "Command:         Example\nEvent:           cpu usage\nAction taken:    none\n", bugType: "202")),
       .ignores(
         "memory limit",
         SystemExampleReport.report(
@@ -55,7 +56,8 @@ public struct DiskWritesResourceLimitRule: DiagnosisRule {
     guard resource.kind == .io else { return nil }
     return resource.finding(
       of: self, context,
-      opening: "\(context.processDisplayName) wrote more data to disk than the system allows (`EXC_RESOURCE`, subtype `IO`)",
+      opening:
+        "\(context.processDisplayName) wrote more data to disk than the system allows (`EXC_RESOURCE`, subtype `IO`)",
       notKilled: "This is a diagnostic; the process was not killed.", fatalSeverity: .warning)
   }
 
@@ -69,7 +71,8 @@ public struct DiskWritesResourceLimitRule: DiagnosisRule {
       return nil
     }
     var evidence = [Evidence("event", event)]
-    var summary = "\(context.processDisplayName) wrote more to disk than the system allows (resource report \"disk writes\")"
+    var summary =
+      "\(context.processDisplayName) wrote more to disk than the system allows (resource report \"disk writes\")"
     if let writes = field("Writes", json: "writes") {
       summary += ": \(writes.detail)"
       evidence.append(writes)
@@ -79,7 +82,8 @@ public struct DiskWritesResourceLimitRule: DiagnosisRule {
     if let action = field("Action taken", json: "action") {
       evidence.append(action)
       killed = action.detail.lowercased().prefilteredContains("kill")
-      summary += killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
+      summary +=
+        killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
     }
     summary += " The report's heaviest sampled stack shows where the writes came from."
     return finding(confidence: .definite, summary: summary, evidence: evidence, severity: killed ? .warning : .note)

@@ -84,7 +84,8 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
       let process = kill.process
       var evidence = [Evidence("\(kill.path).reason", process.reason ?? "")]
       if let pages = process.residentPages {
-        evidence.append(Evidence("\(kill.path).rpages", "\(pages) × pageSize \(analysis.jetsam.pageSize.map(String.init) ?? "?")"))
+        evidence.append(
+          Evidence("\(kill.path).rpages", "\(pages) × pageSize \(analysis.jetsam.pageSize.map(String.init) ?? "?")"))
       }
       var summary = "Jetsam killed \(analysis.describe(process)) (\(kill.path)) because it exceeded its memory limit"
       if let size = analysis.footprint(process) { summary += "; its footprint was \(size) (rpages × pageSize)" }
@@ -93,11 +94,13 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
         summary += " It was in the foreground, so the user saw the app disappear."
       }
       if process.reason == "highwater" {
-        summary += " The reason `highwater` is used for processes over their high-water mark (usually daemons and extensions)."
+        summary +=
+          " The reason `highwater` is used for processes over their high-water mark (usually daemons and extensions)."
       }
       let others = analysis.jetsam.killed.filter { $0.name != process.name }
       if !others.isEmpty {
-        summary += " The event also killed " + others.prefix(3).map { analysis.describe($0) }.joined(separator: ", ")
+        summary +=
+          " The event also killed " + others.prefix(3).map { analysis.describe($0) }.joined(separator: ", ")
           + (others.count > 3 ? " and \(others.count - 3) more" : "") + "."
       }
       summary += " Jetsam reports carry no backtraces: profile the app's memory at the same point."
@@ -119,7 +122,9 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
         summary += ": \"\(message)\""
       }
       summary += "."
-      if report.isNonFatal == true || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true {
+      if report.isNonFatal == true
+        || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true
+      {
         summary += " The report is marked non-fatal: the process crossed the limit's warning level and kept running."
       }
     } else if report.termination?.namespace == "JETSAM" {
@@ -129,10 +134,12 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
       evidence.append(Evidence("termination.namespace", "JETSAM"))
       if let stated {
         evidence.append(Evidence(stated.path, stated.reason))
-        summary = "\(context.processDisplayName) was killed by jetsam for exceeding its memory limit (`\(stated.reason)`)."
+        summary =
+          "\(context.processDisplayName) was killed by jetsam for exceeding its memory limit (`\(stated.reason)`)."
       } else {
         confidence = .likely
-        summary = "\(context.processDisplayName) was killed by jetsam (termination namespace `JETSAM`) for using too much memory; the report does not say whether its own limit or a system-wide shortage was the reason."
+        summary =
+          "\(context.processDisplayName) was killed by jetsam (termination namespace `JETSAM`) for using too much memory; the report does not say whether its own limit or a system-wide shortage was the reason."
       }
     } else {
       return nil
@@ -144,7 +151,9 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
       summary += " The app was in `\(app.detail)` (\(app.path)) when the limit was reached."
       evidence.append(app)
     }
-    let nonFatal = report.isNonFatal == true || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true
+    let nonFatal =
+      report.isNonFatal == true
+      || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true
     return finding(confidence: confidence, summary: summary, evidence: evidence, severity: nonFatal ? .note : .error)
   }
 }

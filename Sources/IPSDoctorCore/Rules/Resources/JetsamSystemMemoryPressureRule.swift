@@ -6,7 +6,8 @@ public struct JetsamSystemMemoryPressureRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "jetsam-system-memory-pressure",
     title: "Killed For System Memory Pressure",
-    summary: "Jetsam killed the process because the whole system ran short of memory, not because the process exceeded its own limit.",
+    summary:
+      "Jetsam killed the process because the whole system ran short of memory, not because the process exceeded its own limit.",
     category: .resources,
     severity: .warning,
     specificity: 85,

@@ -1,6 +1,8 @@
 /// An `EXC_RESOURCE` exception: which resource, whether it was fatal, and the limit message.
 struct ResourceException: Sendable {
-  enum Kind: String, Sendable { case cpu = "CPU", wakeups = "WAKEUPS", memory = "MEMORY", io = "IO", threads = "THREADS", ports = "PORTS" }
+  enum Kind: String, Sendable {
+    case cpu = "CPU", wakeups = "WAKEUPS", memory = "MEMORY", io = "IO", threads = "THREADS", ports = "PORTS"
+  }
 
   var kind: Kind
   var subtype: String
@@ -29,7 +31,8 @@ struct ResourceException: Sendable {
     if let message { evidence.append(Evidence("exception.message", message)) }
     let report = context.report
     let notes = report.exception?.notes ?? []
-    let nonFatal = report.isNonFatal == true || report.isSimulated == true
+    let nonFatal =
+      report.isNonFatal == true || report.isSimulated == true
       || notes.contains(where: { $0.prefilteredContains("NON-FATAL") || $0.prefilteredContains("SIMULATED") })
     switch kind {
     case .cpu: fatal = subtype.prefilteredContains("FATAL") && !nonFatal

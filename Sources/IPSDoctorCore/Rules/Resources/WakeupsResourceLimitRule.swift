@@ -46,7 +46,8 @@ public struct WakeupsResourceLimitRule: DiagnosisRule {
     guard let resource = ResourceException(context), resource.kind == .wakeups else { return nil }
     return resource.finding(
       of: self, context,
-      opening: "\(context.processDisplayName) woke its threads more often than the system allows (`EXC_RESOURCE`, subtype `WAKEUPS`)",
+      opening:
+        "\(context.processDisplayName) woke its threads more often than the system allows (`EXC_RESOURCE`, subtype `WAKEUPS`)",
       notKilled: "This is an energy diagnostic; the process was not necessarily killed.", fatalSeverity: .warning)
   }
 }

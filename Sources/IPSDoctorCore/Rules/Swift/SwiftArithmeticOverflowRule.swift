@@ -75,8 +75,12 @@ public struct SwiftArithmeticOverflowRule: DiagnosisRule {
       .triggers(
         "Double to Int conversion",
         E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "ProgressView.percent.getter")],
-          asi: #"{"libswiftCore.dylib":["Swift/IntegerTypes.swift:14590: Fatal error: Double value cannot be converted to Int because it is either infinite or NaN"]}"#),
+          frames: [
+            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "ProgressView.percent.getter"),
+          ],
+          asi:
+            #"{"libswiftCore.dylib":["Swift/IntegerTypes.swift:14590: Fatal error: Double value cannot be converted to Int because it is either infinite or NaN"]}"#
+        ),
         .definite, summaryContains: ["conversion", "infinite or NaN"]),
       .ignores(
         "another fatal error",

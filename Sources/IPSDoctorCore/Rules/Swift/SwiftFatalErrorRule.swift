@@ -40,13 +40,13 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
   /// property the four arrays would be joined again for every failure tested.
   static let specificFragments: [String] =
     SwiftForceUnwrapNilRule.fragments + SwiftIndexOutOfRangeRule.fragments
-      + SwiftArithmeticOverflowRule.fragments
-      + [
-        "Could not cast value of type", "Attempted to read an unowned reference", "Simultaneous accesses to",
-        "SWIFT TASK CONTINUATION MISUSE", "Incorrect actor executor assumption",
-        "No ObservableObject of type", "No Observable object of type",
-        "failed to find a currently active container",
-      ]
+    + SwiftArithmeticOverflowRule.fragments
+    + [
+      "Could not cast value of type", "Attempted to read an unowned reference", "Simultaneous accesses to",
+      "SWIFT TASK CONTINUATION MISUSE", "Incorrect actor executor assumption",
+      "No ObservableObject of type", "No Observable object of type",
+      "failed to find a currently active container",
+    ]
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The first candidate, without filtering (and copying) the ones after it.
@@ -61,7 +61,8 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
     case .preconditionFailed: what = "A precondition failed (`precondition`/`preconditionFailure`)"
     case .assertionFailed: what = "An assertion failed (`assert`/`assertionFailure`, a Debug build)"
     case .runtimeFailure:
-      what = failure.message.hasPrefix("precondition")
+      what =
+        failure.message.hasPrefix("precondition")
         ? "A precondition failed in an optimised build (`precondition`, `preconditionFailure` or a library check)"
         : "A Swift runtime check failed"
     default: what = "`fatalError` (or a library's fatal error) stopped the app"
@@ -83,33 +84,53 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
     return [
       .triggers(
         "fatalError with file and line",
-        E.trap(frames: frames, asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route: settings/privacy"]}"#),
-        .definite, summaryContains: ["fatalError", "Unknown route: settings/privacy", "Example/Router.swift:88", "Router.route(for:)"]),
+        E.trap(
+          frames: frames,
+          asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route: settings/privacy"]}"#),
+        .definite,
+        summaryContains: [
+          "fatalError", "Unknown route: settings/privacy", "Example/Router.swift:88", "Router.route(for:)",
+        ]),
       .triggers(
         "precondition",
-        E.trap(frames: frames, asi: #"{"libswiftCore.dylib":["Example/Cache.swift:12: Precondition failed: capacity must be positive"]}"#),
+        E.trap(
+          frames: frames,
+          asi: #"{"libswiftCore.dylib":["Example/Cache.swift:12: Precondition failed: capacity must be positive"]}"#),
         .definite, summaryContains: ["precondition", "capacity must be positive"]),
       .triggers(
         "release build: precondition failure frame",
-        E.trap(frames: [E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app, "Cache.init(capacity:)")]),
+        E.trap(frames: [
+          E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app, "Cache.init(capacity:)"),
+        ]),
         .definite, summaryContains: ["optimised build", "Cache.init(capacity:)"]),
       .ignores(
         "force unwrap (swift-force-unwrap-nil)",
-        E.trap(frames: frames, asi: #"{"libswiftCore.dylib":["Example/A.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#)),
+        E.trap(
+          frames: frames,
+          asi:
+            #"{"libswiftCore.dylib":["Example/A.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#
+        )),
       .ignores(
         "continuation resumed twice (continuation-resumed-twice)",
         E.trap(
           frames: frames,
-          asi: #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#)),
+          asi:
+            #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#
+        )),
       .ignores(
         "libdispatch assertion",
         E.trap(
-          frames: [E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app)],
-          asi: #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#)),
+          frames: [
+            E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app),
+          ],
+          asi:
+            #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#
+        )),
       .ignores(
         "C assert()",
         E.signal(
-          type: "EXC_CRASH", signal: "SIGABRT", frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libc, "__assert_rtn"), E.F(.app)],
+          type: "EXC_CRASH", signal: "SIGABRT",
+          frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libc, "__assert_rtn"), E.F(.app)],
           asi: #"{"libsystem_c.dylib":["Assertion failed: (count > 0), function pop, file stack.c, line 12."]}"#)),
     ]
   }()

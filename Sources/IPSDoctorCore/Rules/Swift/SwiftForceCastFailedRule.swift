@@ -50,7 +50,8 @@ public struct SwiftForceCastFailedRule: DiagnosisRule {
     } else if let text {
       summary = "A force cast (`as!`) failed: \"\(TextScan.clip(text.detail))\" (\(text.path))."
     } else {
-      summary = "A force cast (`as!`) failed: `swift_dynamicCastFailure` is on the crashed thread (\(frame!.evidence.path)); the report does not record the types."
+      summary =
+        "A force cast (`as!`) failed: `swift_dynamicCastFailure` is on the crashed thread (\(frame!.evidence.path)); the report does not record the types."
     }
     if let backtrace = context.crashedBacktrace,
       let app = context.appFrameEvidence(in: backtrace, from: frame?.index ?? 0)
@@ -64,25 +65,33 @@ public struct SwiftForceCastFailedRule: DiagnosisRule {
 
   private static let examples: [RuleExample] = {
     typealias E = LanguageRuntimeExamples
-    let frames: [E.F] = E.swiftRuntimeAbortFrames + [
-      E.F(.swiftCore, "swift::swift_dynamicCastFailure(void const*, char const*, void const*, char const*, char const*)"),
-      E.F(.swiftCore, "swift_dynamicCast"), E.F(.app, "ItemsViewController.tableView(_:cellForRowAt:)"),
-    ]
+    let frames: [E.F] =
+      E.swiftRuntimeAbortFrames + [
+        E.F(
+          .swiftCore, "swift::swift_dynamicCastFailure(void const*, char const*, void const*, char const*, char const*)"
+        ),
+        E.F(.swiftCore, "swift_dynamicCast"), E.F(.app, "ItemsViewController.tableView(_:cellForRowAt:)"),
+      ]
     return [
       .triggers(
         "cell of the wrong class",
         E.signal(
           type: "EXC_CRASH", signal: "SIGABRT", frames: frames,
-          asi: #"{"libswiftCore.dylib":["Could not cast value of type 'UITableViewCell' (0x1f2a3b4c8) to 'Example.ItemCell' (0x100f3c2a0)."]}"#),
+          asi:
+            #"{"libswiftCore.dylib":["Could not cast value of type 'UITableViewCell' (0x1f2a3b4c8) to 'Example.ItemCell' (0x100f3c2a0)."]}"#
+        ),
         .definite,
         summaryContains: ["`Example.ItemCell`", "`UITableViewCell`", "ItemsViewController.tableView(_:cellForRowAt:)"]),
       .triggers(
         "frames only",
-        E.signal(type: "EXC_CRASH", signal: "SIGABRT", frames: frames, asi: #"{"libsystem_c.dylib":["abort() called"]}"#),
+        E.signal(
+          type: "EXC_CRASH", signal: "SIGABRT", frames: frames, asi: #"{"libsystem_c.dylib":["abort() called"]}"#),
         .likely, summaryContains: ["swift_dynamicCastFailure"]),
       .ignores(
         "abort without a cast",
-        E.signal(type: "EXC_CRASH", signal: "SIGABRT", frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.app)])),
+        E.signal(
+          type: "EXC_CRASH", signal: "SIGABRT",
+          frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.app)])),
     ]
   }()
 }

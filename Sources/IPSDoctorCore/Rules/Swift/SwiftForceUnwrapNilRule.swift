@@ -52,7 +52,8 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
     guard let (failure, _) = SwiftFailure.find(in: context, containing: Self.fragments) else { return nil }
     let implicit = failure.message.prefilteredContains("implicitly")
     var evidence = [failure.evidence]
-    var summary = implicit
+    var summary =
+      implicit
       ? "An implicitly unwrapped optional (a `T!` property or `@IBOutlet`) was used while it was nil"
       : "The app force-unwrapped (`!`) an optional that was nil"
     summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
@@ -67,15 +68,27 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
       .triggers(
         "debug build: message with file and line",
         E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "ProfileViewController.viewDidLoad()")],
-          asi: #"{"libswiftCore.dylib":["Example/ProfileViewController.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#),
+          frames: [
+            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+            E.F(.app, "ProfileViewController.viewDidLoad()"),
+          ],
+          asi:
+            #"{"libswiftCore.dylib":["Example/ProfileViewController.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#
+        ),
         .definite,
-        summaryContains: ["force-unwrapped", "Example/ProfileViewController.swift:42", "ProfileViewController.viewDidLoad()", "threads[0].frames[1]"]),
+        summaryContains: [
+          "force-unwrapped", "Example/ProfileViewController.swift:42", "ProfileViewController.viewDidLoad()",
+          "threads[0].frames[1]",
+        ]),
       .triggers(
         "implicitly unwrapped outlet, old message format",
         E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "LoginViewController.configure()")],
-          asi: #"{"libswiftCore.dylib":["Fatal error: Unexpectedly found nil while implicitly unwrapping an Optional value: file Example/LoginViewController.swift, line 17"]}"#),
+          frames: [
+            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "LoginViewController.configure()"),
+          ],
+          asi:
+            #"{"libswiftCore.dylib":["Fatal error: Unexpectedly found nil while implicitly unwrapping an Optional value: file Example/LoginViewController.swift, line 17"]}"#
+        ),
         .definite, summaryContains: ["implicitly unwrapped", "Example/LoginViewController.swift:17"]),
       .triggers(
         "release build symbolicated: inline runtime-failure frame",

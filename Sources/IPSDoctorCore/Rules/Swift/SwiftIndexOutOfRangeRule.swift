@@ -51,9 +51,11 @@ public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let (failure, _) = SwiftFailure.find(in: context, containing: Self.fragments) else { return nil }
     var evidence = [failure.evidence]
-    var summary = "A Swift collection was accessed outside its bounds: \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
+    var summary =
+      "A Swift collection was accessed outside its bounds: \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     if let file = failure.file, file.hasPrefix("Swift/") {
-      summary += " The check is in the standard library (`\(failure.location ?? file)`); the bad index came from the app."
+      summary +=
+        " The check is in the standard library (`\(failure.location ?? file)`); the bad index came from the app."
     }
     var located = failure
     if let file = failure.file, file.hasPrefix("Swift/") { located.file = nil }
@@ -67,23 +69,34 @@ public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
       .triggers(
         "Array subscript",
         E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.swiftCore, "Array.subscript.getter"), E.F(.app, "FeedViewController.tableView(_:cellForRowAt:)")],
+          frames: [
+            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.swiftCore, "Array.subscript.getter"),
+            E.F(.app, "FeedViewController.tableView(_:cellForRowAt:)"),
+          ],
           asi: #"{"libswiftCore.dylib":["Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range"]}"#),
         .definite,
-        summaryContains: ["Index out of range", "standard library", "FeedViewController.tableView(_:cellForRowAt:)", "threads[0].frames[2]"]),
+        summaryContains: [
+          "Index out of range", "standard library", "FeedViewController.tableView(_:cellForRowAt:)",
+          "threads[0].frames[2]",
+        ]),
       .triggers(
         "release build: inline runtime-failure frame",
-        E.trap(frames: [E.F(.app, "Swift runtime failure: Index out of range", inline: true), E.F(.app, "Board.cell(at:)")]),
+        E.trap(frames: [
+          E.F(.app, "Swift runtime failure: Index out of range", inline: true), E.F(.app, "Board.cell(at:)"),
+        ]),
         .definite, summaryContains: ["Board.cell(at:)"]),
       .ignores(
         "libc++ hardening assertion (vector[] index out of bounds) is C++, not Swift",
         E.trap(frames: [
-          E.F(.app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds", inline: true),
+          E.F(
+            .app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
+            inline: true),
           E.F(.app, "std::__1::vector<int>::operator[](unsigned long)"), E.F(.app, "Pathfinder::route(int)"),
         ])),
       .ignores(
         "NSRangeException from Foundation (objc-range-exception)",
-        E.exception(name: "NSRangeException", reason: "*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]")),
+        E.exception(
+          name: "NSRangeException", reason: "*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]")),
     ]
   }()
 }

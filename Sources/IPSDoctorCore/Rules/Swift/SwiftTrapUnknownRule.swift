@@ -72,7 +72,8 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     }
     // An assertion message in a frame symbol (libc++ hardening: "vector:1393: assertion … failed").
     for frame in backtrace.frames.prefix(3) {
-      if let symbol = frame.symbol, symbol.prefilteredContains("assertion ") || symbol.prefilteredContains(" failed: ") {
+      if let symbol = frame.symbol, symbol.prefilteredContains("assertion ") || symbol.prefilteredContains(" failed: ")
+      {
         return nil
       }
     }
@@ -97,7 +98,8 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       summary += context.exceptionDisplay
       summary += ", but the report records no message. `"
       summary += name
-      summary += "` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+      summary +=
+        "` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
     } else if context.symbol(top) == nil, (top.imageName ?? "").hasPrefix("libswiftCore"),
       backtrace.frames.count > 1, context.isAppFrame(backtrace.frames[1])
     {
@@ -109,7 +111,8 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       summary += context.exceptionDisplay
       summary += ") inside the Swift standard library at "
       DiagnosisContext.appendQuote(topEvidence, to: &summary)
-      summary += ", called from the app, and the report records no message: a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError`."
+      summary +=
+        ", called from the app, and the report records no message: a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError`."
     } else if context.isAppFrame(top) {
       if let name = context.symbol(top)?.display {
         // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
@@ -121,7 +124,8 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       summary += context.exceptionDisplay
       summary += ") in its own code at "
       DiagnosisContext.appendQuote(topEvidence, to: &summary)
-      summary += ", and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+      summary +=
+        ", and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
     } else {
       return nil
     }
@@ -137,9 +141,11 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
       evidence.append(app)
     }
     if context.hasUnsymbolicatedAppFrames {
-      summary += " Symbolicate the report with this build's dSYM: the frame then names the line and usually the check (\"Swift runtime failure: …\")."
+      summary +=
+        " Symbolicate the report with this build's dSYM: the frame then names the line and usually the check (\"Swift runtime failure: …\")."
     } else {
-      summary += " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
+      summary +=
+        " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
     }
     if let thread = context.crashedThreadDisplay {
       summary += " It happened on "
@@ -164,7 +170,10 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
         .likely, summaryContains: ["Example + 0x1c2f4", "threads[0].frames[0]", "Symbolicate", "dSYM"]),
       .triggers(
         "_assertionFailure called from an unsymbolicated frame (no message)",
-        E.trap(frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+        E.trap(frames: [
+          E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app),
+          E.F(.uiKit, "-[UIViewController loadViewIfRequired]"),
+        ]),
         .likely, summaryContains: ["_assertionFailure", "threads[0].frames[1]"]),
       .triggers(
         "unsymbolicated libswiftCore frame called from the app",
@@ -179,37 +188,58 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
         .likely, summaryContains: ["EXC_BAD_INSTRUCTION", "Parser.next()"]),
       .ignores(
         "message present (swift-fatal-error)",
-        E.trap(frames: [E.F(.app)], asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#)),
+        E.trap(
+          frames: [E.F(.app)], asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#)),
       .ignores(
         "libdispatch client bug",
         E.trap(
-          frames: [E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app)],
-          asi: #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#)),
+          frames: [
+            E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app),
+          ],
+          asi:
+            #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#
+        )),
       .ignores(
         "Swift 6 isolation check without a message",
         E.trap(frames: [
-          E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.swiftCore, "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"),
+          E.F(.libdispatch, "_dispatch_assert_queue_fail"),
+          E.F(
+            .swiftCore,
+            "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"
+          ),
           E.F(.app),
         ])),
       .triggers(
         "unsymbolicated app frames called from a dispatch block",
-        E.trap(frames: [E.F(.app, offset: 0x7d38), E.F(.app, offset: 0x7a10), E.F(.libdispatch, "_dispatch_call_block_and_release"), E.F(.libdispatch, "_dispatch_client_callout")]),
+        E.trap(frames: [
+          E.F(.app, offset: 0x7d38), E.F(.app, offset: 0x7a10), E.F(.libdispatch, "_dispatch_call_block_and_release"),
+          E.F(.libdispatch, "_dispatch_client_callout"),
+        ]),
         .likely, summaryContains: ["Example + 0x7d38"]),
       .ignores(
         "Core Data concurrency debugging trap",
-        E.trap(frames: [E.F(.coreData, "+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"), E.F(.app)])),
+        E.trap(frames: [
+          E.F(.coreData, "+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"), E.F(.app),
+        ])),
       .ignores(
         "continuation misuse",
         E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.swiftCore, "CheckedContinuation.resume(returning:)"), E.F(.app)],
-          asi: #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#)),
+          frames: [
+            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+            E.F(.swiftCore, "CheckedContinuation.resume(returning:)"), E.F(.app),
+          ],
+          asi:
+            #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#
+        )),
       .ignores(
         "Objective-C __builtin_trap in a test",
         E.trap(frames: [E.F(.app, "-[TpxUnitTests testExample1]"), E.F(.coreFoundation, "__invoking___")])),
       .ignores(
         "libc++ hardening assertion",
         E.trap(frames: [
-          E.F(.app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds", inline: true),
+          E.F(
+            .app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
+            inline: true),
           E.F(.app, "std::__1::vector<int>::operator[](unsigned long)"),
         ])),
     ]

@@ -49,7 +49,8 @@ public struct SwiftUnownedDeallocatedRule: DiagnosisRule {
     if let backtrace = context.crashedBacktrace,
       let app = context.appFrameEvidence(in: backtrace, from: frame?.index ?? 0)
     {
-      summary += " The reference was read in \(DiagnosisContext.quote(app)): look for `unowned` or `[unowned self]` there."
+      summary +=
+        " The reference was read in \(DiagnosisContext.quote(app)): look for `unowned` or `[unowned self]` there."
       evidence.append(app)
     }
     return finding(confidence: text != nil ? .definite : .likely, summary: summary, evidence: evidence)
@@ -58,7 +59,8 @@ public struct SwiftUnownedDeallocatedRule: DiagnosisRule {
   private static let examples: [RuleExample] = {
     typealias E = LanguageRuntimeExamples
     let frames: [E.F] = [
-      E.F(.swiftCore, "swift::swift_abortRetainUnowned(void const*)"), E.F(.swiftCore, "swift_unknownObjectUnownedLoadStrong"),
+      E.F(.swiftCore, "swift::swift_abortRetainUnowned(void const*)"),
+      E.F(.swiftCore, "swift_unknownObjectUnownedLoadStrong"),
       E.F(.app, "closure #1 in PlayerViewController.startTimer()"),
     ]
     return [
@@ -66,10 +68,13 @@ public struct SwiftUnownedDeallocatedRule: DiagnosisRule {
         "closure with [unowned self]",
         E.trap(
           frames: frames,
-          asi: #"{"libswiftCore.dylib":["Fatal error: Attempted to read an unowned reference but object 0x600003a2c0e0 was already deallocated"]}"#),
+          asi:
+            #"{"libswiftCore.dylib":["Fatal error: Attempted to read an unowned reference but object 0x600003a2c0e0 was already deallocated"]}"#
+        ),
         .definite, summaryContains: ["unowned", "0x600003a2c0e0", "closure #1 in PlayerViewController.startTimer()"]),
       .triggers("frames only", E.trap(frames: frames), .likely, summaryContains: ["swift_abortRetainUnowned"]),
-      .ignores("weak reference use is fine", E.trap(frames: [E.F(.app, "closure #1 in PlayerViewController.startTimer()")])),
+      .ignores(
+        "weak reference use is fine", E.trap(frames: [E.F(.app, "closure #1 in PlayerViewController.startTimer()")])),
     ]
   }()
 }

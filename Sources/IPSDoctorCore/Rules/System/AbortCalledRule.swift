@@ -63,7 +63,8 @@ public struct AbortCalledRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "abort-called",
     title: "Abort Called",
-    summary: "The process called abort(), directly or through a C assertion or a library, without a more specific cause.",
+    summary:
+      "The process called abort(), directly or through a C assertion or a library, without a more specific cause.",
     category: .systemTermination,
     severity: .error,
     specificity: 15,
@@ -88,17 +89,25 @@ public struct AbortCalledRule: DiagnosisRule {
         "C assert",
         SystemExampleReport.report(
           signal: "SIGABRT",
-          asi: ["libsystem_c.dylib": ["abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212."]],
+          asi: [
+            "libsystem_c.dylib": [
+              "abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212.",
+            ]
+          ],
           mainFrames: [
             "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_c.dylib`__assert_rtn",
             "Example`decode_frame", "Example`Decoder.next()", "Example`main",
           ]),
-        .likely, summaryContains: ["Assertion failed: (buffer != NULL)", "`Example decode_frame`", "threads[0].frames[3]"]),
+        .likely,
+        summaryContains: ["Assertion failed: (buffer != NULL)", "`Example decode_frame`", "threads[0].frames[3]"]),
       .triggers(
         "library abort with a message",
         SystemExampleReport.report(
           signal: "SIGABRT",
-          asi: ["libsystem_c.dylib": ["crashed on child side of fork pre-exec", "abort() called"], "libsystem_kernel.dylib": ["*** multi-threaded process forked ***"]],
+          asi: [
+            "libsystem_c.dylib": ["crashed on child side of fork pre-exec", "abort() called"],
+            "libsystem_kernel.dylib": ["*** multi-threaded process forked ***"],
+          ],
           mainFrames: SystemExampleReport.abortFrames(caller: "Example`Launcher.spawn()")),
         .likely, summaryContains: ["multi-threaded process forked", "Launcher.spawn()"]),
       .ignores(
@@ -106,13 +115,20 @@ public struct AbortCalledRule: DiagnosisRule {
         SystemExampleReport.report(
           signal: "SIGABRT", asi: ["libsystem_c.dylib": ["abort() called"]],
           mainFrames: SystemExampleReport.abortFrames(),
-          extra: ",\"exceptionReason\":{\"name\":\"NSInvalidArgumentException\",\"composed_message\":\"*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\"}")),
+          extra:
+            ",\"exceptionReason\":{\"name\":\"NSInvalidArgumentException\",\"composed_message\":\"*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\"}"
+        )),
       .triggers(
         "Swift fatal error: recorded as the mechanism only",
         SystemExampleReport.report(
           signal: "SIGABRT",
-          asi: ["libswiftCore.dylib": ["Example/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"], "libsystem_c.dylib": ["abort() called"]],
-          mainFrames: SystemExampleReport.abortFrames(caller: "libswiftCore.dylib`swift::fatalErrorv(unsigned int, char const*, char*)")),
+          asi: [
+            "libswiftCore.dylib": [
+              "Example/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"
+            ], "libsystem_c.dylib": ["abort() called"],
+          ],
+          mainFrames: SystemExampleReport.abortFrames(
+            caller: "libswiftCore.dylib`swift::fatalErrorv(unsigned int, char const*, char*)")),
         .possible, summaryContains: ["only the mechanism", "Unexpectedly found nil"]),
       .ignores(
         "dyld launch failure",
@@ -128,7 +144,8 @@ public struct AbortCalledRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     let signal = report.exception?.signal ?? ""
-    let isAbort = signal.hasPrefix("SIGABRT") || report.exception?.type?.prefilteredContains("SIGABRT") == true
+    let isAbort =
+      signal.hasPrefix("SIGABRT") || report.exception?.type?.prefilteredContains("SIGABRT") == true
       || (report.termination?.namespace == "SIGNAL" && report.termination?.code == 6)
     guard isAbort else { return nil }
     if let namespace = report.termination?.namespace, namespace != "SIGNAL" { return nil }
@@ -146,11 +163,14 @@ public struct AbortCalledRule: DiagnosisRule {
       return markers.contains { crashedText.contains($0) != false }
     }
     if mayContain(["objc_exception_throw"]),
-      context.crashedThread?.frames.contains(where: { $0.symbol?.prefilteredContains("objc_exception_throw") == true }) == true
+      context.crashedThread?.frames.contains(where: { $0.symbol?.prefilteredContains("objc_exception_throw") == true })
+        == true
     {
       return nil
     }
-    let cAssert = lines.first(where: { $0.hasPrefix("Assertion failed: (") || $0.prefilteredContains(", function ") && $0.prefilteredContains(", line ") })
+    let cAssert = lines.first(where: {
+      $0.hasPrefix("Assertion failed: (") || $0.prefilteredContains(", function ") && $0.prefilteredContains(", line ")
+    })
     // A C++ terminate or a Swift runtime error also ends in abort(): the specific rule explains
     // it, and this finding only records the mechanism, at the lowest confidence.
     var specificCause = lines.first(where: { line in
@@ -240,7 +260,8 @@ public struct AbortCalledRule: DiagnosisRule {
       summary.append("\" first, and the diagnosis for that message explains the crash.")
       return finding(confidence: .possible, summary: summary.string, evidence: evidence)
     }
-    summary.append(" No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead.")
+    summary.append(
+      " No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead.")
     return finding(confidence: confidence, summary: summary.string, evidence: evidence)
   }
 }

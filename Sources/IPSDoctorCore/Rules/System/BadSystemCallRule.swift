@@ -38,7 +38,8 @@ public struct BadSystemCallRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let signal = context.report.exception?.signal ?? ""
-    let isSIGSYS = signal.hasPrefix("SIGSYS") || context.report.exception?.type?.prefilteredContains("SIGSYS") == true
+    let isSIGSYS =
+      signal.hasPrefix("SIGSYS") || context.report.exception?.type?.prefilteredContains("SIGSYS") == true
       || (context.report.termination?.namespace == "SIGNAL" && context.report.termination?.code == 12)
     guard isSIGSYS else { return nil }
     var evidence = [Evidence(signal.isEmpty ? "termination.code" : "exception.signal", signal.isEmpty ? "12" : signal)]

@@ -52,20 +52,23 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
-    var summary = context.killedSentence(match)
+    var summary =
+      context.killedSentence(match)
       + ": it held a file lock or a SQLite database lock when it was suspended."
     if let frame = AllThreadSymbols(context).firstFrame(containingFirstOf: Self.lockFrames, in: context)?.evidence {
       summary += " A thread was in file or database code at the time: `\(frame.detail)` (\(frame.path))."
       evidence.append(frame)
     } else {
-      summary += " The backtraces show where the app was when it was suspended, not necessarily where the lock was taken."
+      summary +=
+        " The backtraces show where the app was when it was suspended, not necessarily where the lock was taken."
     }
     if let locked = context.terminationText(containing: "locked system files:") {
       let lines = locked.detail.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? locked.detail.split(separator: "\n")
       let files = lines.dropFirst().map { $0.trimmingWhitespace() }
         .filter { $0.hasPrefix("/") }
       if !files.isEmpty {
-        summary += " The locked file" + (files.count > 1 ? "s were " : " was ")
+        summary +=
+          " The locked file" + (files.count > 1 ? "s were " : " was ")
           + files.prefix(3).map { "`\($0)`" }.joined(separator: ", ") + "."
         if files.contains(where: { $0.prefilteredContains("/Shared/AppGroup/") }) {
           summary += " It is in an App Group container, shared with the app's extensions."
@@ -83,16 +86,20 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
       "SQLite write on a background thread at suspension",
       SystemExampleReport.report(
         namespace: "RUNNINGBOARD", code: 0xdead10cc, mainFrames: SystemExampleReport.idleMainThread,
-        otherThreads: [[
-          "libsystem_kernel.dylib`pwrite", "libsqlite3.dylib`unixWrite",
-          "libsqlite3.dylib`sqlite3_step", "Example`MessageStore.insert(_:)",
-        ]]),
+        otherThreads: [
+          [
+            "libsystem_kernel.dylib`pwrite", "libsqlite3.dylib`unixWrite",
+            "libsqlite3.dylib`sqlite3_step", "Example`MessageStore.insert(_:)",
+          ]
+        ]),
       .definite, summaryContains: ["0xdead10cc", "RUNNINGBOARD", "sqlite3_step", "threads[1].frames[2]"]),
     .triggers(
       "RunningBoard names the locked App Group database",
       SystemExampleReport.report(
         namespace: "RUNNINGBOARD", code: 0xdead10cc,
-        reasons: ["<RBSTerminateContext| domain:15 code:0xDEAD10CC explanation:[app<com.example.app>:812] was suspended with locked system files:\n/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite\n reportType:CrashLog>"],
+        reasons: [
+          "<RBSTerminateContext| domain:15 code:0xDEAD10CC explanation:[app<com.example.app>:812] was suspended with locked system files:\n/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite\n reportType:CrashLog>"
+        ],
         mainFrames: SystemExampleReport.idleMainThread),
       .definite, summaryContains: ["`/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite`", "App Group"]),
     .triggers(

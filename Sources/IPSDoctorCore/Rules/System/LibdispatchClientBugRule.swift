@@ -83,7 +83,11 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
         "semaphore deallocated while in use",
         SystemExampleReport.report(
           exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
-          asi: ["libdispatch.dylib": ["BUG IN CLIENT OF LIBDISPATCH: Semaphore object deallocated while in use", "Abort Cause 1"]],
+          asi: [
+            "libdispatch.dylib": [
+              "BUG IN CLIENT OF LIBDISPATCH: Semaphore object deallocated while in use", "Abort Cause 1",
+            ]
+          ],
           mainFrames: [
             "libdispatch.dylib`_dispatch_semaphore_dispose.cold.1", "libdispatch.dylib`_dispatch_dispose",
             "Example`use_sema", "Example`main",
@@ -93,20 +97,33 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
         "dispatch_sync on the current queue",
         SystemExampleReport.report(
           exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
-          asi: ["libdispatch.dylib": ["BUG IN CLIENT OF LIBDISPATCH: dispatch_sync called on queue already owned by current thread"]],
-          mainFrames: ["libdispatch.dylib`__DISPATCH_WAIT_FOR_QUEUE__", "libdispatch.dylib`_dispatch_sync_f_slow", "Example`Cache.value(for:)"]),
+          asi: [
+            "libdispatch.dylib": [
+              "BUG IN CLIENT OF LIBDISPATCH: dispatch_sync called on queue already owned by current thread"
+            ]
+          ],
+          mainFrames: [
+            "libdispatch.dylib`__DISPATCH_WAIT_FOR_QUEUE__", "libdispatch.dylib`_dispatch_sync_f_slow",
+            "Example`Cache.value(for:)",
+          ]),
         .definite, summaryContains: ["already running on", "Cache.value(for:)"]),
       .ignores(
         "Swift 6 isolation check (swift-isolation-check-failed)",
         SystemExampleReport.report(
           exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
-          asi: ["libdispatch.dylib": ["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread (0x1f2e3d4c0)]"]],
+          asi: [
+            "libdispatch.dylib": [
+              "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread (0x1f2e3d4c0)]"
+            ]
+          ],
           mainFrames: SystemExampleReport.idleMainThread,
-          otherThreads: [[
-            "libdispatch.dylib`_dispatch_assert_queue_fail", "libdispatch.dylib`dispatch_assert_queue",
-            "libswift_Concurrency.dylib`swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)",
-            "Example`closure #1 in SettingsModel.requestAuthorization()",
-          ]],
+          otherThreads: [
+            [
+              "libdispatch.dylib`_dispatch_assert_queue_fail", "libdispatch.dylib`dispatch_assert_queue",
+              "libswift_Concurrency.dylib`swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)",
+              "Example`closure #1 in SettingsModel.requestAuthorization()",
+            ]
+          ],
           faultingThread: 1)),
       .ignores(
         "a Swift trap without a libdispatch message",
@@ -121,7 +138,8 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let found = context.terminationText(containing: "BUG IN CLIENT OF LIBDISPATCH") else { return nil }
     let message = found.detail.textFollowing(Self.marker) ?? found.detail
-    if message.prefilteredContains("Block was expected to execute on queue"), SwiftIsolationTrap.isPresent(in: context) {
+    if message.prefilteredContains("Block was expected to execute on queue"), SwiftIsolationTrap.isPresent(in: context)
+    {
       return nil
     }
     var evidence = [found]
@@ -129,7 +147,9 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
     let misuse = Self.misuses.first(where: { message.prefilteredContains($0.fragment) })
     if let misuse { summary += " — " + misuse.meaning }
     summary += "."
-    if message.prefilteredContains("Block was expected to execute on queue"), let queue = message.textFollowing("queue [", upTo: ["]", " "]) {
+    if message.prefilteredContains("Block was expected to execute on queue"),
+      let queue = message.textFollowing("queue [", upTo: ["]", " "])
+    {
       summary += " The required queue is `\(queue)`."
     }
     if let backtrace = context.crashedBacktrace {

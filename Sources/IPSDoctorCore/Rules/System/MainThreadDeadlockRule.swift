@@ -6,7 +6,8 @@ public struct MainThreadDeadlockRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "main-thread-deadlock",
     title: "Main Thread Deadlocked",
-    summary: "The main thread stopped responding while waiting on a lock, semaphore or synchronous dispatch that never completes.",
+    summary:
+      "The main thread stopped responding while waiting on a lock, semaphore or synchronous dispatch that never completes.",
     category: .systemTermination,
     severity: .error,
     specificity: 80,
@@ -40,7 +41,9 @@ public struct MainThreadDeadlockRule: DiagnosisRule {
         "a main thread in a lock without the statement",
         SystemExampleReport.report(
           exceptionType: "EXC_CRASH", signal: "SIGABRT",
-          mainFrames: ["libsystem_kernel.dylib`__psynch_mutexwait", "libsystem_pthread.dylib`pthread_mutex_lock", "Example`main"])),
+          mainFrames: [
+            "libsystem_kernel.dylib`__psynch_mutexwait", "libsystem_pthread.dylib`pthread_mutex_lock", "Example`main",
+          ])),
     ])
 
   /// The statement is in the reason text.
@@ -56,7 +59,8 @@ public struct MainThreadDeadlockRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let statement = context.reasonText(containing: "main thread deadlocked") else { return nil }
     var evidence = [statement]
-    var summary = "The report says the main thread deadlocked (\(statement.path)): it stopped responding and no fault happened."
+    var summary =
+      "The report says the main thread deadlocked (\(statement.path)): it stopped responding and no fault happened."
     if let thread = context.mainOrFirstThread {
       let backtrace = DiagnosisContext.Backtrace(
         path: "threads[\(thread.index)].frames", frames: thread.frames, thread: thread)

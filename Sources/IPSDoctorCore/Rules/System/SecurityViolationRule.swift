@@ -6,7 +6,8 @@ public struct SecurityViolationRule: DiagnosisRule {
   public static let description = RuleDescription(
     id: "security-violation",
     title: "Security Violation",
-    summary: "SpringBoard killed the app (0x2bad45ec) for a security violation, such as drawing while the device was locked.",
+    summary:
+      "SpringBoard killed the app (0x2bad45ec) for a security violation, such as drawing while the device was locked.",
     category: .systemTermination,
     severity: .warning,
     specificity: 80,
@@ -31,7 +32,10 @@ public struct SecurityViolationRule: DiagnosisRule {
         SystemExampleReport.report(
           namespace: "SPRINGBOARD", code: 0x2bad45ec,
           details: ["SPRINGBOARD, Process detected doing insecure drawing while in secure mode"],
-          mainFrames: ["CoreUI`-[CUICatalog namedLookupWithName:scaleFactor:]", "UIKitCore`-[UIImageView setImage:]", "Example`BadgeView.refresh()"]),
+          mainFrames: [
+            "CoreUI`-[CUICatalog namedLookupWithName:scaleFactor:]", "UIKitCore`-[UIImageView setImage:]",
+            "Example`BadgeView.refresh()",
+          ]),
         .likely, summaryContains: ["0x2bad45ec", "insecure drawing", "CUICatalog"]),
       .triggers(
         "code only",
@@ -55,10 +59,12 @@ public struct SecurityViolationRule: DiagnosisRule {
     var summary = context.killedSentence(match) + " for a security violation."
     let drawing = context.terminationText(containing: "insecure drawing")
     if let drawing {
-      summary += " The termination description says \"\(drawing.detail.trimmingWhitespace())\": the app drew to the screen while that was not permitted, for example while the device was locked."
+      summary +=
+        " The termination description says \"\(drawing.detail.trimmingWhitespace())\": the app drew to the screen while that was not permitted, for example while the device was locked."
       if drawing.path != match.evidence.path { evidence.append(drawing) }
     } else {
-      summary += " This legacy code is documented only in Technical Note TN2151; without a termination description the exact violation is unknown."
+      summary +=
+        " This legacy code is documented only in Technical Note TN2151; without a termination description the exact violation is unknown."
     }
     if let thread = context.mainOrFirstThread {
       let frames = context.topFrames(of: thread, limit: 3)

@@ -39,7 +39,8 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
         SystemExampleReport.report(
           signal: "SIGSEGV",
           mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`raise", "Example`CrashReporter.handleSignal(_:)",
+            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`raise",
+            "Example`CrashReporter.handleSignal(_:)",
             "libsystem_platform.dylib`_sigtramp", "Example`Parser.next()", "Example`main",
           ])),
       .ignores(
@@ -94,8 +95,10 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
     if context.firstFrameIndex(in: backtrace, containing: "_sigtramp") != nil { return nil }
     let caller = context.appFrameEvidence(in: backtrace, from: index) ?? context.frameEvidence(backtrace, index)
     let senderEvidence = context.frameEvidence(backtrace, index - 1)
-    var summary = "The app sent itself `\(signal)`: `\(sender)` (\(senderEvidence.path)) was called from the app's \(DiagnosisContext.quote(caller))"
-    summary += ", and no memory fault or exception came before it. Unless that frame is a crash reporter re-raising a signal it caught, the app crashed on purpose or passed the wrong signal or pid."
+    var summary =
+      "The app sent itself `\(signal)`: `\(sender)` (\(senderEvidence.path)) was called from the app's \(DiagnosisContext.quote(caller))"
+    summary +=
+      ", and no memory fault or exception came before it. Unless that frame is a crash reporter re-raising a signal it caught, the app crashed on purpose or passed the wrong signal or pid."
     if let thread = context.crashedThreadDisplay { summary += " It happened on \(thread)." }
     var evidence = [Evidence("exception.signal", signal), senderEvidence, caller]
     if let type = report.exception?.type { evidence.insert(Evidence("exception.type", type), at: 0) }

@@ -62,7 +62,8 @@ enum SystemExampleReport {
     if let message { exception += ",\"message\":\(quoted(message))" }
     exception += "}"
     var body = "{\"procName\":\"Example\""
-    body += ",\"procPath\":"
+    body +=
+      ",\"procPath\":"
       + quoted(procPath ?? "/private/var/containers/Bundle/Application/0C7E/Example.app/Example")
     body += ",\"exception\":\(exception)"
     if namespace != nil || code != nil || !reasons.isEmpty || !details.isEmpty || indicator != nil {

@@ -4,8 +4,10 @@ public struct TerminatedBySignalRule: DiagnosisRule {
   public init() {}
 
   static let signals: [String: String] = [
-    "SIGTERM": "a termination request (`SIGTERM`), as sent by launchd, RunningBoard or `kill` when a process should quit",
-    "SIGQUIT": "a quit request (`SIGQUIT`), which the system sends to processes that must stop — for example an extension or a process its manager gave up on",
+    "SIGTERM":
+      "a termination request (`SIGTERM`), as sent by launchd, RunningBoard or `kill` when a process should quit",
+    "SIGQUIT":
+      "a quit request (`SIGQUIT`), which the system sends to processes that must stop — for example an extension or a process its manager gave up on",
     "SIGHUP": "a hang-up (`SIGHUP`), sent when the controlling terminal or session ended",
     "SIGINT": "an interrupt (`SIGINT`), as sent by Control-C in a terminal or a debugger",
   ]
@@ -50,7 +52,9 @@ public struct TerminatedBySignalRule: DiagnosisRule {
         "SIGTERM from launchd",
         SystemExampleReport.report(
           signal: "SIGTERM", mainFrames: SystemExampleReport.idleMainThread,
-          extra: ",\"termination\":{\"namespace\":\"SIGNAL\",\"code\":15,\"indicator\":\"Terminated: 15\",\"byProc\":\"launchd\",\"byPid\":1}"),
+          extra:
+            ",\"termination\":{\"namespace\":\"SIGNAL\",\"code\":15,\"indicator\":\"Terminated: 15\",\"byProc\":\"launchd\",\"byPid\":1}"
+        ),
         .likely, summaryContains: ["SIGTERM", "`launchd`"]),
       .ignores(
         "SIGQUIT in an extension (extension-launch-hang)",

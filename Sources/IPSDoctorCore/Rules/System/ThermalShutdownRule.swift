@@ -52,7 +52,8 @@ public struct ThermalShutdownRule: DiagnosisRule {
 
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
-    var summary = context.killedSentence(match)
+    var summary =
+      context.killedSentence(match)
       + " during a thermal event: the device was too hot. This is not necessarily a bug in the app; check whether it happens on many devices."
     if let text = context.quotedTerminationDescription() { summary += " The termination description reads \(text)." }
     return finding(confidence: .definite, summary: summary, evidence: [match.evidence])

@@ -42,7 +42,8 @@ public struct UserForceQuitRule: DiagnosisRule {
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
-    var summary = context.killedSentence(match, by: "The user")
+    var summary =
+      context.killedSentence(match, by: "The user")
       + " (force quit, usually because the app stopped responding). This is not a crash."
     if let thread = context.mainOrFirstThread {
       let frames = context.topFrames(of: thread, limit: 3)

@@ -66,7 +66,8 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
       summary = "PushKit killed \(context.processDisplayName): \"\(DiagnosisContext.explanation(text.detail))\"."
     } else if let match = context.terminationCode(in: Self.codes) {
       evidence.append(match.evidence)
-      summary = context.killedSentence(match) + ": it received a VoIP push and did not report an incoming call to CallKit."
+      summary =
+        context.killedSentence(match) + ": it received a VoIP push and did not report an incoming call to CallKit."
     } else {
       return nil
     }
@@ -75,7 +76,9 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
     {
       evidence.append(bridge)
       summary += " The delegate method `\(bridge.detail)` (\(bridge.path)) is on the stack"
-      summary += bridge.detail.prefilteredContains("@objc closure") ? "; it is the compiler's bridge for an `async` implementation, which reports the call too late." : "."
+      summary +=
+        bridge.detail.prefilteredContains("@objc closure")
+        ? "; it is the compiler's bridge for an `async` implementation, which reports the call too late." : "."
     }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
@@ -85,7 +88,11 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
       "PushKit assertion",
       SystemExampleReport.report(
         signal: "SIGABRT",
-        asi: ["PushKit": ["Killing app because it never posted an incoming call to the system after receiving a PushKit VoIP push."]],
+        asi: [
+          "PushKit": [
+            "Killing app because it never posted an incoming call to the system after receiving a PushKit VoIP push."
+          ]
+        ],
         mainFrames: [
           "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort",
           "PushKit`-[PKPushRegistry _terminateAppIfThereAreUnhandledVoIPPushes]",

@@ -5,7 +5,8 @@ public struct WatchOSBackgroundBudgetRule: DiagnosisRule {
   static let kinds: [UInt64: String] = [
     0xc51bad01: "it used too much CPU time while running a background task",
     0xc51bad02: "it did not finish a background task within the allotted time",
-    0xc51bad03: "it did not finish a background task within the allotted time while the system was busy; the system, not only the app, was short of time",
+    0xc51bad03:
+      "it did not finish a background task within the allotted time while the system was busy; the system, not only the app, was short of time",
   ]
 
   /// The codes of `kinds`, inline (see `TerminationCodes`; a test checks they are the keys).

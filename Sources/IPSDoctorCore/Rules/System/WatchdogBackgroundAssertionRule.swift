@@ -72,10 +72,12 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     if let name = text.detail.textFollowing(" name: ", upTo: ["\n", ")"]).map(Self.assertionName) {
       summary += " The assertion that was still held is named \"\(name)\"."
       if name.prefilteredContains("beginBackgroundTask") {
-        summary += " It was taken by `beginBackgroundTask(withName:expirationHandler:)`, so a matching `endBackgroundTask(_:)` was not called in time."
+        summary +=
+          " It was taken by `beginBackgroundTask(withName:expirationHandler:)`, so a matching `endBackgroundTask(_:)` was not called in time."
       }
     } else {
-      summary += " A `beginBackgroundTask` call was not balanced by `endBackgroundTask(_:)` in time, or the expiration handler did not end the task."
+      summary +=
+        " A `beginBackgroundTask` call was not balanced by `endBackgroundTask(_:)` in time, or the expiration handler did not end the task."
     }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
@@ -99,19 +101,25 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
         ],
         mainFrames: SystemExampleReport.idleMainThread),
       .definite,
-      summaryContains: ["0x8badf00d", "180 seconds", "_beginBackgroundTaskWithName:expirationHandler:", "endBackgroundTask"]),
+      summaryContains: [
+        "0x8badf00d", "180 seconds", "_beginBackgroundTaskWithName:expirationHandler:", "endBackgroundTask",
+      ]),
     .triggers(
       "RunningBoard reason without details",
       SystemExampleReport.report(
         namespace: "RUNNINGBOARD", code: 0x8badf00d,
-        reasons: ["<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:[application<com.example.app>:423] has active assertions beyond permitted time"],
+        reasons: [
+          "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:[application<com.example.app>:423] has active assertions beyond permitted time"
+        ],
         mainFrames: SystemExampleReport.idleMainThread),
       .definite, summaryContains: ["background-task assertion"]),
     .ignores(
       "scene-update watchdog (watchdog-timeout)",
       SystemExampleReport.report(
         namespace: "FRONTBOARD", code: 0x8badf00d,
-        reasons: ["scene-update watchdog transgression: app exhausted real (wall clock) time allowance of 10.00 seconds"],
+        reasons: [
+          "scene-update watchdog transgression: app exhausted real (wall clock) time allowance of 10.00 seconds"
+        ],
         mainFrames: SystemExampleReport.blockedMainThread)),
   ]
 }

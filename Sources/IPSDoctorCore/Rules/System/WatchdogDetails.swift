@@ -39,7 +39,8 @@ struct WatchdogDetails: Sendable, Equatable {
         if !word.isEmpty { event = String(word.reversed()) }
       }
     }
-    failedToTerminate = ascii?.contains("Failed to terminate gracefully") ?? text.prefilteredContains("Failed to terminate gracefully")
+    failedToTerminate =
+      ascii?.contains("Failed to terminate gracefully") ?? text.prefilteredContains("Failed to terminate gracefully")
     if event == nil, failedToTerminate { event = "process-exit" }
     if let ascii {
       wallClockAllowance = ascii.number(following: "real (wall clock) time allowance of ")
@@ -48,11 +49,13 @@ struct WatchdogDetails: Sendable, Equatable {
       wallClockAllowance = text.numberFollowing("real (wall clock) time allowance of ")
       cpuAllowance = text.numberFollowing("CPU time allowance of ")
     }
-    visibility = text.textFollowing("WatchdogVisibility:", upTo: separators)
+    visibility =
+      text.textFollowing("WatchdogVisibility:", upTo: separators)
       ?? text.textFollowing("ProcessVisibility:", upTo: separators)
     stuck = ascii?.contains(" is stuck") ?? text.prefilteredContains(" is stuck")
     (totalCPUSeconds, totalCPUPercent) = Self.cpu(in: text, ascii: ascii, marker: "Elapsed total CPU time (seconds): ")
-    (appCPUSeconds, appCPUPercent) = Self.cpu(in: text, ascii: ascii, marker: "Elapsed application CPU time (seconds): ")
+    (appCPUSeconds, appCPUPercent) = Self.cpu(
+      in: text, ascii: ascii, marker: "Elapsed application CPU time (seconds): ")
   }
 
   /// "0.367, 1% CPU" → ("0.367", "1")
@@ -170,7 +173,8 @@ extension WatchdogDetails {
     private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
     private static func isLetterOrHyphen(_ byte: UInt8) -> Bool {
-      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         || byte == UInt8(ascii: "-")
     }
 

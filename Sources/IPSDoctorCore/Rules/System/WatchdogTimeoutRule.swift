@@ -237,7 +237,9 @@ public struct WatchdogTimeoutRule: DiagnosisRule {
       "process-exit: failed to terminate gracefully",
       SystemExampleReport.report(
         namespace: "FRONTBOARD", code: 0x8badf00d,
-        reasons: ["<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:Failed to terminate gracefully after 5.0s"],
+        reasons: [
+          "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:Failed to terminate gracefully after 5.0s"
+        ],
         mainFrames: [
           "libsystem_kernel.dylib`__psynch_mutexwait", "Example`SessionStore.flush()",
           "Example`AppDelegate.applicationWillTerminate(_:)", "UIKitCore`UIApplicationMain",
