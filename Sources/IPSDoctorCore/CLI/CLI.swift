@@ -286,7 +286,7 @@ struct DiagnoseCommand<IO: CLIIO> {
 
     let jobs = options.jobs ?? Self.coreCount()
     var runOptions = options
-    runOptions.debugFiles = DebugFileIndex.forRun(options: options, inputs: discovery.inputs)
+    runOptions.debugFiles = DebugFileIndex.forRun(options: options, inputs: discovery.inputs, environment: environment)
     let runner = BatchRunner(
       items: discovery.inputs, options: runOptions, baseline: baseline?.ids,
       standardInput: standardInput, jobs: jobs)

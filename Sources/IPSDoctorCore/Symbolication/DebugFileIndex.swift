@@ -14,13 +14,15 @@ public struct DebugFileIndex: Sendable, Equatable {
   private var byName: [String: [Entry]] = [:]
   /// The files' loaded images, shared by the reports of the run (and by copies of this index).
   private let pool = DebugImagePool()
+  /// Asked for the images this index has no file for, when set (a run without `--dsym`).
+  private var spotlight: SpotlightLookup?
 
   /// Equal when they index the same files; the pool only caches what they load.
   public static func == (lhs: DebugFileIndex, rhs: DebugFileIndex) -> Bool {
     lhs.byUUID == rhs.byUUID && lhs.byName == rhs.byName
   }
 
-  public var isEmpty: Bool { byUUID.isEmpty && byName.isEmpty }
+  public var isEmpty: Bool { byUUID.isEmpty && byName.isEmpty && spotlight == nil }
   public var count: Int { byUUID.count }
 
   public init() {}
@@ -44,14 +46,33 @@ public struct DebugFileIndex: Sendable, Equatable {
   private func plan(for report: CrashReport) -> (files: [PathName], otherNames: [String: [String]]) {
     var files: [PathName] = []
     var otherNames: [String: [String]] = [:]
-    for image in report.images {
+    let wanted = spotlight == nil ? [] : Self.imagesWithUnsymbolicatedFrames(report)
+    for (index, image) in report.images.enumerated() {
       if let uuid = image.uuid.map(Symbolicator.normalized), let entry = byUUID[uuid] {
         if !files.contains(entry.path) { files.append(entry.path) }
+      } else if let spotlight, wanted.contains(index), let uuid = image.uuid,
+        case let found = spotlight.files(for: uuid), !found.isEmpty
+      {
+        for file in found where !files.contains(file) { files.append(file) }
       } else if let name = image.name, let entries = byName[name] {
         otherNames[name] = entries.map(\.display)
       }
     }
     return (files, otherNames)
+  }
+
+  /// The indexes of the images of `report` that a frame without a symbol is in: those Spotlight
+  /// is asked about.
+  static func imagesWithUnsymbolicatedFrames(_ report: CrashReport) -> Set<Int> {
+    var indexes = Set<Int>()
+    func add(_ frames: [Frame]) {
+      for frame in frames where !frame.hasSymbolText {
+        if let (index, _) = Symbolicator.image(of: frame, in: report) { indexes.insert(index) }
+      }
+    }
+    for thread in report.threads { add(thread.frames) }
+    if let backtrace = report.lastExceptionBacktrace { add(backtrace) }
+    return indexes
   }
 
   /// A symbolicator for `report` of its own: the debug images of its images' UUIDs, mapped now.
@@ -73,9 +94,17 @@ public struct DebugFileIndex: Sendable, Equatable {
 
 extension DebugFileIndex {
   /// The index for a `diagnose` run: the `--dsym` paths, else the `.dSYM` bundles beside the
-  /// reports (each report folder and its `dSYMs/`, each folder listed once).
-  static func forRun(options: Options, inputs: InputList) -> DebugFileIndex {
+  /// reports (each report folder and its `dSYMs/`, each folder listed once) and, on macOS,
+  /// Spotlight for the images still without one (``SpotlightLookup``).
+  static func forRun(options: Options, inputs: InputList, environment: [String: String] = [:]) -> DebugFileIndex {
     if !options.dsyms.isEmpty { return DebugFileIndex(paths: options.dsyms.map(PathName.init)) }
+    var index = defaultIndex(inputs: inputs)
+    index.spotlight = SpotlightLookup.forRun(environment: environment)
+    return index
+  }
+
+  /// The `.dSYM` bundles beside the reports.
+  private static func defaultIndex(inputs: InputList) -> DebugFileIndex {
     var folders = Set<PathName>()
     var paths: [PathName] = []
     for index in 0..<inputs.count {

@@ -23,7 +23,7 @@ import Testing
     let bodies = Set(lines.map { line in line.replacing(/"path":"[^"]*"/, with: "") })
     #expect(bodies.count == 1, "the copies symbolicated differently")
     // And symbolicated: the app's function is named.
-    #expect(lines.allSatisfy { $0.contains("ViewController") }, "\(lines.first ?? "")")
+    #expect(lines.allSatisfy { $0.contains("CrashClass.pleaseCrash()") }, "\(lines.first ?? "")")
   }
 
   /// The pool lends a loaded file to one borrower at a time and hands it back to the next.
