@@ -15,7 +15,7 @@ extension JSONTapeReader {
     // variables here and reloaded the search constants on every word.
     let lastWord = count &- 8
     while position <= lastWord {
-      let special = Self.specialBytes(word(at: position))
+      let special = JSONWordBytes.special(word(at: position))
       if special != 0 {
         position &+= special.trailingZeroBitCount &>> 3
         if bytes[position] == ASCII.quote {
@@ -37,7 +37,7 @@ extension JSONTapeReader {
     while true {
       // Straight to the next byte that needs a look (paths have an escaped '/' every few bytes).
       while position <= count &- 8 {
-        let special = Self.specialBytes(word(at: position))
+        let special = JSONWordBytes.special(word(at: position))
         if special != 0 {
           position &+= special.trailingZeroBitCount &>> 3
           break
@@ -77,21 +77,6 @@ extension JSONTapeReader {
   /// The high bit of each of the eight bytes in `word` that is a quote, a backslash, a control
   /// character or not ASCII; only the lowest set bit is exact, as borrows can mark bytes above it.
   ///
-  /// Per byte: XORing with 0x02 swaps the quote (0x22) with the space and keeps control characters
-  /// below 0x20, so exactly the quote and the control characters end below 0x21 and get their high
-  /// bit set by subtracting 0x21; a backslash XORed with itself is 0, whose high bit is set by
-  /// subtracting 1; bytes at or above 0x80 have it set already. (The subtractions also set it for
-  /// some bytes at or above 0x80, which are marked anyway: this is the "has a zero byte" trick
-  /// without its `& ~value`.) A borrow only starts at a marked byte, so bytes below the lowest mark
-  /// are exact.
-  @inline(__always)
-  static func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let quotesAndControls = (word ^ (ones &* 0x02)) &- ones &* 0x21
-    let backslashes = (word ^ (ones &* 0x5C)) &- ones
-    return (quotesAndControls | backslashes | word) & 0x8080_8080_8080_8080
-  }
-
   /// Returns the length of the valid UTF-8 sequence starting at `offset` (RFC 3629: no overlong
   /// forms, no surrogates, nothing above U+10FFFF).
   func validatedUTF8SequenceLength(at offset: Int) throws(JSONError) -> Int {

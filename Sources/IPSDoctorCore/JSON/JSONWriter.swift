@@ -116,7 +116,7 @@ public struct JSONWriter: ~Copyable {
           // Eight bytes at a time up to the first that is not plain printable ASCII.
           if let base, offset &+ 8 <= count {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let marked = Self.unplainBytes(word)
+            let marked = JSONWordBytes.unplain(word)
             if marked == 0 {
               offset &+= 8
               continue
@@ -172,20 +172,6 @@ public struct JSONWriter: ~Copyable {
   /// Whether the scalar at `index` is the first `#` of `##[`.
   static func isLegacyCommandMarker(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
     index + 2 < scalars.count && scalars[index] == "#" && scalars[index + 1] == "#" && scalars[index + 2] == "["
-  }
-
-  /// The high bit of each of the eight bytes of `word` that is not plain printable ASCII (a quote,
-  /// a backslash, a control character, DEL or not ASCII); only the lowest set bit is exact, as
-  /// borrows can mark bytes above it. The parser's test (``JSONParser``'s `specialBytes`) plus
-  /// an exact one for DEL: the lowest bit of either is exact, so the lowest of both is.
-  @inline(__always)
-  static func unplainBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    let quotesAndControls = (word ^ (ones &* 0x02)) &- ones &* 0x21
-    let backslashes = (word ^ (ones &* 0x5C)) &- ones
-    let deletes = word ^ (ones &* 0x7F)
-    return (quotesAndControls | backslashes | word) & high | (deletes &- ones) & ~deletes & high
   }
 
   /// The scalar whose valid UTF-8 starts at `offset`, and its length in bytes.

@@ -71,7 +71,7 @@ struct JSONWriterQuotingTests {
     }
   }
 
-  @Test("unplainBytes marks first the first byte that is not plain printable ASCII")
+  @Test("JSONWordBytes.unplain marks first the first byte that is not plain printable ASCII")
   func unplainBytesLowestMark() {
     // Bytes near every edge of the test, and random ones.
     let edges: [UInt8] = [
@@ -89,7 +89,7 @@ struct JSONWriterQuotingTests {
       let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
       let plain = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C }
       let expected = bytes.firstIndex(where: { !plain($0) })
-      let marked = JSONWriter.unplainBytes(word)
+      let marked = JSONWordBytes.unplain(word)
       #expect((marked == 0 ? nil : marked.trailingZeroBitCount >> 3) == expected, "\(bytes)")
     }
   }
