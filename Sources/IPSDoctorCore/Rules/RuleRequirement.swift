@@ -62,6 +62,9 @@ struct ReportTraits: OptionSet, Sendable {
   static let dyldErrorMessage = ReportTraits(rawValue: 1 << 25)
   /// `report.jetsam` is not `nil`.
   static let jetsamSummary = ReportTraits(rawValue: 1 << 26)
+  /// One of the crashed thread's first 8 frames has a symbol containing `gpus` (the GPU driver's
+  /// kill paths: `gpusKillClient`, `gpus_ReturnGuiltyFor…`, `gpus_ReturnNotPermittedKillClient`).
+  static let gpuDriverFrame = ReportTraits(rawValue: 1 << 27)
 
   static let all = ReportTraits(rawValue: .max)
 
@@ -115,6 +118,7 @@ struct ReportTraits: OptionSet, Sendable {
     if context.memoryFault != nil { traits.insert(.memoryFault) }
     if report.dyldErrorMessage != nil { traits.insert(.dyldErrorMessage) }
     if report.jetsam != nil { traits.insert(.jetsamSummary) }
+    if context.crashedThreadTop(8, contains: "gpus") != nil { traits.insert(.gpuDriverFrame) }
     self = traits
   }
 }

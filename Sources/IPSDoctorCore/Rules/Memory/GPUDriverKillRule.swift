@@ -45,6 +45,9 @@ public struct GPUDriverKillRule: DiagnosisRule {
           ])),
     ])
 
+  /// `diagnose` needs a `gpus` frame on top of the crashed thread.
+  public static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
+
   /// The driver's kill path, with its guilt, first; `gpusKillClient` alone says less.
   static let guiltyFrames = ["gpus_ReturnGuiltyForHardwareRestart", "gpus_ReturnGuiltyForSoftwareRestart"]
 

@@ -28,6 +28,9 @@ public struct OpenGLBackgroundRenderRule: DiagnosisRule {
     ],
     examples: examples)
 
+  /// `diagnose` needs a `gpus` frame on top of the crashed thread.
+  public static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
+
   public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let hit = context.crashedThreadTop(8, contains: "gpus_ReturnNotPermittedKillClient") else {
       return nil
