@@ -312,13 +312,10 @@ enum SignatureFrame {
 
   /// The first index of `needle` in `text[from..<to]` (by default to the end).
   static func find(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, from: Int, to: Int? = nil) -> Int? {
-    let end = to ?? text.count
-    var index = from
-    while index + needle.count <= end {
-      if text[index] == needle[0] && matches(needle, in: text, at: index) { return index }
-      index += 1
+    needle.withUnsafeBytes { needle in
+      let haystack = UnsafeBufferPointer(rebasing: text[..<(to ?? text.count)])
+      return ByteSearch.firstIndex(of: needle, in: UnsafeRawBufferPointer(haystack), from: from)
     }
-    return nil
   }
 
   /// The first index of `needle` in `text[range]` outside parentheses and square brackets.

@@ -54,11 +54,6 @@ public final class Symbolicator {
     }
   }
 
-  /// Apple's simplified form of a Swift symbol; other symbols as they are.
-  static func displayName(_ raw: String) -> String {
-    SwiftSymbolDisplay.simplified(raw)
-  }
-
   /// "82D13D98-219E-…" and "82d13d98219e…" alike: lowercase with dashes. Any other text (not 32
   /// ASCII hex digits with separators) is only lowercased.
   static func normalized(_ uuid: String) -> String {

@@ -99,7 +99,7 @@ import Testing
         let found =
           image.lookup(fileAddress: address)?.frames.map { frame in
             Position(
-              function: Symbolicator.displayName(frame.function),
+              function: SwiftSymbolDisplay.simplified(frame.function),
               file: frame.file.map(Symbolicator.lastComponent) ?? "??", line: frame.line ?? 0)
           } ?? [Position(function: "??", file: "??", line: 0)]
         compared += 1
