@@ -1,6 +1,6 @@
 // libFuzzer entry point for the reader, the rule engine and the output. Built by Fuzz/fuzz.sh
-// together with the IPSDoctorCore sources and Tests/IPSDoctorCoreTests/Support/OutputInvariants.swift
-// into one module, with `-sanitize=fuzzer,address`.
+// together with the sources of every library target and
+// Tests/IPSDoctorCoreTests/Support/OutputInvariants.swift into one module, with `-sanitize=fuzzer,address`.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -41,8 +41,12 @@ echo "building the fuzz target (this takes a minute)"
 snapshot="$build/src-$target"
 rm -rf "$snapshot"
 mkdir -p "$snapshot"
-cp -R Sources/IPSDoctorCore "$snapshot/"
+# Every library layer into one module (the layers' imports of each other removed), so the fuzzer
+# instruments and inlines across them.
+for layer in Sources/IPSDoctor*; do cp -R "$layer" "$snapshot/"; done
 cp Fuzz/FuzzEntry.swift Tests/IPSDoctorCoreTests/Support/OutputInvariants.swift "$snapshot/"
+find "$snapshot" -name '*.swift' -exec sed -i.orig -E '/^(@testable )?import IPSDoctor[A-Za-z]+$/d' {} +
+find "$snapshot" -name '*.orig' -delete
 swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O "${defines[@]}" -D IPS_DOCTOR_FUZZ \
   -swift-version 6 -enforce-exclusivity=checked \
   $(find "$snapshot" -name '*.swift' | sort) \

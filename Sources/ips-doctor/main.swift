@@ -1,4 +1,4 @@
-import IPSDoctorCore
+import IPSDoctorCLI
 
 #if canImport(Glibc)
   import Glibc
@@ -24,21 +24,4 @@ import IPSDoctorCore
   let variables = _NSGetEnviron()!.pointee
 #endif
 
-// Before anything opens a file: a closed standard stream must not be taken by the next open.
-let closedStreams = ProcessIO.openStandardStreams()
-
-// The arguments as the bytes the user typed: a file name that is not UTF-8 still names its file.
-let arguments = (1..<Int(CommandLine.argc)).map { index in
-  let argument = CommandLine.unsafeArgv[index]!
-  return PathName.commandLineArgument(
-    UnsafeBufferPointer(start: argument, count: strlen(argument))
-      .lazy.map { UInt8(bitPattern: $0) })
-}
-
-var status = CLI.run(
-  arguments, environment: CLI.environment(variables), io: ProcessIO(closedStreams: closedStreams))
-if !closedStreams.contains(1), let failure = ProcessIO.closeStandardOutput() {
-  ProcessIO().writeStandardError("ips-doctor: error: cannot write standard output: \(failure.message)\n")
-  status = max(status, .cannotCreate)
-}
-exit(status.rawValue)
+exit(CLI.main(argc: CommandLine.argc, argv: CommandLine.unsafeArgv, environment: variables))

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// The tape pass's fast paths, checked byte by byte against what the JSON grammar says.
 @Suite("JSON tape pass")

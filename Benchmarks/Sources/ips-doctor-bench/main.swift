@@ -12,7 +12,8 @@
 // The diagnosing modes hand the report over (`consume`), as the CLI's batch does.
 
 import BenchSupport
-import IPSDoctorCore
+import IPSDoctorDiagnosis
+import IPSDoctorReport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// The GitHub Action (`action.yml`): its gate step, taken from action.yml as written, run under
 /// GitHub's `bash -eo pipefail` on fixture reports with the built binary standing in for the one

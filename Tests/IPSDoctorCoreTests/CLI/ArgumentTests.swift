@@ -1,6 +1,9 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorSupport
 
 @Suite("Arguments")
 struct ArgumentTests {

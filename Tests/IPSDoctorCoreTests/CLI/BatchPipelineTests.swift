@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
 
 /// The batch's fast paths against the plain code they replace: the text reporter's cache of
 /// rendered remedies and verification steps, and the runner that reads the next window while the

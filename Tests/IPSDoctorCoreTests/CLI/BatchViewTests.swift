@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorOutput
+@testable import IPSDoctorSupport
 
 /// The text output of a batch scales: each crash group once, the largest in full.
 @Suite struct BatchViewTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorCLI
+@testable import IPSDoctorCheck
+@testable import IPSDoctorSupport
 
 /// Captures what the CLI prints; the terminal flags and standard input are set per test.
 class CapturedIO: CLIIO, @unchecked Sendable {

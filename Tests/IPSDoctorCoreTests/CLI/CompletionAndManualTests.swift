@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorReport
 
 /// The completion scripts and the manual page come from the option table: every option and command
 /// is in each, and each parses in its shell or renders in `man`.

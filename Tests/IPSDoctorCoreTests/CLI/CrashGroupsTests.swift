@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
 
 /// The crash-group table of a batch: reports with one signature counted together, where they
 /// were first and last seen (by instant, across time zones), their app and OS versions in version

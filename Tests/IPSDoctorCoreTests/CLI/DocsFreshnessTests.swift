@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
 
 @Suite("Generated docs are fresh")
 struct DocsFreshnessTests {

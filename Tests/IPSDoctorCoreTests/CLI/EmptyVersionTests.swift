@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
 
 /// A report that writes its app version and build as empty strings has no version: the header and
 /// the crash-group table say nothing rather than "app ·".

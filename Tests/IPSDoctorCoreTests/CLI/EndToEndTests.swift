@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
 
 #if canImport(Glibc)
   import Glibc

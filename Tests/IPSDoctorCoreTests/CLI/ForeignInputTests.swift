@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorReport
 
 /// Inputs that are not Apple crash reports are named for what they are and never diagnosed.
 @Suite struct ForeignInputTests {

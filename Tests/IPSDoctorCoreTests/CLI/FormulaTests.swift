@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// `Formula/ips-doctor.rb`, the Homebrew formula. Homebrew itself is not run (that needs a Mac);
 /// Ruby checks its syntax when installed, and its `install` and `test do` claims are checked

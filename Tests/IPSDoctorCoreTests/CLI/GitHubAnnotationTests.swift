@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorOutput
 
 /// `--format github`: one annotation per crash group, errors first, within GitHub's limits, and the
 /// step summary whatever the format.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// End-to-end: the CLI run in process on fixtures, every format compared byte for byte with
 /// `Fixtures/golden/`. Regenerate with `IPS_DOCTOR_RECORD=1 swift test --filter Golden` and review

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorSupport
 
 #if canImport(Glibc)
   import Glibc

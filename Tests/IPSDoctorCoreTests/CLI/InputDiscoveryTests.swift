@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorOutput
+@testable import IPSDoctorSupport
 
 /// The packed input list must give the same files, in the same order, as the list of ``InputItem``
 /// it replaced: command-line order, each folder depth-first with its entries sorted by bytes.

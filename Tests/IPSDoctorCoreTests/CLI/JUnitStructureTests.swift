@@ -5,7 +5,7 @@ import Testing
   import FoundationXML
 #endif
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
 
 /// The JUnit output holds to the structure of the JUnit XML schema Jenkins and GitLab read
 /// (`testsuites` > `testsuite` > `testcase`, each with its required attributes and at most one

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// `ips-doctor merge`: the `--format jsonl` outputs of shards, merged, are byte for byte what one
 /// run over the whole folder writes, in every format and with the batch options, however the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorReport
 
 /// The README's recipes, run for real: GNU parallel and a Dask bag split the reports into shards,
 /// the built `ips-doctor` writes `--format jsonl` for each, and `merge` gives the single run's

@@ -5,7 +5,10 @@ import Testing
   import FoundationXML
 #endif
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorOutput
+@testable import IPSDoctorSupport
 
 /// The machine-readable outputs, parsed with Foundation and checked structurally: JSON and JSON
 /// Lines against docs/ips-doctor-output.schema.json, SARIF against the fields SARIF 2.1.0 and

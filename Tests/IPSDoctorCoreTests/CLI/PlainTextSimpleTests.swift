@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorOutput
 
 /// `PlainText.wrap` and `inline` work on UTF-8 bytes for text whose characters are single scalars
 /// (`isSimple`); these tests compare them with the `Character` code they replace.

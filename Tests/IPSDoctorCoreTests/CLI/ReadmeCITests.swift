@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// The README's CI section runs as written: the plain-commands job (between the `ci-commands`
 /// markers) under GitHub's `bash -eo pipefail`, with and without its baseline, and the action job

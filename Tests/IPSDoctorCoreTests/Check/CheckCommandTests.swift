@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
 
 @Suite struct CheckCommandTests {
   static let positive = "Fixtures/swift/founding-crash-plain-class.swift"

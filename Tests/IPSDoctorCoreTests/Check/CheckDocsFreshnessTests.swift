@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
 
 @Suite struct CheckDocsFreshness {
   @Test("docs/check.md is generated from the completion-handler delegate table")

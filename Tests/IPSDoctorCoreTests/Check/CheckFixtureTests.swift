@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
 
 /// The fixtures in `Fixtures/swift/` mark each expected finding with `// check: <severity>` on
 /// the line of its `func`; every other line must have none.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
 
 /// The lexer and scanner never fail: every prefix of every fixture, and arbitrary bytes, scan to
 /// the end without a trap (an unterminated literal or comment is noted, not fatal).

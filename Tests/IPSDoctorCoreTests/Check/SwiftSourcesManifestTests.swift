@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
+@testable import IPSDoctorSymbolication
 
 /// `check` over the real Swift files of `../shared/swift-sources`: every labelled finding at its
 /// line, and nothing else at `error`. Skipped when the shared folder is not beside the checkout.

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// Which images are the app's, decided from the report: the process's own bundle, never Apple's
 /// code wherever it is installed.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// `firstResult(inBacktraces:)` and `forEachBacktrace(_:)` read the exception and crashed
 /// backtraces where they are stored instead of looping over `backtraces`: they must visit the same

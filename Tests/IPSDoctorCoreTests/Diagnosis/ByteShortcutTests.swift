@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// The byte-level shortcuts of the diagnosis engine must answer exactly what the character-level
 /// code they replace answers.

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// What the summary calls the reason, and the architecture `atos` is told.
 @Suite struct CrashSummaryReasonTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// `DiagnosisContext(report:)` runs its helpers (Swift failures, language exception, main-thread
 /// assertion and bridge frame, memory fault, stack overflow, dyld error) on a context that holds

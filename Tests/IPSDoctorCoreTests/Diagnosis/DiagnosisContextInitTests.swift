@@ -1,6 +1,9 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+@testable import IPSDoctorSymbolication
 
 /// The shortcuts that make `DiagnosisContext(report:)` and its helpers cheap must answer exactly
 /// what the code they stand in for answers.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
 
 /// `FrameSymbolText.anchor(of:)` decides in one pass what `allSatisfy({ $0 < 0x80 && $0 != 0 })`
 /// decided before the search; the searches must answer as before.

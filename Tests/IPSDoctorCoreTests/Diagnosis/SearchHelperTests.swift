@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// The byte-built frame descriptions and the termination-code shortcut must answer exactly what
 /// the `String`-built and field-by-field versions answered.

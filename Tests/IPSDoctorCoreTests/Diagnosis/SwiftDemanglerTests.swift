@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 @Suite("Swift demangler")
 struct SwiftDemanglerTests {

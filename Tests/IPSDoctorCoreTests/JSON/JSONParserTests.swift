@@ -5,7 +5,8 @@
 #endif
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 @Suite("JSON parser")
 struct JSONParserTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
+@testable import IPSDoctorJSON
 
 /// JSONTestSuite's parsing cases: `y_` must be accepted, `n_` rejected, `i_` handled either way
 /// without crashing. Runs over `../shared/json-test-suite` when present and always over our own

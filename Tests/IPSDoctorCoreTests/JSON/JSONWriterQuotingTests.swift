@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// `JSONWriter.appendQuoted` copies runs of plain ASCII as they are; these tests hold it to the
 /// scalar-at-a-time writer it replaced.

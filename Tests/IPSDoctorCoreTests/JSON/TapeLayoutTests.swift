@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// The packed 16-byte tape entry: its computed `start`, `end` and `payload` are checked against
 /// the document text itself (what the grammar says each entry covers), so a packing mistake in any

@@ -1,6 +1,10 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 @Suite("Legacy text renderer")
 struct LegacyTextRendererTests {

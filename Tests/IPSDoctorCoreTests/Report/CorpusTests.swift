@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+@testable import IPSDoctorSymbolication
 
 /// Reads every real report of the shared corpus (`../shared/corpus`, listed in `MANIFEST.tsv`) and
 /// checks what the manifest records about it. Skips when the corpus is not beside the checkout.

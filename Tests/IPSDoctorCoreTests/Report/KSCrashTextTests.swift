@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// KSCrash's Apple-style text reports: symbols after "0xBASE + offset", "Exception Type: 0 (0)"
 /// for no exception, and the reporter's own crash appended after the app's.

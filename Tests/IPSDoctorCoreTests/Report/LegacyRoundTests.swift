@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The byte-level shortcuts of the "legacy" speed round against the `String` code they replace.
 @Suite("Legacy round: byte tests match String tests")

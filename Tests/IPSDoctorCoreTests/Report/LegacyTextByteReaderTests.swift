@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// The byte readers of the text reader: the line splitting, header values, thread headers and
 /// register lines against expected values, and the word-at-a-time searches and number readers

@@ -1,6 +1,10 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
+@testable import IPSDoctorSymbolication
 
 /// `Field` finds a header key from its bytes: a key is a label exactly when its bytes are the
 /// label's.

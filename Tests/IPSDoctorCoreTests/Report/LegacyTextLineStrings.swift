@@ -1,4 +1,5 @@
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
+@testable import IPSDoctorReport
 
 /// The line readers of ``LegacyTextLine`` on a `String`, for tests.
 extension LegacyTextLine {

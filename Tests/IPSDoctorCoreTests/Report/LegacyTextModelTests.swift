@@ -1,6 +1,10 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// Legacy text sections the system, resource and launch rules read from the model (they used to
 /// re-read the raw text body).

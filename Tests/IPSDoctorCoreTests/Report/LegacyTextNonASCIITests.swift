@@ -1,6 +1,9 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// Text reports whose lines hold bytes that are not ASCII: names, paths, symbols and reasons in
 /// other scripts, invalid UTF-8 and CRLF endings. Every delimiter of the format is ASCII, so these

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// Small legacy text reports shared by the parser and renderer tests.
 enum LegacyTextSamples {

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// `LegacyTextLine.normalizedUUID` must give what the plain rule gives for every text of hex digits
 /// and dashes (`ReportModelTests` then holds the word-at-a-time `normalizedImageUUID` to it).

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
 
 @Suite("Member names")
 struct MemberNameTests {

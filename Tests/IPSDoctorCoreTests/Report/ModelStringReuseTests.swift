@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
 
 /// The typed model answers a few strings with ones it already made (the header's incident id and
 /// bundle id where the body repeats them, the main queue's label as a literal): each shortcut

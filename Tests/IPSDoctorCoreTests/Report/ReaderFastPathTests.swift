@@ -1,6 +1,10 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// The reader's byte-level fast paths against the plain code they replaced.
 @Suite("Reader fast paths")

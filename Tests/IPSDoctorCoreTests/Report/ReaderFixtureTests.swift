@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorOutput
+@testable import IPSDoctorReport
 
 @Suite("Reader over our fixtures")
 struct ReaderFixtureTests {

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The typed model keeps some fields in a cheaper form than they are read in (image UUIDs as 16
 /// bytes, the body's bundleInfo/storeInfo/legacyInfo as members of the body document, known

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
 
 /// A reader given a ``SharedTexts`` table answers texts it has seen with the strings it made then:
 /// every answer must still be exactly what decoding would have made, whatever the table held.

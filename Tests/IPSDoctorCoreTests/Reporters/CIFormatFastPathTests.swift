@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorOutput
+@testable import IPSDoctorSupport
 
 /// The CI formats' byte shortcuts (GitHub workflow commands, JUnit XML, Markdown) against the
 /// `Character` and scalar code they stand in for, on generated text.

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorOutput
+@testable import IPSDoctorSupport
 
 /// The writers' byte buffers: ``ByteBuffer`` (the JSON writer's) keeps every byte as it grows, and
 /// ``TextOutput`` hands its sinks every byte once, in order, in chunks of whole text.

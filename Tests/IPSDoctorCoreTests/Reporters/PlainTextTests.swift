@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorOutput
 
 /// `PlainText.inline` and `wrap` take a byte path for ASCII text; it must give what the
 /// grapheme-cluster path gives. Replacing every "x" with "é" (one character, two bytes) sends the

@@ -1,6 +1,12 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorCLI
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
+@testable import IPSDoctorSupport
 
 /// The text renderer's byte shortcuts against the scalar and `Character` code they stand in for.
 @Suite("Render fast paths")

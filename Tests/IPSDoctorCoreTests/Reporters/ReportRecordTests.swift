@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
+@testable import IPSDoctorReport
 
 /// `ReportRecord` reads a `--format jsonl` line back as the outcome it was written from: writing
 /// that outcome again gives the same line, byte for byte, for every fixture and shared report

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
 
 /// What `--format sarif` says beyond the schema: baseline states, fingerprints, locations, the rule
 /// descriptors, and `executionSuccessful` against the exit status.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// `--format sarif` against the OASIS SARIF 2.1.0 JSON schema (vendored in `Resources/`, see its
 /// README), checked by the test target's own validator: every fixture, a batch with a baseline

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// A small input never makes a huge output: what a report names once (an image, a mangled symbol)
 /// and cites many times is bounded where it is expanded.

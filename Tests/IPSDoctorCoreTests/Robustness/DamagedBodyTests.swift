@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// A header whose bug_type promises a JSON body, followed by something that is not one: the
 /// report is damaged (a `bodyError`, exit 65), never a complete report that ends after its header.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
 
 /// Mangled symbols whose substitutions expand exponentially are refused before the runtime prints
 /// them: the frame keeps its mangled name and a note says why.

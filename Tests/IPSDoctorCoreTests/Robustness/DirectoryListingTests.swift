@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorSupport
 
 /// A folder's names are read in place from each directory record, whatever their length: a record
 /// is only as long as its name, so nothing past it may be read.

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
 
 /// A report with many more threads, frames and images than usual (a thread explosion, a deep
 /// recursion, a process with thousands of libraries) is the same report to read and diagnose:

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// Reports whose texts try to reach a terminal, a shell, a Markdown renderer or a CI log raw.
 enum HostileReports {

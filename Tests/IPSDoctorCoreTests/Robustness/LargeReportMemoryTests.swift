@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorReport
 
 /// A report of millions of frames is mostly the same few symbols and image names over and over (a
 /// deep recursion): read alone, it keeps each repeated text once, as a batch does.

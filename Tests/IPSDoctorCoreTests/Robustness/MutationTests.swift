@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// A small deterministic generator (SplitMix64), so every run mutates the same bytes.
 struct SeededGenerator: RandomNumberGenerator {

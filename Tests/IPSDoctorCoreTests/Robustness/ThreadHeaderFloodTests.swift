@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// Legacy text with a flood of thread headers (repeated, numbered one to ten thousand, or with
 /// numbers far past any real thread) reads in time linear in its lines, and what it allocates is

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// Measures the top diagnosis against the expert labels of `../shared/corpus` (`EXPECTED.tsv`) and
 /// `../shared/corpus-peers` (`MANIFEST.tsv`), prints the table and holds the goal of issue #32: the

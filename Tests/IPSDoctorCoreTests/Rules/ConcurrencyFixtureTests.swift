@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 @Suite("Concurrency rules on the fixtures")
 struct ConcurrencyFixtureTests {

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
 
 /// The edges of the Concurrency, Frameworks and Language rules' requirements: reports that carry
 /// only the trait a requirement relies on (no reason text where a second path needs none, a

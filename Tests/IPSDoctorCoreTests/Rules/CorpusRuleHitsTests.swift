@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// Runs the whole catalog over the real reports in `../shared/corpus` and prints which rules fired,
 /// so a person can read what ips-doctor says about real crashes.

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// The shortcuts of the memory and Swift rules that fire most (null-pointer-dereference,
 /// invalid-address, swift-trap-unknown, swift-fatal-error and the Swift failures they read) must

@@ -1,6 +1,10 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
+@testable import IPSDoctorSymbolication
 
 /// The shortcuts the firing rules of the System, Launch and Resources groups take (dyld's lines,
 /// the watchdog's details, the abort frames) must answer exactly as the code they stand in for.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The rules that fire build their findings' text in cheaper ways (byte builders, texts built once,
 /// byte searches over a backtrace's symbols): each must produce exactly what the plain code it

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// What the founding rule must say about one `async-bridge-*` fixture.
 struct FoundingCase: Sendable, CustomTestStringConvertible {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The fixtures in `Fixtures/reports/MANIFEST.tsv` that name a language-exception, Swift-runtime or
 /// memory-access rule, and the real public corpus beside the checkout.

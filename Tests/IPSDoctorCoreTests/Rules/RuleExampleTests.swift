@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
 
 /// One rule example, named for the test report.
 struct RuleExampleCase: CustomTestStringConvertible, Sendable {
@@ -101,7 +103,7 @@ struct RuleCatalogTests {
 
   @Test("Every rule file is registered")
   func registration() throws {
-    let rulesFolder = Fixtures.root.appendingPathComponent("Sources/IPSDoctorCore/Rules")
+    let rulesFolder = Fixtures.root.appendingPathComponent("Sources/IPSDoctorDiagnosis/Rules")
     let enumerator = FileManager.default.enumerator(atPath: rulesFolder.path)
     var typeNames: [String] = []
     while let path = enumerator?.nextObject() as? String {

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorCLI
+@testable import IPSDoctorCheck
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorOutput
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// The facts the rules now read stored or found with shorter searches (the memory fault's `0x…bad0`
 /// marker, the crashed thread's top frames, the main-thread assertion's presence, every thread's

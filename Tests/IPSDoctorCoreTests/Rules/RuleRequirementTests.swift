@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// A report the requirements are checked on: a fixture, a corpus file, a rule example, or a
 /// fixture cut short (a salvaged body lacks fields a whole one has).

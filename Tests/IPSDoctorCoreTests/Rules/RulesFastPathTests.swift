@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The shortcuts the rules and the engine take (byte paths for ASCII text, cheap tests before
 /// dear ones) must answer exactly as the code they stand in for.

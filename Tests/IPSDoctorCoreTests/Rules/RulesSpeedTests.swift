@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The rules' cheaper first tests and text shortcuts (`Rules/RuleFastPaths.swift` and the rules
 /// that use them) must answer exactly as the code they stand in for.

@@ -1,6 +1,10 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
+@testable import IPSDoctorSymbolication
 
 /// The edges of the Swift, memory and launch rules' requirements: reports that carry only the one
 /// trait a rule's requirement relies on for a path of its `diagnose`, on which the rule still

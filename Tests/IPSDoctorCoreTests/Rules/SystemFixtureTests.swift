@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The System team's rules (system terminations, resources, launch, other report kinds) against
 /// the fixtures in `Fixtures/reports/MANIFEST.tsv` and, when present, the shared corpus.

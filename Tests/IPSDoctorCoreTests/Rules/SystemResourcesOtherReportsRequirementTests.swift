@@ -1,6 +1,9 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
 
 /// The edges of the System, Resources and OtherReports rules' requirements: reports that have only
 /// the trait (or termination code) a requirement relies on, and where the rule still fires. Each

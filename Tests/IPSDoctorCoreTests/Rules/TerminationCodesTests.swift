@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// The rules' inline `TerminationCodes` must answer what the `Set`s they replaced answered.
 @Suite("Termination codes held inline")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorCLI
 
 /// `prefilteredContains`/`prefilteredFirstRange(of:)` must answer exactly as the standard library's
 /// `contains`/`firstRange(of:)`. (Compared with `firstRange(of:) != nil`: in this test target,

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorBatch
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
+@testable import IPSDoctorReport
 
 /// One crash, one group: the same crash in any spelling shares a signature, and different crashes
 /// never do.

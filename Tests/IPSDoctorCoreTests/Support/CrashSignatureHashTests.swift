@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
 
 /// `CrashSignature.id` hashes each component's contiguous UTF-8; it must equal FNV-1a over the
 /// `utf8` view byte by byte, as it was first written.

@@ -1,4 +1,5 @@
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// A JSON Schema (draft-04) validator for exactly the keywords the SARIF 2.1.0 schema uses.
 ///

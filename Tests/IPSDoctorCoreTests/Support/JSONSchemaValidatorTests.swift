@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorJSON
 
 /// The test validator itself: each keyword accepts what it should and rejects what it should, so
 /// that `SARIFSchemaTests` passing means something.

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// `MarkerSet` answers what asking `utf8Contains` marker by marker answers.
 @Suite struct MarkerSetTests {

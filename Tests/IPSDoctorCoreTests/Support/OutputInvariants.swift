@@ -1,9 +1,10 @@
 // What ips-doctor promises about everything it prints, checked on the printed text. Plain Swift
 // with no Foundation: Fuzz/fuzz.sh compiles this file into the fuzz target (with
-// `-D IPS_DOCTOR_FUZZ`, inside the IPSDoctorCore module), and the tests use it as it is.
+// `-D IPS_DOCTOR_FUZZ`, in one module with the library's sources), and the tests use it as it is.
 
 #if !IPS_DOCTOR_FUZZ
-  @testable import IPSDoctorCore
+  @testable import IPSDoctorDiagnosis
+  @testable import IPSDoctorSupport
 #endif
 
 enum OutputInvariants {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorDiagnosis
 
 /// The byte-level fast paths must answer exactly as the `Character`-level code they shortcut.
 struct TextFastPathTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorSupport
+@testable import IPSDoctorSymbolication
 
 /// Finding debug files: bundles, the DWARF file itself, folders searched, and the defaults
 /// beside a report.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorSymbolication
 
 /// Truncated, bit-flipped and lying Mach-O and DWARF files never crash or hang the readers.
 /// Every mutation is deterministic (a fixed linear congruential sequence), so a failure repeats.

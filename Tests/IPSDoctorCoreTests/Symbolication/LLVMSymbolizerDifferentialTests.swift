@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
+@testable import IPSDoctorSymbolication
 
 /// Compares the DWARF and symbol-table readers with `llvm-symbolizer` (from the toolchain) over
 /// every function start and addresses inside every function: of the shared dSYMs, and of Mach-O

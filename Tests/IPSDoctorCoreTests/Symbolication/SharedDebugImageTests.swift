@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorSupport
+@testable import IPSDoctorSymbolication
 
 /// A batch whose reports share one dSYM: the run's loaded debug images are lent to one report at
 /// a time, so every report gets the same symbols at any number of jobs.

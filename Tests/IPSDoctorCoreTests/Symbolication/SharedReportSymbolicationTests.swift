@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorReport
+@testable import IPSDoctorSupport
+@testable import IPSDoctorSymbolication
 
 /// The real reports and dSYMs of `../shared/symbolication` (MacSymbolicator's test data): every
 /// app frame must symbolicate to exactly the function and file:line of the expected output.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorSymbolication
 
 /// Without `--dsym` and without a dSYM beside the report, Spotlight is asked by UUID, as Xcode
 /// asks it. Here a stand-in for `mdfind` (`IPS_DOCTOR_MDFIND`) answers from a folder elsewhere.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IPSDoctorCore
+@testable import IPSDoctorReport
 
 /// `ips-doctor symbolicate`, `show --dsym` and `diagnose --dsym` on the shared reports.
 @Suite struct SymbolicateCommandTests {

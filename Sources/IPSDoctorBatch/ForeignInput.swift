@@ -1,0 +1,81 @@
+import IPSDoctorJSON
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// Inputs that look like crash reports to a file scan but are something else: other crash tools'
+/// JSON (KSCrash, Sentry), MetricKit payloads, any other JSON, and the text outputs of Apple's
+/// `leaks`, `sample` and `spindump`. They are named for what they are and never diagnosed as
+/// crashes.
+///
+/// Detection is positive and conservative: an Apple report, even a damaged one, has a `bug_type`
+/// or Apple's own keys and labels, and is never taken for one of these.
+enum ForeignInput {
+  /// What the bytes are, as a phrase ("a Sentry event (JSON)"), or `nil` for anything that may be
+  /// an Apple crash report.
+  static func identify(_ bytes: [UInt8]) -> String? {
+    // Nearly every input is an Apple report whose first kilobytes say so: answer those without
+    // decoding anything.
+    let sure = bytes.withUnsafeBufferPointer { buffer in
+      let head = UnsafeBufferPointer(rebasing: buffer.prefix(4096))
+      return ByteSearch.firstIndex(of: "\"bug_type\"", in: head, anchor: 1) != nil
+        || ByteSearch.firstIndex(of: "Exception Type:", in: head, anchor: 1) != nil
+    }
+    if sure { return nil }
+    let prefix = bytes.prefix(1 << 16)
+    var start = prefix.startIndex
+    if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+    while start < prefix.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
+    guard start < prefix.endIndex else { return nil }
+    let text = String(decoding: prefix[start...], as: UTF8.self)
+    if prefix[start] == UInt8(ascii: "{") || prefix[start] == UInt8(ascii: "[") {
+      return json(text, bytes: bytes)
+    }
+    return textOutput(text)
+  }
+
+  /// Keys only Apple's reports have, in the header line or the body.
+  static let appleKeys = [
+    "\"bug_type\"", "\"procName\"", "\"usedImages\"", "\"crashReporterKey\"", "\"incident_id\"",
+    "\"faultingThread\"", "\"legacyInfo\"",
+  ]
+
+  static func json(_ text: String, bytes: [UInt8]) -> String? {
+    if appleKeys.contains(where: { text.contains($0) }) { return nil }
+    if text.contains("\"callStackTree\"") || text.contains("\"crashDiagnostics\"")
+      || text.contains("\"hangDiagnostics\"") || text.contains("\"cpuExceptionDiagnostics\"")
+    {
+      return "a MetricKit diagnostic payload (MXDiagnosticPayload JSON)"
+    }
+    if text.contains("\"event_id\"") && (text.contains("\"sdk\"") || text.contains("\"exception\"")) {
+      return "a Sentry event (JSON)"
+    }
+    if text.contains("\"binary_images\"") && text.contains("\"crash\"") {
+      return "a KSCrash report (JSON)"
+    }
+    // Any other JSON document, when it is one whole: a damaged Apple report fails to parse.
+    guard (try? JSONParser.parse(bytes)) != nil else { return nil }
+    return "a JSON document that is not an Apple crash report"
+  }
+
+  /// `leaks`, `sample` and `spindump` outputs, by the labels only they write.
+  static func textOutput(_ text: String) -> String? {
+    if text.contains("\nleaks Report Version:") || text.hasPrefix("leaks Report Version:") {
+      return "the output of leaks (a memory leak report, not a crash)"
+    }
+    if text.hasPrefix("Analysis of sampling ") || text.contains("\nAnalysis of sampling ") {
+      return "the output of sample (a CPU sample, not a crash)"
+    }
+    let lines = text.split(separator: "\n", maxSplits: 200, omittingEmptySubsequences: true)
+    let labels = lines.prefix(200).map { $0.trimmingPrefix(while: { $0 == " " }) }
+    let hasCrashLabels = labels.contains {
+      $0.hasPrefix("Exception Type:") || $0.hasPrefix("Crashed Thread:") || $0.hasPrefix("Triggered by Thread:")
+        || $0.hasPrefix("Termination Reason:")
+    }
+    if !hasCrashLabels && labels.contains(where: { $0.hasPrefix("Num samples:") })
+      && labels.contains(where: { $0.hasPrefix("Time Since Fork:") || $0.hasPrefix("Data Source:") })
+    {
+      return "the output of spindump or sample (a CPU sample, not a crash)"
+    }
+    return nil
+  }
+}

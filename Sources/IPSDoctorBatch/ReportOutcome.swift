@@ -1,0 +1,261 @@
+import IPSDoctorDiagnosis
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// The identity of a report that every output format prints: app, OS, device and time.
+public struct ReportFacts: Sendable, Equatable {
+  public var kind: ReportKind
+  public var format: CrashReport.Format
+  public var bugType: String?
+  public var appName: String?
+  public var bundleID: String?
+  public var appVersion: String?
+  public var buildVersion: String?
+  public var osTrain: String?
+  public var osBuild: String?
+  public var device: String?
+  public var cpuType: String?
+  /// When the crash happened, as the report wrote it.
+  public var time: String?
+  public var incidentID: String?
+  public var exceptionType: String?
+  public var exceptionSignal: String?
+  public var exceptionCodes: String?
+  public var exceptionSubtype: String?
+
+  public init(_ report: CrashReport) {
+    kind = report.kind
+    format = report.format
+    bugType = report.bugType?.rawValue ?? report.header.bugType
+    appName = report.header.appName ?? report.processName ?? report.header.name
+    bundleID = report.bundleID ?? report.header.bundleID
+    appVersion = report.appVersion ?? report.header.appVersion
+    buildVersion = report.buildVersion ?? report.header.buildVersion
+    let os = report.osVersion ?? report.header.osVersion.map(OSVersion.init(displayString:))
+    osTrain = os?.train
+    osBuild = os?.build
+    device = report.modelCode ?? report.jetsam?.product ?? report.panic?.product ?? report.stackshot?.product
+    cpuType = report.cpuType
+    time = report.captureTime ?? report.header.timestamp
+    incidentID = report.incidentID ?? report.header.incidentID
+    exceptionType = report.exception?.type
+    exceptionSignal = report.exception?.signal
+    exceptionCodes = report.exception?.codes
+    exceptionSubtype = report.exception?.subtype
+  }
+
+  /// The facts as a record states them (``ReportRecord``).
+  package init(
+    kind: ReportKind, format: CrashReport.Format, bugType: String?, appName: String?, bundleID: String?,
+    appVersion: String?, buildVersion: String?, osTrain: String?, osBuild: String?, device: String?,
+    cpuType: String?, time: String?, incidentID: String?, exceptionType: String?, exceptionSignal: String?,
+    exceptionCodes: String?, exceptionSubtype: String?
+  ) {
+    self.kind = kind
+    self.format = format
+    self.bugType = bugType
+    self.appName = appName
+    self.bundleID = bundleID
+    self.appVersion = appVersion
+    self.buildVersion = buildVersion
+    self.osTrain = osTrain
+    self.osBuild = osBuild
+    self.device = device
+    self.cpuType = cpuType
+    self.time = time
+    self.incidentID = incidentID
+    self.exceptionType = exceptionType
+    self.exceptionSignal = exceptionSignal
+    self.exceptionCodes = exceptionCodes
+    self.exceptionSubtype = exceptionSubtype
+  }
+
+  /// The bug type's name ("jetsam event", "unknown (999)"), from ``bugType`` alone, so that a
+  /// report and its record read back name it alike.
+  public var bugTypeName: String? { bugType.map { BugType($0).name } }
+
+  /// "ChatApp 2.4 (118)".
+  public var appDescription: String? {
+    guard appName != nil || appVersion != nil else { return nil }
+    let name = appName ?? "unknown app"
+    guard let version = versionDescription else { return name }
+    return .concatenating(name, " ", version)
+  }
+
+  /// "2.4 (118)".
+  public var versionDescription: String? {
+    // An empty version or build (some reports write "") says nothing.
+    switch (appVersion.flatMap { $0.isEmpty ? nil : $0 }, buildVersion.flatMap { $0.isEmpty ? nil : $0 }) {
+    case (let version?, let build?): version == build ? version : .concatenating(version, " (", build, ")")
+    case (let version?, nil): version
+    case (nil, let build?): .concatenating("(", build, ")")
+    case (nil, nil): nil
+    }
+  }
+
+  /// "iPhone OS 26.6 (23G80)".
+  public var osDescription: String? {
+    let text = OSVersion(train: osTrain, build: osBuild).description
+    return text.isEmpty ? nil : text
+  }
+}
+
+/// Whether a report's signature is in the `--baseline` file.
+public enum BaselineState: String, Sendable, Equatable, CaseIterable {
+  case new
+  case known
+}
+
+/// What ips-doctor found for one input file: small, so that a batch keeps only a window of them.
+public struct ReportOutcome: Sendable, Equatable {
+  /// Position in the batch (the sorted input order).
+  public var index: Int
+  /// The path as given on the command line, printable.
+  public var path: String
+  /// `nil` when nothing could be read.
+  public var facts: ReportFacts?
+  public var result: DiagnosisResult?
+  public var warnings: [ReportWarning]
+  /// Why the file (or its body) could not be read; also set under `--strict` for warnings.
+  public var error: ReportError?
+  public var baseline: BaselineState?
+  /// `--strict` turned the report's warnings into ``error``.
+  public var refusedByStrict = false
+
+  public init(
+    index: Int, path: String, facts: ReportFacts? = nil, result: DiagnosisResult? = nil,
+    warnings: [ReportWarning] = [], error: ReportError? = nil, baseline: BaselineState? = nil
+  ) {
+    self.index = index
+    self.path = path
+    self.facts = facts
+    self.result = result
+    self.warnings = warnings
+    self.error = error
+    self.baseline = baseline
+  }
+
+  public var diagnoses: [Diagnosis] { result?.diagnoses ?? [] }
+
+  /// Whether the input counts as unreadable (exit 65): nothing could be read, its body was damaged
+  /// and what was read explains nothing, or `--strict` refused its warnings.
+  public var isUnreadable: Bool {
+    guard let result else { return true }
+    guard error != nil else { return false }
+    return refusedByStrict || result.isInconclusive
+  }
+
+  /// Damaged (a body error), but what could be read was diagnosed: a diagnosed report with a note.
+  public var isDamaged: Bool { error != nil && !isUnreadable }
+
+  /// The severity the report counts at: its top diagnosis's (the alternatives never raise it); for an inconclusive report,
+  /// `warning` for a crash (the app crashed, but no rule can say it was its fault) and `note` for
+  /// other kinds; `note` for parse warnings. `nil` when nothing was found or nothing was read.
+  public var severity: Severity? {
+    var level = diagnoses.first?.severity
+    if let result, result.isInconclusive {
+      let inconclusive: Severity = facts?.kind == .crash ? .warning : .note
+      level = max(level ?? inconclusive, inconclusive)
+    }
+    if !warnings.isEmpty { level = max(level ?? .note, .note) }
+    return level
+  }
+
+  /// Whether this report fails the run at `threshold` (baseline-known reports never do).
+  public func fails(at threshold: Severity?) -> Bool {
+    guard let threshold, let severity, baseline != .known else { return false }
+    return severity >= threshold
+  }
+}
+
+extension ReportOutcome {
+  /// Reads, parses and diagnoses one input. Returns `nil` for a file found in a folder that turns
+  /// out not to be a crash report, and a `skipped` reason for one that is not a regular file.
+  static func make(
+    item: InputItem, index: Int, standardInput: Result<[UInt8], FileError>?, options: Options,
+    baseline: Set<String>?, texts: SharedTexts? = nil
+  ) -> (outcome: ReportOutcome?, skipped: InputNotice?) {
+    let bytes: [UInt8]
+    switch item.source {
+    case .standardInput:
+      switch standardInput ?? .failure(FileError(.other, "standard input was not read")) {
+      case .success(let read): bytes = read
+      case .failure(let error):
+        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+      }
+    case .file(let path) where item.isStream:
+      switch POSIX.readStream(path, limit: options.maxSize) {
+      case .success(let read): bytes = read
+      case .failure(let error):
+        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+      }
+    case .file(let path):
+      if item.mustSniff {
+        switch POSIX.readFile(path, limit: options.maxSize, prefixOnly: 4096) {
+        case .success(let prefix):
+          if !InputDiscovery.looksLikeReport(prefix) { return (nil, nil) }
+        case .failure(let error):
+          if error.reason == .notRegularFile { return (nil, nil) }
+          // Unreadable and not named like a report: we cannot tell it is one, so say nothing.
+          return (nil, nil)
+        }
+      }
+      switch POSIX.readFile(path, limit: options.maxSize) {
+      case .success(let read): bytes = read
+      case .failure(let error):
+        if error.reason == .notRegularFile {
+          return (nil, InputNotice(kind: .skipped, path: item.display, message: error.message))
+        }
+        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+      }
+    }
+    if let foreign = ForeignInput.identify(bytes) {
+      // Found in a folder, it is passed over (and counted); named, it is an error.
+      if item.inFolder { return (nil, InputNotice(kind: .notAReport, path: item.display, message: foreign)) }
+      return (
+        ReportOutcome(
+          index: index, path: item.display, error: ReportError(message: "not an Apple crash report: \(foreign)")),
+        nil
+      )
+    }
+    return (
+      diagnose(bytes: bytes, index: index, path: item.display, options: options, baseline: baseline, texts: texts),
+      nil
+    )
+  }
+
+  /// Parses and diagnoses bytes already in memory.
+  static func diagnose(
+    bytes: [UInt8], index: Int, path: String, options: Options, baseline: Set<String>?,
+    texts: SharedTexts? = nil
+  ) -> ReportOutcome {
+    var report: CrashReport
+    do throws(ReportError) {
+      report = try ReportReader.read(bytes, texts: texts)
+    } catch {
+      return ReportOutcome(index: index, path: path, error: error)
+    }
+    // Diagnose the symbolicated frames (Xcode's view of a device report).
+    if !options.debugFiles.isEmpty { report = options.debugFiles.symbolicate(report).report }
+    // What the outcome keeps of the report first, so that the diagnosis takes the report itself
+    // rather than a copy.
+    let facts = ReportFacts(report)
+    let warnings = report.warnings
+    let bodyError = report.bodyError
+    let result = Doctor.diagnose(consume report)
+    var outcome = ReportOutcome(
+      index: index, path: path, facts: facts, result: result, warnings: warnings, error: bodyError)
+    if outcome.error == nil, options.strict, let first = warnings.first {
+      let count = warnings.count
+      outcome.error = ReportError(
+        message:
+          "--strict: the report has \(count) warning\(count == 1 ? "" : "s"), the first: \(first.location): \(first.message)"
+      )
+      outcome.refusedByStrict = true
+    }
+    if let baseline {
+      outcome.baseline = baseline.contains(result.signature.id) ? .known : .new
+    }
+    return outcome
+  }
+}

@@ -1,0 +1,268 @@
+import IPSDoctorBatch
+import IPSDoctorJSON
+import IPSDoctorOutput
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// What `diagnose` and `merge` share once they have outcomes: the baseline, the outputs (one sink
+/// per `--output` file and standard output), the filters, the counts and crash groups, the exit
+/// status, `--write-baseline` and the GitHub step summary.
+///
+/// Invariant: a session renders the outcomes it is given, in the order given, and nothing else
+/// (no clock, no input order of its own); so two commands that hand it the same outcomes in the
+/// same order write the same bytes in every format and exit with the same status.
+struct BatchSession<IO: CLIIO> {
+  let options: Options
+  let environment: [String: String]
+  let io: IO
+  /// The `--baseline`, read (empty when the file does not exist yet), or `nil` without one.
+  let baseline: Baseline?
+  private var sinks: [(destination: CLI.Destination, reporter: any Reporter)] = []
+  private var groups = CrashGroups()
+  private(set) var run = RunSummary()
+  /// The `--output` files (not `-`), in order.
+  private let files: [String]
+  private let baselineTarget: OutputTarget?
+
+  /// Reads `--baseline`; `nil` (after saying why) when it cannot be used, and the status to exit with.
+  static func loadBaseline(options: Options, io: IO) -> Result<Baseline?, CLI.OutputRefused> {
+    guard let path = options.baseline else { return .success(nil) }
+    switch POSIX.readFile(PathName(path), limit: 64 << 20, expectedToExist: false) {
+    case .success(let bytes):
+      do throws(ReportError) {
+        return .success(try Baseline.parse(bytes))
+      } catch {
+        CLI.writeError("cannot read the baseline: \(error.diagnostic(file: PathName(path).display))", io: io)
+        return .failure(CLI.OutputRefused(status: .dataError))
+      }
+    case .failure(let error):
+      guard error.reason == .notFound else {
+        CLI.writeError("cannot read the baseline '\(PathName(path).display)': \(error.message)", io: io)
+        return .failure(CLI.OutputRefused(status: .dataError))
+      }
+      // A first run in CI has no baseline yet: every crash group is new.
+      if options.writeBaseline != path {
+        io.writeStandardError(
+          "ips-doctor: note: the baseline '\(PathName(path).display)' does not exist yet: every crash group counts as new (--write-baseline writes one)\n"
+        )
+      }
+      return .success(Baseline())
+    }
+  }
+
+  /// Resolves and opens every output before anything is read. `input` names the input a file
+  /// identity belongs to (an output may not overwrite one), or returns `nil`.
+  static func open(
+    options: Options, environment: [String: String], io: IO, baseline: Baseline?,
+    input: (OutputTarget.Identity) -> String?
+  ) -> Result<BatchSession, CLI.OutputRefused> {
+    var outputs: [CLI.NamedOutput] = []
+    let files = options.outputs.filter { $0 != "-" }
+    for path in files { outputs.append(.init(option: "--output", path: path)) }
+    if let path = options.writeBaseline { outputs.append(.init(option: "--write-baseline", path: path)) }
+    if let path = stepSummaryPath(options: options, environment: environment) {
+      outputs.append(.init(option: "GITHUB_STEP_SUMMARY", path: path))
+    }
+    let baselineIdentity = options.baseline.flatMap { path -> OutputTarget.Identity? in
+      guard case .success(let status) = POSIX.status(PathName(path)) else { return nil }
+      return .file(device: status.device, inode: status.inode)
+    }
+    let resolved = CLI.resolveOutputs(
+      outputs,
+      inputs: { output, identity in
+        // Updating the baseline it read is what --write-baseline is for.
+        if identity == baselineIdentity, output.option != "--write-baseline", let path = options.baseline {
+          return "the --baseline '\(PathName(path).display)'"
+        }
+        return input(identity)
+      }, io: io)
+    let targets: [OutputTarget]
+    switch resolved {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let resolvedTargets): targets = resolvedTargets
+    }
+    // The targets are in the order of `outputs`: the files, then the baseline.
+    var session = BatchSession(
+      options: options, environment: environment, io: io, baseline: baseline, files: files,
+      baselineTarget: options.writeBaseline != nil && files.count < targets.count ? targets[files.count] : nil)
+    // One sink per --output file, in the format its name says, and standard output (see
+    // `sinkFormats`); every sink sees every report, and the exit status is decided once.
+    for (index, format) in sinkFormats(options: options, files: files).enumerated() {
+      let target = index < files.count ? targets[index] : nil
+      guard let destination = CLI.Destination.open(target, io: io) else {
+        return .failure(CLI.OutputRefused(status: .cannotCreate))
+      }
+      let toTerminal = destination.file == nil && io.standardOutputIsTerminal
+      let color =
+        format == .text
+        && CLI.useColor(options.color, isTerminal: toTerminal, environment: environment)
+      let width = toTerminal ? min(max(io.terminalColumns ?? 80, 40), 100) : 80
+      let context = ReporterContext(
+        options: options, color: color, width: width, environment: environment,
+        diagnostics: { io.writeStandardError($0) }, baseline: baseline)
+      session.sinks.append((destination, format.reporter.init(context: context)))
+    }
+    return .success(session)
+  }
+
+  private init(
+    options: Options, environment: [String: String], io: IO, baseline: Baseline?, files: [String],
+    baselineTarget: OutputTarget?
+  ) {
+    self.options = options
+    self.environment = environment
+    self.io = io
+    self.baseline = baseline
+    self.files = files
+    self.baselineTarget = baselineTarget
+    run.failOn = options.failOn
+    run.filter = options.filter.description
+  }
+
+  mutating func begin() {
+    for index in sinks.indices { sinks[index].reporter.begin(sinks[index].destination.out) }
+  }
+
+  /// Counts, groups and renders one outcome, unless the filters leave it out.
+  mutating func add(_ outcome: ReportOutcome) {
+    guard options.filter.keeps(outcome) else {
+      run.filteredOut += 1
+      return
+    }
+    reportProblem(outcome)
+    run.add(outcome, failOn: options.failOn)
+    groups.add(outcome)
+    for index in sinks.indices { sinks[index].reporter.report(outcome, sinks[index].destination.out) }
+  }
+
+  /// Tells the user about an input problem at once and keeps it for the outputs' notices.
+  mutating func add(_ notice: InputNotice) {
+    report(notice)
+    keep(notice)
+  }
+
+  /// Keeps a notice for the outputs that the command already explained on standard error.
+  mutating func keep(_ notice: InputNotice) {
+    run.notices.append(notice)
+  }
+
+  /// Ends the outputs and writes the baseline. `emptyRun` is the notice for a run that found no
+  /// report (unless a missing input already explains it). Returns the exit status.
+  mutating func finish(emptyRun: InputNotice) -> ExitCode {
+    run.groups = groups.sorted
+    if run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
+      add(emptyRun)
+    }
+    run.exitCode = Self.exitCode(run)
+    var status = run.exitCode
+    var written: [String] = []
+    for index in sinks.indices {
+      sinks[index].reporter.finish(run, sinks[index].destination.out)
+      if let message = sinks[index].destination.commit() {
+        CLI.writeError(message, io: io)
+        status = max(status, .cannotCreate)
+      } else if let file = sinks[index].destination.file {
+        written.append(file.destination.display)
+      }
+    }
+    if !written.isEmpty && !options.quiet && sinks.allSatisfy({ $0.destination.file != nil }) {
+      // The output went to files only: say what happened where the user looks.
+      io.writeStandardError("ips-doctor: \(run.sentence) (written to \(written.joined(separator: ", ")))\n")
+    }
+
+    if let path = Self.stepSummaryPath(options: options, environment: environment) {
+      let summary = MarkdownReporter.summarySection(run, title: "ips-doctor") + "\n"
+      if !GitHubReporter.append(summary, to: path) {
+        io.writeStandardError("ips-doctor: warning: cannot append to GITHUB_STEP_SUMMARY '\(PathName(path).display)'\n")
+      }
+    }
+
+    if let path = options.writeBaseline, let baselineTarget {
+      var updated = baseline ?? Baseline()
+      updated.merge(run.groups)
+      do throws(FileError) {
+        let file = try OutputFile(baselineTarget)
+        _ = file.write(JSONWriter.string(updated.json) + "\n")
+        try file.commit()
+      } catch {
+        CLI.writeError("cannot write the baseline '\(PathName(path).display)': \(error.message)", io: io)
+        status = max(status, .cannotCreate)
+      }
+    }
+    return status
+  }
+
+  /// The format of each `--output` file, then, when anything goes to standard output, its format
+  /// last. A file's name says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
+  /// says `.txt`, takes `--format` (or text). Standard output is written when no file is named (or
+  /// `-` is), or when `--format` names a format no file took (`--format github -o x.sarif`:
+  /// annotations on standard output, SARIF in the file).
+  static func sinkFormats(options: Options, files: [String]) -> [OutputFormat] {
+    let given = options.formatGiven ? options.format : nil
+    var formats: [OutputFormat] = []
+    for path in files {
+      let named = OutputFormat(forOutput: path)
+      formats.append(named == nil || named == .text ? (given ?? named ?? .text) : named!)
+    }
+    if files.isEmpty || options.outputs.contains("-") {
+      formats.append(options.format ?? .text)
+    } else if let given, !formats.contains(given) {
+      formats.append(given)
+    }
+    return formats
+  }
+
+  /// Where the Markdown summary (counts and the crash-group table) is appended in a GitHub
+  /// Actions step: with `--format github`, or any format when `GITHUB_ACTIONS` is `true`, so the
+  /// table is there also when `--output` writes SARIF.
+  static func stepSummaryPath(options: Options, environment: [String: String]) -> String? {
+    guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
+      options.format == .github || environment["GITHUB_ACTIONS"] == "true"
+    else { return nil }
+    return path
+  }
+
+  static func exitCode(_ run: RunSummary) -> ExitCode {
+    var code = ExitCode.success
+    if run.failing > 0 { code = max(code, .findings) }
+    if run.failOn != .never,
+      run.unreadable > 0 || run.notices.contains(where: { $0.kind == .unreadable })
+    {
+      code = max(code, .dataError)
+    }
+    if run.notices.contains(where: { $0.kind == .missing }) { code = max(code, .noInput) }
+    return code
+  }
+
+  /// A report that could not be read is an error on standard error, at once, whatever the format;
+  /// a damaged one that was diagnosed is a warning there (not with `--quiet`).
+  func reportProblem(_ outcome: ReportOutcome) {
+    guard let error = outcome.error else { return }
+    if outcome.isUnreadable {
+      io.writeStandardError("ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path)) + "\n")
+    } else if !options.quiet {
+      io.writeStandardError(
+        "ips-doctor: "
+          + TerminalText.escaped(error.diagnostic(file: outcome.path))
+          .replacing(" error: ", with: " warning: ", maxReplacements: 1)
+          + " (diagnosed from what could be read)\n")
+    }
+  }
+
+  /// Input problems go to standard error at once (skipped files only when not `--quiet`).
+  func report(_ notice: InputNotice) {
+    switch notice.kind {
+    case .notAReport:
+      if options.verbose {
+        io.writeStandardError(
+          "ips-doctor: note: \(notice.path): skipped: not an Apple crash report: \(notice.message)\n")
+      }
+    case .skipped:
+      if !options.quiet { io.writeStandardError("ips-doctor: warning: \(notice.path): \(notice.message)\n") }
+    case .missing where notice.message.hasPrefix("no crash reports") || notice.message.hasPrefix("no report records"):
+      io.writeStandardError("ips-doctor: error: \(notice.message)\n")
+    case .missing, .unreadable:
+      io.writeStandardError("ips-doctor: error: \(notice.path): \(notice.message)\n")
+    }
+  }
+}

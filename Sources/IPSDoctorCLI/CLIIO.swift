@@ -1,0 +1,161 @@
+import IPSDoctorSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The process's standard streams, injected so that tests run the whole CLI in process and
+/// capture what it prints.
+public protocol CLIIO {
+  /// Writes to standard output; throws when the text could not be written whole (a full disk, a
+  /// closed pipe, standard output closed when the process started).
+  func writeStandardOutput(_ text: String) throws(FileError)
+  /// Writes whole UTF-8 text already in bytes (spooled output read back), without making a
+  /// `String` of it first where the stream takes bytes.
+  func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError)
+  /// Writes to standard error. Nothing can be done when that fails, so it does not say.
+  func writeStandardError(_ text: String)
+  /// Whether standard output is a terminal (decides colour and wrapping width).
+  var standardOutputIsTerminal: Bool { get }
+  /// Whether standard error is a terminal (decides the progress line).
+  var standardErrorIsTerminal: Bool { get }
+  /// Whether standard input is a pipe or a file, which `ips-doctor` with no path reads.
+  var standardInputIsData: Bool { get }
+  /// The terminal's width in columns, when standard output is a terminal.
+  var terminalColumns: Int? { get }
+  /// Everything on standard input, or an error message. Reads at most `limit` bytes plus one, so
+  /// the caller can tell that the input was larger.
+  func readStandardInput(limit: Int) -> Result<[UInt8], FileError>
+}
+
+extension CLIIO {
+  public var standardInputIsData: Bool { false }
+
+  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
+    try writeStandardOutput(String(decoding: bytes, as: UTF8.self))
+  }
+}
+
+/// The real standard streams, written with `write(2)` (no buffering in `FILE*`, no Foundation).
+public struct ProcessIO: CLIIO {
+  /// The standard descriptors (0, 1, 2) that were closed when the process started; they are held
+  /// by `/dev/null` (see ``openStandardStreams()``), and reading or writing them is an error.
+  let closedStreams: Set<Int32>
+
+  public init(closedStreams: Set<Int32> = []) {
+    self.closedStreams = closedStreams
+  }
+
+  /// Makes sure descriptors 0, 1 and 2 are open, opening `/dev/null` on each one that is not, as
+  /// the BSD tools do: a file the program opens later must never become its standard output or
+  /// error by taking a free low number. Returns the descriptors that were closed.
+  public static func openStandardStreams() -> Set<Int32> {
+    var closed: Set<Int32> = []
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+      let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+      if opened >= 0 && opened != fd {
+        dup2(opened, fd)
+        close(opened)
+      }
+      closed.insert(fd)
+    }
+    return closed
+  }
+
+  /// Closes standard output and returns why that failed, if it did: some file systems report a
+  /// failed write only when the file is closed.
+  public static func closeStandardOutput() -> FileError? {
+    guard close(1) != 0 else { return nil }
+    let code = errno
+    return code == EBADF || code == EINTR ? nil : POSIX.error(code)
+  }
+
+  public func writeStandardOutput(_ text: String) throws(FileError) {
+    let written = text.withBorrowedUTF8 { writeOutput(UnsafeRawBufferPointer($0)) }
+    if let written { throw written }
+  }
+
+  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
+    if let failure = writeOutput(bytes) { throw failure }
+  }
+
+  private func writeOutput(_ bytes: UnsafeRawBufferPointer) -> FileError? {
+    if closedStreams.contains(1) { return FileError(.other, "standard output is closed") }
+    return POSIX.writeAll(1, bytes) ? nil : POSIX.error(errno)
+  }
+
+  public func writeStandardError(_ text: String) { POSIX.writeAll(2, text) }
+  public var standardOutputIsTerminal: Bool { isatty(1) == 1 }
+  public var standardErrorIsTerminal: Bool { isatty(2) == 1 }
+
+  public var standardInputIsData: Bool {
+    guard !closedStreams.contains(0) else { return false }
+    var info = stat()
+    guard fstat(0, &info) == 0 else { return false }
+    let kind = FileKind(mode: UInt32(info.st_mode))
+    return kind == .fifo || kind == .regular || kind == .socket
+  }
+
+  public var terminalColumns: Int? {
+    var size = winsize()
+    #if canImport(Glibc)
+      let request = UInt(TIOCGWINSZ)
+    #else
+      let request: UInt = 0x4008_7468  // TIOCGWINSZ: a function-like macro Swift cannot import
+    #endif
+    guard ioctl(1, request, &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
+  public func readStandardInput(limit: Int) -> Result<[UInt8], FileError> {
+    if closedStreams.contains(0) { return .failure(FileError(.other, "standard input is closed")) }
+    return POSIX.readAll(fd: 0, sizeHint: 0, limit: limit, waitForData: true)
+  }
+}
+
+extension CLI {
+  /// The environment as a dictionary, from a C `environ` array.
+  public static func environment(_ variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
+    -> [String: String]
+  {
+    var environment: [String: String] = [:]
+    guard var entry = variables else { return environment }
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.firstIndex(of: "=") {
+        environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    return environment
+  }
+}
+
+extension CLI {
+  /// The process from its C arguments to its exit status: standard streams made safe, arguments
+  /// taken as the bytes the user typed, the command run, standard output closed and checked.
+  public static func main(
+    argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+    environment variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  ) -> Int32 {
+    // Before anything opens a file: a closed standard stream must not be taken by the next open.
+    let closedStreams = ProcessIO.openStandardStreams()
+
+    // The arguments as the bytes the user typed: a file name that is not UTF-8 still names its file.
+    let arguments = (1..<Int(argc)).map { index in
+      let argument = argv[index]!
+      return PathName.commandLineArgument(
+        UnsafeBufferPointer(start: argument, count: strlen(argument))
+          .lazy.map { UInt8(bitPattern: $0) })
+    }
+
+    var status = run(arguments, environment: environment(variables), io: ProcessIO(closedStreams: closedStreams))
+    if !closedStreams.contains(1), let failure = ProcessIO.closeStandardOutput() {
+      ProcessIO().writeStandardError("ips-doctor: error: cannot write standard output: \(failure.message)\n")
+      status = max(status, .cannotCreate)
+    }
+    return status.rawValue
+  }
+}

@@ -1,0 +1,133 @@
+import IPSDoctorBatch
+import IPSDoctorJSON
+import IPSDoctorReport
+import IPSDoctorSupport
+import IPSDoctorSymbolication
+
+/// `ips-doctor symbolicate PATH [--dsym PATH]... [-o FILE]`: the report, symbolicated from the
+/// debug files whose UUIDs match its images. A JSON `.ips` stays JSON (the header line as it was,
+/// the body with `symbol`, `symbolLocation`, `sourceFile`, `sourceLine` filled in as Xcode does);
+/// a text report gets `atos`' form `symbol (in Image) (File.swift:42)`. Exit 0 when the report was
+/// written (with a warning when nothing matched), 65 when it cannot be read, 66 when missing.
+struct SymbolicateCommand<IO: CLIIO> {
+  let invocation: Invocation
+  let io: IO
+
+  func run() -> ExitCode {
+    let options = invocation.options
+    let argument = invocation.arguments[0]
+    let input: (display: String, bytes: [UInt8])
+    switch ReportInput.read(argument, options: options, io: io, command: "symbolicate") {
+    case .success(let read): input = read
+    case .failure(let failure): return failure.status
+    }
+    let report: CrashReport
+    do throws(ReportError) {
+      report = try ReportReader.read(input.bytes)
+    } catch {
+      io.writeStandardError("ips-doctor: " + TerminalText.escaped(error.diagnostic(file: input.display)) + "\n")
+      return .dataError
+    }
+
+    let paths = ReportInput.debugPaths(options: options, report: argument == "-" ? nil : PathName(argument))
+    let index = DebugFileIndex(paths: paths)
+    let symbolicator = index.symbolicator(for: report)
+    let summary = symbolicator.symbolicate(report).summary
+    let output: String
+    let frames: Int
+    if report.format == .json, let document = report.bodyDocument,
+      let spliced = JSONSymbolicationSplice.rewrite(document, report: report, symbolicator: symbolicator)
+    {
+      // The header line and the body with the insertions: every byte of the report kept.
+      let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
+      var text = String(decoding: header, as: UTF8.self) + "\n" + String(decoding: spliced.body, as: UTF8.self)
+      if input.bytes.last == UInt8(ascii: "\n") && spliced.body.last != UInt8(ascii: "\n") { text += "\n" }
+      output = text
+      frames = spliced.frames
+    } else if report.format == .json, let body = report.bodyJSON {
+      let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
+      let rewritten = JSONSymbolication.rewrite(body, report: report, symbolicator: symbolicator)
+      output = String(decoding: header, as: UTF8.self) + "\n" + JSONWriter.string(rewritten.body) + "\n"
+      frames = rewritten.frames
+    } else {
+      let rewritten = LegacyTextSymbolication.rewrite(
+        String(decoding: input.bytes, as: UTF8.self), report: report, symbolicator: symbolicator)
+      output = rewritten.text
+      frames = rewritten.frames
+    }
+
+    let destination: CLI.Destination
+    switch CLI.Destination.open(path: options.output, input: argument == "-" ? nil : PathName(argument), io: io) {
+    case .success(let opened): destination = opened
+    case .failure(let refusal): return refusal.status
+    }
+    destination.out.write(output)
+    if let message = destination.commit() {
+      CLI.writeError(message, io: io)
+      return .cannotCreate
+    }
+    for mismatch in summary.mismatches {
+      io.writeStandardError("ips-doctor: warning: \(input.display): " + TerminalText.escaped(mismatch) + "\n")
+    }
+    if frames == 0 {
+      let looked =
+        paths.isEmpty
+        ? "no --dsym given and no .dSYM beside the report"
+        : "\(index.count) debug image\(index.count == 1 ? "" : "s") found, none with a UUID of the report's images"
+      io.writeStandardError("ips-doctor: warning: \(input.display): no frame symbolicated (\(looked))\n")
+    } else {
+      let images = summary.matchedImages.map(TerminalText.escaped).joined(separator: ", ")
+      io.writeStandardError(
+        "ips-doctor: \(input.display): symbolicated \(frames) frame\(frames == 1 ? "" : "s") of \(images)\n")
+    }
+    return .success
+  }
+}
+
+/// Reading the one report of `show` and `symbolicate`, and where their debug files are.
+enum ReportInput {
+  struct Failure: Error {
+    var status: ExitCode
+  }
+
+  /// The report's display name and bytes, or the exit status after saying why not.
+  static func read(_ argument: String, options: Options, io: some CLIIO, command: String)
+    -> Result<(display: String, bytes: [UInt8]), Failure>
+  {
+    func fail(_ display: String, _ message: String, _ status: ExitCode) -> Result<
+      (display: String, bytes: [UInt8]), Failure
+    > {
+      io.writeStandardError("ips-doctor: error: \(display): \(message)\n")
+      return .failure(Failure(status: status))
+    }
+    if argument == "-" {
+      switch io.readStandardInput(limit: options.maxSize) {
+      case .success(let read) where read.count > options.maxSize:
+        return fail("<stdin>", POSIX.tooLarge(size: nil, limit: options.maxSize).message, .dataError)
+      case .success(let read): return .success(("<stdin>", read))
+      case .failure(let error): return fail("<stdin>", error.message, .dataError)
+      }
+    }
+    let path = PathName(argument)
+    switch POSIX.status(path) {
+    case .failure(let error):
+      return fail(path.display, error.message, error.reason == .notFound ? .noInput : .dataError)
+    case .success(let status) where status.kind == .directory:
+      return fail(path.display, "is a folder: \(command) takes one report", .dataError)
+    case .success(let status) where status.kind != .regular:
+      return fail(path.display, "skipped: \(status.kind.phrase), not a regular file", .noInput)
+    case .success:
+      break
+    }
+    switch POSIX.readFile(path, limit: options.maxSize, expectedToExist: false) {
+    case .success(let read): return .success((path.display, read))
+    case .failure(let error): return fail(path.display, error.message, .dataError)
+    }
+  }
+
+  /// `--dsym` paths, or the `.dSYM` bundles beside the report (none for standard input).
+  static func debugPaths(options: Options, report: PathName?) -> [PathName] {
+    if !options.dsyms.isEmpty { return options.dsyms.map(PathName.init) }
+    return report.map(DebugImageLocator.defaultPaths(forReport:)) ?? []
+  }
+}

@@ -1,0 +1,187 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+// Shared recognisers for the language-exception, Swift-runtime and memory-access rules
+// (Rules/Language, Rules/Swift, Rules/Memory).
+
+extension DiagnosisContext {
+  /// The Mach exception as Apple writes it: `EXC_BAD_ACCESS (SIGSEGV)`.
+  var exceptionDisplay: String {
+    switch (exceptionType, signal) {
+    case (let type?, let signal?): "\(type) (\(signal))"
+    case (let type?, nil): type
+    case (nil, let signal?): signal
+    case (nil, nil): "the exception"
+    }
+  }
+
+  /// `exception.type` (or the signal) as evidence.
+  var exceptionEvidence: Evidence? {
+    if let type = exceptionType {
+      return Evidence("exception.type", signal.map { "\(type) (\($0))" } ?? type)
+    }
+    if let signal { return Evidence("exception.signal", signal) }
+    return nil
+  }
+
+  /// `isTrap`, found once by `init(facts:)`: the gating traits and several rules ask.
+  static func isTrap(_ exception: ExceptionInfo?) -> Bool {
+    let type = exception?.type ?? ""
+    let signal = exception?.signal ?? ""
+    return type.hasPrefix("EXC_BREAKPOINT") || type.hasPrefix("EXC_BAD_INSTRUCTION")
+      || signal.hasPrefix("SIGTRAP") || signal.hasPrefix("SIGILL")
+  }
+
+  /// `isAbort`, found once by `init(facts:)`.
+  static func isAbort(_ exception: ExceptionInfo?) -> Bool {
+    (exception?.signal ?? "").hasPrefix("SIGABRT") || (exception?.type ?? "").prefilteredContains("SIGABRT")
+  }
+
+  /// The frame that crashed: frame 0 of the crashed thread.
+  var crashingFrame: (index: Int, frame: Frame, evidence: Evidence)? {
+    guard let backtrace = crashedBacktrace, let frame = backtrace.frames.first else { return nil }
+    return (0, frame, Evidence(backtrace.framePath(0), describe(frame)))
+  }
+
+  /// Evidence for frame `index` of `backtrace`.
+  func frameEvidence(_ backtrace: Backtrace, _ index: Int) -> Evidence {
+    Evidence(backtrace.framePath(index), describe(backtrace.frames[index]))
+  }
+
+  /// The first app frame of `backtrace` as evidence, marked when it lacks a symbol.
+  func appFrameEvidence(in backtrace: Backtrace, from start: Int = 0) -> Evidence? {
+    guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
+    else { return nil }
+    var text = describe(backtrace.frames[index])
+    // `symbol(frame) == nil`, without making the frame's `SymbolName` (and demangling it) to test
+    // it: only mangled names are in `demangledSymbols`, so the frame has none exactly when it has
+    // no text of its own.
+    if !backtrace.frames[index].hasSymbolText { text += " (unsymbolicated)" }
+    return Evidence(backtrace.framePath(index), text)
+  }
+
+  /// "`threads[3].frames[2]` (`Example + 0x1f40`)" for summaries.
+  static func quote(_ evidence: Evidence) -> String {
+    "`\(evidence.detail)` (\(evidence.path))"
+  }
+
+  /// Appends `quote(evidence)` to `text`, without making it a string first.
+  static func appendQuote(_ evidence: Evidence, to text: inout String) {
+    text += "`"
+    text += evidence.detail
+    text += "` ("
+    text += evidence.path
+    text += ")"
+  }
+
+  /// Appends `quote(evidence)` to `text`.
+  static func appendQuote(_ evidence: Evidence, to text: inout UTF8TextBuilder) {
+    text.append(ascii: UInt8(ascii: "`"))
+    text.append(evidence.detail)
+    text.append("` (")
+    text.append(evidence.path)
+    text.append(ascii: UInt8(ascii: ")"))
+  }
+
+  /// The crashed thread's name for summaries: "thread 3 (queue `com.example.sync`)".
+  var crashedThreadDisplay: String? {
+    // The thread read in place (`crashedThread` is a copy) and the text built as bytes, with no
+    // temporary string per interpolation.
+    guard let index = crashedThreadIndex else { return nil }
+    if report.threads[index].isMainThread { return "the main thread" }
+    var text = UTF8TextBuilder(capacity: 48)
+    text.append("thread ")
+    let number = report.threads[index].index
+    if number >= 0 { text.appendDecimal(UInt64(number)) } else { text.append(String(number)) }
+    if let queue = report.threads[index].queue {
+      text.append(" (queue `")
+      text.append(queue)
+      text.append("`)")
+    } else if let name = report.threads[index].name {
+      text.append(" (`")
+      text.append(name)
+      text.append("`)")
+    }
+    return text.string
+  }
+
+  /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.
+  func crashedThreadTop(_ limit: Int, contains fragment: String) -> (index: Int, evidence: Evidence)? {
+    guard let backtrace = crashedBacktrace else { return nil }
+    switch backtrace.symbolText?.firstFrame(containing: fragment, before: limit) ?? .undecided {
+    case .found(let index): return (index, frameEvidence(backtrace, index))
+    case .absent: return nil
+    case .undecided: break
+    }
+    for (index, frame) in backtrace.frames.prefix(limit).enumerated() {
+      if let raw = frame.symbol, raw.utf8Contains(fragment) {
+        return (index, frameEvidence(backtrace, index))
+      }
+    }
+    return nil
+  }
+
+  /// The first of `markers`, in their order, that one of the first `limit` frames of the crashed
+  /// thread contains (as ``crashedThreadTop(_:contains:)`` answers each).
+  func crashedThreadTop(_ limit: Int, containsAny markers: MarkerSet) -> (index: Int, evidence: Evidence)? {
+    guard let backtrace = crashedBacktrace else { return nil }
+    // One pass rules out the many reports whose top frames hold none of them.
+    if let text = backtrace.symbolText, text.firstFrame(containingAny: markers, before: limit) == nil { return nil }
+    for marker in markers.strings {
+      if let found = crashedThreadTop(limit, contains: marker) { return found }
+    }
+    return nil
+  }
+
+  /// Application Specific Information lines that say something (not "abort() called", not the
+  /// simulator's and dyld's configuration lines), with their paths.
+  var informativeApplicationSpecificLines: [Evidence] {
+    var result: [Evidence] = []
+    for info in report.applicationSpecificInfo {
+      if let image = info.image, image.hasPrefix("dyld") || image == "libsystem_sim_platform.dylib" {
+        continue
+      }
+      for (index, line) in info.lines.enumerated() {
+        let trimmed = line.trimmingWhitespace()
+        if trimmed.isEmpty || trimmed == "abort() called" || trimmed.hasPrefix("dyld")
+          || trimmed.hasPrefix("CoreSimulator ")
+        {
+          continue
+        }
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        result.append(Evidence(key, trimmed))
+      }
+    }
+    return result
+  }
+}
+
+// MARK: - Text helpers
+
+enum TextScan {
+  /// The text between the first `open` and the next `close` after it.
+  static func between(_ text: some StringProtocol, _ open: String, _ close: String) -> String? {
+    guard let start = text.prefilteredFirstRange(of: open) else { return nil }
+    let rest = text[start.upperBound...]
+    guard let end = rest.prefilteredFirstRange(of: close) else { return nil }
+    return String(rest[..<end.lowerBound])
+  }
+
+  /// The first `0x…` number in `text` at or after `marker` (or anywhere when `marker` is empty).
+  static func hexNumber(in text: some StringProtocol, after marker: String = "") -> UInt64? {
+    var rest = Substring(text)
+    if !marker.isEmpty {
+      guard let range = rest.prefilteredFirstRange(of: marker) else { return nil }
+      rest = rest[range.upperBound...]
+    }
+    guard let range = rest.prefilteredFirstRange(of: "0x") else { return nil }
+    return rest[range.upperBound...].leadingHexNumber()
+  }
+
+  /// Shortens `text` to `limit` characters with an ellipsis. A text whose bytes already fit is
+  /// returned without counting its characters (a character is at least one byte): most reasons
+  /// are far shorter than the limit.
+  static func clip(_ text: String, _ limit: Int = 300) -> String {
+    text.utf8.count <= limit || text.count <= limit ? text : String(text.prefix(limit)) + "…"
+  }
+}

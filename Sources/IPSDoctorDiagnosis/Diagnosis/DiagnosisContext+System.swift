@@ -1,0 +1,348 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+// Helpers for the system-termination, resource, launch and other-report rules.
+
+/// Up to three termination codes in the value itself (no storage to share or count references
+/// to), for rules' `static let`s: see `DiagnosisContext.terminationCode(in:)`.
+struct TerminationCodes: Sendable {
+  private let first: UInt64
+  private let second: UInt64
+  private let third: UInt64
+  private let count: Int
+
+  init(_ code: UInt64) {
+    (first, second, third, count) = (code, code, code, 1)
+  }
+
+  init(_ first: UInt64, _ second: UInt64, _ third: UInt64) {
+    (self.first, self.second, self.third, count) = (first, second, third, 3)
+  }
+
+  func contains(_ code: UInt64) -> Bool { code == first || code == second || code == third }
+
+  /// The codes, in the order given.
+  var all: [UInt64] { Array([first, second, third].prefix(count)) }
+}
+
+extension DiagnosisContext {
+  /// A termination code (such as `0x8badf00d`) and where the report states it.
+  public struct TerminationCodeMatch: Sendable {
+    public var code: UInt64
+    public var namespace: String?
+    public var evidence: Evidence
+
+    /// `0x8badf00d`
+    public var hex: String { String.hex(code) }
+
+    /// "code 0x8badf00d (namespace FRONTBOARD)"
+    public var phrase: String {
+      "termination code \(hex)" + (namespace.map { " (namespace \($0))" } ?? "")
+    }
+  }
+
+  /// The first of `codes` that the report gives as its termination code: `termination.code`, then
+  /// the exception codes (pre-iOS 13 reports write `Exception Codes: 0x000000008badf00d`), then a
+  /// "Code 0x…" in the termination texts.
+  public func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
+    terminationCode(where: codes.contains)
+  }
+
+  /// `terminationCode(in:)` for a rule's own codes, held inline: eleven rules ask on every report,
+  /// and a static `Set` is one heap object whose reference count every rule call on every thread
+  /// retains and releases, so two threads diagnosing at once would contend for its cache line.
+  func terminationCode(in codes: TerminationCodes) -> TerminationCodeMatch? {
+    terminationCode(where: codes.contains)
+  }
+
+  /// Whether `terminationCode(in: codes)` can find a code: without one of its candidates it
+  /// answers `nil` before reading the report.
+  func hasTerminationCodeCandidate(in codes: TerminationCodes) -> Bool {
+    terminationCodeCandidates.contains(where: codes.contains)
+  }
+
+  private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
+    // Eleven rules ask on every report and most reports hold none of their codes: the few
+    // candidates, gathered once, rule that out before the report's fields are read.
+    guard terminationCodeCandidates.contains(where: codes) else { return nil }
+    // The termination's fields are read in place, with no copy of the whole termination and no
+    // zip of the texts with their numbers: most reports match nothing.
+    if let code = report.termination?.code, codes(code), report.termination?.namespace != "SIGNAL" {
+      let namespace = report.termination?.namespace
+      return TerminationCodeMatch(
+        code: code, namespace: namespace,
+        evidence: Evidence(
+          "termination.code", String.hex(code) + (namespace.map { " (namespace \($0))" } ?? "")))
+    }
+    if let text = report.exception?.codes {
+      for case let value? in exceptionCodeValues where codes(value) {
+        return TerminationCodeMatch(
+          code: value, namespace: report.termination?.namespace,
+          evidence: Evidence("exception.codes", text))
+      }
+    }
+    for index in terminationTextNumbers.indices {
+      if let value = terminationTextNumbers[index].first(where: codes) {
+        let item = terminationTextList[index]
+        return TerminationCodeMatch(
+          code: value, namespace: report.termination?.namespace ?? Self.namespace(in: item.text),
+          evidence: Evidence(item.path, item.text))
+      }
+    }
+    return nil
+  }
+
+  /// `text.split(separator: ",").map(String.parseUInt64)`. In ASCII text every comma byte is a
+  /// comma character (only CR LF joins two ASCII characters), so cutting the UTF-8 view at commas
+  /// gives the same parts without String's walk character by character.
+  static func parseCodes(_ text: String) -> [UInt64?] {
+    let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> [UInt64?]? in
+      guard ByteSearch.isASCII(bytes) else { return nil }
+      var values: [UInt64?] = []
+      // One part per comma at most, and one more: a single allocation instead of regrowing.
+      var commas = 0
+      for byte in bytes where byte == UInt8(ascii: ",") { commas += 1 }
+      values.reserveCapacity(commas + 1)
+      var start = 0
+      while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+        // `split` omits empty parts.
+        if start < end {
+          let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+          values.append(
+            String.asciiParseUInt64(bytes: part) ?? String.characterParseUInt64(Self.substring(text, start, end)))
+        }
+        start = end + 1
+      }
+      return values
+    }
+    if let fast, let values = fast { return values }
+    return text.split(separator: ",").map { String.parseUInt64($0) }
+  }
+
+  /// The part of `text` between two UTF-8 offsets.
+  private static func substring(_ text: String, _ start: Int, _ end: Int) -> Substring {
+    let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
+    return text[lower..<text.utf8.index(lower, offsetBy: end - start)]
+  }
+
+  /// The `0x…` numbers in `text` in order (`0X…` ones only when there is no `0x`); found once per
+  /// report for every termination text, so `terminationCode(in:)` takes the first one in its set.
+  static func hexNumbers(in text: String) -> [UInt64] {
+    // Most texts have no hexadecimal number: a byte search rules them out cheaply.
+    guard text.utf8Contains("0x") || text.utf8Contains("0X") else { return [] }
+    var numbers: [UInt64] = []
+    var rest = Substring(text)
+    while let range = rest.prefilteredFirstRange(of: "0x") ?? rest.prefilteredFirstRange(of: "0X") {
+      if let value = rest[range.upperBound...].leadingHexNumber() { numbers.append(value) }
+      rest = rest[range.upperBound...]
+    }
+    return numbers
+  }
+
+  /// "Namespace SPRINGBOARD, Code 0x8badf00d" → "SPRINGBOARD".
+  static func namespace(in text: String) -> String? {
+    guard let range = text.prefilteredFirstRange(of: "Namespace ") else { return nil }
+    let name = text[range.upperBound...].prefix(while: { $0 != "," && $0 != " " })
+    return name.isEmpty ? nil : String(name)
+  }
+
+  /// The termination's reasons, details and indicator, each with its path. Legacy text reports
+  /// have their "Termination Description" among the reasons.
+  public var terminationTexts: [(path: String, text: String)] { terminationTextList }
+
+  static func makeTerminationTexts(_ report: CrashReport) -> [(path: String, text: String)] {
+    var texts: [(path: String, text: String)] = []
+    if let termination = report.termination {
+      for (index, reason) in termination.reasons.enumerated() {
+        texts.append(("termination.reasons[\(index)]", reason))
+      }
+      for (index, detail) in termination.details.enumerated() {
+        texts.append(("termination.details[\(index)]", detail))
+      }
+      if let indicator = termination.indicator { texts.append(("termination.indicator", indicator)) }
+    }
+    return texts
+  }
+
+  /// All termination texts joined by newlines (watchdog reasons are split over several strings).
+  public var terminationDescription: String {
+    terminationTexts.map(\.text).joined(separator: "\n")
+  }
+
+  /// "The system killed `Example` with termination code 0xdead10cc (namespace RUNNINGBOARD)"
+  public func killedSentence(_ match: TerminationCodeMatch, by killer: String = "The system") -> String {
+    "\(killer) killed \(processDisplayName) with \(match.phrase)"
+  }
+
+  /// The termination description as one quoted line, shortened to `limit` characters; the
+  /// `<RBSTerminateContext| … explanation:` wrapper is dropped.
+  public func quotedTerminationDescription(limit: Int = 240) -> String? {
+    let text = terminationTexts.map { Self.explanation($0.text) }.filter { !$0.isEmpty }
+      .joined(separator: " ")
+    guard !text.isEmpty else { return nil }
+    return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
+  }
+
+  /// "<RBSTerminateContext| domain:10 code:0x… explanation:TEXT reportType:CrashLog …>" → "TEXT".
+  public static func explanation(_ text: String) -> String {
+    var value = Substring(text.trimmingWhitespace())
+    if let range = value.prefilteredFirstRange(of: "explanation:") { value = value[range.upperBound...] }
+    if let range = value.prefilteredFirstRange(of: " reportType:") { value = value[..<range.lowerBound] }
+    if value.hasSuffix(">") && text.hasPrefix("<RBS") { value = value.dropLast() }
+    return value.trimmingWhitespace()
+  }
+
+  /// The first termination text, then reason text, containing `fragment`.
+  public func terminationText(containing fragment: String) -> Evidence? {
+    switch terminationTextBytes?.firstFrame(containing: fragment) ?? .undecided {
+    case .found(let index):
+      let item = terminationTextList[index]
+      return Evidence(item.path, item.text)
+    case .absent:
+      break
+    case .undecided:
+      if let item = terminationTexts.first(where: { $0.text.utf8Contains(fragment) }) {
+        return Evidence(item.path, item.text)
+      }
+    }
+    return reasonText(containing: fragment)
+  }
+
+  // MARK: Process and threads
+
+  /// The process the report is about, for summaries: "`ChatApp`", or "the app".
+  public var processDisplayName: String {
+    if let name = report.processName ?? report.header.appName ?? report.header.name {
+      return "`\(name)`"
+    }
+    return "the app"
+  }
+
+  /// Whether the process is an app extension (its path runs through a `.appex` bundle).
+  public var processIsAppExtension: Bool {
+    (report.processPath ?? report.mainImage?.path ?? "").prefilteredContains(".appex/")
+  }
+
+  /// The main thread (by queue or name, else thread 0), with its index.
+  public var mainOrFirstThread: CrashThread? {
+    report.threads.first(where: { $0.queue == "com.apple.main-thread" || $0.name == "com.apple.main-thread" })
+      ?? report.threads.first(where: { $0.index == 0 })
+  }
+
+  /// Up to `limit` top frames of `thread`, as "`symbol` (threads[0].frames[0])", skipping frames
+  /// with neither symbol nor image.
+  public func topFrames(of thread: CrashThread, limit: Int = 4) -> [Evidence] {
+    var result: [Evidence] = []
+    for (index, frame) in thread.frames.enumerated() {
+      let text = describe(frame)
+      if text == "???" { continue }
+      result.append(Evidence("threads[\(thread.index)].frames[\(index)]", text))
+      if result.count == limit { break }
+    }
+    return result
+  }
+
+  /// "`a` (threads[0].frames[0]), `b` (threads[0].frames[1])"
+  public static func frameList(_ frames: [Evidence]) -> String {
+    // As bytes, made a `String` once, with no interpolated string per frame and no `joined`
+    // (the rules that list frames fire on a fifth of the corpus).
+    var text = UTF8TextBuilder(capacity: frames.count * 64)
+    for (index, frame) in frames.enumerated() {
+      if index > 0 {
+        text.append(ascii: UInt8(ascii: ","))
+        text.append(ascii: UInt8(ascii: " "))
+      }
+      appendQuote(frame, to: &text)
+    }
+    return text.string
+  }
+
+  /// The first app frame on `thread`, with its path.
+  public func firstAppFrame(on thread: CrashThread) -> Evidence? {
+    let backtrace = Backtrace(
+      path: "threads[\(thread.index)].frames", frames: thread.frames, thread: thread)
+    guard let (index, frame) = firstAppFrame(in: backtrace) else { return nil }
+    return Evidence(backtrace.framePath(index), describe(frame))
+  }
+
+  /// The first frame of any thread whose symbol contains one of `fragments`.
+  public func firstFrameInAnyThread(containing fragments: [String]) -> Evidence? {
+    for thread in report.threads {
+      for (index, frame) in thread.frames.enumerated() {
+        guard let symbol = frame.symbol else { continue }
+        if fragments.contains(where: { symbol.utf8Contains($0) }) {
+          return Evidence("threads[\(thread.index)].frames[\(index)]", describe(frame))
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Whether the exception type starts with `type`.
+  public func exceptionTypeHasPrefix(_ type: String) -> Bool {
+    report.exception?.type?.hasPrefix(type) ?? false
+  }
+}
+
+extension String {
+  /// A decimal number that follows `marker` in the text ("allowance of 19.97 seconds" with marker
+  /// "allowance of " → "19.97").
+  func numberFollowing(_ marker: String) -> String? {
+    guard let range = prefilteredFirstRange(of: marker) else { return nil }
+    let digits = self[range.upperBound...].prefix(while: { $0.isNumber || $0 == "." })
+    return digits.isEmpty ? nil : String(digits)
+  }
+
+  /// The default terminators of `textFollowing(_:upTo:)`, built once: a literal in the default
+  /// argument would build and hash the set on every call, found or not.
+  static let lineEnd: Set<Character> = ["\n"]
+
+  /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
+  func textFollowing(_ marker: String, upTo terminators: Set<Character> = String.lineEnd) -> String? {
+    guard let range = prefilteredFirstRange(of: marker) else { return nil }
+    let value =
+      asciiTextFollowing(range.upperBound, upTo: terminators)
+      ?? self[range.upperBound...].prefix(while: { !terminators.contains($0) }).trimmingWhitespace()
+    return value.isEmpty ? nil : value
+  }
+
+  /// What `textFollowing` answers for the text from `start`, over the bytes, when they decide it
+  /// (without walking `Character`s and hashing each into the set): every byte up to and including
+  /// the first terminator is ASCII and not a carriage return, the byte after that terminator (if
+  /// any) is ASCII, and every terminator is one ASCII scalar other than CR. Then every byte up to
+  /// the terminator is one `Character` (only "\r\n" pairs and non-ASCII scalars join bytes, and
+  /// an ASCII `Character` equals only itself among ASCII-scalar terminators), so trimming spaces,
+  /// tabs and line feeds bytewise is `trimmingWhitespace`. `nil` otherwise.
+  func asciiTextFollowing(_ start: Index, upTo terminators: Set<Character>) -> String? {
+    var stops: (low: UInt64, high: UInt64) = (0, 0)
+    for terminator in terminators {
+      guard terminator.utf8.count == 1, let byte = terminator.utf8.first, byte < 0x80,
+        byte != UInt8(ascii: "\r")
+      else { return nil }
+      if byte < 64 { stops.low |= 1 << UInt64(byte) } else { stops.high |= 1 << UInt64(byte - 64) }
+    }
+    let offset = utf8.distance(from: utf8.startIndex, to: start)
+    let result = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      var end = offset
+      while end < bytes.count {
+        let byte = bytes[end]
+        if byte >= 0x80 || byte == UInt8(ascii: "\r") { return nil }
+        let isStop =
+          byte < 64 ? stops.low & (1 << UInt64(byte)) != 0 : stops.high & (1 << UInt64(byte - 64)) != 0
+        if isStop {
+          if end + 1 < bytes.count && bytes[end + 1] >= 0x80 { return nil }
+          break
+        }
+        end += 1
+      }
+      var lower = offset
+      var upper = end
+      while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
+      while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+    }
+    return result ?? nil
+  }
+}

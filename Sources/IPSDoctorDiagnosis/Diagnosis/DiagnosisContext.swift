@@ -1,0 +1,480 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// A report plus the derived facts most rules ask for, computed once per report.
+public struct DiagnosisContext: Sendable {
+  public let report: CrashReport
+  /// Index of the crashed thread in `report.threads`.
+  public let crashedThreadIndex: Int?
+  /// The language exception's reason: `exceptionReason.composed_message`, else `nil`.
+  public let exceptionMessage: String?
+  /// Every line of Application Specific Information.
+  public let applicationSpecificLines: [String]
+  /// Indexes of images that belong to the app (its executable, frameworks and extensions).
+  public var appImageIndexes: Set<Int> { Set(isAppImage.indices.filter { isAppImage[$0] }) }
+  /// Names of the app's images (for text reports whose frames name images directly).
+  public var appImageNames: Set<String> { Set(appImageNameList ?? Self.makeAppImageNames(report, isAppImage)) }
+  /// For each image, whether it is one of `appImageIndexes`: an array, looked up by index, as a
+  /// report has too few images for hashing into a set to pay.
+  package let isAppImage: [Bool]
+  /// `appImageNames` as a list (an app has a handful of images, which a linear search compares
+  /// faster than a set hashes), found with the context only when a frame of the report names its
+  /// image without an index; otherwise (most reports) `nil`, and found again for the rare frame
+  /// from elsewhere that asks, since finding the main image copies every image of the report.
+  let appImageNameList: [String]?
+  /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
+  private(set) var swiftFailures: [SwiftFailure] = []
+  /// `LanguageException.find(in:)`, found once for every rule.
+  private(set) var languageException: LanguageException?
+  /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
+  private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
+  /// `mainThreadAssertion?.isPresent`, stored, so that rules that only test it need not copy the
+  /// assertion (retaining and releasing its arrays and backtrace) to read it.
+  private(set) var isMainThreadAssertionPresent: Bool?
+  /// `mainThreadAssertion.map { $0.deepestAssertingFrame != nil }`, stored for the same reason.
+  private(set) var mainThreadAssertionHasDeepestFrame: Bool?
+  /// `MainThreadAssertion.bridgeFrame(in:)`, found once where a main-thread assertion is present
+  /// (the only reports whose rules look for the bridge; `.none` elsewhere and while `init` runs).
+  private(set) var assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? = nil
+  /// `MemoryFault(_:)`, found once for every rule (`nil` also while `init` runs).
+  private(set) var memoryFault: MemoryFault?
+  /// `StackOverflowEvidence.isPresent(in:)`, found once: five memory rules ask (`nil` only while
+  /// `init` runs).
+  private(set) var isStackOverflow: Bool?
+  /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
+  private(set) var dyldError: DyldError?
+  /// Where the language exception was thrown, when recorded (`lastExceptionBacktrace`).
+  public let lastExceptionBacktrace: Backtrace?
+  /// The crashed thread's frames.
+  public let crashedBacktrace: Backtrace?
+  /// Where the language exception was thrown when recorded, then the crashed thread. Stored, not
+  /// built on every ask: most rules walk it.
+  public let backtraces: [Backtrace]
+  /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: demangling and
+  /// simplifying a name costs far more than every other frame check, and rules ask again and again.
+  let demangledSymbols: [String: SymbolName]
+  /// Every text `reasonText(containing:)` looks through, joined: a fragment absent from it is
+  /// absent from all of them, which one byte search shows.
+  let reasonTextBytes: FrameSymbolText?
+  /// `terminationTexts`, built once.
+  let terminationTextList: [(path: String, text: String)]
+  /// `terminationTexts` joined, so that `terminationText(containing:)` finds the first text holding
+  /// a fragment (or none) with one byte search instead of one per text.
+  let terminationTextBytes: FrameSymbolText?
+  /// The comma-separated parts of `exception.codes`, parsed once (`nil` where a part is no number).
+  let exceptionCodeValues: [UInt64?]
+  /// For each of `terminationTexts`, its `hexNumbers(in:)`.
+  let terminationTextNumbers: [[UInt64]]
+  /// Every code `terminationCode(in:)` can answer: `termination.code` (outside the SIGNAL
+  /// namespace), `exceptionCodeValues` and `terminationTextNumbers`.
+  let terminationCodeCandidates: [UInt64]
+  /// Whether the process stopped on a trap instruction: `EXC_BREAKPOINT (SIGTRAP)` on ARM,
+  /// `EXC_BAD_INSTRUCTION (SIGILL)` on Intel and in the simulator.
+  let isTrap: Bool
+  /// Whether the process was stopped by `abort()` (`EXC_CRASH (SIGABRT)`).
+  let isAbort: Bool
+
+  // Consumed: the context keeps the report, and a caller that is done with it (`Doctor.diagnose`,
+  // the batch) hands it over without a copy. A borrowed argument would be copied into the
+  // context, retaining every text and array of the report and releasing them again with the
+  // context. A caller that goes on using the report still copies it, at the call.
+  public init(report: consuming CrashReport) {
+    // The facts the helpers ask for first, then what the helpers find from them, in place. The
+    // helpers must not be handed `self` while the initializer stores what they find: each would
+    // get a bitwise copy of the whole context, and the initializer would copy it once more at the
+    // end (retaining every field of the report) to destroy the original.
+    self.init(facts: report)
+    Self.collectDerivedFacts(&self)
+  }
+
+  /// Stores what the helpers find from the facts `init(facts:)` stored. Out of line: inlined into
+  /// the initializer, returning `self` copies the whole context and destroys the original.
+  @inline(never)
+  private static func collectDerivedFacts(_ context: inout DiagnosisContext) {
+    // Each helper reads only the facts, the stack-overflow test also the memory fault found here.
+    let swiftFailures = SwiftFailure.collect(in: context)
+    let languageException = LanguageException.collect(in: context)
+    let mainThreadAssertion = MainThreadAssertion.collect(in: context)
+    let assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? =
+      mainThreadAssertion.isPresent ? .some(MainThreadAssertion.collectBridgeFrame(in: context)) : nil
+    let memoryFault = MemoryFault(context)
+    let isStackOverflow = StackOverflowEvidence.collect(in: context, memoryFault: memoryFault)
+    let dyldError = DyldError(context)
+    context.swiftFailures = swiftFailures
+    context.languageException = languageException
+    context.isMainThreadAssertionPresent = mainThreadAssertion.isPresent
+    context.mainThreadAssertionHasDeepestFrame = mainThreadAssertion.deepestAssertingFrame != nil
+    context.mainThreadAssertion = mainThreadAssertion
+    context.assertionBridgeFrame = assertionBridgeFrame
+    context.memoryFault = memoryFault
+    context.isStackOverflow = isStackOverflow
+    context.dyldError = dyldError
+  }
+
+  /// Every stored fact but those the helpers of `init(report:)` find.
+  private init(facts report: consuming CrashReport) {
+    // Stored first and read from there: stored last, after the argument's other uses, it is
+    // copied into the context and the argument destroyed.
+    self.report = report
+    if let faulting = self.report.faultingThread, self.report.threads.indices.contains(faulting) {
+      crashedThreadIndex = faulting
+    } else {
+      crashedThreadIndex = self.report.threads.firstIndex(where: \.triggered)
+    }
+    exceptionMessage = self.report.exceptionReason?.composedMessage
+    applicationSpecificLines = self.report.applicationSpecificLines
+    // Reserved and appended to: `Array(repeating:count:)` allocates through the standard library's
+    // unspecialized path, which looks up the array's type metadata on every call (see
+    // docs/performance-history.md, 'Arrays reserved and appended in the diagnosis').
+    var isAppImage: [Bool] = []
+    isAppImage.reserveCapacity(self.report.images.count)
+    let bundle = BinaryImage.appBundle(ofProcessPath: self.report.processPath)
+    // In place: `enumerated()` and the array's subscript copy every image out of the array.
+    self.report.images.withUnsafeBufferPointer { images in
+      for index in images.indices {
+        isAppImage.append(
+          images[index].name != nil
+            && BinaryImage.isAppImage(
+              name: images[index].name, path: images[index].path, source: images[index].source,
+              bundle: bundle)
+        )
+      }
+    }
+    self.isAppImage = isAppImage
+    appImageNameList = Self.hasFrameNamingItsImage(self.report) ? Self.makeAppImageNames(self.report, isAppImage) : nil
+    if let frames = self.report.lastExceptionBacktrace, !frames.isEmpty {
+      lastExceptionBacktrace = Backtrace(
+        path: "lastExceptionBacktrace", frames: frames, thread: nil, symbolText: FrameSymbolText(frames))
+    } else {
+      lastExceptionBacktrace = nil
+    }
+    if let index = crashedThreadIndex {
+      let thread = self.report.threads[index]
+      crashedBacktrace = Backtrace(
+        path: "threads[" + String(index) + "].frames", frames: thread.frames, thread: thread,
+        symbolText: FrameSymbolText(thread.frames))
+    } else {
+      crashedBacktrace = nil
+    }
+    var backtraces: [Backtrace] = []
+    backtraces.reserveCapacity(2)
+    if let lastExceptionBacktrace { backtraces.append(lastExceptionBacktrace) }
+    if let crashedBacktrace { backtraces.append(crashedBacktrace) }
+    self.backtraces = backtraces
+    var demangled: [String: SymbolName] = [:]
+    // The frames of `backtraces`, in order, read where they are: a loop over the array copies
+    // each backtrace out of it. Where there is a symbol text, only the frames it marks as
+    // possibly mangled are read.
+    func demangle(_ frames: [Frame], at index: Int) {
+      guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
+        let name = frames[index].symbolName
+      else { return }
+      demangled[raw] = name
+    }
+    func demangle(_ backtrace: Backtrace) {
+      if let text = backtrace.symbolText {
+        text.forEachPossiblyMangledSymbol { demangle(backtrace.frames, at: $0) }
+      } else {
+        for index in backtrace.frames.indices { demangle(backtrace.frames, at: index) }
+      }
+    }
+    if let lastExceptionBacktrace { demangle(lastExceptionBacktrace) }
+    if let crashedBacktrace { demangle(crashedBacktrace) }
+    demangledSymbols = demangled
+    // The texts straight into the joined bytes, without gathering them into an array first.
+    var reasonTexts = FrameSymbolText.Builder()
+    reasonTexts.append(exceptionMessage)
+    for info in self.report.applicationSpecificInfo {
+      for line in info.lines { reasonTexts.append(line) }
+    }
+    reasonTexts.append(self.report.exception?.message)
+    if let termination = self.report.termination {
+      for reason in termination.reasons { reasonTexts.append(reason) }
+      for detail in termination.details { reasonTexts.append(detail) }
+    }
+    reasonTextBytes = FrameSymbolText(reasonTexts)
+    let texts = Self.makeTerminationTexts(self.report)
+    terminationTextList = texts
+    var terminationTexts = FrameSymbolText.Builder(count: texts.count)
+    for item in texts { terminationTexts.append(item.text) }
+    terminationTextBytes = FrameSymbolText(terminationTexts)
+    exceptionCodeValues = self.report.exception?.codes.map(Self.parseCodes) ?? []
+    terminationTextNumbers = texts.map { Self.hexNumbers(in: $0.text) }
+    var candidates: [UInt64] = []
+    if let code = self.report.termination?.code, self.report.termination?.namespace != "SIGNAL" {
+      candidates.append(code)
+    }
+    for case let value? in exceptionCodeValues { candidates.append(value) }
+    for numbers in terminationTextNumbers { candidates += numbers }
+    terminationCodeCandidates = candidates
+    isTrap = Self.isTrap(self.report.exception)
+    isAbort = Self.isAbort(self.report.exception)
+  }
+
+  public var crashedThread: CrashThread? {
+    crashedThreadIndex.map { report.threads[$0] }
+  }
+
+  public var exceptionType: String? { report.exception?.type }
+  public var signal: String? { report.exception?.signal }
+
+  /// The reason text wherever the report put it: the composed message, then Application Specific
+  /// Information lines, then the exception message.
+  public var reasonTexts: [String] {
+    var texts: [String] = []
+    if let exceptionMessage { texts.append(exceptionMessage) }
+    texts += applicationSpecificLines
+    if let message = report.exception?.message { texts.append(message) }
+    return texts
+  }
+
+  /// The first reason text containing `fragment`, with where it was found.
+  public func reasonText(containing fragment: String) -> Evidence? {
+    switch reasonTextBytes?.firstFrame(containing: fragment) ?? .undecided {
+    case .found(let index): return reasonEvidence(at: index)
+    case .absent: return nil
+    case .undecided: break
+    }
+    if let exceptionMessage, exceptionMessage.utf8Contains(fragment) {
+      return Evidence("exceptionReason.composed_message", exceptionMessage)
+    }
+    for info in report.applicationSpecificInfo {
+      for (index, line) in info.lines.enumerated() where line.utf8Contains(fragment) {
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        return Evidence(key, line)
+      }
+    }
+    if let message = report.exception?.message, message.utf8Contains(fragment) {
+      return Evidence("exception.message", message)
+    }
+    if let termination = report.termination {
+      for (index, reason) in termination.reasons.enumerated() where reason.utf8Contains(fragment) {
+        return Evidence("termination.reasons[\(index)]", reason)
+      }
+      for (index, detail) in termination.details.enumerated() where detail.utf8Contains(fragment) {
+        return Evidence("termination.details[\(index)]", detail)
+      }
+    }
+    return nil
+  }
+
+  /// The text at `index` in `reasonTextBytes` (the order `reasonText(containing:)` searches in,
+  /// absent texts counted), with its path: the byte search already found which text holds the
+  /// fragment, so searching the texts one by one again would only repeat it.
+  private func reasonEvidence(at index: Int) -> Evidence? {
+    var index = index
+    if index == 0 { return exceptionMessage.map { Evidence("exceptionReason.composed_message", $0) } }
+    index -= 1
+    for info in report.applicationSpecificInfo {
+      if index < info.lines.count {
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        return Evidence(key, info.lines[index])
+      }
+      index -= info.lines.count
+    }
+    if index == 0 { return report.exception?.message.map { Evidence("exception.message", $0) } }
+    index -= 1
+    if let termination = report.termination {
+      if index < termination.reasons.count {
+        return Evidence("termination.reasons[\(index)]", termination.reasons[index])
+      }
+      index -= termination.reasons.count
+      if index < termination.details.count {
+        return Evidence("termination.details[\(index)]", termination.details[index])
+      }
+    }
+    return nil
+  }
+
+  // MARK: Frames
+
+  /// A sequence of frames and where it lives in the report.
+  public struct Backtrace: Sendable {
+    /// `lastExceptionBacktrace` or `threads[N].frames`.
+    public var path: String
+    public var frames: [Frame]
+    public var thread: CrashThread?
+    /// The frames' symbols as one byte string, for the crashed thread and the exception backtrace.
+    var symbolText: FrameSymbolText? = nil
+
+    public func framePath(_ index: Int) -> String {
+      // In storage of its final size: `path + "[" + String(index) + "]"` grows it three times.
+      var text = UTF8TextBuilder(capacity: path.utf8.count + 8)
+      text.append(path)
+      text.append(ascii: UInt8(ascii: "["))
+      text.appendDecimal(UInt64(index))
+      text.append(ascii: UInt8(ascii: "]"))
+      return text.string
+    }
+  }
+
+  /// The first non-`nil` answer of `body` for `backtraces`, in order (exception backtrace first),
+  /// each read where it is stored: a `for` loop over the array copies every backtrace out of it
+  /// (its path, frames, thread and symbol text retained, then released). `backtraces` holds
+  /// exactly `lastExceptionBacktrace` and `crashedBacktrace`, those present.
+  @inline(__always)
+  func firstResult<Result>(inBacktraces body: (Backtrace) throws -> Result?) rethrows -> Result? {
+    if let lastExceptionBacktrace, let result = try body(lastExceptionBacktrace) { return result }
+    if let crashedBacktrace, let result = try body(crashedBacktrace) { return result }
+    return nil
+  }
+
+  /// `body` for each of `backtraces`, in order, read in place as in `firstResult(inBacktraces:)`.
+  @inline(__always)
+  func forEachBacktrace(_ body: (Backtrace) throws -> Void) rethrows {
+    if let lastExceptionBacktrace { try body(lastExceptionBacktrace) }
+    if let crashedBacktrace { try body(crashedBacktrace) }
+  }
+
+  public func isAppFrame(_ frame: Frame) -> Bool {
+    if let index = frame.imageIndex { return isAppImage.indices.contains(index) && isAppImage[index] }
+    if let name = frame.imageName {
+      return (appImageNameList ?? Self.makeAppImageNames(report, isAppImage)).contains(name)
+    }
+    return false
+  }
+
+  /// The names of the images `isAppImage` marks, the main image's and, without either, the
+  /// process name.
+  private static func makeAppImageNames(_ report: borrowing CrashReport, _ isAppImage: [Bool]) -> [String] {
+    var names: [String] = []
+    func insert(_ name: String) { if !names.contains(name) { names.append(name) } }
+    for index in isAppImage.indices where isAppImage[index] {
+      if let name = report.images[index].name { insert(name) }
+    }
+    if let main = report.mainImage, let name = main.name { insert(name) }
+    if let processName = report.processName, names.isEmpty { insert(processName) }
+    return names
+  }
+
+  /// Whether a frame of the report names its image but has no image index (`isAppFrame` then
+  /// looks the name up), read in place.
+  private static func hasFrameNamingItsImage(_ report: borrowing CrashReport) -> Bool {
+    func test(_ frames: [Frame]) -> Bool {
+      frames.withUnsafeBufferPointer { frames in
+        frames.indices.contains { frames[$0].imageIndex == nil && frames[$0].imageName != nil }
+      }
+    }
+    if let frames = report.lastExceptionBacktrace, test(frames) { return true }
+    return report.threads.withUnsafeBufferPointer { threads in
+      threads.indices.contains { test(threads[$0].frames) }
+    }
+  }
+
+  /// The symbol of `frame` with its demangled forms, or `nil` when the frame is unsymbolicated.
+  public func symbol(_ frame: Frame) -> SymbolName? {
+    if !demangledSymbols.isEmpty, let raw = frame.symbol, let name = demangledSymbols[raw] { return name }
+    return frame.symbolName
+  }
+
+  /// `symbol(frame)?.display`, without building a `SymbolName` for a symbol that is not mangled
+  /// (its display form is the symbol itself): rules describe frames by the thousand.
+  func displayName(_ frame: Frame) -> String? {
+    guard let raw = frame.symbol, !raw.isEmpty, raw != "???" else { return nil }
+    if !demangledSymbols.isEmpty, let name = demangledSymbols[raw] { return name.display }
+    guard SwiftDemangler.isMangled(raw) else { return raw }
+    return SymbolName(raw).display
+  }
+
+  /// The first frame in `backtrace` whose symbol (any form) contains `fragment`.
+  public func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (
+    index: Int, evidence: Evidence
+  )? {
+    guard let index = firstFrameIndex(in: backtrace, containing: fragment) else { return nil }
+    return (index, Evidence(backtrace.framePath(index), describe(backtrace.frames[index])))
+  }
+
+  /// The index `firstFrame(in:containing:)` finds, without describing the frame.
+  func firstFrameIndex(in backtrace: Backtrace, containing fragment: String) -> Int? {
+    switch backtrace.symbolText?.firstFrame(containing: fragment) ?? .undecided {
+    case .found(let index): return index
+    case .absent: return nil
+    case .undecided: break
+    }
+    for (index, frame) in backtrace.frames.enumerated() {
+      guard let raw = frame.symbol else { continue }
+      if raw.utf8Contains(fragment) { return index }
+    }
+    return nil
+  }
+
+  /// The first frame of the app's own code in `backtrace`, skipping compiler thunks.
+  public func firstAppFrame(in backtrace: Backtrace) -> (index: Int, frame: Frame)? {
+    firstAppFrameIndex(in: backtrace.frames, from: 0).map { ($0, backtrace.frames[$0]) }
+  }
+
+  /// The index `firstAppFrame(in:)` finds among `frames[start...]`, read in place (neither the
+  /// frames nor each frame copied out).
+  func firstAppFrameIndex(in frames: [Frame], from start: Int) -> Int? {
+    var fallback: Int?
+    for index in start..<max(start, frames.count) where isAppFrame(frames[index]) {
+      if fallback == nil { fallback = index }
+      if let name = displayName(frames[index]), Self.isThunk(name) { continue }
+      return index
+    }
+    return fallback
+  }
+
+  static func isThunk(_ name: String) -> Bool {
+    // Every prefix starts with one of these bytes, and a name starting with any other scalar has
+    // none of them (`hasPrefix` compares `Character`s, and no other character is canonically
+    // equivalent to these): one byte test rules out most names before five `hasPrefix` calls
+    // (the signature and the summary test every app frame they meet).
+    guard let first = name.utf8.first,
+      first == UInt8(ascii: "t") || first == UInt8(ascii: "r") || first == UInt8(ascii: "m")
+        || first == UInt8(ascii: "o") || first == UInt8(ascii: "_")
+    else { return false }
+    return name.hasPrefix("thunk for ") || name.hasPrefix("reabstraction thunk") || name.hasPrefix("merged ")
+      || name.hasPrefix("outlined ") || name.hasPrefix("__swift_")
+  }
+
+  /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
+  /// `ChatApp + 0x13c40` when unsymbolicated.
+  public func describe(_ frame: Frame) -> String {
+    // The parts joined by spaces as bytes and made a `String` once, the numbers written as
+    // digits: no `String` appends and no `String` per number.
+    var text = UTF8TextBuilder(capacity: 128)
+    var parts = 0
+    func separate() {
+      if parts > 0 { text.append(ascii: UInt8(ascii: " ")) }
+      parts += 1
+    }
+    if let image = frame.imageName {
+      separate()
+      text.append(image)
+    }
+    if let name = displayName(frame) {
+      separate()
+      text.append(name)
+      if let location = frame.symbolLocation {
+        text.append(" + ")
+        text.appendDecimal(location)
+      }
+    } else if let offset = frame.imageOffset {
+      separate()
+      text.append("+ ")
+      text.appendHex(offset)
+    } else if let address = frame.address {
+      separate()
+      text.appendHex(address)
+    }
+    if let file = frame.sourceFile {
+      separate()
+      text.append(ascii: UInt8(ascii: "("))
+      text.append(file)
+      if let line = frame.sourceLine {
+        text.append(ascii: UInt8(ascii: ":"))
+        text.append(String(line))
+      }
+      text.append(ascii: UInt8(ascii: ")"))
+    }
+    return parts == 0 ? "???" : text.string
+  }
+
+  /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.
+  public var hasUnsymbolicatedAppFrames: Bool {
+    firstResult(inBacktraces: { backtrace in
+      backtrace.frames.contains { isAppFrame($0) && symbol($0) == nil } ? true : nil
+    }) ?? false
+  }
+}

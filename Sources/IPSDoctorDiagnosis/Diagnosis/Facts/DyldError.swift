@@ -1,0 +1,229 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The dynamic loader's launch error, from `termination.reasons` (iOS 15+/macOS 12+), a legacy
+/// "Termination Description: DYLD, …" line, `asi["dyld"]`, or a legacy report's "Dyld Error
+/// Message" block.
+struct DyldError: DyldLineLookup, Sendable {
+  var namespaceIsDYLD: Bool
+  var code: UInt64?
+  var indicator: String?
+  /// Where the lines come from; they are split only when a marker may be in them, since most
+  /// reports hold no dyld text and the dyld rules look for several markers in every report.
+  private let terminationTexts: [(path: String, text: String)]
+  private let applicationSpecificInfo: [ApplicationSpecificInfo]
+  private let dyldErrorMessage: String?
+  /// The termination texts and the reason texts (which hold every Application Specific line),
+  /// each joined: every line is a piece of one of these texts or of `dyldErrorMessage`, so a
+  /// marker none of them holds is in no line, which two byte searches show.
+  private let terminationTextBytes: FrameSymbolText?
+  private let reasonTextBytes: FrameSymbolText?
+  /// Which of `firstTestMarkers` a text the lines are cut from holds (bit `i` for marker `i`):
+  /// the dyld rules' first tests ask for them in every report, and one scan of the texts for
+  /// the byte they share, when the context is built, answers them all instead of a byte search
+  /// per test (and without copying this error out of the context).
+  private let firstTestMarkersPresent: UInt8
+
+  init(_ context: borrowing DiagnosisContext) {
+    let termination = context.report.termination
+    namespaceIsDYLD = termination?.namespace == "DYLD"
+    code = namespaceIsDYLD ? termination?.code : nil
+    indicator = termination?.indicator
+    // The texts read from locals: a loop over the context's copy of the termination texts copies
+    // the array for every text.
+    let texts = context.terminationTexts
+    let applicationSpecificInfo = context.report.applicationSpecificInfo
+    let dyldErrorMessage = context.report.dyldErrorMessage
+    terminationTexts = texts
+    self.applicationSpecificInfo = applicationSpecificInfo
+    self.dyldErrorMessage = dyldErrorMessage
+    terminationTextBytes = context.terminationTextBytes
+    reasonTextBytes = context.reasonTextBytes
+    var present: UInt8 = 0
+    let markers = Self.firstTestMarkerBytes
+    for index in texts.indices { present |= Self.firstTestMarkerBits(in: texts[index].text, markers) }
+    for index in applicationSpecificInfo.indices {
+      for line in applicationSpecificInfo[index].lines { present |= Self.firstTestMarkerBits(in: line, markers) }
+    }
+    if let dyldErrorMessage { present |= Self.firstTestMarkerBits(in: dyldErrorMessage, markers) }
+    firstTestMarkersPresent = present
+  }
+
+  /// The markers of `missingLibrary` and `missingSymbol`: each holds a "b", which few texts do.
+  static let firstTestMarkers = ["Library not loaded: ", "dependent dylib '", "Symbol not found: "]
+  /// The UTF-8 of `firstTestMarkers`, each with the index of its first "b".
+  private static let firstTestMarkerBytes: [(bytes: [UInt8], anchor: Int)] = firstTestMarkers.map { marker in
+    let bytes = Array(marker.utf8)
+    return (bytes, bytes.firstIndex(of: UInt8(ascii: "b"))!)
+  }
+
+  /// Whether a line may name a missing library (`missingLibrary` is `nil` otherwise).
+  var mayNameMissingLibrary: Bool { firstTestMarkersPresent & 0b011 != 0 }
+  /// Whether a line may name a missing symbol (`missingSymbol` is `nil` otherwise).
+  var mayNameMissingSymbol: Bool { firstTestMarkersPresent & 0b100 != 0 }
+
+  /// Bit `i` set when the UTF-8 of `text` contains that of `firstTestMarkers[i]` (what
+  /// `text.utf8Contains(marker)` answers for each), found by stopping only at the "b"s.
+  static func firstTestMarkerBits(in text: String) -> UInt8 { firstTestMarkerBits(in: text, firstTestMarkerBytes) }
+
+  /// `firstTestMarkerBits(in:)` with `firstTestMarkerBytes` read once by the caller.
+  private static func firstTestMarkerBits(in text: String, _ markers: [(bytes: [UInt8], anchor: Int)]) -> UInt8 {
+    text.withBorrowedUTF8 { bytes -> UInt8 in
+      guard let base = bytes.baseAddress else { return 0 }
+      var present: UInt8 = 0
+      var position = 0
+      while position < bytes.count, let hit = memchr(base + position, Int32(UInt8(ascii: "b")), bytes.count - position)
+      {
+        let found = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+        for index in markers.indices where present & (1 << index) == 0 {
+          let start = found - markers[index].anchor
+          let count = markers[index].bytes.count
+          guard start >= 0, start + count <= bytes.count else { continue }
+          let matches = markers[index].bytes.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, count) == 0 }
+          if matches { present |= 1 << index }
+        }
+        position = found + 1
+      }
+      return present
+    }
+  }
+
+  /// Every line of dyld text the report holds, with where it was found.
+  var lines: [Evidence] {
+    var lines: [Evidence] = []
+    for item in terminationTexts {
+      for piece in Self.pieces(item.text) { lines.append(Evidence(item.path, piece)) }
+    }
+    for info in applicationSpecificInfo {
+      for (index, line) in info.lines.enumerated() {
+        let key = info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]"
+        for piece in Self.pieces(line) { lines.append(Evidence(key, piece)) }
+      }
+    }
+    if lines.isEmpty, let message = dyldErrorMessage {
+      for line in Self.pieces(message) { lines.append(Evidence("dyldErrorMessage", line)) }
+    }
+    return lines
+  }
+
+  /// Whether no line can hold `marker` (a line's bytes are bytes of the text it was cut from).
+  private func isAbsent(_ marker: String) -> Bool {
+    terminationTextBytes?.contains(marker) == false && reasonTextBytes?.contains(marker) == false
+      && !(dyldErrorMessage?.utf8Contains(marker) ?? false)
+  }
+
+  /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
+  static func pieces(_ text: String) -> [String] {
+    // Most texts are one line: without a "\n" or "|" byte there is no such `Character` (each is
+    // one scalar, equivalent to no other), so the text is its one piece, found without walking
+    // it byte by byte.
+    if !hasSeparatorByte(text) {
+      let piece = text.trimmingWhitespace()
+      return piece.isEmpty ? [] : [piece]
+    }
+    return splitPieces(text)
+  }
+
+  /// Whether the UTF-8 of `text` holds a "\n" or a "|".
+  static func hasSeparatorByte(_ text: String) -> Bool {
+    text.withBorrowedUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return false }
+      return memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) != nil
+        || memchr(base, Int32(UInt8(ascii: "|")), bytes.count) != nil
+    }
+  }
+
+  /// `pieces(text)` split at every separator, the reference answer.
+  static func splitPieces(_ text: String) -> [String] {
+    let pieces =
+      text.asciiSplit(separators: [UInt8(ascii: "\n"), UInt8(ascii: "|")])
+      ?? text.split(whereSeparator: { $0 == "\n" || $0 == "|" })
+    return pieces.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+  }
+
+  /// The first line containing `marker` and the text after it (up to the end of the line).
+  func value(after marker: String) -> (evidence: Evidence, value: String)? {
+    // `textFollowing` finds the marker's characters, which hold its bytes.
+    if isAbsent(marker) { return nil }
+    for line in lines {
+      if let value = line.detail.textFollowing(marker) { return (line, value) }
+    }
+    return nil
+  }
+
+  /// Drops " (which was built for iOS 17.0)" style notes and trailing punctuation.
+  static func stripTrailingNotes(_ text: String) -> String {
+    var value = text
+    if let range = value.prefilteredFirstRange(of: " (which was built") { value = String(value[..<range.lowerBound]) }
+    if let range = value.prefilteredFirstRange(of: " Referenced from") { value = String(value[..<range.lowerBound]) }
+    return value.trimmingWhitespace()
+  }
+
+  /// "X" for ".../X.framework/X", else the last path component.
+  static func frameworkName(_ path: String) -> String {
+    if let range = path.prefilteredFirstRange(of: ".framework") {
+      let before = path[..<range.lowerBound]
+      return String(before.split(separator: "/").last ?? before)
+    }
+    return String(path.split(separator: "/").last ?? Substring(path))
+  }
+}
+
+/// The facts read from dyld's lines, over `value(after:)`: `DyldError` answers it with a byte test
+/// and then the lines split again, `DyldLines` with lines split once.
+protocol DyldLineLookup {
+  /// The first line containing `marker` and the text after it (up to the end of the line).
+  func value(after marker: String) -> (evidence: Evidence, value: String)?
+}
+
+extension DyldLineLookup {
+  /// The missing library: "Library not loaded: X" or "dependent dylib 'X' not found".
+  var missingLibrary: (evidence: Evidence, path: String)? {
+    if let found = value(after: "Library not loaded: ") {
+      return (found.evidence, DyldError.stripTrailingNotes(found.value))
+    }
+    if let found = value(after: "dependent dylib '"), let end = found.value.firstIndex(of: "'") {
+      return (found.evidence, String(found.value[..<end]))
+    }
+    return nil
+  }
+
+  /// "Referenced from: <UUID> /path" → "/path"
+  var referencedFrom: String? {
+    guard let value = value(after: "Referenced from: ")?.value else {
+      if let found = value(after: "not found for '"), let end = found.value.firstIndex(of: "'") {
+        return String(found.value[..<end])
+      }
+      return nil
+    }
+    return DyldError.stripTrailingNotes(DyldLines.droppingUUID(value))
+  }
+
+  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), cut from the bytes
+  /// when the text is ASCII (where every `'` character is one byte), without walking the line's
+  /// characters.
+  var triedPaths: [String] {
+    guard let value = value(after: "tried: ")?.value else { return [] }
+    return DyldLines.asciiQuotedParts(value) ?? DyldLines.quotedParts(value)
+  }
+
+  /// "Symbol not found: _X" → "_X"
+  var missingSymbol: (evidence: Evidence, symbol: String)? {
+    guard let found = value(after: "Symbol not found: ") else { return nil }
+    return (found.evidence, DyldError.stripTrailingNotes(found.value))
+  }
+
+  /// "Expected in: <UUID> /path" → "/path"
+  var expectedIn: String? {
+    guard let value = value(after: "Expected in: ")?.value else { return nil }
+    return DyldError.stripTrailingNotes(DyldLines.droppingUUID(value))
+  }
+}

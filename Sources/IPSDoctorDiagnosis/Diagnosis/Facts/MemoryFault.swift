@@ -1,0 +1,276 @@
+import IPSDoctorSupport
+
+/// A bad memory access (`EXC_BAD_ACCESS`, or `SIGSEGV`/`SIGBUS` in older and third-party reports),
+/// with the kind of fault and the address, wherever the report wrote them.
+struct MemoryFault: Sendable {
+  package enum Kind: String, Sendable {
+    case invalidAddress = "KERN_INVALID_ADDRESS"
+    case protectionFailure = "KERN_PROTECTION_FAILURE"
+    case memoryError = "KERN_MEMORY_ERROR"
+    case misaligned = "EXC_ARM_DA_ALIGN"
+    case generalProtection = "EXC_I386_GPFLT"
+    case other = "other"
+  }
+
+  var kind: Kind
+  /// The address the report names (for PAC-flagged faults, the signed pointer before "->").
+  var address: UInt64?
+  /// The address after "->" (the pointer with its authentication bits stripped), when present.
+  var strippedAddress: UInt64?
+  var isPACFlagged: Bool
+  /// The text that named the fault (subtype, codes or type), for summaries.
+  var text: String?
+  var subtypeEvidence: Evidence?
+
+  init?(_ context: borrowing DiagnosisContext) {
+    let exception = context.report.exception
+    let type = exception?.type ?? ""
+    let signal = exception?.signal ?? ""
+    guard
+      type.hasPrefix("EXC_BAD_ACCESS") || type.hasPrefix("SIGSEGV") || type.hasPrefix("SIGBUS")
+        || (type.isEmpty && (signal.hasPrefix("SIGSEGV") || signal.hasPrefix("SIGBUS")))
+    else { return nil }
+    // A kill (watchdog, code signing, jetsam) reported with the exception the thread was in when
+    // killed ("EXC_BAD_ACCESS (SIGKILL)", namespace SPRINGBOARD): not a memory fault of the app.
+    if signal.hasPrefix("SIGKILL") || type.prefilteredContains("SIGKILL") { return nil }
+    if let namespace = context.report.termination?.namespace, namespace != "SIGNAL" { return nil }
+
+    var found: (kind: Kind, text: String, path: String)?
+    let sources: [(String, String?)] = [
+      ("exception.subtype", exception?.subtype), ("exception.codes", exception?.codes),
+      ("exception.message", exception?.message), ("exception.type", exception?.type),
+    ]
+    search: for (path, value) in sources {
+      guard let value else { continue }
+      for (marker, kind) in Self.markers where value.prefilteredContains(marker) {
+        found = (kind, value, path)
+        break search
+      }
+    }
+    if found == nil, let code = exception?.rawCodes.first {
+      let kind: Kind? =
+        switch code {
+        case 1: .invalidAddress
+        case 2: .protectionFailure
+        case 10: .memoryError
+        case 0x101: .misaligned
+        default: nil
+        }
+      if let kind { found = (kind, exception?.codes ?? String.hex(code), "exception.codes") }
+    }
+    kind = found?.kind ?? .other
+    text = found?.text ?? exception?.subtype
+    if let found { subtypeEvidence = Evidence(found.path, found.text) }
+    isPACFlagged =
+      (exception?.subtype ?? "").prefilteredContains("pointer authentication")
+      || (found?.text ?? "").prefilteredContains("pointer authentication")
+
+    if let text = found?.text, let at = TextScan.hexNumber(in: text, after: " at ") {
+      address = at
+    } else if let codes = exception?.rawCodes, codes.count >= 2, type.hasPrefix("EXC_BAD_ACCESS") {
+      address = codes[1]
+    } else if let codes = exception?.codes, type.hasPrefix("EXC_BAD_ACCESS") {
+      let parts = codes.split(separator: ",")
+      if parts.count >= 2 { address = String.parseUInt64(parts[1]) }
+    }
+    if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
+  }
+
+  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`). Five rules ask
+  /// on every report: tested without building an array of the two addresses.
+  var isBad0: Bool { Self.isBad0(kind: kind, address: address, strippedAddress: strippedAddress) }
+
+  /// `isBad0` for the given fields.
+  static func isBad0(kind: Kind, address: UInt64?, strippedAddress: UInt64?) -> Bool {
+    guard kind == .invalidAddress || kind == .other else { return false }
+    if let address, address & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
+    if let strippedAddress, strippedAddress & 0x0000_FFFF_FFFF_FFFF == 0xbad0 { return true }
+    return false
+  }
+
+  /// The texts that name the kind of fault, with the kind each names (built once: as a literal in
+  /// `init` the array would be allocated for every report).
+  private static let markers: [(String, Kind)] = [
+    ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
+    ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
+    ("BUS_ADRALN", .misaligned), ("SEGV_MAPERR", .invalidAddress),
+    ("SEGV_ACCERR", .protectionFailure), ("EXC_I386_GPFLT", .generalProtection),
+  ]
+
+  /// The address without pointer-authentication bits.
+  var effectiveAddress: UInt64? { strippedAddress ?? address }
+
+  var addressDisplay: String {
+    guard let address else { return "an unknown address" }
+    if let strippedAddress, strippedAddress != address {
+      return "`\(String.hex(address))` (`\(String.hex(strippedAddress))` without its authentication bits)"
+    }
+    return "`\(String.hex(address))`"
+  }
+
+  /// The region line of `vmRegionInfo` marked with the arrow (`--->`), trimmed.
+  static func arrowLine(in context: DiagnosisContext) -> Evidence? {
+    if let line = firstArrowLine(in: context.report.vmRegionInfo) {
+      return Evidence("vmRegionInfo", removingArrows(line).trimmingWhitespace())
+    }
+    if let line = firstArrowLine(in: context.report.vmSummary) {
+      return Evidence("vmSummary", removingArrows(line).trimmingWhitespace())
+    }
+    return nil
+  }
+
+  /// The first of `text.split(separator: "\n")` that contains the arrow. In ASCII text without
+  /// carriage returns (every byte one `Character`), that is the line around the arrow's first
+  /// bytes, found without splitting the text.
+  private static func firstArrowLine(in text: String?) -> Substring? {
+    // A line holds the arrow only when the text does: one search rules out most texts.
+    guard let text, text.prefilteredContains("--->") else { return nil }
+    let found = text.utf8.withContiguousStorageIfAvailable { bytes -> (decided: Bool, line: Substring?) in
+      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return (false, nil) }
+      let marker: StaticString = "--->"
+      let arrow = marker.withUTF8Buffer {
+        ByteSearch.firstIndex(of: UnsafeRawBufferPointer($0), in: UnsafeRawBufferPointer(bytes))
+      }
+      guard let arrow else { return (true, nil) }
+      var start = arrow
+      while start > 0 && bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+      var end = arrow
+      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
+      return (true, text[lower..<text.utf8.index(lower, offsetBy: end - start)])
+    }
+    if let found, found.decided { return found.line }
+    return text.split(separator: "\n").first { $0.prefilteredContains("--->") }
+  }
+
+  /// Exactly `line.replacing("--->", with: "")`: over the bytes when `line` is ASCII without
+  /// carriage returns (there every byte is one `Character`, and removing the non-overlapping
+  /// occurrences from left to right is what `replacing` does); `replacing` builds a searcher and a
+  /// new collection `Character` by `Character` otherwise.
+  static func removingArrows(_ line: Substring) -> String {
+    let fast = line.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count)
+      var index = 0
+      while index < bytes.count {
+        if index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"),
+          bytes[index + 2] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ">")
+        {
+          index += 4
+          continue
+        }
+        result.append(bytes[index])
+        index += 1
+      }
+      return String(decoding: result, as: UTF8.self)
+    }
+    if let fast, let text = fast { return text }
+    return String(line.replacing("--->", with: ""))
+  }
+
+  /// The first line of `vmRegionInfo`, e.g. "0x8 is not in any region.".
+  static func regionHeadline(in context: DiagnosisContext) -> Evidence? {
+    // The first non-empty piece of `split(separator: "\n")`, without splitting the rest.
+    guard let text = context.report.vmRegionInfo else { return nil }
+    if let line = asciiFirstLine(text) {
+      let first = line.trimmingWhitespace()
+      return first.isEmpty ? nil : Evidence("vmRegionInfo", first)
+    }
+    let rest = text.drop(while: { $0 == "\n" })
+    guard !rest.isEmpty else { return nil }
+    let first = rest.prefix(while: { $0 != "\n" }).trimmingWhitespace()
+    guard !first.isEmpty else { return nil }
+    return Evidence("vmRegionInfo", first)
+  }
+
+  /// Exactly `text.drop(while: { $0 == "\n" }).prefix(while: { $0 != "\n" })`, over the bytes,
+  /// when the bytes up to the line's end are ASCII without carriage returns (there every byte is
+  /// one `Character`, and a line feed after any of them is one too); `nil` otherwise.
+  static func asciiFirstLine(_ text: String) -> String? {
+    let line = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      var start = 0
+      while start < bytes.count && bytes[start] == UInt8(ascii: "\n") { start += 1 }
+      var end = start
+      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") {
+        if bytes[end] >= 0x80 || bytes[end] == UInt8(ascii: "\r") { return nil }
+        end += 1
+      }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+    return line ?? nil
+  }
+
+  /// Whether the access was a read or a write, from the ARM exception syndrome.
+  static func accessKind(in context: DiagnosisContext) -> String? {
+    guard let description = context.crashedThread?.state?.esrDescription else { return nil }
+    if description.prefilteredContains("write") { return "write" }
+    if description.prefilteredContains("read") { return "read" }
+    return nil
+  }
+
+  /// Appends a sentence naming the faulting frame and the first app frame below it to `text`.
+  /// Piece by piece, into the summary, with no interpolations: each would be a string of its own
+  /// (grown from its literals' size), made, copied into the sentence, the sentence into the
+  /// summary, and freed.
+  static func appendCrashSiteSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
+    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return }
+    text += " The faulting frame is "
+    DiagnosisContext.appendQuote(crashing.evidence, to: &text)
+    evidence.append(crashing.evidence)
+    // Identical functions merged by the linker carry no useful name; the next frame has one.
+    if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
+      let next = context.frameEvidence(backtrace, 1)
+      text += " (a function the linker merged with identical ones), inside "
+      DiagnosisContext.appendQuote(next, to: &text)
+      evidence.append(next)
+    }
+    if context.isAppFrame(crashing.frame) {
+      if context.symbol(crashing.frame) == nil { text += "; symbolicate it to see the line" }
+    } else if let (index, app) = context.indexedAppFrame(in: backtrace) {
+      if index > 6 {
+        let caller = context.frameEvidence(backtrace, 1)
+        text += ", called by "
+        DiagnosisContext.appendQuote(caller, to: &text)
+        text += "; the first app frame is far below, "
+        DiagnosisContext.appendQuote(app, to: &text)
+        text += ", so the system frameworks were working on the app's behalf "
+        text += "(with an object, delegate or buffer the app gave them)"
+        evidence.append(caller)
+      } else {
+        text += ", called from "
+        DiagnosisContext.appendQuote(app, to: &text)
+      }
+      evidence.append(app)
+    }
+    text += "."
+    if let thread = context.crashedThreadDisplay {
+      text += " It happened on "
+      text += thread
+      text += "."
+    }
+  }
+
+}
+
+// MARK: - The app frame with its index
+
+extension DiagnosisContext {
+  /// `appFrameEvidence(in:from:)` with the index of its frame, for the memory and Swift rules
+  /// that also need where the frame is: they parsed it back out of the evidence's path (splitting
+  /// the text) or described a frame they then threw away.
+  func indexedAppFrame(in backtrace: Backtrace, from start: Int = 0) -> (index: Int, evidence: Evidence)? {
+    guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
+    else { return nil }
+    return (index, appFrameEvidence(in: backtrace, at: index))
+  }
+
+  /// The evidence `appFrameEvidence(in:from:)` makes for the app frame at `index`: described,
+  /// and marked when it lacks a symbol.
+  func appFrameEvidence(in backtrace: Backtrace, at index: Int) -> Evidence {
+    let frame = backtrace.frames[index]
+    var text = describe(frame)
+    if symbol(frame) == nil { text += " (unsymbolicated)" }
+    return Evidence(backtrace.framePath(index), text)
+  }
+}

@@ -1,0 +1,242 @@
+import IPSDoctorSupport
+
+/// A stable fingerprint for grouping reports of the same crash in a batch or a baseline.
+///
+/// Built from the winning rule (or the report kind and exception type when no rule matched) and
+/// the top three app frames, each in ``SignatureFrame``'s one spelling (or image + offset when
+/// unsymbolicated), as crash services group by stack. The reason, with addresses and numbers
+/// masked and a leading exception name dropped, stands in only when no app frame is known: one
+/// crash is written with and without its reason, with and without the exception's name in it.
+/// ``components`` says exactly what went in.
+public struct CrashSignature: Sendable, Equatable, Hashable {
+  /// 16 hexadecimal digits (FNV-1a over the components).
+  public var id: String
+  /// The parts it was built from, in order, e.g. `["rule:watchdog-timeout", "reason:…", "frame:…"]`.
+  public var components: [String]
+
+  public init(components: [String]) {
+    self.components = components
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for component in components {
+      // Over the contiguous UTF-8 in place (a byte loop, not the `utf8` view's iterator).
+      component.withBorrowedUTF8 { bytes in
+        for byte in bytes {
+          hash ^= UInt64(byte)
+          hash = hash &* 0x100_0000_01b3
+        }
+      }
+      hash ^= 0x1F
+      hash = hash &* 0x100_0000_01b3
+    }
+    id = Self.hexDigits(hash)
+  }
+
+  /// `hash` as 16 lowercase hexadecimal digits, zero-padded: what `String(hash, radix: 16)` padded
+  /// with zeros gives, written straight into the string's storage (no conversion, `Character`
+  /// count or padding).
+  static func hexDigits(_ hash: UInt64) -> String {
+    String(unsafeUninitializedCapacity: 16) { buffer in
+      let digits: StaticString = "0123456789abcdef"
+      for index in 0..<16 {
+        let nibble = Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xF
+        buffer[index] = digits.utf8Start[nibble]
+      }
+      return 16
+    }
+  }
+
+  /// The version of how signatures are made. Version 1 also hashed the reason beside the frames
+  /// and each frame as its report spelt it; ``upgraded(_:)`` turns its components into this
+  /// version's, so a baseline written by version 1 still matches.
+  public static let version = 2
+
+  /// `winnerRuleID`: the rule ID of the best finding, `nil` when no rule matched.
+  init(context: borrowing DiagnosisContext, winnerRuleID: String?, summary: borrowing CrashSummary) {
+    var components: [String] = []
+    components.reserveCapacity(6)
+    if let winnerRuleID {
+      components.append("rule:" + winnerRuleID)
+    } else {
+      components.append("kind:" + context.report.kind.rawValue)
+      if let exception = summary.exception { components.append("exception:" + exception) }
+    }
+    var frames: [String] = []
+    frames.reserveCapacity(3)
+    // A recursion repeats a few frames hundreds of times: canonicalise each name once.
+    var known: [(name: String, text: String)] = []
+    _ = context.firstResult(inBacktraces: { backtrace -> Void? in
+      for frame in backtrace.frames where context.isAppFrame(frame) {
+        let text: String
+        if let name = context.displayName(frame) {
+          if let seen = known.first(where: { $0.name == name }) {
+            text = seen.text
+          } else {
+            if DiagnosisContext.isThunk(name) { continue }
+            text = SignatureFrame.canonical(name)
+            if known.count < 16 { known.append((name, text)) }
+          }
+        } else if let offset = frame.imageOffset {
+          text = (frame.imageName ?? "?") + "+" + String.hex(offset)
+        } else {
+          continue
+        }
+        if frames.last != text { frames.append(text) }
+        if frames.count == 3 { break }
+      }
+      // The next backtrace only while no frame was found.
+      return frames.isEmpty ? nil : ()
+    })
+    for frame in frames { components.append("frame:" + frame) }
+    // The exception's subtype ("KERN_INVALID_ADDRESS at 0x…") tells frameless crashes apart
+    // where no reason does.
+    if frames.isEmpty, let reason = summary.reason ?? context.report.exception?.subtype ?? summary.headline {
+      components.append("reason:" + Self.reasonKey(reason))
+    }
+    // A jetsam event has no frames: which process the system killed, and why, tells events apart.
+    if frames.isEmpty, let jetsam = context.report.jetsam {
+      if let killed = jetsam.killed.first {
+        components.append("jetsam:" + (killed.reason ?? "") + ":" + (killed.name ?? "?"))
+      } else if let largest = jetsam.largestProcess {
+        components.append("jetsam:largest:" + largest)
+      }
+    }
+    self.init(components: components)
+  }
+
+  /// The reason as a signature holds it: masked, without a leading exception name
+  /// (`NSInternalInconsistencyException: Call must…` and `Call must…` are one reason).
+  static func reasonKey(_ reason: String) -> String {
+    var utf8 = reason
+    // Found in the UTF-8: ": " is ASCII, and a `Character`-wise search of a long reason is slow.
+    guard let offset = utf8.withUTF8({ ByteSearch.firstIndex(of: ": ", in: $0) }) else { return normalise(reason) }
+    let colon = reason.utf8.index(reason.utf8.startIndex, offsetBy: offset)
+    let name = reason[..<colon]
+    guard name.hasSuffix("Exception") || name.hasSuffix("Error"), !name.utf8.contains(UInt8(ascii: " ")) else {
+      return normalise(reason)
+    }
+    return normalise(String(reason[reason.utf8.index(colon, offsetBy: 2)...]))
+  }
+
+  /// Version 1 components as this version makes them: frames in one spelling, and the reason only
+  /// when there is no frame.
+  public static func upgraded(_ components: [String]) -> [String] {
+    let hasFrames = components.contains { $0.hasPrefix("frame:") }
+    return components.compactMap { component in
+      if component.hasPrefix("frame:") {
+        let frame = String(component.dropFirst("frame:".count))
+        // Unsymbolicated frames ("App+0x3e628") were already in their one form.
+        return frame.contains("+0x") && !frame.contains(" ") ? component : "frame:" + SignatureFrame.canonical(frame)
+      }
+      if component.hasPrefix("reason:") {
+        guard !hasFrames else { return nil }
+        // The masked reason of version 1: masking again changes nothing but the exception name.
+        return "reason:" + reasonKey(String(component.dropFirst("reason:".count)))
+      }
+      return component
+    }
+  }
+
+  /// Masks what varies between occurrences of one crash: hexadecimal addresses, numbers, UUIDs.
+  public static func normalise(_ text: String) -> String {
+    normaliseASCII(text) ?? normaliseCharacters(text)
+  }
+
+  /// `normalise(_:)`, `Character` by `Character`.
+  static func normaliseCharacters(_ text: String) -> String {
+    var output = ""
+    var characters = Array(text.prefix(300))
+    var index = 0
+    while index < characters.count {
+      let character = characters[index]
+      if character == "0", index + 1 < characters.count, characters[index + 1] == "x" {
+        var end = index + 2
+        while end < characters.count, characters[end].isHexDigit { end += 1 }
+        output += "0x…"
+        index = end
+        continue
+      }
+      if character.isNumber {
+        var end = index
+        while end < characters.count, characters[end].isNumber || characters[end] == "." { end += 1 }
+        output += "#"
+        index = end
+        continue
+      }
+      if character.isHexDigit, index + 36 <= characters.count,
+        characters[index + 8] == "-", characters[index + 13] == "-",
+        characters[index..<index + 36].allSatisfy({ $0.isHexDigit || $0 == "-" })
+      {
+        output += "<uuid>"
+        index += 36
+        continue
+      }
+      output.append(character)
+      index += 1
+    }
+    characters.removeAll()
+    return output
+  }
+
+  /// `normalise(_:)` over bytes, for text whose first 300 bytes are ASCII without carriage returns
+  /// and whose 301st byte, if any, is ASCII (there every byte of the first 300 is one `Character`,
+  /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
+  /// tests); `nil` for any other text.
+  static func normaliseASCII(_ text: String) -> String? {
+    // Read in place from the contiguous UTF-8, not from a copy into an array.
+    text.withBorrowedUTF8 { utf8 in
+      let checked = UnsafeBufferPointer(rebasing: utf8.prefix(301))
+      guard ByteSearch.isASCII(checked) else { return nil }
+      let bytes = UnsafeBufferPointer(rebasing: checked.prefix(300))
+      guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
+      return normaliseASCII(bytes)
+    }
+  }
+
+  /// The loop of `normaliseASCII(_:)` over bytes already checked.
+  private static func normaliseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    func isHexDigit(_ byte: UInt8) -> Bool {
+      isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    }
+    // At most 2.5 bytes out for each byte in ("0x" becomes "0x…"), written straight into the
+    // string's storage rather than into an array copied into a string afterwards.
+    return String(unsafeUninitializedCapacity: bytes.count * 5 / 2 + 3) { output in
+      var written = 0
+      func write(_ text: StaticString) {
+        for offset in 0..<text.utf8CodeUnitCount { output[written + offset] = text.utf8Start[offset] }
+        written += text.utf8CodeUnitCount
+      }
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "x") {
+          var end = index + 2
+          while end < bytes.count, isHexDigit(bytes[end]) { end += 1 }
+          write("0x…")
+          index = end
+          continue
+        }
+        if isDigit(byte) {
+          var end = index
+          while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
+          write("#")
+          index = end
+          continue
+        }
+        if isHexDigit(byte), index + 36 <= bytes.count,
+          bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
+          bytes[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: "-") })
+        {
+          write("<uuid>")
+          index += 36
+          continue
+        }
+        output[written] = byte
+        written += 1
+        index += 1
+      }
+      return written
+    }
+  }
+}

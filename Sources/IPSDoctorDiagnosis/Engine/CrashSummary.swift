@@ -1,0 +1,186 @@
+import IPSDoctorSupport
+
+/// The facts of a report that a person reads first, whether or not a rule matched.
+public struct CrashSummary: Sendable, Equatable {
+  /// e.g. "EXC_CRASH (SIGABRT)"
+  public var exception: String?
+  /// e.g. "NSInternalInconsistencyException: Call must be made on main thread"
+  public var reason: String?
+  /// e.g. "SIGNAL 6 Abort trap: 6" or "FRONTBOARD 0x8badf00d"
+  public var termination: String?
+  public var crashedThread: Int?
+  public var crashedThreadName: String?
+  public var crashedQueue: String?
+  /// The first frame of the app's own code, in the exception backtrace or the crashed thread.
+  public var firstAppFrame: String?
+  /// Where that frame is, e.g. `lastExceptionBacktrace[7]`.
+  public var firstAppFramePath: String?
+  /// One line for non-crash kinds (panic headline, jetsam largest process, …).
+  public var headline: String?
+  /// The crashed thread's first ``topFrameLimit`` frames, described, the app's own marked.
+  public var topFrames: [TopFrame] = []
+
+  public init(
+    exception: String? = nil, reason: String? = nil, termination: String? = nil, crashedThread: Int? = nil,
+    crashedThreadName: String? = nil, crashedQueue: String? = nil, firstAppFrame: String? = nil,
+    firstAppFramePath: String? = nil, headline: String? = nil, topFrames: [TopFrame] = []
+  ) {
+    self.exception = exception
+    self.reason = reason
+    self.termination = termination
+    self.crashedThread = crashedThread
+    self.crashedThreadName = crashedThreadName
+    self.crashedQueue = crashedQueue
+    self.firstAppFrame = firstAppFrame
+    self.firstAppFramePath = firstAppFramePath
+    self.headline = headline
+    self.topFrames = topFrames
+  }
+
+  /// A frame as the report wrote it (its texts shared with the report, nothing built), described
+  /// when it is shown.
+  public struct TopFrame: Sendable, Equatable {
+    public var index: Int
+    public var image: String?
+    public var symbol: String?
+    public var symbolLocation: UInt64?
+    public var imageOffset: UInt64?
+    public var isApp: Bool
+    /// The description as an ips-doctor record wrote it (`ips-doctor merge` reads frames back
+    /// only as text); `nil` for a frame read from a report, described from its parts.
+    public var recordedText: String? = nil
+
+    public init(
+      index: Int, image: String? = nil, symbol: String? = nil, symbolLocation: UInt64? = nil,
+      imageOffset: UInt64? = nil, isApp: Bool, recordedText: String? = nil
+    ) {
+      self.index = index
+      self.image = image
+      self.symbol = symbol
+      self.symbolLocation = symbolLocation
+      self.imageOffset = imageOffset
+      self.isApp = isApp
+      self.recordedText = recordedText
+    }
+
+    /// "ChatApp PushNotificationDelegate.handle() + 56", as the evidence describes frames.
+    public var text: String {
+      if let recordedText { return recordedText }
+      var parts: [String] = []
+      if let image { parts.append(image) }
+      if let symbol, !symbol.isEmpty, symbol != "???" {
+        let name = SwiftDemangler.isMangled(symbol) ? SymbolName(symbol).display : symbol
+        parts.append(name + (symbolLocation.map { " + \($0)" } ?? ""))
+      } else if let imageOffset {
+        parts.append("+ " + String.hex(imageOffset))
+      }
+      return parts.joined(separator: " ")
+    }
+  }
+
+  static let topFrameLimit = 5
+
+  /// A summary with nothing known, filled in field by field (``ReportRecord`` reads one back).
+  init() {}
+
+  public init(context: borrowing DiagnosisContext) {
+    let report = context.report
+    if let exception = report.exception {
+      switch (exception.type, exception.signal) {
+      case (let type?, let signal?):
+        // As bytes, made a `String` once, not a new string for each `+` (it runs on every report).
+        var text = UTF8TextBuilder(capacity: type.utf8.count + signal.utf8.count + 3)
+        text.append(type)
+        text.append(" (")
+        text.append(signal)
+        text.append(ascii: UInt8(ascii: ")"))
+        self.exception = text.string
+      case (let type?, nil): self.exception = type
+      case (nil, let signal?): self.exception = signal
+      default: self.exception = nil
+      }
+    }
+    if let name = report.exceptionReason?.name, let message = report.exceptionReason?.composedMessage {
+      var text = UTF8TextBuilder(capacity: name.utf8.count + message.utf8.count + 2)
+      text.append(name)
+      text.append(": ")
+      text.append(message)
+      reason = text.string
+    } else if let message = report.exceptionReason?.composedMessage ?? report.exceptionReason?.name {
+      reason = message
+    } else if let line = context.applicationSpecificLines.first(where: Self.isMeaningfulReason) {
+      reason = line
+    }
+    // Without either, there is no reason: exception codes and subtypes stay in `exception`.
+    if let termination = report.termination {
+      // The parts joined by spaces as bytes and made a `String` once, with no array of parts to
+      // join and no `String` appends.
+      var text = UTF8TextBuilder(capacity: 64)
+      var parts = 0
+      func separate() {
+        if parts > 0 { text.append(ascii: UInt8(ascii: " ")) }
+        parts += 1
+      }
+      if let namespace = termination.namespace {
+        separate()
+        text.append(namespace)
+      }
+      if let code = termination.code {
+        separate()
+        if termination.namespace == "SIGNAL" { text.appendDecimal(code) } else { text.appendHex(code) }
+      }
+      if let indicator = termination.indicator {
+        separate()
+        text.append(indicator)
+      }
+      self.termination = parts == 0 ? nil : text.string
+    }
+    if let thread = context.crashedThread {
+      crashedThread = thread.index
+      crashedThreadName = thread.name
+      crashedQueue = thread.queue
+      topFrames.reserveCapacity(min(thread.frames.count, Self.topFrameLimit))
+      for (index, frame) in thread.frames.prefix(Self.topFrameLimit).enumerated() {
+        topFrames.append(
+          TopFrame(
+            index: index, image: frame.imageName, symbol: frame.symbol, symbolLocation: frame.symbolLocation,
+            imageOffset: frame.imageOffset, isApp: context.isAppFrame(frame)))
+      }
+    }
+    if let (frame, path) = context.firstResult(inBacktraces: { backtrace in
+      // `firstAppFrame(in:)`, without copying the frame out.
+      context.firstAppFrameIndex(in: backtrace.frames, from: 0).map { index in
+        (context.describe(backtrace.frames[index]), backtrace.framePath(index))
+      }
+    }) {
+      firstAppFrame = frame
+      firstAppFramePath = path
+    }
+    switch report.kind {
+    case .panic:
+      headline = report.panic?.headline
+    case .jetsam:
+      if let jetsam = report.jetsam {
+        let killed = jetsam.killed.compactMap { process in
+          process.name.map { "\($0) (\(process.reason ?? "killed"))" }
+        }
+        var text = "largest process: \(jetsam.largestProcess ?? "unknown")"
+        if !killed.isEmpty { text += "; killed: " + killed.prefix(5).joined(separator: ", ") }
+        headline = text
+      }
+    case .stackshot:
+      headline = report.stackshot?.reason
+    case .resource, .watchdog:
+      headline = report.resource?.event
+    case .crash, .unknown:
+      break
+    }
+  }
+
+  /// Application Specific Information lines that describe the environment, not the crash.
+  static func isMeaningfulReason(_ line: String) -> Bool {
+    let trimmed = line.trimmingWhitespace()
+    return !trimmed.isEmpty && !trimmed.hasPrefix("CoreSimulator ") && !trimmed.hasPrefix("dyld4 config")
+      && !trimmed.hasPrefix("dyld2 mode") && !trimmed.hasPrefix("dyld3 mode")
+  }
+}

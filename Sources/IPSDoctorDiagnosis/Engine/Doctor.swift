@@ -1,0 +1,93 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// Everything ips-doctor concludes about one report.
+public struct DiagnosisResult: Sendable, Equatable {
+  /// Findings, best first. Empty means inconclusive.
+  public var diagnoses: [Diagnosis]
+  /// What the report says happened, independent of any rule.
+  public var summary: CrashSummary
+  public var signature: CrashSignature
+  /// Ready-to-run commands to symbolicate the app's frames, when they lack symbols.
+  public var symbolication: SymbolicationHint?
+
+  public init(
+    diagnoses: [Diagnosis], summary: CrashSummary, signature: CrashSignature, symbolication: SymbolicationHint? = nil
+  ) {
+    self.diagnoses = diagnoses
+    self.summary = summary
+    self.signature = signature
+    self.symbolication = symbolication
+  }
+
+  public var isInconclusive: Bool { diagnoses.isEmpty }
+
+  /// The highest severity among the findings.
+  public var severity: Severity? { diagnoses.map(\.severity).max() }
+}
+
+/// Runs the rule catalog over reports.
+public enum Doctor {
+  /// Runs every rule of `RuleCatalog.all`.
+  ///
+  /// The report is consumed (see ``DiagnosisContext/init(report:)``): a caller that is done with it
+  /// passes it without a copy.
+  public static func diagnose(_ report: consuming CrashReport) -> DiagnosisResult {
+    // The catalog read in place, not as a default argument, which is retained and released on
+    // every call: threads diagnosing at once would contend for its reference count.
+    run(report, RuleCatalog.all, RuleCatalog.requirements)
+  }
+
+  public static func diagnose(_ report: consuming CrashReport, rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
+    run(report, rules, rules.map { $0.requirement })
+  }
+
+  /// Every rule of `rules` run on every report, whatever its requirement: what the requirements
+  /// are checked against.
+  static func diagnoseUngated(_ report: consuming CrashReport, rules: [any DiagnosisRule.Type] = RuleCatalog.all)
+    -> DiagnosisResult
+  {
+    run(report, rules, nil)
+  }
+
+  /// `requirements`: one for each rule, or `nil` to run every rule.
+  @inline(__always)
+  private static func run(
+    _ report: consuming CrashReport, _ rules: [any DiagnosisRule.Type], _ requirements: [RuleRequirement]?
+  ) -> DiagnosisResult {
+    let context = DiagnosisContext(report: report)
+    let isDamaged = context.report.bodyError != nil
+    let traits = ReportTraits(context)
+    var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
+    for (order, rule) in rules.enumerated() {
+      if let requirements, !requirements[order].admits(traits, context) { continue }
+      if var diagnosis = rule.init().diagnose(context) {
+        // A body that broke part-way may lack the very field that would rule this out.
+        if isDamaged && diagnosis.confidence == .definite {
+          diagnosis.confidence = .likely
+          diagnosis.summary += " (The report is damaged; this was read from the part before the damage.)"
+        }
+        found.append((diagnosis, rule.description.specificity, order))
+      }
+    }
+    found.sort { lhs, rhs in
+      if lhs.diagnosis.confidence != rhs.diagnosis.confidence {
+        return lhs.diagnosis.confidence > rhs.diagnosis.confidence
+      }
+      if lhs.specificity != rhs.specificity { return lhs.specificity > rhs.specificity }
+      if lhs.diagnosis.severity != rhs.diagnosis.severity {
+        return lhs.diagnosis.severity > rhs.diagnosis.severity
+      }
+      return lhs.order < rhs.order
+    }
+    let diagnoses = found.map(\.diagnosis)
+    let summary = CrashSummary(context: context)
+    // The signature first, so that the summary's last use moves it into the result (passed
+    // first, it would be copied to stay readable for the signature); it takes the winner's rule
+    // ID alone rather than a copy of the whole finding.
+    let signature = CrashSignature(context: context, winnerRuleID: diagnoses.first?.ruleID, summary: summary)
+    return DiagnosisResult(
+      diagnoses: diagnoses, summary: summary, signature: signature,
+      symbolication: SymbolicationHint(context: context))
+  }
+}

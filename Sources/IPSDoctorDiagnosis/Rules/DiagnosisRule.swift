@@ -1,0 +1,149 @@
+import IPSDoctorSupport
+
+/// A rule that recognises one cause of a crash.
+///
+/// A new rule is one file in `Rules/<Category>/` holding a type that conforms to this protocol, with
+/// a ``RuleDescription`` carrying at least one triggering and one non-triggering example, and one
+/// line in ``RuleCatalog/all``.
+public protocol DiagnosisRule: Sendable {
+  static var description: RuleDescription { get }
+  init()
+  /// Returns a diagnosis when the report carries this rule's signature, otherwise `nil`.
+  func diagnose(_ context: DiagnosisContext) -> Diagnosis?
+  /// What a report must show before `diagnose` can return a diagnosis; ``Doctor`` does not run
+  /// the rule on other reports. ``RuleRequirement/always`` unless the rule says otherwise.
+  static var requirement: RuleRequirement { get }
+}
+
+extension DiagnosisRule {
+  public static var requirement: RuleRequirement { .always }
+}
+
+extension DiagnosisRule {
+  /// A diagnosis pre-filled from the rule's description.
+  public func finding(
+    confidence: Confidence, summary: String, evidence: [Evidence], remedy: String? = nil,
+    severity: Severity? = nil, verification: [String] = []
+  ) -> Diagnosis {
+    let description = Self.description
+    return Diagnosis(
+      ruleID: description.id, title: description.title, confidence: confidence,
+      severity: severity ?? description.severity, summary: summary, evidence: evidence,
+      remedy: remedy ?? description.remedy, verification: verification,
+      references: description.references)
+  }
+}
+
+/// Groups of rules, in the order the catalog lists them.
+public enum RuleCategory: String, Sendable, CaseIterable {
+  case concurrency = "Swift concurrency and main thread"
+  case languageException = "Language exceptions"
+  case swiftRuntime = "Swift runtime errors"
+  case memory = "Memory access"
+  case systemTermination = "System terminations"
+  case resources = "Resources and jetsam"
+  case launch = "Linking, signing, privacy and guards"
+  case frameworks = "Framework fatal errors"
+  case otherReports = "Other report kinds"
+}
+
+/// Everything a rule says about itself: the catalog, `ips-doctor rules`, `explain`, SARIF rule
+/// metadata and the example tests all read it.
+public struct RuleDescription: Sendable {
+  /// Stable kebab-case id, e.g. `watchdog-timeout`. Ids are API: CI users pin them.
+  public var id: String
+  /// Title Case name.
+  public var title: String
+  /// One sentence, ending with a period.
+  public var summary: String
+  public var category: RuleCategory
+  public var severity: Severity
+  /// Higher is more specific; ranks rules that fire together (a specific exception rule over the
+  /// generic uncaught-exception rule).
+  public var specificity: Int
+  /// Why this happens, in Markdown.
+  public var rationale: String
+  /// What to do, in Markdown.
+  public var remedy: String
+  public var references: [String]
+  /// Built when asked for (by `explain`, the docs and the example tests), not on every diagnosis:
+  /// a rule's examples are its largest part, and a run over one report needs none of them.
+  public var examples: [RuleExample] { makeExamples() }
+  private let makeExamples: @Sendable () -> [RuleExample]
+
+  public init(
+    id: String, title: String, summary: String, category: RuleCategory, severity: Severity = .error,
+    specificity: Int = 50, rationale: String, remedy: String, references: [String] = [],
+    examples: @autoclosure @escaping @Sendable () -> [RuleExample]
+  ) {
+    self.id = id
+    self.title = title
+    self.summary = summary
+    self.category = category
+    self.severity = severity
+    self.specificity = specificity
+    self.rationale = rationale
+    self.remedy = remedy
+    self.references = references
+    self.makeExamples = examples
+  }
+}
+
+/// A minimal report that a rule must (or must not) diagnose. Examples are documentation and tests:
+/// `RuleExampleTests` runs every one and reports a failure at the example's own line.
+public struct RuleExample: Sendable {
+  public enum Input: Sendable {
+    /// The text of a report (an `.ips` header line and body, or a legacy text report).
+    case inline(String)
+    /// A file under `Fixtures/`, e.g. `reports/stack-overflow.ips`.
+    case fixture(String)
+  }
+
+  public enum Expectation: Sendable, Equatable {
+    /// The rule fires with at least this confidence and its summary contains every string.
+    case triggers(Confidence, summaryContains: [String] = [])
+    case doesNotTrigger
+  }
+
+  public var name: String
+  public var input: Input
+  public var expectation: Expectation
+  public var fileID: String
+  public var filePath: String
+  public var line: Int
+  public var column: Int
+
+  public init(
+    _ name: String, _ input: Input, _ expectation: Expectation, fileID: String = #fileID,
+    filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
+    self.name = name
+    self.input = input
+    self.expectation = expectation
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
+  /// A triggering example from an inline report.
+  public static func triggers(
+    _ name: String, _ report: String, _ confidence: Confidence = .definite,
+    summaryContains: [String] = [], fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column
+  ) -> RuleExample {
+    RuleExample(
+      name, .inline(report), .triggers(confidence, summaryContains: summaryContains), fileID: fileID,
+      filePath: filePath, line: line, column: column)
+  }
+
+  /// A non-triggering example from an inline report.
+  public static func ignores(
+    _ name: String, _ report: String, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column
+  ) -> RuleExample {
+    RuleExample(
+      name, .inline(report), .doesNotTrigger, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+}

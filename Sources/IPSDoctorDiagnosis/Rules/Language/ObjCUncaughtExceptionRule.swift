@@ -1,0 +1,140 @@
+import IPSDoctorSupport
+
+/// Any uncaught Objective-C exception (`NSException`): the generic rule under the specific
+/// exception rules.
+public struct ObjCUncaughtExceptionRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "objc-uncaught-exception",
+    title: "Uncaught Objective-C Exception",
+    summary: "An NSException was raised and not caught, so the Objective-C runtime aborted the app.",
+    category: .languageException,
+    severity: .error,
+    specificity: 30,
+    rationale: """
+      Objective-C frameworks report programming errors by raising an `NSException`: an index past \
+      the end of an array, `nil` inserted into a collection, a message the receiver does not \
+      understand, a UIKit assertion. Swift cannot catch these. The exception unwinds to the top of \
+      the thread, the runtime's terminate handler calls `abort()`, and the report shows \
+      `EXC_CRASH (SIGABRT)` with `abort() called`, the exception's name and reason in \
+      `exceptionReason`, and where it was thrown in `lastExceptionBacktrace` (the crashed thread \
+      only shows the abort machinery). A plain `SIGABRT` with `abort() called` and neither of those \
+      is not an exception: see `abort-called`.
+      """,
+    remedy: """
+      Read the exception's reason: it names the broken precondition. Then open the first frame of \
+      your app in the last exception backtrace (symbolicate it if it has no symbol): that is the \
+      call that handed the framework bad input or called it in the wrong state. Fix the input or \
+      the state there; do not try to catch the exception (Swift cannot, and catching it in \
+      Objective-C leaves the framework in an undefined state). Add an exception breakpoint in \
+      Xcode (Breakpoint navigator → + → Exception Breakpoint) to stop at the throw site.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/addressing-language-exception-crashes",
+      "https://developer.apple.com/documentation/xcode/reading-an-exception-message",
+    ],
+    examples: examples)
+
+  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
+  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
+    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
+    // report with an exception, most of which this rule rules out.
+    guard context.languageException?.isObjC == true else { return nil }
+    return diagnose(context, context.languageException!)
+  }
+
+  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
+    let hasReason = exception.name != nil || exception.reason != nil
+    guard hasReason || exception.throwBacktrace != nil else { return nil }
+    // A generic rule: confident about the exception, not about its cause.
+    let confidence: Confidence =
+      exception.name != nil && exception.throwBacktrace != nil ? .likely : .possible
+
+    // The summary's parts appended as bytes and made a `String` once, not joined by `+` and `+=`
+    // (a `String` append per part, the text moving to larger storage at nearly every step).
+    var summary = UTF8TextBuilder(capacity: 640)
+    if let name = exception.name {
+      summary.append("The app was terminated by an uncaught Objective-C exception `")
+      summary.append(name)
+      if let reason = exception.reason {
+        summary.append("`: \"")
+        summary.append(TextScan.clip(reason))
+        summary.append("\".")
+      } else {
+        summary.append("` (no reason recorded).")
+      }
+    } else if let reason = exception.reason {
+      summary.append("The app was terminated by an uncaught Objective-C exception whose name the report ")
+      summary.append("does not record; the reason reads \"")
+      summary.append(TextScan.clip(reason))
+      summary.append("\".")
+    } else {
+      summary.append("The app was terminated by an uncaught Objective-C exception; the report records ")
+      summary.append("where it was thrown (")
+      summary.append(exception.throwBacktrace?.path ?? "the crashed thread")
+      summary.append(") but not its name or reason.")
+    }
+    // The app frame found and described once, for the sentence and the evidence.
+    let appFrame = exception.appFrame(in: context)
+    summary.append(" ")
+    exception.appendThrowSiteSentence(appFrame: appFrame, to: &summary)
+    if let thread = context.crashedThreadDisplay {
+      summary.append(" It was raised on ")
+      summary.append(thread)
+      summary.append(".")
+    }
+
+    var evidence = exception.evidence(reservingCapacityFor: 2)
+    if let appFrame { evidence.append(appFrame) }
+    if let abort = context.reasonText(containing: "abort() called") { evidence.append(abort) }
+    return finding(confidence: confidence, summary: summary.string, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    return [
+      .triggers(
+        "NSInternalInconsistencyException with a backtrace",
+        E.exception(
+          name: "NSInternalInconsistencyException",
+          reason: "Invalid update: invalid number of rows in section 0",
+          middle: [E.F(.foundation, "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]")]),
+        .likely,
+        summaryContains: [
+          "NSInternalInconsistencyException", "Invalid update: invalid number of rows",
+          "ViewController.viewDidLoad()", "lastExceptionBacktrace[3]",
+        ]),
+      .triggers(
+        "reason elided: the exception backtrace alone", E.exception(name: nil, reason: nil), .possible,
+        summaryContains: ["lastExceptionBacktrace"]),
+      .triggers(
+        "older report: Terminating app due to uncaught exception",
+        E.exception(
+          name: nil, reason: nil, backtrace: false,
+          asi:
+            #"{"UIKitCore":["*** Terminating app due to uncaught exception 'NSGenericException', reason: 'Your application has presented a UIAlertController of style UIAlertControllerStyleActionSheet.'"]}"#
+        ),
+        .possible, summaryContains: ["NSGenericException", "UIAlertControllerStyleActionSheet"]),
+      .ignores(
+        "abort() called without an exception (abort-called)",
+        E.exception(
+          name: nil, reason: nil, backtrace: false,
+          crashed: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.app, "fail(_:)")])),
+      .ignores(
+        "C++ exception (cxx-uncaught-exception)",
+        E.exception(
+          name: nil, reason: nil, backtrace: false,
+          asi: #"{"libc++abi.dylib":["terminating due to uncaught exception of type std::out_of_range: vector"]}"#,
+          crashed: [
+            E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libcxxabi, "__abort_message"),
+            E.F(.libcxxabi, "demangling_terminate_handler()"), E.F(.libobjc, "_objc_terminate()"),
+            E.F(.libcxxabi, "std::__terminate(void (*)())"), E.F(.libcxxabi, "__cxa_throw"),
+            E.F(.app, "Parser::parse()"),
+          ])),
+    ]
+  }()
+}

@@ -1,0 +1,90 @@
+import IPSDoctorSupport
+
+/// `EXC_GUARD` / `GUARD_TYPE_FD`: the process closed, duplicated or otherwise misused a file
+/// descriptor that another component guards (for example Core Data's SQLite file).
+public struct GuardFileDescriptorRule: DiagnosisRule {
+  public init() {}
+
+  static let meanings: [String: String] = [
+    "CLOSE": "called `close()` on it",
+    "DUP": "duplicated it with `dup()`, `dup2()` or `fcntl(F_DUPFD)`",
+    "NOCLOEXEC": "removed its `FD_CLOEXEC` flag",
+    "SOCKET_IPC": "sent it through a socket",
+    "FILEPORT": "made a Mach fileport from it",
+    "WRITE": "wrote to it",
+    "MISMATCH": "used it with the wrong guard",
+  ]
+
+  public static let description = RuleDescription(
+    id: "guard-file-descriptor",
+    title: "Guarded File Descriptor Violation",
+    summary:
+      "The process misused a file descriptor guarded by another component, such as closing Core Data's SQLite file.",
+    category: .launch,
+    severity: .error,
+    specificity: 85,
+    rationale: """
+      System libraries guard the file descriptors they own (SQLite databases behind Core Data, \
+      XPC connections, …) so that other code cannot close or duplicate them by mistake. A \
+      violation raises `EXC_GUARD` with subtype `GUARD_TYPE_FD`; the exception message names the \
+      operation (`CLOSE`, `DUP`, `NOCLOEXEC`, `SOCKET_IPC`, `FILEPORT`, `WRITE`) and the file \
+      descriptor. The usual bug is code that closes a descriptor it does not own — a double \
+      `close()`, closing a number after it was reused, or closing every descriptor after \
+      `fork()`.
+      """,
+    remedy: """
+      Find the code that operated on the descriptor (the crashed thread's top frames) and make \
+      it touch only descriptors it opened: close each descriptor exactly once, set the variable \
+      to `-1` after closing, and use `FileHandle`/`FileDescriptor` types that own their \
+      descriptor. Never close descriptors you did not open (for example in a loop over all \
+      numbers).
+      """,
+    references: ["https://developer.apple.com/documentation/xcode/exc_guard"],
+    examples: [
+      .triggers(
+        "CLOSE on a guarded descriptor",
+        SystemExampleReport.report(
+          exceptionType: "EXC_GUARD", signal: "SIGKILL", codes: "0x4000000100000011, 0x08fd4dbfade2dead",
+          subtype: "GUARD_TYPE_FD", message: "CLOSE on file descriptor 17 (guarded with 0x08fd4dbfade2dead)",
+          mainFrames: ["libsystem_kernel.dylib`close", "Example`LogFile.deinit", "Example`main"]),
+        .definite, summaryContains: ["`CLOSE`", "file descriptor 17", "called `close()`", "LogFile.deinit"]),
+      .triggers(
+        "decoded from codes",
+        SystemExampleReport.report(
+          exceptionType: "EXC_GUARD", signal: "SIGKILL", codes: "0x4000000200000005, 0x0",
+          mainFrames: ["libsystem_kernel.dylib`dup", "Example`Pipe.clone()"]),
+        .likely, summaryContains: ["`DUP`", "file descriptor 5"]),
+      .ignores(
+        "mach port guard (guard-mach-port)",
+        SystemExampleReport.report(
+          exceptionType: "EXC_GUARD", signal: "SIGKILL", codes: "0x2000000200000b03, 0x0",
+          subtype: "GUARD_TYPE_MACH_PORT", mainFrames: ["libsystem_kernel.dylib`mach_port_deallocate"])),
+    ])
+
+  /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
+  /// unless the exception type starts with `EXC_GUARD`.
+  public static var requirement: RuleRequirement { .anyOf(.guardException) }
+
+  static let databaseFrames = ["sqlite3", "NSSQLite"]
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let guardException = GuardException(context), guardException.kind == .fileDescriptor else { return nil }
+    var evidence = guardException.evidence
+    var summary = "\(context.processDisplayName) violated a guarded file descriptor (`EXC_GUARD`, `GUARD_TYPE_FD`)"
+    if let violation = guardException.violation {
+      summary += ": `\(violation)`"
+      if let target = guardException.target { summary += " on file descriptor \(target)" }
+      if let meaning = Self.meanings[violation] { summary += " — it \(meaning) although another component guards it" }
+    } else if let target = guardException.target {
+      summary += " on file descriptor \(target)"
+    }
+    summary += "."
+    summary += GuardException.stackSentence(context, evidence: &evidence)
+    if AllThreadSymbols(context).firstFrame(containingFirstOf: Self.databaseFrames, in: context) != nil {
+      summary +=
+        " SQLite is on a stack in this report: the guarded descriptor may be a database file (Core Data uses guarded descriptors)."
+    }
+    return finding(
+      confidence: guardException.decodedFromCodes ? .likely : .definite, summary: summary, evidence: evidence)
+  }
+}

@@ -1,0 +1,118 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// The CPU tried to execute code at an address that holds none: a call through a bad function
+/// pointer.
+public struct BadInstructionFetchRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "bad-instruction-fetch",
+    title: "Call Through A Bad Function Pointer",
+    summary: "The app jumped to an address that is not code, through a bad function pointer, block or method.",
+    category: .memory,
+    severity: .error,
+    specificity: 70,
+    rationale: """
+      When the faulting address equals the program counter (`pc`), or the ARM exception syndrome \
+      says "Instruction Abort", the fault happened while fetching an instruction: the code jumped \
+      to an address that is not executable. Frame 0 then has no image (`???`). The caller is in \
+      the link register (`lr`), which the report symbolicates as frame 1. Typical causes: calling \
+      a block or closure that was freed, a C function pointer or C++ virtual call on a destroyed \
+      object, a corrupted return address (stack buffer overflow), or a NULL function pointer.
+      """,
+    remedy: """
+      Look at the caller (frame 1, the `lr` register): it made the call. Check that the block, \
+      delegate, function pointer or C++ object it called through is still alive (copy blocks that \
+      outlive the call; do not keep `unowned(unsafe)` or raw pointers to objects), and look for \
+      stack buffer overflows in the caller's locals. The Address Sanitizer catches both.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/investigating-memory-access-crashes"
+    ],
+    examples: examples)
+
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let fault = context.memoryFault, !fault.isBad0, let thread = context.crashedThread else {
+      return nil
+    }
+    // A branch through a pointer whose signature failed is pointer-authentication-failure: the
+    // report's flag names the cause, the instruction fetch is only how it showed.
+    if fault.isPACFlagged { return nil }
+    let state = thread.state
+    let pc = state?["pc"] ?? state?["rip"]
+    let far = state?["far"]
+    var evidence = [fault.subtypeEvidence].compactMap { $0 }
+    var confidence: Confidence?
+    if let esr = state?.esrDescription, esr.prefilteredContains("Instruction Abort") {
+      confidence = .definite
+      evidence.append(Evidence("threads[\(thread.index)].threadState.esr", esr))
+    }
+    if let pc, pc == (far ?? fault.effectiveAddress ?? fault.address), fault.address != nil || far != nil {
+      confidence = .definite
+      evidence.append(Evidence("threads[\(thread.index)].threadState.pc", String.hex(pc)))
+    }
+    if confidence == nil, let frame = thread.frames.first, frame.imageIndex == nil, frame.imageName == nil,
+      frame.symbol == nil || frame.symbol == "???", let address = frame.address ?? pc,
+      address == fault.effectiveAddress
+    {
+      confidence = .likely
+      evidence.append(Evidence("threads[\(thread.index)].frames[0]", "??? " + String.hex(address)))
+    }
+    guard let confidence else { return nil }
+
+    let target = pc ?? fault.effectiveAddress
+    var summary =
+      "The CPU tried to execute code at "
+      + (target.map { "`\(String.hex($0))`" } ?? "an address that is not code")
+      + ", which is not executable code: the app called through a bad function pointer, block, "
+      + "method implementation or return address."
+    let lr = state?.registers.first { $0.name == "lr" }
+    if let backtrace = context.crashedBacktrace, backtrace.frames.count > 1 {
+      let caller = context.frameEvidence(backtrace, 1)
+      summary += " The caller (frame 1, from the link register) is \(DiagnosisContext.quote(caller))."
+      evidence.append(caller)
+    } else if let lr {
+      summary += " The link register holds \(String.hex(lr.value))\(lr.symbol.map { " (`\($0)`)" } ?? "")."
+    }
+    if let address = target, address < 0x1000 {
+      summary += " The target is near zero: a NULL function pointer or a nil block was called."
+    }
+    return finding(confidence: confidence, summary: summary, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    return [
+      .ignores(
+        "branch through a pointer flagged as a possible authentication failure (pointer-authentication-failure)",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV",
+          subtype:
+            "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
+          frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
+        )),
+      .triggers(
+        "pc equals the fault address",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000280f1c2a0",
+          frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"lr":{"value":4295032832},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
+        ),
+        .definite, summaryContains: ["`0x280f1c2a0`", "DownloadTask.finish()", "frame 1"]),
+      .ignores(
+        "data access (pc differs from the fault address)",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4382418216},"far":{"value":20635645848},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
+        )),
+    ]
+  }()
+}

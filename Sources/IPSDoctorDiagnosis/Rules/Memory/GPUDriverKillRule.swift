@@ -1,0 +1,85 @@
+import IPSDoctorSupport
+
+/// The GPU driver killed the app for its GPU work: a GPU hang or restart blamed on the app.
+public struct GPUDriverKillRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "gpu-driver-kill",
+    title: "Killed By The GPU Driver",
+    summary: "The GPU driver killed the app because its GPU commands hung or faulted the GPU and forced a restart.",
+    category: .memory,
+    severity: .error,
+    specificity: 85,
+    rationale: """
+      When a command buffer runs too long, faults on the GPU, or hangs it, the driver restarts \
+      the GPU and kills the process it holds responsible. The crashed thread then stops in the \
+      driver's kill path: `gpus_ReturnGuiltyForHardwareRestart` or \
+      `gpus_ReturnGuiltyForSoftwareRestart` (the app caused the restart), or `gpusKillClient`. \
+      The CPU frames show where the app submitted work, not the shader that hung.
+      """,
+    remedy: """
+      Capture a GPU frame (Xcode's Metal debugger) at the same point and look for shaders that \
+      loop too long or read out of bounds, enable Metal API and shader validation, and split \
+      very long command buffers. Check `MTLCommandBuffer.error` and its \
+      `errorOptions = .encoderExecutionStatus` for the failing encoder.
+      """,
+    references: ["https://developer.apple.com/documentation/metal/mtlcommandbuffer/error"],
+    examples: [
+      .triggers(
+        "GPU restart blamed on the app",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_CRASH", signal: "SIGABRT",
+          frames: [
+            LanguageRuntimeExamples.F(.kernel, "__pthread_kill"), LanguageRuntimeExamples.F(.libc, "abort"),
+            LanguageRuntimeExamples.F(.openGL, "gpusKillClient"),
+            LanguageRuntimeExamples.F(.openGL, "gpus_ReturnGuiltyForHardwareRestart"),
+            LanguageRuntimeExamples.F(.app, "Renderer.draw(in:)"),
+          ]),
+        .definite, summaryContains: ["gpus_ReturnGuiltyForHardwareRestart", "Renderer.draw(in:)"]),
+      .ignores(
+        "OpenGL in the background (opengl-background-render)",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000001",
+          frames: [
+            LanguageRuntimeExamples.F(.openGL, "gpus_ReturnNotPermittedKillClient"),
+            LanguageRuntimeExamples.F(.app, "GLView.render()"),
+          ])),
+    ])
+
+  /// `diagnose` needs a `gpus` frame on top of the crashed thread.
+  public static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
+
+  /// The driver's kill path, with its guilt, first; `gpusKillClient` alone says less.
+  static let guiltyFrames = ["gpus_ReturnGuiltyForHardwareRestart", "gpus_ReturnGuiltyForSoftwareRestart"]
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    // Every kill path is a "gpus" function: one search passes most reports.
+    guard context.crashedThreadTop(8, contains: "gpus") != nil else { return nil }
+    // Not in the background: that is opengl-background-render's signature.
+    if context.crashedThreadTop(8, contains: "gpus_ReturnNotPermittedKillClient") != nil { return nil }
+    var hit: (index: Int, evidence: Evidence)?
+    var guilty = false
+    for fragment in Self.guiltyFrames {
+      if let found = context.crashedThreadTop(8, contains: fragment) {
+        hit = found
+        guilty = true
+        break
+      }
+    }
+    if hit == nil { hit = context.crashedThreadTop(8, contains: "gpusKillClient") }
+    guard let hit else { return nil }
+    var evidence = [hit.evidence]
+    var summary = "The GPU driver killed the app in \(DiagnosisContext.quote(hit.evidence))"
+    summary +=
+      guilty
+      ? ": the app's GPU commands hung or faulted the GPU and forced it to restart."
+      : ": the driver ended the app for its GPU work (a hang or fault on the GPU)."
+    if let backtrace = context.crashedBacktrace, let app = context.appFrameEvidence(in: backtrace, from: hit.index) {
+      summary +=
+        " The app submitted that work from \(DiagnosisContext.quote(app)); the shader or command buffer it encoded is the lead."
+      evidence.append(app)
+    }
+    return finding(confidence: guilty ? .definite : .likely, summary: summary, evidence: evidence)
+  }
+}

@@ -1,0 +1,122 @@
+import IPSDoctorSupport
+
+/// `KERN_INVALID_ADDRESS` at an address that is not near zero: a dangling, corrupted or
+/// uninitialised pointer. A symptom, not a root cause.
+public struct InvalidAddressRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "invalid-address",
+    title: "Access To An Unmapped Address",
+    summary: "The app accessed unmapped memory, a symptom of a dangling, corrupted or uninitialised pointer.",
+    category: .memory,
+    severity: .error,
+    specificity: 20,
+    rationale: """
+      `EXC_BAD_ACCESS` with `KERN_INVALID_ADDRESS at 0x…` (or `SEGV_MAPERR` in older and \
+      third-party reports) means the code followed a pointer into memory that is not mapped. \
+      The crashing frame is where the bad pointer was used, which is rarely where it went bad: \
+      an object freed while still referenced, a buffer overflow that overwrote a pointer, a data \
+      race on a reference, or uninitialised memory. Different stacks across reports of the same \
+      build point to memory corruption.
+      """,
+    remedy: """
+      Reproduce with the memory tools, which stop where the pointer goes bad rather than where it \
+      is used: the Address Sanitizer (use after free, overflows), the Thread Sanitizer (races), \
+      Malloc Scribble and Guard Malloc, and Zombie Objects for Objective-C objects (Scheme → Run → \
+      Diagnostics). Review `Unsafe…Pointer`, `Unmanaged`, `unowned(unsafe)` and C/C++ code on the \
+      crashing path, and references shared between threads without synchronisation.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/investigating-memory-access-crashes",
+      "https://developer.apple.com/documentation/xcode/diagnosing-memory-thread-and-crash-issues-early",
+    ],
+    examples: examples)
+
+  /// The summary's last sentence (joined once, not its literals concatenated on every finding).
+  static let symptomSentence =
+    " This is the symptom, not the root cause: the pointer was freed, overwritten or "
+    + "never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard "
+    + "Malloc or Zombie Objects to find where."
+
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let fault = context.memoryFault,
+      fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0
+    else { return nil }
+    if StackOverflowEvidence.isPresent(in: context) { return nil }  // stack-overflow
+    if fault.kind == .invalidAddress, let address = fault.address, address < 0x10000, !fault.isPACFlagged {
+      return nil  // null-pointer-dereference
+    }
+    // Room for every piece of evidence up front (the subtype, the region, up to four frames), so
+    // the array is allocated once, not grown from an array literal.
+    var evidence: [Evidence] = []
+    evidence.reserveCapacity(6)
+    if let subtype = fault.subtypeEvidence { evidence.append(subtype) }
+    // One buffer for the whole summary (the crash-site sentence included), written piece by
+    // piece, so that the text is not allocated again for most pieces (as growth from a literal
+    // and interpolations, each a string of its own, would).
+    var summary = String()
+    summary.reserveCapacity(1024)
+    if fault.kind == .generalProtection {
+      summary +=
+        "The app crashed with \(context.exceptionDisplay) (`EXC_I386_GPFLT`, a general "
+        + "protection fault): on Intel this is an access through a non-canonical pointer, i.e. "
+        + "garbage in a pointer variable."
+    } else {
+      let access = MemoryFault.accessKind(in: context)
+      summary += "The app "
+      summary += access == "write" ? "wrote to" : access == "read" ? "read from" : "accessed"
+      summary += " "
+      summary += fault.addressDisplay
+      summary += ", which is not mapped memory"
+      if let headline = MemoryFault.regionHeadline(in: context) {
+        summary += " (\""
+        summary += headline.detail
+        summary += "\")"
+        evidence.append(headline)
+      }
+      summary += "."
+      if fault.isPACFlagged {
+        summary += " The report flags a possible pointer authentication failure: the pointer's high bits are corrupt."
+      }
+    }
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += Self.symptomSentence
+    return finding(confidence: .likely, summary: summary, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    return [
+      .triggers(
+        "wild pointer in a JavaScript engine's GC",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+          frames: [E.F(.coreFoundation, "hermes::vm::GCScope::_newChunkAndPHV(hermes::vm::HermesValue)"), E.F(.app)],
+          vmRegionInfo:
+            "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES",
+          queue: "com.facebook.react.JavaScript"),
+        .likely,
+        summaryContains: ["`0x4cdfaf798`", "not in any region", "symptom", "Address Sanitizer"]),
+      .triggers(
+        "SEGV_MAPERR from an older third-party report",
+        LanguageRuntimeExamples.signal(
+          type: "SIGSEGV", signal: "SIGSEGV", codes: "SEGV_MAPERR at 0x88000", frames: [E.F(.app)]),
+        .likely, summaryContains: ["`0x88000`"]),
+      .triggers(
+        "Intel general protection fault",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "EXC_I386_GPFLT",
+          codes: "0x000000000000000d, 0x0000000000000000",
+          frames: [E.F(.app, "Mesh.vertex(at:)")]),
+        .likely, summaryContains: ["EXC_I386_GPFLT", "non-canonical", "Mesh.vertex(at:)"]),
+      .ignores("null dereference", E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000")),
+      .ignores(
+        "protection failure",
+        E.badAccess("KERN_PROTECTION_FAILURE at 0x0000000104c2c000")),
+    ]
+  }()
+}

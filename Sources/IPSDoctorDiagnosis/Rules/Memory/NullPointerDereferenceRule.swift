@@ -1,0 +1,141 @@
+import IPSDoctorSupport
+
+/// `EXC_BAD_ACCESS` at an address in the unmapped zero page: a null pointer was dereferenced.
+public struct NullPointerDereferenceRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "null-pointer-dereference",
+    title: "Null Pointer Dereference",
+    summary: "The app read or wrote memory at (or a small offset from) address zero through a null pointer.",
+    category: .memory,
+    severity: .error,
+    specificity: 60,
+    rationale: """
+      The first pages of every process are unmapped (`__PAGEZERO`), so an access at a small \
+      address faults with `EXC_BAD_ACCESS (SIGSEGV)` and `KERN_INVALID_ADDRESS at 0x…`. An address \
+      below `0x1000` is a null pointer (or a field at that offset inside a null pointer's struct, \
+      object or C++ `this`); below `0x10000` it is most likely one. In Swift, messaging `nil` and \
+      optionals are safe, so the pointer is usually unsafe: `UnsafePointer`, `Unmanaged`, \
+      `unowned(unsafe)`, a C or C++ API that returned `NULL`, or a block or function pointer that \
+      was `nil` when called.
+      """,
+    remedy: """
+      Open the faulting frame (symbolicate it if needed) and find the pointer it dereferenced; \
+      the fault address is the offset of the field read from it. Check every pointer that comes \
+      from C, C++ or Objective-C APIs for `NULL`/`nil` before use (in Swift, keep it optional and \
+      `guard let`), and keep the owner of the memory alive while you use it \
+      (`withExtendedLifetime`, no `unowned(unsafe)`). For C++ code, check the object the member \
+      function was called on. The Address Sanitizer (Scheme → Diagnostics) stops at the bad access \
+      with the pointer's history.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/investigating-memory-access-crashes",
+      "https://developer.apple.com/documentation/xcode/sigsegv",
+    ],
+    examples: examples)
+
+  /// `diagnose` starts with `guard let fault = context.memoryFault`.
+  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let fault = context.memoryFault, fault.kind == .invalidAddress, !fault.isBad0,
+      !fault.isPACFlagged, let address = fault.address, address < 0x10000
+    else { return nil }
+    if StackOverflowEvidence.isPresent(in: context) { return nil }  // stack-overflow
+    // A fault inside objc_msgSend/objc_release is a freed object, not a nil one: zombie-object.
+    if ZombieObjectRule.runtimeFault(in: context) != nil { return nil }
+    let definite = address < 0x1000
+    let access = MemoryFault.accessKind(in: context) ?? "access"
+    let pc = context.crashedThread?.state?["pc"]
+
+    // One buffer for the whole summary (the crash-site sentence included), written piece by
+    // piece, so that the text is not allocated again for most pieces (as growth from a literal
+    // and interpolations, each a string of its own, would).
+    var summary = String()
+    summary.reserveCapacity(1024)
+    if let pc, pc == address {
+      summary += "The app jumped to address `"
+      summary += String.hex(address)
+      summary += "`: it called a null function pointer, block or closure."
+    } else {
+      summary += "The app "
+      summary += access == "access" ? "accessed" : (access == "write" ? "wrote to" : "read from")
+      summary += " address `"
+      summary += String.hex(address)
+      summary += "`, "
+      summary +=
+        definite
+        ? "inside the unmapped zero page: it dereferenced a null pointer"
+        : "just above the zero page: most likely a field far inside a null pointer's memory"
+      if address > 0 {
+        summary += " (an offset of "
+        summary += String(address)
+        summary += address == 1 ? " byte" : " bytes"
+        summary += ": a field of a struct, object or C++ `this` that is null)"
+      }
+      summary += "."
+    }
+    // Room for every piece of evidence up front (the subtype, the region, up to four frames), so
+    // the array is allocated once, not grown from an array literal.
+    var evidence: [Evidence] = []
+    evidence.reserveCapacity(6)
+    if let subtype = fault.subtypeEvidence { evidence.append(subtype) }
+    if let headline = MemoryFault.regionHeadline(in: context) { evidence.append(headline) }
+    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    return finding(confidence: definite ? .definite : .likely, summary: summary, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    return [
+      .triggers(
+        "read at 0x8 in C++ on the cooperative pool",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x0000000000000008",
+          frames: [
+            E.F(.app, "std::__1::unordered_map<std::string, std::string>::find(std::string const&)", inline: true),
+            E.F(.app, "mlx::core::fast::CustomKernel::eval_gpu(std::vector<mlx::core::array> const&)"),
+          ],
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":8},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#,
+          vmRegionInfo:
+            "0x8 is not in any region.  Bytes before following region: 4366024696\n--->  \n      __TEXT 1043c4000-108288000",
+          queue: "com.apple.root.user-initiated-qos.cooperative"),
+        .definite,
+        summaryContains: ["read from address `0x8`", "null pointer", "threads[0].frames[0]", "cooperative"]),
+      .triggers(
+        "0x1 in a JavaScript engine",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x0000000000000001",
+          frames: [E.F(.coreFoundation, "hermes::vm::objectPrototypeHasOwnProperty(void*)"), E.F(.app)]),
+        .definite, summaryContains: ["`0x1`", "Example + 0x1000"]),
+      .triggers(
+        "0x3a10: likely",
+        E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"), .likely,
+        summaryContains: ["`0x3a10`"]),
+      .ignores(
+        "large address (invalid-address)",
+        E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
+      .ignores(
+        "small address inside objc_msgSend (zombie-object)",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x0000000000000010",
+          frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "ChatCell.configure(with:)")])),
+      .ignores(
+        "small address while objc_msgSend sent a message (zombie-object)",
+        E.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088",
+          frames: [E.F(.kernel), E.F(.app, "-[Inbox refresh]")],
+          asi: #"{"libobjc.A.dylib":["objc_msgSend() selector name: respondsToSelector:"]}"#)),
+      .ignores(
+        "watchdog kill while the main thread was in a bad state (EXC_BAD_ACCESS (SIGKILL))",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGKILL", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000000",
+          frames: [E.F(.app)], termination: #"{"namespace":"SPRINGBOARD","code":2343432205}"#)),
+      .ignores(
+        "0xbad0 (objc-concurrent-property-access)",
+        E.badAccess("KERN_INVALID_ADDRESS at 0x000000000000bad0")),
+    ]
+  }()
+}

@@ -1,0 +1,70 @@
+import IPSDoctorSupport
+
+/// `gpus_ReturnNotPermittedKillClient`: OpenGL ES rendering while the app was in the background.
+public struct OpenGLBackgroundRenderRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "opengl-background-render",
+    title: "OpenGL ES Rendering In The Background",
+    summary: "The app issued OpenGL ES commands while in the background, and the GPU driver killed it.",
+    category: .memory,
+    severity: .error,
+    specificity: 90,
+    rationale: """
+      iOS does not let background apps use the GPU. When an app submits OpenGL ES work after it \
+      has been backgrounded, the driver calls `gpus_ReturnNotPermittedKillClient`, which crashes \
+      the app on purpose (usually `EXC_BAD_ACCESS (SIGSEGV)` or `SIGABRT`). The culprit is a \
+      render loop (`CADisplayLink`, `GLKViewController`, a game engine or map view) that keeps \
+      drawing after `applicationWillResignActive`/`sceneWillResignActive`.
+      """,
+    remedy: """
+      Stop rendering before the app leaves the foreground: pause the display link or render loop \
+      in `sceneWillResignActive(_:)` (or `applicationWillResignActive(_:)`), call `glFinish()` \
+      there, and don't resume until the app is active again. OpenGL ES is deprecated; moving the \
+      renderer to Metal removes this class of crash.
+      """,
+    references: [
+      "https://developer.apple.com/library/archive/documentation/3DDrawing/Conceptual/OpenGLES_ProgrammingGuide/ImplementingaMultitasking-awareOpenGLESApplication/ImplementingaMultitasking-awareOpenGLESApplication.html",
+      "https://developer.apple.com/documentation/xcode/identifying-the-cause-of-common-crashes",
+    ],
+    examples: examples)
+
+  /// `diagnose` needs a `gpus` frame on top of the crashed thread.
+  public static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let hit = context.crashedThreadTop(8, contains: "gpus_ReturnNotPermittedKillClient") else {
+      return nil
+    }
+    var evidence = [hit.evidence]
+    var summary =
+      "The GPU driver killed the app (`gpus_ReturnNotPermittedKillClient` at \(hit.evidence.path)) because it submitted OpenGL ES commands while in the background."
+    if let backtrace = context.crashedBacktrace, let app = context.appFrameEvidence(in: backtrace, from: hit.index) {
+      summary += " The app's rendering call is \(DiagnosisContext.quote(app))."
+      evidence.append(app)
+    }
+    if let type = context.exceptionEvidence { evidence.append(type) }
+    return finding(confidence: .definite, summary: summary, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    return [
+      .triggers(
+        "render loop in the background",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x0000000000000001",
+          frames: [
+            E.F(.openGL, "gpus_ReturnNotPermittedKillClient"), E.F(.openGL, "gpusSubmitDataBuffers"),
+            E.F(.openGL, "glFlush"), E.F(.app, "GameRenderer.drawFrame(_:)"),
+          ]),
+        .definite, summaryContains: ["gpus_ReturnNotPermittedKillClient", "GameRenderer.drawFrame(_:)"]),
+      .ignores(
+        "a crash in OpenGL code in the foreground",
+        E.badAccess(
+          "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+          frames: [E.F(.openGL, "gleRunVertexSubmitImmediate"), E.F(.app, "GameRenderer.drawFrame(_:)")])),
+    ]
+  }()
+}

@@ -1,0 +1,158 @@
+import IPSDoctorSupport
+
+/// A jetsam event (bug_type 298) that is not the app crossing its own limit: a summary of who
+/// was killed and why.
+public struct JetsamEventRule: DiagnosisRule {
+  public init() {}
+
+  static let reasonMeanings: [String: String] = [
+    "vm-pageshortage": "the system ran short of memory and reclaimed it from background processes",
+    "vm-thrashing": "the system was thrashing (paging heavily)",
+    "vnode-limit": "too many files were open system-wide",
+    "highwater": "a system process went over its high-water mark",
+    "fc-thrashing": "the file cache was thrashing on memory-mapped files",
+    "jettisoned": "the process was jettisoned for another reason",
+    "per-process-limit": "the process crossed its memory limit",
+    "idle-exit": "an idle process was asked to exit",
+  ]
+
+  public static let description = RuleDescription(
+    id: "jetsam-event",
+    title: "Jetsam Event",
+    summary: "The system killed processes to free memory; a summary of the jetsam event report.",
+    category: .otherReports,
+    severity: .warning,
+    specificity: 40,
+    rationale: """
+      A jetsam event report (bug_type 298) lists every process's memory when the system ran low \
+      and which processes it killed, with a reason. `per-process-limit` means a process crossed \
+      its own limit (see `jetsam-memory-limit`); `vm-pageshortage`, `vnode-limit`, \
+      `fc-thrashing` and `vm-thrashing` mean the *system* was short and killed background \
+      processes by priority — usually not the fault of the process that was killed; \
+      `highwater` is a system daemon over its expected use. The largest process is a hint at \
+      who caused the pressure.
+      """,
+    remedy: """
+      If the app was killed for `vm-pageshortage` or similar while in the background, that is \
+      normal: save state when entering the background and restore it on relaunch so the user \
+      does not notice. If the app was the largest process, reduce its footprint (see \
+      `jetsam-memory-limit`).
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/identifying-high-memory-use-with-jetsam-event-reports"
+    ],
+    examples: [
+      .triggers(
+        "system daemon over its highwater mark",
+        ExampleReport.ips(
+          #"{"memoryStatus":{"pageSize":4096},"largestProcess":"SpringBoard","processes":[{"name":"heard","pid":2,"rpages":652,"states":["daemon","idle"]},{"name":"SpringBoard","pid":57,"rpages":61443,"reason":"highwater","states":[]}]}"#,
+          bugType: "298"),
+        .definite, summaryContains: ["`SpringBoard` (pid 57, 240.0 MB, highwater)", "system process"]),
+      .triggers(
+        "many background apps killed for vm-pageshortage",
+        ExampleReport.ips(
+          #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Game","processes":[{"name":"Example","pid":812,"rpages":9000,"reason":"vm-pageshortage","states":["suspended"]},{"name":"Mail","pid":813,"rpages":4000,"reason":"vm-pageshortage"},{"name":"Maps","pid":814,"rpages":5000,"reason":"vm-pageshortage"},{"name":"Game","pid":90,"rpages":120000,"states":["frontmost"]}]}"#,
+          bugType: "298"),
+        .definite, summaryContains: ["3 processes", "vm-pageshortage", "`Game`", "not the fault"]),
+      .triggers(
+        "the app crossed its own limit: summary beside jetsam-memory-limit",
+        ExampleReport.ips(
+          #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Example","processes":[{"name":"Example","pid":812,"rpages":92802,"reason":"per-process-limit","states":["frontmost"]}]}"#,
+          bugType: "298"),
+        .definite, summaryContains: ["jetsam-memory-limit"]),
+      .ignores(
+        "a crash report",
+        SystemExampleReport.report(
+          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+    ])
+
+  /// `guard let analysis = JetsamAnalysis(context)`, which needs `report.jetsam`.
+  public static var requirement: RuleRequirement { .anyOf(.jetsamSummary) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let analysis = JetsamAnalysis(context) else { return nil }
+    let processes = analysis.jetsam.processes
+    var evidence: [Evidence] = []
+    // Built as bytes and made a `String` once: appended to a `String` part by part, the summary
+    // would regrow and be copied at most steps.
+    var summary = UTF8TextBuilder(capacity: 1024)
+    summary.append("This is a jetsam event report (the system ran low on memory), not a crash of the app.")
+    if let largest = analysis.jetsam.largestProcess {
+      evidence.append(Evidence("largestProcess", largest))
+      summary.append(" The largest process was ")
+      if let index = processes.firstIndex(where: { $0.name == largest }) {
+        summary.append(analysis.describe(processes[index]))
+      } else {
+        summary.append("`")
+        summary.append(largest)
+        summary.append("`")
+      }
+      summary.append(".")
+    }
+    // Indexes, not the processes with their offsets: `enumerated().filter` copies every killed
+    // process (its strings retained) into the array.
+    let killed = processes.indices.filter { processes[$0].reason != nil }
+    if killed.isEmpty {
+      summary.append(" No process was killed in this report.")
+    } else {
+      summary.append(" Killed: ")
+      for (position, index) in killed.prefix(5).enumerated() {
+        if position > 0 { summary.append(", ") }
+        summary.append(analysis.describe(processes[index]))
+      }
+      if killed.count > 5 {
+        summary.append(" and ")
+        summary.append(String(killed.count - 5))
+        summary.append(" more")
+      }
+      summary.append(".")
+      for index in killed.prefix(5) {
+        evidence.append(
+          Evidence(
+            "processes[" + String(index) + "].reason",
+            (processes[index].name ?? "?") + ": " + (processes[index].reason ?? "")))
+      }
+      var counts: [String: Int] = [:]
+      for index in killed { counts[processes[index].reason ?? "", default: 0] += 1 }
+      for (reason, count) in counts.sorted(by: { $0.key < $1.key }) {
+        guard let meaning = Self.reasonMeanings[reason], reason != "per-process-limit" || analysis.limitKill == nil
+        else { continue }
+        if reason == "highwater" {
+          summary.append(" `highwater`: ")
+          summary.append(meaning)
+          summary.append(" — a system process, not the app.")
+        } else if count >= 3 {
+          summary.append(" ")
+          summary.append(String(count))
+          summary.append(" processes were killed for `")
+          summary.append(reason)
+          summary.append("`: ")
+          summary.append(meaning)
+          summary.append("; background processes killed this way are not the fault of the process.")
+        } else {
+          summary.append(" `")
+          summary.append(reason)
+          summary.append("`: ")
+          summary.append(meaning)
+          summary.append(".")
+        }
+      }
+    }
+    if let app = analysis.appEntry {
+      summary.append(" The app ")
+      summary.append(analysis.describe(app.process))
+      summary.append(" appears at ")
+      summary.append(app.path)
+      summary.append(app.process.reason == nil ? " and was not killed." : ".")
+      evidence.append(Evidence(app.path, app.process.name ?? ""))
+    }
+    if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "298")) }
+    if let kill = analysis.limitKill {
+      summary.append(" ")
+      summary.append(analysis.describe(kill.process))
+      summary.append(" crossed its own memory limit (see `jetsam-memory-limit`).")
+      return finding(confidence: .definite, summary: summary.string, evidence: evidence, severity: .note)
+    }
+    return finding(confidence: .definite, summary: summary.string, evidence: evidence)
+  }
+}

@@ -1,0 +1,106 @@
+import IPSDoctorSupport
+
+/// A kernel panic report (bug_type 210): the whole device or Mac restarted.
+public struct KernelPanicRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "kernel-panic",
+    title: "Kernel Panic",
+    summary: "The operating system kernel panicked and the device restarted; this is not an app crash.",
+    category: .otherReports,
+    severity: .note,
+    specificity: 70,
+    rationale: """
+      A panic report (bug_type 210, `panic-full-*.ips`, or text starting with `panic(cpu …)`) is \
+      written when the kernel stops the whole system. Its panic string names the cause (a \
+      driver, a hardware watchdog, a coprocessor that stopped responding) and the task and \
+      thread that were running. Apps cannot cause panics through public APIs; a panic that \
+      names an app as the panicked task usually still points at a kernel or driver bug the app \
+      happened to trigger.
+      """,
+    remedy: """
+      Nothing to fix in the app. Install OS updates; if panics recur on one device, run Apple \
+      Diagnostics and contact Apple support or file a Feedback report with the panic file \
+      attached. If the panicked task is your app and the panic is reproducible, file a Feedback \
+      report with the steps.
+      """,
+    references: ["https://support.apple.com/guide/mac-help/if-your-mac-restarts-and-a-message-appears-mchlp2890/mac"],
+    examples: [
+      .triggers(
+        "bridgeOS panic",
+        ExampleReport.ips(
+          #"{"build":"Bridge OS 2.4.1 (15P6703)","product":"iBridge2,3","panicString":"panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected\nDebugger message: panic\nPanicked task 0xffffffe000121720: 3422 pages, 204 threads: pid 0: kernel_task\nPanicked thread: 0xffffffe0005b2d90, backtrace: 0xffffffe037663530, tid: 342\n"}"#,
+          bugType: "210"),
+        .definite, summaryContains: ["x86 global reset detected", "pid 0: kernel_task", "not a crash of the app"]),
+      .ignores(
+        "a crash report",
+        SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
+    ])
+
+  /// `diagnose` starts with `guard context.report.kind == .panic`.
+  public static var requirement: RuleRequirement { .anyOf(.panicKind) }
+
+  /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
+  /// `text.replacing(target, with: " ")` over the bytes, for text that is all ASCII without
+  /// carriage returns (there every byte is one `Character`, so the left-to-right matches are the
+  /// same); `nil` for any other text, which `replacing` handles.
+  static func asciiReplacing(_ target: [UInt8], in text: String) -> String? {
+    let bytes = Array(text.utf8)
+    guard bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return nil }
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      if index + target.count <= bytes.count && bytes[index..<index + target.count].elementsEqual(target) {
+        result.append(UInt8(ascii: " "))
+        index += target.count
+      } else {
+        result.append(bytes[index])
+        index += 1
+      }
+    }
+    return String(decoding: result, as: UTF8.self)
+  }
+
+  static func panicMessage(_ headline: String) -> String {
+    var message = headline.prefilteredFirstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
+    if let range = message.prefilteredFirstRange(of: "\\n") { message = String(message[..<range.lowerBound]) }
+    message = Self.asciiReplacing(Array("\" \"".utf8), in: message) ?? message.replacing("\" \"", with: " ")
+    message = Self.asciiReplacing(Array("  ".utf8), in: message) ?? message.replacing("  ", with: " ")
+    while message.first == "\"" || message.first == " " { message.removeFirst() }
+    while message.last == "\"" || message.last == " " { message.removeLast() }
+    return message
+  }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard context.report.kind == .panic else { return nil }
+    let panic = context.report.panic
+    var evidence: [Evidence] = []
+    var summary = "This is a kernel panic report: the operating system stopped and restarted"
+    if let product = panic?.product { summary += " on `\(product)`" }
+    if let build = panic?.build { summary += " running \(build)" }
+    summary += "."
+    if let headline = panic?.headline {
+      evidence.append(Evidence("panicString", headline))
+      summary += " The panic reads \"\(Self.panicMessage(headline))\"."
+    } else if context.report.bodyError != nil {
+      evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "210"))
+      summary += " The panic body could not be read."
+    }
+    var appPanicked = false
+    if let task = panic?.panickedTask {
+      evidence.append(Evidence("panicString (Panicked task)", task))
+      summary += " Panicked task: `\(task)`."
+      let names = [context.report.header.appName, context.report.processName].compactMap { $0 }
+      appPanicked = names.contains(where: { task.prefilteredContains($0) })
+    }
+    if let thread = panic?.panickedThread { summary += " \(thread.trimmingWhitespace())." }
+    summary +=
+      appPanicked
+      ? " The panicked task is the app itself: the app triggered the panic, but the bug is in the kernel or a driver."
+      : " This is not a crash of the app."
+    if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "210")) }
+    return finding(confidence: panic?.headline != nil ? .definite : .likely, summary: summary, evidence: evidence)
+  }
+}

@@ -1,0 +1,96 @@
+import IPSDoctorSupport
+
+/// "Simultaneous accesses to 0x…, but modification requires exclusive access".
+public struct SwiftExclusivityViolationRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "swift-exclusivity-violation",
+    title: "Swift Exclusive Access Violation",
+    summary: "A variable was modified while another access to it was in progress (Swift exclusivity).",
+    category: .swiftRuntime,
+    severity: .error,
+    specificity: 80,
+    rationale: """
+      Swift requires that a variable being modified (an `inout` argument, a `mutating` method, \
+      a `modify` accessor) is not accessed by anything else until the modification ends. The \
+      compiler catches most overlaps; the run-time check (on in Debug builds and by default in \
+      Release since Swift 5) catches the rest — typically class properties and globals reached \
+      through closures or observers during the modification — and aborts with "Simultaneous \
+      accesses to 0x…, but modification requires exclusive access". The report's frames show both \
+      accesses' call path through `swift_beginAccess`.
+      """,
+    remedy: """
+      Break the overlap: copy the value to a local, mutate the local, and write it back; don't \
+      read or modify the same property from a `didSet`, a closure or a delegate callback that runs \
+      during the modification; pass values instead of `inout` references to `self`'s own \
+      properties.
+
+      ```swift
+      var items = self.items      // copy
+      items.sort(by: comparator)  // comparator may read self.items safely now
+      self.items = items          // write back
+      ```
+      """,
+    references: [
+      "https://www.swift.org/blog/swift-5-exclusivity/",
+      "https://docs.swift.org/swift-book/documentation/the-swift-programming-language/memorysafety/",
+    ],
+    examples: examples)
+
+  /// Reason text (`reasonText(containing:)`), or `swift_beginAccess` on an abort or a trap.
+  public static var requirement: RuleRequirement { .anyOf([.reasonText, .abort, .trap]) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    let text = context.reasonText(containing: "Simultaneous accesses to")
+    let frame = context.crashedThreadTop(8, contains: "swift_beginAccess")
+    guard text != nil || (frame != nil && (context.isAbort || context.isTrap)) else { return nil }
+    var evidence = [text, frame?.evidence].compactMap { $0 }
+    var summary = "Swift's exclusivity check stopped the app"
+    if let text {
+      summary += ": \"\(TextScan.clip(text.detail))\" (\(text.path))."
+    } else {
+      summary += ": `swift_beginAccess` aborted on the crashed thread (\(frame!.evidence.path))."
+    }
+    if let previous = context.reasonText(containing: "Previous access") {
+      summary += " \(previous.detail.trimmingWhitespace())"
+      if !summary.hasSuffix(".") { summary += "." }
+      evidence.append(previous)
+    }
+    if let backtrace = context.crashedBacktrace,
+      let app = context.appFrameEvidence(in: backtrace, from: frame?.index ?? 0)
+    {
+      summary += " The conflicting access starts in \(DiagnosisContext.quote(app))."
+      evidence.append(app)
+    }
+    return finding(confidence: text != nil ? .definite : .likely, summary: summary, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    let frames: [E.F] =
+      E.swiftRuntimeAbortFrames + [
+        E.F(
+          .swiftCore,
+          "swift::runtime::AccessSet::insert(swift::runtime::Access*, void*, void*, swift::ExclusivityFlags)"),
+        E.F(.swiftCore, "swift_beginAccess"), E.F(.app, "Playlist.shuffle()"),
+      ]
+    return [
+      .triggers(
+        "overlapping modification",
+        E.signal(
+          type: "EXC_CRASH", signal: "SIGABRT", frames: frames,
+          asi:
+            #"{"libswiftCore.dylib":["Simultaneous accesses to 0x600000c3d1f0, but modification requires exclusive access.","Previous access (a modification) started at Example`Playlist.shuffle() + 64 (0x100f3c2a0)."]}"#
+        ),
+        .definite,
+        summaryContains: ["Simultaneous accesses to 0x600000c3d1f0", "Previous access", "Playlist.shuffle()"]),
+      .ignores(
+        "swift_beginAccess deep in an unrelated trap",
+        E.trap(
+          frames: [E.F(.app, "Playlist.next()")] + Array(repeating: E.F(.app, "Playlist.next()"), count: 8) + [
+            E.F(.swiftCore, "swift_beginAccess")
+          ])),
+    ]
+  }()
+}

@@ -1,0 +1,139 @@
+import IPSDoctorSupport
+
+/// `fatalError(_:)`, `precondition(_:_:)` or `assert(_:_:)` stopped the app with a message.
+public struct SwiftFatalErrorRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "swift-fatal-error",
+    title: "Swift Fatal Error, Precondition Or Assertion",
+    summary: "Swift code stopped the app on purpose: fatalError, a failed precondition or a failed assertion.",
+    category: .swiftRuntime,
+    severity: .error,
+    specificity: 45,
+    rationale: """
+      `fatalError(_:)`, `precondition(_:_:)`/`preconditionFailure(_:)` and \
+      `assert(_:_:)`/`assertionFailure(_:)` (Debug builds only) stop the process with a trap \
+      (`EXC_BREAKPOINT (SIGTRAP)`) after writing "File.swift:42: Fatal error: message" (or \
+      "Precondition failed", "Assertion failed") into Application Specific Information. Libraries \
+      and frameworks use them too, for example SwiftUI, SwiftData and the standard library. The \
+      message states the invariant that the program found broken. In optimised builds \
+      `precondition` keeps the trap but drops the message; the symbolicated frame reads "Swift \
+      runtime failure: precondition failure".
+      """,
+    remedy: """
+      Read the message and go to the file and line it names: the condition there did not hold. \
+      Fix the state that broke it. If the situation can legitimately happen (bad input, missing \
+      data, a network response), replace the trap with error handling (`throw`, return an \
+      optional, show an error).
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/addressing-crashes-from-swift-runtime-errors",
+      "https://developer.apple.com/documentation/swift/fatalerror(_:file:line:)",
+      "https://developer.apple.com/documentation/swift/precondition(_:_:file:line:)",
+    ],
+    examples: examples)
+
+  /// `diagnose` takes its failure from `SwiftFailure.all(in:)`, which is `context.swiftFailures`.
+  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+
+  /// Messages that other rules explain better: the Swift runtime rules here, and the Swift
+  /// concurrency and framework fatal errors of the concurrency rules. Built once: as a computed
+  /// property the four arrays would be joined again for every failure tested.
+  static let specificFragments: [String] =
+    SwiftForceUnwrapNilRule.fragments + SwiftIndexOutOfRangeRule.fragments
+    + SwiftArithmeticOverflowRule.fragments
+    + [
+      "Could not cast value of type", "Attempted to read an unowned reference", "Simultaneous accesses to",
+      "SWIFT TASK CONTINUATION MISUSE", "Incorrect actor executor assumption",
+      "No ObservableObject of type", "No Observable object of type",
+      "failed to find a currently active container",
+    ]
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    // The first candidate, without filtering (and copying) the ones after it.
+    let candidate = SwiftFailure.all(in: context).first { failure in
+      failure.kind != .runtimeMessage
+        && !Self.specificFragments.contains { failure.message.prefilteredContains($0) }
+    }
+    guard let failure = candidate else { return nil }
+    var evidence = [failure.evidence]
+    let what: String
+    switch failure.kind {
+    case .preconditionFailed: what = "A precondition failed (`precondition`/`preconditionFailure`)"
+    case .assertionFailed: what = "An assertion failed (`assert`/`assertionFailure`, a Debug build)"
+    case .runtimeFailure:
+      what =
+        failure.message.hasPrefix("precondition")
+        ? "A precondition failed in an optimised build (`precondition`, `preconditionFailure` or a library check)"
+        : "A Swift runtime check failed"
+    default: what = "`fatalError` (or a library's fatal error) stopped the app"
+    }
+    var summary = what
+    if failure.message.isEmpty {
+      summary += " without a message (\(failure.evidence.path))."
+    } else {
+      summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
+    }
+    failure.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
+    let remedy = failure.remedy(Self.description.remedy) { "Open \($0): the check that failed is there." }
+    return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    let frames: [E.F] = [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Router.route(for:)")]
+    return [
+      .triggers(
+        "fatalError with file and line",
+        E.trap(
+          frames: frames,
+          asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route: settings/privacy"]}"#),
+        .definite,
+        summaryContains: [
+          "fatalError", "Unknown route: settings/privacy", "Example/Router.swift:88", "Router.route(for:)",
+        ]),
+      .triggers(
+        "precondition",
+        E.trap(
+          frames: frames,
+          asi: #"{"libswiftCore.dylib":["Example/Cache.swift:12: Precondition failed: capacity must be positive"]}"#),
+        .definite, summaryContains: ["precondition", "capacity must be positive"]),
+      .triggers(
+        "release build: precondition failure frame",
+        E.trap(frames: [
+          E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app, "Cache.init(capacity:)"),
+        ]),
+        .definite, summaryContains: ["optimised build", "Cache.init(capacity:)"]),
+      .ignores(
+        "force unwrap (swift-force-unwrap-nil)",
+        E.trap(
+          frames: frames,
+          asi:
+            #"{"libswiftCore.dylib":["Example/A.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#
+        )),
+      .ignores(
+        "continuation resumed twice (continuation-resumed-twice)",
+        E.trap(
+          frames: frames,
+          asi:
+            #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#
+        )),
+      .ignores(
+        "libdispatch assertion",
+        E.trap(
+          frames: [
+            E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app),
+          ],
+          asi:
+            #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#
+        )),
+      .ignores(
+        "C assert()",
+        E.signal(
+          type: "EXC_CRASH", signal: "SIGABRT",
+          frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libc, "__assert_rtn"), E.F(.app)],
+          asi: #"{"libsystem_c.dylib":["Assertion failed: (count > 0), function pop, file stack.c, line 12."]}"#)),
+    ]
+  }()
+}

@@ -1,0 +1,99 @@
+import IPSDoctorSupport
+
+/// "Could not cast value of type 'X' to 'Y'": a failed `as!`.
+public struct SwiftForceCastFailedRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "swift-force-cast-failed",
+    title: "Swift Force Cast Failed",
+    summary: "A Swift force cast (as!) met a value of another type.",
+    category: .swiftRuntime,
+    severity: .error,
+    specificity: 80,
+    rationale: """
+      `value as! T` calls `swift_dynamicCastFailure` when the value is not a `T`, which prints \
+      "Could not cast value of type 'X' (0x…) to 'Y' (0x…)." and aborts (`SIGABRT` from the \
+      runtime, or a trap in the app frame in optimised builds). Common sources: dequeuing a cell \
+      with the wrong class or reuse identifier, a storyboard scene whose custom class is not set, \
+      JSON values (`NSNumber` vs `String`, `NSNull`), and notification `userInfo` values.
+      """,
+    remedy: """
+      Use a conditional cast and handle the mismatch:
+
+      ```swift
+      guard let cell = tableView.dequeueReusableCell(withIdentifier: "Item", for: indexPath) as? ItemCell else {
+        assertionFailure("Item is not registered as ItemCell")
+        return UITableViewCell()
+      }
+      ```
+
+      Then fix the source of the unexpected type (cell registration, the storyboard's custom \
+      class and module, the decoded data).
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/addressing-crashes-from-swift-runtime-errors",
+      "https://docs.swift.org/swift-book/documentation/the-swift-programming-language/typecasting/",
+    ],
+    examples: examples)
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    let text = context.reasonText(containing: "Could not cast value of type")
+    let frame = context.crashedThreadTop(10, contains: "swift_dynamicCastFailure")
+    guard text != nil || frame != nil else { return nil }
+    var evidence = [text, frame?.evidence].compactMap { $0 }
+    var summary: String
+    if let text, let from = TextScan.between(text.detail, "of type '", "'"),
+      let toRange = text.detail.prefilteredFirstRange(of: "' to '")
+        ?? text.detail.prefilteredFirstRange(of: ") to '")
+    {
+      let to = text.detail[toRange.upperBound...].prefix { $0 != "'" }
+      summary = "A force cast (`as!`) to `\(to)` failed: the value was a `\(from)` (\(text.path))."
+    } else if let text {
+      summary = "A force cast (`as!`) failed: \"\(TextScan.clip(text.detail))\" (\(text.path))."
+    } else {
+      summary =
+        "A force cast (`as!`) failed: `swift_dynamicCastFailure` is on the crashed thread (\(frame!.evidence.path)); the report does not record the types."
+    }
+    if let backtrace = context.crashedBacktrace,
+      let app = context.appFrameEvidence(in: backtrace, from: frame?.index ?? 0)
+    {
+      summary += " The cast is in \(DiagnosisContext.quote(app))"
+      summary += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
+      evidence.append(app)
+    }
+    return finding(confidence: text != nil ? .definite : .likely, summary: summary, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    let frames: [E.F] =
+      E.swiftRuntimeAbortFrames + [
+        E.F(
+          .swiftCore, "swift::swift_dynamicCastFailure(void const*, char const*, void const*, char const*, char const*)"
+        ),
+        E.F(.swiftCore, "swift_dynamicCast"), E.F(.app, "ItemsViewController.tableView(_:cellForRowAt:)"),
+      ]
+    return [
+      .triggers(
+        "cell of the wrong class",
+        E.signal(
+          type: "EXC_CRASH", signal: "SIGABRT", frames: frames,
+          asi:
+            #"{"libswiftCore.dylib":["Could not cast value of type 'UITableViewCell' (0x1f2a3b4c8) to 'Example.ItemCell' (0x100f3c2a0)."]}"#
+        ),
+        .definite,
+        summaryContains: ["`Example.ItemCell`", "`UITableViewCell`", "ItemsViewController.tableView(_:cellForRowAt:)"]),
+      .triggers(
+        "frames only",
+        E.signal(
+          type: "EXC_CRASH", signal: "SIGABRT", frames: frames, asi: #"{"libsystem_c.dylib":["abort() called"]}"#),
+        .likely, summaryContains: ["swift_dynamicCastFailure"]),
+      .ignores(
+        "abort without a cast",
+        E.signal(
+          type: "EXC_CRASH", signal: "SIGABRT",
+          frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.app)])),
+    ]
+  }()
+}

@@ -1,0 +1,249 @@
+import IPSDoctorSupport
+
+/// A trap instruction in the app's (or the Swift runtime's) code with no message: a Swift runtime
+/// check whose message the build dropped. The generic fallback under the specific Swift rules.
+public struct SwiftTrapUnknownRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "swift-trap-unknown",
+    title: "Swift Runtime Trap Without A Message",
+    summary: "The app stopped on a trap in its own code with no message; symbolicate to see which check failed.",
+    category: .swiftRuntime,
+    severity: .error,
+    specificity: 10,
+    rationale: """
+      Swift turns failed runtime checks into a trap instruction: `EXC_BREAKPOINT (SIGTRAP)` on \
+      ARM, `EXC_BAD_INSTRUCTION (SIGILL)` on Intel and in the simulator. Force unwraps of `nil`, \
+      out-of-range indexes, arithmetic overflow, failed `as!` casts, `precondition` and \
+      `fatalError` all look the same here. Debug builds write a message into Application \
+      Specific Information; optimised (Release, App Store, TestFlight) builds do not, so the report \
+      only shows where the trap happened. Symbolicating with the build's dSYM names the line, and \
+      the inlined frame then reads "Swift runtime failure: <reason>". Traps in libdispatch, the \
+      Objective-C runtime or Core Data have their own signatures and are not reported here.
+      """,
+    remedy: """
+      Symbolicate the report with the dSYM of this build (Xcode Organizer does it for App Store \
+      and TestFlight builds; or `atos -arch arm64 -o MyApp.app.dSYM/Contents/Resources/DWARF/MyApp \
+      -l <load address> <address>`). The top app frame then points at the line, usually with a \
+      "Swift runtime failure: …" frame that names the check. Look there for `!`, `as!`, \
+      subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/addressing-crashes-from-swift-runtime-errors",
+      "https://developer.apple.com/documentation/xcode/sigtrap_sigill",
+      "https://developer.apple.com/documentation/xcode/adding-identifiable-symbol-names-to-a-crash-report",
+    ],
+    examples: examples)
+
+  /// `diagnose` starts with `guard context.isTrap`.
+  public static var requirement: RuleRequirement { .anyOf(.trap) }
+
+  /// Signatures of traps that other rules own.
+  static let otherTrapFrames = [
+    "_dispatch_assert_queue_fail", "dispatch_assert_queue", "__Multithreading_Violation",
+    "_os_unfair_lock", "__BUG_IN_CLIENT", "CheckedContinuation", "swift_task_isCurrentExecutor",
+    "_swift_task_checkIsolated", "swift_task_checkIsolated", "objc_exception", "_crashOnException",
+  ]
+
+  /// The standard library's functions that end `fatalError`, `precondition` and its own checks
+  /// (built once: as a literal in `diagnose` the array would be allocated on every call).
+  static let assertionFunctions = ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard context.isTrap, let backtrace = context.crashedBacktrace, let top = backtrace.frames.first
+    else { return nil }
+    // A message anywhere means a more specific rule (or none) applies.
+    if !SwiftFailure.all(in: context).isEmpty { return nil }
+    if !context.informativeApplicationSpecificLines.isEmpty { return nil }
+    // In place: `LanguageException.find(in:)` is `context.languageException`, and comparing its copy
+    // with `nil` retains and releases it.
+    if context.exceptionMessage != nil || context.languageException != nil { return nil }
+    // `SwiftIsolationTrap.evidence(in:) != nil`: it is non-`nil` exactly when the dispatch
+    // assertion's frame is found, so only the frame is looked for, without describing frames.
+    if context.firstFrameIndex(in: backtrace, containing: SwiftIsolationTrap.dispatchAssert) != nil { return nil }
+    for fragment in Self.otherTrapFrames {
+      // Bytes absent from the first six frames mean no match there (the fragments are ASCII
+      // without `K`, `;` or `` ` ``, the only ASCII characters other characters are canonically
+      // equivalent to): one search of the first six symbols instead of one per frame, stopping
+      // where the seventh starts rather than searching the whole backtrace.
+      if case .absent? = backtrace.symbolText?.firstFrame(containing: fragment, before: 6) { continue }
+      for frame in backtrace.frames.prefix(6) {
+        if let symbol = frame.symbol, symbol.prefilteredContains(fragment) { return nil }
+      }
+    }
+    // An assertion message in a frame symbol (libc++ hardening: "vector:1393: assertion … failed").
+    for frame in backtrace.frames.prefix(3) {
+      if let symbol = frame.symbol, symbol.prefilteredContains("assertion ") || symbol.prefilteredContains(" failed: ")
+      {
+        return nil
+      }
+    }
+
+    // The summary is written piece by piece into one buffer, reserved once the rule is sure to
+    // fire, so that its text is not allocated again for most pieces (as interpolations, each a
+    // string of its own, and growth from a literal would).
+    var summary = String()
+    let topEvidence: Evidence
+    if let name = context.symbol(top)?.display, (top.imageName ?? "").hasPrefix("libswift") {
+      // The standard library's assertion machinery, called by the app.
+      // Also "closure #1 in closure #1 in _assertionFailure(…)", the inlined message printer.
+      guard Self.assertionFunctions.contains(where: { name.prefilteredContains($0) }) else { return nil }
+      // The evidence is made once the rule is sure to fire: describing a frame is most of a finding.
+      topEvidence = context.frameEvidence(backtrace, 0)
+      summary.reserveCapacity(1024)
+      summary += "The Swift standard library stopped the app in `"
+      summary += name
+      summary += "` ("
+      summary += topEvidence.path
+      summary += ") with "
+      summary += context.exceptionDisplay
+      summary += ", but the report records no message. `"
+      summary += name
+      summary +=
+        "` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+    } else if context.symbol(top) == nil, (top.imageName ?? "").hasPrefix("libswiftCore"),
+      backtrace.frames.count > 1, context.isAppFrame(backtrace.frames[1])
+    {
+      // Unsymbolicated, the standard library's frame called straight from the app is still one
+      // of its checks: the library traps only in its assertion machinery.
+      topEvidence = context.frameEvidence(backtrace, 0)
+      summary.reserveCapacity(1024)
+      summary += "The app stopped on a trap ("
+      summary += context.exceptionDisplay
+      summary += ") inside the Swift standard library at "
+      DiagnosisContext.appendQuote(topEvidence, to: &summary)
+      summary +=
+        ", called from the app, and the report records no message: a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError`."
+    } else if context.isAppFrame(top) {
+      if let name = context.symbol(top)?.display {
+        // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
+        guard Self.looksLikeSwift(name) else { return nil }
+      }
+      topEvidence = context.frameEvidence(backtrace, 0)
+      summary.reserveCapacity(1024)
+      summary += "The app stopped on a trap instruction ("
+      summary += context.exceptionDisplay
+      summary += ") in its own code at "
+      DiagnosisContext.appendQuote(topEvidence, to: &summary)
+      summary +=
+        ", and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+    } else {
+      return nil
+    }
+    var evidence = [context.exceptionEvidence].compactMap { $0 }
+    evidence.append(topEvidence)
+    // The top frame's evidence has the path of index 0: an app frame there is not repeated (and
+    // not described again).
+    if let index = context.firstAppFrameIndex(in: backtrace.frames, from: 0), index != 0 {
+      let app = context.appFrameEvidence(in: backtrace, at: index)
+      summary += " The app frame that called it is "
+      DiagnosisContext.appendQuote(app, to: &summary)
+      summary += "."
+      evidence.append(app)
+    }
+    if context.hasUnsymbolicatedAppFrames {
+      summary +=
+        " Symbolicate the report with this build's dSYM: the frame then names the line and usually the check (\"Swift runtime failure: …\")."
+    } else {
+      summary +=
+        " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
+    }
+    if let thread = context.crashedThreadDisplay {
+      summary += " It happened on "
+      summary += thread
+      summary += "."
+    }
+    return finding(confidence: .likely, summary: summary, evidence: evidence)
+  }
+
+  static func looksLikeSwift(_ name: String) -> Bool {
+    if name.hasPrefix("-[") || name.hasPrefix("+[") || name.prefilteredContains("::") { return false }
+    if SwiftDemangler.isMangled(name) { return true }
+    return name.prefilteredContains("closure #") || name.prefilteredContains(".") || name.prefilteredContains("(_:")
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    return [
+      .triggers(
+        "unsymbolicated app frame",
+        E.trap(frames: [E.F(.app, offset: 0x1c2f4), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
+        .likely, summaryContains: ["Example + 0x1c2f4", "threads[0].frames[0]", "Symbolicate", "dSYM"]),
+      .triggers(
+        "_assertionFailure called from an unsymbolicated frame (no message)",
+        E.trap(frames: [
+          E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app),
+          E.F(.uiKit, "-[UIViewController loadViewIfRequired]"),
+        ]),
+        .likely, summaryContains: ["_assertionFailure", "threads[0].frames[1]"]),
+      .triggers(
+        "unsymbolicated libswiftCore frame called from the app",
+        E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.app, offset: 0xc4c), E.F(.app, offset: 0x9dc)]),
+        .likely, summaryContains: ["Swift standard library", "libswiftCore.dylib + 0x137d20", "threads[0].frames[1]"]),
+      .ignores(
+        "unsymbolicated libswiftCore frame called from a system framework",
+        E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")])),
+      .triggers(
+        "Intel: EXC_BAD_INSTRUCTION",
+        E.trap(frames: [E.F(.app, "Parser.next()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
+        .likely, summaryContains: ["EXC_BAD_INSTRUCTION", "Parser.next()"]),
+      .ignores(
+        "message present (swift-fatal-error)",
+        E.trap(
+          frames: [E.F(.app)], asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#)),
+      .ignores(
+        "libdispatch client bug",
+        E.trap(
+          frames: [
+            E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app),
+          ],
+          asi:
+            #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#
+        )),
+      .ignores(
+        "Swift 6 isolation check without a message",
+        E.trap(frames: [
+          E.F(.libdispatch, "_dispatch_assert_queue_fail"),
+          E.F(
+            .swiftCore,
+            "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"
+          ),
+          E.F(.app),
+        ])),
+      .triggers(
+        "unsymbolicated app frames called from a dispatch block",
+        E.trap(frames: [
+          E.F(.app, offset: 0x7d38), E.F(.app, offset: 0x7a10), E.F(.libdispatch, "_dispatch_call_block_and_release"),
+          E.F(.libdispatch, "_dispatch_client_callout"),
+        ]),
+        .likely, summaryContains: ["Example + 0x7d38"]),
+      .ignores(
+        "Core Data concurrency debugging trap",
+        E.trap(frames: [
+          E.F(.coreData, "+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"), E.F(.app),
+        ])),
+      .ignores(
+        "continuation misuse",
+        E.trap(
+          frames: [
+            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+            E.F(.swiftCore, "CheckedContinuation.resume(returning:)"), E.F(.app),
+          ],
+          asi:
+            #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#
+        )),
+      .ignores(
+        "Objective-C __builtin_trap in a test",
+        E.trap(frames: [E.F(.app, "-[TpxUnitTests testExample1]"), E.F(.coreFoundation, "__invoking___")])),
+      .ignores(
+        "libc++ hardening assertion",
+        E.trap(frames: [
+          E.F(
+            .app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
+            inline: true),
+          E.F(.app, "std::__1::vector<int>::operator[](unsigned long)"),
+        ])),
+    ]
+  }()
+}

@@ -1,0 +1,269 @@
+import IPSDoctorSupport
+
+/// The generic fallback for `SIGABRT`: `abort()` was called (directly, by a C `assert`, or by a
+/// library) without a language exception, Swift runtime message or dyld cause.
+public struct AbortCalledRule: DiagnosisRule {
+  public init() {}
+
+  static let abortFrames = [
+    "abort", "__assert_rtn", "__abort_message", "abort_with_payload", "abort_with_reason",
+    "__pthread_kill", "pthread_kill", "raise", "__abort_with_payload", "abort_message",
+  ]
+  /// Each of `abortFrames` followed by a space, built once rather than for every frame.
+  static let abortFramePrefixes = abortFrames.map { $0 + " " }
+  /// The first bytes of `abortFrames`. A symbol equal to one or starting with one begins with
+  /// its ASCII first character (no other character is canonically equivalent to `a`, `_`, `p`
+  /// or `r`), so one byte rules out most frames before the string comparisons.
+  static let abortFrameInitials: [UInt8] = {
+    var initials: [UInt8] = []
+    for frame in abortFrames where !initials.contains(frame.utf8.first!) { initials.append(frame.utf8.first!) }
+    return initials
+  }()
+  static let throwFramesAndFatalError = throwFrames + ["swift::fatalError"]
+  /// Whether `symbol` is one of `abortFrames` or starts with one and a space (`symbol == frame ||
+  /// symbol.hasPrefix(frame + " ")`), over the bytes: no other character is canonically
+  /// equivalent to a character of those ASCII names, so equality is byte equality, and a byte
+  /// prefix is a `Character` prefix unless a non-ASCII byte (say, a combining mark joining the
+  /// space) follows it, which `hasPrefix` then decides.
+  ///
+  /// Each name is compared once, as the symbol's first bytes (equal when the symbol is no longer,
+  /// a prefix when a space follows), not through the generic `elementsEqual` and `starts(with:)`
+  /// of every name and prefix.
+  static func isAbortFrame(_ symbol: String) -> Bool {
+    let names = abortFrameBytes
+    return symbol.withBorrowedUTF8 { bytes in
+      for index in names.indices {
+        let matched = names[index].withUnsafeBufferPointer { name -> Bool in
+          guard bytes.count >= name.count else { return false }
+          for offset in name.indices where bytes[offset] != name[offset] { return false }
+          return true
+        }
+        guard matched else { continue }
+        let length = names[index].count
+        if bytes.count == length { return true }
+        guard bytes[length] == UInt8(ascii: " ") else { continue }
+        if bytes.count == length + 1 || bytes[length + 1] < 0x80 || symbol.hasPrefix(abortFramePrefixes[index]) {
+          return true
+        }
+      }
+      return false
+    }
+  }
+  /// The UTF-8 of `abortFrames`, for `isAbortFrame`.
+  static let abortFrameBytes = abortFrames.map { Array($0.utf8) }
+  /// Reason texts of failures that other rules explain (dispatch misuse, dyld, PushKit).
+  static let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
+  static let runtimeMessages = [
+    "Fatal error", "Precondition failed", "Could not cast value", "Simultaneous accesses",
+    "terminating due to uncaught exception", "terminating with uncaught exception", "Assertion failed: ",
+  ]
+  static let throwFrames = [
+    "objc_exception_throw", "__cxa_throw", "std::terminate", "std::__terminate", "_objc_terminate",
+    "__cxa_rethrow", "swift_unexpectedError", "_assertionFailure", "fatalError",
+  ]
+
+  public static let description = RuleDescription(
+    id: "abort-called",
+    title: "Abort Called",
+    summary:
+      "The process called abort(), directly or through a C assertion or a library, without a more specific cause.",
+    category: .systemTermination,
+    severity: .error,
+    specificity: 15,
+    rationale: """
+      `EXC_CRASH (SIGABRT)` with "abort() called" in the Application Specific Information means \
+      code in the process called `abort()`. Most aborts have a more specific explanation — an \
+      uncaught Objective-C or C++ exception, a Swift runtime error, a dyld or privacy \
+      termination, a libdispatch client bug — and those rules rank first. When none applies, \
+      the caller of `abort()` is the lead: a failed C `assert()` (`__assert_rtn`, with the \
+      condition, function, file and line in the report), a library that aborts on a fatal \
+      condition (for example "multi-threaded process forked"), or the app's own call.
+      """,
+    remedy: """
+      Read the frames that called `abort()` (listed in the summary) and any Application Specific \
+      Information lines: a failed `assert` names the condition and the source line; a library \
+      abort usually prints why. Fix the condition the caller checks; symbolicate the app's \
+      frames if they are unsymbolicated.
+      """,
+    references: ["https://developer.apple.com/documentation/xcode/understanding-the-exception-types-in-a-crash-report"],
+    examples: [
+      .triggers(
+        "C assert",
+        SystemExampleReport.report(
+          signal: "SIGABRT",
+          asi: [
+            "libsystem_c.dylib": [
+              "abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212.",
+            ]
+          ],
+          mainFrames: [
+            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_c.dylib`__assert_rtn",
+            "Example`decode_frame", "Example`Decoder.next()", "Example`main",
+          ]),
+        .likely,
+        summaryContains: ["Assertion failed: (buffer != NULL)", "`Example decode_frame`", "threads[0].frames[3]"]),
+      .triggers(
+        "library abort with a message",
+        SystemExampleReport.report(
+          signal: "SIGABRT",
+          asi: [
+            "libsystem_c.dylib": ["crashed on child side of fork pre-exec", "abort() called"],
+            "libsystem_kernel.dylib": ["*** multi-threaded process forked ***"],
+          ],
+          mainFrames: SystemExampleReport.abortFrames(caller: "Example`Launcher.spawn()")),
+        .likely, summaryContains: ["multi-threaded process forked", "Launcher.spawn()"]),
+      .ignores(
+        "uncaught Objective-C exception",
+        SystemExampleReport.report(
+          signal: "SIGABRT", asi: ["libsystem_c.dylib": ["abort() called"]],
+          mainFrames: SystemExampleReport.abortFrames(),
+          extra:
+            ",\"exceptionReason\":{\"name\":\"NSInvalidArgumentException\",\"composed_message\":\"*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\"}"
+        )),
+      .triggers(
+        "Swift fatal error: recorded as the mechanism only",
+        SystemExampleReport.report(
+          signal: "SIGABRT",
+          asi: [
+            "libswiftCore.dylib": [
+              "Example/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"
+            ], "libsystem_c.dylib": ["abort() called"],
+          ],
+          mainFrames: SystemExampleReport.abortFrames(
+            caller: "libswiftCore.dylib`swift::fatalErrorv(unsigned int, char const*, char*)")),
+        .possible, summaryContains: ["only the mechanism", "Unexpectedly found nil"]),
+      .ignores(
+        "dyld launch failure",
+        SystemExampleReport.report(
+          signal: "SIGABRT", namespace: "DYLD", code: 1, indicator: "Library missing",
+          reasons: ["Library not loaded: @rpath/Analytics.framework/Analytics"],
+          mainFrames: ["dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal"])),
+    ])
+
+  /// `diagnose` starts with `guard isAbort`: the abort signal or type, or a termination (namespace SIGNAL, code 6).
+  public static var requirement: RuleRequirement { .anyOf([.abort, .termination]) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    let report = context.report
+    let signal = report.exception?.signal ?? ""
+    let isAbort =
+      signal.hasPrefix("SIGABRT") || report.exception?.type?.prefilteredContains("SIGABRT") == true
+      || (report.termination?.namespace == "SIGNAL" && report.termination?.code == 6)
+    guard isAbort else { return nil }
+    if let namespace = report.termination?.namespace, namespace != "SIGNAL" { return nil }
+    // `case .some`: `!= nil` compared two optional exception reasons, copying and destroying both.
+    if case .some = report.exceptionReason { return nil }
+    if context.lastExceptionBacktrace != nil { return nil }
+    if report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
+    let lines = context.reasonTexts
+    if lines.contains(where: { line in Self.excluded.contains(where: { line.prefilteredContains($0) }) }) { return nil }
+    // A marker absent from the crashed thread's symbol bytes is in no symbol's characters either:
+    // one byte search spares the frame-by-frame scans below on most reports.
+    let crashedText = context.crashedBacktrace?.symbolText
+    func mayContain(_ markers: [String]) -> Bool {
+      guard let crashedText else { return true }
+      return markers.contains { crashedText.contains($0) != false }
+    }
+    if mayContain(["objc_exception_throw"]),
+      context.crashedThread?.frames.contains(where: { $0.symbol?.prefilteredContains("objc_exception_throw") == true })
+        == true
+    {
+      return nil
+    }
+    let cAssert = lines.first(where: {
+      $0.hasPrefix("Assertion failed: (") || $0.prefilteredContains(", function ") && $0.prefilteredContains(", line ")
+    })
+    // A C++ terminate or a Swift runtime error also ends in abort(): the specific rule explains
+    // it, and this finding only records the mechanism, at the lowest confidence.
+    var specificCause = lines.first(where: { line in
+      line != cAssert && Self.runtimeMessages.contains(where: { line.prefilteredContains($0) })
+    })
+    if specificCause == nil, let thread = context.crashedThread,
+      mayContain(Self.throwFramesAndFatalError),
+      let frame = thread.frames.first(where: { frame in
+        Self.throwFrames.contains(where: { frame.symbol?.prefilteredContains($0) == true })
+          || frame.symbol?.hasPrefix("swift::fatalError") == true
+      })
+    {
+      specificCause = frame.symbol
+    }
+
+    var evidence: [Evidence] = []
+    let abortText = context.reasonText(containing: "abort() called")
+    if let abortText { evidence.append(abortText) }
+    // Built as bytes and made a `String` once: appended to a `String` part by part (two dozen
+    // parts), the summary would regrow and be copied at most steps.
+    var summary = UTF8TextBuilder(capacity: 1024)
+    summary.append(context.processDisplayName)
+    summary.append(" called `abort()`")
+    if let cAssert, let item = context.reasonText(containing: cAssert) {
+      evidence.append(item)
+      summary.append(" after a failed C assertion: \"")
+      summary.append(cAssert)
+      summary.append("\"")
+    }
+    summary.append(".")
+    let others = lines.filter { $0 != "abort() called" && $0 != cAssert && !$0.isEmpty && !$0.hasPrefix("dyld") }
+    if !others.isEmpty {
+      summary.append(" Application Specific Information: ")
+      for (index, line) in others.prefix(3).enumerated() {
+        summary.append(index == 0 ? "\"" : ", \"")
+        summary.append(line)
+        summary.append("\"")
+      }
+      summary.append(".")
+    }
+    var confidence: Confidence = abortText != nil ? .likely : .possible
+    if let backtrace = context.crashedBacktrace {
+      let frames = backtrace.frames
+      var lastAbort: Int?
+      if mayContain(Self.abortFrames) {
+        for (index, frame) in frames.enumerated() {
+          if let symbol = frame.symbol, let initial = symbol.utf8.first, Self.abortFrameInitials.contains(initial),
+            Self.isAbortFrame(symbol)
+          {
+            lastAbort = index
+          }
+        }
+      }
+      if let lastAbort {
+        if abortText == nil { confidence = .possible }
+        evidence.append(Evidence(backtrace.framePath(lastAbort), context.describe(frames[lastAbort])))
+        let callers = frames.indices.dropFirst(lastAbort + 1).prefix(2).map {
+          Evidence(backtrace.framePath($0), context.describe(frames[$0]))
+        }
+        if !callers.isEmpty {
+          summary.append(" It was called from ")
+          summary.append(DiagnosisContext.frameList(callers))
+          summary.append(".")
+          evidence += callers
+        }
+      } else if abortText == nil {
+        return nil
+      }
+      if let (index, frame) = context.firstAppFrame(in: backtrace) {
+        let path = backtrace.framePath(index)
+        if !evidence.contains(where: { $0.path == path }) {
+          let description = context.describe(frame)
+          summary.append(" The first frame of the app's own code is `")
+          summary.append(description)
+          summary.append("` (")
+          summary.append(path)
+          summary.append(").")
+          evidence.append(Evidence(path, description))
+        }
+      }
+    } else if abortText == nil {
+      return nil
+    }
+    if let specificCause {
+      summary.append(" The abort is only the mechanism: the runtime reported \"")
+      summary.append(specificCause)
+      summary.append("\" first, and the diagnosis for that message explains the crash.")
+      return finding(confidence: .possible, summary: summary.string, evidence: evidence)
+    }
+    summary.append(
+      " No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead.")
+    return finding(confidence: confidence, summary: summary.string, evidence: evidence)
+  }
+}

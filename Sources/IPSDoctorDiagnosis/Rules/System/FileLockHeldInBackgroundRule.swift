@@ -1,0 +1,116 @@
+import IPSDoctorSupport
+
+/// `0xdead10cc` ("deadlock"): the app held a file lock or SQLite database lock when it was
+/// suspended.
+public struct FileLockHeldInBackgroundRule: DiagnosisRule {
+  public init() {}
+
+  /// `[code]`, inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(code)
+  static let code: UInt64 = 0xdead10cc
+  static let lockFrames = [
+    "sqlite3", "NSSQLiteConnection", "NSPersistentStore", "NSFileCoordinator", "GRDB", "Realm",
+    "flock", "fcntl", "pwrite", "fsync",
+  ]
+
+  public static let description = RuleDescription(
+    id: "file-lock-held-in-background",
+    title: "File Lock Held While Suspended",
+    summary: "The system killed the app (0xdead10cc) because it held a file or SQLite lock while being suspended.",
+    category: .systemTermination,
+    severity: .error,
+    specificity: 85,
+    rationale: """
+      When an app is suspended while it holds a lock on a file in a shared container (an App \
+      Group), or a SQLite database lock (Core Data, GRDB, Realm, …), other processes — the app's \
+      extensions, widgets — could deadlock waiting for it. RunningBoard kills the app instead, \
+      with termination code `0xdead10cc`. The backtrace shows where the app was when it was \
+      suspended, which is often not where the lock was taken.
+      """,
+    remedy: """
+      Finish (or cancel) database and file writes before the app is suspended:
+
+      - Wrap writes that may run while the app goes to the background in a background task:
+
+        ```swift
+        let task = UIApplication.shared.beginBackgroundTask(withName: "Save") { /* end below */ }
+        store.save { UIApplication.shared.endBackgroundTask(task) }
+        ```
+
+      - In extensions, use `ProcessInfo.processInfo.performExpiringActivity(withReason:)`.
+      - Keep SQLite databases that only the app uses out of the App Group container, and for \
+        shared ones use WAL mode and close connections (or checkpoint) when entering the \
+        background.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/xcode/sigkill",
+      "https://developer.apple.com/documentation/uikit/extending-your-app-s-background-execution-time",
+    ],
+    examples: examples)
+
+  /// Fires only on its termination code (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
+    var evidence = [match.evidence]
+    var summary =
+      context.killedSentence(match)
+      + ": it held a file lock or a SQLite database lock when it was suspended."
+    if let frame = AllThreadSymbols(context).firstFrame(containingFirstOf: Self.lockFrames, in: context)?.evidence {
+      summary += " A thread was in file or database code at the time: `\(frame.detail)` (\(frame.path))."
+      evidence.append(frame)
+    } else {
+      summary +=
+        " The backtraces show where the app was when it was suspended, not necessarily where the lock was taken."
+    }
+    if let locked = context.terminationText(containing: "locked system files:") {
+      let lines = locked.detail.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? locked.detail.split(separator: "\n")
+      let files = lines.dropFirst().map { $0.trimmingWhitespace() }
+        .filter { $0.hasPrefix("/") }
+      if !files.isEmpty {
+        summary +=
+          " The locked file" + (files.count > 1 ? "s were " : " was ")
+          + files.prefix(3).map { "`\($0)`" }.joined(separator: ", ") + "."
+        if files.contains(where: { $0.prefilteredContains("/Shared/AppGroup/") }) {
+          summary += " It is in an App Group container, shared with the app's extensions."
+        }
+        if !evidence.contains(locked) { evidence.append(locked) }
+      }
+    } else if let text = context.quotedTerminationDescription() {
+      summary += " The termination description reads \(text)."
+    }
+    return finding(confidence: .definite, summary: summary, evidence: evidence)
+  }
+
+  static let examples: [RuleExample] = [
+    .triggers(
+      "SQLite write on a background thread at suspension",
+      SystemExampleReport.report(
+        namespace: "RUNNINGBOARD", code: 0xdead10cc, mainFrames: SystemExampleReport.idleMainThread,
+        otherThreads: [
+          [
+            "libsystem_kernel.dylib`pwrite", "libsqlite3.dylib`unixWrite",
+            "libsqlite3.dylib`sqlite3_step", "Example`MessageStore.insert(_:)",
+          ]
+        ]),
+      .definite, summaryContains: ["0xdead10cc", "RUNNINGBOARD", "sqlite3_step", "threads[1].frames[2]"]),
+    .triggers(
+      "RunningBoard names the locked App Group database",
+      SystemExampleReport.report(
+        namespace: "RUNNINGBOARD", code: 0xdead10cc,
+        reasons: [
+          "<RBSTerminateContext| domain:15 code:0xDEAD10CC explanation:[app<com.example.app>:812] was suspended with locked system files:\n/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite\n reportType:CrashLog>"
+        ],
+        mainFrames: SystemExampleReport.idleMainThread),
+      .definite, summaryContains: ["`/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite`", "App Group"]),
+    .triggers(
+      "legacy exception codes",
+      SystemExampleReport.report(codes: "0x00000000dead10cc", mainFrames: SystemExampleReport.idleMainThread),
+      .definite, summaryContains: ["0xdead10cc"]),
+    .ignores(
+      "watchdog timeout (0x8badf00d)",
+      SystemExampleReport.report(
+        namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.blockedMainThread)),
+  ]
+}

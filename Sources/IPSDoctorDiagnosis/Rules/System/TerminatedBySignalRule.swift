@@ -1,0 +1,89 @@
+import IPSDoctorSupport
+
+/// `EXC_CRASH (SIGTERM)`, `(SIGQUIT)`, `(SIGHUP)` or `(SIGINT)`: another process asked the app to
+/// quit.
+public struct TerminatedBySignalRule: DiagnosisRule {
+  public init() {}
+
+  static let signals: [String: String] = [
+    "SIGTERM":
+      "a termination request (`SIGTERM`), as sent by launchd, RunningBoard or `kill` when a process should quit",
+    "SIGQUIT":
+      "a quit request (`SIGQUIT`), which the system sends to processes that must stop — for example an extension or a process its manager gave up on",
+    "SIGHUP": "a hang-up (`SIGHUP`), sent when the controlling terminal or session ended",
+    "SIGINT": "an interrupt (`SIGINT`), as sent by Control-C in a terminal or a debugger",
+  ]
+
+  /// Whether `signal`'s bytes start as one of `signals`' names can: "SIG", then `T`, `Q`, `H` or
+  /// `I`, and six bytes at least. The names are ASCII without `K`, `;` or `` ` `` (the only ASCII
+  /// characters others are canonically equivalent to), so a text with one of them as a
+  /// `Character` prefix has it as a byte prefix; this one test rules out `SIGSEGV`, `SIGABRT`,
+  /// `SIGKILL` and the like before four `hasPrefix` calls.
+  static func mayStartWithName(_ signal: String) -> Bool {
+    signal.withBorrowedUTF8 { bytes in
+      bytes.count >= 6 && bytes[0] == UInt8(ascii: "S") && bytes[1] == UInt8(ascii: "I")
+        && bytes[2] == UInt8(ascii: "G")
+        && (bytes[3] == UInt8(ascii: "T") || bytes[3] == UInt8(ascii: "Q") || bytes[3] == UInt8(ascii: "H")
+          || bytes[3] == UInt8(ascii: "I"))
+    }
+  }
+
+  public static let description = RuleDescription(
+    id: "terminated-by-signal",
+    title: "Terminated By Another Process",
+    summary: "Another process asked the app to quit with a termination signal (SIGTERM, SIGQUIT, SIGHUP or SIGINT).",
+    category: .systemTermination,
+    severity: .warning,
+    specificity: 40,
+    rationale: """
+      `EXC_CRASH` with `SIGTERM`, `SIGQUIT`, `SIGHUP` or `SIGINT` means the process received a \
+      signal from another process rather than faulting. On iOS this usually means the system \
+      (launchd, RunningBoard) stopped the process — during an app update, a device restart, or \
+      because a manager process gave up on it; on macOS, the user, a script or a parent process \
+      may have sent it. The termination's `byProc` names the sender when recorded.
+      """,
+    remedy: """
+      Usually nothing to fix. If the app should clean up on such a request, handle it (for \
+      example with `DispatchSource.makeSignalSource(signal: SIGTERM)` after ignoring the default \
+      action) and exit promptly. If the report recurs, find out which process sends the signal \
+      (the termination's "by" process) and why.
+      """,
+    references: ["https://developer.apple.com/documentation/xcode/understanding-the-exception-types-in-a-crash-report"],
+    examples: [
+      .triggers(
+        "SIGTERM from launchd",
+        SystemExampleReport.report(
+          signal: "SIGTERM", mainFrames: SystemExampleReport.idleMainThread,
+          extra:
+            ",\"termination\":{\"namespace\":\"SIGNAL\",\"code\":15,\"indicator\":\"Terminated: 15\",\"byProc\":\"launchd\",\"byPid\":1}"
+        ),
+        .likely, summaryContains: ["SIGTERM", "`launchd`"]),
+      .ignores(
+        "SIGQUIT in an extension (extension-launch-hang)",
+        SystemExampleReport.report(
+          signal: "SIGQUIT", mainFrames: SystemExampleReport.idleMainThread,
+          procPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Keyboard.appex/Keyboard")),
+      .ignores(
+        "SIGKILL from the watchdog",
+        SystemExampleReport.report(
+          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+    ])
+
+  /// `diagnose` starts with `guard let signal = context.report.exception?.signal`.
+  public static var requirement: RuleRequirement { .anyOf(.signal) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let signal = context.report.exception?.signal, Self.mayStartWithName(signal),
+      let name = Self.signals.keys.first(where: { signal.hasPrefix($0) }), let meaning = Self.signals[name]
+    else { return nil }
+    if name == "SIGQUIT", context.processIsAppExtension { return nil }
+    if context.report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
+    var evidence = [Evidence("exception.signal", signal)]
+    var summary = "\(context.processDisplayName) did not crash: it received \(meaning)."
+    if let termination = context.report.termination, let sender = termination.byProc {
+      summary += " The signal came from `\(sender)`" + (termination.byPid.map { " (pid \($0))" } ?? "") + "."
+      evidence.append(Evidence("termination.byProc", sender))
+    }
+    return finding(confidence: .likely, summary: summary, evidence: evidence)
+  }
+}

@@ -1,0 +1,114 @@
+import IPSDoctorSupport
+
+/// `0xbaadca11` / PushKit's "Killing app because it never posted an incoming call to the system
+/// after receiving a PushKit VoIP push": a VoIP push was not reported to CallKit.
+public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
+  public init() {}
+
+  /// `[code]`, inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(code)
+  static let code: UInt64 = 0xbaadca11
+  static let reason = "never posted an incoming call to the system after receiving a PushKit VoIP push"
+
+  public static let description = RuleDescription(
+    id: "voip-push-without-callkit",
+    title: "VoIP Push Not Reported To CallKit",
+    summary: "The app received a PushKit VoIP push and did not report an incoming call to CallKit in time.",
+    category: .systemTermination,
+    severity: .error,
+    specificity: 90,
+    rationale: """
+      Since iOS 13, every VoIP push delivered through PushKit must be reported to CallKit as an \
+      incoming call (`CXProvider.reportNewIncomingCall(with:update:completion:)`) before \
+      `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)` returns or calls its \
+      completion. Otherwise PushKit raises "Killing app because it never posted an incoming call \
+      to the system after receiving a PushKit VoIP push" (an `NSInternalInconsistencyException` \
+      from `PKPushRegistry`), or the system kills the app with `0xbaadca11`; repeated failures \
+      stop VoIP push delivery to the app. Implementing the delegate method as Swift `async` \
+      defers the report past the point PushKit checks.
+      """,
+    remedy: """
+      Report the call synchronously inside the delegate callback, then do the rest \
+      asynchronously:
+
+      ```swift
+      func pushRegistry(_ registry: PKPushRegistry, didReceiveIncomingPushWith payload: PKPushPayload,
+                        for type: PKPushType, completion: @escaping () -> Void) {
+        let update = CXCallUpdate()
+        update.remoteHandle = CXHandle(type: .generic, value: payload.callerID)
+        provider.reportNewIncomingCall(with: UUID(), update: update) { error in
+          if error != nil { /* the call was rejected (Do Not Disturb, blocked): end it */ }
+          completion()
+        }
+      }
+      ```
+
+      Use the completion-handler variant, not `async`, and send pushes that are not calls as \
+      regular (alert or background) notifications instead of VoIP pushes.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/pushkit/pkpushregistrydelegate/pushregistry(_:didreceiveincomingpushwith:for:completion:)",
+      "https://developer.apple.com/documentation/xcode/sigkill",
+    ],
+    examples: examples)
+
+  /// PushKit's text (`terminationText(containing:)`: termination and reason texts), else its termination code.
+  public static var requirement: RuleRequirement { .terminationCode(codes, or: [.terminationText, .reasonText]) }
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    var evidence: [Evidence] = []
+    var summary: String
+    // Both texts contain "never posted an incoming call", which most reports lack: one search
+    // rules them out before the two below.
+    if context.terminationText(containing: "never posted an incoming call") != nil,
+      let text = context.terminationText(containing: Self.reason)
+        ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
+    {
+      evidence.append(text)
+      summary = "PushKit killed \(context.processDisplayName): \"\(DiagnosisContext.explanation(text.detail))\"."
+    } else if let match = context.terminationCode(in: Self.codes) {
+      evidence.append(match.evidence)
+      summary =
+        context.killedSentence(match) + ": it received a VoIP push and did not report an incoming call to CallKit."
+    } else {
+      return nil
+    }
+    if let bridge = context.firstFrameInAnyThread(containing: ["closure #1 in", "pushRegistry"]),
+      bridge.detail.prefilteredContains("pushRegistry")
+    {
+      evidence.append(bridge)
+      summary += " The delegate method `\(bridge.detail)` (\(bridge.path)) is on the stack"
+      summary +=
+        bridge.detail.prefilteredContains("@objc closure")
+        ? "; it is the compiler's bridge for an `async` implementation, which reports the call too late." : "."
+    }
+    return finding(confidence: .definite, summary: summary, evidence: evidence)
+  }
+
+  static let examples: [RuleExample] = [
+    .triggers(
+      "PushKit assertion",
+      SystemExampleReport.report(
+        signal: "SIGABRT",
+        asi: [
+          "PushKit": [
+            "Killing app because it never posted an incoming call to the system after receiving a PushKit VoIP push."
+          ]
+        ],
+        mainFrames: [
+          "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort",
+          "PushKit`-[PKPushRegistry _terminateAppIfThereAreUnhandledVoIPPushes]",
+          "libdispatch.dylib`_dispatch_call_block_and_release",
+        ]),
+      .definite, summaryContains: ["never posted an incoming call"]),
+    .triggers(
+      "termination code 0xbaadca11",
+      SystemExampleReport.report(
+        namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread),
+      .definite, summaryContains: ["0xbaadca11", "CallKit"]),
+    .ignores(
+      "VoIP app resumed too often (0xbad22222)",
+      SystemExampleReport.report(
+        namespace: "SPRINGBOARD", code: 0xbad22222, mainFrames: SystemExampleReport.idleMainThread)),
+  ]
+}

@@ -1,0 +1,51 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// `0xbad22222`: a VoIP app was resumed too often.
+public struct VoIPResumeTooFrequentRule: DiagnosisRule {
+  public init() {}
+
+  public static let description = RuleDescription(
+    id: "voip-resume-too-frequent",
+    title: "VoIP App Resumed Too Frequently",
+    summary: "The system killed a VoIP app (0xbad22222) because it was resumed too frequently.",
+    category: .systemTermination,
+    severity: .error,
+    specificity: 85,
+    rationale: """
+      Termination code `0xbad22222` means the system killed a VoIP app for resuming too often \
+      (Apple's SIGKILL documentation). Older VoIP apps kept sockets open with keep-alive \
+      handlers and woke the app repeatedly; the system limits how often that may happen.
+      """,
+    remedy: """
+      Use PushKit VoIP pushes (reported to CallKit) instead of keep-alive sockets and timers, and \
+      do not schedule background wake-ups more often than needed. Check code that reconnects \
+      network sockets every time the app is resumed.
+      """,
+    references: ["https://developer.apple.com/documentation/xcode/sigkill"],
+    examples: [
+      .triggers(
+        "termination code 0xbad22222",
+        SystemExampleReport.report(
+          namespace: "SPRINGBOARD", code: 0xbad22222, mainFrames: SystemExampleReport.idleMainThread),
+        .definite, summaryContains: ["0xbad22222"]),
+      .ignores(
+        "VoIP push not reported (0xbaadca11)",
+        SystemExampleReport.report(
+          namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread)),
+    ])
+
+  /// Fires only on its termination code (the first guard of `diagnose`).
+  public static var requirement: RuleRequirement { .terminationCode(codes) }
+
+  /// Inline (see `TerminationCodes`).
+  static let codes = TerminationCodes(0xbad22222)
+
+  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    guard let match = context.terminationCode(in: Self.codes) else { return nil }
+    return finding(
+      confidence: .definite,
+      summary: context.killedSentence(match) + ": the VoIP app was resumed too frequently.",
+      evidence: [match.evidence])
+  }
+}

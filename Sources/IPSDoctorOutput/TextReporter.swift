@@ -1,0 +1,441 @@
+import IPSDoctorBatch
+import IPSDoctorDiagnosis
+import IPSDoctorReport
+import IPSDoctorSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The default, human-readable output. One report: its section (the top diagnosis, its fix, other
+/// candidate causes, and for an inconclusive report the crash's facts and symbolication
+/// commands). Several: the table of every crash group, largest first; then the section of one
+/// report of each of the `--top` largest groups (5 by default; `--summary` shows none); then a
+/// one-line summary. A batch of any size prints a few screens; the machine formats list every
+/// report.
+///
+/// `--quiet` prints one compiler-style line per finding instead; `--verbose` adds evidence, the
+/// signature and parse warnings.
+struct TextReporter: Reporter {
+  let context: ReporterContext
+  let style: Style
+  /// The section of the first report of each crash group, by signature.
+  private let sections = SectionStore()
+  /// The first report's signature: the section shown when the batch is one report.
+  private var firstSignature: String?
+  /// Rendered remedies and verification steps: rule text, the same for every report a rule
+  /// explains, and mostly non-ASCII (so rendered on `Character`s, about half of a batch's time).
+  private let cache = RenderCache()
+  private var count = 0
+
+  init(context: ReporterContext) {
+    self.context = context
+    self.style = Style(enabled: context.color)
+  }
+
+  var width: Int { context.width }
+  var verbose: Bool { context.options.verbose }
+
+  mutating func begin(_ out: TextOutput) {}
+
+  mutating func report(_ outcome: ReportOutcome, _ out: TextOutput) {
+    // An input that yielded nothing is an error on standard error (the command writes it); the
+    // text output holds reports.
+    if outcome.result == nil { return }
+    if context.options.quiet {
+      out.write(quietLines(outcome))
+      return
+    }
+    count += 1
+    // The group table leads, and each group is shown once: keep the first report's section of
+    // each group until the end.
+    guard let signature = outcome.result?.signature.id, !sections.contains(signature) else { return }
+    sections.keep(PlainText.joinedLines(renderLines(outcome)), for: signature)
+    if firstSignature == nil { firstSignature = signature }
+  }
+
+  mutating func finish(_ run: RunSummary, _ out: TextOutput) {
+    if context.options.quiet { return }
+    if run.reports <= 1 {
+      if let firstSignature, let section = sections.text(for: firstSignature) { out.write(section) }
+      if (run.reports == 1 && !run.notices.isEmpty) || !run.filter.isEmpty {
+        out.write("\n" + style.bold(run.sentence) + "\n")
+      }
+      return
+    }
+    if !run.groups.isEmpty { out.write(groupTable(run)) }
+    if !context.options.summaryOnly {
+      let shown = context.options.top.map { Array(run.groups.prefix($0)) } ?? run.groups
+      for (index, group) in shown.enumerated() {
+        guard let section = sections.text(for: group.signature.id) else { continue }
+        let reports = group.count == 1 ? "1 report" : "\(group.count) reports"
+        out.write("\n" + style.bold("Group \(index + 1) of \(run.groups.count)") + " (\(reports)), for example:\n\n")
+        out.write(section)
+      }
+      let hidden = run.groups.count - shown.count
+      if hidden > 0 {
+        out.write(
+          "\n"
+            + style.dim(
+              "\(hidden) more group\(hidden == 1 ? " is" : "s are") in the table only: --top all shows each, "
+                + "--format json lists every report.") + "\n")
+      }
+    }
+    out.write("\n" + style.bold(run.sentence) + "\n")
+  }
+
+  // MARK: Quiet
+
+  func quietLines(_ outcome: ReportOutcome) -> String {
+    let path = outcome.path
+    var text = ""
+    for diagnosis in outcome.diagnoses {
+      text +=
+        "\(path): \(style.severity(diagnosis.severity, diagnosis.severity.rawValue)): "
+        + "\(TerminalText.escaped(diagnosis.title)) [\(diagnosis.ruleID)] (\(diagnosis.confidence.rawValue))"
+        + (outcome.baseline == .known ? " (known)" : "") + "\n"
+    }
+    if let result = outcome.result, result.isInconclusive, let severity = outcome.severity,
+      outcome.facts != nil, outcome.warnings.isEmpty || severity > .note
+    {
+      text +=
+        "\(path): \(style.severity(severity, severity.rawValue)): inconclusive"
+        + (result.summary.exception.map { ": " + TerminalText.escaped($0) } ?? "")
+        + (outcome.baseline == .known ? " (known)" : "") + "\n"
+    }
+    return text
+  }
+
+  // MARK: One report
+
+  /// The report's section, line by line (each line ends with a line feed when written).
+  func renderLines(_ outcome: ReportOutcome) -> [String] {
+    var lines: [String] = [headerLine(outcome)]
+    if let error = outcome.error {
+      // A damaged report that was still diagnosed carries a note; one that explains nothing, an
+      // error.
+      let label = outcome.isDamaged ? style.severity(.note, "note:") + "  " : style.severity(.error, "error:") + " "
+      lines += PlainText.wrap(
+        TerminalText.escaped(errorText(error)), width: width, indent: "         ", hanging: "  " + label)
+    }
+    if let result = outcome.result {
+      lines.append("")
+      if let top = result.diagnoses.first {
+        lines += diagnosisLines(top, outcome: outcome)
+        let others = result.diagnoses.dropFirst()
+        if !others.isEmpty {
+          lines.append("")
+          lines.append("  " + style.bold("Also consistent with:"))
+          for other in others {
+            let line =
+              "- \(TerminalText.escaped(other.title)) [\(other.ruleID)] (\(other.severity.rawValue), \(other.confidence.rawValue))"
+            lines += PlainText.wrap(line, width: width, indent: "      ", hanging: "    ")
+            if verbose {
+              lines += evidenceLines(other.evidence, indent: "      ")
+            }
+          }
+        }
+        if let hint = result.symbolication { lines += symbolicationLines(hint) }
+      } else {
+        lines += inconclusiveLines(result, outcome: outcome)
+      }
+      if verbose {
+        lines.append("")
+        lines.append("  " + style.bold("Signature:") + " " + result.signature.id)
+        for component in result.signature.components {
+          lines.append("    " + style.dim(TerminalText.escaped(component)))
+        }
+      }
+    }
+    if !outcome.warnings.isEmpty {
+      lines.append("")
+      if verbose {
+        lines.append("  " + style.bold("Parse warnings:"))
+        for warning in outcome.warnings {
+          lines += PlainText.wrap(
+            "- " + TerminalText.escaped(warning.location) + ": " + TerminalText.escaped(warning.message),
+            width: width, indent: "      ", hanging: "    ")
+        }
+      } else {
+        let count = outcome.warnings.count
+        lines.append("  " + style.dim("\(count) parse warning\(count == 1 ? "" : "s") (see --verbose)."))
+      }
+    }
+    return lines
+  }
+
+  /// The path, then "app · OS · device · time" and, for other than a crash, the kind of report.
+  /// Built as bytes, each part escaped on its own (escaping goes scalar by scalar, so that is the
+  /// escaped join): joining the parts and appending them to the path cost about 12 k instructions
+  /// a report.
+  func headerLine(_ outcome: ReportOutcome) -> String {
+    var line = UTF8TextBuilder(capacity: 256)
+    line.append(style.bold(outcome.path))
+    if let facts = outcome.facts {
+      var separator = " — "
+      func part(_ text: String?) {
+        guard let text else { return }
+        line.append(separator)
+        line.append(TerminalText.escaped(text))
+        separator = " · "
+      }
+      part(facts.appDescription)
+      part(facts.osDescription)
+      part(facts.device)
+      part(facts.time)
+      if facts.kind != .crash { part(facts.bugTypeName ?? facts.kind.rawValue) }
+    }
+    if outcome.baseline == .known {
+      line.append(" ")
+      line.append(style.dim("(known: in the baseline)"))
+    }
+    return line.string
+  }
+
+  /// "Crashed thread 7 (queue):" and its first frames, the app's own marked with an arrow.
+  func topFrameLines(_ summary: CrashSummary) -> [String] {
+    guard let thread = summary.crashedThread, !summary.topFrames.isEmpty else { return [] }
+    let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }
+    var lines = [
+      "",
+      "  " + style.bold("Crashed thread \(thread)")
+        + (label.isEmpty ? "" : " (" + TerminalText.escaped(label.joined(separator: ", ")) + ")") + ":",
+    ]
+    for frame in summary.topFrames {
+      let marker = frame.isApp ? "  → " : "    "
+      lines += PlainText.wrap(
+        marker + "\(frame.index)  " + TerminalText.escaped(frame.text), width: width, indent: "         ")
+    }
+    return lines
+  }
+
+  func errorText(_ error: ReportError) -> String {
+    var text = ""
+    if let line = error.line {
+      text += "line \(line)"
+      if let column = error.column { text += ", column \(column)" }
+      text += ": "
+    }
+    text += error.message
+    if let path = error.path { text += " (at \(path))" }
+    return text
+  }
+
+  func diagnosisLines(_ diagnosis: Diagnosis, outcome: ReportOutcome) -> [String] {
+    var lines: [String] = []
+    let severity = style.severity(diagnosis.severity, diagnosis.severity.rawValue + ":")
+    lines.append(
+      "  \(severity) \(style.bold(TerminalText.escaped(diagnosis.title))) [\(diagnosis.ruleID)]")
+    lines.append("  " + style.dim("Confidence: \(diagnosis.confidence.rawValue)"))
+    lines.append("")
+    lines += PlainText.renderMarkdown(diagnosis.summary, width: width, indent: "    ", style: style)
+    if let summary = outcome.result?.summary { lines += topFrameLines(summary) }
+    if verbose && !diagnosis.evidence.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("Evidence:"))
+      lines += evidenceLines(diagnosis.evidence, indent: "    ")
+    }
+    if !diagnosis.remedy.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("How to fix it:"))
+      lines += cache.lines(for: diagnosis.remedy, kind: .remedy) {
+        PlainText.renderMarkdown(diagnosis.remedy, width: width, indent: "    ", style: style)
+      }
+    }
+    if !diagnosis.verification.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("To confirm:"))
+      for step in diagnosis.verification {
+        lines += cache.lines(for: step, kind: .verification) {
+          PlainText.wrap(PlainText.inline(step), width: width, indent: "      ", hanging: "    - ")
+        }
+      }
+    }
+    if verbose && !diagnosis.references.isEmpty {
+      lines.append("")
+      lines.append("  " + style.bold("References:"))
+      for reference in diagnosis.references { lines.append("    - " + TerminalText.escaped(reference)) }
+    }
+    return lines
+  }
+
+  func evidenceLines(_ evidence: [Evidence], indent: String) -> [String] {
+    evidence.flatMap { item in
+      PlainText.wrap(
+        "- " + style.code(TerminalText.escaped(item.path)) + ": " + TerminalText.escaped(item.detail),
+        width: width + (style.enabled ? 9 : 0), indent: indent + "  ", hanging: indent)
+    }
+  }
+
+  func inconclusiveLines(_ result: DiagnosisResult, outcome: ReportOutcome) -> [String] {
+    var lines: [String] = []
+    let severity = outcome.severity
+    let label = severity.map { style.severity($0, $0.rawValue + ":") + " " } ?? ""
+    let what = outcome.facts?.kind == .crash || outcome.facts == nil ? "crash" : "report"
+    lines.append("  \(label)\(style.bold("Inconclusive:")) no rule recognises this \(what).")
+    let summary = result.summary
+    var facts: [(String, String)] = []
+    if let exception = summary.exception { facts.append(("Exception", exception)) }
+    if let reason = summary.reason { facts.append(("Reason", reason)) }
+    if let termination = summary.termination { facts.append(("Termination", termination)) }
+    if let headline = summary.headline { facts.append(("Summary", headline)) }
+    if let thread = summary.crashedThread {
+      var text = String(thread)
+      let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }
+      if !label.isEmpty { text += " (" + label.joined(separator: ", ") + ")" }
+      facts.append(("Crashed thread", text))
+    }
+    if let frame = summary.firstAppFrame {
+      facts.append(("First app frame", frame + (summary.firstAppFramePath.map { " (\($0))" } ?? "")))
+    }
+    if !facts.isEmpty {
+      lines.append("")
+      let labelWidth = facts.map(\.0.count).max()! + 2
+      for (name, value) in facts {
+        let head = "    " + name + ":" + String(repeating: " ", count: labelWidth - name.count - 1)
+        lines += PlainText.wrap(
+          TerminalText.escaped(value), width: width,
+          indent: String(repeating: " ", count: head.count), hanging: head)
+      }
+    }
+    if let hint = result.symbolication { lines += symbolicationLines(hint) }
+    return lines
+  }
+
+  func symbolicationLines(_ hint: SymbolicationHint) -> [String] {
+    var lines = ["", "  " + style.bold("Symbolicate the app's frames") + " (on a Mac with the build's dSYM):"]
+    for image in hint.images {
+      if let find = image.findDSYM { lines.append("    " + style.code(TerminalText.escaped(find))) }
+      lines.append("    " + style.code(TerminalText.escaped(image.atos)))
+    }
+    return lines
+  }
+
+  // MARK: Groups
+
+  /// "2026-08-20 10:31:05.1552 -0700" → "2026-08-20".
+  static func day(_ time: String) -> String {
+    let date = time.prefix(while: { $0 != " " && $0 != "T" })
+    return date.count == 10 ? String(date) : time
+  }
+
+  /// "iPhone OS 26.6 (23G80)" → "iPhone OS 26.6".
+  static func withoutBuild(_ os: String) -> String {
+    guard os.hasSuffix(")"), let open = os.lastIndex(of: "(") else { return os }
+    return String(os[..<open]).trimmingWhitespace()
+  }
+
+  /// At most three values, then how many more.
+  static func few(_ values: [String]) -> String {
+    var seen: [String] = []
+    for value in values where !seen.contains(value) { seen.append(value) }
+    return seen.prefix(3).joined(separator: ", ") + (seen.count > 3 ? " +\(seen.count - 3) more" : "")
+  }
+
+  func groupTable(_ run: RunSummary) -> String {
+    var lines = [
+      style.bold("Crash groups") + " (\(run.groups.count) in \(run.reports) report\(run.reports == 1 ? "" : "s")):", "",
+    ]
+    let countWidth = String(run.groups.first?.count ?? 1).count
+    for group in run.groups {
+      let count = String(repeating: " ", count: countWidth - String(group.count).count) + "\(group.count)×"
+      let severityWord = (group.severity?.rawValue ?? "-")
+      let severity =
+        style.severity(group.severity, severityWord) + String(repeating: " ", count: 8 - severityWord.count)
+      let name: String
+      if let rule = group.rule {
+        // The rule says what; the first app frame in the signature says where (and tells apart
+        // the groups of one rule).
+        let frame = group.signature.components.first { $0.hasPrefix("frame:") }?.dropFirst("frame:".count)
+        name =
+          rule
+          + (frame.map { " in " + TerminalText.escaped(String($0)) } ?? " — " + TerminalText.escaped(group.title ?? ""))
+      } else {
+        name =
+          "inconclusive " + (group.kind.map { $0 == .crash ? "crash" : $0.rawValue } ?? "report")
+          + (group.exception.map { ": " + TerminalText.escaped($0) } ?? "")
+      }
+      let known =
+        group.baseline == .known
+        ? " " + style.dim("(known)") : (group.baseline == .new ? " " + style.bold("(new)") : "")
+      let head = "  \(count)  \(severity)"
+      lines += PlainText.wrap(
+        name + known, width: width, indent: String(repeating: " ", count: countWidth + 14), hanging: head + " ")
+      let detailIndent = String(repeating: " ", count: countWidth + 14)
+      // One line of details, kept short: dates without times, OS versions without builds, at
+      // most three of each list, one example.
+      var details: [String] = []
+      if let first = group.firstSeen.map(Self.day), let last = group.lastSeen.map(Self.day) {
+        details.append(first == last ? first : "\(first) to \(last)")
+      }
+      if !group.appVersions.isEmpty { details.append("app " + Self.few(group.appVersions)) }
+      if !group.osVersions.isEmpty { details.append(Self.few(group.osVersions.map(Self.withoutBuild))) }
+      if !group.devices.isEmpty { details.append(Self.few(group.devices)) }
+      if let example = group.examples.first { details.append(example) }
+      if !details.isEmpty {
+        lines += PlainText.wrap(
+          style.dim(TerminalText.escaped(details.joined(separator: " · "))), width: width, indent: detailIndent)
+      }
+    }
+    return PlainText.joinedLines(lines)
+  }
+}
+
+/// Lines already rendered for a text, for one reporter (so one width and one style). Bounded: it
+/// starts again empty past ``limit`` entries, so memory stays flat whatever the rules write.
+final class RenderCache {
+  package enum Kind: Hashable { case remedy, verification }
+
+  /// Keyed by the text's bytes: a remedy is a kilobyte or two, and hashing all of it (as `String`
+  /// does, scalar by scalar) cost about 10 k instructions a lookup. The hash takes the length and
+  /// the first and last 32 bytes; equality compares every byte, so texts that differ only in their
+  /// bytes (canonically equivalent ones) are rendered separately, as their bytes may render apart.
+  private struct Key: Hashable {
+    var text: String
+    var kind: Kind
+
+    static func == (lhs: Key, rhs: Key) -> Bool {
+      guard lhs.kind == rhs.kind else { return false }
+      let same = lhs.text.utf8.withContiguousStorageIfAvailable { left in
+        rhs.text.utf8.withContiguousStorageIfAvailable { right in
+          left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+        }
+      }
+      return (same ?? nil) ?? lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(kind)
+      let utf8 = text.utf8
+      hasher.combine(utf8.count)
+      let hashed: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+        let raw = UnsafeRawBufferPointer(bytes)
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(32)))
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(32)))
+      }
+      if hashed == nil {
+        // The same bytes fed the same way, so equal keys hash alike however they are stored.
+        Array(utf8.prefix(32)).withUnsafeBytes { hasher.combine(bytes: $0) }
+        Array(utf8.suffix(32)).withUnsafeBytes { hasher.combine(bytes: $0) }
+      }
+    }
+  }
+
+  private var entries: [Key: [String]] = [:]
+  static let limit = 256
+
+  /// The lines for `text`, rendered by `render` the first time (`render` must depend only on
+  /// `text`, `kind` and what is fixed for the reporter).
+  func lines(for text: String, kind: Kind, render: () -> [String]) -> [String] {
+    let key = Key(text: text, kind: kind)
+    if let lines = entries[key] { return lines }
+    let lines = render()
+    if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+    entries[key] = lines
+    return lines
+  }
+
+  var count: Int { entries.count }
+}

@@ -1,0 +1,93 @@
+import IPSDoctorSupport
+
+/// The `bug_type` of a report: which kind of diagnostic file it is.
+public struct BugType: Sendable, Hashable, CustomStringConvertible {
+  /// As written in the header ("309"); a number in the header is kept as its decimal text.
+  public var rawValue: String
+
+  public init(_ rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  /// The common bug_type numbers. Sources: Apple's JSON crash report documentation and reports seen
+  /// in the wild (see docs/report-kinds.md).
+  public static let known: [String: (name: String, kind: ReportKind)] = [
+    "109": ("crash report (legacy text)", .crash),
+    "309": ("crash report", .crash),
+    "210": ("kernel panic", .panic),
+    "151": ("kernel panic (full log)", .panic),
+    "298": ("jetsam event", .jetsam),
+    "288": ("stackshot", .stackshot),
+    "188": ("stackshot (legacy)", .stackshot),
+    "202": ("CPU resource report", .resource),
+    "145": ("disk writes resource report", .resource),
+    "385": ("resource or user fault report", .resource),
+    "327": ("resource report", .resource),
+    "185": ("resource exception report", .resource),
+    "206": ("wakeups resource report", .resource),
+    "409": ("system watchdog report", .watchdog),
+    "226": ("networking analytics", .unknown),
+  ]
+
+  /// A human name: "crash report", or "unknown (N)".
+  public var name: String {
+    Self.known[rawValue]?.name ?? "unknown (\(rawValue))"
+  }
+
+  public var kind: ReportKind {
+    Self.asciiKind(rawValue) ?? Self.known[rawValue]?.kind ?? .unknown
+  }
+
+  /// ``kind`` of an ASCII `rawValue`, read from its bytes (the dictionary lookup hashed the
+  /// string, and readers ask for every report): ASCII text equals one of ``known``'s keys exactly
+  /// when its bytes do. `nil` for other text, which the dictionary answers.
+  static func asciiKind(_ rawValue: String) -> ReportKind? {
+    let kind = rawValue.utf8.withContiguousStorageIfAvailable { bytes -> ReportKind? in
+      guard ByteSearch.isASCII(bytes) else { return nil }
+      guard bytes.count == 3 else { return .unknown }
+      let (a, b, c) = (bytes[0] &- 0x30, bytes[1] &- 0x30, bytes[2] &- 0x30)
+      guard a < 10 && b < 10 && c < 10 else { return .unknown }
+      switch Int(a) * 100 + Int(b) * 10 + Int(c) {
+      case 109, 309: return .crash
+      case 210, 151: return .panic
+      case 298: return .jetsam
+      case 288, 188: return .stackshot
+      case 202, 145, 385, 327, 185, 206: return .resource
+      case 409: return .watchdog
+      default: return .unknown  // 226 and codes not in the table
+      }
+    }
+    return kind ?? nil
+  }
+
+  /// Whether a report of this type always has a JSON object as its body: a JSON crash report,
+  /// stackshot, jetsam event, system watchdog or resource report. Their bodies are never legacy
+  /// text (a kernel panic's may be, and 109, 145, 202 and 327 have text bodies), so anything after
+  /// their header that is neither a JSON object nor a text report is a damaged body.
+  public var promisesJSONBody: Bool {
+    switch rawValue {
+    case "309", "288", "298", "409", "385": true
+    default: false
+    }
+  }
+
+  public var description: String { rawValue }
+}
+
+/// What a report is about, which decides how it is diagnosed.
+public enum ReportKind: String, Sendable, Equatable, CaseIterable {
+  /// A process crashed or was terminated (bug_type 309/109 and legacy text).
+  case crash
+  /// The kernel panicked (210).
+  case panic
+  /// The system killed processes for memory (298).
+  case jetsam
+  /// A snapshot of all stacks, usually for a hang (288/188).
+  case stackshot
+  /// A resource-use report (CPU, disk writes, wakeups, user faults); usually not a crash.
+  case resource
+  /// A system watchdog report (409).
+  case watchdog
+  /// A bug_type we do not know.
+  case unknown
+}

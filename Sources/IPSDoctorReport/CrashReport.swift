@@ -1,0 +1,396 @@
+import IPSDoctorJSON
+import IPSDoctorSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// One crash report, whatever its on-disk form (JSON `.ips`, legacy text `.crash`, or a JSON header
+/// with a text body), in the typed shape that the diagnosis rules and every output format read.
+///
+/// Every field is optional because real reports omit, rename and retype fields across OS releases.
+/// Nothing is lost: the parsed JSON documents stay reachable through ``headerDocument`` and
+/// ``bodyDocument`` (as trees: ``headerJSON`` and ``bodyJSON``).
+public struct CrashReport: Sendable, Equatable {
+  /// How the report was laid out on disk.
+  public enum Format: String, Sendable, Equatable, CaseIterable {
+    /// A JSON header line followed by a JSON body (bug_type 309 and most modern kinds).
+    case json
+    /// A JSON header line followed by a legacy text body (bug_type 109 and older kinds).
+    case jsonHeaderTextBody = "json-header-text-body"
+    /// A plain legacy text report (Xcode/Organizer `.crash`).
+    case legacyText = "legacy-text"
+    /// Only a JSON header, no body.
+    case headerOnly = "header-only"
+  }
+
+  public var format: Format
+  public var bugType: BugType?
+  public var kind: ReportKind
+
+  // MARK: Header (line 1) and process identity
+
+  public var header: IPSHeader
+  /// e.g. "D9139CF1-6D62-4386-8076-B7A3F2B4F116"; made when asked from the 16 bytes it is kept as
+  /// (see ``ImageUUID``).
+  public var incidentID: String? {
+    get { incidentIDStorage.text }
+    set { incidentIDStorage = ImageUUID(newValue) }
+  }
+  var incidentIDStorage = ImageUUID.none
+  public var processName: String?
+  public var processPath: String?
+  public var pid: Int?
+  public var parentProcess: String?
+  public var bundleID: String?
+  /// `CFBundleShortVersionString`, e.g. "2.4".
+  public var appVersion: String?
+  /// `CFBundleVersion`, e.g. "118".
+  public var buildVersion: String?
+  public var osVersion: OSVersion?
+  public var platform: Int?
+  public var modelCode: String?
+  public var cpuType: String?
+  /// e.g. "2026-07-12 21:47:13.9376 -0700"; made when asked from the bytes it is kept as (see
+  /// ``InlineText``).
+  public var captureTime: String? {
+    get { captureTimeStorage.text }
+    set { captureTimeStorage = InlineText(newValue) }
+  }
+  var captureTimeStorage = InlineText.none
+  /// Made when asked, like ``captureTime``.
+  public var launchTime: String? {
+    get { launchTimeStorage.text }
+    set { launchTimeStorage = InlineText(newValue) }
+  }
+  var launchTimeStorage = InlineText.none
+  /// The crash body's `bundleInfo` object, read from ``bodyDocument`` when asked.
+  public var bundleInfo: JSONObject? {
+    get { bodyTrees.bundleInfo(in: self) }
+    set {
+      var values = bodyTrees.values(in: self)
+      values.bundleInfo = newValue
+      bodyTrees = .values(values)
+    }
+  }
+  /// The crash body's `storeInfo` object, read from ``bodyDocument`` when asked.
+  public var storeInfo: JSONObject? {
+    get { bodyTrees.storeInfo(in: self) }
+    set {
+      var values = bodyTrees.values(in: self)
+      values.storeInfo = newValue
+      bodyTrees = .values(values)
+    }
+  }
+
+  // MARK: What happened
+
+  public var exception: ExceptionInfo?
+  public var exceptionReason: ExceptionReason?
+  public var termination: Termination?
+  /// Application Specific Information: lines grouped by the image that wrote them.
+  public var applicationSpecificInfo: [ApplicationSpecificInfo]
+  public var kernelTriage: String?
+  public var lastExceptionBacktrace: [Frame]?
+  /// Index into ``threads`` of the thread that crashed; `nil` when absent or out of range.
+  public var faultingThread: Int?
+  public var threads: [CrashThread]
+  public var images: [BinaryImage]
+  public var sharedCache: SharedCache?
+  public var vmSummary: String?
+  public var vmRegionInfo: String?
+  /// A legacy text report's "Dyld Error Message" block (macOS launch failures), one trimmed line
+  /// per line.
+  public var dyldErrorMessage: String?
+  /// The crash body's `legacyInfo` value, read from ``bodyDocument`` when asked.
+  public var legacyInfo: JSONValue? {
+    get { bodyTrees.legacyInfo(in: self) }
+    set {
+      var values = bodyTrees.values(in: self)
+      values.legacyInfo = newValue
+      bodyTrees = .values(values)
+    }
+  }
+  public var isCorpse: Bool?
+  public var isNonFatal: Bool?
+  public var isSimulated: Bool?
+
+  // MARK: Other report kinds
+
+  public var panic: PanicSummary?
+  public var jetsam: JetsamSummary?
+  public var stackshot: StackshotSummary?
+  public var resource: ResourceSummary?
+
+  // MARK: Provenance
+
+  /// The JSON header line, parsed.
+  public var headerDocument: JSONDocument?
+  /// The JSON body, parsed (for a broken body: what was read before the break).
+  public var bodyDocument: JSONDocument?
+  /// The header line as a tree, built on each access.
+  public var headerJSON: JSONValue? { headerDocument?.value }
+  /// The body as a tree, built on each access.
+  public var bodyJSON: JSONValue? { bodyDocument?.value }
+  /// Problems that did not stop the report from being read (wrong types, out-of-range indexes, …).
+  public var warnings: [ReportWarning]
+  /// Set when the body could not be parsed; the header and whatever came before are still usable.
+  public var bodyError: ReportError?
+  /// Where ``bundleInfo``, ``storeInfo`` and ``legacyInfo`` come from. No rule reads them, so
+  /// their trees are built when asked for, not for every report.
+  var bodyTrees = BodyTrees.none
+
+  public init(format: Format, kind: ReportKind = .unknown) {
+    self.format = format
+    self.kind = kind
+    self.header = IPSHeader()
+    self.applicationSpecificInfo = []
+    self.threads = []
+    self.images = []
+    self.warnings = []
+  }
+
+  /// The crashed thread, when the report names one.
+  public var crashedThread: CrashThread? {
+    if let faultingThread, threads.indices.contains(faultingThread) { return threads[faultingThread] }
+    return threads.first(where: \.triggered)
+  }
+
+  /// Every line of Application Specific Information, in order.
+  public var applicationSpecificLines: [String] {
+    applicationSpecificInfo.flatMap(\.lines)
+  }
+
+  /// The language exception's reason (`exceptionReason.composed_message`), when recorded.
+  public var exceptionMessage: String? {
+    exceptionReason?.composedMessage
+  }
+
+  /// The image at `index`, or `nil` when the index is out of range.
+  public func image(at index: Int?) -> BinaryImage? {
+    guard let index, images.indices.contains(index) else { return nil }
+    return images[index]
+  }
+
+  /// The app's own main executable image: the one whose path is the process path, else the first
+  /// image loaded from the process's bundle.
+  public var mainImage: BinaryImage? {
+    if let processPath, let image = images.first(where: { $0.path == processPath }) { return image }
+    if let processName, let image = images.first(where: { $0.name == processName && $0.isAppImage }) {
+      return image
+    }
+    return images.first(where: { $0.source == "P" && $0.name != nil })
+  }
+}
+
+/// The source of a crash report's ``CrashReport/bundleInfo``, ``CrashReport/storeInfo`` and
+/// ``CrashReport/legacyInfo``: none, the body document they were read from, or values set since.
+enum BodyTrees: Sendable, Equatable {
+  case none
+  /// ``CrashReport/apply(crashBody:decoder:)`` read ``CrashReport/bodyDocument``: each is its root's
+  /// last member of that name (the two objects only when they are objects).
+  case crashBody
+  case values(Values)
+
+  struct Values: Sendable, Equatable {
+    var bundleInfo: JSONObject?
+    var storeInfo: JSONObject?
+    var legacyInfo: JSONValue?
+  }
+
+  func bundleInfo(in report: CrashReport) -> JSONObject? {
+    switch self {
+    case .none: nil
+    case .crashBody: report.bodyDocument?.withRoot { $0["bundleInfo"]?.objectValue }
+    case .values(let values): values.bundleInfo
+    }
+  }
+
+  func storeInfo(in report: CrashReport) -> JSONObject? {
+    switch self {
+    case .none: nil
+    case .crashBody: report.bodyDocument?.withRoot { $0["storeInfo"]?.objectValue }
+    case .values(let values): values.storeInfo
+    }
+  }
+
+  func legacyInfo(in report: CrashReport) -> JSONValue? {
+    switch self {
+    case .none: nil
+    case .crashBody: report.bodyDocument?.withRoot { $0["legacyInfo"]?.value }
+    case .values(let values): values.legacyInfo
+    }
+  }
+
+  /// The current values, for a setter to replace one of them.
+  func values(in report: CrashReport) -> Values {
+    Values(bundleInfo: bundleInfo(in: report), storeInfo: storeInfo(in: report), legacyInfo: legacyInfo(in: report))
+  }
+}
+
+/// Line 1 of an `.ips` file. Unknown keys stay in ``CrashReport/headerJSON``.
+public struct IPSHeader: Sendable, Equatable {
+  public var appName: String?
+  public var appVersion: String?
+  public var buildVersion: String?
+  public var bundleID: String?
+  public var bugType: String?
+  public var osVersion: String?
+  public var platform: Int?
+  /// Made when asked, like ``CrashReport/incidentID``: few readers ask, and a 36-byte `String` is an
+  /// allocation to make and to free.
+  public var incidentID: String? {
+    get { incidentIDStorage.text }
+    set { incidentIDStorage = ImageUUID(newValue) }
+  }
+  var incidentIDStorage: ImageUUID
+  /// Made when asked, like ``CrashReport/captureTime``.
+  public var timestamp: String? {
+    get { timestampStorage.text }
+    set { timestampStorage = InlineText(newValue) }
+  }
+  var timestampStorage: InlineText
+  /// Made when asked (see ``incidentID``).
+  public var sliceUUID: String? {
+    get { sliceUUIDStorage.text }
+    set { sliceUUIDStorage = ImageUUID(newValue) }
+  }
+  var sliceUUIDStorage: ImageUUID
+  public var name: String?
+
+  // No initialiser here, so that the compiler makes the memberwise one: the JSON reader builds a
+  // header with it in one step (see `IPSHeader(json:decoder:)`). The UUIDs have no default value,
+  // so that it makes no `init()` to clash with the public one below.
+}
+
+extension IPSHeader {
+  public init() {
+    self.init(incidentIDStorage: .none, timestampStorage: .none, sliceUUIDStorage: .none)
+  }
+}
+
+public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
+  /// e.g. "iPhone OS 26.6"
+  public var train: String?
+  /// e.g. "23G80"
+  public var build: String?
+  public var releaseType: String?
+  public var isEmbedded: Bool?
+
+  public init(train: String? = nil, build: String? = nil, releaseType: String? = nil) {
+    self.train = train
+    self.build = build
+    self.releaseType = releaseType
+  }
+
+  /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)".
+  public init(displayString: String) {
+    if let version = Self.parsedASCII(displayString) {
+      self = version
+      return
+    }
+    let trimmed = displayString.trimmingWhitespace()
+    if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
+      train = String(trimmed[..<open]).trimmingWhitespace()
+      build = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+    } else {
+      train = trimmed
+    }
+  }
+
+  /// ``init(displayString:)`` on the bytes, for the usual ASCII text without carriage returns:
+  /// there every `Character` is one byte, so the answer is the same without `Character` walks.
+  /// (Read in place, not by walking `Substring.UTF8View` indices.)
+  static func parsedASCII(_ text: String) -> OSVersion? {
+    let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> OSVersion? in
+      var bits: UInt8 = 0
+      for byte in bytes {
+        guard byte != 0x0D else { return nil }
+        bits |= byte
+      }
+      guard bits < 0x80 else { return nil }
+      func string(_ lower: Int, _ upper: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+      }
+      // The trimmed text is lower..<upper.
+      var lower = 0
+      var upper = bytes.count
+      while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
+      while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
+      var version = OSVersion()
+      if upper > lower && bytes[upper - 1] == UInt8(ascii: ")") {
+        var open = upper - 1
+        while open > lower && bytes[open - 1] != UInt8(ascii: "(") { open -= 1 }
+        if open > lower {
+          open -= 1  // the "("
+          var trainUpper = open
+          while trainUpper > lower && bytes[trainUpper - 1].isSpaceTabOrLineFeed { trainUpper -= 1 }
+          version.train = string(lower, trainUpper)
+          version.build = string(open + 1, upper - 1)
+          return version
+        }
+      }
+      version.train = string(lower, upper)
+      return version
+    }
+    return parsed ?? parsedASCIIByIndices(text)
+  }
+
+  /// ``parsedASCII(_:)`` by `String` indices, for text without contiguous UTF-8 (and as the plain
+  /// form the tests compare the byte form with).
+  static func parsedASCIIByIndices(_ text: String) -> OSVersion? {
+    let bytes = text.utf8
+    guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
+    func trimmed(_ slice: Substring.UTF8View) -> String {
+      guard let first = slice.firstIndex(where: { !$0.isSpaceTabOrLineFeed }) else { return "" }
+      let last = slice.lastIndex(where: { !$0.isSpaceTabOrLineFeed })!
+      return String(Substring(slice[first...last]))
+    }
+    let text = trimmed(Substring(text).utf8)
+    var version = OSVersion()
+    let utf8 = text.utf8
+    if utf8.last == UInt8(ascii: ")"), let open = utf8.lastIndex(of: UInt8(ascii: "(")) {
+      version.train = trimmed(Substring(utf8[..<open]).utf8)
+      version.build = String(Substring(utf8[utf8.index(after: open)..<utf8.index(before: utf8.endIndex)]))
+    } else {
+      version.train = text
+    }
+    return version
+  }
+
+  public var description: String {
+    switch (train, build) {
+    case (let train?, let build?): .concatenating(train, " (", build, ")")
+    case (let train?, nil): train
+    case (nil, let build?): build
+    case (nil, nil): ""
+    }
+  }
+}
+
+public struct SharedCache: Sendable, Equatable {
+  public var base: UInt64?
+  public var size: UInt64?
+  public var uuid: String?
+
+  public init() {}
+}
+
+/// A problem in a report that did not stop it from being read.
+public struct ReportWarning: Sendable, Equatable, CustomStringConvertible {
+  /// The JSON path or text position the warning is about, e.g. `threads[3].frames[12].imageIndex`
+  /// or `line 41`.
+  public var location: String
+  public var message: String
+
+  public init(location: String, message: String) {
+    self.location = location
+    self.message = message
+  }
+
+  public var description: String { "\(location): \(message)" }
+}

@@ -1,0 +1,733 @@
+import IPSDoctorJSON
+import IPSDoctorSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Reads typed fields out of a parsed JSON document leniently: a missing field is simply absent, a
+/// field of the wrong type becomes a ``ReportWarning`` naming its JSON path, and integers written as
+/// numeric strings ("812", "0x1f") are accepted.
+///
+/// Paths are autoclosures: they are built only when a warning names them, not for every field read
+/// (building them eagerly was a fifth of the read time).
+struct FieldDecoder {
+  var warnings: [ReportWarning] = []
+  /// Where the texts that reports share (symbols, image paths and names, queue labels) are looked
+  /// up by ``sharedString(_:at:)``; without one they are decoded like any other string. The
+  /// table's handle, not the table: a decoder lives only within the read that was given the table.
+  let texts: SharedTexts.Handle?
+
+  init(texts: SharedTexts? = nil) {
+    self.texts = texts?.handle
+  }
+
+  mutating func warn(_ path: JSONPath, _ message: String) {
+    warnings.append(ReportWarning(location: path.description, message: message))
+  }
+
+  mutating func wrongType(_ value: JSONNode, at path: JSONPath, expected: String) {
+    warn(path, "expected \(expected), found \(value.typeName); ignored")
+  }
+
+  mutating func string(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> String? {
+    guard let value = object[key] else { return nil }
+    return string(value, at: path().appending(key.description))
+  }
+
+  /// Strings, most fields of a report, are read inline; the rest below.
+  @inline(__always)
+  mutating func string(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
+    if value.kind == .string { return Self.text(value) }
+    return nonString(value, at: path())
+  }
+
+  /// ``string(_:at:)`` for a text that many reports have (a frame's symbol, an image's path): from
+  /// ``texts`` when it holds the same text.
+  @inline(__always)
+  mutating func sharedString(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
+    if value.kind == .string {
+      guard let texts else { return Self.text(value) }
+      return texts.text(value, decode: Self.text)
+    }
+    return nonString(value, at: path())
+  }
+
+  /// ``sharedString(_:at:)`` for a node the caller has found to be a string, so that no path is
+  /// passed: the path's closure made the compiler call a copy of ``sharedString(_:at:)`` for each
+  /// caller rather than inline it.
+  @inline(__always)
+  func sharedText(_ string: JSONNode) -> String {
+    guard let texts else { return Self.text(string) }
+    return texts.text(string, decode: Self.text)
+  }
+
+  /// ``sharedText(_:)`` of `node` when it is a string, else `nil` (as ``JSONNode/string``).
+  @inline(__always)
+  func sharedText(ifString node: JSONNode) -> String? {
+    node.kind == .string ? sharedText(node) : nil
+  }
+
+  private mutating func nonString(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> String? {
+    switch value.kind {
+    case .string: return Self.text(value)
+    case .number: return value.number?.description
+    case .null: return nil
+    default:
+      wrongType(value, at: path(), expected: "a string")
+      return nil
+    }
+  }
+
+  mutating func uint64(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> UInt64? {
+    guard let value = object[key] else { return nil }
+    return uint64(value, at: path().appending(key.description))
+  }
+
+  /// Non-negative integers, most numbers in a report, are read in place; the rest below.
+  @inline(__always)
+  mutating func uint64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
+    let entry = value.entry
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned { return entry.word }
+    return anyUInt64(value, at: path())
+  }
+
+  private mutating func anyUInt64(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> UInt64? {
+    switch value.kind {
+    case .number:
+      let number = value.number!
+      if let exact = number.uint64 { return exact }
+      if let negative = number.int64 {
+        // Apple writes some 64-bit values (e.g. esr, flags) as signed; keep the bit pattern.
+        return UInt64(bitPattern: negative)
+      }
+      warn(path(), "number \(number) is not a 64-bit integer; ignored")
+      return nil
+    case .string:
+      let text = Self.text(value)
+      if let parsed = String.parseUInt64(text) { return parsed }
+      warn(path(), "expected an integer, found string \"\(TerminalText.escaped(String(text.prefix(40))))\"; ignored")
+      return nil
+    case .null:
+      return nil
+    default:
+      wrongType(value, at: path(), expected: "an integer")
+      return nil
+    }
+  }
+
+  mutating func int(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> Int? {
+    guard let value = object[key] else { return nil }
+    return int(value, at: path().appending(key.description))
+  }
+
+  /// Non-negative integers in range are read in place; the rest below.
+  @inline(__always)
+  mutating func int(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
+    let entry = value.entry
+    if entry.kind == .number && entry.flags == JSONTapeEntry.numberUnsigned && entry.word <= UInt64(Int.max) {
+      return Int(entry.word)
+    }
+    return anyInt(value, at: path())
+  }
+
+  private mutating func anyInt(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Int? {
+    switch value.kind {
+    case .number:
+      let number = value.number!
+      if let exact = number.int { return exact }
+      warn(path(), "number \(number) is not an integer in range; ignored")
+      return nil
+    case .string:
+      let text = Self.text(value)
+      let trimmed = text.trimmingWhitespace()
+      if let parsed = Int(trimmed) { return parsed }
+      if let parsed = String.parseUInt64(trimmed), let exact = Int(exactly: parsed) { return exact }
+      warn(path(), "expected an integer, found string \"\(TerminalText.escaped(String(text.prefix(40))))\"; ignored")
+      return nil
+    case .null:
+      return nil
+    default:
+      wrongType(value, at: path(), expected: "an integer")
+      return nil
+    }
+  }
+
+  mutating func bool(_ value: JSONNode, at path: @autoclosure () -> JSONPath) -> Bool? {
+    switch value.kind {
+    case .true: return true
+    case .false: return false
+    case .number:
+      let number = value.number!
+      if number.uint64 == 0 { return false }
+      if number.uint64 == 1 { return true }
+      warn(path(), "expected a boolean, found number \(number); ignored")
+      return nil
+    case .string:
+      switch value.string!.lowercased() {
+      case "true", "1", "yes": return true
+      case "false", "0", "no": return false
+      default:
+        wrongType(value, at: path(), expected: "a boolean")
+        return nil
+      }
+    case .null: return nil
+    default:
+      wrongType(value, at: path(), expected: "a boolean")
+      return nil
+    }
+  }
+
+  // The variants below take a member already found by a one-pass walk over an object's members
+  // (see `CrashReport.apply(crashBody:decoder:)`): `key` only names it in a warning's path.
+
+  mutating func string(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> String?
+  {
+    guard let value else { return nil }
+    return string(value, at: path().appending(key.description))
+  }
+
+  /// ``sharedString(_:at:)`` for a member already found.
+  mutating func sharedString(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> String?
+  {
+    guard let value else { return nil }
+    return sharedString(value, at: path().appending(key.description))
+  }
+
+  /// ``string(_:named:in:)`` kept as an ``ImageUUID``: the usual dashed form read from the tape's
+  /// bytes (no `String` made), anything else as its text. `nil` exactly when ``string(_:named:in:)``
+  /// is, with the same warnings.
+  mutating func uuid(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> ImageUUID?
+  {
+    guard let value else { return nil }
+    if let bytes = value.unescapedStringBytes, let canonical = ImageUUID(canonical: bytes) { return canonical }
+    return string(value, at: path().appending(key.description)).map { ImageUUID($0) }
+  }
+
+  /// ``string(_:named:in:)`` kept as an ``InlineText``: a short ASCII string without escapes is
+  /// read from the tape's bytes (no `String` made), anything else as its text. `nil` exactly when
+  /// ``string(_:named:in:)`` is, with the same warnings.
+  mutating func inlineText(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> InlineText?
+  {
+    guard let value else { return nil }
+    if let bytes = value.unescapedStringBytes, let kept = InlineText(ascii: bytes) { return kept }
+    return string(value, at: path().appending(key.description)).map { InlineText($0) }
+  }
+
+  /// ``string(_:named:in:)`` answering `existing` when the member is the same text (see
+  /// ``text(_:reusing:)``).
+  mutating func string(
+    _ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath, reusing existing: String?
+  ) -> String? {
+    guard let value else { return nil }
+    if value.kind == .string { return Self.text(value, reusing: existing) }
+    return string(value, at: path().appending(key.description))
+  }
+
+  mutating func uint64(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> UInt64?
+  {
+    guard let value else { return nil }
+    return uint64(value, at: path().appending(key.description))
+  }
+
+  mutating func int(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath) -> Int? {
+    guard let value else { return nil }
+    return int(value, at: path().appending(key.description))
+  }
+
+  mutating func bool(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath) -> Bool? {
+    guard let value else { return nil }
+    return bool(value, at: path().appending(key.description))
+  }
+
+  mutating func object(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> JSONNode?
+  {
+    container(value, key, .object, at: path(), expected: "an object")
+  }
+
+  mutating func array(_ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath)
+    -> JSONNode?
+  {
+    container(value, key, .array, at: path(), expected: "an array")
+  }
+
+  /// The text of a string node. JSON writers escape every "/" in a path as "\/", and Apple's do:
+  /// such text is unescaped into the string's own storage in one pass, not through
+  /// ``JSONTapeEntry/decodedString(_:in:)``'s byte-by-byte array, which is kept for `\u` escapes.
+  static func text(_ node: JSONNode) -> String {
+    let entry = node.entry
+    let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.stringEnd])
+    guard entry.flags & JSONTapeEntry.stringHasEscapes != 0 else { return JSONTapeEntry.text(validUTF8: raw) }
+    var sawUnicodeEscape = false
+    let text = String(unsafeUninitializedCapacity: raw.count) { output in
+      var written = 0
+      var index = 0
+      let input = UnsafeRawPointer(raw.baseAddress!)
+      let destination = UnsafeMutableRawPointer(output.baseAddress!)
+      while index < raw.count {
+        // Eight bytes at a time while none is a backslash (`written` never passes `index`, so the
+        // store stays inside the capacity).
+        while index + 8 <= raw.count {
+          let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          let backslashes = UInt64(littleEndian: word) ^ 0x5C5C_5C5C_5C5C_5C5C
+          let found = (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080
+          destination.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+          guard found == 0 else {
+            // The lowest flagged byte is the first backslash (only bytes above a match can be
+            // flagged falsely): keep the bytes before it, already stored, and unescape it below.
+            let before = found.trailingZeroBitCount &>> 3
+            index += before
+            written += before
+            // "\/", every slash of a path: the slash, then on with the words.
+            if index + 1 < raw.count && raw[index + 1] == UInt8(ascii: "/") {
+              output[written] = UInt8(ascii: "/")
+              index += 2
+              written += 1
+              continue
+            }
+            break
+          }
+          index += 8
+          written += 8
+        }
+        guard index < raw.count else { break }
+        var byte = raw[index]
+        index += 1
+        if byte == ASCII.backslash && index < raw.count {
+          guard let decoded = Self.singleEscape(raw[index]) else {
+            sawUnicodeEscape = true
+            return 0
+          }
+          byte = decoded
+          index += 1
+        }
+        output[written] = byte
+        written += 1
+      }
+      return written
+    }
+    return sawUnicodeEscape ? JSONTapeEntry.decodedString(entry, in: node.view.bytes) : text
+  }
+
+  /// The text of `node` (a string), or `existing` when that is the same text. A crash body repeats
+  /// a few header fields (incident id, bundle id) and names its process path again as an image's
+  /// path: answering those with the string already made saves its copy, its allocation and its
+  /// release. Only strings too long to be stored inline (more than 15 UTF-8 bytes) are compared.
+  @inline(__always)
+  static func text(_ node: JSONNode, reusing existing: String?) -> String {
+    if let existing, existing.utf8.count > 15, textEquals(node, existing) { return existing }
+    return text(node)
+  }
+
+  /// The byte that the escape `\` + `letter` stands for, `nil` for `\u` (whose code point takes
+  /// decoding). The tape has validated every escape, so any other letter is `"`, `\` or `/`.
+  @inline(__always)
+  static func singleEscape(_ letter: UInt8) -> UInt8? {
+    switch letter {
+    case UInt8(ascii: "b"): return 0x08
+    case UInt8(ascii: "f"): return 0x0C
+    case UInt8(ascii: "n"): return 0x0A
+    case UInt8(ascii: "r"): return 0x0D
+    case UInt8(ascii: "t"): return 0x09
+    case UInt8(ascii: "u"): return nil
+    default: return letter  // \" \\ \/
+    }
+  }
+
+  /// Whether the string node `node` decodes to `text`, compared on the bytes: eight at a time up
+  /// to each escape, an escape by its one decoded byte. `\u` escapes (and text without contiguous
+  /// UTF-8) answer `false`, so the caller decodes the node as usual.
+  static func textEquals(_ node: JSONNode, _ text: String) -> Bool {
+    let entry = node.entry
+    guard entry.kind == .string else { return false }
+    let raw = UnsafeBufferPointer(rebasing: node.view.bytes[entry.start..<entry.stringEnd])
+    let answer = text.utf8.withContiguousStorageIfAvailable { text -> Bool in
+      // Unescaping only shortens text.
+      guard raw.count >= text.count else { return false }
+      guard let input = raw.baseAddress, let other = text.baseAddress else { return raw.count == text.count }
+      if entry.flags & JSONTapeEntry.stringHasEscapes == 0 {
+        return raw.count == text.count && memcmp(input, other, raw.count) == 0
+      }
+      var index = 0
+      var matched = 0
+      while index < raw.count {
+        // Eight bytes at a time up to the first byte that differs or is a backslash (an escape
+        // must be decoded: its bytes may not be matched as they are).
+        while index + 8 <= raw.count && matched + 8 <= text.count {
+          let word = UInt64(littleEndian: UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self))
+          let difference = word ^ UInt64(littleEndian: UnsafeRawPointer(other + matched).loadUnaligned(as: UInt64.self))
+          let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+          let found = (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080
+          if difference | found != 0 {
+            // The lowest flagged byte of `found` is the first backslash (only bytes above a match
+            // can be flagged falsely).
+            let same = min(difference.trailingZeroBitCount, found.trailingZeroBitCount) &>> 3
+            index += same
+            matched += same
+            break
+          }
+          index += 8
+          matched += 8
+        }
+        guard index < raw.count else { break }
+        var byte = raw[index]
+        index += 1
+        if byte == ASCII.backslash {
+          guard index < raw.count, let decoded = Self.singleEscape(raw[index]) else { return false }
+          byte = decoded
+          index += 1
+        }
+        guard matched < text.count, text[matched] == byte else { return false }
+        matched += 1
+      }
+      return matched == text.count
+    }
+    return answer ?? false
+  }
+
+  /// The member `key` when it is an object.
+  mutating func object(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> JSONNode? {
+    container(object, key, .object, at: path(), expected: "an object")
+  }
+
+  /// The member `key` when it is an array.
+  mutating func array(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> JSONNode? {
+    container(object, key, .array, at: path(), expected: "an array")
+  }
+
+  private mutating func container(
+    _ object: JSONNode, _ key: StaticString, _ kind: JSONTapeEntry.Kind, at path: @autoclosure () -> JSONPath,
+    expected: String
+  ) -> JSONNode? {
+    container(object[key], key, kind, at: path(), expected: expected)
+  }
+
+  private mutating func container(
+    _ value: JSONNode?, _ key: StaticString, _ kind: JSONTapeEntry.Kind, at path: @autoclosure () -> JSONPath,
+    expected: String
+  ) -> JSONNode? {
+    guard let value else { return nil }
+    if value.kind == kind { return value }
+    if value.kind != .null { wrongType(value, at: path().appending(key.description), expected: expected) }
+    return nil
+  }
+
+  /// An array of strings; a lone string is accepted as a one-element array.
+  mutating func strings(_ object: JSONNode, _ key: StaticString, at path: @autoclosure () -> JSONPath) -> [String] {
+    strings(object[key], named: key, in: path())
+  }
+
+  /// The member value form of ``strings(_:_:at:)``; `shared`, the strings are looked up like
+  /// ``sharedText(_:)``'s.
+  mutating func strings(
+    _ value: JSONNode?, named key: StaticString, in path: @autoclosure () -> JSONPath, shared: Bool = false
+  ) -> [String] {
+    guard let value else { return [] }
+    switch value.kind {
+    case .string: return [shared ? sharedText(value) : Self.text(value)]
+    case .array:
+      var result: [String] = []
+      result.reserveCapacity(value.count)
+      for (index, element) in value.elements.enumerated() {
+        switch element.kind {
+        case .string: result.append(shared ? sharedText(element) : Self.text(element))
+        case .number: result.append(element.number!.description)
+        case .null: continue
+        default:
+          wrongType(element, at: path().appending(key.description).appending(index), expected: "a string")
+        }
+      }
+      return result
+    case .null: return []
+    default:
+      wrongType(value, at: path().appending(key.description), expected: "an array of strings")
+      return []
+    }
+  }
+}
+
+/// An object member's key as its length and its first and last 8 bytes, so that the decoders can
+/// switch over the keys they know: comparing two words beats comparing each candidate key byte by
+/// byte. Keys longer than 16 bytes also need ``JSONNode/keyEquals(_:)``, as their middle is not
+/// covered.
+struct MemberName: Equatable {
+  /// In UTF-8 bytes, after decoding escapes.
+  var length: Int
+  /// The first 8 bytes, little-endian, zero-padded.
+  var head: UInt64
+  /// The last 8 bytes when the key is longer than 8 bytes, else 0.
+  var tail: UInt64
+
+  init(length: Int, head: UInt64, tail: UInt64) {
+    self.length = length
+    self.head = head
+    self.tail = tail
+  }
+
+  @inline(__always)
+  init(_ key: JSONNode) {
+    let entry = key.entry
+    let buffer = key.view.bytes
+    let count = entry.stringEnd - entry.start
+    guard entry.flags & JSONTapeEntry.stringHasEscapes == 0, let base = buffer.baseAddress else {
+      var text = JSONTapeEntry.decodedString(entry, in: buffer)
+      self = text.withUTF8 { MemberName(bytes: UnsafeRawBufferPointer($0)) }
+      return
+    }
+    guard entry.start + 8 <= buffer.count else {
+      self.init(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[entry.start..<entry.stringEnd]))
+      return
+    }
+    // One load, masked to the key (the bytes after it, at least the closing quote, exist).
+    let word = UInt64(littleEndian: UnsafeRawPointer(base + entry.start).loadUnaligned(as: UInt64.self))
+    var tail: UInt64 = 0
+    if count > 8 {
+      tail = UInt64(littleEndian: UnsafeRawPointer(base + entry.stringEnd - 8).loadUnaligned(as: UInt64.self))
+    }
+    self.init(length: count, head: count >= 8 ? word : word & ((1 << (UInt64(count) * 8)) - 1), tail: tail)
+  }
+
+  init(bytes: UnsafeRawBufferPointer) {
+    var head: UInt64 = 0
+    var tail: UInt64 = 0
+    for (index, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (UInt64(index) * 8) }
+    if bytes.count > 8 {
+      for (index, byte) in bytes.suffix(8).enumerated() { tail |= UInt64(byte) << (UInt64(index) * 8) }
+    }
+    self.init(length: bytes.count, head: head, tail: tail)
+  }
+
+  // The keys the report decoders read (checked against their text in MemberNameTests).
+
+  /// "app_name"
+  static let appName = MemberName(length: 8, head: 0x656d616e5f707061, tail: 0)
+  /// "app_version"
+  static let appVersion = MemberName(length: 11, head: 0x737265765f707061, tail: 0x6e6f69737265765f)
+  /// "arch"
+  static let arch = MemberName(length: 4, head: 0x0000000068637261, tail: 0)
+  /// "arguments"
+  static let arguments = MemberName(length: 9, head: 0x746e656d75677261, tail: 0x73746e656d756772)
+  /// "asi"
+  static let asi = MemberName(length: 3, head: 0x0000000000697361, tail: 0)
+  /// "base"
+  static let base = MemberName(length: 4, head: 0x0000000065736162, tail: 0)
+  /// "bug_type"
+  static let bugType = MemberName(length: 8, head: 0x657079745f677562, tail: 0)
+  /// "build"
+  static let build = MemberName(length: 5, head: 0x000000646c697562, tail: 0)
+  /// "build_version"
+  static let buildVersion = MemberName(length: 13, head: 0x65765f646c697562, tail: 0x6e6f69737265765f)
+  /// "bundleID"
+  static let bundleID = MemberName(length: 8, head: 0x4449656c646e7562, tail: 0)
+  /// "bundleInfo"
+  static let bundleInfo = MemberName(length: 10, head: 0x6e49656c646e7562, tail: 0x6f666e49656c646e)
+  /// "byPid"
+  static let byPid = MemberName(length: 5, head: 0x0000006469507962, tail: 0)
+  /// "byProc"
+  static let byProc = MemberName(length: 6, head: 0x0000636f72507962, tail: 0)
+  /// "captureTime"
+  static let captureTime = MemberName(length: 11, head: 0x5465727574706163, tail: 0x656d695465727574)
+  /// "CFBundleIdentifier"
+  static let CFBundleIdentifier = MemberName(length: 18, head: 0x656c646e75424643, tail: 0x7265696669746e65)
+  /// "CFBundleShortVersionString"
+  static let CFBundleShortVersionString = MemberName(length: 26, head: 0x656c646e75424643, tail: 0x676e697274536e6f)
+  /// "CFBundleVersion"
+  static let CFBundleVersion = MemberName(length: 15, head: 0x656c646e75424643, tail: 0x6e6f697372655665)
+  /// "class"
+  static let `class` = MemberName(length: 5, head: 0x0000007373616c63, tail: 0)
+  /// "code"
+  static let code = MemberName(length: 4, head: 0x0000000065646f63, tail: 0)
+  /// "codes"
+  static let codes = MemberName(length: 5, head: 0x0000007365646f63, tail: 0)
+  /// "composed_message"
+  static let composedMessage = MemberName(length: 16, head: 0x6465736f706d6f63, tail: 0x6567617373656d5f)
+  /// "cpsr"
+  static let cpsr = MemberName(length: 4, head: 0x0000000072737063, tail: 0)
+  /// "cpuType"
+  static let cpuType = MemberName(length: 7, head: 0x0065707954757063, tail: 0)
+  /// "description"
+  static let description = MemberName(length: 11, head: 0x7470697263736564, tail: 0x6e6f697470697263)
+  /// "details"
+  static let details = MemberName(length: 7, head: 0x00736c6961746564, tail: 0)
+  /// "esr"
+  static let esr = MemberName(length: 3, head: 0x0000000000727365, tail: 0)
+  /// "exception"
+  static let exception = MemberName(length: 9, head: 0x6f69747065637865, tail: 0x6e6f697470656378)
+  /// "exceptionReason"
+  static let exceptionReason = MemberName(length: 15, head: 0x6f69747065637865, tail: 0x6e6f736165526e6f)
+  /// "far"
+  static let far = MemberName(length: 3, head: 0x0000000000726166, tail: 0)
+  /// "faultingThread"
+  static let faultingThread = MemberName(length: 14, head: 0x676e69746c756166, tail: 0x646165726854676e)
+  /// "flags"
+  static let flags = MemberName(length: 5, head: 0x0000007367616c66, tail: 0)
+  /// "flavor"
+  static let flavor = MemberName(length: 6, head: 0x0000726f76616c66, tail: 0)
+  /// "format_string"
+  static let formatString = MemberName(length: 13, head: 0x735f74616d726f66, tail: 0x676e697274735f74)
+  /// "fp"
+  static let fp = MemberName(length: 2, head: 0x0000000000007066, tail: 0)
+  /// "frames"
+  static let frames = MemberName(length: 6, head: 0x000073656d617266, tail: 0)
+  /// "id"
+  static let id = MemberName(length: 2, head: 0x0000000000006469, tail: 0)
+  /// "imageIndex"
+  static let imageIndex = MemberName(length: 10, head: 0x646e496567616d69, tail: 0x7865646e49656761)
+  /// "imageOffset"
+  static let imageOffset = MemberName(length: 11, head: 0x66664f6567616d69, tail: 0x74657366664f6567)
+  /// "incident"
+  static let incident = MemberName(length: 8, head: 0x746e656469636e69, tail: 0)
+  /// "incident_id"
+  static let incidentID = MemberName(length: 11, head: 0x746e656469636e69, tail: 0x64695f746e656469)
+  /// "indicator"
+  static let indicator = MemberName(length: 9, head: 0x6f74616369646e69, tail: 0x726f74616369646e)
+  /// "inline"
+  static let inline = MemberName(length: 6, head: 0x0000656e696c6e69, tail: 0)
+  /// "is_corpse"
+  static let isCorpseSnakeCase = MemberName(length: 9, head: 0x7370726f635f7369, tail: 0x657370726f635f73)
+  /// "isCorpse"
+  static let isCorpse = MemberName(length: 8, head: 0x657370726f437369, tail: 0)
+  /// "isEmbedded"
+  static let isEmbedded = MemberName(length: 10, head: 0x646465626d457369, tail: 0x6465646465626d45)
+  /// "isNonFatal"
+  static let isNonFatal = MemberName(length: 10, head: 0x7461466e6f4e7369, tail: 0x6c617461466e6f4e)
+  /// "isSimulated"
+  static let isSimulated = MemberName(length: 11, head: 0x616c756d69537369, tail: 0x646574616c756d69)
+  /// "ktriageinfo"
+  static let ktriageinfo = MemberName(length: 11, head: 0x696567616972746b, tail: 0x6f666e6965676169)
+  /// "largestProcess"
+  static let largestProcess = MemberName(length: 14, head: 0x507473656772616c, tail: 0x737365636f725074)
+  /// "lastExceptionBacktrace"
+  static let lastExceptionBacktrace = MemberName(length: 22, head: 0x656378457473616c, tail: 0x65636172746b6361)
+  /// "legacyInfo"
+  static let legacyInfo = MemberName(length: 10, head: 0x6e4979636167656c, tail: 0x6f666e4979636167)
+  /// "lr"
+  static let lr = MemberName(length: 2, head: 0x000000000000726c, tail: 0)
+  /// "memoryStatus"
+  static let memoryStatus = MemberName(length: 12, head: 0x745379726f6d656d, tail: 0x7375746174537972)
+  /// "message"
+  static let message = MemberName(length: 7, head: 0x006567617373656d, tail: 0)
+  /// "modelCode"
+  static let modelCode = MemberName(length: 9, head: 0x646f436c65646f6d, tail: 0x65646f436c65646f)
+  /// "name"
+  static let name = MemberName(length: 4, head: 0x00000000656d616e, tail: 0)
+  /// "namespace"
+  static let namespace = MemberName(length: 9, head: 0x63617073656d616e, tail: 0x6563617073656d61)
+  /// "os_version"
+  static let osVersionSnakeCase = MemberName(length: 10, head: 0x69737265765f736f, tail: 0x6e6f69737265765f)
+  /// "osVersion"
+  static let osVersion = MemberName(length: 9, head: 0x6f6973726556736f, tail: 0x6e6f697372655673)
+  /// "panicString"
+  static let panicString = MemberName(length: 11, head: 0x72745363696e6170, tail: 0x676e697274536369)
+  /// "parentPid"
+  static let parentPid = MemberName(length: 9, head: 0x6950746e65726170, tail: 0x646950746e657261)
+  /// "parentProc"
+  static let parentProc = MemberName(length: 10, head: 0x7250746e65726170, tail: 0x636f7250746e6572)
+  /// "path"
+  static let path = MemberName(length: 4, head: 0x0000000068746170, tail: 0)
+  /// "pc"
+  static let pc = MemberName(length: 2, head: 0x0000000000006370, tail: 0)
+  /// "pid"
+  static let pid = MemberName(length: 3, head: 0x0000000000646970, tail: 0)
+  /// "platform"
+  static let platform = MemberName(length: 8, head: 0x6d726f6674616c70, tail: 0)
+  /// "processByPid"
+  static let processByPid = MemberName(length: 12, head: 0x42737365636f7270, tail: 0x6469507942737365)
+  /// "procLaunch"
+  static let procLaunch = MemberName(length: 10, head: 0x6e75614c636f7270, tail: 0x68636e75614c636f)
+  /// "procName"
+  static let procName = MemberName(length: 8, head: 0x656d614e636f7270, tail: 0)
+  /// "procPath"
+  static let procPath = MemberName(length: 8, head: 0x68746150636f7270, tail: 0)
+  /// "queue"
+  static let queue = MemberName(length: 5, head: 0x0000006575657571, tail: 0)
+  /// "rawCodes"
+  static let rawCodes = MemberName(length: 8, head: 0x7365646f43776172, tail: 0)
+  /// "reasons"
+  static let reasons = MemberName(length: 7, head: 0x00736e6f73616572, tail: 0)
+  /// "releaseType"
+  static let releaseType = MemberName(length: 11, head: 0x54657361656c6572, tail: 0x6570795465736165)
+  /// "sharedCache"
+  static let sharedCache = MemberName(length: 11, head: 0x6143646572616873, tail: 0x6568636143646572)
+  /// "signal"
+  static let signal = MemberName(length: 6, head: 0x00006c616e676973, tail: 0)
+  /// "size"
+  static let size = MemberName(length: 4, head: 0x00000000657a6973, tail: 0)
+  /// "slice_uuid"
+  static let sliceUUID = MemberName(length: 10, head: 0x75755f6563696c73, tail: 0x646975755f656369)
+  /// "source"
+  static let source = MemberName(length: 6, head: 0x0000656372756f73, tail: 0)
+  /// "sourceFile"
+  static let sourceFile = MemberName(length: 10, head: 0x6946656372756f73, tail: 0x656c694665637275)
+  /// "sourceLine"
+  static let sourceLine = MemberName(length: 10, head: 0x694c656372756f73, tail: 0x656e694c65637275)
+  /// "sp"
+  static let sp = MemberName(length: 2, head: 0x0000000000007073, tail: 0)
+  /// "storeInfo"
+  static let storeInfo = MemberName(length: 9, head: 0x666e4965726f7473, tail: 0x6f666e4965726f74)
+  /// "subtype"
+  static let subtype = MemberName(length: 7, head: 0x0065707974627573, tail: 0)
+  /// "symbol"
+  static let symbol = MemberName(length: 6, head: 0x00006c6f626d7973, tail: 0)
+  /// "symbolLocation"
+  static let symbolLocation = MemberName(length: 14, head: 0x6f4c6c6f626d7973, tail: 0x6e6f697461636f4c)
+  /// "termination"
+  static let termination = MemberName(length: 11, head: 0x74616e696d726574, tail: 0x6e6f6974616e696d)
+  /// "threads"
+  static let threads = MemberName(length: 7, head: 0x0073646165726874, tail: 0)
+  /// "threadState"
+  static let threadState = MemberName(length: 11, head: 0x7453646165726874, tail: 0x6574617453646165)
+  /// "timestamp"
+  static let timestamp = MemberName(length: 9, head: 0x6d617473656d6974, tail: 0x706d617473656d69)
+  /// "train"
+  static let train = MemberName(length: 5, head: 0x0000006e69617274, tail: 0)
+  /// "triggered"
+  static let triggered = MemberName(length: 9, head: 0x6572656767697274, tail: 0x6465726567676972)
+  /// "type"
+  static let type = MemberName(length: 4, head: 0x0000000065707974, tail: 0)
+  /// "usedImages"
+  static let usedImages = MemberName(length: 10, head: 0x67616d4964657375, tail: 0x736567616d496465)
+  /// "uuid"
+  static let uuid = MemberName(length: 4, head: 0x0000000064697575, tail: 0)
+  /// "value"
+  static let value = MemberName(length: 5, head: 0x00000065756c6176, tail: 0)
+  /// "vmregioninfo"
+  static let vmregioninfo = MemberName(length: 12, head: 0x6e6f696765726d76, tail: 0x6f666e696e6f6967)
+  /// "vmRegionInfo"
+  static let vmRegionInfo = MemberName(length: 12, head: 0x6e6f696765526d76, tail: 0x6f666e496e6f6967)
+  /// "vmSummary"
+  static let vmSummary = MemberName(length: 9, head: 0x72616d6d75536d76, tail: 0x7972616d6d75536d)
+  /// "x"
+  static let x = MemberName(length: 1, head: 0x0000000000000078, tail: 0)
+
+  // String values that images repeat (``BinaryImage/init(json:at:decoder:)``).
+
+  /// "arm64"
+  static let arm64 = MemberName(length: 5, head: 0x00000034366d7261, tail: 0)
+  /// "arm64e"
+  static let arm64e = MemberName(length: 6, head: 0x00006534366d7261, tail: 0)
+  /// "arm64_32"
+  static let arm64_32 = MemberName(length: 8, head: 0x32335f34366d7261, tail: 0)
+  /// "x86_64"
+  static let x86_64 = MemberName(length: 6, head: 0x000034365f363878, tail: 0)
+  /// "A"
+  static let sourceA = MemberName(length: 1, head: 0x0000000000000041, tail: 0)
+  /// "C"
+  static let sourceC = MemberName(length: 1, head: 0x0000000000000043, tail: 0)
+  /// "K"
+  static let sourceK = MemberName(length: 1, head: 0x000000000000004b, tail: 0)
+  /// "P"
+  static let sourceP = MemberName(length: 1, head: 0x0000000000000050, tail: 0)
+  /// "S"
+  static let sourceS = MemberName(length: 1, head: 0x0000000000000053, tail: 0)
+}

@@ -1,0 +1,96 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// Which file holds the debug image of each UUID, found once for a whole run and shared by the
+/// threads that diagnose reports: each report then maps only the files its images need.
+public struct DebugFileIndex: Sendable, Equatable {
+  struct Entry: Sendable, Equatable {
+    var path: PathName
+    var uuid: String?
+    var arch: String
+    var display: String
+  }
+
+  /// By normalised UUID; the first file found wins.
+  private var byUUID: [String: Entry] = [:]
+  /// By file name (the image name it was built as), for reporting a UUID mismatch.
+  private var byName: [String: [Entry]] = [:]
+  /// The files' loaded images, shared by the reports of the run (and by copies of this index).
+  private let pool = DebugImagePool()
+  /// Asked for the images this index has no file for, when set (a run without `--dsym`).
+  package var spotlight: SpotlightLookup?
+
+  /// Equal when they index the same files; the pool only caches what they load.
+  public static func == (lhs: DebugFileIndex, rhs: DebugFileIndex) -> Bool {
+    lhs.byUUID == rhs.byUUID && lhs.byName == rhs.byName
+  }
+
+  public var isEmpty: Bool { byUUID.isEmpty && byName.isEmpty && spotlight == nil }
+  public var count: Int { byUUID.count }
+
+  public init() {}
+
+  /// Scans `paths` (see ``DebugImageLocator``).
+  public init(paths: [PathName]) {
+    for path in paths {
+      // One file at a time, so the mappings are released as the scan goes.
+      for file in DebugImageLocator.machOFiles(in: [path]) {
+        for image in DebugImage.load(path: file) {
+          let entry = Entry(path: file, uuid: image.uuid, arch: image.arch, display: image.summary)
+          if let uuid = image.uuid, byUUID[uuid] == nil { byUUID[uuid] = entry }
+          byName[Symbolicator.lastComponent(image.path), default: []].append(entry)
+        }
+      }
+    }
+  }
+
+  /// The files holding the debug images of `report`'s images' UUIDs, and the debug files named
+  /// like one of its images but of another UUID (for the mismatch message).
+  private func plan(for report: CrashReport) -> (files: [PathName], otherNames: [String: [String]]) {
+    var files: [PathName] = []
+    var otherNames: [String: [String]] = [:]
+    let wanted = spotlight == nil ? [] : Self.imagesWithUnsymbolicatedFrames(report)
+    for (index, image) in report.images.enumerated() {
+      if let uuid = image.uuid.map(Symbolicator.normalized), let entry = byUUID[uuid] {
+        if !files.contains(entry.path) { files.append(entry.path) }
+      } else if let spotlight, wanted.contains(index), let uuid = image.uuid,
+        case let found = spotlight.files(for: uuid), !found.isEmpty
+      {
+        for file in found where !files.contains(file) { files.append(file) }
+      } else if let name = image.name, let entries = byName[name] {
+        otherNames[name] = entries.map(\.display)
+      }
+    }
+    return (files, otherNames)
+  }
+
+  /// The indexes of the images of `report` that a frame without a symbol is in: those Spotlight
+  /// is asked about.
+  static func imagesWithUnsymbolicatedFrames(_ report: CrashReport) -> Set<Int> {
+    var indexes = Set<Int>()
+    func add(_ frames: [Frame]) {
+      for frame in frames where !frame.hasSymbolText {
+        if let (index, _) = Symbolicator.image(of: frame, in: report) { indexes.insert(index) }
+      }
+    }
+    for thread in report.threads { add(thread.frames) }
+    if let backtrace = report.lastExceptionBacktrace { add(backtrace) }
+    return indexes
+  }
+
+  /// A symbolicator for `report` of its own: the debug images of its images' UUIDs, mapped now.
+  public func symbolicator(for report: CrashReport) -> Symbolicator {
+    let (files, otherNames) = plan(for: report)
+    return Symbolicator(images: files.flatMap { DebugImage.load(path: $0) }, otherNames: otherNames)
+  }
+
+  /// `report` symbolicated with the debug images of this index (unchanged when none matches),
+  /// borrowed from the run's pool for the time it takes.
+  public func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
+    guard !isEmpty else { return (report, SymbolicationSummary()) }
+    let (files, otherNames) = plan(for: report)
+    let borrowed = files.map { pool.borrow($0) }
+    defer { for (file, images) in zip(files, borrowed) { pool.giveBack(file, images) } }
+    return Symbolicator(images: borrowed.flatMap { $0 }, otherNames: otherNames).symbolicate(report)
+  }
+}

@@ -1,0 +1,88 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// What symbolicating one report did, for messages and tests.
+public struct SymbolicationSummary: Sendable, Equatable {
+  /// Frames that had no symbol and got one.
+  public var symbolicatedFrames = 0
+  /// Inlined frames added before them.
+  public var inlinedFrames = 0
+  /// Image names whose frames were symbolicated.
+  public var matchedImages: [String] = []
+  /// "AnotherTarget: the report's UUID 9a36… is not in …/AnotherTarget (arm64 9c4f…)".
+  public var mismatches: [String] = []
+}
+
+extension Symbolicator {
+  /// The symbols of `frame` of `report`, when it is unsymbolicated and its image has a debug image.
+  func symbols(of frame: Frame, in report: CrashReport, matches: inout [Int: ImageMatch]) -> [FrameSymbol]? {
+    guard !frame.hasSymbolText, let (index, image) = Self.image(of: frame, in: report) else { return nil }
+    let match = matches[index] ?? self.match(image)
+    matches[index] = match
+    guard case .matched(let debug) = match else { return nil }
+    let offset: UInt64
+    if let imageOffset = frame.imageOffset {
+      offset = imageOffset
+    } else if let address = frame.address, let base = image.base, address >= base {
+      offset = address - base
+    } else {
+      return nil
+    }
+    return symbols(imageOffset: offset, in: debug)
+  }
+
+  static func image(of frame: Frame, in report: CrashReport) -> (Int, BinaryImage)? {
+    if let index = frame.imageIndex, let image = report.image(at: index) { return (index, image) }
+    guard let name = frame.imageName, let index = report.images.firstIndex(where: { $0.name == name }) else {
+      return nil
+    }
+    return (index, report.images[index])
+  }
+
+  /// `report` with its unsymbolicated frames symbolicated as Xcode does: the frame gets its
+  /// function's simplified name, offset, file and line; code inlined into it comes first as frames
+  /// marked inline, at the same address. Frames that have a symbol are left alone.
+  public func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
+    var result = report
+    var summary = SymbolicationSummary()
+    var matches: [Int: ImageMatch] = [:]
+    func apply(_ frames: [Frame]) -> [Frame] {
+      var output: [Frame] = []
+      output.reserveCapacity(frames.count)
+      for frame in frames {
+        guard let symbols = symbols(of: frame, in: report, matches: &matches) else {
+          output.append(frame)
+          continue
+        }
+        summary.symbolicatedFrames += 1
+        summary.inlinedFrames += symbols.count - 1
+        for (position, symbol) in symbols.enumerated() {
+          var copy = frame
+          copy.symbol = symbol.symbol
+          copy.symbolLocation = symbol.symbolLocation
+          copy.sourceFile = symbol.sourceFile
+          copy.sourceLine = symbol.sourceLine
+          copy.isInline = position < symbols.count - 1
+          output.append(copy)
+        }
+      }
+      return output
+    }
+    for index in result.threads.indices { result.threads[index].frames = apply(result.threads[index].frames) }
+    if let backtrace = result.lastExceptionBacktrace { result.lastExceptionBacktrace = apply(backtrace) }
+    for (index, match) in matches.sorted(by: { $0.key < $1.key }) {
+      let image = report.images[index]
+      let name = image.name ?? "image \(index)"
+      switch match {
+      case .matched: summary.matchedImages.append(name)
+      case .mismatch(let found):
+        let candidates = found.joined(separator: ", ")
+        summary.mismatches.append(
+          "\(name): the report's UUID \(image.uuid ?? "(none)") matches no debug file; \(candidates) has another UUID, not used"
+        )
+      case .none: break
+      }
+    }
+    return (result, summary)
+  }
+}
