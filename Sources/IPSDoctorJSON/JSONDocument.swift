@@ -16,13 +16,13 @@ import IPSDoctorSupport
 /// decode only the values they use; ``value`` builds the ``JSONValue`` tree on demand.
 public struct JSONDocument: Sendable, Equatable {
   /// The tape: one entry per value, in source order.
-  let tape: [JSONTapeEntry]
+  @usableFromInline let tape: [JSONTapeEntry]
   /// Holds the document's bytes at `byteOffset..<byteOffset + byteCount`: the array the document was
   /// read from when the reader has one (a report's file, as the batch and the benchmark read it),
   /// else a copy of the document's bytes. Keeping the reader's array spares copying every body.
-  let source: [UInt8]
-  let byteOffset: Int
-  let byteCount: Int
+  @usableFromInline let source: [UInt8]
+  @usableFromInline let byteOffset: Int
+  @usableFromInline let byteCount: Int
 
   /// The tape and where its bytes are, as ``JSONParser`` makes them.
   init(tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int) {
@@ -49,7 +49,7 @@ public struct JSONDocument: Sendable, Equatable {
   }
 
   /// Calls `body` with views of the tape and the bytes; they must not escape `body`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func withView<Result>(_ body: (JSONView) -> Result) -> Result {
     tape.withUnsafeBufferPointer { entries in
       source.withUnsafeBufferPointer { bytes in
@@ -61,7 +61,7 @@ public struct JSONDocument: Sendable, Equatable {
 
   /// Calls `body` with the root value. Nodes are views into this document: they must not escape
   /// `body`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func withRoot<Result>(_ body: (JSONNode) -> Result) -> Result {
     withView { body(JSONNode(view: $0, index: 0)) }
   }
@@ -78,59 +78,59 @@ public struct JSONDocument: Sendable, Equatable {
 ///
 /// Offsets and counts are 32-bit (``JSONParser`` reads at most ``JSONParser/maxTapeBytes`` bytes
 /// of a document); `start`, `end` and `payload` are computed from the packed fields.
-package struct JSONTapeEntry: Sendable, Equatable {
-  package enum Kind: UInt8, Sendable {
+@usableFromInline package struct JSONTapeEntry: Sendable, Equatable {
+  @usableFromInline package enum Kind: UInt8, Sendable {
     case null, `false`, `true`, number, string, array, object
   }
 
-  package var kind: Kind
+  @usableFromInline package var kind: Kind
   /// Strings: ``stringHasEscapes``. Numbers: how ``payload`` holds the value.
-  package var flags: UInt8 = 0
+  @usableFromInline package var flags: UInt8 = 0
   /// Numbers whose exact value ``word`` holds (``numberUnsigned``, ``numberNegative``): the length
   /// of their text, never 0. Everything else: 0.
-  var numberLength: UInt16 = 0
+  @usableFromInline var numberLength: UInt16 = 0
   /// ``start``.
-  var offset: UInt32
+  @usableFromInline var offset: UInt32
   /// Numbers with ``numberLength``: the value. Everything else: ``end`` in the low 32 bits and, for
   /// arrays and objects, ``payload`` in the high 32 bits (0 for the others).
-  package var word: UInt64 = 0
+  @usableFromInline package var word: UInt64 = 0
 
   /// Offset of the value's first byte (for strings, the first byte after the opening quote).
-  @inline(__always)
+  @inlinable @inline(__always)
   package var start: Int { Int(offset) }
 
   /// Strings and numbers: offset just past the text (for strings, the closing quote). Arrays and
   /// objects: the number of elements or members. `true`, `false`, `null`: 0.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var end: Int {
     numberLength != 0 ? Int(offset) &+ Int(numberLength) : Int(UInt32(truncatingIfNeeded: word))
   }
 
   /// Numbers: the value (see `flags`; 0 for ``numberOther``). Arrays and objects: the index of the
   /// entry after the last one inside them. Anything else: 0.
-  @inline(__always)
+  @inlinable @inline(__always)
   var payload: UInt64 { numberLength != 0 ? word : word &>> 32 }
 
   /// Strings: ``end`` without looking at the kind.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var stringEnd: Int { Int(UInt32(truncatingIfNeeded: word)) }
 
   /// Arrays and objects: ``payload`` without looking at the kind.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var containerEnd: Int { Int(truncatingIfNeeded: word &>> 32) }
 
   /// The index of the entry after the value this entry, at `index`, starts (and everything inside
   /// it): the tape walks that look members up by index step with it.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func indexAfter(_ index: Int) -> Int { kind == .array || kind == .object ? containerEnd : index + 1 }
 
-  package static let stringHasEscapes: UInt8 = 1
-  package static let numberUnsigned: UInt8 = 0
-  static let numberNegative: UInt8 = 1
-  static let numberOther: UInt8 = 2
+  @inlinable package static var stringHasEscapes: UInt8 { 1 }
+  @inlinable package static var numberUnsigned: UInt8 { 0 }
+  @inlinable static var numberNegative: UInt8 { 1 }
+  @inlinable static var numberOther: UInt8 { 2 }
 
   /// An entry whose `payload` is 0 (before a container's is set). `start` and `end` fit in 32 bits.
-  @inline(__always)
+  @inlinable @inline(__always)
   init(kind: Kind, flags: UInt8 = 0, start: Int, end: Int = 0) {
     self.kind = kind
     self.flags = flags
@@ -140,7 +140,7 @@ package struct JSONTapeEntry: Sendable, Equatable {
 
   /// A number whose exact value is `value` (`flags` is ``numberUnsigned`` or ``numberNegative``),
   /// its text `start..<end` (1 to 65,535 bytes; the parser's are at most 20).
-  @inline(__always)
+  @inlinable @inline(__always)
   init(exactNumber value: UInt64, flags: UInt8, start: Int, end: Int) {
     self.kind = .number
     self.flags = flags
@@ -161,7 +161,7 @@ package struct JSONTapeEntry: Sendable, Equatable {
   /// `bytes`, valid UTF-8, as a string. Up to 15 bytes, the string is built in place, the ASCII test
   /// two words wide: `String(decoding:)` validated them again byte by byte, and most texts a report
   /// holds are that short (register and thread names, exception types, small symbols).
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func text(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
     guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
     return String(unsafeUninitializedCapacity: bytes.count) { room in
@@ -173,7 +173,9 @@ package struct JSONTapeEntry: Sendable, Equatable {
   }
 
   /// The text of a string entry the parser has validated.
-  package static func decodedString(_ entry: JSONTapeEntry, in buffer: UnsafeBufferPointer<UInt8>) -> String {
+  @usableFromInline package static func decodedString(_ entry: JSONTapeEntry, in buffer: UnsafeBufferPointer<UInt8>)
+    -> String
+  {
     let raw = UnsafeBufferPointer(rebasing: buffer[entry.start..<entry.stringEnd])
     guard entry.flags & stringHasEscapes != 0 else { return text(validUTF8: raw) }
     var bytes: [UInt8] = []
@@ -218,37 +220,42 @@ package struct JSONTapeEntry: Sendable, Equatable {
 }
 
 /// Unsafe views of a document's bytes and tape, valid inside ``JSONDocument/withRoot(_:)``.
-package struct JSONView {
-  package let bytes: UnsafeBufferPointer<UInt8>
-  package let entries: UnsafeBufferPointer<JSONTapeEntry>
+@usableFromInline package struct JSONView {
+  @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+  @usableFromInline package let entries: UnsafeBufferPointer<JSONTapeEntry>
+
+  @inlinable init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<JSONTapeEntry>) {
+    self.bytes = bytes
+    self.entries = entries
+  }
 }
 
 /// A value inside a ``JSONDocument``, read in place.
-package struct JSONNode {
-  package let view: JSONView
-  package let index: Int
+@usableFromInline package struct JSONNode {
+  @usableFromInline package let view: JSONView
+  @usableFromInline package let index: Int
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(view: JSONView, index: Int) {
     self.view = view
     self.index = index
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package var entry: JSONTapeEntry { view.entries[index] }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package var kind: JSONTapeEntry.Kind { view.entries[index].kind }
 
-  var isNull: Bool { kind == .null }
+  @inlinable var isNull: Bool { kind == .null }
 
   /// The index of the entry after this value (and everything inside it).
-  @inline(__always)
+  @inlinable @inline(__always)
   var nextIndex: Int { view.entries[index].indexAfter(index) }
 
   /// A string's bytes as the document has them, when it has no escapes (they are then its text);
   /// `nil` for any other value. Valid as long as the document is.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var unescapedStringBytes: UnsafeRawBufferPointer? {
     let entry = view.entries[index]
     guard entry.kind == .string, entry.flags & JSONTapeEntry.stringHasEscapes == 0 else { return nil }
@@ -293,17 +300,17 @@ package struct JSONNode {
   }
 
   /// Elements of an array or members of an object.
-  @inline(__always)
+  @inlinable @inline(__always)
   package var count: Int {
     let entry = entry
     return entry.kind == .array || entry.kind == .object ? entry.end : 0
   }
 
   /// The elements of an array (none for anything else).
-  package var elements: Elements { Elements(node: self) }
+  @inlinable package var elements: Elements { Elements(node: self) }
 
   /// The members of an object in source order, duplicates included (none for anything else).
-  package var members: Members { Members(node: self) }
+  @inlinable package var members: Members { Members(node: self) }
 
   /// The value of the last member named `key` when this is an object.
   package subscript(key: StaticString) -> JSONNode? {
@@ -333,7 +340,7 @@ package struct JSONNode {
   }
 
   /// Whether this string is `key`, compared as UTF-8 after decoding escapes.
-  @inline(__always)
+  @inlinable @inline(__always)
   func keyEquals(_ key: UnsafeRawBufferPointer) -> Bool {
     let entry = entry
     let count = key.count
@@ -354,7 +361,7 @@ package struct JSONNode {
     return memcmp(mine, other, count) == 0
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package func keyEquals(_ key: StaticString) -> Bool {
     keyEquals(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
   }
@@ -429,15 +436,23 @@ package struct JSONNode {
     return object
   }
 
-  package struct Elements: Sequence {
-    let node: JSONNode
+  @usableFromInline package struct Elements: Sequence {
+    @usableFromInline let node: JSONNode
 
-    package struct Iterator: IteratorProtocol {
-      let view: JSONView
-      var index: Int
-      let end: Int
+    @inlinable init(node: JSONNode) { self.node = node }
 
-      @inline(__always)
+    @usableFromInline package struct Iterator: IteratorProtocol {
+      @usableFromInline let view: JSONView
+      @usableFromInline var index: Int
+      @usableFromInline let end: Int
+
+      @inlinable init(view: JSONView, index: Int, end: Int) {
+        self.view = view
+        self.index = index
+        self.end = end
+      }
+
+      @inlinable @inline(__always)
       package mutating func next() -> JSONNode? {
         guard index < end else { return nil }
         let element = JSONNode(view: view, index: index)
@@ -448,24 +463,32 @@ package struct JSONNode {
 
     // Inlined, as `next()` is, so that the iterator's state stays in registers through the
     // decoders' loops instead of being stored and loaded around every element and member.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func makeIterator() -> Iterator {
       guard node.kind == .array else { return Iterator(view: node.view, index: 0, end: 0) }
       return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
     }
 
-    package var underestimatedCount: Int { node.kind == .array ? node.count : 0 }
+    @inlinable package var underestimatedCount: Int { node.kind == .array ? node.count : 0 }
   }
 
-  package struct Members: Sequence {
-    let node: JSONNode
+  @usableFromInline package struct Members: Sequence {
+    @usableFromInline let node: JSONNode
 
-    package struct Iterator: IteratorProtocol {
-      let view: JSONView
-      var index: Int
-      let end: Int
+    @inlinable init(node: JSONNode) { self.node = node }
 
-      @inline(__always)
+    @usableFromInline package struct Iterator: IteratorProtocol {
+      @usableFromInline let view: JSONView
+      @usableFromInline var index: Int
+      @usableFromInline let end: Int
+
+      @inlinable init(view: JSONView, index: Int, end: Int) {
+        self.view = view
+        self.index = index
+        self.end = end
+      }
+
+      @inlinable @inline(__always)
       package mutating func next() -> (key: JSONNode, value: JSONNode)? {
         guard index + 1 < end else { return nil }
         let key = JSONNode(view: view, index: index)
@@ -475,12 +498,12 @@ package struct JSONNode {
       }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package func makeIterator() -> Iterator {
       guard node.kind == .object else { return Iterator(view: node.view, index: 0, end: 0) }
       return Iterator(view: node.view, index: node.index + 1, end: node.nextIndex)
     }
 
-    package var underestimatedCount: Int { node.kind == .object ? node.count : 0 }
+    @inlinable package var underestimatedCount: Int { node.kind == .object ? node.count : 0 }
   }
 }

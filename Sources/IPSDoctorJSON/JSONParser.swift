@@ -175,7 +175,7 @@ public enum JSONParser {
 
 package enum ASCII {
   static let quote: UInt8 = 0x22
-  package static let backslash: UInt8 = 0x5C
+  @inlinable package static var backslash: UInt8 { 0x5C }
   static let slash: UInt8 = 0x2F
   static let comma: UInt8 = 0x2C
   static let colon: UInt8 = 0x3A

@@ -41,9 +41,6 @@ extension BinaryImage {
   /// its frameworks), rather than with the OS.
   public var isAppImage: Bool { Self.isAppImage(name: name, path: path, source: source) }
 
-  /// ``isAppImage`` from the three fields it reads. A loop over a report's images passes them in
-  /// place: asking each image for the property copies the whole image (retaining each of its
-  /// texts) and destroys the copy.
   /// The app bundle the process runs from, "/Example.app/", read from the process path: its first
   /// path component that ends in ".app" (an extension's `.appex` lies inside it). `nil` outside
   /// any app bundle. Compared as a component rather than as a prefix, as reports write one
@@ -100,6 +97,9 @@ extension BinaryImage {
     return path.prefilteredContains(bundle.component) || path.hasPrefix(bundle.component.dropFirst())
   }
 
+  /// ``isAppImage`` from the three fields it reads. A loop over a report's images passes them in
+  /// place: asking each image for the property copies the whole image (retaining each of its
+  /// texts) and destroys the copy.
   package static func isAppImage(name: String?, path: String?, source: String?) -> Bool {
     // Swift runtime libraries that old apps embedded are Apple's code, not the app's. (No
     // character but "l" itself is canonically equivalent to "l", so a name starting with another

@@ -3,19 +3,19 @@
 /// that it owns its memory outright: an append is a `memcpy` into that memory, without the
 /// uniqueness check an `[UInt8]` makes before each append or the generic sequence copy of its
 /// `append(contentsOf:)` (see docs/performance-history.md, 'Output on bytes').
-package struct ByteBuffer: ~Copyable {
-  private var base: UnsafeMutableRawPointer
-  private var capacity: Int
-  package private(set) var count = 0
+@usableFromInline package struct ByteBuffer: ~Copyable {
+  @usableFromInline var base: UnsafeMutableRawPointer
+  @usableFromInline var capacity: Int
+  @usableFromInline package internal(set) var count = 0
 
-  package init(capacity: Int) {
+  @inlinable package init(capacity: Int) {
     self.capacity = max(capacity, 16)
     base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 1)
   }
 
   deinit { base.deallocate() }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func append(_ bytes: UnsafeRawBufferPointer) {
     guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
     if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
@@ -23,24 +23,24 @@ package struct ByteBuffer: ~Copyable {
     count += bytes.count
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     append(UnsafeRawBufferPointer(bytes))
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func append(_ literal: StaticString) {
     append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func append(_ byte: UInt8) {
     if count + 1 > capacity { grow(toHold: count + 1) }
     base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
     count += 1
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func append(_ first: UInt8, _ second: UInt8) {
     if count + 2 > capacity { grow(toHold: count + 2) }
     base.storeBytes(of: first, toByteOffset: count, as: UInt8.self)
@@ -49,18 +49,19 @@ package struct ByteBuffer: ~Copyable {
   }
 
   /// Empties the buffer, keeping its memory.
-  package mutating func removeAll() { count = 0 }
+  @inlinable package mutating func removeAll() { count = 0 }
 
   /// The bytes as a string; they must be whole UTF-8 text (appended from strings, or cut only at
   /// ASCII bytes).
-  package var string: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+  @inlinable package var string: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
-  package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+  @inlinable package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+  {
     try body(UnsafeRawBufferPointer(start: base, count: count))
   }
 
   /// Moves the bytes to memory of at least twice the capacity, and at least `needed` bytes.
-  private mutating func grow(toHold needed: Int) {
+  @usableFromInline mutating func grow(toHold needed: Int) {
     let newCapacity = max(capacity * 2, needed)
     let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 1)
     newBase.copyMemory(from: base, byteCount: count)

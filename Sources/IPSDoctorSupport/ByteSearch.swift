@@ -9,13 +9,13 @@
 /// Byte-level substring search for ASCII markers in large texts (`memchr` for the first byte, which
 /// the C library vectorises, then `memcmp`), for hot paths where `String.contains` would walk
 /// grapheme clusters.
-package enum ByteSearch {
+@usableFromInline package enum ByteSearch {
   /// The offset of the first occurrence of `needle` in `haystack` at or after `start`.
   ///
   /// `memchr` looks for the needle's byte at `anchor` (any index into it; the first by default).
   /// Callers that search long texts for markers starting with a common byte pass their rarest
   /// byte, so `memchr` stops less often; the answer is the same for every anchor.
-  package static func firstIndex(
+  @inlinable package static func firstIndex(
     of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0,
     anchor: Int = 0
   ) -> Int? {
@@ -39,7 +39,7 @@ package enum ByteSearch {
   /// ``firstIndex(of:in:from:anchor:)`` of a literal (its UTF-8 in place: no array to make and
   /// free) in `haystack`.
   @inline(__always)
-  package static func firstIndex(
+  @inlinable package static func firstIndex(
     of literal: StaticString, in haystack: UnsafeBufferPointer<UInt8>, from start: Int = 0, anchor: Int = 0
   ) -> Int? {
     firstIndex(
@@ -48,7 +48,9 @@ package enum ByteSearch {
   }
 
   /// The offset of the first `byte` in `buffer` at or after `start` (`memchr`).
-  package static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+  @inlinable package static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> Int?
+  {
     guard start >= 0, start < buffer.count, let base = buffer.baseAddress else { return nil }
     guard let hit = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
     return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
@@ -56,7 +58,7 @@ package enum ByteSearch {
 
   /// What a byte search says about a `Character`-wise one (`StringProtocol.byteSearch`), or about
   /// which frame matches (`FrameSymbolText`).
-  package enum Outcome: Equatable {
+  @usableFromInline package enum Outcome: Equatable {
     /// Found, at this UTF-8 offset (or frame index).
     case found(Int)
     case absent
@@ -64,7 +66,7 @@ package enum ByteSearch {
   }
 
   /// Whether every byte is ASCII.
-  package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  @inlinable package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var bits: UInt8 = 0
     for byte in bytes { bits |= byte }
     return bits < 0x80
@@ -72,7 +74,7 @@ package enum ByteSearch {
 
   /// Whether every byte is printable ASCII (space to `~`): text with nothing to escape for a
   /// terminal. One loop the optimizer turns into vector code.
-  package static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var highest: UInt8 = 0
     for byte in bytes { highest = max(highest, byte &- 0x20) }
     return highest < 0x5F
@@ -98,7 +100,7 @@ package enum ByteSearch {
   }
 
   /// Whether the UTF-8 of `text` contains the UTF-8 of `needle`.
-  package static func contains(_ text: String, _ needle: String) -> Bool {
+  @inlinable package static func contains(_ text: String, _ needle: String) -> Bool {
     text.withBorrowedUTF8 { haystack in
       needle.withBorrowedUTF8 { pattern in
         firstIndex(of: UnsafeRawBufferPointer(pattern), in: UnsafeRawBufferPointer(haystack)) != nil
@@ -113,7 +115,7 @@ extension String {
   /// table over `Character`s on every call). The one difference: an ASCII match is found even when
   /// a combining mark follows it in `self`. Non-ASCII needles go through `String.contains`, so
   /// canonical equivalence still applies to them.
-  package func utf8Contains(_ needle: String) -> Bool {
+  @inlinable package func utf8Contains(_ needle: String) -> Bool {
     guard needle.utf8.allSatisfy({ $0 < 0x80 }) else { return contains(needle) }
     return ByteSearch.contains(self, needle)
   }
@@ -123,7 +125,7 @@ extension StringProtocol {
   /// Exactly `contains(_:)`, answered by a byte search whenever the bytes decide it (see
   /// `byteSearch(_:)`); only the undecided cases go through `String.contains`, which builds a
   /// search table on every call.
-  package func prefilteredContains(_ needle: String) -> Bool {
+  @inlinable package func prefilteredContains(_ needle: String) -> Bool {
     switch byteSearch(needle) {
     case .found: return true
     case .absent: return false
@@ -132,7 +134,7 @@ extension StringProtocol {
   }
 
   /// Exactly `firstRange(of:)`, with the same byte search as `prefilteredContains`.
-  package func prefilteredFirstRange(of needle: String) -> Range<Index>? {
+  @inlinable package func prefilteredFirstRange(of needle: String) -> Range<Index>? {
     switch byteSearch(needle) {
     case .found(let offset):
       let start = utf8.index(utf8.startIndex, offsetBy: offset)
@@ -153,7 +155,7 @@ extension StringProtocol {
   /// * anything else (non-ASCII text with a byte hit, needles with CR/LF or non-ASCII needles,
   ///   non-contiguous text): undecided.
   /// The empty needle is reported absent, as the byte pre-check reports it.
-  private func byteSearch(_ needle: String) -> ByteSearch.Outcome {
+  @inlinable func byteSearch(_ needle: String) -> ByteSearch.Outcome {
     let outcome = utf8.withContiguousStorageIfAvailable { haystack -> ByteSearch.Outcome in
       needle.withBorrowedUTF8 { pattern -> ByteSearch.Outcome in
         var needleBits: UInt8 = 0

@@ -218,7 +218,7 @@ extension String {
 
 /// Thin wrappers over the C library, so no Foundation is needed.
 package enum POSIX {
-  package static func currentErrno() -> Int32 { errno }
+  static func currentErrno() -> Int32 { errno }
 
   package static func message(_ code: Int32) -> String {
     switch code {

@@ -1,7 +1,7 @@
 extension PathName {
   /// Valid UTF-8 of a path as ``display`` shows it: each backslash doubled first, so that the
   /// escapes ``TerminalText/escaped(_:)`` then writes are the only single backslashes.
-  package static func displayText(_ text: String) -> String {
+  static func displayText(_ text: String) -> String {
     guard text.utf8.contains(UInt8(ascii: "\\")) else { return TerminalText.escaped(text) }
     var doubled = ""
     doubled.reserveCapacity(text.utf8.count + 4)

@@ -12,18 +12,18 @@ extension UInt8 {
   /// A space, tab or line feed: the whitespace the byte shortcuts trim themselves. A carriage
   /// return is left out on purpose: next to a line feed it forms one `Character`, so text holding
   /// one takes the `Character`-wise path.
-  package var isSpaceTabOrLineFeed: Bool { self == 0x20 || self == 0x09 || self == 0x0A }
+  @inlinable package var isSpaceTabOrLineFeed: Bool { self == 0x20 || self == 0x09 || self == 0x0A }
 }
 
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs, carriage returns and newlines.
-  public func trimmingWhitespace() -> String {
+  @inlinable public func trimmingWhitespace() -> String {
     if let trimmed = asciiTrimmedWhitespace() { return trimmed }
     return characterTrimmedWhitespace()
   }
 
   /// `trimmingWhitespace` over `Character`s, the reference answer.
-  package func characterTrimmedWhitespace() -> String {
+  @inlinable package func characterTrimmedWhitespace() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
     guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
     let last = lastIndex(where: { !isSpace($0) })!
@@ -37,7 +37,7 @@ extension StringProtocol {
   /// those are single-byte `Character`s, so the `Character`-wise trim stops at the same bytes.
   /// `nil` otherwise (carriage returns, combining marks and the like), and for text without
   /// contiguous UTF-8.
-  package func asciiTrimmedWhitespace() -> String? {
+  @inlinable package func asciiTrimmedWhitespace() -> String? {
     let result = utf8.withContiguousStorageIfAvailable { bytes -> String? in
       var lower = 0
       while lower < bytes.count && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
@@ -56,7 +56,7 @@ extension StringProtocol {
   }
 
   /// Case-insensitive containment for ASCII text.
-  public func containsIgnoringCase(_ other: String) -> Bool {
+  @inlinable public func containsIgnoringCase(_ other: String) -> Bool {
     if let answer = asciiContainsIgnoringCase(other) { return answer }
     return lowercased().contains(other.lowercased())
   }
@@ -65,7 +65,7 @@ extension StringProtocol {
   /// not empty and holds no carriage return or line feed: lowercasing ASCII text lowercases each
   /// byte, and a match of such a needle in ASCII text is a `Character` match (only "\r\n" joins
   /// two ASCII bytes into one `Character`). `nil` otherwise.
-  package func asciiContainsIgnoringCase(_ other: String) -> Bool? {
+  @inlinable package func asciiContainsIgnoringCase(_ other: String) -> Bool? {
     func lowercased(_ bytes: some Sequence<UInt8>) -> [UInt8] {
       bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
     }
@@ -89,7 +89,7 @@ extension String {
   /// It spares the copy into a `var` that `withUTF8` needs, a retain and a release of the storage
   /// (two atomic operations) for every text a rule or a builder looks at; only a string without
   /// contiguous UTF-8 (bridged from Objective-C) is copied.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func withBorrowedUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
     if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
     var copy = self
@@ -171,13 +171,13 @@ extension String {
   }
 
   /// Parses "0x1f", "1f" (with `hexadecimal`), or a decimal integer.
-  public static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
+  @inlinable public static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
     if let value = asciiParseUInt64(text) { return value }
     return characterParseUInt64(text)
   }
 
   /// `parseUInt64` over `Character`s, the reference answer.
-  package static func characterParseUInt64(_ text: some StringProtocol) -> UInt64? {
+  @inlinable package static func characterParseUInt64(_ text: some StringProtocol) -> UInt64? {
     let trimmed = text.trimmingWhitespace()
     if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
       return UInt64(trimmed.dropFirst(2), radix: 16)
@@ -190,13 +190,13 @@ extension String {
   /// is one `Character` and the trim stops at the same bytes), without building a trimmed string;
   /// `nil` for anything else (signs, other characters, overflow), which the `Character`-wise parse
   /// then answers.
-  package static func asciiParseUInt64(_ text: some StringProtocol) -> UInt64? {
+  @inlinable package static func asciiParseUInt64(_ text: some StringProtocol) -> UInt64? {
     let result = text.utf8.withContiguousStorageIfAvailable(asciiParseUInt64(bytes:))
     return result ?? nil
   }
 
   /// `asciiParseUInt64` over the text's UTF-8.
-  package static func asciiParseUInt64(bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+  @usableFromInline package static func asciiParseUInt64(bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
     var lower = 0
     var upper = bytes.count
     while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
@@ -230,7 +230,7 @@ extension String {
   }
 
   /// The value of a hexadecimal digit byte (`0`–`9`, `a`–`f`, `A`–`F`), else `nil`.
-  package static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+  static func hexDigitValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
@@ -273,31 +273,31 @@ extension Substring {
 /// one regrows it at each step, and rules describe frames and their paths by the thousand. The
 /// bytes are a ``ByteBuffer``, which appends without the uniqueness check an `[UInt8]` makes at
 /// each append.
-package struct UTF8TextBuilder: ~Copyable {
-  private var bytes: ByteBuffer
+@usableFromInline package struct UTF8TextBuilder: ~Copyable {
+  @usableFromInline var bytes: ByteBuffer
 
-  package init(capacity: Int) { bytes = ByteBuffer(capacity: capacity) }
+  @inlinable package init(capacity: Int) { bytes = ByteBuffer(capacity: capacity) }
 
-  package mutating func append(_ text: String) {
+  @inlinable package mutating func append(_ text: String) {
     text.withBorrowedUTF8 { bytes.append($0) }
   }
 
-  package mutating func append(ascii byte: UInt8) { bytes.append(byte) }
+  @inlinable package mutating func append(ascii byte: UInt8) { bytes.append(byte) }
 
   /// `String(value)`'s digits.
-  package mutating func appendDecimal(_ value: UInt64) {
+  @inlinable package mutating func appendDecimal(_ value: UInt64) {
     appendDigits(of: value, radix: 10)
   }
 
   /// `String.hex(value)`: `0x` and the lowercase digits.
-  package mutating func appendHex(_ value: UInt64) {
+  @inlinable package mutating func appendHex(_ value: UInt64) {
     bytes.append(UInt8(ascii: "0"), UInt8(ascii: "x"))
     appendDigits(of: value, radix: 16)
   }
 
   /// Appends `value`'s digits in `radix` (10 or 16, lowercase), most significant first: written
   /// from the end of a stack buffer of 20 bytes, enough for `UInt64.max` in decimal.
-  private mutating func appendDigits(of value: UInt64, radix: UInt64) {
+  @usableFromInline mutating func appendDigits(of value: UInt64, radix: UInt64) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
       var start = digits.count
       var rest = value
@@ -312,5 +312,5 @@ package struct UTF8TextBuilder: ~Copyable {
   }
 
   /// The parts, each valid UTF-8 (they came from `String`s), as one `String`.
-  package var string: String { bytes.string }
+  @inlinable package var string: String { bytes.string }
 }

@@ -43,7 +43,7 @@ public enum TerminalText {
   /// - a `:` before another `:`, at the start or after whitespace;
   /// - a `:` with only whitespace before it (`":" + ":x"` would make `::`);
   /// - the first `#` of `##[`, of `##` ending the text, and of `#[` starting it.
-  package static func isWorkflowMarker(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
+  static func isWorkflowMarker(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
     let count = scalars.count
     func scalar(_ offset: Int) -> Unicode.Scalar? {
       index + offset >= 0 && index + offset < count ? scalars[index + offset] : nil
@@ -64,7 +64,7 @@ public enum TerminalText {
   /// start or after a byte that is ASCII whitespace or part of a non-ASCII scalar (which may be
   /// whitespace), a first byte after ASCII whitespace that is `:` or not ASCII, `##[`, `##` at
   /// the end, `#[` at the start. `false` answers exactly; `true` sends the text scalar by scalar.
-  package static func mayHoldWorkflowMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func mayHoldWorkflowMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = bytes.count
     guard let base = bytes.baseAddress, count > 0 else { return false }
     var first = 0
@@ -100,7 +100,7 @@ public enum TerminalText {
   /// Whether valid UTF-8 `bytes` hold a scalar that ``isUnsafe(_:)``, from the bytes: a C0 control
   /// or DEL is its own byte, a C1 control is `C2 80`–`C2 9F`, U+061C is `D8 9C`, and the bidi
   /// controls and separators are `E2 80 8E`/`8F`/`A8`–`AE` and `E2 81 A6`–`A9`.
-  package static func hasUnsafeScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func hasUnsafeScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if ByteSearch.isPrintableASCII(bytes) { return false }
     let count = bytes.count
     var index = 0
@@ -125,7 +125,7 @@ public enum TerminalText {
   }
 
   /// ``escaped(_:)`` scalar by scalar, for any text (the reference for the byte path).
-  package static func escapedScalars(_ text: String) -> String {
+  static func escapedScalars(_ text: String) -> String {
     let scalars = Array(text.unicodeScalars)
     let needsWork = scalars.indices.contains { isUnsafe(scalars[$0].value) || isWorkflowMarker(scalars, $0) }
     guard needsWork else { return text }
@@ -148,7 +148,7 @@ public enum TerminalText {
     return result
   }
 
-  package static func isUnsafe(_ value: UInt32) -> Bool {
+  static func isUnsafe(_ value: UInt32) -> Bool {
     value < 0x20 || value == 0x7F || (value >= 0x80 && value < 0xA0) || isBidiOrSeparator(value)
   }
 }

@@ -20,23 +20,6 @@ public struct CrashSummary: Sendable, Equatable {
   /// The crashed thread's first ``topFrameLimit`` frames, described, the app's own marked.
   public var topFrames: [TopFrame] = []
 
-  public init(
-    exception: String? = nil, reason: String? = nil, termination: String? = nil, crashedThread: Int? = nil,
-    crashedThreadName: String? = nil, crashedQueue: String? = nil, firstAppFrame: String? = nil,
-    firstAppFramePath: String? = nil, headline: String? = nil, topFrames: [TopFrame] = []
-  ) {
-    self.exception = exception
-    self.reason = reason
-    self.termination = termination
-    self.crashedThread = crashedThread
-    self.crashedThreadName = crashedThreadName
-    self.crashedQueue = crashedQueue
-    self.firstAppFrame = firstAppFrame
-    self.firstAppFramePath = firstAppFramePath
-    self.headline = headline
-    self.topFrames = topFrames
-  }
-
   /// A frame as the report wrote it (its texts shared with the report, nothing built), described
   /// when it is shown.
   public struct TopFrame: Sendable, Equatable {
@@ -81,7 +64,7 @@ public struct CrashSummary: Sendable, Equatable {
   static let topFrameLimit = 5
 
   /// A summary with nothing known, filled in field by field (``ReportRecord`` reads one back).
-  init() {}
+  package init() {}
 
   public init(context: borrowing DiagnosisContext) {
     let report = context.report
