@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import IPSDoctorDiagnosis
@@ -6,114 +7,57 @@ import Testing
 
 @Suite("Member names")
 struct MemberNameTests {
-  @Test("Every key constant is its key's length and words")
-  func constantsMatchTheirKeys() {
-    let constants: [(MemberName, String)] = [
-      (.appName, "app_name"),
-      (.appVersion, "app_version"),
-      (.arch, "arch"),
-      (.arguments, "arguments"),
-      (.asi, "asi"),
-      (.base, "base"),
-      (.bugType, "bug_type"),
-      (.build, "build"),
-      (.buildVersion, "build_version"),
-      (.bundleID, "bundleID"),
-      (.bundleInfo, "bundleInfo"),
-      (.byPid, "byPid"),
-      (.byProc, "byProc"),
-      (.captureTime, "captureTime"),
-      (.CFBundleIdentifier, "CFBundleIdentifier"),
-      (.CFBundleShortVersionString, "CFBundleShortVersionString"),
-      (.CFBundleVersion, "CFBundleVersion"),
-      (.`class`, "class"),
-      (.code, "code"),
-      (.codes, "codes"),
-      (.composedMessage, "composed_message"),
-      (.cpsr, "cpsr"),
-      (.cpuType, "cpuType"),
-      (.description, "description"),
-      (.details, "details"),
-      (.esr, "esr"),
-      (.exception, "exception"),
-      (.exceptionReason, "exceptionReason"),
-      (.far, "far"),
-      (.faultingThread, "faultingThread"),
-      (.flags, "flags"),
-      (.flavor, "flavor"),
-      (.formatString, "format_string"),
-      (.fp, "fp"),
-      (.frames, "frames"),
-      (.id, "id"),
-      (.imageIndex, "imageIndex"),
-      (.imageOffset, "imageOffset"),
-      (.incident, "incident"),
-      (.incidentID, "incident_id"),
-      (.indicator, "indicator"),
-      (.inline, "inline"),
-      (.isCorpseSnakeCase, "is_corpse"),
-      (.isCorpse, "isCorpse"),
-      (.isEmbedded, "isEmbedded"),
-      (.isNonFatal, "isNonFatal"),
-      (.isSimulated, "isSimulated"),
-      (.ktriageinfo, "ktriageinfo"),
-      (.largestProcess, "largestProcess"),
-      (.lastExceptionBacktrace, "lastExceptionBacktrace"),
-      (.legacyInfo, "legacyInfo"),
-      (.lr, "lr"),
-      (.memoryStatus, "memoryStatus"),
-      (.message, "message"),
-      (.modelCode, "modelCode"),
-      (.name, "name"),
-      (.namespace, "namespace"),
-      (.osVersionSnakeCase, "os_version"),
-      (.osVersion, "osVersion"),
-      (.panicString, "panicString"),
-      (.parentPid, "parentPid"),
-      (.parentProc, "parentProc"),
-      (.path, "path"),
-      (.pc, "pc"),
-      (.pid, "pid"),
-      (.platform, "platform"),
-      (.processByPid, "processByPid"),
-      (.procLaunch, "procLaunch"),
-      (.procName, "procName"),
-      (.procPath, "procPath"),
-      (.queue, "queue"),
-      (.rawCodes, "rawCodes"),
-      (.reasons, "reasons"),
-      (.releaseType, "releaseType"),
-      (.sharedCache, "sharedCache"),
-      (.signal, "signal"),
-      (.size, "size"),
-      (.sliceUUID, "slice_uuid"),
-      (.source, "source"),
-      (.sourceFile, "sourceFile"),
-      (.sourceLine, "sourceLine"),
-      (.sp, "sp"),
-      (.storeInfo, "storeInfo"),
-      (.subtype, "subtype"),
-      (.symbol, "symbol"),
-      (.symbolLocation, "symbolLocation"),
-      (.termination, "termination"),
-      (.threads, "threads"),
-      (.threadState, "threadState"),
-      (.timestamp, "timestamp"),
-      (.train, "train"),
-      (.triggered, "triggered"),
-      (.type, "type"),
-      (.usedImages, "usedImages"),
-      (.uuid, "uuid"),
-      (.value, "value"),
-      (.vmregioninfo, "vmregioninfo"),
-      (.vmRegionInfo, "vmRegionInfo"),
-      (.vmSummary, "vmSummary"),
-      (.x, "x"),
-    ]
-    for (constant, key) in constants {
-      var key = key
-      #expect(key.withUTF8 { MemberName(bytes: UnsafeRawBufferPointer($0)) } == constant, "\(key)")
+  /// The generated constants, as `(name, key, constant)`, read from the generated file.
+  static func generatedConstants() throws -> [(name: String, key: String, constant: MemberName)] {
+    let url = Fixtures.root.appendingPathComponent("Sources/IPSDoctorReport/MemberName+Keys.swift")
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+    let pattern =
+      #/  static let (`?\w+`?) = MemberName\(length: (\d+), head: 0x([0-9a-f]{16}), tail: (0|0x[0-9a-f]{16})\)/#
+    var constants: [(name: String, key: String, constant: MemberName)] = []
+    for (index, line) in lines.enumerated() {
+      guard let match = line.wholeMatch(of: pattern), index > 0 else { continue }
+      let comment = lines[index - 1]
+      #expect(comment.hasPrefix("  /// \"") && comment.hasSuffix("\""), "\(line)")
+      let key = String(comment.dropFirst(7).dropLast())
+      let tail = match.4 == "0" ? 0 : UInt64(match.4.dropFirst(2), radix: 16)!
+      constants.append(
+        (String(match.1), key, MemberName(length: Int(match.2)!, head: UInt64(match.3, radix: 16)!, tail: tail)))
     }
+    return constants
+  }
+
+  @Test("Every generated constant is its key's length and words")
+  func constantsMatchTheirKeys() throws {
+    let constants = try Self.generatedConstants()
+    #expect(constants.count >= 100)
+    for (name, key, constant) in constants {
+      var key = key
+      #expect(key.withUTF8 { MemberName(bytes: UnsafeRawBufferPointer($0)) } == constant, "\(name)")
+    }
+    #expect(Set(constants.map(\.key)).count == constants.count, "a key is listed twice")
+    // Spot checks that the file is the one the decoders compile against.
+    #expect(constants.contains { $0.name == "symbolLocation" && $0.constant == .symbolLocation })
+    #expect(constants.contains { $0.name == "x" && $0.constant == .x })
+  }
+
+  @Test("The generated file is what Tools/generate-member-names.sh writes from the key list")
+  func generatedFileIsFresh() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "bash", Fixtures.root.appendingPathComponent("Tools/generate-member-names.sh").path, "--stdout",
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let file = try Data(
+      contentsOf: Fixtures.root.appendingPathComponent("Sources/IPSDoctorReport/MemberName+Keys.swift"))
+    #expect(
+      output == file,
+      "Sources/IPSDoctorReport/MemberName+Keys.swift is stale: run Tools/generate-member-names.sh")
   }
 
   @Test("Keys read from a document match: short documents, escapes, long keys")
