@@ -47,7 +47,7 @@ for layer in Sources/IPSDoctor*; do cp -R "$layer" "$snapshot/"; done
 cp Fuzz/FuzzEntry.swift Tests/IPSDoctorCoreTests/Support/OutputInvariants.swift "$snapshot/"
 find "$snapshot" -name '*.swift' -exec sed -i.orig -E '/^(@testable )?import IPSDoctor[A-Za-z]+$/d' {} +
 find "$snapshot" -name '*.orig' -delete
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -O "${defines[@]}" -D IPS_DOCTOR_FUZZ \
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -package-name ips_doctor -O "${defines[@]}" -D IPS_DOCTOR_FUZZ \
   -swift-version 6 -enforce-exclusivity=checked \
   $(find "$snapshot" -name '*.swift' | sort) \
   -lm -o "$build/ips-doctor-fuzz-$target"

@@ -172,7 +172,7 @@ struct BatchSession<IO: CLIIO> {
 
     if let path = Self.stepSummaryPath(options: options, environment: environment) {
       let summary = MarkdownReporter.summarySection(run, title: "ips-doctor") + "\n"
-      if !GitHubReporter.append(summary, to: path) {
+      if !POSIX.append(summary, toFile: path) {
         io.writeStandardError("ips-doctor: warning: cannot append to GITHUB_STEP_SUMMARY '\(PathName(path).display)'\n")
       }
     }

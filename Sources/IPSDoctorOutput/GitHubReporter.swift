@@ -136,13 +136,6 @@ package struct GitHubReporter: Reporter {
     return paragraph.split(separator: "\n").joined(separator: " ")
   }
 
-  package static func append(_ text: String, to path: String) -> Bool {
-    let fd = PathName(path).withCString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    return POSIX.writeAll(fd, text)
-  }
-
   /// Escapes a workflow-command message: `%`, CR and LF; each line's control characters made
   /// visible first, so a report cannot start a workflow command of its own.
   package static func data(_ text: String) -> String {

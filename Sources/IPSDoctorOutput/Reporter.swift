@@ -187,15 +187,12 @@ package final class TextOutput {
 }
 
 /// Text that must be printed after something computed later (a summary table before per-report
-/// sections): held in a fixed in-memory buffer of ``memoryLimit`` bytes (128 KB), then in an unlinked temporary
-/// file, so memory stays flat however long the batch. (A 4 MB buffer made peak RSS grow by ~10 MB
-/// between 1,000 and 10,000 reports: the string's capacity doubled past the limit before each spill.)
+/// sections): held in memory up to ``memoryLimit`` bytes (128 KB), then in an unlinked temporary
+/// file, so memory stays flat however long the batch.
 final class Spool {
-  /// What is held in memory, `memoryCount` bytes of whole UTF-8 (every write is a whole text), in
-  /// ``memoryLimit`` bytes allocated at the first write. (Raw memory: appending a line's bytes to
-  /// an array went through the generic sequence copy, byte by byte.)
-  private var memory: UnsafeMutableRawPointer?
-  private var memoryCount = 0
+  /// What is held in memory: whole UTF-8 (every write is a whole text), at most ``memoryLimit``
+  /// bytes while there is a file to spill to.
+  private var memory = ByteBuffer(capacity: 0)
   private var fd: Int32 = -1
   /// How many bytes of the temporary file hold spilled text. A failed spill (a full disk, a file
   /// size limit) may leave part of a buffer behind them; that part is never read back, and the
@@ -216,7 +213,6 @@ final class Spool {
 
   deinit {
     if fd >= 0 { close(fd) }
-    memory?.deallocate()
   }
 
   /// Whether the spool has moved to a temporary file.
@@ -243,49 +239,29 @@ final class Spool {
   }
 
   private func write(bytes: UnsafeRawBufferPointer) {
-    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-    if memoryCount + bytes.count > Self.memoryLimit {
+    guard !bytes.isEmpty else { return }
+    if memory.count + bytes.count > Self.memoryLimit {
       spill()
-      if memoryCount + bytes.count > Self.memoryLimit {
-        // Too big for the buffer (or no file to spill to): straight to the file, or kept in a
-        // larger buffer.
-        if fd >= 0 && !spillFailed && memoryCount == 0 {
-          if POSIX.writeAll(fd, bytes) {
-            fileCount += bytes.count
-            return
-          }
-          spillFailed = true
+      // Too big for the buffer even when empty: straight to the file. Without a file (none could
+      // be opened, or a spill failed) the buffer keeps growing.
+      if memory.count + bytes.count > Self.memoryLimit && fd >= 0 && !spillFailed && memory.count == 0 {
+        if POSIX.writeAll(fd, bytes) {
+          fileCount += bytes.count
+          return
         }
-        grow(to: memoryCount + bytes.count)
+        spillFailed = true
       }
     }
-    if memory == nil { memory = UnsafeMutableRawPointer.allocate(byteCount: Self.memoryLimit, alignment: 1) }
-    (memory! + memoryCount).copyMemory(from: source, byteCount: bytes.count)
-    memoryCount += bytes.count
-  }
-
-  /// The capacity of `memory` beyond ``memoryLimit``, when there is no file to spill to.
-  private var capacity = Spool.memoryLimit
-
-  private func grow(to needed: Int) {
-    guard needed > capacity else { return }
-    let newCapacity = max(needed, capacity * 2)
-    let newMemory = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 1)
-    if let memory {
-      newMemory.copyMemory(from: memory, byteCount: memoryCount)
-      memory.deallocate()
-    }
-    memory = newMemory
-    capacity = newCapacity
+    memory.append(bytes)
   }
 
   private func spill() {
     guard !spillFailed else { return }
     if fd < 0 { fd = openFile(directory ?? Self.temporaryDirectory()) }
-    guard fd >= 0, let memory else { return }  // no temporary file: keep it in memory
-    if POSIX.writeAll(fd, UnsafeRawBufferPointer(start: memory, count: memoryCount)) {
-      fileCount += memoryCount
-      memoryCount = 0
+    guard fd >= 0, memory.count > 0 else { return }  // no temporary file: keep it in memory
+    if memory.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
+      fileCount += memory.count
+      memory.removeAll()
     } else {
       spillFailed = true
     }
@@ -327,8 +303,8 @@ final class Spool {
       }
       if carried > 0 { chunk.withUnsafeBytes { out.write(utf8: UnsafeRawBufferPointer(rebasing: $0[..<carried])) } }
     }
-    if let memory { out.write(utf8: UnsafeRawBufferPointer(start: memory, count: memoryCount)) }
-    memoryCount = 0
+    memory.withUnsafeBytes { out.write(utf8: $0) }
+    memory.removeAll()
     if fileCount > 0 {
       fileCount = 0
       _ = ftruncate(fd, 0)

@@ -218,6 +218,15 @@ extension String {
 
 /// Thin wrappers over the C library, so no Foundation is needed.
 package enum POSIX {
+  /// Appends `text` to the file at `path`, creating it (mode 0644) when missing; whether all of
+  /// it was written. (GitHub's step summary file is appended to this way.)
+  package static func append(_ text: String, toFile path: String) -> Bool {
+    let fd = PathName(path).withCString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return writeAll(fd, text)
+  }
+
   static func currentErrno() -> Int32 { errno }
 
   package static func message(_ code: Int32) -> String {
