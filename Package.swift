@@ -33,7 +33,7 @@ let package = Package(
     // Facts about a report, the rules, and the engine that runs them (`Doctor`).
     .target(
       name: "IPSDoctorDiagnosis",
-      dependencies: ["IPSDoctorReport", "IPSDoctorJSON", "IPSDoctorSupport"]
+      dependencies: ["IPSDoctorReport", "IPSDoctorSupport"]
     ),
     // dSYMs and Mach-O files: symbol tables, DWARF, and rewriting a report's frames.
     .target(
@@ -52,16 +52,15 @@ let package = Package(
     .target(
       name: "IPSDoctorOutput",
       dependencies: [
-        "IPSDoctorBatch", "IPSDoctorSymbolication", "IPSDoctorDiagnosis", "IPSDoctorReport", "IPSDoctorJSON",
-        "IPSDoctorSupport",
+        "IPSDoctorBatch", "IPSDoctorDiagnosis", "IPSDoctorReport", "IPSDoctorJSON", "IPSDoctorSupport",
       ]
     ),
     // `check`: the Swift source scanner for completion-handler delegate methods.
     .target(
       name: "IPSDoctorCheck",
       dependencies: [
-        "IPSDoctorOutput", "IPSDoctorBatch", "IPSDoctorSymbolication", "IPSDoctorDiagnosis", "IPSDoctorReport",
-        "IPSDoctorJSON", "IPSDoctorSupport",
+        "IPSDoctorOutput", "IPSDoctorBatch", "IPSDoctorDiagnosis", "IPSDoctorReport", "IPSDoctorJSON",
+        "IPSDoctorSupport",
       ]
     ),
     // The command line: arguments, commands, help, output files.
