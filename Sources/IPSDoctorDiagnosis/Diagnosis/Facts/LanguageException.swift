@@ -144,38 +144,18 @@ struct LanguageException: Sendable {
   /// `throwSiteSentence(in:)`, given `appFrame(in:)`: for the rules that describe the app frame
   /// in their evidence too, so that it is found and described once.
   func throwSiteSentence(appFrame: Evidence?) -> String {
-    var sentence = UTF8TextBuilder(capacity: 256)
-    appendThrowSiteSentence(appFrame: appFrame, to: &sentence)
-    return sentence.string
-  }
-
-  /// Appends `throwSiteSentence(appFrame:)` to `text` part by part, rather than building the
-  /// sentence on its own (with the quoted frame a string of its own too) and appending it.
-  func appendThrowSiteSentence(appFrame: Evidence?, to text: inout UTF8TextBuilder) {
     guard let path = throwBacktrace?.path else {
-      text.append("The report has no exception backtrace, so the throw site is unknown.")
-      return
+      return "The report has no exception backtrace, so the throw site is unknown."
     }
     guard let frame = appFrame else {
-      text.append("No frame of the app appears in ")
-      text.append(path)
-      text.append("; the exception was raised inside the system frameworks, so look at what the app ")
-      text.append("last asked them to do.")
-      return
+      return "No frame of the app appears in \(path); the exception was raised inside the system "
+        + "frameworks, so look at what the app last asked them to do."
     }
-    // `DiagnosisContext.quote(frame)`: "`detail` (path)".
-    text.append("The first app frame in ")
-    text.append(path)
-    text.append(" is `")
-    text.append(frame.detail)
-    text.append("` (")
-    text.append(frame.path)
-    text.append(")")
+    let sentence = "The first app frame in \(path) is \(DiagnosisContext.quote(frame))"
     if frame.detail.hasSuffix("(unsymbolicated)") {
-      text.append("; symbolicate it to see the line that triggered the exception.")
-    } else {
-      text.append(".")
+      return sentence + "; symbolicate it to see the line that triggered the exception."
     }
+    return sentence + "."
   }
 }
 

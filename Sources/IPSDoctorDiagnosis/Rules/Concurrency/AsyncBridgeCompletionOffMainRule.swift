@@ -168,44 +168,25 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   ) -> Diagnosis {
     let method = CompletionHandlerMethod.lookup(bridge.method)
     let thread = context.crashedThread
-    // The parts appended as bytes and made a `String` once, not as an interpolation and `+=` (a
-    // `String` append per part, the text moving to larger storage several times).
     let qualifiedName = bridge.qualifiedName
-    var summary = UTF8TextBuilder(capacity: 768)
-    summary.append(assertion.framework(in: context))
-    summary.append(" asserted \"")
-    summary.append(assertion.text)
-    summary.append("\" because the completion handler of `")
-    summary.append(qualifiedName)
-    summary.append("` ran off the main thread. The frame `@objc closure #1 in ")
-    summary.append(qualifiedName)
-    summary.append("` (")
-    summary.append(bridge.evidence.path)
-    summary.append(") is the compiler's bridge for your `async` implementation of")
+    var summary =
+      "\(assertion.framework(in: context)) asserted \"\(assertion.text)\" because the completion handler "
+      + "of `\(qualifiedName)` ran off the main thread. The frame `@objc closure #1 in \(qualifiedName)` "
+      + "(\(bridge.evidence.path)) is the compiler's bridge for your `async` implementation of"
     if let method {
-      summary.append(" `")
-      summary.append(method.protocolName)
-      summary.append(".")
-      summary.append(method.swiftName)
-      summary.append("` (Objective-C `")
-      summary.append(method.selector)
-      summary.append("`)")
+      summary += " `\(method.protocolName).\(method.swiftName)` (Objective-C `\(method.selector)`)"
     } else {
-      summary.append(" an Objective-C method that takes a completion handler")
+      summary += " an Objective-C method that takes a completion handler"
     }
-    summary.append("; it resumed on the Swift concurrency pool")
+    summary += "; it resumed on the Swift concurrency pool"
     if let thread, let queue = thread.queue, thread.isOnCooperativeQueue {
-      summary.append(" (thread ")
-      summary.append(String(thread.index))
-      summary.append(", queue `")
-      summary.append(queue)
-      summary.append("`)")
+      summary += " (thread \(thread.index), queue `\(queue)`)"
     } else if hasConcurrency {
-      summary.append(" (the Swift concurrency runtime ran the job)")
+      summary += " (the Swift concurrency runtime ran the job)"
     }
-    summary.append(" and called the framework's handler there.")
+    summary += " and called the framework's handler there."
     return finding(
-      confidence: confidence, summary: summary.string, evidence: evidence,
+      confidence: confidence, summary: summary, evidence: evidence,
       remedy: remedy(typeName: bridge.typeName, method: method, methodName: bridge.method),
       verification: Self.verification(method: method))
   }

@@ -54,44 +54,34 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     let confidence: Confidence =
       exception.name != nil && exception.throwBacktrace != nil ? .likely : .possible
 
-    // The summary's parts appended as bytes and made a `String` once, not joined by `+` and `+=`
-    // (a `String` append per part, the text moving to larger storage at nearly every step).
-    var summary = UTF8TextBuilder(capacity: 640)
+    var summary: String
     if let name = exception.name {
-      summary.append("The app was terminated by an uncaught Objective-C exception `")
-      summary.append(name)
+      summary = "The app was terminated by an uncaught Objective-C exception `\(name)`"
       if let reason = exception.reason {
-        summary.append("`: \"")
-        summary.append(TextScan.clip(reason))
-        summary.append("\".")
+        summary += ": \"\(TextScan.clip(reason))\"."
       } else {
-        summary.append("` (no reason recorded).")
+        summary += " (no reason recorded)."
       }
     } else if let reason = exception.reason {
-      summary.append("The app was terminated by an uncaught Objective-C exception whose name the report ")
-      summary.append("does not record; the reason reads \"")
-      summary.append(TextScan.clip(reason))
-      summary.append("\".")
+      summary =
+        "The app was terminated by an uncaught Objective-C exception whose name the report "
+        + "does not record; the reason reads \"\(TextScan.clip(reason))\"."
     } else {
-      summary.append("The app was terminated by an uncaught Objective-C exception; the report records ")
-      summary.append("where it was thrown (")
-      summary.append(exception.throwBacktrace?.path ?? "the crashed thread")
-      summary.append(") but not its name or reason.")
+      summary =
+        "The app was terminated by an uncaught Objective-C exception; the report records "
+        + "where it was thrown (\(exception.throwBacktrace?.path ?? "the crashed thread")) but not its name or reason."
     }
     // The app frame found and described once, for the sentence and the evidence.
     let appFrame = exception.appFrame(in: context)
-    summary.append(" ")
-    exception.appendThrowSiteSentence(appFrame: appFrame, to: &summary)
+    summary += " " + exception.throwSiteSentence(appFrame: appFrame)
     if let thread = context.crashedThreadDisplay {
-      summary.append(" It was raised on ")
-      summary.append(thread)
-      summary.append(".")
+      summary += " It was raised on \(thread)."
     }
 
     var evidence = exception.evidence(reservingCapacityFor: 2)
     if let appFrame { evidence.append(appFrame) }
     if let abort = context.reasonText(containing: "abort() called") { evidence.append(abort) }
-    return finding(confidence: confidence, summary: summary.string, evidence: evidence)
+    return finding(confidence: confidence, summary: summary, evidence: evidence)
   }
 
   private static let examples: [RuleExample] = {

@@ -73,39 +73,24 @@ public struct JetsamEventRule: DiagnosisRule {
     guard let analysis = JetsamAnalysis(context) else { return nil }
     let processes = analysis.jetsam.processes
     var evidence: [Evidence] = []
-    // Built as bytes and made a `String` once: appended to a `String` part by part, the summary
-    // would regrow and be copied at most steps.
-    var summary = UTF8TextBuilder(capacity: 1024)
-    summary.append("This is a jetsam event report (the system ran low on memory), not a crash of the app.")
+    var summary = "This is a jetsam event report (the system ran low on memory), not a crash of the app."
     if let largest = analysis.jetsam.largestProcess {
       evidence.append(Evidence("largestProcess", largest))
-      summary.append(" The largest process was ")
       if let index = processes.firstIndex(where: { $0.name == largest }) {
-        summary.append(analysis.describe(processes[index]))
+        summary += " The largest process was \(analysis.describe(processes[index]))."
       } else {
-        summary.append("`")
-        summary.append(largest)
-        summary.append("`")
+        summary += " The largest process was `\(largest)`."
       }
-      summary.append(".")
     }
     // Indexes, not the processes with their offsets: `enumerated().filter` copies every killed
     // process (its strings retained) into the array.
     let killed = processes.indices.filter { processes[$0].reason != nil }
     if killed.isEmpty {
-      summary.append(" No process was killed in this report.")
+      summary += " No process was killed in this report."
     } else {
-      summary.append(" Killed: ")
-      for (position, index) in killed.prefix(5).enumerated() {
-        if position > 0 { summary.append(", ") }
-        summary.append(analysis.describe(processes[index]))
-      }
-      if killed.count > 5 {
-        summary.append(" and ")
-        summary.append(String(killed.count - 5))
-        summary.append(" more")
-      }
-      summary.append(".")
+      summary += " Killed: " + killed.prefix(5).map { analysis.describe(processes[$0]) }.joined(separator: ", ")
+      if killed.count > 5 { summary += " and \(killed.count - 5) more" }
+      summary += "."
       for index in killed.prefix(5) {
         evidence.append(
           Evidence(
@@ -118,41 +103,26 @@ public struct JetsamEventRule: DiagnosisRule {
         guard let meaning = Self.reasonMeanings[reason], reason != "per-process-limit" || analysis.limitKill == nil
         else { continue }
         if reason == "highwater" {
-          summary.append(" `highwater`: ")
-          summary.append(meaning)
-          summary.append(" — a system process, not the app.")
+          summary += " `highwater`: \(meaning) — a system process, not the app."
         } else if count >= 3 {
-          summary.append(" ")
-          summary.append(String(count))
-          summary.append(" processes were killed for `")
-          summary.append(reason)
-          summary.append("`: ")
-          summary.append(meaning)
-          summary.append("; background processes killed this way are not the fault of the process.")
+          summary +=
+            " \(count) processes were killed for `\(reason)`: \(meaning); background processes killed "
+            + "this way are not the fault of the process."
         } else {
-          summary.append(" `")
-          summary.append(reason)
-          summary.append("`: ")
-          summary.append(meaning)
-          summary.append(".")
+          summary += " `\(reason)`: \(meaning)."
         }
       }
     }
     if let app = analysis.appEntry {
-      summary.append(" The app ")
-      summary.append(analysis.describe(app.process))
-      summary.append(" appears at ")
-      summary.append(app.path)
-      summary.append(app.process.reason == nil ? " and was not killed." : ".")
+      summary += " The app \(analysis.describe(app.process)) appears at \(app.path)"
+      summary += app.process.reason == nil ? " and was not killed." : "."
       evidence.append(Evidence(app.path, app.process.name ?? ""))
     }
     if evidence.isEmpty { evidence.append(Evidence("bug_type", context.report.bugType?.rawValue ?? "298")) }
     if let kill = analysis.limitKill {
-      summary.append(" ")
-      summary.append(analysis.describe(kill.process))
-      summary.append(" crossed its own memory limit (see `jetsam-memory-limit`).")
-      return finding(confidence: .definite, summary: summary.string, evidence: evidence, severity: .note)
+      summary += " \(analysis.describe(kill.process)) crossed its own memory limit (see `jetsam-memory-limit`)."
+      return finding(confidence: .definite, summary: summary, evidence: evidence, severity: .note)
     }
-    return finding(confidence: .definite, summary: summary.string, evidence: evidence)
+    return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 }

@@ -99,48 +99,19 @@ struct JetsamAnalysis: Sendable {
     return Self.megabytes(bytes)
   }
 
+  /// "240.0 MB": `bytes` in mebibytes, rounded to a tenth.
   static func megabytes(_ bytes: UInt64) -> String {
-    var text = UTF8TextBuilder(capacity: 16)
-    appendMegabytes(bytes, to: &text)
-    return text.string
-  }
-
-  /// `megabytes(bytes)` appended to `text`.
-  static func appendMegabytes(_ bytes: UInt64, to text: inout UTF8TextBuilder) {
     let tenths = (bytes * 10 + 524_288) / 1_048_576
-    text.appendDecimal(tenths / 10)
-    text.append(ascii: UInt8(ascii: "."))
-    text.appendDecimal(tenths % 10)
-    text.append(" MB")
+    return "\(tenths / 10).\(tenths % 10) MB"
   }
 
   /// "`name` (pid 12, 240.0 MB)"
   func describe(_ process: JetsamSummary.Process) -> String {
-    // Built as bytes and made a `String` once, the numbers written as digits: no `String`
-    // appends and no interpolations.
-    var text = UTF8TextBuilder(capacity: 96)
-    text.append(ascii: UInt8(ascii: "`"))
-    text.append(process.name ?? "unnamed")
-    text.append(ascii: UInt8(ascii: "`"))
-    var details = 0
-    func separate() {
-      text.append(details == 0 ? " (" : ", ")
-      details += 1
-    }
-    if let pid = process.pid {
-      separate()
-      text.append("pid ")
-      text.append(String(pid))
-    }
-    if let bytes = jetsam.residentBytes(process) {
-      separate()
-      Self.appendMegabytes(bytes, to: &text)
-    }
-    if let reason = process.reason {
-      separate()
-      text.append(reason)
-    }
-    if details > 0 { text.append(ascii: UInt8(ascii: ")")) }
-    return text.string
+    var details: [String] = []
+    if let pid = process.pid { details.append("pid \(pid)") }
+    if let bytes = jetsam.residentBytes(process) { details.append(Self.megabytes(bytes)) }
+    if let reason = process.reason { details.append(reason) }
+    let name = "`\(process.name ?? "unnamed")`"
+    return details.isEmpty ? name : name + " (" + details.joined(separator: ", ") + ")"
   }
 }

@@ -191,27 +191,16 @@ public struct AbortCalledRule: DiagnosisRule {
     var evidence: [Evidence] = []
     let abortText = context.reasonText(containing: "abort() called")
     if let abortText { evidence.append(abortText) }
-    // Built as bytes and made a `String` once: appended to a `String` part by part (two dozen
-    // parts), the summary would regrow and be copied at most steps.
-    var summary = UTF8TextBuilder(capacity: 1024)
-    summary.append(context.processDisplayName)
-    summary.append(" called `abort()`")
+    var summary = "\(context.processDisplayName) called `abort()`"
     if let cAssert, let item = context.reasonText(containing: cAssert) {
       evidence.append(item)
-      summary.append(" after a failed C assertion: \"")
-      summary.append(cAssert)
-      summary.append("\"")
+      summary += " after a failed C assertion: \"\(cAssert)\""
     }
-    summary.append(".")
+    summary += "."
     let others = lines.filter { $0 != "abort() called" && $0 != cAssert && !$0.isEmpty && !$0.hasPrefix("dyld") }
     if !others.isEmpty {
-      summary.append(" Application Specific Information: ")
-      for (index, line) in others.prefix(3).enumerated() {
-        summary.append(index == 0 ? "\"" : ", \"")
-        summary.append(line)
-        summary.append("\"")
-      }
-      summary.append(".")
+      let quoted = others.prefix(3).map { "\"\($0)\"" }
+      summary += " Application Specific Information: \(quoted.joined(separator: ", "))."
     }
     var confidence: Confidence = abortText != nil ? .likely : .possible
     if let backtrace = context.crashedBacktrace {
@@ -233,9 +222,7 @@ public struct AbortCalledRule: DiagnosisRule {
           Evidence(backtrace.framePath($0), context.describe(frames[$0]))
         }
         if !callers.isEmpty {
-          summary.append(" It was called from ")
-          summary.append(DiagnosisContext.frameList(callers))
-          summary.append(".")
+          summary += " It was called from \(DiagnosisContext.frameList(callers))."
           evidence += callers
         }
       } else if abortText == nil {
@@ -245,11 +232,7 @@ public struct AbortCalledRule: DiagnosisRule {
         let path = backtrace.framePath(index)
         if !evidence.contains(where: { $0.path == path }) {
           let description = context.describe(frame)
-          summary.append(" The first frame of the app's own code is `")
-          summary.append(description)
-          summary.append("` (")
-          summary.append(path)
-          summary.append(").")
+          summary += " The first frame of the app's own code is `\(description)` (\(path))."
           evidence.append(Evidence(path, description))
         }
       }
@@ -257,13 +240,13 @@ public struct AbortCalledRule: DiagnosisRule {
       return nil
     }
     if let specificCause {
-      summary.append(" The abort is only the mechanism: the runtime reported \"")
-      summary.append(specificCause)
-      summary.append("\" first, and the diagnosis for that message explains the crash.")
-      return finding(confidence: .possible, summary: summary.string, evidence: evidence)
+      summary +=
+        " The abort is only the mechanism: the runtime reported \"\(specificCause)\" first, and the "
+        + "diagnosis for that message explains the crash."
+      return finding(confidence: .possible, summary: summary, evidence: evidence)
     }
-    summary.append(
-      " No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead.")
-    return finding(confidence: confidence, summary: summary.string, evidence: evidence)
+    summary +=
+      " No language exception, Swift runtime message or launch failure explains the abort, so the caller is the lead."
+    return finding(confidence: confidence, summary: summary, evidence: evidence)
   }
 }

@@ -82,48 +82,28 @@ struct WatchdogDetails: Sendable, Equatable {
 
   /// One sentence about the time and CPU figures, or `nil` when the report states none.
   var figuresSentence: String? {
-    // Built as bytes and made a `String` once, its first word written capitalized: no array of
-    // clauses to join, and no `uppercased` of the first character.
-    var sentence = UTF8TextBuilder(capacity: 384)
-    var hasClause = true
+    var sentence = ""
     if let wallClockAllowance {
-      sentence.append("It exhausted its ")
-      sentence.append(wallClockAllowance)
-      sentence.append("-second wall-clock allowance")
+      sentence = "It exhausted its \(wallClockAllowance)-second wall-clock allowance"
     } else if let cpuAllowance {
-      sentence.append("It exhausted its ")
-      sentence.append(cpuAllowance)
-      sentence.append("-second CPU time allowance")
+      sentence = "It exhausted its \(cpuAllowance)-second CPU time allowance"
     } else if stuck {
-      sentence.append("The watchdog reported it stuck (deadlocked)")
-    } else {
-      hasClause = false
+      sentence = "The watchdog reported it stuck (deadlocked)"
     }
     if let appCPUSeconds {
-      sentence.append(hasClause ? "; the app itself used " : "The app itself used ")
-      sentence.append(appCPUSeconds)
-      sentence.append(" s of CPU")
-      if let appCPUPercent {
-        sentence.append(" (")
-        sentence.append(appCPUPercent)
-        sentence.append("%)")
-      }
-      if let totalCPUSeconds {
-        sentence.append(" of ")
-        sentence.append(totalCPUSeconds)
-        sentence.append(" s used by the whole system")
-      }
-      hasClause = true
+      sentence += sentence.isEmpty ? "The app itself used " : "; the app itself used "
+      sentence += "\(appCPUSeconds) s of CPU"
+      if let appCPUPercent { sentence += " (\(appCPUPercent)%)" }
+      if let totalCPUSeconds { sentence += " of \(totalCPUSeconds) s used by the whole system" }
     }
-    guard hasClause else { return nil }
+    guard !sentence.isEmpty else { return nil }
     if let waiting = appMostlyWaiting {
-      sentence.append(
+      sentence +=
         waiting
-          ? ", so the main thread was mostly waiting (on I/O, a lock, a semaphore or a synchronous network call) rather than computing"
-          : ", so the main thread was busy computing")
+        ? ", so the main thread was mostly waiting (on I/O, a lock, a semaphore or a synchronous network call) rather than computing"
+        : ", so the main thread was busy computing"
     }
-    sentence.append(".")
-    return sentence.string
+    return sentence + "."
   }
 }
 

@@ -73,52 +73,34 @@ public struct WatchdogTimeoutRule: DiagnosisRule {
       evidence.append(Evidence(item.path, item.text))
     }
 
-    // Built as bytes and made a `String` once: appended to a `String` part by part, the summary
-    // would regrow and be copied at most of its twenty steps.
-    var summary = UTF8TextBuilder(capacity: 1024)
-    summary.append("The system watchdog killed ")
-    summary.append(context.processDisplayName)
-    summary.append(" with ")
-    summary.append(match.phrase)
+    var summary = "The system watchdog killed \(context.processDisplayName) with \(match.phrase)"
     if let event = details.event {
-      summary.append(" during the `")
-      summary.append(event)
-      summary.append("` event: ")
-      summary.append(Self.meaning(of: event))
+      summary += " during the `\(event)` event: \(Self.meaning(of: event))"
     } else {
-      summary.append(": its main thread did not respond in time")
+      summary += ": its main thread did not respond in time"
     }
     if let visibility = details.visibility {
-      summary.append(" (the app was in the ")
-      summary.append(visibility.lowercased())
-      summary.append(")")
+      summary += " (the app was in the \(visibility.lowercased()))"
     }
-    summary.append(".")
+    summary += "."
     if let figures = details.figuresSentence {
-      summary.append(" ")
-      summary.append(figures)
+      summary += " " + figures
     }
     if let thread = context.mainOrFirstThread {
       let frames = context.topFrames(of: thread)
       if !frames.isEmpty {
-        summary.append(" When it was killed, the main thread (thread ")
-        summary.append(String(thread.index))
-        summary.append(") was in ")
-        summary.append(DiagnosisContext.frameList(frames))
-        summary.append(".")
+        summary +=
+          " When it was killed, the main thread (thread \(thread.index)) was in "
+          + "\(DiagnosisContext.frameList(frames))."
         evidence += frames
       }
       if let app = context.firstAppFrame(on: thread) {
-        summary.append(" The first frame of the app's own code there is `")
-        summary.append(app.detail)
-        summary.append("` (")
-        summary.append(app.path)
-        summary.append(").")
+        summary += " The first frame of the app's own code there is `\(app.detail)` (\(app.path))."
         if !evidence.contains(app) { evidence.append(app) }
       }
     }
     return finding(
-      confidence: .definite, summary: summary.string, evidence: evidence,
+      confidence: .definite, summary: summary, evidence: evidence,
       remedy: Self.remedy(for: details),
       verification: [
         "Run the same flow with the Time Profiler or the Hangs instrument (the watchdog is off under the debugger) and check the main thread.",
