@@ -4,9 +4,9 @@ import Testing
 @testable import IPSDoctorDiagnosis
 @testable import IPSDoctorReport
 
-/// The rules that fire build their findings' text in cheaper ways (byte builders, texts built once,
-/// byte searches over a backtrace's symbols): each must produce exactly what the plain code it
-/// replaced produced. The plain code is kept here, as it was.
+/// The rules' finding texts must stay exactly what they were when they were first written plainly
+/// (some now use texts built once and byte searches over a backtrace's symbols): that plain code
+/// is kept here, as it was, and each rule's text is compared with it.
 struct FiringRulesTextTests {
   /// Fixture reports and the rules' own example reports, with their contexts.
   static let contexts: [(name: String, context: DiagnosisContext)] = {
