@@ -18,23 +18,23 @@ import IPSDoctorSupport
 /// ```
 /// Entries are sorted by id and carry no timestamps, so rewriting an unchanged baseline changes
 /// no bytes.
-public struct Baseline: Sendable, Equatable {
-  public struct Entry: Sendable, Equatable {
-    public var id: String
-    public var rule: String?
-    public var title: String?
-    public var count: Int?
-    public var components: [String]
+package struct Baseline: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
+    package var id: String
+    package var rule: String?
+    package var title: String?
+    package var count: Int?
+    package var components: [String]
   }
 
-  public var entries: [String: Entry] = [:]
+  package var entries: [String: Entry] = [:]
 
-  public init() {}
+  package init() {}
 
-  public var ids: Set<String> { Set(entries.keys) }
+  package var ids: Set<String> { Set(entries.keys) }
 
   /// Reads a baseline file; `signatures` may also be a plain list of ids.
-  public static func parse(_ bytes: [UInt8]) throws(ReportError) -> Baseline {
+  package static func parse(_ bytes: [UInt8]) throws(ReportError) -> Baseline {
     let value: JSONValue
     do throws(JSONError) {
       value = try JSONParser.parse(bytes)
@@ -69,7 +69,7 @@ public struct Baseline: Sendable, Equatable {
   }
 
   /// Adds this run's groups (their counts replace older counts).
-  public mutating func merge(_ groups: [CrashGroup]) {
+  package mutating func merge(_ groups: [CrashGroup]) {
     for group in groups {
       entries[group.signature.id] = Entry(
         id: group.signature.id, rule: group.rule, title: group.title, count: group.count,
@@ -77,7 +77,7 @@ public struct Baseline: Sendable, Equatable {
     }
   }
 
-  public var json: JSONValue {
+  package var json: JSONValue {
     let sorted = entries.values.sorted { $0.id < $1.id }
     return .object([
       "schemaVersion": .int(IPSDoctor.outputSchemaVersion),

@@ -3,29 +3,29 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// Reports of one crash, grouped by ``CrashSignature``.
-public struct CrashGroup: Sendable, Equatable {
-  public var signature: CrashSignature
+package struct CrashGroup: Sendable, Equatable {
+  package var signature: CrashSignature
   /// The top diagnosis's rule, or `nil` for an inconclusive group.
-  public var rule: String?
-  public var title: String?
-  public var kind: ReportKind?
-  public var severity: Severity?
+  package var rule: String?
+  package var title: String?
+  package var kind: ReportKind?
+  package var severity: Severity?
   /// What the crash is when no rule matched, e.g. "EXC_BAD_ACCESS (SIGSEGV)".
-  public var exception: String?
-  public var count: Int
-  public var firstSeen: String?
-  public var lastSeen: String?
+  package var exception: String?
+  package var count: Int
+  package var firstSeen: String?
+  package var lastSeen: String?
   /// "2.4 (118)", in version order.
-  public var appVersions: [String]
+  package var appVersions: [String]
   /// "iPhone OS 26.6 (23G80)", in version order.
-  public var osVersions: [String]
+  package var osVersions: [String]
   /// Device models ("iPhone17,1"), in the order first seen.
-  public var devices: [String] = []
+  package var devices: [String] = []
   /// Up to ``CrashGroups/exampleLimit`` paths, in input order.
-  public var examples: [String]
-  public var baseline: BaselineState?
+  package var examples: [String]
+  package var baseline: BaselineState?
   /// Input position of the first report, the tie-break that keeps the order stable.
-  public var firstIndex: Int
+  package var firstIndex: Int
 
   fileprivate var firstKey: Int64?
   fileprivate var lastKey: Int64?
@@ -33,15 +33,15 @@ public struct CrashGroup: Sendable, Equatable {
 
 /// Accumulates groups as outcomes stream past; memory grows with the number of distinct crashes,
 /// not with the number of reports.
-public struct CrashGroups: Sendable {
-  public static let exampleLimit = 3
+package struct CrashGroups: Sendable {
+  package static let exampleLimit = 3
   static let versionLimit = 50
 
   private var groups: [String: CrashGroup] = [:]
 
-  public init() {}
+  package init() {}
 
-  public mutating func add(_ outcome: ReportOutcome) {
+  package mutating func add(_ outcome: ReportOutcome) {
     guard let result = outcome.result, let facts = outcome.facts else { return }
     let id = result.signature.id
     // A known group is updated where it is stored: a copy taken out and stored back retained and
@@ -90,13 +90,13 @@ public struct CrashGroups: Sendable {
   }
 
   /// Groups by count (most first), then by first appearance in the input.
-  public var sorted: [CrashGroup] {
+  package var sorted: [CrashGroup] {
     groups.values.sorted { lhs, rhs in
       lhs.count != rhs.count ? lhs.count > rhs.count : lhs.firstIndex < rhs.firstIndex
     }
   }
 
-  public var count: Int { groups.count }
+  package var count: Int { groups.count }
 }
 
 /// Orders "2.10" after "2.9": runs of digits compare as numbers.

@@ -6,7 +6,7 @@ import IPSDoctorSupport
 /// `cannotCreate` (73), `noInput` (66), `findings` (1), `dataError` (65), `success` (0): a new
 /// crash is never hidden by an unreadable file. Usage errors (64) stop before any input is read.
 /// `--fail-on never` turns off both 1 and 65; what remains are the command's own failures.
-public enum ExitCode: Int32, Sendable, CaseIterable, Comparable {
+package enum ExitCode: Int32, Sendable, CaseIterable, Comparable {
   /// Nothing at or above `--fail-on` (and every input read).
   case success = 0
   /// Diagnoses at or above `--fail-on` that are not in the baseline.
@@ -35,5 +35,5 @@ public enum ExitCode: Int32, Sendable, CaseIterable, Comparable {
     }
   }
 
-  public static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.precedence < rhs.precedence }
+  package static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.precedence < rhs.precedence }
 }

@@ -1,29 +1,29 @@
 import IPSDoctorSupport
 
 /// One file to read: a path found on the command line or in a scanned folder, or standard input.
-public struct InputItem: Sendable, Equatable {
-  public enum Source: Sendable, Equatable {
+package struct InputItem: Sendable, Equatable {
+  package enum Source: Sendable, Equatable {
     case file(PathName)
     case standardInput
   }
 
-  public var source: Source
+  package var source: Source
   /// The path as the user wrote it (joined with the names found below a folder), printable.
-  public var display: String
+  package var display: String
   /// Found in a folder under a name that is not `.ips`/`.crash`: read it only if its first bytes
   /// look like a crash report.
-  public var mustSniff: Bool
+  package var mustSniff: Bool
   /// A FIFO named on the command line (`ips-doctor <(pbpaste)`): read to its end, as `cat` would.
-  public var isStream = false
+  package var isStream = false
   /// Found in a scanned folder, not named on the command line.
-  public var inFolder = false
+  package var inFolder = false
 }
 
 /// The files to read, in input order, packed so that memory grows by a file's name and 8 bytes,
 /// not by an ``InputItem`` with its path and display strings (≈ 400 bytes): a folder's sorted
 /// listing is kept as it was read (one byte buffer) with the folder's path stored once, and an
 /// ``InputItem`` is built only when its file is about to be read.
-public struct InputList: Sendable {
+package struct InputList: Sendable {
   /// Folders files were found in (`nil` for paths named on the command line), with their names.
   private var groups: [(directory: PathName?, names: DirectoryListing)] = []
   private var entries: [Entry] = []
@@ -38,13 +38,13 @@ public struct InputList: Sendable {
   private static let sniffBit: UInt32 = 1 << 31
   private static let streamBit: UInt32 = 1 << 30
 
-  public init() {}
+  package init() {}
 
-  public var count: Int { entries.count }
-  public var isEmpty: Bool { entries.isEmpty }
-  public private(set) var containsStandardInput = false
+  package var count: Int { entries.count }
+  package var isEmpty: Bool { entries.isEmpty }
+  package private(set) var containsStandardInput = false
 
-  public subscript(index: Int) -> InputItem {
+  package subscript(index: Int) -> InputItem {
     let entry = entries[index]
     guard entry.group != Self.standardInput else {
       return InputItem(source: .standardInput, display: "<stdin>", mustSniff: false)
@@ -58,7 +58,7 @@ public struct InputList: Sendable {
   }
 
   /// All the items, built at once (for tests and small lists).
-  public var items: [InputItem] { (0..<count).map { self[$0] } }
+  package var items: [InputItem] { (0..<count).map { self[$0] } }
 
   mutating func appendStandardInput() {
     containsStandardInput = true
@@ -92,8 +92,8 @@ public struct InputList: Sendable {
 
 /// Something about an input that is not a report result: a missing path, a skipped FIFO, a
 /// symbolic link loop, an unreadable folder.
-public struct InputNotice: Sendable, Equatable {
-  public enum Kind: String, Sendable, Equatable {
+package struct InputNotice: Sendable, Equatable {
+  package enum Kind: String, Sendable, Equatable {
     /// A named path does not exist (exit 66).
     case missing
     /// Skipped on purpose (not a regular file, a symbolic link loop); not an error.
@@ -105,9 +105,9 @@ public struct InputNotice: Sendable, Equatable {
     case notAReport
   }
 
-  public var kind: Kind
-  public var path: String
-  public var message: String
+  package var kind: Kind
+  package var path: String
+  package var message: String
 
   package init(
     kind: Kind, path: String, message: String
@@ -127,9 +127,9 @@ public struct InputNotice: Sendable, Equatable {
 /// (with a note) unless `followLinks` (`--follow`), as ripgrep and find do: a link to `/` or
 /// `/proc` must not turn a scan of one folder into a walk of the whole file system. A followed
 /// link back to a folder being scanned is reported as a loop instead of being followed forever.
-public struct InputDiscovery {
-  public private(set) var inputs = InputList()
-  public private(set) var notices: [InputNotice] = []
+package struct InputDiscovery {
+  package private(set) var inputs = InputList()
+  package private(set) var notices: [InputNotice] = []
   private var seenFiles = Set<FileIdentity>()
   private var seenDirectories = Set<FileIdentity>()
   private var seenStandardInput = false
@@ -142,11 +142,11 @@ public struct InputDiscovery {
   static let reportExtensions: Set<String> = ["ips", "crash"]
 
   /// All the items, built at once (for tests and small lists).
-  public var items: [InputItem] { inputs.items }
+  package var items: [InputItem] { inputs.items }
 
   private let followLinks: Bool
 
-  public init(paths: [String], followLinks: Bool = false) {
+  package init(paths: [String], followLinks: Bool = false) {
     self.followLinks = followLinks
     for path in paths {
       if path == "-" {
@@ -299,7 +299,7 @@ public struct InputDiscovery {
   /// Whether the first bytes of a file look like a crash report: a JSON object whose first line
   /// names a `bug_type`, or a text report whose first line is one of the labels a `.crash` file
   /// starts with (a Markdown note that merely mentions those labels is not a report).
-  public static func looksLikeReport(_ prefix: [UInt8]) -> Bool {
+  package static func looksLikeReport(_ prefix: [UInt8]) -> Bool {
     var start = 0
     if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }

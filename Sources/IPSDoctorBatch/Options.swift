@@ -6,12 +6,12 @@ import IPSDoctorSymbolication
 /// writes a batch. The command line binds it (`ArgumentBinder`); tests and callers build it directly.
 
 /// The output formats of `diagnose`. Each maps to exactly one reporter (`OutputFormat.reporter`).
-public enum OutputFormat: String, Sendable, CaseIterable, Equatable {
+package enum OutputFormat: String, Sendable, CaseIterable, Equatable {
   case text, json, jsonl, sarif, junit, github, markdown
 
   /// The format an `--output` file's name says: its extension (`x.sarif.json` is SARIF); `nil`
   /// when the name says none.
-  public init?(forOutput path: String) {
+  package init?(forOutput path: String) {
     if path.lowercased().hasSuffix(".sarif.json") {
       self = .sarif
       return
@@ -20,7 +20,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Equatable {
   }
 
   /// The format for an `--output` file name's extension; `nil` (plain text) when unknown.
-  public init?(fileExtension: String) {
+  package init?(fileExtension: String) {
     switch fileExtension.lowercased() {
     case "json": self = .json
     case "jsonl", "ndjson": self = .jsonl
@@ -34,12 +34,12 @@ public enum OutputFormat: String, Sendable, CaseIterable, Equatable {
 }
 
 /// Which `--color` behaviour was asked for.
-public enum ColorChoice: String, Sendable, CaseIterable, Equatable {
+package enum ColorChoice: String, Sendable, CaseIterable, Equatable {
   case auto, always, never
 }
 
 /// The threshold for a failing exit status.
-public enum FailOn: String, Sendable, CaseIterable, Equatable {
+package enum FailOn: String, Sendable, CaseIterable, Equatable {
   case error, warning, note, never
 
   /// The lowest severity that fails, or `nil` for `never`.
@@ -54,64 +54,64 @@ public enum FailOn: String, Sendable, CaseIterable, Equatable {
 }
 
 /// `check --default-isolation`: what a declaration without isolation attributes is isolated to.
-public enum DefaultIsolation: String, Sendable, CaseIterable, Equatable {
+package enum DefaultIsolation: String, Sendable, CaseIterable, Equatable {
   case nonisolated
   case mainActor = "main-actor"
 }
 
 /// The formats of `rules` and `explain`.
-public enum CatalogFormat: String, Sendable, CaseIterable, Equatable {
+package enum CatalogFormat: String, Sendable, CaseIterable, Equatable {
   case text, json, markdown
 }
 
 /// Everything the options set, with defaults.
-public struct Options: Sendable, Equatable {
-  public static let defaultMaxSize = 64 << 20
+package struct Options: Sendable, Equatable {
+  package static let defaultMaxSize = 64 << 20
   /// `merge` reads each part whole: a part holds a shard's reports, so its limit is larger.
-  public static let defaultMergeMaxSize = 1 << 30
+  package static let defaultMergeMaxSize = 1 << 30
 
   /// `--format` as written; validated against the command's formats when bound.
-  public var format: OutputFormat?
-  public var catalogFormat: CatalogFormat = .text
+  package var format: OutputFormat?
+  package var catalogFormat: CatalogFormat = .text
   /// Whether `--format` was given (rather than taken from the `--output` file's name).
-  public var formatGiven = false
+  package var formatGiven = false
   /// Every `--output`, in order (`diagnose` writes one file each, each in the format its name
   /// says; `show`, `rules` and `explain` take one).
-  public var outputs: [String] = []
+  package var outputs: [String] = []
   /// The first `--output`.
-  public var output: String? {
+  package var output: String? {
     get { outputs.first }
     set { outputs = newValue.map { [$0] } ?? [] }
   }
-  public var color: ColorChoice = .auto
-  public var verbose = false
-  public var quiet = false
-  public var strict = false
-  public var failOn: FailOn = .error
-  public var baseline: String?
-  public var writeBaseline: String?
-  public var jobs: Int?
-  public var maxSize: Int = Options.defaultMaxSize
-  public var progress = true
+  package var color: ColorChoice = .auto
+  package var verbose = false
+  package var quiet = false
+  package var strict = false
+  package var failOn: FailOn = .error
+  package var baseline: String?
+  package var writeBaseline: String?
+  package var jobs: Int?
+  package var maxSize: Int = Options.defaultMaxSize
+  package var progress = true
   /// `--follow`: scan folders that symbolic links inside a scanned folder point to.
-  public var followLinks = false
+  package var followLinks = false
   /// `--top`: how many crash groups the text output of a batch shows in full; `nil` for all.
-  public var top: Int? = 5
+  package var top: Int? = 5
   /// `--summary`: the text output of a batch shows only the crash-group table.
-  public var summaryOnly = false
+  package var summaryOnly = false
   /// `--app`, `--app-version`, `--since`, `--rule`, `--severity`.
-  public var filter = ReportFilter()
+  package var filter = ReportFilter()
   /// `check --exclude`: glob patterns of files and folders not to scan.
-  public var excludes: [String] = []
+  package var excludes: [String] = []
   /// `check --default-isolation`: the isolation of the checked module's declarations; `nil`
   /// when not stated (nonisolated, unless the scanned project sets MainActor somewhere).
-  public var defaultIsolation: DefaultIsolation?
+  package var defaultIsolation: DefaultIsolation?
   /// `check --report`: a crash report whose bridge frame names the declaration to point at.
-  public var report: String?
+  package var report: String?
   /// `--dsym`, in order: dSYM bundles, DWARF or Mach-O files, or folders to search.
-  public var dsyms: [String] = []
+  package var dsyms: [String] = []
   /// The debug files `diagnose` symbolicates with, found once before the reports are read.
-  public var debugFiles = DebugFileIndex()
+  package var debugFiles = DebugFileIndex()
 
-  public init() {}
+  package init() {}
 }

@@ -4,26 +4,26 @@ import IPSDoctorSupport
 /// `--app`, `--app-version`, `--since`, `--rule`, `--severity`: which diagnosed reports a run
 /// keeps, decided before grouping. Inputs that could not be read are always kept: an error is
 /// never filtered away.
-public struct ReportFilter: Sendable, Equatable {
+package struct ReportFilter: Sendable, Equatable {
   /// An app's name or bundle identifier, compared without regard to case.
-  public var app: String?
+  package var app: String?
   /// "2.4" matches version 2.4 of any build; "118" matches build 118; "2.4 (118)" both.
-  public var appVersion: String?
+  package var appVersion: String?
   /// Reports from this instant on (microseconds since 1970, UTC).
-  public var since: Int64?
+  package var since: Int64?
   /// A rule id, or the start of one (`objc-` keeps every Objective-C exception rule);
   /// `inconclusive` keeps reports no rule recognises.
-  public var rule: String?
+  package var rule: String?
   /// The lowest severity kept.
-  public var severity: Severity?
+  package var severity: Severity?
 
-  public init() {}
+  package init() {}
 
-  public var isEmpty: Bool { self == ReportFilter() }
+  package var isEmpty: Bool { self == ReportFilter() }
 
   /// "2026-09-01", "2026-09-01 12:30", "2026-09-01T12:30:00 -0700" as a `since` instant; a time
   /// without a zone is UTC.
-  public static func instant(_ text: String) -> Int64? {
+  package static func instant(_ text: String) -> Int64? {
     var value = text.trimmingWhitespace()
     if value.count == 10 { value += " 00:00:00" }
     if value.count == 16 { value += ":00" }
@@ -31,7 +31,7 @@ public struct ReportFilter: Sendable, Equatable {
     return Timestamp.sortKey(value)
   }
 
-  public func keeps(_ outcome: ReportOutcome) -> Bool {
+  package func keeps(_ outcome: ReportOutcome) -> Bool {
     guard !outcome.isUnreadable, let facts = outcome.facts else { return true }
     if let app {
       let names = [facts.appName, facts.bundleID].compactMap { $0?.lowercased() }
@@ -55,7 +55,7 @@ public struct ReportFilter: Sendable, Equatable {
   }
 
   /// "--app ChatApp --since 2026-09-01", for the summary.
-  public var description: String {
+  package var description: String {
     var parts: [String] = []
     if let app { parts.append("--app \(app)") }
     if let appVersion { parts.append("--app-version \(appVersion)") }

@@ -3,27 +3,27 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// The identity of a report that every output format prints: app, OS, device and time.
-public struct ReportFacts: Sendable, Equatable {
-  public var kind: ReportKind
-  public var format: CrashReport.Format
-  public var bugType: String?
-  public var appName: String?
-  public var bundleID: String?
-  public var appVersion: String?
-  public var buildVersion: String?
-  public var osTrain: String?
-  public var osBuild: String?
-  public var device: String?
-  public var cpuType: String?
+package struct ReportFacts: Sendable, Equatable {
+  package var kind: ReportKind
+  package var format: CrashReport.Format
+  package var bugType: String?
+  package var appName: String?
+  package var bundleID: String?
+  package var appVersion: String?
+  package var buildVersion: String?
+  package var osTrain: String?
+  package var osBuild: String?
+  package var device: String?
+  package var cpuType: String?
   /// When the crash happened, as the report wrote it.
-  public var time: String?
-  public var incidentID: String?
-  public var exceptionType: String?
-  public var exceptionSignal: String?
-  public var exceptionCodes: String?
-  public var exceptionSubtype: String?
+  package var time: String?
+  package var incidentID: String?
+  package var exceptionType: String?
+  package var exceptionSignal: String?
+  package var exceptionCodes: String?
+  package var exceptionSubtype: String?
 
-  public init(_ report: CrashReport) {
+  package init(_ report: CrashReport) {
     kind = report.kind
     format = report.format
     bugType = report.bugType?.rawValue ?? report.header.bugType
@@ -72,10 +72,10 @@ public struct ReportFacts: Sendable, Equatable {
 
   /// The bug type's name ("jetsam event", "unknown (999)"), from ``bugType`` alone, so that a
   /// report and its record read back name it alike.
-  public var bugTypeName: String? { bugType.map { BugType($0).name } }
+  package var bugTypeName: String? { bugType.map { BugType($0).name } }
 
   /// "ChatApp 2.4 (118)".
-  public var appDescription: String? {
+  package var appDescription: String? {
     guard appName != nil || appVersion != nil else { return nil }
     let name = appName ?? "unknown app"
     guard let version = versionDescription else { return name }
@@ -83,7 +83,7 @@ public struct ReportFacts: Sendable, Equatable {
   }
 
   /// "2.4 (118)".
-  public var versionDescription: String? {
+  package var versionDescription: String? {
     // An empty version or build (some reports write "") says nothing.
     switch (appVersion.flatMap { $0.isEmpty ? nil : $0 }, buildVersion.flatMap { $0.isEmpty ? nil : $0 }) {
     case (let version?, let build?): version == build ? version : .concatenating(version, " (", build, ")")
@@ -94,35 +94,35 @@ public struct ReportFacts: Sendable, Equatable {
   }
 
   /// "iPhone OS 26.6 (23G80)".
-  public var osDescription: String? {
+  package var osDescription: String? {
     let text = OSVersion(train: osTrain, build: osBuild).description
     return text.isEmpty ? nil : text
   }
 }
 
 /// Whether a report's signature is in the `--baseline` file.
-public enum BaselineState: String, Sendable, Equatable, CaseIterable {
+package enum BaselineState: String, Sendable, Equatable, CaseIterable {
   case new
   case known
 }
 
 /// What ips-doctor found for one input file: small, so that a batch keeps only a window of them.
-public struct ReportOutcome: Sendable, Equatable {
+package struct ReportOutcome: Sendable, Equatable {
   /// Position in the batch (the sorted input order).
-  public var index: Int
+  package var index: Int
   /// The path as given on the command line, printable.
-  public var path: String
+  package var path: String
   /// `nil` when nothing could be read.
-  public var facts: ReportFacts?
-  public var result: DiagnosisResult?
-  public var warnings: [ReportWarning]
+  package var facts: ReportFacts?
+  package var result: DiagnosisResult?
+  package var warnings: [ReportWarning]
   /// Why the file (or its body) could not be read; also set under `--strict` for warnings.
-  public var error: ReportError?
-  public var baseline: BaselineState?
+  package var error: ReportError?
+  package var baseline: BaselineState?
   /// `--strict` turned the report's warnings into ``error``.
-  public var refusedByStrict = false
+  package var refusedByStrict = false
 
-  public init(
+  package init(
     index: Int, path: String, facts: ReportFacts? = nil, result: DiagnosisResult? = nil,
     warnings: [ReportWarning] = [], error: ReportError? = nil, baseline: BaselineState? = nil
   ) {
@@ -135,23 +135,23 @@ public struct ReportOutcome: Sendable, Equatable {
     self.baseline = baseline
   }
 
-  public var diagnoses: [Diagnosis] { result?.diagnoses ?? [] }
+  package var diagnoses: [Diagnosis] { result?.diagnoses ?? [] }
 
   /// Whether the input counts as unreadable (exit 65): nothing could be read, its body was damaged
   /// and what was read explains nothing, or `--strict` refused its warnings.
-  public var isUnreadable: Bool {
+  package var isUnreadable: Bool {
     guard let result else { return true }
     guard error != nil else { return false }
     return refusedByStrict || result.isInconclusive
   }
 
   /// Damaged (a body error), but what could be read was diagnosed: a diagnosed report with a note.
-  public var isDamaged: Bool { error != nil && !isUnreadable }
+  package var isDamaged: Bool { error != nil && !isUnreadable }
 
   /// The severity the report counts at: its top diagnosis's (the alternatives never raise it); for an inconclusive report,
   /// `warning` for a crash (the app crashed, but no rule can say it was its fault) and `note` for
   /// other kinds; `note` for parse warnings. `nil` when nothing was found or nothing was read.
-  public var severity: Severity? {
+  package var severity: Severity? {
     var level = diagnoses.first?.severity
     if let result, result.isInconclusive {
       let inconclusive: Severity = facts?.kind == .crash ? .warning : .note
@@ -162,7 +162,7 @@ public struct ReportOutcome: Sendable, Equatable {
   }
 
   /// Whether this report fails the run at `threshold` (baseline-known reports never do).
-  public func fails(at threshold: Severity?) -> Bool {
+  package func fails(at threshold: Severity?) -> Bool {
     guard let threshold, let severity, baseline != .known else { return false }
     return severity >= threshold
   }

@@ -2,7 +2,7 @@ import IPSDoctorBatch
 import IPSDoctorSupport
 
 /// One command-line argument, classified without knowing which options exist (stage 1 of 2).
-public enum Token: Sendable, Equatable {
+package enum Token: Sendable, Equatable {
   /// `--name` or `--name=value`.
   case long(String, value: String?)
   /// `-abc`: one or more short options; a short option that takes a value takes the rest of the
@@ -14,7 +14,7 @@ public enum Token: Sendable, Equatable {
   case terminator
 
   /// Splits arguments into tokens. Pure; never fails.
-  public static func tokenize(_ arguments: [String]) -> [Token] {
+  package static func tokenize(_ arguments: [String]) -> [Token] {
     var tokens: [Token] = []
     var afterTerminator = false
     for argument in arguments {
@@ -41,7 +41,7 @@ public enum Token: Sendable, Equatable {
 }
 
 /// The subcommands. `diagnose` is the default when the first positional argument is not a command.
-public enum Command: String, Sendable, CaseIterable, Equatable {
+package enum Command: String, Sendable, CaseIterable, Equatable {
   case diagnose, merge, show, check, symbolicate, rules, explain, help
 
   var abstract: String {
@@ -76,8 +76,8 @@ public enum Command: String, Sendable, CaseIterable, Equatable {
 }
 
 /// The result of binding: what to run, with what.
-public struct Invocation: Sendable, Equatable {
-  public enum Action: Sendable, Equatable {
+package struct Invocation: Sendable, Equatable {
+  package enum Action: Sendable, Equatable {
     case run(Command)
     case help(Command?)
     case version
@@ -87,10 +87,10 @@ public struct Invocation: Sendable, Equatable {
     case manual
   }
 
-  public var action: Action
-  public var options: Options
+  package var action: Action
+  package var options: Options
   /// Paths for `diagnose`/`show`, the rule id for `explain`.
-  public var arguments: [String]
+  package var arguments: [String]
 }
 
 /// One option: the single source for parsing, validation and `--help`.
@@ -234,11 +234,11 @@ struct OptionSpec: Sendable {
 
 /// Stage 2: binds tokens to the option table. Pure apart from `pathExists`, which tells a
 /// misspelt command (`ips-doctor explian`) from a file that happens to have a short name.
-public enum ArgumentBinder {
+package enum ArgumentBinder {
   ///
   /// `defaultInput` is what `diagnose` reads when no path is given (`-` for a pipe on standard
   /// input); without one, a path is required.
-  public static func bind(
+  package static func bind(
     _ arguments: [String], pathExists: (String) -> Bool = { _ in false }, defaultInput: String? = nil
   ) throws(UsageError) -> Invocation {
     let tokens = Token.tokenize(arguments)

@@ -11,9 +11,9 @@ import IPSDoctorSymbolication
 
 /// The whole command line, as library code: tests call ``run(_:environment:io:)`` in process and
 /// read what it printed; `main.swift` only passes the real streams and exits with the result.
-public enum CLI {
+package enum CLI {
   /// Runs `ips-doctor` with `arguments` (without the program name).
-  public static func run(_ arguments: [String], environment: [String: String], io: some CLIIO)
+  package static func run(_ arguments: [String], environment: [String: String], io: some CLIIO)
     -> ExitCode
   {
     let invocation: Invocation

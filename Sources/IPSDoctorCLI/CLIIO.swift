@@ -8,7 +8,7 @@ import IPSDoctorSupport
 
 /// The process's standard streams, injected so that tests run the whole CLI in process and
 /// capture what it prints.
-public protocol CLIIO {
+package protocol CLIIO {
   /// Writes to standard output; throws when the text could not be written whole (a full disk, a
   /// closed pipe, standard output closed when the process started).
   func writeStandardOutput(_ text: String) throws(FileError)
@@ -31,27 +31,27 @@ public protocol CLIIO {
 }
 
 extension CLIIO {
-  public var standardInputIsData: Bool { false }
+  package var standardInputIsData: Bool { false }
 
-  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
+  package func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
     try writeStandardOutput(String(decoding: bytes, as: UTF8.self))
   }
 }
 
 /// The real standard streams, written with `write(2)` (no buffering in `FILE*`, no Foundation).
-public struct ProcessIO: CLIIO {
+package struct ProcessIO: CLIIO {
   /// The standard descriptors (0, 1, 2) that were closed when the process started; they are held
   /// by `/dev/null` (see ``openStandardStreams()``), and reading or writing them is an error.
   let closedStreams: Set<Int32>
 
-  public init(closedStreams: Set<Int32> = []) {
+  package init(closedStreams: Set<Int32> = []) {
     self.closedStreams = closedStreams
   }
 
   /// Makes sure descriptors 0, 1 and 2 are open, opening `/dev/null` on each one that is not, as
   /// the BSD tools do: a file the program opens later must never become its standard output or
   /// error by taking a free low number. Returns the descriptors that were closed.
-  public static func openStandardStreams() -> Set<Int32> {
+  package static func openStandardStreams() -> Set<Int32> {
     var closed: Set<Int32> = []
     for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
       let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
@@ -66,18 +66,18 @@ public struct ProcessIO: CLIIO {
 
   /// Closes standard output and returns why that failed, if it did: some file systems report a
   /// failed write only when the file is closed.
-  public static func closeStandardOutput() -> FileError? {
+  package static func closeStandardOutput() -> FileError? {
     guard close(1) != 0 else { return nil }
     let code = errno
     return code == EBADF || code == EINTR ? nil : POSIX.error(code)
   }
 
-  public func writeStandardOutput(_ text: String) throws(FileError) {
+  package func writeStandardOutput(_ text: String) throws(FileError) {
     let written = text.withBorrowedUTF8 { writeOutput(UnsafeRawBufferPointer($0)) }
     if let written { throw written }
   }
 
-  public func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
+  package func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
     if let failure = writeOutput(bytes) { throw failure }
   }
 
@@ -86,11 +86,11 @@ public struct ProcessIO: CLIIO {
     return POSIX.writeAll(1, bytes) ? nil : POSIX.error(errno)
   }
 
-  public func writeStandardError(_ text: String) { POSIX.writeAll(2, text) }
-  public var standardOutputIsTerminal: Bool { isatty(1) == 1 }
-  public var standardErrorIsTerminal: Bool { isatty(2) == 1 }
+  package func writeStandardError(_ text: String) { POSIX.writeAll(2, text) }
+  package var standardOutputIsTerminal: Bool { isatty(1) == 1 }
+  package var standardErrorIsTerminal: Bool { isatty(2) == 1 }
 
-  public var standardInputIsData: Bool {
+  package var standardInputIsData: Bool {
     guard !closedStreams.contains(0) else { return false }
     var info = stat()
     guard fstat(0, &info) == 0 else { return false }
@@ -98,7 +98,7 @@ public struct ProcessIO: CLIIO {
     return kind == .fifo || kind == .regular || kind == .socket
   }
 
-  public var terminalColumns: Int? {
+  package var terminalColumns: Int? {
     var size = winsize()
     #if canImport(Glibc)
       let request = UInt(TIOCGWINSZ)
@@ -109,7 +109,7 @@ public struct ProcessIO: CLIIO {
     return Int(size.ws_col)
   }
 
-  public func readStandardInput(limit: Int) -> Result<[UInt8], FileError> {
+  package func readStandardInput(limit: Int) -> Result<[UInt8], FileError> {
     if closedStreams.contains(0) { return .failure(FileError(.other, "standard input is closed")) }
     return POSIX.readAll(fd: 0, sizeHint: 0, limit: limit, waitForData: true)
   }
@@ -117,7 +117,7 @@ public struct ProcessIO: CLIIO {
 
 extension CLI {
   /// The environment as a dictionary, from a C `environ` array.
-  public static func environment(_ variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
+  package static func environment(_ variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
     -> [String: String]
   {
     var environment: [String: String] = [:]
@@ -136,7 +136,7 @@ extension CLI {
 extension CLI {
   /// The process from its C arguments to its exit status: standard streams made safe, arguments
   /// taken as the bytes the user typed, the command run, standard output closed and checked.
-  public static func main(
+  package static func main(
     argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
     environment variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
   ) -> Int32 {

@@ -5,7 +5,7 @@ import IPSDoctorSupport
 /// Shell completion scripts for bash, zsh and fish, generated from the one option table
 /// (``OptionSpec/all``) and ``Command``, so a new option completes as soon as it parses.
 /// `ips-doctor --generate-completion-script zsh`, as swift-argument-parser names it.
-public enum Shell: String, Sendable, CaseIterable, Equatable {
+package enum Shell: String, Sendable, CaseIterable, Equatable {
   case bash, zsh, fish
 }
 

@@ -2,7 +2,7 @@ import IPSDoctorSupport
 
 /// A mistake on the command line. Printed as `Error: <message>`, the usage line and a pointer to
 /// `--help`, with exit status 64 (swift-argument-parser's layout).
-public enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   case unknownOption(String, suggestion: String?)
   case unknownCommand(String, suggestion: String?)
   case missingValue(option: String)
@@ -14,7 +14,7 @@ public enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   case conflictingOptions(String, String)
   case unknownRule(String, suggestion: String?)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unknownOption(let name, let suggestion):
       "Unknown option '\(TerminalText.escaped(name))'." + didYouMean(suggestion)
@@ -60,7 +60,7 @@ public enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// The three lines printed to standard error, with the usage line of the command the error
   /// names, else of `command` (the one on the command line), else of `diagnose`.
-  public func rendered(for command: Command? = nil) -> String {
+  package func rendered(for command: Command? = nil) -> String {
     let command = namedCommand ?? command ?? .diagnose
     let help = command == .diagnose ? "ips-doctor --help" : "ips-doctor help \(command.rawValue)"
     return "Error: \(description)\nUsage: \(command.usage)\n  See '\(help)' for more information.\n"

@@ -1,19 +1,19 @@
 import IPSDoctorSupport
 
 /// A position in a byte buffer: a 0-based byte offset and 1-based line and column (in bytes).
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-  public var offset: Int
-  public var line: Int
-  public var column: Int
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+  package var offset: Int
+  package var line: Int
+  package var column: Int
 
-  public init(offset: Int, line: Int, column: Int) {
+  package init(offset: Int, line: Int, column: Int) {
     self.offset = offset
     self.line = line
     self.column = column
   }
 
   /// Computes line and column for `offset` by counting newlines in `bytes`.
-  public init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+  package init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
     var line = 1
     var lineStart = 0
     let end = min(max(offset, 0), bytes.count)
@@ -27,12 +27,12 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     self.init(offset: offset, line: line, column: offset - lineStart + 1)
   }
 
-  public var description: String { "\(line):\(column)" }
+  package var description: String { "\(line):\(column)" }
 }
 
 /// Why a JSON document was rejected, where, and inside which value.
-public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
-  public enum Reason: Sendable, Equatable {
+package struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+  package enum Reason: Sendable, Equatable {
     case unexpectedEnd(expected: String)
     case unexpectedByte(UInt8, expected: String)
     case invalidUTF8
@@ -48,19 +48,19 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
   }
 
-  public var reason: Reason
-  public var location: SourceLocation
+  package var reason: Reason
+  package var location: SourceLocation
   /// The value being parsed when the error happened.
-  public var path: JSONPath
+  package var path: JSONPath
 
-  public init(reason: Reason, location: SourceLocation, path: JSONPath = .root) {
+  package init(reason: Reason, location: SourceLocation, path: JSONPath = .root) {
     self.reason = reason
     self.location = location
     self.path = path
   }
 
   /// The message without location, lowercase and without a trailing period.
-  public var message: String {
+  package var message: String {
     switch reason {
     case .unexpectedEnd(let expected):
       "unexpected end of input, expected \(expected)"
@@ -90,7 +90,7 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `line:column: error: message (at path)`, like a compiler diagnostic without the file name.
-  public var description: String {
+  package var description: String {
     var text = "\(location.line):\(location.column): error: \(message)"
     if !path.isRoot { text += " (at \(path))" }
     return text

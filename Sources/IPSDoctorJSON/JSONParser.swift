@@ -11,8 +11,8 @@ import IPSDoctorSupport
 ///
 /// The parser writes a flat tape (``JSONDocument``): one fixed-size entry per value and no
 /// allocation per value. Strings are decoded, and a ``JSONValue`` tree is built, only when asked for.
-public enum JSONParser {
-  public static let defaultMaxDepth = 512
+package enum JSONParser {
+  package static let defaultMaxDepth = 512
 
   /// The most bytes of a document the tape can address: its offsets and counts are 32-bit
   /// (``JSONTapeEntry``). A value that does not end within this many bytes of its start fails with
@@ -20,7 +20,7 @@ public enum JSONParser {
   static let maxTapeBytes = Int(UInt32.max) - 16
 
   /// Parses `bytes` as exactly one JSON document (surrounding whitespace allowed).
-  public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError)
+  package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError)
     -> JSONValue
   {
     let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
@@ -30,14 +30,14 @@ public enum JSONParser {
   }
 
   /// Parses `text` as exactly one JSON document.
-  public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONError)
+  package static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONError)
     -> JSONValue
   {
     try parse(Array(text.utf8), maxDepth: maxDepth)
   }
 
   /// Parses `buffer` as exactly one JSON document (surrounding whitespace allowed).
-  public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
+  package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
     throws(JSONError) -> JSONValue
   {
     try parseDocument(buffer, maxDepth: maxDepth).value
@@ -61,7 +61,7 @@ public enum JSONParser {
 
   /// Parses one JSON value that starts at `start` (after optional whitespace) and returns it with the
   /// offset just past its last byte. Whatever follows the value is left alone.
-  public static func parsePrefix(
+  package static func parsePrefix(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
   ) throws(JSONError) -> (value: JSONValue, end: Int) {
     let (document, end, error) = documentPrefix(buffer, from: start, maxDepth: maxDepth)
@@ -75,7 +75,7 @@ public enum JSONParser {
   /// it also returns what was read before the break: every open container closed at that point,
   /// without the value that failed. For salvaging truncated or hand-edited reports; the error is
   /// always returned with it.
-  public static func parsePrefixRecovering(
+  package static func parsePrefixRecovering(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth
   ) -> (value: JSONValue?, end: Int, error: JSONError?) {
     let (document, end, error) = documentPrefix(buffer, from: start, maxDepth: maxDepth)

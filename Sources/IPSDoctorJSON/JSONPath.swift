@@ -1,36 +1,36 @@
 import IPSDoctorSupport
 
 /// A location inside a JSON document, such as `threads[3].frames[12].imageIndex`.
-public struct JSONPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
-  public enum Component: Sendable, Hashable {
+package struct JSONPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+  package enum Component: Sendable, Hashable {
     case key(String)
     case index(Int)
   }
 
-  public var components: [Component]
+  package var components: [Component]
 
-  public init(_ components: [Component] = []) {
+  package init(_ components: [Component] = []) {
     self.components = components
   }
 
-  public init(arrayLiteral elements: Component...) {
+  package init(arrayLiteral elements: Component...) {
     self.components = elements
   }
 
-  public static let root = JSONPath()
+  package static let root = JSONPath()
 
-  public func appending(_ key: String) -> JSONPath {
+  package func appending(_ key: String) -> JSONPath {
     JSONPath(components + [.key(key)])
   }
 
-  public func appending(_ index: Int) -> JSONPath {
+  package func appending(_ index: Int) -> JSONPath {
     JSONPath(components + [.index(index)])
   }
 
-  public var isRoot: Bool { components.isEmpty }
+  package var isRoot: Bool { components.isEmpty }
 
   /// The path in JavaScript-like notation; the root is `$`.
-  public var description: String {
+  package var description: String {
     if components.isEmpty { return "$" }
     var text = ""
     for component in components {

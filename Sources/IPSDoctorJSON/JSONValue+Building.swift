@@ -4,7 +4,7 @@ import IPSDoctorSupport
 // key order, so output is deterministic.
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
-  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+  package init(dictionaryLiteral elements: (String, JSONValue)...) {
     self.init(elements.map { JSONObject.Member(key: $0.0, value: $0.1) })
   }
 }

@@ -5,7 +5,7 @@ import IPSDoctorSupport
 /// Objects keep their members in source order (duplicate keys included), so nothing in a report is
 /// lost; lookups by key return the last member with that key, as most JSON readers do.
 /// Numbers keep their exact value: see ``JSONNumber``.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
   case null
   case bool(Bool)
   case number(JSONNumber)
@@ -14,19 +14,19 @@ public enum JSONValue: Sendable, Equatable {
   case object(JSONObject)
 
   /// The member named `key` when this is an object.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard case .object(let object) = self else { return nil }
     return object[key]
   }
 
   /// The element at `index` when this is an array and the index is in range.
-  public subscript(index: Int) -> JSONValue? {
+  package subscript(index: Int) -> JSONValue? {
     guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
     return elements[index]
   }
 
   /// The name of this value's JSON type, as used in diagnostics ("object", "string", …).
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "boolean"
@@ -37,52 +37,52 @@ public enum JSONValue: Sendable, Equatable {
     }
   }
 
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let value) = self { return value }
     return nil
   }
 
-  public var boolValue: Bool? {
+  package var boolValue: Bool? {
     if case .bool(let value) = self { return value }
     return nil
   }
 
-  public var arrayValue: [JSONValue]? {
+  package var arrayValue: [JSONValue]? {
     if case .array(let value) = self { return value }
     return nil
   }
 
-  public var objectValue: JSONObject? {
+  package var objectValue: JSONObject? {
     if case .object(let value) = self { return value }
     return nil
   }
 
-  public var numberValue: JSONNumber? {
+  package var numberValue: JSONNumber? {
     if case .number(let value) = self { return value }
     return nil
   }
 }
 
 /// An ordered JSON object.
-public struct JSONObject: Sendable, Equatable {
-  public struct Member: Sendable, Equatable {
-    public var key: String
-    public var value: JSONValue
+package struct JSONObject: Sendable, Equatable {
+  package struct Member: Sendable, Equatable {
+    package var key: String
+    package var value: JSONValue
 
-    public init(key: String, value: JSONValue) {
+    package init(key: String, value: JSONValue) {
       self.key = key
       self.value = value
     }
   }
 
-  public var members: [Member]
+  package var members: [Member]
 
-  public init(_ members: [Member] = []) {
+  package init(_ members: [Member] = []) {
     self.members = members
   }
 
   /// The value of the last member named `key`.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     var index = members.endIndex
     while index > members.startIndex {
       index -= 1
@@ -91,9 +91,9 @@ public struct JSONObject: Sendable, Equatable {
     return nil
   }
 
-  public var keys: [String] { members.map(\.key) }
+  package var keys: [String] { members.map(\.key) }
 
-  public var count: Int { members.count }
+  package var count: Int { members.count }
 }
 
 /// A JSON number, kept exactly as written.
@@ -101,12 +101,12 @@ public struct JSONObject: Sendable, Equatable {
 /// Integers that fit are stored as `UInt64` (non-negative) or `Int64` (negative), so 64-bit addresses
 /// and register values never pass through `Double`. Anything else (fractions, exponents, integers
 /// beyond 64 bits) keeps its source text and converts on demand.
-public enum JSONNumber: Sendable, Equatable, CustomStringConvertible {
+package enum JSONNumber: Sendable, Equatable, CustomStringConvertible {
   case unsigned(UInt64)
   case negative(Int64)
   case other(String)
 
-  public var uint64: UInt64? {
+  package var uint64: UInt64? {
     switch self {
     case .unsigned(let value): value
     case .negative: nil
@@ -114,7 +114,7 @@ public enum JSONNumber: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  public var int64: Int64? {
+  package var int64: Int64? {
     switch self {
     case .unsigned(let value): Int64(exactly: value)
     case .negative(let value): value
@@ -122,9 +122,9 @@ public enum JSONNumber: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  public var int: Int? { int64.flatMap { Int(exactly: $0) } }
+  package var int: Int? { int64.flatMap { Int(exactly: $0) } }
 
-  public var double: Double {
+  package var double: Double {
     switch self {
     case .unsigned(let value): Double(value)
     case .negative(let value): Double(value)
@@ -132,7 +132,7 @@ public enum JSONNumber: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unsigned(let value): String(value)
     case .negative(let value): String(value)

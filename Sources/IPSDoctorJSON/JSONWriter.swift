@@ -13,8 +13,8 @@ import IPSDoctorSupport
 /// change how a terminal or viewer renders the output. The first `#` of `##[` is written `\u0023`,
 /// so no line of JSON holds a CI runner's legacy workflow command (a string's text never starts
 /// a line: it follows its opening quote, and line feeds in it are escaped).
-public struct JSONWriter: ~Copyable {
-  public enum Style: Sendable {
+package struct JSONWriter: ~Copyable {
+  package enum Style: Sendable {
     case compact
     case pretty
   }
@@ -25,13 +25,13 @@ public struct JSONWriter: ~Copyable {
   let style: Style
 
   /// The text written so far.
-  public var output: String { buffer.string }
+  package var output: String { buffer.string }
 
-  public init(style: Style = .pretty) {
+  package init(style: Style = .pretty) {
     self.style = style
   }
 
-  public static func string(_ value: JSONValue, style: Style = .pretty) -> String {
+  package static func string(_ value: JSONValue, style: Style = .pretty) -> String {
     var writer = JSONWriter(style: style)
     writer.write(value, indent: 0)
     return writer.output
@@ -94,7 +94,7 @@ public struct JSONWriter: ~Copyable {
   private static let spaces: StaticString = "                                                                "
 
   /// Appends `text` as a JSON string literal.
-  public static func appendQuoted(_ text: String, to output: inout String) {
+  package static func appendQuoted(_ text: String, to output: inout String) {
     var bytes = ByteBuffer(capacity: text.utf8.count + 16)
     appendQuoted(text, to: &bytes)
     output += bytes.string
@@ -256,7 +256,7 @@ public struct JSONWriter: ~Copyable {
     value < 0x20 || value == 0x7F || (value >= 0x80 && value < 0xA0) || TerminalText.isBidiOrSeparator(value)
   }
 
-  public static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var output = ""
     appendQuoted(text, to: &output)
     return output

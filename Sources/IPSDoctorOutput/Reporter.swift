@@ -58,30 +58,30 @@ package protocol Reporter {
 }
 
 /// The whole batch, for the end of a report: counts, groups, skipped inputs and the exit status.
-public struct RunSummary: Sendable {
-  public var reports = 0
-  public var diagnosed = 0
-  public var inconclusive = 0
+package struct RunSummary: Sendable {
+  package var reports = 0
+  package var diagnosed = 0
+  package var inconclusive = 0
   /// Inputs that yielded no report to diagnose (``ReportOutcome/isUnreadable``). Every report is
   /// counted once: `diagnosed + inconclusive + unreadable == reports`.
-  public var unreadable = 0
+  package var unreadable = 0
   /// Diagnosed reports whose body was damaged (counted among `diagnosed` or `inconclusive`).
-  public var damaged = 0
+  package var damaged = 0
   /// Reports left out by `--app`, `--since` and the other filters (not counted in `reports`),
   /// and the filters, as given.
-  public var filteredOut = 0
-  public var filter = ""
-  public var withWarnings = 0
-  public var known = 0
+  package var filteredOut = 0
+  package var filter = ""
+  package var withWarnings = 0
+  package var known = 0
   /// Reports that fail at the `--fail-on` threshold.
-  public var failing = 0
-  public var errors = 0
-  public var warnings = 0
-  public var notes = 0
-  public var groups: [CrashGroup] = []
-  public var notices: [InputNotice] = []
-  public var failOn: FailOn = .error
-  public var exitCode: ExitCode = .success
+  package var failing = 0
+  package var errors = 0
+  package var warnings = 0
+  package var notes = 0
+  package var groups: [CrashGroup] = []
+  package var notices: [InputNotice] = []
+  package var failOn: FailOn = .error
+  package var exitCode: ExitCode = .success
 
   package init(
     groups: [CrashGroup] = [], notices: [InputNotice] = [], failOn: FailOn = .error, exitCode: ExitCode = .success

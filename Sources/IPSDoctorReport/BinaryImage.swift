@@ -11,27 +11,27 @@ import IPSDoctorSupport
 /// A loaded image (`usedImages[]` or a "Binary Images" line).
 public struct BinaryImage: Sendable, Equatable {
   /// e.g. "7776e1e7-d921-35c9-8bae-089c0ffad3b2"; made when asked from the 16 bytes it is kept as.
-  public var uuid: String? {
+  package var uuid: String? {
     get { uuidStorage.text }
     set { uuidStorage = ImageUUID(newValue) }
   }
   var uuidStorage: ImageUUID
-  public var base: UInt64?
-  public var size: UInt64?
-  public var arch: String?
-  public var name: String?
-  public var path: String?
+  package var base: UInt64?
+  package var size: UInt64?
+  package var arch: String?
+  package var name: String?
+  package var path: String?
   /// "P" process, "S" shared cache, "C" shared-cache library, "K" kernel, "A" absolute, …
-  public var source: String?
-  public var bundleID: String?
-  public var bundleShortVersion: String?
-  public var bundleVersion: String?
+  package var source: String?
+  package var bundleID: String?
+  package var bundleShortVersion: String?
+  package var bundleVersion: String?
 
   // The JSON reader uses the memberwise initialiser (see ``Frame``); the public one is below.
 }
 
 extension BinaryImage {
-  public init(name: String? = nil, path: String? = nil, uuid: String? = nil, base: UInt64? = nil) {
+  package init(name: String? = nil, path: String? = nil, uuid: String? = nil, base: UInt64? = nil) {
     self.init(
       uuidStorage: ImageUUID(uuid), base: base, size: nil, arch: nil, name: name, path: path, source: nil,
       bundleID: nil, bundleShortVersion: nil, bundleVersion: nil)
@@ -39,7 +39,7 @@ extension BinaryImage {
 
   /// Whether the image ships inside an app bundle or container (the developer's own code or one of
   /// its frameworks), rather than with the OS.
-  public var isAppImage: Bool { Self.isAppImage(name: name, path: path, source: source) }
+  package var isAppImage: Bool { Self.isAppImage(name: name, path: path, source: source) }
 
   /// The app bundle the process runs from, "/Example.app/", read from the process path: its first
   /// path component that ends in ".app" (an extension's `.appex` lies inside it). `nil` outside

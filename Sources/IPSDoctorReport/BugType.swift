@@ -1,17 +1,17 @@
 import IPSDoctorSupport
 
 /// The `bug_type` of a report: which kind of diagnostic file it is.
-public struct BugType: Sendable, Hashable, CustomStringConvertible {
+package struct BugType: Sendable, Hashable, CustomStringConvertible {
   /// As written in the header ("309"); a number in the header is kept as its decimal text.
-  public var rawValue: String
+  package var rawValue: String
 
-  public init(_ rawValue: String) {
+  package init(_ rawValue: String) {
     self.rawValue = rawValue
   }
 
   /// The common bug_type numbers. Sources: Apple's JSON crash report documentation and reports seen
   /// in the wild (see docs/report-kinds.md).
-  public static let known: [String: (name: String, kind: ReportKind)] = [
+  package static let known: [String: (name: String, kind: ReportKind)] = [
     "109": ("crash report (legacy text)", .crash),
     "309": ("crash report", .crash),
     "210": ("kernel panic", .panic),
@@ -30,11 +30,11 @@ public struct BugType: Sendable, Hashable, CustomStringConvertible {
   ]
 
   /// A human name: "crash report", or "unknown (N)".
-  public var name: String {
+  package var name: String {
     Self.known[rawValue]?.name ?? "unknown (\(rawValue))"
   }
 
-  public var kind: ReportKind {
+  package var kind: ReportKind {
     Self.asciiKind(rawValue) ?? Self.known[rawValue]?.kind ?? .unknown
   }
 
@@ -64,18 +64,18 @@ public struct BugType: Sendable, Hashable, CustomStringConvertible {
   /// stackshot, jetsam event, system watchdog or resource report. Their bodies are never legacy
   /// text (a kernel panic's may be, and 109, 145, 202 and 327 have text bodies), so anything after
   /// their header that is neither a JSON object nor a text report is a damaged body.
-  public var promisesJSONBody: Bool {
+  package var promisesJSONBody: Bool {
     switch rawValue {
     case "309", "288", "298", "409", "385": true
     default: false
     }
   }
 
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 }
 
 /// What a report is about, which decides how it is diagnosed.
-public enum ReportKind: String, Sendable, Equatable, CaseIterable {
+package enum ReportKind: String, Sendable, Equatable, CaseIterable {
   /// A process crashed or was terminated (bug_type 309/109 and legacy text).
   case crash
   /// The kernel panicked (210).

@@ -17,7 +17,7 @@ import IPSDoctorSupport
 /// ``bodyDocument`` (as trees: ``headerJSON`` and ``bodyJSON``).
 public struct CrashReport: Sendable, Equatable {
   /// How the report was laid out on disk.
-  public enum Format: String, Sendable, Equatable, CaseIterable {
+  package enum Format: String, Sendable, Equatable, CaseIterable {
     /// A JSON header line followed by a JSON body (bug_type 309 and most modern kinds).
     case json
     /// A JSON header line followed by a legacy text body (bug_type 109 and older kinds).
@@ -28,48 +28,48 @@ public struct CrashReport: Sendable, Equatable {
     case headerOnly = "header-only"
   }
 
-  public var format: Format
-  public var bugType: BugType?
-  public var kind: ReportKind
+  package var format: Format
+  package var bugType: BugType?
+  package var kind: ReportKind
 
   // MARK: Header (line 1) and process identity
 
-  public var header: IPSHeader
+  package var header: IPSHeader
   /// e.g. "D9139CF1-6D62-4386-8076-B7A3F2B4F116"; made when asked from the 16 bytes it is kept as
   /// (see ``ImageUUID``).
-  public var incidentID: String? {
+  package var incidentID: String? {
     get { incidentIDStorage.text }
     set { incidentIDStorage = ImageUUID(newValue) }
   }
   var incidentIDStorage = ImageUUID.none
-  public var processName: String?
-  public var processPath: String?
-  public var pid: Int?
-  public var parentProcess: String?
-  public var bundleID: String?
+  package var processName: String?
+  package var processPath: String?
+  package var pid: Int?
+  package var parentProcess: String?
+  package var bundleID: String?
   /// `CFBundleShortVersionString`, e.g. "2.4".
-  public var appVersion: String?
+  package var appVersion: String?
   /// `CFBundleVersion`, e.g. "118".
-  public var buildVersion: String?
-  public var osVersion: OSVersion?
-  public var platform: Int?
-  public var modelCode: String?
-  public var cpuType: String?
+  package var buildVersion: String?
+  package var osVersion: OSVersion?
+  package var platform: Int?
+  package var modelCode: String?
+  package var cpuType: String?
   /// e.g. "2026-07-12 21:47:13.9376 -0700"; made when asked from the bytes it is kept as (see
   /// ``InlineText``).
-  public var captureTime: String? {
+  package var captureTime: String? {
     get { captureTimeStorage.text }
     set { captureTimeStorage = InlineText(newValue) }
   }
   var captureTimeStorage = InlineText.none
   /// Made when asked, like ``captureTime``.
-  public var launchTime: String? {
+  package var launchTime: String? {
     get { launchTimeStorage.text }
     set { launchTimeStorage = InlineText(newValue) }
   }
   var launchTimeStorage = InlineText.none
   /// The crash body's `bundleInfo` object, read from ``bodyDocument`` when asked.
-  public var bundleInfo: JSONObject? {
+  package var bundleInfo: JSONObject? {
     get { bodyTrees.bundleInfo(in: self) }
     set {
       var values = bodyTrees.values(in: self)
@@ -78,7 +78,7 @@ public struct CrashReport: Sendable, Equatable {
     }
   }
   /// The crash body's `storeInfo` object, read from ``bodyDocument`` when asked.
-  public var storeInfo: JSONObject? {
+  package var storeInfo: JSONObject? {
     get { bodyTrees.storeInfo(in: self) }
     set {
       var values = bodyTrees.values(in: self)
@@ -89,25 +89,25 @@ public struct CrashReport: Sendable, Equatable {
 
   // MARK: What happened
 
-  public var exception: ExceptionInfo?
-  public var exceptionReason: ExceptionReason?
-  public var termination: Termination?
+  package var exception: ExceptionInfo?
+  package var exceptionReason: ExceptionReason?
+  package var termination: Termination?
   /// Application Specific Information: lines grouped by the image that wrote them.
-  public var applicationSpecificInfo: [ApplicationSpecificInfo]
-  public var kernelTriage: String?
-  public var lastExceptionBacktrace: [Frame]?
+  package var applicationSpecificInfo: [ApplicationSpecificInfo]
+  package var kernelTriage: String?
+  package var lastExceptionBacktrace: [Frame]?
   /// Index into ``threads`` of the thread that crashed; `nil` when absent or out of range.
-  public var faultingThread: Int?
+  package var faultingThread: Int?
   public var threads: [CrashThread]
   public var images: [BinaryImage]
-  public var sharedCache: SharedCache?
-  public var vmSummary: String?
-  public var vmRegionInfo: String?
+  package var sharedCache: SharedCache?
+  package var vmSummary: String?
+  package var vmRegionInfo: String?
   /// A legacy text report's "Dyld Error Message" block (macOS launch failures), one trimmed line
   /// per line.
-  public var dyldErrorMessage: String?
+  package var dyldErrorMessage: String?
   /// The crash body's `legacyInfo` value, read from ``bodyDocument`` when asked.
-  public var legacyInfo: JSONValue? {
+  package var legacyInfo: JSONValue? {
     get { bodyTrees.legacyInfo(in: self) }
     set {
       var values = bodyTrees.values(in: self)
@@ -115,36 +115,36 @@ public struct CrashReport: Sendable, Equatable {
       bodyTrees = .values(values)
     }
   }
-  public var isCorpse: Bool?
-  public var isNonFatal: Bool?
-  public var isSimulated: Bool?
+  package var isCorpse: Bool?
+  package var isNonFatal: Bool?
+  package var isSimulated: Bool?
 
   // MARK: Other report kinds
 
-  public var panic: PanicSummary?
-  public var jetsam: JetsamSummary?
-  public var stackshot: StackshotSummary?
-  public var resource: ResourceSummary?
+  package var panic: PanicSummary?
+  package var jetsam: JetsamSummary?
+  package var stackshot: StackshotSummary?
+  package var resource: ResourceSummary?
 
   // MARK: Provenance
 
   /// The JSON header line, parsed.
-  public var headerDocument: JSONDocument?
+  package var headerDocument: JSONDocument?
   /// The JSON body, parsed (for a broken body: what was read before the break).
-  public var bodyDocument: JSONDocument?
+  package var bodyDocument: JSONDocument?
   /// The header line as a tree, built on each access.
-  public var headerJSON: JSONValue? { headerDocument?.value }
+  package var headerJSON: JSONValue? { headerDocument?.value }
   /// The body as a tree, built on each access.
-  public var bodyJSON: JSONValue? { bodyDocument?.value }
+  package var bodyJSON: JSONValue? { bodyDocument?.value }
   /// Problems that did not stop the report from being read (wrong types, out-of-range indexes, …).
   public var warnings: [ReportWarning]
   /// Set when the body could not be parsed; the header and whatever came before are still usable.
-  public var bodyError: ReportError?
+  package var bodyError: ReportError?
   /// Where ``bundleInfo``, ``storeInfo`` and ``legacyInfo`` come from. No rule reads them, so
   /// their trees are built when asked for, not for every report.
   var bodyTrees = BodyTrees.none
 
-  public init(format: Format, kind: ReportKind = .unknown) {
+  package init(format: Format, kind: ReportKind = .unknown) {
     self.format = format
     self.kind = kind
     self.header = IPSHeader()
@@ -155,30 +155,30 @@ public struct CrashReport: Sendable, Equatable {
   }
 
   /// The crashed thread, when the report names one.
-  public var crashedThread: CrashThread? {
+  package var crashedThread: CrashThread? {
     if let faultingThread, threads.indices.contains(faultingThread) { return threads[faultingThread] }
     return threads.first(where: \.triggered)
   }
 
   /// Every line of Application Specific Information, in order.
-  public var applicationSpecificLines: [String] {
+  package var applicationSpecificLines: [String] {
     applicationSpecificInfo.flatMap(\.lines)
   }
 
   /// The language exception's reason (`exceptionReason.composed_message`), when recorded.
-  public var exceptionMessage: String? {
+  package var exceptionMessage: String? {
     exceptionReason?.composedMessage
   }
 
   /// The image at `index`, or `nil` when the index is out of range.
-  public func image(at index: Int?) -> BinaryImage? {
+  package func image(at index: Int?) -> BinaryImage? {
     guard let index, images.indices.contains(index) else { return nil }
     return images[index]
   }
 
   /// The app's own main executable image: the one whose path is the process path, else the first
   /// image loaded from the process's bundle.
-  public var mainImage: BinaryImage? {
+  package var mainImage: BinaryImage? {
     if let processPath, let image = images.first(where: { $0.path == processPath }) { return image }
     if let processName, let image = images.first(where: { $0.name == processName && $0.isAppImage }) {
       return image
@@ -233,34 +233,34 @@ enum BodyTrees: Sendable, Equatable {
 }
 
 /// Line 1 of an `.ips` file. Unknown keys stay in ``CrashReport/headerJSON``.
-public struct IPSHeader: Sendable, Equatable {
-  public var appName: String?
-  public var appVersion: String?
-  public var buildVersion: String?
-  public var bundleID: String?
-  public var bugType: String?
-  public var osVersion: String?
-  public var platform: Int?
+package struct IPSHeader: Sendable, Equatable {
+  package var appName: String?
+  package var appVersion: String?
+  package var buildVersion: String?
+  package var bundleID: String?
+  package var bugType: String?
+  package var osVersion: String?
+  package var platform: Int?
   /// Made when asked, like ``CrashReport/incidentID``: few readers ask, and a 36-byte `String` is an
   /// allocation to make and to free.
-  public var incidentID: String? {
+  package var incidentID: String? {
     get { incidentIDStorage.text }
     set { incidentIDStorage = ImageUUID(newValue) }
   }
   var incidentIDStorage: ImageUUID
   /// Made when asked, like ``CrashReport/captureTime``.
-  public var timestamp: String? {
+  package var timestamp: String? {
     get { timestampStorage.text }
     set { timestampStorage = InlineText(newValue) }
   }
   var timestampStorage: InlineText
   /// Made when asked (see ``incidentID``).
-  public var sliceUUID: String? {
+  package var sliceUUID: String? {
     get { sliceUUIDStorage.text }
     set { sliceUUIDStorage = ImageUUID(newValue) }
   }
   var sliceUUIDStorage: ImageUUID
-  public var name: String?
+  package var name: String?
 
   // No initialiser here, so that the compiler makes the memberwise one: the JSON reader builds a
   // header with it in one step (see `IPSHeader(json:decoder:)`). The UUIDs have no default value,
@@ -268,27 +268,27 @@ public struct IPSHeader: Sendable, Equatable {
 }
 
 extension IPSHeader {
-  public init() {
+  package init() {
     self.init(incidentIDStorage: .none, timestampStorage: .none, sliceUUIDStorage: .none)
   }
 }
 
-public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
+package struct OSVersion: Sendable, Equatable, CustomStringConvertible {
   /// e.g. "iPhone OS 26.6"
-  public var train: String?
+  package var train: String?
   /// e.g. "23G80"
-  public var build: String?
-  public var releaseType: String?
-  public var isEmbedded: Bool?
+  package var build: String?
+  package var releaseType: String?
+  package var isEmbedded: Bool?
 
-  public init(train: String? = nil, build: String? = nil, releaseType: String? = nil) {
+  package init(train: String? = nil, build: String? = nil, releaseType: String? = nil) {
     self.train = train
     self.build = build
     self.releaseType = releaseType
   }
 
   /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)".
-  public init(displayString: String) {
+  package init(displayString: String) {
     if let version = Self.parsedASCII(displayString) {
       self = version
       return
@@ -362,7 +362,7 @@ public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
     return version
   }
 
-  public var description: String {
+  package var description: String {
     switch (train, build) {
     case (let train?, let build?): .concatenating(train, " (", build, ")")
     case (let train?, nil): train
@@ -372,22 +372,22 @@ public struct OSVersion: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-public struct SharedCache: Sendable, Equatable {
-  public var base: UInt64?
-  public var size: UInt64?
-  public var uuid: String?
+package struct SharedCache: Sendable, Equatable {
+  package var base: UInt64?
+  package var size: UInt64?
+  package var uuid: String?
 
-  public init() {}
+  package init() {}
 }
 
 /// A problem in a report that did not stop it from being read.
 public struct ReportWarning: Sendable, Equatable, CustomStringConvertible {
   /// The JSON path or text position the warning is about, e.g. `threads[3].frames[12].imageIndex`
   /// or `line 41`.
-  public var location: String
-  public var message: String
+  package var location: String
+  package var message: String
 
-  public init(location: String, message: String) {
+  package init(location: String, message: String) {
     self.location = location
     self.message = message
   }

@@ -2,43 +2,43 @@ import IPSDoctorSupport
 
 public struct CrashThread: Sendable, Equatable {
   /// Position in the report's thread list ("Thread N").
-  public var index: Int
+  package var index: Int
   /// The kernel thread id.
-  public var id: UInt64?
-  public var name: String?
+  package var id: UInt64?
+  package var name: String?
   /// The dispatch queue label, e.g. "com.apple.main-thread".
-  public var queue: String?
-  public var triggered: Bool
-  public var frames: [Frame]
-  public var state: ThreadState?
+  package var queue: String?
+  package var triggered: Bool
+  package var frames: [Frame]
+  package var state: ThreadState?
 
   // The JSON reader uses the memberwise initialiser (see ``Frame``); the public one is below.
 }
 
 extension CrashThread {
-  public init(index: Int, frames: [Frame] = []) {
+  package init(index: Int, frames: [Frame] = []) {
     self.init(index: index, id: nil, name: nil, queue: nil, triggered: false, frames: frames, state: nil)
   }
 
-  public var isMainThread: Bool {
+  package var isMainThread: Bool {
     queue == "com.apple.main-thread" || name == "com.apple.main-thread"
       || (index == 0 && queue == nil && name == nil)
   }
 
   /// Whether the thread was running a job of the Swift concurrency cooperative pool.
-  public var isOnCooperativeQueue: Bool {
+  package var isOnCooperativeQueue: Bool {
     queue?.hasSuffix(".cooperative") ?? false
   }
 }
 
 /// Registers of the crashed thread. Values are exact 64-bit numbers.
-public struct ThreadState: Sendable, Equatable {
-  public struct Register: Sendable, Equatable {
-    public var name: String
-    public var value: UInt64
-    public var symbol: String?
+package struct ThreadState: Sendable, Equatable {
+  package struct Register: Sendable, Equatable {
+    package var name: String
+    package var value: UInt64
+    package var symbol: String?
 
-    public init(name: String, value: UInt64, symbol: String? = nil) {
+    package init(name: String, value: UInt64, symbol: String? = nil) {
       self.name = name
       self.value = value
       self.symbol = symbol
@@ -46,37 +46,37 @@ public struct ThreadState: Sendable, Equatable {
   }
 
   /// e.g. "ARM_THREAD_STATE64", "x86_THREAD_STATE"
-  public var flavor: String?
-  public var registers: [Register]
+  package var flavor: String?
+  package var registers: [Register]
   /// The exception syndrome's description on ARM, e.g. "(Data Abort) byte read Translation fault".
-  public var esrDescription: String?
+  package var esrDescription: String?
 
-  public init(flavor: String? = nil, registers: [Register] = []) {
+  package init(flavor: String? = nil, registers: [Register] = []) {
     self.flavor = flavor
     self.registers = registers
   }
 
-  public subscript(name: String) -> UInt64? {
+  package subscript(name: String) -> UInt64? {
     registers.first(where: { $0.name == name })?.value
   }
 }
 
 /// One stack frame (`threads[].frames[]` or `lastExceptionBacktrace[]`).
-public struct Frame: Sendable, Equatable {
-  public var imageIndex: Int?
+package struct Frame: Sendable, Equatable {
+  package var imageIndex: Int?
   /// pc − image base
-  public var imageOffset: UInt64?
+  package var imageOffset: UInt64?
   /// The symbol exactly as the report wrote it (simplified demangled, full, or mangled).
-  public var symbol: String?
+  package var symbol: String?
   /// Offset from the symbol's start ("+ N").
-  public var symbolLocation: UInt64?
-  public var sourceFile: String?
-  public var sourceLine: Int?
-  public var isInline: Bool
+  package var symbolLocation: UInt64?
+  package var sourceFile: String?
+  package var sourceLine: Int?
+  package var isInline: Bool
   /// The image's name, resolved from ``imageIndex`` (JSON) or read from the line (text).
-  public var imageName: String?
+  package var imageName: String?
   /// The absolute address: image base + offset, or as written in a text report.
-  public var address: UInt64?
+  package var address: UInt64?
 
   // The readers use the memberwise initialiser, every field at once: an initialiser that assigns
   // the fields one by one makes a copy of the frame and destroys the original (retaining and
@@ -85,7 +85,7 @@ public struct Frame: Sendable, Equatable {
 }
 
 extension Frame {
-  public init(
+  package init(
     imageIndex: Int? = nil, imageOffset: UInt64? = nil, symbol: String? = nil,
     symbolLocation: UInt64? = nil, imageName: String? = nil, address: UInt64? = nil
   ) {

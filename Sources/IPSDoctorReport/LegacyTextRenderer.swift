@@ -11,9 +11,9 @@ import IPSDoctorSupport
 /// Every string that came from the report passes through ``TerminalText/escaped(_:)``, so control
 /// characters and escape sequences never reach a terminal raw. Reading the output back with
 /// ``LegacyTextParser`` gives the same exception, threads, frames and images.
-public enum LegacyTextRenderer {
+package enum LegacyTextRenderer {
   /// The report as legacy crash report text, ending with a newline.
-  public static func render(_ report: CrashReport) -> String {
+  package static func render(_ report: CrashReport) -> String {
     var writer = LegacyTextWriter(report: report)
     writer.write()
     return writer.lines.joined(separator: "\n") + "\n"

@@ -3,14 +3,14 @@ import IPSDoctorSupport
 
 /// Why a file could not be read as a crash report, or why its body could not be.
 public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var message: String
+  package var message: String
   /// 1-based line and column in the file, when the problem has a position.
-  public var line: Int?
-  public var column: Int?
+  package var line: Int?
+  package var column: Int?
   /// The JSON path being parsed, when it applies.
-  public var path: String?
+  package var path: String?
 
-  public init(message: String, line: Int? = nil, column: Int? = nil, path: String? = nil) {
+  package init(message: String, line: Int? = nil, column: Int? = nil, path: String? = nil) {
     self.message = message
     self.line = line
     self.column = column
@@ -38,7 +38,7 @@ public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `file:line:column: error: message (at path)`.
-  public func diagnostic(file: String) -> String {
+  package func diagnostic(file: String) -> String {
     var text = file + ":"
     if let line {
       text += "\(line):"

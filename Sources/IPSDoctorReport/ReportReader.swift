@@ -18,7 +18,7 @@ public enum ReportReader {
     try read(bytes, texts: nil)
   }
 
-  public static func read(_ text: String) throws(ReportError) -> CrashReport {
+  package static func read(_ text: String) throws(ReportError) -> CrashReport {
     try read(Array(text.utf8))
   }
 
@@ -36,7 +36,7 @@ public enum ReportReader {
     }
   }
 
-  public static func read(buffer: UnsafeBufferPointer<UInt8>) throws(ReportError) -> CrashReport {
+  package static func read(buffer: UnsafeBufferPointer<UInt8>) throws(ReportError) -> CrashReport {
     try read(buffer: buffer, texts: nil)
   }
 

@@ -6,8 +6,8 @@
 
 /// Why a file could not be read or written. Messages are lowercase phrases without a trailing
 /// period, like compiler diagnostics.
-public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
-  public enum Reason: Sendable, Equatable {
+package struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
+  package enum Reason: Sendable, Equatable {
     case notFound
     case permissionDenied
     case tooLarge
@@ -16,15 +16,15 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     case other
   }
 
-  public var reason: Reason
-  public var message: String
+  package var reason: Reason
+  package var message: String
 
-  public init(_ reason: Reason, _ message: String) {
+  package init(_ reason: Reason, _ message: String) {
     self.reason = reason
     self.message = message
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 /// The kind of a file system entry, from `st_mode`.
@@ -78,15 +78,15 @@ package struct FileStatus: Sendable, Equatable {
 
 /// A path as the bytes the kernel sees, plus a printable form. File names need not be UTF-8: the
 /// bytes are kept for opening and only the display form is decoded.
-public struct PathName: Sendable, Hashable, Comparable {
-  public var bytes: [UInt8]
+package struct PathName: Sendable, Hashable, Comparable {
+  package var bytes: [UInt8]
 
-  public init(bytes: [UInt8]) { self.bytes = bytes }
+  package init(bytes: [UInt8]) { self.bytes = bytes }
 
   /// The path a command-line argument names. Arguments reach the CLI as strings made by
   /// ``commandLineArgument(_:)``, whose escaped bytes (U+10FF00 + byte) turn back into the bytes
   /// the user typed here, so a file name that is not UTF-8 opens the file it names.
-  public init(_ string: String) {
+  package init(_ string: String) {
     guard string.utf8.contains(0xF4) else {
       self.bytes = Array(string.utf8)
       return
@@ -110,7 +110,7 @@ public struct PathName: Sendable, Hashable, Comparable {
   /// A command-line argument's bytes as a string that ``init(_:)`` turns back into the same bytes:
   /// valid UTF-8 is kept as it is; every byte of an invalid sequence, and of a scalar in
   /// ``escapedBytes``, becomes the scalar U+10FF00 + byte.
-  public static func commandLineArgument(_ bytes: some Collection<UInt8>) -> String {
+  package static func commandLineArgument(_ bytes: some Collection<UInt8>) -> String {
     let bytes = Array(bytes)
     if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0xF4) { return text }
     var scalars = String.UnicodeScalarView()
@@ -139,7 +139,7 @@ public struct PathName: Sendable, Hashable, Comparable {
   /// The path with invalid UTF-8 bytes shown as `\xFF`, backslashes doubled and the rest made
   /// safe by ``TerminalText/escaped(_:)``: safe for a terminal and unambiguous, since `\\`,
   /// `\xFF`, `\u{…}`, `\n`, `\r` and `\t` are its only escapes (``init(display:)`` reverses it).
-  public var display: String {
+  package var display: String {
     if let text = String(validating: bytes, as: UTF8.self) { return Self.displayText(text) }
     var output = ""
     var runStart = 0
@@ -204,7 +204,7 @@ public struct PathName: Sendable, Hashable, Comparable {
     }
   }
 
-  public static func < (lhs: PathName, rhs: PathName) -> Bool {
+  package static func < (lhs: PathName, rhs: PathName) -> Bool {
     lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
   }
 }
@@ -529,9 +529,9 @@ package enum POSIX {
 }
 
 /// Byte sizes for options and messages: "64 MiB", `--max-size 10M`.
-public enum ByteCount {
+package enum ByteCount {
   /// Parses "1048576", "512k", "64M", "64MiB", "1G", "2GB" (binary multiples).
-  public static func parse(_ text: String) -> Int? {
+  package static func parse(_ text: String) -> Int? {
     var digits = text.trimmingWhitespace()
     var multiplier = 1
     let lower = digits.lowercased()
@@ -550,7 +550,7 @@ public enum ByteCount {
     return overflow ? nil : product
   }
 
-  public static func describe(_ bytes: Int64) -> String {
+  package static func describe(_ bytes: Int64) -> String {
     if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
     if bytes >= 1 << 20 {
       let tenths = (bytes * 10) >> 20

@@ -17,7 +17,7 @@ extension UInt8 {
 
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs, carriage returns and newlines.
-  @inlinable public func trimmingWhitespace() -> String {
+  @inlinable package func trimmingWhitespace() -> String {
     if let trimmed = asciiTrimmedWhitespace() { return trimmed }
     return characterTrimmedWhitespace()
   }
@@ -56,7 +56,7 @@ extension StringProtocol {
   }
 
   /// Case-insensitive containment for ASCII text.
-  @inlinable public func containsIgnoringCase(_ other: String) -> Bool {
+  @inlinable package func containsIgnoringCase(_ other: String) -> Bool {
     if let answer = asciiContainsIgnoringCase(other) { return answer }
     return lowercased().contains(other.lowercased())
   }
@@ -171,7 +171,7 @@ extension String {
   }
 
   /// Parses "0x1f", "1f" (with `hexadecimal`), or a decimal integer.
-  @inlinable public static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
+  @inlinable package static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
     if let value = asciiParseUInt64(text) { return value }
     return characterParseUInt64(text)
   }
@@ -240,7 +240,7 @@ extension String {
   }
 
   /// `0x` followed by `width` lowercase hexadecimal digits.
-  public static func hex(_ value: UInt64, width: Int = 0) -> String {
+  package static func hex(_ value: UInt64, width: Int = 0) -> String {
     let digits = String(value, radix: 16)
     return "0x" + String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
   }

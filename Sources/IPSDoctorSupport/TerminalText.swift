@@ -14,10 +14,10 @@
 /// or holds `##[` as a workflow command. Every text this escapes may start a line (it may be put
 /// after an indent, or wrapped at its whitespace), so a colon that could begin such a line, and
 /// a `#` that could make `##[`, are written `\u{3A}` and `\u{23}` (see ``isWorkflowMarker(_:_:)``).
-public enum TerminalText {
+package enum TerminalText {
   /// Bidirectional embedding, override and isolate controls, and the Unicode line and paragraph
   /// separators.
-  public static func isBidiOrSeparator(_ value: UInt32) -> Bool {
+  package static func isBidiOrSeparator(_ value: UInt32) -> Bool {
     switch value {
     case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
     default: false
@@ -27,7 +27,7 @@ public enum TerminalText {
   /// Escapes control characters, C1 controls, DEL and bidi controls as `\u{…}` (tab, newline and
   /// carriage return as `\t`, `\n`, `\r`), and the colons and `#` of workflow-command markers
   /// (``isWorkflowMarker(_:_:)``). A single line stays a single line.
-  public static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     // Text with no unsafe scalar, nearly every text we show (printable ASCII, or with the dashes
     // and quotes rule texts use), is answered from the bytes without walking its scalars: a
     // report's rendering escapes every line it prints.

@@ -2,14 +2,14 @@ import IPSDoctorSupport
 
 /// One source position of an address: a function, and where in it. An address in inlined code
 /// has several, innermost first.
-public struct SourceFrame: Sendable, Equatable {
+package struct SourceFrame: Sendable, Equatable {
   /// The function's linkage (mangled) name when it has one, else its name.
-  public var function: String
+  package var function: String
   /// The path as the debug information gives it, or `nil` without line information.
-  public var file: String?
-  public var line: Int?
+  package var file: String?
+  package var line: Int?
 
-  public init(function: String, file: String?, line: Int?) {
+  package init(function: String, file: String?, line: Int?) {
     self.function = function
     self.file = file
     self.line = line

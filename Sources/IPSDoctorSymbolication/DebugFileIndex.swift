@@ -3,7 +3,7 @@ import IPSDoctorSupport
 
 /// Which file holds the debug image of each UUID, found once for a whole run and shared by the
 /// threads that diagnose reports: each report then maps only the files its images need.
-public struct DebugFileIndex: Sendable, Equatable {
+package struct DebugFileIndex: Sendable, Equatable {
   struct Entry: Sendable, Equatable {
     var path: PathName
     var uuid: String?
@@ -21,17 +21,17 @@ public struct DebugFileIndex: Sendable, Equatable {
   package var spotlight: SpotlightLookup?
 
   /// Equal when they index the same files; the pool only caches what they load.
-  public static func == (lhs: DebugFileIndex, rhs: DebugFileIndex) -> Bool {
+  package static func == (lhs: DebugFileIndex, rhs: DebugFileIndex) -> Bool {
     lhs.byUUID == rhs.byUUID && lhs.byName == rhs.byName
   }
 
-  public var isEmpty: Bool { byUUID.isEmpty && byName.isEmpty && spotlight == nil }
-  public var count: Int { byUUID.count }
+  package var isEmpty: Bool { byUUID.isEmpty && byName.isEmpty && spotlight == nil }
+  package var count: Int { byUUID.count }
 
-  public init() {}
+  package init() {}
 
   /// Scans `paths` (see ``DebugImageLocator``).
-  public init(paths: [PathName]) {
+  package init(paths: [PathName]) {
     for path in paths {
       // One file at a time, so the mappings are released as the scan goes.
       for file in DebugImageLocator.machOFiles(in: [path]) {
@@ -79,14 +79,14 @@ public struct DebugFileIndex: Sendable, Equatable {
   }
 
   /// A symbolicator for `report` of its own: the debug images of its images' UUIDs, mapped now.
-  public func symbolicator(for report: CrashReport) -> Symbolicator {
+  package func symbolicator(for report: CrashReport) -> Symbolicator {
     let (files, otherNames) = plan(for: report)
     return Symbolicator(images: files.flatMap { DebugImage.load(path: $0) }, otherNames: otherNames)
   }
 
   /// `report` symbolicated with the debug images of this index (unchanged when none matches),
   /// borrowed from the run's pool for the time it takes.
-  public func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
+  package func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
     guard !isEmpty else { return (report, SymbolicationSummary()) }
     let (files, otherNames) = plan(for: report)
     let borrowed = files.map { pool.borrow($0) }

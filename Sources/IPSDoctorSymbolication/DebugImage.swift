@@ -3,13 +3,13 @@ import IPSDoctorSupport
 /// One architecture of a dSYM's DWARF file or of a Mach-O with a symbol table, ready to
 /// symbolicate addresses of the image with its UUID. It fills caches as it answers, so one thread
 /// at a time uses it (``DebugImagePool`` lends it so).
-public final class DebugImage {
-  public let uuid: String?
-  public let arch: String
+package final class DebugImage {
+  package let uuid: String?
+  package let arch: String
   /// Where it was read from, for messages.
-  public let path: String
+  package let path: String
   /// `__TEXT`'s vmaddr, the image's file address of its load address.
-  public let textAddress: UInt64
+  package let textAddress: UInt64
 
   /// Keeps the mapping alive: `slice` and the readers point into it.
   private let file: MappedFile
@@ -33,7 +33,7 @@ public final class DebugImage {
   }
 
   /// Every architecture of the Mach-O file at `path`; empty when it is not one or cannot be read.
-  public static func load(path: PathName) -> [DebugImage] {
+  package static func load(path: PathName) -> [DebugImage] {
     guard let file = MappedFile(path: path) else { return [] }
     return MachOReader.slices(file.bytes).map { DebugImage(file: file, slice: $0, path: path.display) }
   }
@@ -47,14 +47,14 @@ public final class DebugImage {
   }
 
   /// "path (arch uuid)", for messages.
-  public var summary: String { "\(path) (\(arch) \(uuid ?? "no UUID"))" }
+  package var summary: String { "\(path) (\(arch) \(uuid ?? "no UUID"))" }
 
-  public var hasDebugInformation: Bool { !DWARFSections(slice).isEmpty }
+  package var hasDebugInformation: Bool { !DWARFSections(slice).isEmpty }
 
   /// What is known of `fileAddress` (an address in this file's address space): its source
   /// frames, innermost first, and its function's start. `nil` when neither DWARF nor the symbol
   /// table knows it.
-  public func lookup(fileAddress: UInt64) -> Symbolication? {
+  package func lookup(fileAddress: UInt64) -> Symbolication? {
     if let known = answers[fileAddress] { return known }
     let answer = find(fileAddress: fileAddress)
     if answers.count < Self.maxAnswers { answers[fileAddress] = answer }
@@ -83,13 +83,13 @@ public final class DebugImage {
 }
 
 /// The answer for one address.
-public struct Symbolication: Sendable, Equatable {
+package struct Symbolication: Sendable, Equatable {
   /// Innermost first; the last is the function the address's code belongs to.
-  public var frames: [SourceFrame]
+  package var frames: [SourceFrame]
   /// The file address where that function starts.
-  public var functionStart: UInt64
+  package var functionStart: UInt64
 
   /// The outermost function, with the position of the address inside it (for inlined code, the
   /// call site of the inlined call): what `atos` prints without `-i`.
-  public var outermost: SourceFrame { frames[frames.count - 1] }
+  package var outermost: SourceFrame { frames[frames.count - 1] }
 }

@@ -12,12 +12,12 @@ import IPSDoctorSupport
 /// DWARF file inside one, a Mach-O with a symbol table, or a folder searched (an `.xcarchive`,
 /// a `dSYMs/` folder). Symbolic links inside folders are not followed, so a link cycle cannot
 /// make the search endless; the search is capped in files and depth.
-public enum DebugImageLocator {
+package enum DebugImageLocator {
   static let maxFiles = 100_000
   static let maxDepth = 32
 
   /// Every slice of every Mach-O found under `paths`, in the order found.
-  public static func images(in paths: [PathName]) -> [DebugImage] {
+  package static func images(in paths: [PathName]) -> [DebugImage] {
     machOFiles(in: paths).flatMap { DebugImage.load(path: $0) }
   }
 
@@ -49,7 +49,7 @@ public enum DebugImageLocator {
 
   /// The dSYMs beside a report when no `--dsym` is given: its folder and that folder's `dSYMs/`,
   /// looked at one level deep (the `.dSYM` bundles in them).
-  public static func defaultPaths(forReport report: PathName) -> [PathName] {
+  package static func defaultPaths(forReport report: PathName) -> [PathName] {
     var bytes = report.bytes
     while let last = bytes.last, last != UInt8(ascii: "/") { bytes.removeLast() }
     let folder = bytes.isEmpty ? PathName(".") : PathName(bytes: bytes)

@@ -2,15 +2,15 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// What symbolicating one report did, for messages and tests.
-public struct SymbolicationSummary: Sendable, Equatable {
+package struct SymbolicationSummary: Sendable, Equatable {
   /// Frames that had no symbol and got one.
-  public var symbolicatedFrames = 0
+  package var symbolicatedFrames = 0
   /// Inlined frames added before them.
-  public var inlinedFrames = 0
+  package var inlinedFrames = 0
   /// Image names whose frames were symbolicated.
-  public var matchedImages: [String] = []
+  package var matchedImages: [String] = []
   /// "AnotherTarget: the report's UUID 9a36… is not in …/AnotherTarget (arm64 9c4f…)".
-  public var mismatches: [String] = []
+  package var mismatches: [String] = []
 }
 
 extension Symbolicator {
@@ -42,7 +42,7 @@ extension Symbolicator {
   /// `report` with its unsymbolicated frames symbolicated as Xcode does: the frame gets its
   /// function's simplified name, offset, file and line; code inlined into it comes first as frames
   /// marked inline, at the same address. Frames that have a symbol are left alone.
-  public func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
+  package func symbolicate(_ report: CrashReport) -> (report: CrashReport, summary: SymbolicationSummary) {
     var result = report
     var summary = SymbolicationSummary()
     var matches: [Int: ImageMatch] = [:]

@@ -3,15 +3,15 @@ import IPSDoctorSupport
 
 /// One symbolicated position as a report shows it: Apple's simplified Swift names (as `atos`
 /// prints them), the offset from the function's start, and the file's last path component.
-public struct FrameSymbol: Sendable, Equatable {
-  public var symbol: String
-  public var symbolLocation: UInt64
-  public var sourceFile: String?
-  public var sourceLine: Int?
+package struct FrameSymbol: Sendable, Equatable {
+  package var symbol: String
+  package var symbolLocation: UInt64
+  package var sourceFile: String?
+  package var sourceLine: Int?
 }
 
 /// How a report's image relates to the debug images at hand.
-public enum ImageMatch {
+package enum ImageMatch {
   case matched(DebugImage)
   /// Debug files with the image's name exist but none has its UUID: reported, never used.
   /// Each is described as "path (arch uuid)".
@@ -21,13 +21,13 @@ public enum ImageMatch {
 
 /// Matches a report's images to debug images by UUID and turns frame addresses into symbols.
 /// An image is symbolicated only with the debug image of its exact UUID.
-public final class Symbolicator {
-  public let images: [DebugImage]
+package final class Symbolicator {
+  package let images: [DebugImage]
   private var byUUID: [String: DebugImage] = [:]
   /// Debug files not loaded, by name, for the mismatch message.
   private let otherNames: [String: [String]]
 
-  public init(images: [DebugImage], otherNames: [String: [String]] = [:]) {
+  package init(images: [DebugImage], otherNames: [String: [String]] = [:]) {
     self.images = images
     self.otherNames = otherNames
     for image in images {
@@ -37,7 +37,7 @@ public final class Symbolicator {
     }
   }
 
-  public func match(_ image: BinaryImage) -> ImageMatch {
+  package func match(_ image: BinaryImage) -> ImageMatch {
     if let uuid = image.uuid.map(Self.normalized), let found = byUUID[uuid] { return .matched(found) }
     guard let name = image.name, !name.isEmpty else { return .none }
     let sameName = images.filter { Self.lastComponent($0.path) == name }.map(\.summary) + otherNames[name, default: []]
@@ -46,7 +46,7 @@ public final class Symbolicator {
 
   /// The symbols of the address `imageOffset` bytes past the image's load address, innermost
   /// first (the last is the function whose code it is), or `nil` when unknown.
-  public func symbols(imageOffset: UInt64, in debug: DebugImage) -> [FrameSymbol]? {
+  package func symbols(imageOffset: UInt64, in debug: DebugImage) -> [FrameSymbol]? {
     let fileAddress = debug.textAddress &+ imageOffset
     guard let found = debug.lookup(fileAddress: fileAddress), !found.frames.isEmpty else { return nil }
     let location = fileAddress >= found.functionStart ? fileAddress - found.functionStart : 0

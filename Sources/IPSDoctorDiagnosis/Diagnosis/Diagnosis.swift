@@ -1,7 +1,7 @@
 import IPSDoctorSupport
 
 /// How much a finding matters to the app's developer.
-public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
+package enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
   /// Informational: a parse warning, or a report that is not about a crash.
   case note
   /// Not the app's fault, or not proven to be (thermal shutdown, user force-quit, a jetsam event
@@ -18,11 +18,11 @@ public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
     }
   }
 
-  public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+  package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// How sure a rule is that it found the cause.
-public enum Confidence: String, Sendable, Comparable, CaseIterable, Codable {
+package enum Confidence: String, Sendable, Comparable, CaseIterable, Codable {
   /// Consistent with the evidence, but other causes fit too.
   case possible
   /// Most of the signature is present.
@@ -38,42 +38,42 @@ public enum Confidence: String, Sendable, Comparable, CaseIterable, Codable {
     }
   }
 
-  public static func < (lhs: Confidence, rhs: Confidence) -> Bool { lhs.rank < rhs.rank }
+  package static func < (lhs: Confidence, rhs: Confidence) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// One fact in a report that supports a diagnosis.
-public struct Evidence: Sendable, Equatable, CustomStringConvertible {
+package struct Evidence: Sendable, Equatable, CustomStringConvertible {
   /// Where the fact is: a JSON path such as `exceptionReason.composed_message`,
   /// `lastExceptionBacktrace[7]` or `threads[7].queue`.
-  public var path: String
+  package var path: String
   /// What is there, e.g. the frame's symbol or the field's value.
-  public var detail: String
+  package var detail: String
 
-  public init(_ path: String, _ detail: String) {
+  package init(_ path: String, _ detail: String) {
     self.path = path
     self.detail = detail
   }
 
-  public var description: String { "\(path): \(detail)" }
+  package var description: String { "\(path): \(detail)" }
 }
 
 /// A rule's finding about one report.
 public struct Diagnosis: Sendable, Equatable {
   public var ruleID: String
-  public var title: String
-  public var confidence: Confidence
-  public var severity: Severity
+  package var title: String
+  package var confidence: Confidence
+  package var severity: Severity
   /// What happened in *this* report, naming its exception, frames and types. Full sentences.
-  public var summary: String
-  public var evidence: [Evidence]
+  package var summary: String
+  package var evidence: [Evidence]
   /// What to change, in Markdown (code blocks where code helps), specific to this report when the
   /// rule can be.
-  public var remedy: String
+  package var remedy: String
   /// How to confirm the fix or the diagnosis.
-  public var verification: [String]
-  public var references: [String]
+  package var verification: [String]
+  package var references: [String]
 
-  public init(
+  package init(
     ruleID: String, title: String, confidence: Confidence, severity: Severity, summary: String,
     evidence: [Evidence], remedy: String, verification: [String] = [], references: [String] = []
   ) {

@@ -5,15 +5,15 @@ import IPSDoctorSupport
 
 extension DiagnosisContext {
   /// An app frame found in a backtrace, with its path and the name to show.
-  public struct AppFrame: Sendable {
-    public var index: Int
-    public var frame: Frame
+  package struct AppFrame: Sendable {
+    package var index: Int
+    package var frame: Frame
     /// The symbol's display form, or `nil` when the frame is unsymbolicated.
-    public var name: String?
-    public var evidence: Evidence
+    package var name: String?
+    package var evidence: Evidence
 
     /// The name in backticks, or "an unsymbolicated frame of <image> (+ 0x…)".
-    public var quotedName: String {
+    package var quotedName: String {
       if let name { return "`\(name)`" }
       return "an unsymbolicated frame (`\(evidence.detail)`)"
     }
@@ -21,7 +21,7 @@ extension DiagnosisContext {
 
   /// The first app frame at or after `start` in `backtrace`, skipping compiler thunks (`thunk for
   /// …`, `reabstraction thunk …`, `merged …`) when a named frame follows them.
-  public func appFrame(in backtrace: Backtrace, from start: Int = 0) -> AppFrame? {
+  package func appFrame(in backtrace: Backtrace, from start: Int = 0) -> AppFrame? {
     var fallback: AppFrame?
     var index = start
     while index < backtrace.frames.count {
@@ -45,7 +45,7 @@ extension DiagnosisContext {
   /// The first app frame of the first backtrace that has one (exception backtrace first) and, when
   /// the frame just above it is a symbolicated framework frame, that frame: the framework call the
   /// app made (e.g. `-[UIView(Hierarchy) addSubview:]`).
-  public func firstAppFrameAndCall() -> (caller: AppFrame, call: Evidence?)? {
+  package func firstAppFrameAndCall() -> (caller: AppFrame, call: Evidence?)? {
     for backtrace in backtraces {
       guard let found = appFrame(in: backtrace) else { continue }
       var call: Evidence?
@@ -62,7 +62,7 @@ extension DiagnosisContext {
   /// The first frame at or after `start` that is not the app's and not a compiler thunk: the
   /// framework code that called the app (e.g. a `…_block_invoke` of the framework that ran the
   /// app's closure).
-  public func frameworkCaller(in backtrace: Backtrace, from start: Int) -> (index: Int, name: String)? {
+  package func frameworkCaller(in backtrace: Backtrace, from start: Int) -> (index: Int, name: String)? {
     var index = start
     while index < backtrace.frames.count {
       let frame = backtrace.frames[index]
@@ -81,7 +81,7 @@ extension DiagnosisContext {
     return reasonText(containingAny: markers.strings)
   }
 
-  public func reasonText(containingAny fragments: [String]) -> Evidence? {
+  package func reasonText(containingAny fragments: [String]) -> Evidence? {
     for fragment in fragments {
       if let evidence = reasonText(containing: fragment) { return evidence }
     }
@@ -89,7 +89,7 @@ extension DiagnosisContext {
   }
 
   /// The first frame in any backtrace (exception backtrace first) whose symbol contains `fragment`.
-  public func firstFrame(containing fragment: String) -> (backtrace: Backtrace, index: Int, evidence: Evidence)? {
+  package func firstFrame(containing fragment: String) -> (backtrace: Backtrace, index: Int, evidence: Evidence)? {
     for backtrace in backtraces {
       if let found = firstFrame(in: backtrace, containing: fragment) {
         return (backtrace, found.index, found.evidence)
@@ -99,7 +99,7 @@ extension DiagnosisContext {
   }
 
   /// "thread 3 (queue `com.apple.root.default-qos`)", or "thread 3" without a queue.
-  public func threadDescription(_ thread: CrashThread) -> String {
+  package func threadDescription(_ thread: CrashThread) -> String {
     var text = "thread \(thread.index)"
     if let queue = thread.queue {
       text += " (queue `\(queue)`)"
@@ -110,7 +110,7 @@ extension DiagnosisContext {
   }
 
   /// Evidence for the crashed thread's queue, when it has one.
-  public var crashedQueueEvidence: Evidence? {
+  package var crashedQueueEvidence: Evidence? {
     guard let thread = crashedThread, let queue = thread.queue else { return nil }
     return Evidence("threads[\(thread.index)].queue", queue)
   }

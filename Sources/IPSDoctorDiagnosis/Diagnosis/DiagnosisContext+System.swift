@@ -27,16 +27,16 @@ struct TerminationCodes: Sendable {
 
 extension DiagnosisContext {
   /// A termination code (such as `0x8badf00d`) and where the report states it.
-  public struct TerminationCodeMatch: Sendable {
-    public var code: UInt64
-    public var namespace: String?
-    public var evidence: Evidence
+  package struct TerminationCodeMatch: Sendable {
+    package var code: UInt64
+    package var namespace: String?
+    package var evidence: Evidence
 
     /// `0x8badf00d`
-    public var hex: String { String.hex(code) }
+    package var hex: String { String.hex(code) }
 
     /// "code 0x8badf00d (namespace FRONTBOARD)"
-    public var phrase: String {
+    package var phrase: String {
       "termination code \(hex)" + (namespace.map { " (namespace \($0))" } ?? "")
     }
   }
@@ -44,7 +44,7 @@ extension DiagnosisContext {
   /// The first of `codes` that the report gives as its termination code: `termination.code`, then
   /// the exception codes (pre-iOS 13 reports write `Exception Codes: 0x000000008badf00d`), then a
   /// "Code 0x…" in the termination texts.
-  public func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
+  package func terminationCode(in codes: Set<UInt64>) -> TerminationCodeMatch? {
     terminationCode(where: codes.contains)
   }
 
@@ -150,7 +150,7 @@ extension DiagnosisContext {
 
   /// The termination's reasons, details and indicator, each with its path. Legacy text reports
   /// have their "Termination Description" among the reasons.
-  public var terminationTexts: [(path: String, text: String)] { terminationTextList }
+  package var terminationTexts: [(path: String, text: String)] { terminationTextList }
 
   static func makeTerminationTexts(_ report: CrashReport) -> [(path: String, text: String)] {
     var texts: [(path: String, text: String)] = []
@@ -167,18 +167,18 @@ extension DiagnosisContext {
   }
 
   /// All termination texts joined by newlines (watchdog reasons are split over several strings).
-  public var terminationDescription: String {
+  package var terminationDescription: String {
     terminationTexts.map(\.text).joined(separator: "\n")
   }
 
   /// "The system killed `Example` with termination code 0xdead10cc (namespace RUNNINGBOARD)"
-  public func killedSentence(_ match: TerminationCodeMatch, by killer: String = "The system") -> String {
+  package func killedSentence(_ match: TerminationCodeMatch, by killer: String = "The system") -> String {
     "\(killer) killed \(processDisplayName) with \(match.phrase)"
   }
 
   /// The termination description as one quoted line, shortened to `limit` characters; the
   /// `<RBSTerminateContext| … explanation:` wrapper is dropped.
-  public func quotedTerminationDescription(limit: Int = 240) -> String? {
+  package func quotedTerminationDescription(limit: Int = 240) -> String? {
     let text = terminationTexts.map { Self.explanation($0.text) }.filter { !$0.isEmpty }
       .joined(separator: " ")
     guard !text.isEmpty else { return nil }
@@ -186,7 +186,7 @@ extension DiagnosisContext {
   }
 
   /// "<RBSTerminateContext| domain:10 code:0x… explanation:TEXT reportType:CrashLog …>" → "TEXT".
-  public static func explanation(_ text: String) -> String {
+  package static func explanation(_ text: String) -> String {
     var value = Substring(text.trimmingWhitespace())
     if let range = value.prefilteredFirstRange(of: "explanation:") { value = value[range.upperBound...] }
     if let range = value.prefilteredFirstRange(of: " reportType:") { value = value[..<range.lowerBound] }
@@ -195,7 +195,7 @@ extension DiagnosisContext {
   }
 
   /// The first termination text, then reason text, containing `fragment`.
-  public func terminationText(containing fragment: String) -> Evidence? {
+  package func terminationText(containing fragment: String) -> Evidence? {
     switch terminationTextBytes?.firstFrame(containing: fragment) ?? .undecided {
     case .found(let index):
       let item = terminationTextList[index]
@@ -213,7 +213,7 @@ extension DiagnosisContext {
   // MARK: Process and threads
 
   /// The process the report is about, for summaries: "`ChatApp`", or "the app".
-  public var processDisplayName: String {
+  package var processDisplayName: String {
     if let name = report.processName ?? report.header.appName ?? report.header.name {
       return "`\(name)`"
     }
@@ -221,19 +221,19 @@ extension DiagnosisContext {
   }
 
   /// Whether the process is an app extension (its path runs through a `.appex` bundle).
-  public var processIsAppExtension: Bool {
+  package var processIsAppExtension: Bool {
     (report.processPath ?? report.mainImage?.path ?? "").prefilteredContains(".appex/")
   }
 
   /// The main thread (by queue or name, else thread 0), with its index.
-  public var mainOrFirstThread: CrashThread? {
+  package var mainOrFirstThread: CrashThread? {
     report.threads.first(where: { $0.queue == "com.apple.main-thread" || $0.name == "com.apple.main-thread" })
       ?? report.threads.first(where: { $0.index == 0 })
   }
 
   /// Up to `limit` top frames of `thread`, as "`symbol` (threads[0].frames[0])", skipping frames
   /// with neither symbol nor image.
-  public func topFrames(of thread: CrashThread, limit: Int = 4) -> [Evidence] {
+  package func topFrames(of thread: CrashThread, limit: Int = 4) -> [Evidence] {
     var result: [Evidence] = []
     for (index, frame) in thread.frames.enumerated() {
       let text = describe(frame)
@@ -245,7 +245,7 @@ extension DiagnosisContext {
   }
 
   /// "`a` (threads[0].frames[0]), `b` (threads[0].frames[1])"
-  public static func frameList(_ frames: [Evidence]) -> String {
+  package static func frameList(_ frames: [Evidence]) -> String {
     // As bytes, made a `String` once, with no interpolated string per frame and no `joined`
     // (the rules that list frames fire on a fifth of the corpus).
     var text = UTF8TextBuilder(capacity: frames.count * 64)
@@ -260,7 +260,7 @@ extension DiagnosisContext {
   }
 
   /// The first app frame on `thread`, with its path.
-  public func firstAppFrame(on thread: CrashThread) -> Evidence? {
+  package func firstAppFrame(on thread: CrashThread) -> Evidence? {
     let backtrace = Backtrace(
       path: "threads[\(thread.index)].frames", frames: thread.frames, thread: thread)
     guard let (index, frame) = firstAppFrame(in: backtrace) else { return nil }
@@ -268,7 +268,7 @@ extension DiagnosisContext {
   }
 
   /// The first frame of any thread whose symbol contains one of `fragments`.
-  public func firstFrameInAnyThread(containing fragments: [String]) -> Evidence? {
+  package func firstFrameInAnyThread(containing fragments: [String]) -> Evidence? {
     for thread in report.threads {
       for (index, frame) in thread.frames.enumerated() {
         guard let symbol = frame.symbol else { continue }
@@ -281,7 +281,7 @@ extension DiagnosisContext {
   }
 
   /// Whether the exception type starts with `type`.
-  public func exceptionTypeHasPrefix(_ type: String) -> Bool {
+  package func exceptionTypeHasPrefix(_ type: String) -> Bool {
     report.exception?.type?.hasPrefix(type) ?? false
   }
 }

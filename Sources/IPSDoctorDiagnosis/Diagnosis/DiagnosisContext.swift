@@ -3,17 +3,17 @@ import IPSDoctorSupport
 
 /// A report plus the derived facts most rules ask for, computed once per report.
 public struct DiagnosisContext: Sendable {
-  public let report: CrashReport
+  package let report: CrashReport
   /// Index of the crashed thread in `report.threads`.
-  public let crashedThreadIndex: Int?
+  package let crashedThreadIndex: Int?
   /// The language exception's reason: `exceptionReason.composed_message`, else `nil`.
-  public let exceptionMessage: String?
+  package let exceptionMessage: String?
   /// Every line of Application Specific Information.
-  public let applicationSpecificLines: [String]
+  package let applicationSpecificLines: [String]
   /// Indexes of images that belong to the app (its executable, frameworks and extensions).
-  public var appImageIndexes: Set<Int> { Set(isAppImage.indices.filter { isAppImage[$0] }) }
+  package var appImageIndexes: Set<Int> { Set(isAppImage.indices.filter { isAppImage[$0] }) }
   /// Names of the app's images (for text reports whose frames name images directly).
-  public var appImageNames: Set<String> { Set(appImageNameList ?? Self.makeAppImageNames(report, isAppImage)) }
+  package var appImageNames: Set<String> { Set(appImageNameList ?? Self.makeAppImageNames(report, isAppImage)) }
   /// For each image, whether it is one of `appImageIndexes`: an array, looked up by index, as a
   /// report has too few images for hashing into a set to pay.
   package let isAppImage: [Bool]
@@ -44,9 +44,9 @@ public struct DiagnosisContext: Sendable {
   /// `DyldError(_:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var dyldError: DyldError?
   /// Where the language exception was thrown, when recorded (`lastExceptionBacktrace`).
-  public let lastExceptionBacktrace: Backtrace?
+  package let lastExceptionBacktrace: Backtrace?
   /// The crashed thread's frames.
-  public let crashedBacktrace: Backtrace?
+  package let crashedBacktrace: Backtrace?
   /// Where the language exception was thrown when recorded, then the crashed thread. Stored, not
   /// built on every ask: most rules walk it.
   public let backtraces: [Backtrace]
@@ -211,16 +211,16 @@ public struct DiagnosisContext: Sendable {
     isAbort = Self.isAbort(self.report.exception)
   }
 
-  public var crashedThread: CrashThread? {
+  package var crashedThread: CrashThread? {
     crashedThreadIndex.map { report.threads[$0] }
   }
 
-  public var exceptionType: String? { report.exception?.type }
-  public var signal: String? { report.exception?.signal }
+  package var exceptionType: String? { report.exception?.type }
+  package var signal: String? { report.exception?.signal }
 
   /// The reason text wherever the report put it: the composed message, then Application Specific
   /// Information lines, then the exception message.
-  public var reasonTexts: [String] {
+  package var reasonTexts: [String] {
     var texts: [String] = []
     if let exceptionMessage { texts.append(exceptionMessage) }
     texts += applicationSpecificLines
@@ -229,7 +229,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// The first reason text containing `fragment`, with where it was found.
-  public func reasonText(containing fragment: String) -> Evidence? {
+  package func reasonText(containing fragment: String) -> Evidence? {
     switch reasonTextBytes?.firstFrame(containing: fragment) ?? .undecided {
     case .found(let index): return reasonEvidence(at: index)
     case .absent: return nil
@@ -291,13 +291,13 @@ public struct DiagnosisContext: Sendable {
   /// A sequence of frames and where it lives in the report.
   public struct Backtrace: Sendable {
     /// `lastExceptionBacktrace` or `threads[N].frames`.
-    public var path: String
-    public var frames: [Frame]
-    public var thread: CrashThread?
+    package var path: String
+    package var frames: [Frame]
+    package var thread: CrashThread?
     /// The frames' symbols as one byte string, for the crashed thread and the exception backtrace.
     var symbolText: FrameSymbolText? = nil
 
-    public func framePath(_ index: Int) -> String {
+    package func framePath(_ index: Int) -> String {
       // In storage of its final size: `path + "[" + String(index) + "]"` grows it three times.
       var text = UTF8TextBuilder(capacity: path.utf8.count + 8)
       text.append(path)
@@ -326,7 +326,7 @@ public struct DiagnosisContext: Sendable {
     if let crashedBacktrace { try body(crashedBacktrace) }
   }
 
-  public func isAppFrame(_ frame: Frame) -> Bool {
+  package func isAppFrame(_ frame: Frame) -> Bool {
     if let index = frame.imageIndex { return isAppImage.indices.contains(index) && isAppImage[index] }
     if let name = frame.imageName {
       return (appImageNameList ?? Self.makeAppImageNames(report, isAppImage)).contains(name)
@@ -362,7 +362,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// The symbol of `frame` with its demangled forms, or `nil` when the frame is unsymbolicated.
-  public func symbol(_ frame: Frame) -> SymbolName? {
+  package func symbol(_ frame: Frame) -> SymbolName? {
     if !demangledSymbols.isEmpty, let raw = frame.symbol, let name = demangledSymbols[raw] { return name }
     return frame.symbolName
   }
@@ -377,7 +377,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// The first frame in `backtrace` whose symbol (any form) contains `fragment`.
-  public func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (
+  package func firstFrame(in backtrace: Backtrace, containing fragment: String) -> (
     index: Int, evidence: Evidence
   )? {
     guard let index = firstFrameIndex(in: backtrace, containing: fragment) else { return nil }
@@ -399,7 +399,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// The first frame of the app's own code in `backtrace`, skipping compiler thunks.
-  public func firstAppFrame(in backtrace: Backtrace) -> (index: Int, frame: Frame)? {
+  package func firstAppFrame(in backtrace: Backtrace) -> (index: Int, frame: Frame)? {
     firstAppFrameIndex(in: backtrace.frames, from: 0).map { ($0, backtrace.frames[$0]) }
   }
 
@@ -430,7 +430,7 @@ public struct DiagnosisContext: Sendable {
 
   /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
   /// `ChatApp + 0x13c40` when unsymbolicated.
-  public func describe(_ frame: Frame) -> String {
+  package func describe(_ frame: Frame) -> String {
     // The parts joined by spaces as bytes and made a `String` once, the numbers written as
     // digits: no `String` appends and no `String` per number.
     var text = UTF8TextBuilder(capacity: 128)
@@ -472,7 +472,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.
-  public var hasUnsymbolicatedAppFrames: Bool {
+  package var hasUnsymbolicatedAppFrames: Bool {
     firstResult(inBacktraces: { backtrace in
       backtrace.frames.contains { isAppFrame($0) && symbol($0) == nil } ? true : nil
     }) ?? false

@@ -2,11 +2,11 @@ import IPSDoctorSupport
 
 /// Shared recognisers for UIKit's "Call must be made on main thread" assertion and for the
 /// compiler's bridge from an Objective-C completion-handler method to a Swift `async` method.
-public enum MainThreadAssertion {
-  public static let message = "Call must be made on main thread"
+package enum MainThreadAssertion {
+  package static let message = "Call must be made on main thread"
 
   /// Main-thread assertion texts of UIKit, WebKit and other frameworks.
-  public static let messages = [
+  package static let messages = [
     message, "must be called on the main thread", "must be called from the main thread",
     "must be made on the main thread", "must be used from main thread only",
   ]
@@ -30,17 +30,17 @@ public enum MainThreadAssertion {
 
   /// The evidence that the framework asserted the main thread: the reason text and the asserting
   /// frames, wherever the report put them.
-  public struct Assertion: Sendable {
-    public var reason: Evidence?
-    public var assertingFrames: [Evidence]
-    public var backtrace: DiagnosisContext.Backtrace?
+  package struct Assertion: Sendable {
+    package var reason: Evidence?
+    package var assertingFrames: [Evidence]
+    package var backtrace: DiagnosisContext.Backtrace?
     /// Index of the deepest asserting framework frame; app frames below it called it.
-    public var deepestAssertingFrame: Int?
+    package var deepestAssertingFrame: Int?
 
-    public var isPresent: Bool { reason != nil || !assertingFrames.isEmpty }
+    package var isPresent: Bool { reason != nil || !assertingFrames.isEmpty }
 
     /// The framework that asserted, from its frames ("UIKit", "BaseBoard") or its text.
-    public func framework(in context: DiagnosisContext) -> String {
+    package func framework(in context: DiagnosisContext) -> String {
       if let backtrace, let deepest = deepestAssertingFrame,
         let image = backtrace.frames[deepest].imageName
       {
@@ -55,7 +55,7 @@ public enum MainThreadAssertion {
     }
 
     /// The assertion's text as the report wrote it, or UIKit's usual text when only frames show it.
-    public var text: String {
+    package var text: String {
       guard let detail = reason?.detail else { return MainThreadAssertion.message }
       // A text whose bytes fit has no more characters than bytes: counting its characters (a
       // grapheme walk) is only needed for the longer ones.
@@ -64,7 +64,7 @@ public enum MainThreadAssertion {
     }
   }
 
-  public static func find(in context: DiagnosisContext) -> Assertion {
+  package static func find(in context: DiagnosisContext) -> Assertion {
     context.mainThreadAssertion ?? collect(in: context)
   }
 
@@ -148,20 +148,20 @@ public enum MainThreadAssertion {
   }
 
   /// A frame of the compiler's `@objc` bridge closure for an `async` method.
-  public struct BridgeFrame: Sendable {
+  package struct BridgeFrame: Sendable {
     /// e.g. "PushNotificationDelegate"
-    public var typeName: String
+    package var typeName: String
     /// e.g. "userNotificationCenter(_:didReceive:)"
-    public var method: String
-    public var evidence: Evidence
-    public var index: Int
-    public var backtrace: DiagnosisContext.Backtrace
+    package var method: String
+    package var evidence: Evidence
+    package var index: Int
+    package var backtrace: DiagnosisContext.Backtrace
 
-    public var qualifiedName: String { "\(typeName).\(method)" }
+    package var qualifiedName: String { "\(typeName).\(method)" }
   }
 
   /// The first `@objc closure #N in T.m(…)` frame (any symbol form) in the backtraces.
-  public static func bridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
+  package static func bridgeFrame(in context: DiagnosisContext) -> BridgeFrame? {
     if let known = context.assertionBridgeFrame { return known }
     return collectBridgeFrame(in: context)
   }
@@ -293,7 +293,7 @@ public enum MainThreadAssertion {
 
   /// Whether the Swift concurrency runtime ran the job: its frames in the backtrace or the crashed
   /// thread on a cooperative queue.
-  public static func concurrencyEvidence(
+  package static func concurrencyEvidence(
     in context: DiagnosisContext, below index: Int?, of backtrace: DiagnosisContext.Backtrace?
   ) -> [Evidence] {
     var evidence: [Evidence] = []

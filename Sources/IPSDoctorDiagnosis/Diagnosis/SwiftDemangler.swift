@@ -17,19 +17,19 @@ private func _swiftDemangle(
 ) -> UnsafeMutablePointer<CChar>?
 
 /// A symbol as a report wrote it, with its demangled forms when it is a mangled Swift symbol.
-public struct SymbolName: Sendable, Equatable {
+package struct SymbolName: Sendable, Equatable {
   /// Exactly as written in the report.
-  public var raw: String
+  package var raw: String
   /// `swift demangle` style: module-qualified, with closure and function signatures.
-  public var full: String?
+  package var full: String?
   /// Xcode's simplified style, as on-device reports write app symbols: no modules, no signatures.
-  public var simplified: String?
+  package var simplified: String?
 
   /// Why a mangled symbol has no demangled forms when it was refused as too large to demangle
   /// (``SwiftDemangler/refusal(_:)``); `nil` otherwise.
-  public var note: String?
+  package var note: String?
 
-  public init(_ raw: String) {
+  package init(_ raw: String) {
     self.raw = raw
     guard SwiftDemangler.isMangled(raw) else { return }
     if let full = SwiftDemangler.demangle(raw) {
@@ -41,19 +41,19 @@ public struct SymbolName: Sendable, Equatable {
   }
 
   /// The best form to show a person.
-  public var display: String { simplified ?? raw }
+  package var display: String { simplified ?? raw }
 
   /// Whether any form contains `text`.
-  public func contains(_ text: String) -> Bool {
+  package func contains(_ text: String) -> Bool {
     raw.utf8Contains(text) || (full?.utf8Contains(text) ?? false)
       || (simplified?.utf8Contains(text) ?? false)
   }
 
   /// Every form, raw first.
-  public var forms: [String] { [raw] + [full, simplified].compactMap { $0 } }
+  package var forms: [String] { [raw] + [full, simplified].compactMap { $0 } }
 }
 
-public enum SwiftDemangler {
+package enum SwiftDemangler {
   /// Whether a symbol whose first two UTF-8 bytes are `first` and `second` (a NUL where the symbol
   /// is shorter) may be mangled: true for every symbol ``isMangled(_:)`` accepts (`$s`, `$S`,
   /// `$e`, `_$` or `_T` first) and for few others, for callers that have the bytes at hand and need
@@ -66,7 +66,7 @@ public enum SwiftDemangler {
   }
 
   /// Whether `symbol` looks like a mangled Swift symbol (`$s…`, `_$s…`, `$S…`, `_T0…`, `$e…`).
-  public static func isMangled(_ symbol: String) -> Bool {
+  package static func isMangled(_ symbol: String) -> Bool {
     // Byte by byte, not the generic `starts(with:)`: every frame is asked.
     var bytes = symbol.utf8.makeIterator()
     var first = bytes.next()
@@ -87,15 +87,15 @@ public enum SwiftDemangler {
 
   /// The longest symbol handed to the runtime, in UTF-8 bytes. Real mangled names are a few hundred
   /// bytes; a longer one keeps its mangled form.
-  public static let maxMangledBytes = 8 << 10
+  package static let maxMangledBytes = 8 << 10
 
   /// The most text ``demangledSizeBound(_:limit:)`` may promise for a symbol that is demangled.
-  public static let maxEstimatedBytes = 1 << 20
+  package static let maxEstimatedBytes = 1 << 20
 
   /// The longest demangled form kept, in UTF-8 bytes (the longest of the 24,000 symbols of the
   /// Swift runtime and Foundation is about 1,000): a longer one is dropped and the symbol keeps its
   /// mangled form, so a frame never carries more than this much demangled text.
-  public static let maxDemangledBytes = 16 << 10
+  package static let maxDemangledBytes = 16 << 10
 
   /// The output a mangled byte may print on its own, at most: an operator's words ("partial apply
   /// forwarder for ") or a standard type's name ("Swift.Array"), about two bytes an operator.
@@ -104,7 +104,7 @@ public enum SwiftDemangler {
   /// Why ``demangle(_:)`` left a mangled symbol as it is: it is too long to hand to the runtime,
   /// its substitutions could expand it past ``maxEstimatedBytes``, or its demangled form is
   /// longer than ``maxDemangledBytes``. `nil` when it is not mangled or is demangled.
-  public static func refusal(_ symbol: String) -> String? {
+  package static func refusal(_ symbol: String) -> String? {
     guard isMangled(symbol) else { return nil }
     if symbol.utf8.count > maxMangledBytes {
       return "not demangled: the symbol is longer than \(maxMangledBytes) bytes"
@@ -197,7 +197,7 @@ public enum SwiftDemangler {
   /// The full demangled form of `symbol`, or `nil` when the runtime cannot demangle it or
   /// ``refusal(_:)`` says why it is left mangled. Trailing `.N` suffixes of merged symbols are kept
   /// as the runtime prints them.
-  public static func demangle(_ symbol: String) -> String? {
+  package static func demangle(_ symbol: String) -> String? {
     guard symbol.utf8.count <= maxMangledBytes, demangledSizeBound(symbol, limit: maxEstimatedBytes) != nil,
       let full = runtimeDemangle(symbol), full.utf8.count <= maxDemangledBytes
     else { return nil }
@@ -224,7 +224,7 @@ public enum SwiftDemangler {
   /// didReceive: __C.UNNotificationResponse) async -> ()` becomes
   /// `(1) await resume partial function for @objc closure #1 in
   /// PushNotificationDelegate.userNotificationCenter(_:didReceive:)`.
-  public static func simplify(_ full: String) -> String {
+  package static func simplify(_ full: String) -> String {
     var text = Substring(full)
     var output = ""
     // Closure signatures: "closure #1 () async -> () in" → "closure #1 in".

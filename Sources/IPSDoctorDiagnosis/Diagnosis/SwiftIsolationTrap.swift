@@ -3,7 +3,7 @@ import IPSDoctorSupport
 /// The Swift 6 runtime's dynamic actor-isolation check (SE-0423): libdispatch's queue assertion
 /// failing under `swift_task_isCurrentExecutor…` / `_swift_task_checkIsolated…` on the crashed
 /// thread.
-public enum SwiftIsolationTrap {
+package enum SwiftIsolationTrap {
   static let dispatchAssert = "_dispatch_assert_queue_fail"
   static let runtimeChecks = [
     "swift_task_isCurrentExecutor", "_swift_task_checkIsolated", "swift_task_checkIsolated",
@@ -11,7 +11,7 @@ public enum SwiftIsolationTrap {
   ]
 
   /// The crashed thread's frames that prove the trap: the dispatch assertion and the runtime check.
-  public static func evidence(in context: DiagnosisContext) -> (assert: Evidence, check: Evidence?)? {
+  package static func evidence(in context: DiagnosisContext) -> (assert: Evidence, check: Evidence?)? {
     guard let backtrace = context.crashedBacktrace else { return nil }
     guard let assert = context.firstFrame(in: backtrace, containing: dispatchAssert) else { return nil }
     for fragment in runtimeChecks {
@@ -24,7 +24,7 @@ public enum SwiftIsolationTrap {
 
   /// Whether the crash is the runtime isolation trap (the dispatch assertion under a Swift runtime
   /// isolation check).
-  public static func isPresent(in context: DiagnosisContext) -> Bool {
+  package static func isPresent(in context: DiagnosisContext) -> Bool {
     // What `evidence(in:)` answers, without describing the frames: several rules ask on every report.
     guard let backtrace = context.crashedBacktrace,
       context.firstFrameIndex(in: backtrace, containing: dispatchAssert) != nil

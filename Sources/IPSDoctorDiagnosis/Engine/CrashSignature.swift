@@ -12,9 +12,9 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// 16 hexadecimal digits (FNV-1a over the components).
   public var id: String
   /// The parts it was built from, in order, e.g. `["rule:watchdog-timeout", "reason:…", "frame:…"]`.
-  public var components: [String]
+  package var components: [String]
 
-  public init(components: [String]) {
+  package init(components: [String]) {
     self.components = components
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for component in components {
@@ -48,7 +48,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// The version of how signatures are made. Version 1 also hashed the reason beside the frames
   /// and each frame as its report spelt it; ``upgraded(_:)`` turns its components into this
   /// version's, so a baseline written by version 1 still matches.
-  public static let version = 2
+  package static let version = 2
 
   /// `winnerRuleID`: the rule ID of the best finding, `nil` when no rule matched.
   init(context: borrowing DiagnosisContext, winnerRuleID: String?, summary: borrowing CrashSummary) {
@@ -119,7 +119,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
 
   /// Version 1 components as this version makes them: frames in one spelling, and the reason only
   /// when there is no frame.
-  public static func upgraded(_ components: [String]) -> [String] {
+  package static func upgraded(_ components: [String]) -> [String] {
     let hasFrames = components.contains { $0.hasPrefix("frame:") }
     return components.compactMap { component in
       if component.hasPrefix("frame:") {
@@ -137,7 +137,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   }
 
   /// Masks what varies between occurrences of one crash: hexadecimal addresses, numbers, UUIDs.
-  public static func normalise(_ text: String) -> String {
+  package static func normalise(_ text: String) -> String {
     normaliseASCII(text) ?? normaliseCharacters(text)
   }
 

@@ -1,39 +1,39 @@
 import IPSDoctorSupport
 
 /// The facts of a report that a person reads first, whether or not a rule matched.
-public struct CrashSummary: Sendable, Equatable {
+package struct CrashSummary: Sendable, Equatable {
   /// e.g. "EXC_CRASH (SIGABRT)"
-  public var exception: String?
+  package var exception: String?
   /// e.g. "NSInternalInconsistencyException: Call must be made on main thread"
-  public var reason: String?
+  package var reason: String?
   /// e.g. "SIGNAL 6 Abort trap: 6" or "FRONTBOARD 0x8badf00d"
-  public var termination: String?
-  public var crashedThread: Int?
-  public var crashedThreadName: String?
-  public var crashedQueue: String?
+  package var termination: String?
+  package var crashedThread: Int?
+  package var crashedThreadName: String?
+  package var crashedQueue: String?
   /// The first frame of the app's own code, in the exception backtrace or the crashed thread.
-  public var firstAppFrame: String?
+  package var firstAppFrame: String?
   /// Where that frame is, e.g. `lastExceptionBacktrace[7]`.
-  public var firstAppFramePath: String?
+  package var firstAppFramePath: String?
   /// One line for non-crash kinds (panic headline, jetsam largest process, …).
-  public var headline: String?
+  package var headline: String?
   /// The crashed thread's first ``topFrameLimit`` frames, described, the app's own marked.
-  public var topFrames: [TopFrame] = []
+  package var topFrames: [TopFrame] = []
 
   /// A frame as the report wrote it (its texts shared with the report, nothing built), described
   /// when it is shown.
-  public struct TopFrame: Sendable, Equatable {
-    public var index: Int
-    public var image: String?
-    public var symbol: String?
-    public var symbolLocation: UInt64?
-    public var imageOffset: UInt64?
-    public var isApp: Bool
+  package struct TopFrame: Sendable, Equatable {
+    package var index: Int
+    package var image: String?
+    package var symbol: String?
+    package var symbolLocation: UInt64?
+    package var imageOffset: UInt64?
+    package var isApp: Bool
     /// The description as an ips-doctor record wrote it (`ips-doctor merge` reads frames back
     /// only as text); `nil` for a frame read from a report, described from its parts.
-    public var recordedText: String? = nil
+    package var recordedText: String? = nil
 
-    public init(
+    package init(
       index: Int, image: String? = nil, symbol: String? = nil, symbolLocation: UInt64? = nil,
       imageOffset: UInt64? = nil, isApp: Bool, recordedText: String? = nil
     ) {
@@ -47,7 +47,7 @@ public struct CrashSummary: Sendable, Equatable {
     }
 
     /// "ChatApp PushNotificationDelegate.handle() + 56", as the evidence describes frames.
-    public var text: String {
+    package var text: String {
       if let recordedText { return recordedText }
       var parts: [String] = []
       if let image { parts.append(image) }
@@ -66,7 +66,7 @@ public struct CrashSummary: Sendable, Equatable {
   /// A summary with nothing known, filled in field by field (``ReportRecord`` reads one back).
   package init() {}
 
-  public init(context: borrowing DiagnosisContext) {
+  package init(context: borrowing DiagnosisContext) {
     let report = context.report
     if let exception = report.exception {
       switch (exception.type, exception.signal) {

@@ -6,12 +6,12 @@ public struct DiagnosisResult: Sendable, Equatable {
   /// Findings, best first. Empty means inconclusive.
   public var diagnoses: [Diagnosis]
   /// What the report says happened, independent of any rule.
-  public var summary: CrashSummary
+  package var summary: CrashSummary
   public var signature: CrashSignature
   /// Ready-to-run commands to symbolicate the app's frames, when they lack symbols.
-  public var symbolication: SymbolicationHint?
+  package var symbolication: SymbolicationHint?
 
-  public init(
+  package init(
     diagnoses: [Diagnosis], summary: CrashSummary, signature: CrashSignature, symbolication: SymbolicationHint? = nil
   ) {
     self.diagnoses = diagnoses
@@ -20,10 +20,10 @@ public struct DiagnosisResult: Sendable, Equatable {
     self.symbolication = symbolication
   }
 
-  public var isInconclusive: Bool { diagnoses.isEmpty }
+  package var isInconclusive: Bool { diagnoses.isEmpty }
 
   /// The highest severity among the findings.
-  public var severity: Severity? { diagnoses.map(\.severity).max() }
+  package var severity: Severity? { diagnoses.map(\.severity).max() }
 }
 
 /// Runs the rule catalog over reports.

@@ -9,19 +9,19 @@ import IPSDoctorSupport
 /// (otherwise the one the report's CPU type implies), the UUID is hexadecimal (otherwise there is
 /// no `mdfind` command), addresses are printed from integers, and the dSYM path is one shell word
 /// (``shellQuoted(_:)``). Each command therefore splits into exactly the argv it intends.
-public struct SymbolicationHint: Sendable, Equatable {
-  public struct ImageCommands: Sendable, Equatable {
-    public var imageName: String
-    public var uuid: String?
-    public var arch: String
-    public var loadAddress: UInt64
-    public var addresses: [UInt64]
+package struct SymbolicationHint: Sendable, Equatable {
+  package struct ImageCommands: Sendable, Equatable {
+    package var imageName: String
+    package var uuid: String?
+    package var arch: String
+    package var loadAddress: UInt64
+    package var addresses: [UInt64]
     /// `mdfind "com_apple_xcode_dsym_uuids == <UUID>"`
-    public var findDSYM: String?
+    package var findDSYM: String?
     /// `atos -arch arm64 -o ChatApp.app.dSYM/Contents/Resources/DWARF/ChatApp -l 0x… 0x… 0x…`
-    public var atos: String
+    package var atos: String
 
-    public init(
+    package init(
       imageName: String, uuid: String? = nil, arch: String, loadAddress: UInt64, addresses: [UInt64],
       findDSYM: String? = nil, atos: String
     ) {
@@ -35,7 +35,7 @@ public struct SymbolicationHint: Sendable, Equatable {
     }
   }
 
-  public var images: [ImageCommands]
+  package var images: [ImageCommands]
 
   /// Commands already made (``ReportRecord`` reads them back from a record).
   package init(images: [ImageCommands]) {

@@ -16,12 +16,12 @@ public protocol DiagnosisRule: Sendable {
 }
 
 extension DiagnosisRule {
-  public static var requirement: RuleRequirement { .always }
+  package static var requirement: RuleRequirement { .always }
 }
 
 extension DiagnosisRule {
   /// A diagnosis pre-filled from the rule's description.
-  public func finding(
+  package func finding(
     confidence: Confidence, summary: String, evidence: [Evidence], remedy: String? = nil,
     severity: Severity? = nil, verification: [String] = []
   ) -> Diagnosis {
@@ -35,7 +35,7 @@ extension DiagnosisRule {
 }
 
 /// Groups of rules, in the order the catalog lists them.
-public enum RuleCategory: String, Sendable, CaseIterable {
+package enum RuleCategory: String, Sendable, CaseIterable {
   case concurrency = "Swift concurrency and main thread"
   case languageException = "Language exceptions"
   case swiftRuntime = "Swift runtime errors"
@@ -53,25 +53,25 @@ public struct RuleDescription: Sendable {
   /// Stable kebab-case id, e.g. `watchdog-timeout`. Ids are API: CI users pin them.
   public var id: String
   /// Title Case name.
-  public var title: String
+  package var title: String
   /// One sentence, ending with a period.
-  public var summary: String
-  public var category: RuleCategory
-  public var severity: Severity
+  package var summary: String
+  package var category: RuleCategory
+  package var severity: Severity
   /// Higher is more specific; ranks rules that fire together (a specific exception rule over the
   /// generic uncaught-exception rule).
-  public var specificity: Int
+  package var specificity: Int
   /// Why this happens, in Markdown.
-  public var rationale: String
+  package var rationale: String
   /// What to do, in Markdown.
-  public var remedy: String
-  public var references: [String]
+  package var remedy: String
+  package var references: [String]
   /// Built when asked for (by `explain`, the docs and the example tests), not on every diagnosis:
   /// a rule's examples are its largest part, and a run over one report needs none of them.
-  public var examples: [RuleExample] { makeExamples() }
+  package var examples: [RuleExample] { makeExamples() }
   private let makeExamples: @Sendable () -> [RuleExample]
 
-  public init(
+  package init(
     id: String, title: String, summary: String, category: RuleCategory, severity: Severity = .error,
     specificity: Int = 50, rationale: String, remedy: String, references: [String] = [],
     examples: @autoclosure @escaping @Sendable () -> [RuleExample]
@@ -91,29 +91,29 @@ public struct RuleDescription: Sendable {
 
 /// A minimal report that a rule must (or must not) diagnose. Examples are documentation and tests:
 /// `RuleExampleTests` runs every one and reports a failure at the example's own line.
-public struct RuleExample: Sendable {
-  public enum Input: Sendable {
+package struct RuleExample: Sendable {
+  package enum Input: Sendable {
     /// The text of a report (an `.ips` header line and body, or a legacy text report).
     case inline(String)
     /// A file under `Fixtures/`, e.g. `reports/stack-overflow.ips`.
     case fixture(String)
   }
 
-  public enum Expectation: Sendable, Equatable {
+  package enum Expectation: Sendable, Equatable {
     /// The rule fires with at least this confidence and its summary contains every string.
     case triggers(Confidence, summaryContains: [String] = [])
     case doesNotTrigger
   }
 
-  public var name: String
-  public var input: Input
-  public var expectation: Expectation
-  public var fileID: String
-  public var filePath: String
-  public var line: Int
-  public var column: Int
+  package var name: String
+  package var input: Input
+  package var expectation: Expectation
+  package var fileID: String
+  package var filePath: String
+  package var line: Int
+  package var column: Int
 
-  public init(
+  package init(
     _ name: String, _ input: Input, _ expectation: Expectation, fileID: String = #fileID,
     filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) {
@@ -127,7 +127,7 @@ public struct RuleExample: Sendable {
   }
 
   /// A triggering example from an inline report.
-  public static func triggers(
+  package static func triggers(
     _ name: String, _ report: String, _ confidence: Confidence = .definite,
     summaryContains: [String] = [], fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
@@ -138,7 +138,7 @@ public struct RuleExample: Sendable {
   }
 
   /// A non-triggering example from an inline report.
-  public static func ignores(
+  package static func ignores(
     _ name: String, _ report: String, fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
   ) -> RuleExample {

@@ -13,9 +13,9 @@ public enum RuleCatalog {
   static let requirements: [RuleRequirement] = all.map { $0.requirement }
 
   /// The rule with `id`, if any.
-  public static func rule(id: String) -> (any DiagnosisRule.Type)? {
+  package static func rule(id: String) -> (any DiagnosisRule.Type)? {
     all.first(where: { $0.description.id == id })
   }
 
-  public static var ids: [String] { all.map { $0.description.id } }
+  package static var ids: [String] { all.map { $0.description.id } }
 }

@@ -141,7 +141,7 @@ public struct RuleRequirement: Sendable {
   let codes: TerminationCodes?
 
   /// The rule runs on every report.
-  public static let always = RuleRequirement(traits: .all, codes: nil)
+  package static let always = RuleRequirement(traits: .all, codes: nil)
 
   /// The rule can fire only on a report with at least one of `traits`.
   static func anyOf(_ traits: ReportTraits) -> RuleRequirement {

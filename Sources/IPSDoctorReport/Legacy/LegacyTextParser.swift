@@ -8,7 +8,7 @@ import IPSDoctorSupport
 /// its header, an `EOF` marker and unrelated text after the report. A line that looks like part of
 /// a section but cannot be read becomes a ``ReportWarning`` located at its line in the file; the
 /// reader never traps on bad input.
-public enum LegacyTextParser {
+package enum LegacyTextParser {
   /// Section labels of a text crash report: ASCII literals, searched for as bytes.
   static let markers: [StaticString] = [
     "Incident Identifier:", "Exception Type:", "Hardware Model:", "Crashed Thread:",
@@ -19,7 +19,7 @@ public enum LegacyTextParser {
   ///
   /// Searches UTF-8 bytes (`memmem`), not characters: it runs on every file that is not plain JSON,
   /// often over the whole text, and `String.contains` costs half the read time there.
-  public static func looksLikeTextReport(_ text: String) -> Bool {
+  package static func looksLikeTextReport(_ text: String) -> Bool {
     text.withBorrowedUTF8 { looksLikeTextReport($0) }
   }
 
@@ -42,7 +42,7 @@ public enum LegacyTextParser {
   ///   - text: The text body.
   ///   - firstLine: The file line number of the text's first line, so warnings point into the file.
   ///   - report: The report to fill.
-  public static func parse(_ text: String, firstLine: Int, into report: inout CrashReport) {
+  package static func parse(_ text: String, firstLine: Int, into report: inout CrashReport) {
     parse(text, firstLine: firstLine, into: &report, texts: nil)
   }
 

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `MainActor.assumeIsolated`, `preconditionIsolated()` or `assertIsolated()` ran off the actor it
 /// assumed: "Incorrect actor executor assumption".
-public struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
-  public init() {}
+package struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "actor-executor-assumption-failed",
     title: "Actor Executor Assumption Failed",
     summary:
@@ -82,7 +82,7 @@ public struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
     return nil
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let assumption = Self.assumption(in: context) else { return nil }
     var evidence: [Evidence] = []
     if let text = assumption.text { evidence.append(text) }

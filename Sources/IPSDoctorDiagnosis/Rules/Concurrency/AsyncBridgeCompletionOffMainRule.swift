@@ -3,10 +3,10 @@ import IPSDoctorSupport
 /// An Objective-C completion-handler method implemented as a Swift `async` method: the compiler's
 /// `@objc closure #1 in T.method(…)` bridge awaits the method on the cooperative pool and calls the
 /// framework's completion block there, and UIKit asserts "Call must be made on main thread".
-public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
-  public init() {}
+package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "async-bridge-completion-off-main",
     title: "Async Delegate Method Completes Off The Main Thread",
     summary:
@@ -46,7 +46,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     examples: Examples.all)
 
   /// `match` starts with `if context.isMainThreadAssertionPresent == false { return nil }`.
-  public static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
+  package static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
 
   /// What `diagnose` found, before any of its text is built: the completion-handler rules only ask
   /// whether this rule fires, and building the finding's summary and remedy costs far more than
@@ -95,7 +95,7 @@ public struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       strong: runtimeBelow && onCooperativeQueue && assertion.reason != nil)
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = Self.match(context) else { return nil }
     switch match {
     case .bridge(let bridge, let assertion):

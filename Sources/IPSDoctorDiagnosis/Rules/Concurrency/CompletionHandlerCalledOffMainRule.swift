@@ -4,10 +4,10 @@ import IPSDoctorSupport
 /// UIKit's "Call must be made on main thread" assertion while completing a system callback, called
 /// from an ordinary closure, block or function of the app on a background queue (not the compiler's
 /// `@objc` async bridge).
-public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
-  public init() {}
+package struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "completion-handler-called-off-main",
     title: "System Completion Handler Called Off The Main Thread",
     summary:
@@ -43,7 +43,7 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     examples: Examples.all)
 
   /// `match` starts with `if context.isMainThreadAssertionPresent == false { return nil }`.
-  public static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
+  package static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
 
   /// What `diagnose` found, before any of its text is built (`UIKitCallMustBeMainRule` only asks
   /// whether this rule fires).
@@ -91,7 +91,7 @@ public struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     return Match(assertion: assertion, backtrace: backtrace, deepest: deepest, caller: caller, thread: thread)
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = Self.match(context) else { return nil }
     let (assertion, backtrace, deepest, caller, thread) = (
       match.assertion, match.backtrace, match.deepest, match.caller, match.thread

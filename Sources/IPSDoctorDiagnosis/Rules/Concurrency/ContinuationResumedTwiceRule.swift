@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// A `CheckedContinuation` resumed a second time: "SWIFT TASK CONTINUATION MISUSE: f() tried to
 /// resume its continuation more than once".
-public struct ContinuationResumedTwiceRule: DiagnosisRule {
-  public init() {}
+package struct ContinuationResumedTwiceRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "continuation-resumed-twice",
     title: "Checked Continuation Resumed More Than Once",
     summary: "A CheckedContinuation was resumed a second time, which the Swift runtime treats as a fatal error.",
@@ -38,12 +38,12 @@ public struct ContinuationResumedTwiceRule: DiagnosisRule {
     examples: Examples.all)
 
   /// `diagnose` starts with `guard let text = context.reasonText(containing: Self.twice)`.
-  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
 
   static let marker = "SWIFT TASK CONTINUATION MISUSE"
   static let twice = "tried to resume its continuation more than once"
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let text = context.reasonText(containing: Self.twice),
       text.detail.prefilteredContains(Self.marker)
     else { return nil }

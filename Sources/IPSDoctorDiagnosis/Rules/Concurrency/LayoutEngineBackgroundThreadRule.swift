@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// Auto Layout's thread check: "Modifications to the layout engine must not be performed from a
 /// background thread after it has been accessed from the main thread."
-public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
-  public init() {}
+package struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "layout-engine-background-thread",
     title: "Auto Layout Modified From A Background Thread",
     summary: "The app changed views or constraints off the main thread and Auto Layout raised an exception.",
@@ -36,14 +36,14 @@ public struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
     examples: Examples.all)
 
   /// `diagnose` starts with `guard context.reasonText(containing: "from a background thread")`.
-  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
 
   static let messages = [
     "Modifications to the layout engine must not be performed from a background thread",
     "modifying the autolayout engine from a background thread",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // Both messages contain "from a background thread", which most reports lack: one search
     // rules them out before the two below.
     guard context.reasonText(containing: "from a background thread") != nil,

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// The Swift 6 runtime's dynamic actor-isolation check (SE-0423): a closure isolated to the main
 /// actor (or another actor) was called by a framework on some other queue.
-public struct SwiftIsolationCheckFailedRule: DiagnosisRule {
-  public init() {}
+package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-isolation-check-failed",
     title: "Swift 6 Actor Isolation Check Failed",
     summary:
@@ -47,7 +47,7 @@ public struct SwiftIsolationCheckFailedRule: DiagnosisRule {
   static let expectedQueuePrefix = "Block was expected to execute on queue ["
   static let isolationAssumptionFrames = ["assumeIsolated", "preconditionIsolated", "assertIsolated"]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let trap = SwiftIsolationTrap.evidence(in: context),
       let backtrace = context.crashedBacktrace
     else { return nil }

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// UIKit's "Call must be made on main thread" assertion from an ordinary UIKit call made off the
 /// main thread (not while completing a system callback, and not from the async bridge).
-public struct UIKitCallMustBeMainRule: DiagnosisRule {
-  public init() {}
+package struct UIKitCallMustBeMainRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "uikit-call-must-be-main",
     title: "UIKit Called Off The Main Thread",
     summary: "The app called a UIKit API off the main thread and UIKit asserted \"Call must be made on main thread\".",
@@ -36,9 +36,9 @@ public struct UIKitCallMustBeMainRule: DiagnosisRule {
     examples: Examples.all)
 
   /// `diagnose` needs the reason text `MainThreadAssertion.message`: the assertion is then present.
-  public static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
+  package static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let reason = context.reasonText(containing: MainThreadAssertion.message) else { return nil }
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil

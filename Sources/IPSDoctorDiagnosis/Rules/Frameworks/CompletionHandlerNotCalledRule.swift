@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// WebKit's completion-handler checker: "Completion handler passed to -[X webView:…] was not
 /// called" (or "was called more than once").
-public struct CompletionHandlerNotCalledRule: DiagnosisRule {
-  public init() {}
+package struct CompletionHandlerNotCalledRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "completion-handler-not-called",
     title: "WebKit Completion Handler Not Called Exactly Once",
     summary:
@@ -41,7 +41,7 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
     examples: Examples.all)
 
   /// The reason text (its prefix), or the checker-destructor path's `SIGABRT` test (`isAbort`'s).
-  public static var requirement: RuleRequirement { .anyOf([.reasonText, .abort]) }
+  package static var requirement: RuleRequirement { .anyOf([.reasonText, .abort]) }
 
   static let prefix = "Completion handler passed to "
   static let notCalled = " was not called"
@@ -50,7 +50,7 @@ public struct CompletionHandlerNotCalledRule: DiagnosisRule {
   /// WebKit's checker destructor, the only trace of a dropped handler without the reason text.
   static let checkerDestructor = "CompletionHandlerCallChecker::~CompletionHandlerCallChecker"
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let reason = context.reasonText(containing: Self.prefix)
     if let reason {
       let text = reason.detail

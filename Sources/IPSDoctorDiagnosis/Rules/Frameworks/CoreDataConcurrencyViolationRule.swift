@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// Core Data's concurrency debugging trap:
 /// `+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]`.
-public struct CoreDataConcurrencyViolationRule: DiagnosisRule {
-  public init() {}
+package struct CoreDataConcurrencyViolationRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "core-data-concurrency-violation",
     title: "Core Data Context Used On The Wrong Queue",
     summary: "A managed object context or object was used outside its queue and Core Data's concurrency check trapped.",
@@ -35,7 +35,7 @@ public struct CoreDataConcurrencyViolationRule: DiagnosisRule {
 
   static let marker = "__Multithreading_Violation_AllThatIsLeftToUsIsHonor__"
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // `backtracesLack` first: the same searches, without copying each backtrace.
     guard !context.backtracesLack(Self.marker), let violation = context.firstFrame(containing: Self.marker)
     else { return nil }

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// SwiftData's fatal error for a model used with no container: "failed to find a currently active
 /// container for X".
-public struct SwiftDataNoActiveContainerRule: DiagnosisRule {
-  public init() {}
+package struct SwiftDataNoActiveContainerRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swiftdata-no-active-container",
     title: "SwiftData Model Used Without A Container",
     summary: "A SwiftData model was created or used while no ModelContainer for it was active.",
@@ -32,11 +32,11 @@ public struct SwiftDataNoActiveContainerRule: DiagnosisRule {
     examples: Examples.all)
 
   /// `diagnose` starts with `guard let reason = context.reasonText(containing: Self.marker)`.
-  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
 
   static let marker = "failed to find a currently active container for "
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let reason = context.reasonText(containing: Self.marker) else { return nil }
     let model = SymbolText.between(reason.detail, Self.marker, nil)
       .map { String($0.prefix(while: { $0 != " " && $0 != "\n" })) }

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// SwiftUI's fatal error for an `@EnvironmentObject` / `@Environment(Type.self)` with nothing
 /// injected: "No ObservableObject of type X found" / "No Observable object of type X found".
-public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
-  public init() {}
+package struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swiftui-missing-environment-object",
     title: "SwiftUI Environment Object Missing",
     summary: "A SwiftUI view read an environment object that no ancestor view provided.",
@@ -35,11 +35,11 @@ public struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
     examples: Examples.all)
 
   /// `diagnose` starts with `guard context.reasonText(containing: "No Observable")`.
-  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
 
   static let markers = ["No ObservableObject of type ", "No Observable object of type "]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // Both markers contain "No Observable", which most reports lack: one search rules them out
     // before the two below.
     guard context.reasonText(containing: "No Observable") != nil,

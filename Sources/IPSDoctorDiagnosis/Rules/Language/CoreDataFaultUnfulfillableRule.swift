@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "CoreData could not fulfill a fault": a managed object whose row was deleted was accessed.
-public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
-  public init() {}
+package struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "core-data-fault-unfulfillable",
     title: "Core Data Could Not Fulfill A Fault",
     summary: "A Core Data managed object was accessed after its row was deleted from the store.",
@@ -38,9 +38,9 @@ public struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` needs the fault text (reason text) or `languageException?.name`.
-  public static var requirement: RuleRequirement { .anyOf([.reasonText, .languageException]) }
+  package static var requirement: RuleRequirement { .anyOf([.reasonText, .languageException]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "could not fulfill a fault")
     // The name read in place (`LanguageException.find(in:)` is `context.languageException`, which
     // bound first is copied on every report with an exception); the copy only where this fires.

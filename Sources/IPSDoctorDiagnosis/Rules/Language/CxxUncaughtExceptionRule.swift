@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// An uncaught C++ exception: `std::terminate` after `__cxa_throw`, with no Objective-C exception.
-public struct CxxUncaughtExceptionRule: DiagnosisRule {
-  public init() {}
+package struct CxxUncaughtExceptionRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "cxx-uncaught-exception",
     title: "Uncaught C++ Exception",
     summary: "A C++ exception was thrown and not caught, so std::terminate aborted the app.",
@@ -62,7 +62,7 @@ public struct CxxUncaughtExceptionRule: DiagnosisRule {
     return false
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.isAbort || Self.hasTerminateFrame(context) else { return nil }
     // An Objective-C exception also passes through __cxa_throw: rule it out.
     // In place (`LanguageException.find(in:)` is `context.languageException`): bound with `if let`,

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// A .NET (Mono, Xamarin, .NET for iOS/Mac) exception nobody caught: the runtime's unhandled
 /// exception path aborted the app.
-public struct DotNetUnhandledExceptionRule: DiagnosisRule {
-  public init() {}
+package struct DotNetUnhandledExceptionRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "dotnet-unhandled-exception",
     title: "Unhandled .NET Exception",
     summary:
@@ -50,7 +50,7 @@ public struct DotNetUnhandledExceptionRule: DiagnosisRule {
     ])
 
   /// A frame of the runtime's unhandled-exception path, or its message in the reason text.
-  public static var requirement: RuleRequirement { .anyOf([.abort, .reasonText, .lastExceptionBacktrace]) }
+  package static var requirement: RuleRequirement { .anyOf([.abort, .reasonText, .lastExceptionBacktrace]) }
 
   static let markers = [
     "xamarin_unhandled_exception_handler", "mono_invoke_unhandled_exception_hook", "xamarin_process_managed_exception",
@@ -60,7 +60,7 @@ public struct DotNetUnhandledExceptionRule: DiagnosisRule {
   /// What every marker contains.
   static let family = MarkerSet(["xamarin_", "mono_"])
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containing: "Unhandled managed exception")
     // The frames alone only where the runtime's error path ends: an abort or a raised exception.
     let frame =

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// A libc++ hardening assertion failed (`vector[] index out of bounds`, …) and trapped or aborted.
-public struct LibcxxAssertionRule: DiagnosisRule {
-  public init() {}
+package struct LibcxxAssertionRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "libcxx-assertion-failed",
     title: "C++ Standard Library Assertion Failed",
     summary:
@@ -63,7 +63,7 @@ public struct LibcxxAssertionRule: DiagnosisRule {
     ])
 
   /// The message is in the reason text, or (a verbose trap) in a top frame's symbol.
-  public static var requirement: RuleRequirement { .anyOf([.reasonText, .trap, .abort]) }
+  package static var requirement: RuleRequirement { .anyOf([.reasonText, .trap, .abort]) }
 
   /// libc++'s format: "<file>:<line>: assertion <condition> failed: <message>", the file in a
   /// "c++/v1" (or "__cxx") header directory.
@@ -85,7 +85,7 @@ public struct LibcxxAssertionRule: DiagnosisRule {
     return nil
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let line = Self.statement(in: context) else { return nil }
     let message =
       line.detail.prefilteredFirstRange(of: " failed: ").map { String(line.detail[$0.upperBound...]) } ?? line.detail

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `EXC_BAD_ACCESS` at the magic address `0x…bad0`: an Objective-C object property accessed from
 /// several threads at once.
-public struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
-  public init() {}
+package struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "objc-concurrent-property-access",
     title: "Object Property Accessed From Several Threads At Once",
     summary: "The fault address ends in 0xbad0, Apple's marker for a nonatomic property used from several threads.",
@@ -35,9 +35,9 @@ public struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.isBad0 else { return nil }
     var summary =
       "The app crashed with \(context.exceptionDisplay) at the magic address "

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `NSInvalidArgumentException` other than an unrecognized selector: `nil` inserted into a
 /// collection, mismatched counts, and other bad arguments to Foundation and UIKit.
-public struct ObjCInvalidArgumentRule: DiagnosisRule {
-  public init() {}
+package struct ObjCInvalidArgumentRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "objc-invalid-argument",
     title: "Invalid Argument Passed To A Framework",
     summary: "A framework raised NSInvalidArgumentException, most often for nil inserted into a collection.",
@@ -34,7 +34,7 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+  package static var requirement: RuleRequirement { .anyOf(.objCException) }
 
   static let nilMarkers = [
     "object cannot be nil", "key cannot be nil", "attempt to insert nil", "nil value",
@@ -42,7 +42,7 @@ public struct ObjCInvalidArgumentRule: DiagnosisRule {
     "attempt to insert nil object", "nil string argument",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
     // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
     // report with an exception, most of which this rule rules out.

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `NSUnknownKeyException`: "this class is not key value coding-compliant for the key X", most
 /// often a stale Interface Builder outlet.
-public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
-  public init() {}
+package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "objc-kvc-undefined-key",
     title: "Key-Value Coding Undefined Key",
     summary: "A key-value coding key did not exist on its object, typically a stale storyboard or XIB outlet.",
@@ -34,7 +34,7 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+  package static var requirement: RuleRequirement { .anyOf(.objCException) }
 
   static let nibFrames = [
     "UIRuntimeOutletConnection connect", "UINib instantiateWithOwner:options:",
@@ -42,7 +42,7 @@ public struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     "NSNib _instantiateNibWithExternalNameTable:", "-[NSIBObjectData nibInstantiateWithOwner:",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
     // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
     // report with an exception, most of which this rule rules out.

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "mutating method sent to immutable object": an immutable Foundation object was mutated.
-public struct ObjCMutatingImmutableRule: DiagnosisRule {
-  public init() {}
+package struct ObjCMutatingImmutableRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "objc-mutating-immutable",
     title: "Mutating Method Sent To An Immutable Object",
     summary: "A mutating method was sent to an immutable NSArray, NSDictionary, NSString or NSData.",
@@ -31,9 +31,9 @@ public struct ObjCMutatingImmutableRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+  package static var requirement: RuleRequirement { .anyOf(.objCException) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
     // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
     // report with an exception, most of which this rule rules out.

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `NSRangeException`: an index or range outside an Objective-C collection or string.
-public struct ObjCRangeExceptionRule: DiagnosisRule {
-  public init() {}
+package struct ObjCRangeExceptionRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "objc-range-exception",
     title: "Index Or Range Out Of Bounds In A Foundation Collection",
     summary: "A Foundation collection or string was accessed at an index or range outside its bounds.",
@@ -38,14 +38,14 @@ public struct ObjCRangeExceptionRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+  package static var requirement: RuleRequirement { .anyOf(.objCException) }
 
   static let markers = [
     "beyond bounds", "out of bounds", "causes integer overflow", "Range or index out of bounds",
     "index out of range",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
     // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
     // report with an exception, most of which this rule rules out.

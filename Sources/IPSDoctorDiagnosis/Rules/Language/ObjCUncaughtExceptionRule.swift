@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// Any uncaught Objective-C exception (`NSException`): the generic rule under the specific
 /// exception rules.
-public struct ObjCUncaughtExceptionRule: DiagnosisRule {
-  public init() {}
+package struct ObjCUncaughtExceptionRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "objc-uncaught-exception",
     title: "Uncaught Objective-C Exception",
     summary: "An NSException was raised and not caught, so the Objective-C runtime aborted the app.",
@@ -37,9 +37,9 @@ public struct ObjCUncaughtExceptionRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  public static var requirement: RuleRequirement { .anyOf(.objCException) }
+  package static var requirement: RuleRequirement { .anyOf(.objCException) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
     // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
     // report with an exception, most of which this rule rules out.

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `-[X sel]: unrecognized selector sent to instance 0x…`: a message the receiver does not
 /// implement.
-public struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
-  public init() {}
+package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "objc-unrecognized-selector",
     title: "Unrecognized Selector Sent To An Object",
     summary: "An Objective-C message was sent to an object that does not implement it.",
@@ -38,9 +38,9 @@ public struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
 
   /// `UnrecognizedSelector.find` needs its marker in a reason text; without a reason, the
   /// exception backtrace must hold `doesNotRecognizeSelector:`.
-  public static var requirement: RuleRequirement { .anyOf([.reasonText, .lastExceptionBacktrace]) }
+  package static var requirement: RuleRequirement { .anyOf([.reasonText, .lastExceptionBacktrace]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let hit = UnrecognizedSelector.find(in: context) else { return diagnoseWithoutReason(context) }
     let exception = LanguageException.find(in: context)
     let kind = hit.method.isClassMethod ? "class method" : "instance method"

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// React Native turned an unhandled JavaScript error into a native exception (`RCTFatal`).
-public struct ReactNativeFatalErrorRule: DiagnosisRule {
-  public init() {}
+package struct ReactNativeFatalErrorRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "react-native-fatal-js-error",
     title: "Unhandled React Native JavaScript Error",
     summary:
@@ -45,14 +45,14 @@ public struct ReactNativeFatalErrorRule: DiagnosisRule {
     ])
 
   /// The reason text, or the exception backtrace's `RCTFatal` frame.
-  public static var requirement: RuleRequirement { .anyOf([.reasonText, .lastExceptionBacktrace, .abort]) }
+  package static var requirement: RuleRequirement { .anyOf([.reasonText, .lastExceptionBacktrace, .abort]) }
 
   static let markers = ["RCTFatal", "RCTExceptionsManager reportFatal"]
 
   /// What every marker contains.
   static let family = MarkerSet(["RCT"])
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containing: "Unhandled JS Exception")
     // The frames alone only where the runtime's error path ends: an abort or a raised exception.
     let frame =

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// The kernel killed the process for a code-signing violation: an invalid page, an invalid
 /// signature, or a launch constraint.
-public struct CodeSigningInvalidRule: DiagnosisRule {
-  public init() {}
+package struct CodeSigningInvalidRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "code-signing-invalid",
     title: "Invalid Code Signature",
     summary: "The kernel killed the process because its code signature was invalid or violated a launch constraint.",
@@ -57,9 +57,9 @@ public struct CodeSigningInvalidRule: DiagnosisRule {
 
   /// Its three branches: the termination's namespace, the exception's signal, an
   /// `EXC_BAD_ACCESS` type (anything else returns `nil`).
-  public static var requirement: RuleRequirement { .anyOf([.termination, .signal, .badAccess]) }
+  package static var requirement: RuleRequirement { .anyOf([.termination, .signal, .badAccess]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     var evidence: [Evidence] = []
     var summary: String

@@ -2,10 +2,10 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// dyld could not find a library or framework the app links against, so the app died at launch.
-public struct DyldMissingLibraryRule: DiagnosisRule {
-  public init() {}
+package struct DyldMissingLibraryRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "dyld-missing-library",
     title: "Missing Library At Launch",
     summary: "The dynamic loader could not find a framework or library the app links, so it died at launch.",
@@ -42,11 +42,11 @@ public struct DyldMissingLibraryRule: DiagnosisRule {
 
   /// `DyldError.lines` (termination texts, Application Specific lines, `dyldErrorMessage`), or
   /// the termination's DYLD namespace and code or indicator.
-  public static var requirement: RuleRequirement {
+  package static var requirement: RuleRequirement {
     .anyOf([.termination, .applicationSpecificInfo, .dyldErrorMessage])
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // In place: `context.dyldError ?? DyldError(context)` copies the error (its texts retained)
     // on every report, and most hold no dyld error; so does `context.dyldError!`, which the flag
     // found with the context (and the namespace read in place) spares on those.

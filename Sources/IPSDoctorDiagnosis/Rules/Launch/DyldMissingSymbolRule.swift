@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// dyld could not bind a symbol the app uses: the library at runtime lacks it.
-public struct DyldMissingSymbolRule: DiagnosisRule {
-  public init() {}
+package struct DyldMissingSymbolRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "dyld-missing-symbol",
     title: "Missing Symbol At Launch",
     summary: "The dynamic loader could not find a symbol the app uses in the library that provides it.",
@@ -66,11 +66,11 @@ public struct DyldMissingSymbolRule: DiagnosisRule {
 
   /// `guard let symbol = missingSymbol`, read from `DyldError.lines`: the termination texts, the
   /// Application Specific lines, `dyldErrorMessage`.
-  public static var requirement: RuleRequirement {
+  package static var requirement: RuleRequirement {
     .anyOf([.terminationText, .applicationSpecificInfo, .dyldErrorMessage])
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // In place: `context.dyldError ?? DyldError(context)` copies the error (its texts retained)
     // on every report, and most hold no missing symbol; so does `context.dyldError!.missingSymbol`,
     // which the flag found with the context spares on those.

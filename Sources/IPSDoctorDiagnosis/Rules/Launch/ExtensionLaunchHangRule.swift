@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// An app extension that took too long to launch: `EXC_CRASH (SIGABRT)` with subtype
 /// `LAUNCH_HANG`, or a keyboard extension killed with `SIGQUIT`.
-public struct ExtensionLaunchHangRule: DiagnosisRule {
-  public init() {}
+package struct ExtensionLaunchHangRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "extension-launch-hang",
     title: "App Extension Launch Hang",
     summary: "The app extension took too long to launch and the system killed it.",
@@ -49,9 +49,9 @@ public struct ExtensionLaunchHangRule: DiagnosisRule {
     ])
 
   /// Both branches read the exception: its subtype (`LAUNCH_HANG`) or its signal (`SIGQUIT`).
-  public static var requirement: RuleRequirement { .anyOf(.exception) }
+  package static var requirement: RuleRequirement { .anyOf(.exception) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String
     let confidence: Confidence

@@ -2,8 +2,8 @@ import IPSDoctorSupport
 
 /// `EXC_GUARD` / `GUARD_TYPE_FD`: the process closed, duplicated or otherwise misused a file
 /// descriptor that another component guards (for example Core Data's SQLite file).
-public struct GuardFileDescriptorRule: DiagnosisRule {
-  public init() {}
+package struct GuardFileDescriptorRule: DiagnosisRule {
+  package init() {}
 
   static let meanings: [String: String] = [
     "CLOSE": "called `close()` on it",
@@ -15,7 +15,7 @@ public struct GuardFileDescriptorRule: DiagnosisRule {
     "MISMATCH": "used it with the wrong guard",
   ]
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "guard-file-descriptor",
     title: "Guarded File Descriptor Violation",
     summary:
@@ -63,11 +63,11 @@ public struct GuardFileDescriptorRule: DiagnosisRule {
 
   /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
   /// unless the exception type starts with `EXC_GUARD`.
-  public static var requirement: RuleRequirement { .anyOf(.guardException) }
+  package static var requirement: RuleRequirement { .anyOf(.guardException) }
 
   static let databaseFrames = ["sqlite3", "NSSQLite"]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .fileDescriptor else { return nil }
     var evidence = guardException.evidence
     var summary = "\(context.processDisplayName) violated a guarded file descriptor (`EXC_GUARD`, `GUARD_TYPE_FD`)"

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `EXC_GUARD` / `GUARD_TYPE_MACH_PORT`: a Mach port was over-released or misused.
-public struct GuardMachPortRule: DiagnosisRule {
-  public init() {}
+package struct GuardMachPortRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "guard-mach-port",
     title: "Guarded Mach Port Violation",
     summary: "The process over-released or misused a Mach port, and the kernel raised a guard exception.",
@@ -46,9 +46,9 @@ public struct GuardMachPortRule: DiagnosisRule {
 
   /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
   /// unless the exception type starts with `EXC_GUARD`.
-  public static var requirement: RuleRequirement { .anyOf(.guardException) }
+  package static var requirement: RuleRequirement { .anyOf(.guardException) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .machPort else { return nil }
     var evidence = guardException.evidence
     var summary = "\(context.processDisplayName) misused a Mach port (`EXC_GUARD`, `GUARD_TYPE_MACH_PORT`)"

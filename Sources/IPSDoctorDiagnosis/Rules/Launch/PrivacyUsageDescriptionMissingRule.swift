@@ -3,8 +3,8 @@ import IPSDoctorSupport
 
 /// TCC killed the app because it accessed privacy-protected data without the Info.plist
 /// purpose string (`NS…UsageDescription`).
-public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
-  public init() {}
+package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
+  package init() {}
 
   static let crashFrame = "__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__"
 
@@ -32,7 +32,7 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     ("HMHomeManager", "NSHomeKitUsageDescription"),
   ]
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "privacy-usage-description-missing",
     title: "Missing Privacy Usage Description",
     summary: "The app accessed privacy-protected data without the required NS…UsageDescription key in its Info.plist.",
@@ -104,7 +104,7 @@ public struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
           mainFrames: ["libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "TCC`TCCAccessPreflight"])),
     ])
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     let namespaceIsTCC =
       context.report.termination?.namespace == "TCC"

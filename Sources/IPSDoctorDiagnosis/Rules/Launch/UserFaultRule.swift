@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `EXC_GUARD` / `GUARD_TYPE_USER` ("ExcUserFault" reports): a library reported a fault in
 /// user space, usually without ending the process.
-public struct UserFaultRule: DiagnosisRule {
-  public init() {}
+package struct UserFaultRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "user-fault",
     title: "User Fault Report",
     summary: "A system library reported a user-space fault (ExcUserFault); this is usually a non-fatal diagnostic.",
@@ -51,9 +51,9 @@ public struct UserFaultRule: DiagnosisRule {
 
   /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
   /// unless the exception type starts with `EXC_GUARD`.
-  public static var requirement: RuleRequirement { .anyOf(.guardException) }
+  package static var requirement: RuleRequirement { .anyOf(.guardException) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .user else { return nil }
     // A resource-kind report (bug_type 385) is summarised by resource-report.
     if context.report.kind == .resource { return nil }

@@ -3,10 +3,10 @@ import IPSDoctorSupport
 
 /// The CPU tried to execute code at an address that holds none: a call through a bad function
 /// pointer.
-public struct BadInstructionFetchRule: DiagnosisRule {
-  public init() {}
+package struct BadInstructionFetchRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "bad-instruction-fetch",
     title: "Call Through A Bad Function Pointer",
     summary: "The app jumped to an address that is not code, through a bad function pointer, block or method.",
@@ -33,9 +33,9 @@ public struct BadInstructionFetchRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, !fault.isBad0, let thread = context.crashedThread else {
       return nil
     }

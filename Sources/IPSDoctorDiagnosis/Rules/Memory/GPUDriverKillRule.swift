@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// The GPU driver killed the app for its GPU work: a GPU hang or restart blamed on the app.
-public struct GPUDriverKillRule: DiagnosisRule {
-  public init() {}
+package struct GPUDriverKillRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "gpu-driver-kill",
     title: "Killed By The GPU Driver",
     summary: "The GPU driver killed the app because its GPU commands hung or faulted the GPU and forced a restart.",
@@ -48,12 +48,12 @@ public struct GPUDriverKillRule: DiagnosisRule {
     ])
 
   /// `diagnose` needs a `gpus` frame on top of the crashed thread.
-  public static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
+  package static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
 
   /// The driver's kill path, with its guilt, first; `gpusKillClient` alone says less.
   static let guiltyFrames = ["gpus_ReturnGuiltyForHardwareRestart", "gpus_ReturnGuiltyForSoftwareRestart"]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // Every kill path is a "gpus" function: one search passes most reports.
     guard context.crashedThreadTop(8, contains: "gpus") != nil else { return nil }
     // Not in the background: that is opengl-background-render's signature.

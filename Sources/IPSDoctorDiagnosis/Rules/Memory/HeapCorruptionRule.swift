@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// malloc found its own data structures damaged (or a bad pointer passed to `free`) and aborted.
-public struct HeapCorruptionRule: DiagnosisRule {
-  public init() {}
+package struct HeapCorruptionRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "heap-corruption",
     title: "Heap Corruption Detected By malloc",
     summary: "malloc aborted because a pointer passed to free was not allocated, or its free lists were overwritten.",
@@ -66,7 +66,7 @@ public struct HeapCorruptionRule: DiagnosisRule {
     ])
 
   /// The reason text, or an abort or trap for the allocator's frames.
-  public static var requirement: RuleRequirement { .anyOf([.abort, .trap, .reasonText]) }
+  package static var requirement: RuleRequirement { .anyOf([.abort, .trap, .reasonText]) }
 
   /// What malloc writes to the Application Specific Information when it finds damage.
   static let messages = MarkerSet([
@@ -79,7 +79,7 @@ public struct HeapCorruptionRule: DiagnosisRule {
     "nanov2_guard_corruption", "xzm_abort",
   ])
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containingAny: Self.messages)
     // The allocator ends in abort() on older systems and in a trap (brk) on newer ones.
     let frame = context.isAbort || context.isTrap ? context.crashedThreadTop(10, containsAny: Self.frames) : nil

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `KERN_INVALID_ADDRESS` at an address that is not near zero: a dangling, corrupted or
 /// uninitialised pointer. A symptom, not a root cause.
-public struct InvalidAddressRule: DiagnosisRule {
-  public init() {}
+package struct InvalidAddressRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "invalid-address",
     title: "Access To An Unmapped Address",
     summary: "The app accessed unmapped memory, a symptom of a dangling, corrupted or uninitialised pointer.",
@@ -40,9 +40,9 @@ public struct InvalidAddressRule: DiagnosisRule {
     + "Malloc or Zombie Objects to find where."
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault,
       fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0
     else { return nil }

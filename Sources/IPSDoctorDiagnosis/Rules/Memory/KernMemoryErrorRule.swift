@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `KERN_MEMORY_ERROR`: a memory-mapped file could not be read (it vanished or the read failed).
-public struct KernMemoryErrorRule: DiagnosisRule {
-  public init() {}
+package struct KernMemoryErrorRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "kern-memory-error",
     title: "Memory-Mapped File Could Not Be Read",
     summary: "Memory mapped from a file could not be read: the file was truncated, deleted or on a vanished volume.",
@@ -30,9 +30,9 @@ public struct KernMemoryErrorRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .memoryError else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary =

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `EXC_ARM_DA_ALIGN` / `BUS_ADRALN`: a load or store at an address not aligned for its size.
-public struct MisalignedAccessRule: DiagnosisRule {
-  public init() {}
+package struct MisalignedAccessRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "misaligned-access",
     title: "Misaligned Memory Access",
     summary: "The app loaded or stored a value at an address not aligned for its type.",
@@ -32,9 +32,9 @@ public struct MisalignedAccessRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .misaligned else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary =

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `EXC_BAD_ACCESS` at an address in the unmapped zero page: a null pointer was dereferenced.
-public struct NullPointerDereferenceRule: DiagnosisRule {
-  public init() {}
+package struct NullPointerDereferenceRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "null-pointer-dereference",
     title: "Null Pointer Dereference",
     summary: "The app read or wrote memory at (or a small offset from) address zero through a null pointer.",
@@ -36,9 +36,9 @@ public struct NullPointerDereferenceRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .invalidAddress, !fault.isBad0,
       !fault.isPACFlagged, let address = fault.address, address < 0x10000
     else { return nil }

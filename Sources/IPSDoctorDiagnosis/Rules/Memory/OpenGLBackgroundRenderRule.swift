@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `gpus_ReturnNotPermittedKillClient`: OpenGL ES rendering while the app was in the background.
-public struct OpenGLBackgroundRenderRule: DiagnosisRule {
-  public init() {}
+package struct OpenGLBackgroundRenderRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "opengl-background-render",
     title: "OpenGL ES Rendering In The Background",
     summary: "The app issued OpenGL ES commands while in the background, and the GPU driver killed it.",
@@ -31,9 +31,9 @@ public struct OpenGLBackgroundRenderRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` needs a `gpus` frame on top of the crashed thread.
-  public static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
+  package static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let hit = context.crashedThreadTop(8, contains: "gpus_ReturnNotPermittedKillClient") else {
       return nil
     }

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "(possible pointer authentication failure)": a pointer whose arm64e signature did not verify.
-public struct PointerAuthenticationFailureRule: DiagnosisRule {
-  public init() {}
+package struct PointerAuthenticationFailureRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "pointer-authentication-failure",
     title: "Possible Pointer Authentication Failure",
     summary: "A signed pointer failed arm64e pointer authentication: it was corrupted, stale or forged.",
@@ -36,9 +36,9 @@ public struct PointerAuthenticationFailureRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.isPACFlagged, !fault.isBad0 else { return nil }
     if StackOverflowEvidence.isPresent(in: context) { return nil }  // stack-overflow
     var evidence = [fault.subtypeEvidence].compactMap { $0 }

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `KERN_PROTECTION_FAILURE`: an access the memory's protection forbids (a write to read-only
 /// memory, executing data), other than the stack guard.
-public struct ProtectionFailureRule: DiagnosisRule {
-  public init() {}
+package struct ProtectionFailureRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "protection-failure",
     title: "Access Forbidden By Memory Protection",
     summary: "The app accessed mapped memory in a way its protection forbids, such as writing read-only memory.",
@@ -32,9 +32,9 @@ public struct ProtectionFailureRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .protectionFailure else { return nil }
     if StackOverflowEvidence.stackGuard(in: context) != nil { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }

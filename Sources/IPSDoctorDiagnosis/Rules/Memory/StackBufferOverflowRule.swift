@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// The stack protector caught a local buffer overrun: `__stack_chk_fail` aborted the process.
-public struct StackBufferOverflowRule: DiagnosisRule {
-  public init() {}
+package struct StackBufferOverflowRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "stack-buffer-overflow",
     title: "Stack Buffer Overflow",
     summary: "A function wrote past the end of a local buffer; the stack protector noticed on return and aborted.",
@@ -51,9 +51,9 @@ public struct StackBufferOverflowRule: DiagnosisRule {
     ])
 
   /// The reason text or a frame symbol; an abort signal is needed either way.
-  public static var requirement: RuleRequirement { .anyOf([.abort, .reasonText]) }
+  package static var requirement: RuleRequirement { .anyOf([.abort, .reasonText]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let backtrace = context.crashedBacktrace else { return nil }
     let stated = context.reasonText(containing: "stack buffer overflow")
     // The frame alone only on the abort it leads to.

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// The thread ran off the end of its stack: a fault in the stack guard page, runaway recursion,
 /// or `___chkstk_darwin` probing past the stack.
-public struct StackOverflowRule: DiagnosisRule {
-  public init() {}
+package struct StackOverflowRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "stack-overflow",
     title: "Stack Overflow",
     summary: "A thread used up its stack through runaway recursion or huge stack frames and hit the guard page.",
@@ -41,9 +41,9 @@ public struct StackOverflowRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  public static var requirement: RuleRequirement { .anyOf(.memoryFault) }
+  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, let backtrace = context.crashedBacktrace else { return nil }
     // What the checks below add up to, known already: most reports stop here.
     guard StackOverflowEvidence.isPresent(in: context) else { return nil }

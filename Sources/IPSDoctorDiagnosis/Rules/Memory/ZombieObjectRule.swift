@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// A message to, or a retain/release of, an object that was already deallocated.
-public struct ZombieObjectRule: DiagnosisRule {
-  public init() {}
+package struct ZombieObjectRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "zombie-object",
     title: "Message To A Deallocated Object",
     summary: "The app used an Objective-C or Swift object after it was deallocated (a zombie).",
@@ -37,7 +37,7 @@ public struct ZombieObjectRule: DiagnosisRule {
 
   /// `context.memoryFault` (the runtime-frame path), or the reason text of an unrecognized
   /// selector (`UnrecognizedSelector.find`, the second path).
-  public static var requirement: RuleRequirement { .anyOf([.memoryFault, .reasonText]) }
+  package static var requirement: RuleRequirement { .anyOf([.memoryFault, .reasonText]) }
 
   /// Runtime functions that touch an object's class pointer or reference count first.
   static let runtimeSymbols = [
@@ -87,7 +87,7 @@ public struct ZombieObjectRule: DiagnosisRule {
     return nil
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     if let fault = context.memoryFault, !fault.isBad0, let runtime = Self.runtimeFault(in: context),
       !StackOverflowEvidence.isPresent(in: context)
     {

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// A panic report whose panic string is `btn_rst`: the user held the buttons to force-restart.
-public struct ForceResetRule: DiagnosisRule {
-  public init() {}
+package struct ForceResetRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "force-reset",
     title: "User Forced A Restart",
     summary:
@@ -40,9 +40,9 @@ public struct ForceResetRule: DiagnosisRule {
     ])
 
   /// `diagnose` starts with `guard context.report.kind == .panic`.
-  public static var requirement: RuleRequirement { .anyOf(.panicKind) }
+  package static var requirement: RuleRequirement { .anyOf(.panicKind) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .panic, let headline = context.report.panic?.headline else { return nil }
     // The message is the headline's text after "panic(cpu N caller 0x…): ".
     let message = KernelPanicRule.panicMessage(headline)

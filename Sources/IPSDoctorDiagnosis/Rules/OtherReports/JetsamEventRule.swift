@@ -2,8 +2,8 @@ import IPSDoctorSupport
 
 /// A jetsam event (bug_type 298) that is not the app crossing its own limit: a summary of who
 /// was killed and why.
-public struct JetsamEventRule: DiagnosisRule {
-  public init() {}
+package struct JetsamEventRule: DiagnosisRule {
+  package init() {}
 
   static let reasonMeanings: [String: String] = [
     "vm-pageshortage": "the system ran short of memory and reclaimed it from background processes",
@@ -16,7 +16,7 @@ public struct JetsamEventRule: DiagnosisRule {
     "idle-exit": "an idle process was asked to exit",
   ]
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "jetsam-event",
     title: "Jetsam Event",
     summary: "The system killed processes to free memory; a summary of the jetsam event report.",
@@ -67,9 +67,9 @@ public struct JetsamEventRule: DiagnosisRule {
     ])
 
   /// `guard let analysis = JetsamAnalysis(context)`, which needs `report.jetsam`.
-  public static var requirement: RuleRequirement { .anyOf(.jetsamSummary) }
+  package static var requirement: RuleRequirement { .anyOf(.jetsamSummary) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let analysis = JetsamAnalysis(context) else { return nil }
     let processes = analysis.jetsam.processes
     var evidence: [Evidence] = []

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// A kernel panic report (bug_type 210): the whole device or Mac restarted.
-public struct KernelPanicRule: DiagnosisRule {
-  public init() {}
+package struct KernelPanicRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "kernel-panic",
     title: "Kernel Panic",
     summary: "The operating system kernel panicked and the device restarted; this is not an app crash.",
@@ -39,7 +39,7 @@ public struct KernelPanicRule: DiagnosisRule {
     ])
 
   /// `diagnose` starts with `guard context.report.kind == .panic`.
-  public static var requirement: RuleRequirement { .anyOf(.panicKind) }
+  package static var requirement: RuleRequirement { .anyOf(.panicKind) }
 
   /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
   /// `text.replacing(target, with: " ")` over the bytes, for text that is all ASCII without
@@ -73,7 +73,7 @@ public struct KernelPanicRule: DiagnosisRule {
     return message
   }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .panic else { return nil }
     let panic = context.report.panic
     var evidence: [Evidence] = []

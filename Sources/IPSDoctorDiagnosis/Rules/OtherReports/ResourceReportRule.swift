@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// A resource report (CPU usage, disk writes, wakeups; bug_type 202, 145, 206, 185, 385, 327):
 /// the system measured heavy resource use. Usually not a crash.
-public struct ResourceReportRule: DiagnosisRule {
-  public init() {}
+package struct ResourceReportRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "resource-report",
     title: "Resource Usage Report",
     summary:
@@ -55,9 +55,9 @@ public struct ResourceReportRule: DiagnosisRule {
     ])
 
   /// `diagnose` starts with `guard context.report.kind == .resource`.
-  public static var requirement: RuleRequirement { .anyOf(.resourceKind) }
+  package static var requirement: RuleRequirement { .anyOf(.resourceKind) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .resource else { return nil }
     if ResourceException(context) != nil { return nil }
     let resource = context.report.resource

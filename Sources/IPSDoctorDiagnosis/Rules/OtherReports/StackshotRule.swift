@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// A stackshot (bug_type 288/188): the stacks of every process, taken for a hang, a slow event
 /// or on request.
-public struct StackshotRule: DiagnosisRule {
-  public init() {}
+package struct StackshotRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "stackshot",
     title: "Stackshot",
     summary: "The report is a stackshot of every process, taken for a hang or on request; it is not a crash.",
@@ -39,9 +39,9 @@ public struct StackshotRule: DiagnosisRule {
     ])
 
   /// `diagnose` starts with `guard context.report.kind == .stackshot`.
-  public static var requirement: RuleRequirement { .anyOf(.stackshotKind) }
+  package static var requirement: RuleRequirement { .anyOf(.stackshotKind) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .stackshot else { return nil }
     let stackshot = context.report.stackshot
     var evidence: [Evidence] = []

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// A system watchdog report (bug_type 409): a system service stopped checking in.
-public struct SystemWatchdogReportRule: DiagnosisRule {
-  public init() {}
+package struct SystemWatchdogReportRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "system-watchdog",
     title: "System Watchdog Report",
     summary:
@@ -35,9 +35,9 @@ public struct SystemWatchdogReportRule: DiagnosisRule {
     ])
 
   /// `diagnose` starts with `guard context.report.kind == .watchdog`.
-  public static var requirement: RuleRequirement { .anyOf(.watchdogKind) }
+  package static var requirement: RuleRequirement { .anyOf(.watchdogKind) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .watchdog else { return nil }
     var evidence: [Evidence] = [Evidence("bug_type", context.report.bugType?.rawValue ?? "409")]
     var summary = "This is a system watchdog report (bug_type 409), not an app crash."

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `EXC_RESOURCE` / `CPU` or `CPU_FATAL`: the process used more CPU than the system allows over
 /// an interval.
-public struct CPUResourceLimitRule: DiagnosisRule {
-  public init() {}
+package struct CPUResourceLimitRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "cpu-resource-limit",
     title: "CPU Usage Limit Exceeded",
     summary: "The process used more CPU than the system allows over an interval (EXC_RESOURCE CPU).",
@@ -61,9 +61,9 @@ public struct CPUResourceLimitRule: DiagnosisRule {
     ])
 
   /// `ResourceException` (type prefix `EXC_RESOURCE`), else `diagnoseResourceReport`'s `kind == .resource`.
-  public static var requirement: RuleRequirement { .anyOf([.resourceException, .resourceKind]) }
+  package static var requirement: RuleRequirement { .anyOf([.resourceException, .resourceKind]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
     guard resource.kind == .cpu else { return nil }
     return resource.finding(

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `EXC_RESOURCE` / `IO`: the process wrote more to disk than the system allows over an interval.
-public struct DiskWritesResourceLimitRule: DiagnosisRule {
-  public init() {}
+package struct DiskWritesResourceLimitRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "disk-writes-resource-limit",
     title: "Disk Writes Limit Exceeded",
     summary: "The process wrote more data to disk than the system allows over an interval (EXC_RESOURCE IO).",
@@ -51,9 +51,9 @@ public struct DiskWritesResourceLimitRule: DiagnosisRule {
 
   /// `ResourceException` (type prefix `EXC_RESOURCE`), else `diagnoseResourceReport`'s
   /// `kind == .resource`.
-  public static var requirement: RuleRequirement { .anyOf([.resourceException, .resourceKind]) }
+  package static var requirement: RuleRequirement { .anyOf([.resourceException, .resourceKind]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
     guard resource.kind == .io else { return nil }
     return resource.finding(

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// The app used more memory than its limit: a jetsam event (bug_type 298) with reason
 /// `per-process-limit`, or a crash report with `EXC_RESOURCE` / `MEMORY` or namespace `JETSAM`.
-public struct JetsamMemoryLimitRule: DiagnosisRule {
-  public init() {}
+package struct JetsamMemoryLimitRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "jetsam-memory-limit",
     title: "Memory Limit Exceeded",
     summary: "The system killed the app because its memory footprint exceeded the per-process limit.",
@@ -78,9 +78,9 @@ public struct JetsamMemoryLimitRule: DiagnosisRule {
 
   /// `JetsamAnalysis(context)` (needs `report.jetsam`), an `EXC_RESOURCE` type with a MEMORY
   /// subtype, or the JETSAM termination namespace.
-  public static var requirement: RuleRequirement { .anyOf([.jetsamSummary, .resourceException, .termination]) }
+  package static var requirement: RuleRequirement { .anyOf([.jetsamSummary, .resourceException, .termination]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     if let analysis = JetsamAnalysis(context) {
       guard let kill = analysis.limitKill else { return nil }
       let process = kill.process

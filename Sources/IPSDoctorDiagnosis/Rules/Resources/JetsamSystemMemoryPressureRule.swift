@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// A crash report whose `JETSAM` termination names a system-wide memory shortage
 /// (`vm-pageshortage`, thrashing, compressor exhaustion, …), not the app's own limit.
-public struct JetsamSystemMemoryPressureRule: DiagnosisRule {
-  public init() {}
+package struct JetsamSystemMemoryPressureRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "jetsam-system-memory-pressure",
     title: "Killed For System Memory Pressure",
     summary:
@@ -44,9 +44,9 @@ public struct JetsamSystemMemoryPressureRule: DiagnosisRule {
     ])
 
   /// `JetsamAnalysis.terminationReason` needs the JETSAM termination namespace.
-  public static var requirement: RuleRequirement { .anyOf(.termination) }
+  package static var requirement: RuleRequirement { .anyOf(.termination) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let stated = JetsamAnalysis.terminationReason(context.report.termination),
       JetsamAnalysis.systemPressureReasons.contains(stated.reason)
     else { return nil }

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `EXC_RESOURCE` / `WAKEUPS`: threads woke up more often than the system allows.
-public struct WakeupsResourceLimitRule: DiagnosisRule {
-  public init() {}
+package struct WakeupsResourceLimitRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "wakeups-resource-limit",
     title: "Thread Wakeups Limit Exceeded",
     summary: "The process woke threads more often than the system allows (EXC_RESOURCE WAKEUPS).",
@@ -42,9 +42,9 @@ public struct WakeupsResourceLimitRule: DiagnosisRule {
     ])
 
   /// `guard let resource = ResourceException(context)`: type prefix `EXC_RESOURCE`.
-  public static var requirement: RuleRequirement { .anyOf(.resourceException) }
+  package static var requirement: RuleRequirement { .anyOf(.resourceException) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context), resource.kind == .wakeups else { return nil }
     return resource.finding(
       of: self, context,

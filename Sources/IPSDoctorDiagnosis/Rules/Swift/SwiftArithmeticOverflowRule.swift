@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// Swift's checked arithmetic trapped: overflow, division by zero, or a lossy numeric conversion.
-public struct SwiftArithmeticOverflowRule: DiagnosisRule {
-  public init() {}
+package struct SwiftArithmeticOverflowRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-arithmetic-overflow",
     title: "Swift Arithmetic Overflow Or Division By Zero",
     summary: "Swift integer arithmetic overflowed or divided by zero, or a numeric conversion lost its value.",
@@ -39,7 +39,7 @@ public struct SwiftArithmeticOverflowRule: DiagnosisRule {
 
   /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
   /// `context.swiftFailures`.
-  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
 
   static let fragments = [
     "arithmetic overflow", "Arithmetic overflow", "Division by zero", "Division results in an overflow",
@@ -47,7 +47,7 @@ public struct SwiftArithmeticOverflowRule: DiagnosisRule {
     "because it is either infinite or NaN", "because the result would be",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let (failure, fragment) = SwiftFailure.find(in: context, containing: Self.fragments) else {
       return nil
     }

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "Simultaneous accesses to 0x…, but modification requires exclusive access".
-public struct SwiftExclusivityViolationRule: DiagnosisRule {
-  public init() {}
+package struct SwiftExclusivityViolationRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-exclusivity-violation",
     title: "Swift Exclusive Access Violation",
     summary: "A variable was modified while another access to it was in progress (Swift exclusivity).",
@@ -39,9 +39,9 @@ public struct SwiftExclusivityViolationRule: DiagnosisRule {
     examples: examples)
 
   /// Reason text (`reasonText(containing:)`), or `swift_beginAccess` on an abort or a trap.
-  public static var requirement: RuleRequirement { .anyOf([.reasonText, .abort, .trap]) }
+  package static var requirement: RuleRequirement { .anyOf([.reasonText, .abort, .trap]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "Simultaneous accesses to")
     let frame = context.crashedThreadTop(8, contains: "swift_beginAccess")
     guard text != nil || (frame != nil && (context.isAbort || context.isTrap)) else { return nil }

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `fatalError(_:)`, `precondition(_:_:)` or `assert(_:_:)` stopped the app with a message.
-public struct SwiftFatalErrorRule: DiagnosisRule {
-  public init() {}
+package struct SwiftFatalErrorRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-fatal-error",
     title: "Swift Fatal Error, Precondition Or Assertion",
     summary: "Swift code stopped the app on purpose: fatalError, a failed precondition or a failed assertion.",
@@ -35,7 +35,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` takes its failure from `SwiftFailure.all(in:)`, which is `context.swiftFailures`.
-  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
 
   /// Messages that other rules explain better: the Swift runtime rules here, and the Swift
   /// concurrency and framework fatal errors of the concurrency rules. Built once: as a computed
@@ -50,7 +50,7 @@ public struct SwiftFatalErrorRule: DiagnosisRule {
       "failed to find a currently active container",
     ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // The first candidate, without filtering (and copying) the ones after it.
     let candidate = SwiftFailure.all(in: context).first { failure in
       failure.kind != .runtimeMessage

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "Could not cast value of type 'X' to 'Y'": a failed `as!`.
-public struct SwiftForceCastFailedRule: DiagnosisRule {
-  public init() {}
+package struct SwiftForceCastFailedRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-force-cast-failed",
     title: "Swift Force Cast Failed",
     summary: "A Swift force cast (as!) met a value of another type.",
@@ -37,7 +37,7 @@ public struct SwiftForceCastFailedRule: DiagnosisRule {
     ],
     examples: examples)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "Could not cast value of type")
     let frame = context.crashedThreadTop(10, contains: "swift_dynamicCastFailure")
     guard text != nil || frame != nil else { return nil }

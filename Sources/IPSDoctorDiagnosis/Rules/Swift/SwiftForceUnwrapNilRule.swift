@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "Unexpectedly found nil while unwrapping an Optional value": a force unwrap of `nil`.
-public struct SwiftForceUnwrapNilRule: DiagnosisRule {
-  public init() {}
+package struct SwiftForceUnwrapNilRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-force-unwrap-nil",
     title: "Force Unwrap Of Nil",
     summary: "A Swift optional (! or an implicitly unwrapped T!) was unwrapped while it was nil.",
@@ -42,7 +42,7 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
 
   /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
   /// `context.swiftFailures`.
-  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
 
   static let fragments = [
     "Unexpectedly found nil while implicitly unwrapping an Optional value",
@@ -50,7 +50,7 @@ public struct SwiftForceUnwrapNilRule: DiagnosisRule {
     "Unexpectedly found nil",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let (failure, _) = SwiftFailure.find(in: context, containing: Self.fragments) else { return nil }
     let implicit = failure.message.prefilteredContains("implicitly")
     var evidence = [failure.evidence]

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "Fatal error: Index out of range": a Swift collection subscripted outside its bounds.
-public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
-  public init() {}
+package struct SwiftIndexOutOfRangeRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-index-out-of-range",
     title: "Swift Index Out Of Range",
     summary: "A Swift array, string or collection was accessed at an index outside its bounds.",
@@ -41,7 +41,7 @@ public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
 
   /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
   /// `context.swiftFailures`.
-  public static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
+  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
 
   static let fragments = [
     "Index out of range", "index out of range", "Range out of bounds", "Array index is out of range",
@@ -50,7 +50,7 @@ public struct SwiftIndexOutOfRangeRule: DiagnosisRule {
     "out of bounds",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let (failure, _) = SwiftFailure.find(in: context, containing: Self.fragments) else { return nil }
     var evidence = [failure.evidence]
     var summary =

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// A trap instruction in the app's (or the Swift runtime's) code with no message: a Swift runtime
 /// check whose message the build dropped. The generic fallback under the specific Swift rules.
-public struct SwiftTrapUnknownRule: DiagnosisRule {
-  public init() {}
+package struct SwiftTrapUnknownRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-trap-unknown",
     title: "Swift Runtime Trap Without A Message",
     summary: "The app stopped on a trap in its own code with no message; symbolicate to see which check failed.",
@@ -37,7 +37,7 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
     examples: examples)
 
   /// `diagnose` starts with `guard context.isTrap`.
-  public static var requirement: RuleRequirement { .anyOf(.trap) }
+  package static var requirement: RuleRequirement { .anyOf(.trap) }
 
   /// Signatures of traps that other rules own.
   static let otherTrapFrames = [
@@ -50,7 +50,7 @@ public struct SwiftTrapUnknownRule: DiagnosisRule {
   /// (built once: as a literal in `diagnose` the array would be allocated on every call).
   static let assertionFunctions = ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.isTrap, let backtrace = context.crashedBacktrace, let top = backtrace.frames.first
     else { return nil }
     // A message anywhere means a more specific rule (or none) applies.

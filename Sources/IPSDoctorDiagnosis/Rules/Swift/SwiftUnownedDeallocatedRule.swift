@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// "Attempted to read an unowned reference but object 0x… was already deallocated".
-public struct SwiftUnownedDeallocatedRule: DiagnosisRule {
-  public init() {}
+package struct SwiftUnownedDeallocatedRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "swift-unowned-deallocated",
     title: "Unowned Reference To A Deallocated Object",
     summary: "An unowned reference was read after the object it refers to was deallocated.",
@@ -37,7 +37,7 @@ public struct SwiftUnownedDeallocatedRule: DiagnosisRule {
     ],
     examples: examples)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "Attempted to read an unowned reference")
     let frame = context.crashedThreadTop(10, contains: "swift_abortRetainUnowned")
     guard text != nil || frame != nil else { return nil }

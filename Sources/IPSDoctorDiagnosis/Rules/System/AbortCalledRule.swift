@@ -2,8 +2,8 @@ import IPSDoctorSupport
 
 /// The generic fallback for `SIGABRT`: `abort()` was called (directly, by a C `assert`, or by a
 /// library) without a language exception, Swift runtime message or dyld cause.
-public struct AbortCalledRule: DiagnosisRule {
-  public init() {}
+package struct AbortCalledRule: DiagnosisRule {
+  package init() {}
 
   static let abortFrames = [
     "abort", "__assert_rtn", "__abort_message", "abort_with_payload", "abort_with_reason",
@@ -62,7 +62,7 @@ public struct AbortCalledRule: DiagnosisRule {
     "__cxa_rethrow", "swift_unexpectedError", "_assertionFailure", "fatalError",
   ]
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "abort-called",
     title: "Abort Called",
     summary:
@@ -141,9 +141,9 @@ public struct AbortCalledRule: DiagnosisRule {
     ])
 
   /// `diagnose` starts with `guard isAbort`: the abort signal or type, or a termination (namespace SIGNAL, code 6).
-  public static var requirement: RuleRequirement { .anyOf([.abort, .termination]) }
+  package static var requirement: RuleRequirement { .anyOf([.abort, .termination]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     let signal = report.exception?.signal ?? ""
     let isAbort =

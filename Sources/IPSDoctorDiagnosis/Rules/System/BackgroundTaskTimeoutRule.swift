@@ -2,8 +2,8 @@ import IPSDoctorSupport
 
 /// `0x2182bad2` / `0x2182bad3` / `0x2182bad4`: a background task, background URL session or
 /// background fetch did not complete in time.
-public struct BackgroundTaskTimeoutRule: DiagnosisRule {
-  public init() {}
+package struct BackgroundTaskTimeoutRule: DiagnosisRule {
+  package init() {}
 
   static let kinds: [UInt64: (what: String, fix: String)] = [
     0x2182bad2: (
@@ -23,7 +23,7 @@ public struct BackgroundTaskTimeoutRule: DiagnosisRule {
   /// The codes of `kinds`, inline (see `TerminationCodes`; a test checks they are the keys).
   static let codes = TerminationCodes(0x2182bad2, 0x2182bad3, 0x2182bad4)
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "background-task-timeout",
     title: "Background Task Timed Out",
     summary: "The system killed the app because a background task, URL session or fetch did not finish in time.",
@@ -53,9 +53,9 @@ public struct BackgroundTaskTimeoutRule: DiagnosisRule {
     examples: examples)
 
   /// Fires only on its termination codes (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes), let kind = Self.kinds[match.code]
     else { return nil }
     var evidence = [match.evidence]

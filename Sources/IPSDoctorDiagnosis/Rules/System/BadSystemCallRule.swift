@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// `EXC_CRASH (SIGSYS)`: the process made an invalid or forbidden system call.
-public struct BadSystemCallRule: DiagnosisRule {
-  public init() {}
+package struct BadSystemCallRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "bad-system-call",
     title: "Bad System Call",
     summary: "The process made an invalid or forbidden system call and was killed with SIGSYS.",
@@ -36,9 +36,9 @@ public struct BadSystemCallRule: DiagnosisRule {
     ])
 
   /// `guard isSIGSYS`: the exception's signal or type (an exception), or a termination (namespace SIGNAL, code 12).
-  public static var requirement: RuleRequirement { .anyOf([.exception, .termination]) }
+  package static var requirement: RuleRequirement { .anyOf([.exception, .termination]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let signal = context.report.exception?.signal ?? ""
     let isSIGSYS =
       signal.hasPrefix("SIGSYS") || context.report.exception?.type?.prefilteredContains("SIGSYS") == true

@@ -2,10 +2,10 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// `0xbaddd15c`: the system killed the app to reclaim disk space.
-public struct DiskSpaceReclaimRule: DiagnosisRule {
-  public init() {}
+package struct DiskSpaceReclaimRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "disk-space-reclaim",
     title: "Killed To Reclaim Disk Space",
     summary: "The system killed the app (0xbaddd15c) while clearing caches to free disk space.",
@@ -37,12 +37,12 @@ public struct DiskSpaceReclaimRule: DiagnosisRule {
     ])
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xbaddd15c)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     return finding(
       confidence: .definite,

@@ -2,8 +2,8 @@ import IPSDoctorSupport
 
 /// `0xdead10cc` ("deadlock"): the app held a file lock or SQLite database lock when it was
 /// suspended.
-public struct FileLockHeldInBackgroundRule: DiagnosisRule {
-  public init() {}
+package struct FileLockHeldInBackgroundRule: DiagnosisRule {
+  package init() {}
 
   /// `[code]`, inline (see `TerminationCodes`).
   static let codes = TerminationCodes(code)
@@ -13,7 +13,7 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
     "flock", "fcntl", "pwrite", "fsync",
   ]
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "file-lock-held-in-background",
     title: "File Lock Held While Suspended",
     summary: "The system killed the app (0xdead10cc) because it held a file or SQLite lock while being suspended.",
@@ -49,9 +49,9 @@ public struct FileLockHeldInBackgroundRule: DiagnosisRule {
     examples: examples)
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
     var summary =

@@ -2,8 +2,8 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// libdispatch trapped on misuse of its API: "BUG IN CLIENT OF LIBDISPATCH: …".
-public struct LibdispatchClientBugRule: DiagnosisRule {
-  public init() {}
+package struct LibdispatchClientBugRule: DiagnosisRule {
+  package init() {}
 
   static let marker = "BUG IN CLIENT OF LIBDISPATCH: "
 
@@ -56,7 +56,7 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
     ),
   ]
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "libdispatch-client-bug",
     title: "Libdispatch API Misuse",
     summary: "libdispatch detected misuse of its API (\"BUG IN CLIENT OF LIBDISPATCH\") and trapped.",
@@ -136,9 +136,9 @@ public struct LibdispatchClientBugRule: DiagnosisRule {
     ])
 
   /// `guard context.terminationText(containing:)`, which searches termination and reason texts.
-  public static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
+  package static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let found = context.terminationText(containing: "BUG IN CLIENT OF LIBDISPATCH") else { return nil }
     let message = found.detail.textFollowing(Self.marker) ?? found.detail
     if message.prefilteredContains("Block was expected to execute on queue"), SwiftIsolationTrap.isPresent(in: context)

@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// The crash reporter's watchdog found the main thread deadlocked (blocked on a lock it can never
 /// get), and the report shows where the main thread waits.
-public struct MainThreadDeadlockRule: DiagnosisRule {
-  public init() {}
+package struct MainThreadDeadlockRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "main-thread-deadlock",
     title: "Main Thread Deadlocked",
     summary:
@@ -49,7 +49,7 @@ public struct MainThreadDeadlockRule: DiagnosisRule {
     ])
 
   /// The statement is in the reason text.
-  public static var requirement: RuleRequirement { .anyOf(.reasonText) }
+  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
 
   /// Functions a blocked thread waits in, nearest the kernel first.
   static let waits = [
@@ -58,7 +58,7 @@ public struct MainThreadDeadlockRule: DiagnosisRule {
     "dispatch_semaphore_wait", "pthread_cond_wait", "pthread_rwlock",
   ]
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let statement = context.reasonText(containing: "main thread deadlocked") else { return nil }
     var evidence = [statement]
     var summary =

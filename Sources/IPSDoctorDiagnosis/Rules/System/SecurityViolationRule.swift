@@ -2,10 +2,10 @@ import IPSDoctorSupport
 
 /// `0x2bad45ec` ("too bad for security"): a legacy SpringBoard security-violation code, documented
 /// with "Process detected doing insecure drawing while in secure mode".
-public struct SecurityViolationRule: DiagnosisRule {
-  public init() {}
+package struct SecurityViolationRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "security-violation",
     title: "Security Violation",
     summary:
@@ -50,12 +50,12 @@ public struct SecurityViolationRule: DiagnosisRule {
     ])
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0x2bad45ec)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
     var summary = context.killedSentence(match) + " for a security violation."

@@ -1,10 +1,10 @@
 import IPSDoctorSupport
 
 /// The app sent itself a signal: `raise`, `kill` or `pthread_kill` called from the app's code.
-public struct SelfRaisedSignalRule: DiagnosisRule {
-  public init() {}
+package struct SelfRaisedSignalRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "self-raised-signal",
     title: "Signal Raised By The App",
     summary: "The app's own code sent the process a signal with raise(), kill() or pthread_kill(); no fault happened.",
@@ -59,7 +59,7 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
     ])
 
   /// `guard let signal = context.report.exception?.signal`.
-  public static var requirement: RuleRequirement { .anyOf(.signal) }
+  package static var requirement: RuleRequirement { .anyOf(.signal) }
 
   /// The kernel call and the functions that send a signal, as they appear on top of the thread.
   static let signalSenders = ["__pthread_kill", "pthread_kill", "raise", "kill", "__kill", "tgkill"]
@@ -76,7 +76,7 @@ public struct SelfRaisedSignalRule: DiagnosisRule {
 
   static let signalSenderBytes = signalSenders.map { Array($0.utf8) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     guard let signal = report.exception?.signal, let backtrace = context.crashedBacktrace else { return nil }
     // A fault is a fault even if a handler re-raised it; only software-sent signals here.

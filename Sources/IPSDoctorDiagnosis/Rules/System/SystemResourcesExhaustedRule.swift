@@ -2,10 +2,10 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// `0xd00d2bad`: the app used too many of a key system resource.
-public struct SystemResourcesExhaustedRule: DiagnosisRule {
-  public init() {}
+package struct SystemResourcesExhaustedRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "system-resources-exhausted",
     title: "Excessive System Resource Use",
     summary: "The system killed the app (0xd00d2bad) for excessive use of key system resources.",
@@ -37,12 +37,12 @@ public struct SystemResourcesExhaustedRule: DiagnosisRule {
     ])
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xd00d2bad)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var summary = context.killedSentence(match) + " for excessive use of key system resources."
     if context.report.threads.count > 64 {

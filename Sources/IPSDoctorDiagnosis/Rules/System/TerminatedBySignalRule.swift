@@ -2,8 +2,8 @@ import IPSDoctorSupport
 
 /// `EXC_CRASH (SIGTERM)`, `(SIGQUIT)`, `(SIGHUP)` or `(SIGINT)`: another process asked the app to
 /// quit.
-public struct TerminatedBySignalRule: DiagnosisRule {
-  public init() {}
+package struct TerminatedBySignalRule: DiagnosisRule {
+  package init() {}
 
   static let signals: [String: String] = [
     "SIGTERM":
@@ -28,7 +28,7 @@ public struct TerminatedBySignalRule: DiagnosisRule {
     }
   }
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "terminated-by-signal",
     title: "Terminated By Another Process",
     summary: "Another process asked the app to quit with a termination signal (SIGTERM, SIGQUIT, SIGHUP or SIGINT).",
@@ -70,9 +70,9 @@ public struct TerminatedBySignalRule: DiagnosisRule {
     ])
 
   /// `diagnose` starts with `guard let signal = context.report.exception?.signal`.
-  public static var requirement: RuleRequirement { .anyOf(.signal) }
+  package static var requirement: RuleRequirement { .anyOf(.signal) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let signal = context.report.exception?.signal, Self.mayStartWithName(signal),
       let name = Self.signals.keys.first(where: { signal.hasPrefix($0) }), let meaning = Self.signals[name]
     else { return nil }

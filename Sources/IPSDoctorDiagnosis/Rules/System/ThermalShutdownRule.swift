@@ -2,10 +2,10 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// `0xc00010ff` ("cool off"): the system killed the app during a thermal event.
-public struct ThermalShutdownRule: DiagnosisRule {
-  public init() {}
+package struct ThermalShutdownRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "thermal-shutdown",
     title: "Thermal Shutdown",
     summary: "The system killed the app (0xc00010ff) to cool the device down.",
@@ -48,12 +48,12 @@ public struct ThermalShutdownRule: DiagnosisRule {
     ])
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xc00010ff)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var summary =
       context.killedSentence(match)

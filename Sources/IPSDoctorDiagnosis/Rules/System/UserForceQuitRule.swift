@@ -2,10 +2,10 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// `0xdeadfa11` ("dead fall"): the user force-quit the app.
-public struct UserForceQuitRule: DiagnosisRule {
-  public init() {}
+package struct UserForceQuitRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "user-force-quit",
     title: "User Force Quit",
     summary: "The user force-quit the app (0xdeadfa11); this is not a crash.",
@@ -37,12 +37,12 @@ public struct UserForceQuitRule: DiagnosisRule {
     ])
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xdeadfa11)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
     var summary =

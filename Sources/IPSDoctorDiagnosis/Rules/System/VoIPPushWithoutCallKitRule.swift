@@ -2,15 +2,15 @@ import IPSDoctorSupport
 
 /// `0xbaadca11` / PushKit's "Killing app because it never posted an incoming call to the system
 /// after receiving a PushKit VoIP push": a VoIP push was not reported to CallKit.
-public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
-  public init() {}
+package struct VoIPPushWithoutCallKitRule: DiagnosisRule {
+  package init() {}
 
   /// `[code]`, inline (see `TerminationCodes`).
   static let codes = TerminationCodes(code)
   static let code: UInt64 = 0xbaadca11
   static let reason = "never posted an incoming call to the system after receiving a PushKit VoIP push"
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "voip-push-without-callkit",
     title: "VoIP Push Not Reported To CallKit",
     summary: "The app received a PushKit VoIP push and did not report an incoming call to CallKit in time.",
@@ -53,9 +53,9 @@ public struct VoIPPushWithoutCallKitRule: DiagnosisRule {
     examples: examples)
 
   /// PushKit's text (`terminationText(containing:)`: termination and reason texts), else its termination code.
-  public static var requirement: RuleRequirement { .terminationCode(codes, or: [.terminationText, .reasonText]) }
+  package static var requirement: RuleRequirement { .terminationCode(codes, or: [.terminationText, .reasonText]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String
     // Both texts contain "never posted an incoming call", which most reports lack: one search

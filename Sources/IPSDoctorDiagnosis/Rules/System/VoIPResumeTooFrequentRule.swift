@@ -2,10 +2,10 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// `0xbad22222`: a VoIP app was resumed too often.
-public struct VoIPResumeTooFrequentRule: DiagnosisRule {
-  public init() {}
+package struct VoIPResumeTooFrequentRule: DiagnosisRule {
+  package init() {}
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "voip-resume-too-frequent",
     title: "VoIP App Resumed Too Frequently",
     summary: "The system killed a VoIP app (0xbad22222) because it was resumed too frequently.",
@@ -36,12 +36,12 @@ public struct VoIPResumeTooFrequentRule: DiagnosisRule {
     ])
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xbad22222)
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     return finding(
       confidence: .definite,

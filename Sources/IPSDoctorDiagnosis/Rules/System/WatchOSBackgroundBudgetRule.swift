@@ -1,8 +1,8 @@
 import IPSDoctorSupport
 
 /// `0xc51bad01` / `0xc51bad02` / `0xc51bad03`: a watchOS app exceeded its background budget.
-public struct WatchOSBackgroundBudgetRule: DiagnosisRule {
-  public init() {}
+package struct WatchOSBackgroundBudgetRule: DiagnosisRule {
+  package init() {}
 
   static let kinds: [UInt64: String] = [
     0xc51bad01: "it used too much CPU time while running a background task",
@@ -14,7 +14,7 @@ public struct WatchOSBackgroundBudgetRule: DiagnosisRule {
   /// The codes of `kinds`, inline (see `TerminationCodes`; a test checks they are the keys).
   static let codes = TerminationCodes(0xc51bad01, 0xc51bad02, 0xc51bad03)
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "watchos-background-budget",
     title: "Background Budget Exceeded On watchOS",
     summary: "The system killed a watchOS app that exceeded its background CPU or time budget.",
@@ -52,9 +52,9 @@ public struct WatchOSBackgroundBudgetRule: DiagnosisRule {
     ])
 
   /// Fires only on its termination codes (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes), let what = Self.kinds[match.code]
     else { return nil }
     return finding(

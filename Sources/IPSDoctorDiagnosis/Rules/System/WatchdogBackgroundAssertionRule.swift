@@ -2,12 +2,12 @@ import IPSDoctorSupport
 
 /// The app kept a background-task assertion (`beginBackgroundTask`) past the time the system
 /// allows, usually because `endBackgroundTask(_:)` was never called.
-public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
-  public init() {}
+package struct WatchdogBackgroundAssertionRule: DiagnosisRule {
+  package init() {}
 
   static let signature = "has active assertions beyond permitted time"
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "watchdog-background-assertion",
     title: "Background Task Not Ended In Time",
     summary: "The app held a background-task assertion beyond the permitted time and was killed.",
@@ -53,9 +53,9 @@ public struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     examples: examples)
 
   /// `guard context.terminationText(containing: "permitted")`: termination and reason texts.
-  public static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
+  package static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     // Both markers contain "permitted", which most reports lack: one search rules them out.
     guard context.terminationText(containing: "permitted") != nil,
       let text = context.terminationText(containing: Self.signature)

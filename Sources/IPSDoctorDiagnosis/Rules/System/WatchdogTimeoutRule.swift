@@ -2,14 +2,14 @@ import IPSDoctorSupport
 
 /// `0x8badf00d` ("ate bad food"): the system watchdog killed an app whose main thread did not
 /// respond in time to a launch, scene update or exit.
-public struct WatchdogTimeoutRule: DiagnosisRule {
-  public init() {}
+package struct WatchdogTimeoutRule: DiagnosisRule {
+  package init() {}
 
   /// `[code]`, inline (see `TerminationCodes`).
   static let codes = TerminationCodes(code)
   static let code: UInt64 = 0x8badf00d
 
-  public static let description = RuleDescription(
+  package static let description = RuleDescription(
     id: "watchdog-timeout",
     title: "Watchdog Timeout",
     summary: "The system watchdog killed the app (0x8badf00d) because its main thread did not respond in time.",
@@ -56,9 +56,9 @@ public struct WatchdogTimeoutRule: DiagnosisRule {
     examples: examples)
 
   /// Fires only on its termination code (the first guard of `diagnose`).
-  public static var requirement: RuleRequirement { .terminationCode(codes) }
+  package static var requirement: RuleRequirement { .terminationCode(codes) }
 
-  public func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     let text = context.terminationDescription
     if text.prefilteredContains("has active assertions beyond permitted time") { return nil }
