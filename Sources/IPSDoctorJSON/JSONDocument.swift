@@ -14,7 +14,7 @@ import IPSDoctorSupport
 /// Nothing is allocated per value while parsing: strings stay undecoded and numbers keep their
 /// exact value in the entry. Readers walk the tape with ``JSONNode``s (keys compared as bytes) and
 /// decode only the values they use; ``value`` builds the ``JSONValue`` tree on demand.
-package struct JSONDocument: Sendable, Equatable {
+@usableFromInline package struct JSONDocument: Sendable, Equatable {
   /// The tape: one entry per value, in source order.
   @usableFromInline let tape: [JSONTapeEntry]
   /// Holds the document's bytes at `byteOffset..<byteOffset + byteCount`: the array the document was
@@ -68,7 +68,7 @@ package struct JSONDocument: Sendable, Equatable {
 
   /// Two documents are equal when their values are (formatting and key order within the source
   /// aside, exactly as ``JSONValue`` compares).
-  package static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
+  @usableFromInline package static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
     (lhs.tape == rhs.tape && lhs.withView { left in rhs.withView { right in left.bytes.elementsEqual(right.bytes) } })
       || lhs.value == rhs.value
   }

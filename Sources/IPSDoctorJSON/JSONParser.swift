@@ -173,7 +173,7 @@ package enum JSONParser {
 
 // MARK: - Reader
 
-package enum ASCII {
+@usableFromInline package enum ASCII {
   static let quote: UInt8 = 0x22
   @inlinable package static var backslash: UInt8 { 0x5C }
   static let slash: UInt8 = 0x2F
