@@ -104,9 +104,8 @@ package enum JSONParser {
     var failure: JSONError?
     // The tape is written straight into the array's storage, which never moves while the tape pass
     // runs: a document with more values than the estimate (about one value per 9 bytes in crash
-    // reports) is read again, into room for the whole document at the density of the part already
-    // read. Every entry starts at a byte of its own, so `slice.count` entries (and the two a step
-    // checks room for) always suffice.
+    // reports) is read again into four times the room. Every entry starts at a byte of its own, so
+    // `slice.count` entries (and the two a step checks room for) always suffice.
     var capacity = min(min(slice.count, expectedBytes ?? slice.count) / 8 + 16, 1 << 20)
     var tape: [JSONTapeEntry]
     var tapeCount = 0
@@ -129,8 +128,9 @@ package enum JSONParser {
         initialized = full ? 0 : tapeCount
       }
       if !full { break }
-      capacity = Self.capacityAfterFullPass(
-        capacity: capacity, entries: tapeCount, bytesRead: end, bytes: slice.count)
+      // At least the room a document without `expectedBytes` gets: a wrong guess costs one short
+      // pass at most.
+      capacity = min(max(capacity * 4, min(slice.count / 8 + 16, 1 << 20)), slice.count + 2)
     }
     var document: JSONDocument?
     if tapeCount > 0 {
@@ -550,18 +550,5 @@ struct JSONTapeReader {
       }
       position += 1
     }
-  }
-}
-
-extension JSONParser {
-  /// The room for a second pass after `capacity` entries filled up when `bytesRead` of `bytes`
-  /// were read: the whole document at the density read so far, plus a sixteenth. At least twice
-  /// the room (so a document denser at its end costs few passes) and at least what a document
-  /// without `expectedBytes` gets; at most `bytes + 2`, which always suffices. A document far
-  /// larger than the first guess is so read twice, not once per growth step.
-  static func capacityAfterFullPass(capacity: Int, entries: Int, bytesRead: Int, bytes: Int) -> Int {
-    let estimate = Int((Double(entries) * Double(bytes) / Double(max(bytesRead, 1))).rounded(.up))
-    let room = max(max(capacity * 2, estimate + estimate / 16 + 16), min(bytes / 8 + 16, 1 << 20))
-    return min(room, bytes + 2)
   }
 }

@@ -175,25 +175,4 @@ struct TapeLayoutTests {
       }
     }
   }
-
-  @Test("A document that outgrows the first guess keeps a tape sized to it, not to a growth factor")
-  func tapeRoomFollowsTheDocument() {
-    // 1.5 M values, past the first pass's 1 M entries: the second pass is sized from the first.
-    var text = Array("[".utf8)
-    for index in 0..<300_000 { text += Array("{\"a\":\(index % 10),\"b\":2},".utf8) }
-    text[text.count - 1] = UInt8(ascii: "]")
-    let parsed = text.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: 0) }
-    let tape = parsed.document?.tape
-    #expect(parsed.error == nil)
-    #expect(tape?.count == 1 + 300_000 * 5)
-    // At most an eighth over what it holds (room grown fourfold at a time kept 1.4 times here).
-    #expect((tape?.capacity ?? 0) <= (tape?.count ?? 0) + (tape?.count ?? 0) / 8)
-
-    // The estimate's bounds: at least twice the room, never past one entry a byte.
-    #expect(JSONParser.capacityAfterFullPass(capacity: 100, entries: 100, bytesRead: 1_000, bytes: 1_000) >= 200)
-    #expect(JSONParser.capacityAfterFullPass(capacity: 1 << 20, entries: 1 << 20, bytesRead: 10, bytes: 100) == 102)
-    let estimated = JSONParser.capacityAfterFullPass(
-      capacity: 1 << 20, entries: 1 << 20, bytesRead: 9_000_000, bytes: 90_000_000)
-    #expect(estimated >= 10 << 20 && estimated <= 11 << 20)
-  }
 }
