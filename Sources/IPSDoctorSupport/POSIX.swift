@@ -221,7 +221,7 @@ package enum POSIX {
   /// Appends `text` to the file at `path`, creating it (mode 0644) when missing; whether all of
   /// it was written. (GitHub's step summary file is appended to this way.)
   package static func append(_ text: String, toFile path: String) -> Bool {
-    let fd = PathName(path).withCString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+    let fd = openFile(PathName(path), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return false }
     defer { close(fd) }
     return writeAll(fd, text)
