@@ -23,13 +23,68 @@ import IPSDoctorSupport
   @usableFromInline let source: [UInt8]
   @usableFromInline let byteOffset: Int
   @usableFromInline let byteCount: Int
+  /// The containers that lost values to the ``JSONTapeBudget`` the document was read with, in tape
+  /// order; empty when every value was kept.
+  package let omissions: [JSONOmission]
+  /// Whether the budget cut more than the tails of long arrays: values after its outline or total
+  /// limit were not kept, so a member that the document has may be missing from the tape.
+  package let isAbridged: Bool
 
   /// The tape and where its bytes are, as ``JSONParser`` makes them.
-  init(tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int) {
+  init(
+    tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int, omissions: [JSONOmission] = [],
+    isAbridged: Bool = false
+  ) {
     self.tape = tape
     self.source = source
     self.byteOffset = byteOffset
     self.byteCount = byteCount
+    self.omissions = omissions
+    self.isAbridged = isAbridged
+  }
+
+  /// The path from the root to the value at tape index `index` (empty for the root, and for an
+  /// index that no value starts at).
+  package func path(to index: Int) -> JSONPath {
+    withView { view in
+      let entries = view.entries
+      var path = JSONPath()
+      var container = 0
+      search: while container != index, container < entries.count {
+        let entry = entries[container]
+        guard entry.kind == .array || entry.kind == .object else { break }
+        let isObject = entry.kind == .object
+        var child = container + 1
+        var position = 0
+        while child < entry.containerEnd {
+          let value = isObject ? child + 1 : child
+          let next = entries[value].indexAfter(value)
+          if index >= value && index < next {
+            path =
+              isObject
+              ? path.appending(JSONTapeEntry.decodedString(entries[child], in: view.bytes))
+              : path.appending(position)
+            container = value
+            continue search
+          }
+          child = next
+          position += 1
+        }
+        return JSONPath()
+      }
+      return path
+    }
+  }
+
+  /// How many values the container at tape index `index` lost to the budget.
+  package func omittedCount(at index: Int) -> Int {
+    var low = 0
+    var high = omissions.count
+    while low < high {
+      let middle = (low + high) / 2
+      if omissions[middle].index < index { low = middle + 1 } else { high = middle }
+    }
+    return low < omissions.count && omissions[low].index == index ? omissions[low].count : 0
   }
 
   init(bytes: [UInt8], entries: [JSONTapeEntry]) {

@@ -87,10 +87,12 @@ package enum JSONParser {
   /// of a copy of its bytes. `expectedBytes`, when known, is about how long the document is (a
   /// report's header line): the tape's room is sized for it rather than for all of `buffer`.
   ///
+  /// With a `budget`, the tape keeps only what the budget allows (``JSONDocument/omissions``).
+  ///
   /// `maxBytes` (at most ``maxTapeBytes``) is for tests of that limit.
   package static func documentPrefix(
     _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int = defaultMaxDepth,
-    maxBytes: Int = maxTapeBytes, source: [UInt8]? = nil, expectedBytes: Int? = nil
+    maxBytes: Int = maxTapeBytes, source: [UInt8]? = nil, expectedBytes: Int? = nil, budget: JSONTapeBudget? = nil
   ) -> (document: JSONDocument?, end: Int, error: JSONError?) {
     // The tape's offsets are relative to `start`; errors and `end` are reported in `buffer`.
     let from = min(start, buffer.count)
@@ -107,19 +109,36 @@ package enum JSONParser {
     // reports) is read again into four times the room. Every entry starts at a byte of its own, so
     // `slice.count` entries (and the two a step checks room for) always suffice.
     var capacity = min(min(slice.count, expectedBytes ?? slice.count) / 8 + 16, 1 << 20)
+    if let budget {
+      // A capped pass holds at most `maxEntries` entries besides the open containers and their keys.
+      capacity = min(min(budget.maxEntries, slice.count) + 2 * maxDepth + 16, slice.count + 2)
+    }
     var tape: [JSONTapeEntry]
     var tapeCount = 0
+    let budgetState = budget.map { budget in
+      let state = UnsafeMutablePointer<TapeBudgetState>.allocate(capacity: 1)
+      state.initialize(to: TapeBudgetState(budget: budget, maxDepth: maxDepth))
+      return state
+    }
+    defer {
+      budgetState?.deinitialize(count: 1)
+      budgetState?.deallocate()
+    }
     while true {
       var full = false
       failure = nil
+      if let budgetState, let budget {
+        budgetState.pointee = TapeBudgetState(budget: budget, maxDepth: maxDepth)
+      }
       tape = [JSONTapeEntry](unsafeUninitializedCapacity: capacity) { room, initialized in
-        var reader = JSONTapeReader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: room)
+        var reader = JSONTapeReader(
+          bytes: base, count: slice.count, maxDepth: maxDepth, tape: room, budget: budgetState)
         do throws(JSONError) {
           reader.skipWhitespace()
           guard reader.position < reader.count else {
             throw JSONTapeReader.error(.empty, at: reader.position)
           }
-          full = !(try reader.parseValue())
+          full = !(try budget == nil ? reader.parseValue(WholeTape.self) : reader.parseValue(CappedTape.self))
         } catch {
           failure = error
         }
@@ -144,11 +163,16 @@ package enum JSONParser {
         }
       }
       let copied = min(end, slice.count)
+      let omissions = budgetState?.pointee.omissions.sorted { $0.index < $1.index } ?? []
+      let isAbridged = budgetState?.pointee.isAbridged ?? false
       if let source {
-        document = JSONDocument(tape: tape, source: source, byteOffset: from, byteCount: copied)
+        document = JSONDocument(
+          tape: tape, source: source, byteOffset: from, byteCount: copied, omissions: omissions,
+          isAbridged: isAbridged)
       } else {
         document = JSONDocument(
-          tape: tape, source: Array(UnsafeBufferPointer(rebasing: slice[..<copied])), byteOffset: 0, byteCount: copied)
+          tape: tape, source: Array(UnsafeBufferPointer(rebasing: slice[..<copied])), byteOffset: 0, byteCount: copied,
+          omissions: omissions, isAbridged: isAbridged)
       }
     }
     guard var failure else { return (document, start + end, nil) }
@@ -191,6 +215,39 @@ package enum JSONParser {
   static let space: UInt8 = 0x20
 }
 
+/// A capped tape pass's budget, and what it has not kept so far.
+struct TapeBudgetState {
+  let budget: JSONTapeBudget
+  /// How many values the open container at each depth (1 for the root) has not kept so far.
+  var omittedAtDepth: [Int]
+  /// The containers closed so far that did not keep all their values, in the order they closed.
+  /// Those inside a value that is later dropped are always the last ones.
+  var omissions: [JSONOmission] = []
+  /// Whether a value was dropped for the outline or total limit.
+  var isAbridged = false
+
+  init(budget: JSONTapeBudget, maxDepth: Int) {
+    self.budget = budget
+    omittedAtDepth = [Int](repeating: 0, count: maxDepth + 2)
+  }
+}
+
+/// Whether a tape pass can drop values (see ``JSONTapeReader/parseValue(_:)``): a type, not a
+/// flag, so that the pass that keeps every value is compiled without the budget's checks.
+protocol TapeMode {
+  static var drops: Bool { get }
+}
+
+/// A pass that keeps every value.
+enum WholeTape: TapeMode {
+  static var drops: Bool { false }
+}
+
+/// A pass that keeps what the reader's ``JSONTapeBudget`` allows.
+enum CappedTape: TapeMode {
+  static var drops: Bool { true }
+}
+
 /// The tape pass. Everything on the hot path is inlined into ``parseValue()``; errors are built by
 /// `@inline(never)` functions so the loop stays small, and the rare cases (escapes, non-ASCII
 /// text, negative or non-integral numbers) leave the fast paths for the general code.
@@ -215,15 +272,22 @@ struct JSONTapeReader {
   var tapeCount = 0
   let tapeCapacity: Int
 
+  /// A capped pass's budget and what it did not keep (``parseValue(_:)`` with ``CappedTape``),
+  /// owned by the caller: a pointer, so that the copies of the reader the pass makes copy no
+  /// reference-counted storage.
+  let budget: UnsafeMutablePointer<TapeBudgetState>?
+
   /// `tape` is uninitialized storage with room for at least 2 entries.
   init(
-    bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>
+    bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>,
+    budget: UnsafeMutablePointer<TapeBudgetState>? = nil
   ) {
     self.bytes = bytes
     self.count = count
     self.maxDepth = maxDepth
     self.tape = tape.baseAddress!
     tapeCapacity = tape.count
+    self.budget = budget
   }
 
   var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
@@ -321,8 +385,9 @@ struct JSONTapeReader {
 
   /// Parses one value without recursion: the open containers are linked through their tape
   /// entries, so the depth limit, not the thread's stack size, bounds nesting. Returns false,
-  /// having read part of it, when the tape is full.
-  mutating func parseValue() throws(JSONError) -> Bool {
+  /// having read part of it, when the tape is full. `Mode` is ``CappedTape`` for a pass that keeps
+  /// what ``budget`` allows, ``WholeTape`` for one that keeps every value (and has no budget checks).
+  mutating func parseValue<Mode: TapeMode>(_ mode: Mode.Type = WholeTape.self) throws(JSONError) -> Bool {
     // The loop works on a local copy, which the optimizer keeps in registers as long as its
     // address is never passed to a function that is not inlined (slow paths run on copies of
     // their own, see `onCopy`); it is written back once at the end.
@@ -340,6 +405,8 @@ struct JSONTapeReader {
     // Set when an error is about the innermost container itself (a missing ',' say), so its path
     // stops at the container rather than naming the next member.
     var atContainer = false
+    /// Capped passes: the tape index of the value just completed.
+    var completed = 0
     do throws(JSONError) {
       document: while true {
         guard r.hasRoom else {
@@ -378,14 +445,17 @@ struct JSONTapeReader {
         switch r.bytes[r.position] {
         case ASCII.quote:
           try r.placeString()
+          if Mode.drops { completed = r.tapeCount }
           r.tapeCount &+= 1
         case ASCII.zero...ASCII.nine, ASCII.minus:
           try r.placeNumber()
+          if Mode.drops { completed = r.tapeCount }
           r.tapeCount &+= 1
         case ASCII.openBrace, ASCII.openBracket:
           if depth >= r.maxDepth { throw Self.error(.tooDeep(limit: r.maxDepth), at: r.position) }
           let isObject = r.bytes[r.position] == ASCII.openBrace
           let index = r.tapeCount
+          if Mode.drops { completed = index }
           r.append(JSONTapeEntry(kind: isObject ? .object : .array, start: r.position))
           r.position &+= 1
           r.skipWhitespace()
@@ -398,18 +468,22 @@ struct JSONTapeReader {
             open = index
             openIsObject = isObject
             depth &+= 1
+            if Mode.drops { r.budget!.pointee.omittedAtDepth[depth] = 0 }
             readKey = isObject
             continue
           }
         case UInt8(ascii: "t"):
           try r.expectLiteral("true", word: 0x6575_7274)
+          if Mode.drops { completed = r.tapeCount }
           r.append(JSONTapeEntry(kind: .true, start: r.position - 4))
         case UInt8(ascii: "f"):
           // "alse", after the "f" the dispatch has seen.
           try r.expectLiteral("false", word: 0x6573_6C61, at: 1)
+          if Mode.drops { completed = r.tapeCount }
           r.append(JSONTapeEntry(kind: .false, start: r.position - 5))
         case UInt8(ascii: "n"):
           try r.expectLiteral("null", word: 0x6C6C_756E)
+          if Mode.drops { completed = r.tapeCount }
           r.append(JSONTapeEntry(kind: .null, start: r.position - 4))
         default:
           throw r.unexpected("a value")
@@ -418,7 +492,9 @@ struct JSONTapeReader {
         // A value is complete: count it in its container, closing as many containers as end here.
         while true {
           guard open >= 0 else { break document }
-          r.tape[open].word &+= 1  // its `end`
+          if !Mode.drops || !r.drop(completed, in: open, isObject: openIsObject, depth: depth) {
+            r.tape[open].word &+= 1  // its `end`
+          }
           r.skipWhitespace()
           guard r.position < r.count else {
             atContainer = true
@@ -435,6 +511,10 @@ struct JSONTapeReader {
             r.position &+= 1
             let parent = r.parent(of: open)
             r.close(open)
+            if Mode.drops {
+              r.recordOmissions(of: open, depth: depth)
+              completed = open
+            }
             open = parent
             openIsObject = parent >= 0 && r.tape[parent].kind == .object
             depth &-= 1
@@ -454,7 +534,7 @@ struct JSONTapeReader {
         open = parent(of: open)
         pendingKey = open >= 0 && tape[open].kind == .object
       }
-      throw failed(error, open: open, pendingKey: pendingKey, atContainer: atContainer)
+      throw failed(error, open: open, depth: depth, pendingKey: pendingKey, atContainer: atContainer)
     }
     self = r
     return true
@@ -479,7 +559,7 @@ struct JSONTapeReader {
   /// Adds the open containers to the error's path (innermost first; JSONParser reverses it once)
   /// and closes them, dropping the member or element that was being read when the input broke.
   @inline(never)
-  mutating func failed(_ error: JSONError, open: Int, pendingKey: Bool, atContainer: Bool) -> JSONError {
+  mutating func failed(_ error: JSONError, open: Int, depth: Int, pendingKey: Bool, atContainer: Bool) -> JSONError {
     var failure = error
     var container = open
     var inner = -1
@@ -501,15 +581,49 @@ struct JSONTapeReader {
     if pendingKey { tapeCount -= 1 }  // a key whose value failed
     container = open
     inner = -1
+    var containerDepth = depth
     while container >= 0 {
       let parent = parent(of: container)
       // The container closed just before this one counts as one of its values.
       tape[container].word += inner >= 0 ? 1 : 0
       close(container)
+      recordOmissions(of: container, depth: containerDepth)
       inner = container
       container = parent
+      containerDepth -= 1
     }
     return failure
+  }
+
+  // MARK: Budget (capped passes only)
+
+  /// Drops the value just completed at tape index `index`, the newest value of the open container
+  /// `container` at `depth`, when the budget does not keep it: the tape goes back to where the
+  /// value (in an object, its key) started. Returns whether it was dropped.
+  @inline(__always)
+  mutating func drop(_ index: Int, in container: Int, isObject: Bool, depth: Int) -> Bool {
+    guard let state = budget else { return false }
+    let budget = state.pointee.budget
+    let overTotal = tapeCount > budget.maxEntries
+    let overOutline = !isObject && depth >= budget.outlineDepth && tapeCount > budget.outlineEntries
+    let overArray = !isObject && Int(truncatingIfNeeded: tape[container].word & 0xFFFF_FFFF) >= budget.maxArrayElements
+    guard overTotal || overOutline || overArray else { return false }
+    let start = isObject ? index - 1 : index
+    while let last = state.pointee.omissions.last, last.index >= start { state.pointee.omissions.removeLast() }
+    tapeCount = start
+    state.pointee.omittedAtDepth[depth] += 1
+    if overTotal || (overOutline && !overArray) { state.pointee.isAbridged = true }
+    return true
+  }
+
+  /// Records, as the container at `index` and `depth` closes, how many values it did not keep.
+  @inline(__always)
+  func recordOmissions(of index: Int, depth: Int) {
+    guard let state = budget, depth < state.pointee.omittedAtDepth.count else { return }
+    let omitted = state.pointee.omittedAtDepth[depth]
+    guard omitted > 0 else { return }
+    state.pointee.omissions.append(JSONOmission(index: index, count: omitted))
+    state.pointee.omittedAtDepth[depth] = 0
   }
 
   @inline(never)
