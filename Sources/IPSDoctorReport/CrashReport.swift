@@ -140,6 +140,9 @@ public struct CrashReport: Sendable, Equatable {
   public var warnings: [ReportWarning]
   /// Set when the body could not be parsed; the header and whatever came before are still usable.
   package var bodyError: ReportError?
+  /// Set when the body was too large to keep whole and values beyond the long arrays' tails were
+  /// not kept (see `BodyBudget`): a field the report has may be missing from it.
+  package var isAbridged = false
   /// Where ``bundleInfo``, ``storeInfo`` and ``legacyInfo`` come from. No rule reads them, so
   /// their trees are built when asked for, not for every report.
   var bodyTrees = BodyTrees.none

@@ -97,8 +97,10 @@ public enum ReportReader {
 
     // The header is one line: its tape is sized for that line, not for the whole file.
     let lineEnd = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: jsonStart) ?? buffer.count
+    // A file without a header line starts with its body, which may be large.
     let (parsed, firstEnd, failure) = JSONParser.documentPrefix(
-      buffer, from: jsonStart, source: source, expectedBytes: lineEnd - jsonStart)
+      buffer, from: jsonStart, source: source, expectedBytes: lineEnd - jsonStart,
+      budget: BodyBudget.forBody(bytes: buffer.count - jsonStart))
     if let error = failure {
       let firstLineEnd = Scan.endOfLine(buffer, from: jsonStart)
       let damage = ReportWarning(
@@ -201,7 +203,8 @@ public enum ReportReader {
     _ buffer: UnsafeBufferPointer<UInt8>, from bodyStart: Int, header: IPSHeader?,
     headerDocument: JSONDocument?, warnings: [ReportWarning], texts: SharedTexts?, source: [UInt8]? = nil
   ) throws(ReportError) -> CrashReport {
-    let (parsed, end, failure) = JSONParser.documentPrefix(buffer, from: bodyStart, source: source)
+    let (parsed, end, failure) = JSONParser.documentPrefix(
+      buffer, from: bodyStart, source: source, budget: BodyBudget.forBody(bytes: buffer.count - bodyStart))
     if let failure {
       let bodyError = ReportError(failure, context: "the report body is not valid JSON")
       if var salvaged = salvage(
@@ -523,6 +526,10 @@ extension CrashReport {
         ReportWarning(
           location: "line \(SourceLocation(offset: trailing, in: buffer).line)",
           message: "ignored \(buffer.count - trailing) bytes of text after the report body"))
+    }
+    if !body.omissions.isEmpty {
+      self.warnings += BodyBudget.warnings(for: body)
+      isAbridged = body.isAbridged
     }
   }
 }

@@ -57,6 +57,7 @@ public enum Doctor {
   ) -> DiagnosisResult {
     let context = DiagnosisContext(report: report)
     let isDamaged = context.report.bodyError != nil
+    let isAbridged = context.report.isAbridged
     let traits = ReportTraits(context)
     var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
     for (order, rule) in rules.enumerated() {
@@ -66,6 +67,9 @@ public enum Doctor {
         if isDamaged && diagnosis.confidence == .definite {
           diagnosis.confidence = .likely
           diagnosis.summary += " (The report is damaged; this was read from the part before the damage.)"
+        } else if isAbridged && diagnosis.confidence == .definite {
+          diagnosis.confidence = .likely
+          diagnosis.summary += " (The report was too large to keep whole; this was read from the part kept.)"
         }
         found.append((diagnosis, rule.description.specificity, order))
       }

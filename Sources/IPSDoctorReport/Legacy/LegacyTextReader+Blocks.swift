@@ -24,6 +24,7 @@ extension LegacyTextReader {
       if let image = LegacyTextLine.binaryImage(
         bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots, texts: texts, isASCII: isASCII)
       {
+        guard keeps(.images, count: report.images.count) else { return true }
         // Kept only while they line up with the images.
         if imageKeySlots.count == report.images.count { imageKeySlots.append(slots) }
         report.images.append(image)
@@ -56,6 +57,11 @@ extension LegacyTextReader {
       }
       guard let (registers, esr) = LegacyTextLine.registers(bytes, line), !registers.isEmpty else { return false }
       lastContentLine = number
+      guard
+        keeps(
+          .registers(thread: report.threads[position].index),
+          count: report.threads[position].state?.registers.count ?? 0)
+      else { return true }
       addRegisters(registers, esr: esr, at: position)
       return true
     default:
@@ -122,6 +128,8 @@ extension LegacyTextReader {
       if Self.startsSection(bytes, line) { break }
       if let (key, _) = LegacyTextLine.keyValue(bytes, line), Field(bytes, key)?.isSectionLabel == true { break }
       let text = ByteScanner.trimmed(bytes, line)
+      let held = (report.termination?.details.count ?? 0) + (report.termination?.reasons.count ?? 0)
+      guard keeps(.lines("Termination Reason"), count: held) else { return }
       var termination = report.termination ?? Termination()
       if bytes[text.lowerBound] == 0x28 && bytes[text.upperBound - 1] == 0x29 {
         termination.details.append(LegacyTextLine.string(bytes, text))
@@ -136,7 +144,9 @@ extension LegacyTextReader {
         return
       }
       if !Self.startsSection(bytes, line) {
-        dyldErrorLines.append(LegacyTextLine.string(bytes, ByteScanner.trimmed(bytes, line)))
+        if keeps(.lines("Dyld Error Message"), count: dyldErrorLines.count) {
+          dyldErrorLines.append(LegacyTextLine.string(bytes, ByteScanner.trimmed(bytes, line)))
+        }
         return
       }
     case .skipped:
@@ -171,15 +181,23 @@ extension LegacyTextReader {
   /// read.
   private mutating func appendBlockLine(_ text: String) {
     switch block {
-    case .applicationSpecific: applicationSpecificLines.append(text)
-    case .kernelTriage: kernelTriageLines.append(text)
-    default: vmRegionLines.append(text)
+    case .applicationSpecific:
+      if keeps(.lines("Application Specific Information"), count: applicationSpecificLines.count) {
+        applicationSpecificLines.append(text)
+      }
+    case .kernelTriage:
+      if keeps(.lines("Kernel Triage"), count: kernelTriageLines.count) { kernelTriageLines.append(text) }
+    default:
+      if keeps(.lines("VM Region Info"), count: vmRegionLines.count) { vmRegionLines.append(text) }
     }
   }
 
   /// A line that continues the VM region summary, after the blank lines held back before it.
   private mutating func appendVMSummaryLine(_ text: String) {
-    vmSummaryLines += Array(repeating: "", count: pendingBlankLines)
+    guard keeps(.lines("VM Region Summary"), count: vmSummaryLines.count) else { return }
+    // A run of blank lines separates two parts: more than two say nothing more, and each would
+    // be a string of its own.
+    vmSummaryLines += Array(repeating: "", count: min(pendingBlankLines, 2))
     vmSummaryLines.append(text)
     pendingBlankLines = 0
   }
@@ -195,6 +213,7 @@ extension LegacyTextReader {
   /// Adds `frame` to the backtrace of the frame block being read (other blocks have none).
   @inline(__always)
   mutating func append(_ frame: Frame) {
+    guard budget == nil || keepsFrame() else { return }
     switch block {
     case .threadFrames(let position): report.threads[position].frames.append(frame)
     case .lastExceptionBacktrace:
@@ -229,6 +248,7 @@ extension LegacyTextReader {
         warn(number, "could not read the address \"\(token)\" of the last exception backtrace")
         continue
       }
+      guard keeps(.lastExceptionBacktrace, count: frames.count) else { continue }
       frames.append(Frame(address: address))
     }
     lastExceptionFrames = frames

@@ -47,6 +47,10 @@ extension LegacyTextReader {
     resolveFaultingThread()
     resolveFrames()
     decideKind()
+    if let budget {
+      report.warnings += budget.warnings
+      report.isAbridged = budget.isAbridged
+    }
 
     if report.kind == .crash && !sawBody && report.exception == nil && report.threads.isEmpty
       && report.images.isEmpty

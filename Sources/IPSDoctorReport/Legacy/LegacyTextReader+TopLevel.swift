@@ -79,8 +79,16 @@ extension LegacyTextReader {
     applicationBacktraceFrames = applicationBacktraceFrames ?? []
   }
 
-  mutating func ensureThread(_ number: Int) -> Int {
+  /// The position of thread `number` in `report.threads`, added if new; `nil` when a body too
+  /// large to keep whole keeps no more threads. The crashed thread is always kept: the one whose
+  /// header says so (`crashed`) or the one the report's header names.
+  mutating func ensureThread(_ number: Int, crashed: Bool = false) -> Int? {
     if let position = threadPositions[number] { return position }
+    if budget != nil && !crashed && triggered?.number != number && highlighted?.number != number
+      && !keeps(.threads, count: report.threads.count)
+    {
+      return nil
+    }
     let position = report.threads.count
     report.threads.append(CrashThread(index: number))
     threadPositions[number] = position
@@ -98,21 +106,28 @@ extension LegacyTextReader {
     }
     switch header {
     case .name(let thread, let name, let queue):
-      let position = ensureThread(thread)
+      guard let position = ensureThread(thread) else { return }
       if let name { report.threads[position].name = name }
       if let queue { report.threads[position].queue = queue }
     case .start(let thread, let crashed, let name, let queue):
-      let position = ensureThread(thread)
+      guard let position = ensureThread(thread, crashed: crashed) else {
+        block = .skipped
+        return
+      }
       if crashed { report.threads[position].triggered = true }
       if let name { report.threads[position].name = name }
       if let queue { report.threads[position].queue = queue }
       block = .threadFrames(position)
       // The frames follow, one a line up to a blank line: sized once rather than grown.
       if report.threads[position].frames.isEmpty {
-        report.threads[position].frames.reserveCapacity(Self.framesAhead(source, from: nextLineStart))
+        let ahead = Self.framesAhead(source, from: nextLineStart)
+        report.threads[position].frames.reserveCapacity(budget == nil ? ahead : min(ahead, BodyBudget.maxArrayElements))
       }
     case .state(let thread, let flavor):
-      let position = ensureThread(thread)
+      guard let position = ensureThread(thread) else {
+        block = .skipped
+        return
+      }
       var state = report.threads[position].state ?? ThreadState()
       state.flavor = flavor
       report.threads[position].state = state

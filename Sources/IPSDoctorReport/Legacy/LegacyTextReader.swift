@@ -43,6 +43,8 @@ struct LegacyTextReader {
   var lastExceptionFrames: [Frame]?
   var applicationBacktraceFrames: [Frame]?
   var addressListOpen = false
+  /// What a body too large to keep whole keeps (`nil`: everything).
+  var budget: LegacyListBudget?
 
   // Resource and stackshot bodies.
   /// The header's fields as written, as ranges of ``source``; made `ResourceSummary.Field`s only
@@ -102,6 +104,7 @@ struct LegacyTextReader {
   package mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
     source = bytes
     isASCII = ByteSearch.isASCII(bytes)
+    budget = LegacyListBudget.forBody(bytes: bytes.count)
     // Find where the report starts and how far it is indented.
     var start: (offset: Int, cursor: Int)?
     var firstContent: (offset: Int, cursor: Int)?

@@ -1,0 +1,65 @@
+import IPSDoctorJSON
+
+/// How much of a large JSON body a report keeps in memory.
+///
+/// A body's tape takes 16 bytes a value and its model about as much again, against 9 to 25 bytes
+/// of text a value: read whole, a report costs four to five times its size. A body of up to
+/// ``wholeBodyLimit`` bytes is read whole. A larger one keeps what fits in one tape entry per 64
+/// of its bytes, so that its text, tape and model stay within twice its size:
+///
+/// - every array keeps its first ``maxArrayElements`` elements, so a thread that recursed a
+///   million times keeps the top of its stack and the count of the rest;
+/// - once the tape holds one entry per 128 bytes, lists nested inside the elements of top-level
+///   arrays (a thread's frames, its registers) keep nothing more, and the threads and images
+///   themselves go on being read;
+/// - at one entry per 64 bytes, nothing more is kept.
+///
+/// Every value is still read and checked. What was not kept is said in the report's warnings.
+enum BodyBudget {
+  static let wholeBodyLimit = 16 << 20
+  static let maxArrayElements = 4096
+
+  /// The budget for a body of `bytes` bytes, or `nil` to read it whole.
+  static func forBody(bytes: Int) -> JSONTapeBudget? {
+    guard bytes > wholeBodyLimit else { return nil }
+    // `threads[i].frames`: the root is depth 1, `threads` 2, a thread 3, its frames 4.
+    return JSONTapeBudget(
+      maxArrayElements: maxArrayElements, outlineEntries: bytes / 128, outlineDepth: 4, maxEntries: bytes / 64)
+  }
+
+  /// The warnings that say what `body` did not keep: the first few containers by path, then a
+  /// count of the rest.
+  static func warnings(for body: JSONDocument) -> [ReportWarning] {
+    guard !body.omissions.isEmpty else { return [] }
+    var warnings: [ReportWarning] = []
+    if body.isAbridged {
+      warnings.append(
+        ReportWarning(
+          location: "body",
+          message:
+            "the report is too large to keep whole: past its first part, nested lists were not kept, so a field it has may be missing"
+        ))
+    }
+    let named = 8
+    for omission in body.omissions.prefix(named) {
+      let (isArray, kept) = body.withView {
+        ($0.entries[omission.index].kind == .array, $0.entries[omission.index].end)
+      }
+      let total = kept + omission.count
+      warnings.append(
+        ReportWarning(
+          location: body.path(to: omission.index).description,
+          message:
+            "kept \(kept) of its \(total) \(isArray ? "elements" : "members"): the report is too large to keep whole"))
+    }
+    if body.omissions.count > named {
+      let rest = body.omissions.dropFirst(named)
+      let values = rest.reduce(0) { $0 + $1.count }
+      warnings.append(
+        ReportWarning(
+          location: "body",
+          message: "\(rest.count) more lists were cut the same way (\(values) values not kept)"))
+    }
+    return warnings
+  }
+}

@@ -1,0 +1,121 @@
+/// How much of a large text body the reader keeps (see `BodyBudget`): each list (a thread's
+/// frames or registers, a backtrace, the binary images, the threads, a text block's lines) keeps
+/// its first ``BodyBudget/maxArrayElements`` entries, and all lists together keep one entry per
+/// 256 bytes of the body. Every line is still read. The crashed thread is always kept.
+struct LegacyListBudget {
+  /// A list the budget counts.
+  enum List: Hashable {
+    case frames(thread: Int)
+    case registers(thread: Int)
+    case lastExceptionBacktrace
+    case applicationSpecificBacktrace
+    case threads
+    case images
+    case lines(String)
+
+    var label: String {
+      switch self {
+      case .frames(let thread): "Thread \(thread)"
+      case .registers(let thread): "Thread \(thread) State"
+      case .lastExceptionBacktrace: "Last Exception Backtrace"
+      case .applicationSpecificBacktrace: "Application Specific Backtrace"
+      case .threads: "threads"
+      case .images: "Binary Images"
+      case .lines(let block): block
+      }
+    }
+
+    var noun: String {
+      switch self {
+      case .frames, .lastExceptionBacktrace, .applicationSpecificBacktrace: "frames"
+      case .registers: "register lines"
+      case .threads: "threads"
+      case .images: "images"
+      case .lines: "lines"
+      }
+    }
+  }
+
+  /// Entries all lists may still keep.
+  var remaining: Int
+  /// The lists that lost entries, in the order they first did, with how many they kept and lost.
+  var omissions: [(list: List, kept: Int, omitted: Int)] = []
+  var omissionPositions: [List: Int] = [:]
+  /// Whether a list lost entries to the total rather than to its own limit.
+  var isAbridged = false
+
+  /// The budget for a body of `bytes` bytes, or `nil` to keep it whole.
+  static func forBody(bytes: Int) -> LegacyListBudget? {
+    bytes > BodyBudget.wholeBodyLimit ? LegacyListBudget(remaining: bytes / 256) : nil
+  }
+
+  /// Whether `list`, holding `count` entries, keeps one more; counts it as lost if not.
+  mutating func keeps(_ list: List, count: Int) -> Bool {
+    let overList = count >= BodyBudget.maxArrayElements
+    if !overList && remaining > 0 {
+      remaining -= 1
+      return true
+    }
+    if !overList { isAbridged = true }
+    if let position = omissionPositions[list] {
+      omissions[position].omitted += 1
+    } else {
+      omissionPositions[list] = omissions.count
+      omissions.append((list, count, 1))
+    }
+    return false
+  }
+
+  /// What was not kept, as warnings: the first few lists by name, then a count of the rest.
+  var warnings: [ReportWarning] {
+    var warnings: [ReportWarning] = []
+    if isAbridged {
+      warnings.append(
+        ReportWarning(
+          location: "body",
+          message: "the report is too large to keep whole: past its first part, lists were not kept"))
+    }
+    let named = 8
+    for omission in omissions.prefix(named) {
+      warnings.append(
+        ReportWarning(
+          location: omission.list.label,
+          message:
+            "kept \(omission.kept) of its \(omission.kept + omission.omitted) \(omission.list.noun): the report is too large to keep whole"
+        ))
+    }
+    if omissions.count > named {
+      let rest = omissions.dropFirst(named)
+      warnings.append(
+        ReportWarning(
+          location: "body",
+          message:
+            "\(rest.count) more lists were cut the same way (\(rest.reduce(0) { $0 + $1.omitted }) entries not kept)"))
+    }
+    return warnings
+  }
+}
+
+extension LegacyTextReader {
+  /// Whether the frame block being read keeps one more frame.
+  mutating func keepsFrame() -> Bool {
+    guard budget != nil else { return true }
+    switch block {
+    case .threadFrames(let position):
+      return budget!.keeps(
+        .frames(thread: report.threads[position].index), count: report.threads[position].frames.count)
+    case .lastExceptionBacktrace:
+      return budget!.keeps(.lastExceptionBacktrace, count: lastExceptionFrames?.count ?? 0)
+    case .applicationSpecificBacktrace:
+      return budget!.keeps(.applicationSpecificBacktrace, count: applicationBacktraceFrames?.count ?? 0)
+    default:
+      return true
+    }
+  }
+
+  /// Whether `list`, holding `count` entries, keeps one more.
+  mutating func keeps(_ list: LegacyListBudget.List, count: Int) -> Bool {
+    guard budget != nil else { return true }
+    return budget!.keeps(list, count: count)
+  }
+}

@@ -1,0 +1,149 @@
+import Testing
+
+@testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
+
+/// A report too large to keep whole (over `BodyBudget.wholeBodyLimit`) keeps the top of each long
+/// list and says what it did not keep; its diagnosis stands when what it rests on was kept, and is
+/// no longer `definite` when the budget cut more than long lists' tails. `Benchmarks/tools/peak-memory.sh`
+/// measures the memory this keeps within twice a report's size.
+@Suite("Hostile input: reports too large to keep whole")
+struct LargeBodyBudgetTests {
+  static let asyncBridge = "reports/async-bridge-didreceive-simplified-symbols.ips"
+  static let legacy = "reports/legacy-ios-triggered-by-thread-dispatch-queue.crash"
+
+  /// `text` with `insert` put in just before the first `marker` after the last `after`.
+  static func inserting(_ insert: String, into text: String, before marker: String, after: String) throws -> String {
+    let anchor = try #require(text.ranges(of: after).last)
+    let at = try #require(text[anchor.upperBound...].range(of: marker))
+    return String(text[..<at.lowerBound]) + insert + String(text[at.lowerBound...])
+  }
+
+  /// Copies of `item` until they fill more than `bytes`.
+  static func filling(_ bytes: Int, with item: (Int) -> String) -> (text: String, count: Int) {
+    var text = ""
+    var count = 0
+    while text.utf8.count <= bytes {
+      text += item(count)
+      count += 1
+    }
+    return (text, count)
+  }
+
+  static func expectSameDiagnosis(_ original: CrashReport, _ large: CrashReport, confidence: Confidence? = nil) {
+    let before = Doctor.diagnose(original)
+    let after = Doctor.diagnose(large)
+    #expect(!before.diagnoses.isEmpty)
+    #expect(after.diagnoses.first?.ruleID == before.diagnoses.first?.ruleID)
+    #expect(after.diagnoses.first?.confidence == (confidence ?? before.diagnoses.first?.confidence))
+  }
+
+  @Test("A JSON thread a million frames deep keeps the top of its stack and says how many it had")
+  func deepJSONThread() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.asyncBridge), as: UTF8.self)
+    let frames = Self.filling(BodyBudget.wholeBodyLimit) {
+      #",{"imageOffset":\#(1_000 + $0),"symbol":"recurse(_:)","symbolLocation":12,"imageIndex":0}"#
+    }
+    let text = try Self.inserting(frames.text, into: fixture, before: "]}]", after: #""frames":["#)
+    let original = try ReportReader.read(Array(fixture.utf8))
+    let large = try ReportReader.read(Array(text.utf8))
+    let crashed = try #require(large.faultingThread)
+    let originalCount = original.threads[crashed].frames.count
+
+    #expect(large.threads[crashed].frames.count == BodyBudget.maxArrayElements)
+    #expect(large.threads[crashed].frames.prefix(originalCount).elementsEqual(original.threads[crashed].frames))
+    #expect(large.threads.count == original.threads.count && large.images == original.images)
+    #expect(!large.isAbridged)
+    let warning = try #require(large.warnings.first)
+    #expect(large.warnings.count == 1)
+    #expect(warning.location == "threads[\(crashed)].frames")
+    #expect(
+      warning.message
+        == "kept \(BodyBudget.maxArrayElements) of its \(originalCount + frames.count) elements: the report is too large to keep whole"
+    )
+    Self.expectSameDiagnosis(original, large)
+  }
+
+  @Test("A JSON body cut past its outline keeps its threads and images, and its diagnosis is not definite")
+  func abridgedJSON() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.asyncBridge), as: UTF8.self)
+    let frames = (0..<80).map { #"{"imageOffset":\#($0),"symbol":"work","symbolLocation":4,"imageIndex":7}"# }
+    let threads = Self.filling(BodyBudget.wholeBodyLimit) {
+      #",{"id":\#(9_000_000 + $0),"frames":[\#(frames.joined(separator: ","))]}"#
+    }
+    #expect(threads.count < BodyBudget.maxArrayElements)
+    // After the last (crashed) thread, before the end of the thread list.
+    let text = try Self.inserting(threads.text, into: fixture, before: "],\n", after: #""threads" :"#)
+    let original = try ReportReader.read(Array(fixture.utf8))
+    let large = try ReportReader.read(Array(text.utf8))
+    let crashed = try #require(large.faultingThread)
+
+    #expect(large.isAbridged)
+    #expect(large.threads.count == original.threads.count + threads.count)
+    #expect(large.threads[crashed].frames == original.threads[crashed].frames)
+    #expect(large.images == original.images)
+    #expect(large.threads.last?.frames.isEmpty == true)
+    #expect(large.warnings.first?.location == "body")
+    #expect(large.warnings.contains { $0.location.hasSuffix("].frames") && $0.message.hasPrefix("kept ") })
+    #expect(large.warnings.last?.message.hasSuffix("values not kept)") == true)
+    Self.expectSameDiagnosis(original, large, confidence: .likely)
+    let summary = try #require(Doctor.diagnose(large).diagnoses.first?.summary)
+    #expect(summary.hasSuffix("(The report was too large to keep whole; this was read from the part kept.)"))
+  }
+
+  @Test("A text thread a million frames deep keeps the top of its stack and says how many it had")
+  func deepTextThread() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.legacy), as: UTF8.self)
+    let frames = Self.filling(BodyBudget.wholeBodyLimit) {
+      "\n\(14 + $0)  Acme                          \t       0x\(String(0x100e4_8150 + $0, radix: 16)) recurse(_:) + 12"
+    }
+    let text = try Self.inserting(frames.text, into: fixture, before: "\n\nThread 4:", after: "Thread 3 Crashed:")
+    let original = try ReportReader.read(Array(fixture.utf8))
+    let large = try ReportReader.read(Array(text.utf8))
+    let crashed = try #require(large.threads.firstIndex { $0.triggered })
+    let originalCount = original.threads[crashed].frames.count
+
+    #expect(large.threads[crashed].frames.count == BodyBudget.maxArrayElements)
+    #expect(large.threads[crashed].frames.prefix(originalCount).elementsEqual(original.threads[crashed].frames))
+    #expect(large.threads.count == original.threads.count && large.images == original.images)
+    #expect(!large.isAbridged)
+    #expect(
+      large.warnings.map(\.description)
+        == [
+          "Thread 3: kept \(BodyBudget.maxArrayElements) of its \(originalCount + frames.count) frames: the report is too large to keep whole"
+        ])
+    Self.expectSameDiagnosis(original, large)
+  }
+
+  @Test("A text report of a million threads keeps the first ones and the crashed one")
+  func manyTextThreads() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.legacy), as: UTF8.self)
+    let threads = Self.filling(BodyBudget.wholeBodyLimit) {
+      "Thread \(100 + $0):\n0   libsystem_pthread.dylib       \t       0x2264e9ba0 start_wqthread + 0\n\n"
+    }
+    // The new threads come before the crashed one, which comes past the list's limit.
+    let text = try Self.inserting(threads.text, into: fixture, before: "Thread 3 name:", after: "Thread 2:")
+    let original = try ReportReader.read(Array(fixture.utf8))
+    let large = try ReportReader.read(Array(text.utf8))
+
+    // Threads 0 to 2, the new ones up to the limit, and thread 3, which the header names.
+    #expect(large.threads.count == BodyBudget.maxArrayElements + 1)
+    let crashed = try #require(large.threads.first { $0.triggered })
+    let originalCrashed = try #require(original.threads.first { $0.triggered })
+    #expect(crashed.index == 3 && crashed.frames == originalCrashed.frames)
+    #expect(
+      large.warnings.contains {
+        $0.location == "threads" && $0.message.hasPrefix("kept \(BodyBudget.maxArrayElements) of its ")
+      })
+    Self.expectSameDiagnosis(original, large)
+  }
+
+  @Test("A report within the limit is read whole, as before")
+  func withinTheLimit() throws {
+    #expect(BodyBudget.forBody(bytes: BodyBudget.wholeBodyLimit) == nil)
+    #expect(LegacyListBudget.forBody(bytes: BodyBudget.wholeBodyLimit) == nil)
+    let budget = try #require(BodyBudget.forBody(bytes: 64 << 20))
+    // One tape entry per 64 bytes at most: 16 bytes of tape for 64 of text.
+    #expect(budget.maxEntries == (64 << 20) / 64 && budget.outlineEntries < budget.maxEntries)
+  }
+}
