@@ -23,24 +23,27 @@ import IPSDoctorSupport
   @usableFromInline let source: [UInt8]
   @usableFromInline let byteOffset: Int
   @usableFromInline let byteCount: Int
-  /// The containers that lost values to the ``JSONTapeBudget`` the document was read with, in tape
-  /// order; empty when every value was kept.
-  package let omissions: [JSONOmission]
+  /// What the ``JSONTapeBudget`` the document was read with did not keep; `nil` when every value
+  /// was kept (a reference, so that copies of a whole document copy nothing more).
+  let cuts: JSONCuts?
+
+  /// The containers that lost values to the budget, in tape order; empty when every value was kept.
+  package var omissions: [JSONOmission] { cuts?.omissions ?? [] }
   /// Whether the budget cut more than the tails of long arrays: values after its outline or total
   /// limit were not kept, so a member that the document has may be missing from the tape.
-  package let isAbridged: Bool
+  package var isAbridged: Bool { cuts?.isAbridged ?? false }
 
   /// The tape and where its bytes are, as ``JSONParser`` makes them.
-  init(
-    tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int, omissions: [JSONOmission] = [],
-    isAbridged: Bool = false
-  ) {
+  init(tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int, cuts: JSONCuts? = nil) {
     self.tape = tape
     self.source = source
     self.byteOffset = byteOffset
     self.byteCount = byteCount
-    self.omissions = omissions
-    self.isAbridged = isAbridged
+    self.cuts = cuts
+  }
+
+  init(bytes: [UInt8], entries: [JSONTapeEntry]) {
+    self.init(tape: entries, source: bytes, byteOffset: 0, byteCount: bytes.count)
   }
 
   /// The path from the root to the value at tape index `index` (empty for the root, and for an
@@ -78,6 +81,7 @@ import IPSDoctorSupport
 
   /// How many values the container at tape index `index` lost to the budget.
   package func omittedCount(at index: Int) -> Int {
+    let omissions = omissions
     var low = 0
     var high = omissions.count
     while low < high {
@@ -85,10 +89,6 @@ import IPSDoctorSupport
       if omissions[middle].index < index { low = middle + 1 } else { high = middle }
     }
     return low < omissions.count && omissions[low].index == index ? omissions[low].count : 0
-  }
-
-  init(bytes: [UInt8], entries: [JSONTapeEntry]) {
-    self.init(tape: entries, source: bytes, byteOffset: 0, byteCount: bytes.count)
   }
 
   /// A copy of the document's bytes, made on every call. Readers use ``withView(_:)``; this is a

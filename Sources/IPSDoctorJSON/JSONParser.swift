@@ -163,16 +163,17 @@ package enum JSONParser {
         }
       }
       let copied = min(end, slice.count)
-      let omissions = budgetState?.pointee.omissions.sorted { $0.index < $1.index } ?? []
-      let isAbridged = budgetState?.pointee.isAbridged ?? false
+      let cuts = budgetState.flatMap { state -> JSONCuts? in
+        guard !state.pointee.omissions.isEmpty else { return nil }
+        return JSONCuts(
+          omissions: state.pointee.omissions.sorted { $0.index < $1.index }, isAbridged: state.pointee.isAbridged)
+      }
       if let source {
-        document = JSONDocument(
-          tape: tape, source: source, byteOffset: from, byteCount: copied, omissions: omissions,
-          isAbridged: isAbridged)
+        document = JSONDocument(tape: tape, source: source, byteOffset: from, byteCount: copied, cuts: cuts)
       } else {
         document = JSONDocument(
           tape: tape, source: Array(UnsafeBufferPointer(rebasing: slice[..<copied])), byteOffset: 0, byteCount: copied,
-          omissions: omissions, isAbridged: isAbridged)
+          cuts: cuts)
       }
     }
     guard var failure else { return (document, start + end, nil) }
