@@ -44,6 +44,12 @@ struct SymbolicateCommand<IO: CLIIO> {
       if input.bytes.last == UInt8(ascii: "\n") && spliced.body.last != UInt8(ascii: "\n") { text += "\n" }
       output = text
       frames = spliced.frames
+    } else if report.format == .json && report.cutLists > 0 {
+      // The tree holds only what was kept: written out, it would lose the rest.
+      CLI.writeError(
+        "\(input.display): the report is too large to keep whole and its body could not be symbolicated in place",
+        io: io)
+      return .dataError
     } else if report.format == .json, let body = report.bodyJSON {
       let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
       let rewritten = JSONSymbolication.rewrite(body, report: report, symbolicator: symbolicator)
@@ -65,6 +71,12 @@ struct SymbolicateCommand<IO: CLIIO> {
     if let message = destination.commit() {
       CLI.writeError(message, io: io)
       return .cannotCreate
+    }
+    if report.format == .json && report.cutLists > 0 {
+      // Text reports are symbolicated line by line, every line; a JSON body only where kept.
+      io.writeStandardError(
+        "ips-doctor: warning: \(input.display): the report is too large to keep whole: frames past the first "
+          + "\(BodyBudget.maxArrayElements) of a list were left as they were\n")
     }
     for mismatch in summary.mismatches {
       io.writeStandardError("ips-doctor: warning: \(input.display): " + TerminalText.escaped(mismatch) + "\n")

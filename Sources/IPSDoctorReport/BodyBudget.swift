@@ -15,9 +15,9 @@ import IPSDoctorJSON
 /// - at one entry per 64 bytes, nothing more is kept.
 ///
 /// Every value is still read and checked. What was not kept is said in the report's warnings.
-enum BodyBudget {
-  static let wholeBodyLimit = 16 << 20
-  static let maxArrayElements = 4096
+package enum BodyBudget {
+  package static let wholeBodyLimit = 16 << 20
+  package static let maxArrayElements = 4096
 
   /// The budget for a body of `bytes` bytes, or `nil` to read it whole.
   static func forBody(bytes: Int) -> JSONTapeBudget? {

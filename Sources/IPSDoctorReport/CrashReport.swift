@@ -140,8 +140,11 @@ public struct CrashReport: Sendable, Equatable {
   public var warnings: [ReportWarning]
   /// Set when the body could not be parsed; the header and whatever came before are still usable.
   package var bodyError: ReportError?
-  /// Set when the body was too large to keep whole and values beyond the long arrays' tails were
-  /// not kept (see `BodyBudget`): a field the report has may be missing from it.
+  /// How many lists (a thread's frames, the threads, the images, …) of a body too large to keep
+  /// whole lost entries (see `BodyBudget`); the warnings name them.
+  package var cutLists = 0
+  /// Set when the body was too large to keep whole and values beyond the long lists' tails were
+  /// not kept: a field the report has may be missing from it.
   package var isAbridged = false
   /// Where ``bundleInfo``, ``storeInfo`` and ``legacyInfo`` come from. No rule reads them, so
   /// their trees are built when asked for, not for every report.

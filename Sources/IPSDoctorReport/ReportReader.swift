@@ -529,6 +529,7 @@ extension CrashReport {
     }
     if !body.omissions.isEmpty {
       self.warnings += BodyBudget.warnings(for: body)
+      cutLists = body.omissions.count
       isAbridged = body.isAbridged
     }
   }

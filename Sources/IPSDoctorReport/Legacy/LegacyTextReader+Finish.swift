@@ -49,6 +49,7 @@ extension LegacyTextReader {
     decideKind()
     if let budget {
       report.warnings += budget.warnings
+      report.cutLists = budget.omissions.count
       report.isAbridged = budget.isAbridged
     }
 

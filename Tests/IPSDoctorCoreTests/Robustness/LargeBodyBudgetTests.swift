@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 
+@testable import IPSDoctorBatch
 @testable import IPSDoctorDiagnosis
 @testable import IPSDoctorReport
 
@@ -136,6 +138,23 @@ struct LargeBodyBudgetTests {
         $0.location == "threads" && $0.message.hasPrefix("kept \(BodyBudget.maxArrayElements) of its ")
       })
     Self.expectSameDiagnosis(original, large)
+  }
+
+  @Test("symbolicate writes every byte of a report too large to keep whole, and says so")
+  func symbolicateKeepsEveryByte() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.asyncBridge), as: UTF8.self)
+    let frames = Self.filling(BodyBudget.wholeBodyLimit) {
+      #",{"imageOffset":\#(1_000 + $0),"imageIndex":0}"#
+    }
+    let text = try Self.inserting(frames.text, into: fixture, before: "]}]", after: #""frames":["#)
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let path = folder.appendingPathComponent("deep.ips").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let run = CLITest.run(["symbolicate", path])
+    #expect(run.status == .success)
+    #expect(run.stdout == text)
+    #expect(run.stderr.contains("the report is too large to keep whole: frames past the first 4096 of a list"))
   }
 
   @Test("A report within the limit is read whole, as before")
