@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Peak memory of the CLI on one report, against the report's size: each report make_large.py
+# writes (about a million frames, threads, images or lines, 60 to 250 MB), read and diagnosed with
+# --max-size 1G. Fails when a peak is more than twice its report.
+#
+#   Benchmarks/tools/peak-memory.sh [CLI_BINARY] [DIR]
+#   defaults: .build/release/ips-doctor, a temporary folder (kept with DIR)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cli="${1:-$here/../../.build/release/ips-doctor}"
+dir="${2:-}"
+if [ -z "$dir" ]; then
+  dir="$(mktemp -d /tmp/ips-doctor-large.XXXXXX)"
+  trap 'rm -rf "$dir"' EXIT
+fi
+[ -e "$dir/json-deep-compact.ips" ] || python3 "$here/make_large.py" "$dir"
+status=0
+printf '%-24s %10s %10s %6s %6s\n' report "size MB" "peak MB" ratio "s"
+for report in "$dir"/*.ips "$dir"/*.crash; do
+  size=$(stat -c %s "$report")
+  # GNU time: peak resident set in KiB, elapsed seconds. Exit 1 (findings) is expected.
+  measured=$( { /usr/bin/time -f '%M %e' "$cli" "$report" --max-size 1G > /dev/null 2> /dev/null; } 2>&1 | tail -1)
+  peak_kib=${measured% *}
+  ratio=$(echo "$peak_kib * 1024 / $size" | bc -l)
+  printf '%-24s %10.1f %10.1f %6.2f %6s\n' "$(basename "$report")" "$(echo "$size / 1000000" | bc -l)" \
+    "$(echo "$peak_kib * 1024 / 1000000" | bc -l)" "$ratio" "${measured#* }"
+  if [ "$(echo "$ratio > 2" | bc)" = 1 ]; then status=1; fi
+done
+exit $status
