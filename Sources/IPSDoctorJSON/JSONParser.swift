@@ -131,14 +131,17 @@ package enum JSONParser {
         budgetState.pointee = TapeBudgetState(budget: budget, maxDepth: maxDepth)
       }
       tape = [JSONTapeEntry](unsafeUninitializedCapacity: capacity) { room, initialized in
-        var reader = JSONTapeReader(
-          bytes: base, count: slice.count, maxDepth: maxDepth, tape: room, budget: budgetState)
+        var reader = JSONTapeReader(bytes: base, count: slice.count, maxDepth: maxDepth, tape: room)
         do throws(JSONError) {
           reader.skipWhitespace()
           guard reader.position < reader.count else {
             throw JSONTapeReader.error(.empty, at: reader.position)
           }
-          full = !(try budget == nil ? reader.parseValue(WholeTape.self) : reader.parseValue(CappedTape.self))
+          if let budgetState {
+            full = !(try reader.parseValue(CappedTape.self, budget: budgetState))
+          } else {
+            full = !(try reader.parseValue(WholeTape.self))
+          }
         } catch {
           failure = error
         }
@@ -233,7 +236,7 @@ struct TapeBudgetState {
   }
 }
 
-/// Whether a tape pass can drop values (see ``JSONTapeReader/parseValue(_:)``): a type, not a
+/// Whether a tape pass can drop values (see ``JSONTapeReader/parseValue(_:budget:)``): a type, not a
 /// flag, so that the pass that keeps every value is compiled without the budget's checks.
 protocol TapeMode {
   static var drops: Bool { get }
@@ -249,7 +252,7 @@ enum CappedTape: TapeMode {
   static var drops: Bool { true }
 }
 
-/// The tape pass. Everything on the hot path is inlined into ``parseValue()``; errors are built by
+/// The tape pass. Everything on the hot path is inlined into ``parseValue(_:budget:)``; errors are built by
 /// `@inline(never)` functions so the loop stays small, and the rare cases (escapes, non-ASCII
 /// text, negative or non-integral numbers) leave the fast paths for the general code.
 ///
@@ -273,22 +276,15 @@ struct JSONTapeReader {
   var tapeCount = 0
   let tapeCapacity: Int
 
-  /// A capped pass's budget and what it did not keep (``parseValue(_:)`` with ``CappedTape``),
-  /// owned by the caller: a pointer, so that the copies of the reader the pass makes copy no
-  /// reference-counted storage.
-  let budget: UnsafeMutablePointer<TapeBudgetState>?
-
   /// `tape` is uninitialized storage with room for at least 2 entries.
   init(
-    bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>,
-    budget: UnsafeMutablePointer<TapeBudgetState>? = nil
+    bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tape: UnsafeMutableBufferPointer<JSONTapeEntry>
   ) {
     self.bytes = bytes
     self.count = count
     self.maxDepth = maxDepth
     self.tape = tape.baseAddress!
     tapeCapacity = tape.count
-    self.budget = budget
   }
 
   var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
@@ -387,8 +383,12 @@ struct JSONTapeReader {
   /// Parses one value without recursion: the open containers are linked through their tape
   /// entries, so the depth limit, not the thread's stack size, bounds nesting. Returns false,
   /// having read part of it, when the tape is full. `Mode` is ``CappedTape`` for a pass that keeps
-  /// what ``budget`` allows, ``WholeTape`` for one that keeps every value (and has no budget checks).
-  mutating func parseValue<Mode: TapeMode>(_ mode: Mode.Type = WholeTape.self) throws(JSONError) -> Bool {
+  /// what `budget` allows, ``WholeTape`` for one that keeps every value (and has no budget checks).
+  /// The budget is a parameter, not a field, so that the reader the loop keeps in registers is no
+  /// larger for it.
+  mutating func parseValue<Mode: TapeMode>(
+    _ mode: Mode.Type = WholeTape.self, budget: UnsafeMutablePointer<TapeBudgetState>? = nil
+  ) throws(JSONError) -> Bool {
     // The loop works on a local copy, which the optimizer keeps in registers as long as its
     // address is never passed to a function that is not inlined (slow paths run on copies of
     // their own, see `onCopy`); it is written back once at the end.
@@ -469,7 +469,7 @@ struct JSONTapeReader {
             open = index
             openIsObject = isObject
             depth &+= 1
-            if Mode.drops { r.budget!.pointee.omittedAtDepth[depth] = 0 }
+            if Mode.drops { budget!.pointee.omittedAtDepth[depth] = 0 }
             readKey = isObject
             continue
           }
@@ -493,7 +493,7 @@ struct JSONTapeReader {
         // A value is complete: count it in its container, closing as many containers as end here.
         while true {
           guard open >= 0 else { break document }
-          if !Mode.drops || !r.drop(completed, in: open, isObject: openIsObject, depth: depth) {
+          if !Mode.drops || !r.drop(completed, in: open, isObject: openIsObject, depth: depth, budget: budget!) {
             r.tape[open].word &+= 1  // its `end`
           }
           r.skipWhitespace()
@@ -513,7 +513,7 @@ struct JSONTapeReader {
             let parent = r.parent(of: open)
             r.close(open)
             if Mode.drops {
-              r.recordOmissions(of: open, depth: depth)
+              Self.recordOmissions(of: open, depth: depth, budget: budget!)
               completed = open
             }
             open = parent
@@ -535,7 +535,7 @@ struct JSONTapeReader {
         open = parent(of: open)
         pendingKey = open >= 0 && tape[open].kind == .object
       }
-      throw failed(error, open: open, depth: depth, pendingKey: pendingKey, atContainer: atContainer)
+      throw failed(error, open: open, depth: depth, pendingKey: pendingKey, atContainer: atContainer, budget: budget)
     }
     self = r
     return true
@@ -560,7 +560,10 @@ struct JSONTapeReader {
   /// Adds the open containers to the error's path (innermost first; JSONParser reverses it once)
   /// and closes them, dropping the member or element that was being read when the input broke.
   @inline(never)
-  mutating func failed(_ error: JSONError, open: Int, depth: Int, pendingKey: Bool, atContainer: Bool) -> JSONError {
+  mutating func failed(
+    _ error: JSONError, open: Int, depth: Int, pendingKey: Bool, atContainer: Bool,
+    budget: UnsafeMutablePointer<TapeBudgetState>?
+  ) -> JSONError {
     var failure = error
     var container = open
     var inner = -1
@@ -588,7 +591,7 @@ struct JSONTapeReader {
       // The container closed just before this one counts as one of its values.
       tape[container].word += inner >= 0 ? 1 : 0
       close(container)
-      recordOmissions(of: container, depth: containerDepth)
+      if let budget { Self.recordOmissions(of: container, depth: containerDepth, budget: budget) }
       inner = container
       container = parent
       containerDepth -= 1
@@ -602,8 +605,9 @@ struct JSONTapeReader {
   /// `container` at `depth`, when the budget does not keep it: the tape goes back to where the
   /// value (in an object, its key) started. Returns whether it was dropped.
   @inline(__always)
-  mutating func drop(_ index: Int, in container: Int, isObject: Bool, depth: Int) -> Bool {
-    guard let state = budget else { return false }
+  mutating func drop(
+    _ index: Int, in container: Int, isObject: Bool, depth: Int, budget state: UnsafeMutablePointer<TapeBudgetState>
+  ) -> Bool {
     let budget = state.pointee.budget
     let overTotal = tapeCount > budget.maxEntries
     let overOutline = !isObject && depth >= budget.outlineDepth && tapeCount > budget.outlineEntries
@@ -619,8 +623,8 @@ struct JSONTapeReader {
 
   /// Records, as the container at `index` and `depth` closes, how many values it did not keep.
   @inline(__always)
-  func recordOmissions(of index: Int, depth: Int) {
-    guard let state = budget, depth < state.pointee.omittedAtDepth.count else { return }
+  static func recordOmissions(of index: Int, depth: Int, budget state: UnsafeMutablePointer<TapeBudgetState>) {
+    guard depth < state.pointee.omittedAtDepth.count else { return }
     let omitted = state.pointee.omittedAtDepth[depth]
     guard omitted > 0 else { return }
     state.pointee.omissions.append(JSONOmission(index: index, count: omitted))
