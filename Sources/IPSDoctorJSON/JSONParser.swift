@@ -229,6 +229,8 @@ struct TapeBudgetState {
   var omissions: [JSONOmission] = []
   /// Whether a value was dropped for the outline or total limit.
   var isAbridged = false
+  /// How many marked elements were kept past their array's limit.
+  var markedKept = 0
 
   init(budget: JSONTapeBudget, maxDepth: Int) {
     self.budget = budget
@@ -613,12 +615,33 @@ struct JSONTapeReader {
     let overOutline = !isObject && depth >= budget.outlineDepth && tapeCount > budget.outlineEntries
     let overArray = !isObject && Int(truncatingIfNeeded: tape[container].word & 0xFFFF_FFFF) >= budget.maxArrayElements
     guard overTotal || overOutline || overArray else { return false }
+    if !overTotal && !overOutline && state.pointee.markedKept < budget.maxMarked && isMarked(index, budget.marker) {
+      state.pointee.markedKept += 1
+      return false
+    }
     let start = isObject ? index - 1 : index
     while let last = state.pointee.omissions.last, last.index >= start { state.pointee.omissions.removeLast() }
     tapeCount = start
     state.pointee.omittedAtDepth[depth] += 1
     if overTotal || (overOutline && !overArray) { state.pointee.isAbridged = true }
     return true
+  }
+
+  /// Whether the value at tape index `index` is an object with a member `marker` that is `true`.
+  func isMarked(_ index: Int, _ marker: [UInt8]) -> Bool {
+    guard tape[index].kind == .object, !marker.isEmpty else { return false }
+    var key = index + 1
+    let end = tape[index].containerEnd
+    while key + 1 < end {
+      let name = tape[key]
+      if tape[key + 1].kind == .true && name.stringEnd - name.start == marker.count
+        && UnsafeBufferPointer(start: bytes + name.start, count: marker.count).elementsEqual(marker)
+      {
+        return true
+      }
+      key = tape[key + 1].indexAfter(key + 1)
+    }
+    return false
   }
 
   /// Records, as the container at `index` and `depth` closes, how many values it did not keep.

@@ -10,6 +10,9 @@
 ///   and the elements of their arrays) stays, its nested lists are cut.
 /// - Once the tape holds ``maxEntries`` entries, no further value is kept.
 ///
+/// - An element past an array's limit that is an object with a member named ``marker`` whose
+///   value is `true` (a report's crashed thread) is kept anyway, up to ``maxMarked`` of them.
+///
 /// So the tape never holds more than ``maxEntries`` entries plus the open containers.
 package struct JSONTapeBudget: Sendable, Equatable {
   package var maxArrayElements: Int
@@ -17,12 +20,20 @@ package struct JSONTapeBudget: Sendable, Equatable {
   /// The depth of an array inside the root (1), a member of the root (2), …
   package var outlineDepth: Int
   package var maxEntries: Int
+  /// A member name, as its bytes in the document (no escapes).
+  package var marker: [UInt8]
+  package var maxMarked: Int
 
-  package init(maxArrayElements: Int, outlineEntries: Int, outlineDepth: Int, maxEntries: Int) {
+  package init(
+    maxArrayElements: Int, outlineEntries: Int, outlineDepth: Int, maxEntries: Int, marker: String = "",
+    maxMarked: Int = 0
+  ) {
     self.maxArrayElements = maxArrayElements
     self.outlineEntries = outlineEntries
     self.outlineDepth = outlineDepth
     self.maxEntries = maxEntries
+    self.marker = Array(marker.utf8)
+    self.maxMarked = maxMarked
   }
 }
 

@@ -106,6 +106,18 @@ struct TapeBudgetTests {
     #expect(document.copiedEntries() == whole?.copiedEntries())
   }
 
+  @Test("A marked element past an array's limit is kept, up to the budget's number of them")
+  func markedElements() throws {
+    let text = #"[{"a":1},{"a":2},{"t":true,"a":3},{"t":false},{"a":4,"t":true},{"t":true}]"#
+    var budget = Self.budget(elements: 2)
+    budget.marker = Array("t".utf8)
+    budget.maxMarked = 2
+    let (document, _) = Self.read(text, budget)
+    let kept = try #require(document)
+    #expect(kept.value == (try JSONParser.parse(#"[{"a":1},{"a":2},{"t":true,"a":3},{"a":4,"t":true}]"#)))
+    #expect(Self.omissions(kept) == ["$": 2])
+  }
+
   @Test("Paths name keys, indexes and the root")
   func paths() throws {
     let document = try #require(Self.read(#"{"a":[0,{"b c":[7]}]}"#, Self.budget()).document)
