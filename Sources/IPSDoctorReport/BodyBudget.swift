@@ -8,7 +8,8 @@ import IPSDoctorJSON
 /// of its bytes, so that its text, tape and model stay within twice its size:
 ///
 /// - every array keeps its first ``maxArrayElements`` elements, so a thread that recursed a
-///   million times keeps the top of its stack and the count of the rest;
+///   million times keeps the top of its stack and the count of the rest; the crashed thread is
+///   kept wherever it is in the list;
 /// - once the tape holds one entry per 128 bytes, lists nested inside the elements of top-level
 ///   arrays (a thread's frames, its registers) keep nothing more, and the threads and images
 ///   themselves go on being read;
@@ -23,14 +24,18 @@ package enum BodyBudget {
   static func forBody(bytes: Int) -> JSONTapeBudget? {
     guard bytes > wholeBodyLimit else { return nil }
     // `threads[i].frames`: the root is depth 1, `threads` 2, a thread 3, its frames 4.
+    // A crashed thread past the first 4,096 is kept too (`"triggered": true`).
     return JSONTapeBudget(
-      maxArrayElements: maxArrayElements, outlineEntries: bytes / 128, outlineDepth: 4, maxEntries: bytes / 64)
+      maxArrayElements: maxArrayElements, outlineEntries: bytes / 128, outlineDepth: 4, maxEntries: bytes / 64,
+      marker: "triggered", maxMarked: 4)
   }
 
   /// The warnings that say what `body` did not keep: the first few containers by path, then a
   /// count of the rest.
-  static func warnings(for body: JSONDocument) -> [ReportWarning] {
-    guard !body.omissions.isEmpty else { return [] }
+  /// Omissions inside the tape indices `restored` (a value read again alone) are not named.
+  static func warnings(for body: JSONDocument, except restored: Range<Int>? = nil) -> [ReportWarning] {
+    let omissions = body.omissions.filter { restored?.contains($0.index) != true }
+    guard !omissions.isEmpty || body.isAbridged else { return [] }
     var warnings: [ReportWarning] = []
     if body.isAbridged {
       warnings.append(
@@ -41,7 +46,7 @@ package enum BodyBudget {
         ))
     }
     let named = 8
-    for omission in body.omissions.prefix(named) {
+    for omission in omissions.prefix(named) {
       let (isArray, kept) = body.withView {
         ($0.entries[omission.index].kind == .array, $0.entries[omission.index].end)
       }
@@ -52,8 +57,8 @@ package enum BodyBudget {
           message:
             "kept \(kept) of its \(total) \(isArray ? "elements" : "members"): the report is too large to keep whole"))
     }
-    if body.omissions.count > named {
-      let rest = body.omissions.dropFirst(named)
+    if omissions.count > named {
+      let rest = omissions.dropFirst(named)
       let values = rest.reduce(0) { $0 + $1.count }
       warnings.append(
         ReportWarning(

@@ -313,6 +313,10 @@ extension CrashReport {
       if let index = decoder.int(faulting, at: path()) {
         if threads.indices.contains(index) {
           faultingThread = index
+        } else if decoder.bodyWasCut, let kept = threads.lastIndex(where: \.triggered), threads[kept].index < index {
+          // The crashed thread came past the thread list's limit and was kept at the end of it.
+          threads[kept].index = index
+          faultingThread = kept
         } else {
           decoder.warn(
             path(), "thread index \(index) is out of range (the report has \(threads.count) threads); ignored")
@@ -322,6 +326,33 @@ extension CrashReport {
     if faultingThread == nil {
       faultingThread = threads.firstIndex(where: \.triggered)
     }
+    if decoder.bodyIsAbridged, let threadValues = body.threads {
+      rereadCrashedThread(in: threadValues, decoder: &decoder)
+    }
+  }
+
+  /// Reads the crashed thread of an abridged body again, alone, from its bytes: the budget cut
+  /// its lists with the rest of the body's past the outline, but it is the thread the diagnosis
+  /// reads. Alone, it keeps the first `BodyBudget.maxArrayElements` entries of each list. Its
+  /// warnings were given by the first reading.
+  mutating func rereadCrashedThread(in threadValues: JSONNode, decoder: inout FieldDecoder) {
+    guard let position = faultingThread, threadValues.kind == .array else { return }
+    // The thread at `position` is the list's element at `position`: one thread is decoded per element.
+    guard let node = Array(threadValues.elements.prefix(position + 1)).last, node.kind == .object,
+      position < threadValues.count
+    else { return }
+    let budget = JSONTapeBudget(
+      maxArrayElements: BodyBudget.maxArrayElements, outlineEntries: .max, outlineDepth: .max, maxEntries: .max)
+    let (document, _, error) = JSONParser.documentPrefix(node.view.bytes, from: node.entry.start, budget: budget)
+    guard error == nil, let document else { return }
+    var scratch = FieldDecoder()
+    scratch.bodyWasCut = true
+    let index = threads[position].index
+    let thread = document.withRoot { root in
+      crashThread(root, index: index, at: JSONPath.root.appending("threads").appending(index), decoder: &scratch)
+    }
+    threads[position] = thread
+    decoder.rereadThread = node.index..<node.entry.containerEnd
   }
 
   static func applicationSpecificInfo(_ value: JSONNode, decoder: inout FieldDecoder)
@@ -531,7 +562,7 @@ extension CrashReport {
           let (sum, overflow) = base.addingReportingOverflow(offset)
           if !overflow { address = sum }
         }
-      } else {
+      } else if !decoder.bodyWasCut {
         decoder.warn(
           path().appending("imageIndex"),
           "image index \(imageIndex) is out of range (the report has \(images.count) images); ignored")

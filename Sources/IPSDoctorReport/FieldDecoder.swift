@@ -21,6 +21,14 @@ struct FieldDecoder {
   /// up by ``sharedString(_:at:)``; without one they are decoded like any other string. The
   /// table's handle, not the table: a decoder lives only within the read that was given the table.
   let texts: SharedTexts.Handle?
+  /// Whether the body lost list entries to its budget (`BodyBudget`): an index past a cut list
+  /// is then expected, and the cut's own warning says why.
+  var bodyWasCut = false
+  /// Whether the body lost more than long lists' tails (`JSONDocument.isAbridged`).
+  var bodyIsAbridged = false
+  /// The tape indices of the crashed thread when it was read again alone (see
+  /// `CrashReport.rereadCrashedThread`): what the body's budget cut inside it was restored.
+  var rereadThread: Range<Int>?
 
   init(texts: SharedTexts? = nil) {
     self.texts = texts?.handle

@@ -502,9 +502,12 @@ extension CrashReport {
     if let header { apply(header: header, parsingOSVersion: false) }
     self.headerDocument = headerDocument
     bodyDocument = body
+    let bodyWasCut = !body.omissions.isEmpty
     // The report is passed to the closure rather than captured by it.
     body.withRoot(passing: &self) { object, report in
       var decoder = FieldDecoder(texts: texts)
+      decoder.bodyWasCut = bodyWasCut
+      decoder.bodyIsAbridged = body.isAbridged
       report.kind = Scan.kind(of: object, bugType: report.bugType)
       switch report.kind {
       case .panic: report.apply(panicBody: object, decoder: &decoder)
@@ -519,6 +522,11 @@ extension CrashReport {
         }
       }
       report.warnings = warnings + decoder.warnings
+      if bodyWasCut {
+        report.warnings += BodyBudget.warnings(for: body, except: decoder.rereadThread)
+        report.cutLists = body.omissions.count
+        report.isAbridged = body.isAbridged
+      }
     }
     apply(osVersionDisplay: header?.osVersion)
     if let trailing = Scan.firstNonWhitespace(buffer, from: end) {
@@ -526,11 +534,6 @@ extension CrashReport {
         ReportWarning(
           location: "line \(SourceLocation(offset: trailing, in: buffer).line)",
           message: "ignored \(buffer.count - trailing) bytes of text after the report body"))
-    }
-    if !body.omissions.isEmpty {
-      self.warnings += BodyBudget.warnings(for: body)
-      cutLists = body.omissions.count
-      isAbridged = body.isAbridged
     }
   }
 }

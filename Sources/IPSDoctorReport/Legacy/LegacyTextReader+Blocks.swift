@@ -24,7 +24,7 @@ extension LegacyTextReader {
       if let image = LegacyTextLine.binaryImage(
         bytes: UnsafeBufferPointer(rebasing: bytes[content]), slots: &slots, texts: texts, isASCII: isASCII)
       {
-        guard keeps(.images, count: report.images.count) else { return true }
+        guard keeps(.images, count: report.images.count, outsideTotal: true) else { return true }
         // Kept only while they line up with the images.
         if imageKeySlots.count == report.images.count { imageKeySlots.append(slots) }
         report.images.append(image)

@@ -1,7 +1,9 @@
 /// How much of a large text body the reader keeps (see `BodyBudget`): each list (a thread's
 /// frames or registers, a backtrace, the binary images, the threads, a text block's lines) keeps
-/// its first ``BodyBudget/maxArrayElements`` entries, and all lists together keep one entry per
-/// 256 bytes of the body. Every line is still read. The crashed thread is always kept.
+/// its first ``BodyBudget/maxArrayElements`` entries, and the lists inside threads and blocks
+/// (frames, registers, lines) keep one entry per 256 bytes of the body in all. Every line is
+/// still read. The report's outline (its threads and binary images) counts against its own limits
+/// only, as do the crashed thread's frames; the crashed thread is always kept.
 struct LegacyListBudget {
   /// A list the budget counts.
   enum List: Hashable {
@@ -49,11 +51,12 @@ struct LegacyListBudget {
     bytes > BodyBudget.wholeBodyLimit ? LegacyListBudget(remaining: bytes / 256) : nil
   }
 
-  /// Whether `list`, holding `count` entries, keeps one more; counts it as lost if not.
-  mutating func keeps(_ list: List, count: Int) -> Bool {
+  /// Whether `list`, holding `count` entries, keeps one more; counts it as lost if not. A list
+  /// `outsideTotal` counts against its own limit only.
+  mutating func keeps(_ list: List, count: Int, outsideTotal: Bool = false) -> Bool {
     let overList = count >= BodyBudget.maxArrayElements
-    if !overList && remaining > 0 {
-      remaining -= 1
+    if !overList && (remaining > 0 || outsideTotal) {
+      if !outsideTotal { remaining -= 1 }
       return true
     }
     if !overList { isAbridged = true }
@@ -102,8 +105,9 @@ extension LegacyTextReader {
     guard budget != nil else { return true }
     switch block {
     case .threadFrames(let position):
-      return budget!.keeps(
-        .frames(thread: report.threads[position].index), count: report.threads[position].frames.count)
+      let number = report.threads[position].index
+      let crashed = report.threads[position].triggered || triggered?.number == number || highlighted?.number == number
+      return budget!.keeps(.frames(thread: number), count: report.threads[position].frames.count, outsideTotal: crashed)
     case .lastExceptionBacktrace:
       return budget!.keeps(.lastExceptionBacktrace, count: lastExceptionFrames?.count ?? 0)
     case .applicationSpecificBacktrace:
@@ -114,8 +118,8 @@ extension LegacyTextReader {
   }
 
   /// Whether `list`, holding `count` entries, keeps one more.
-  mutating func keeps(_ list: LegacyListBudget.List, count: Int) -> Bool {
+  mutating func keeps(_ list: LegacyListBudget.List, count: Int, outsideTotal: Bool = false) -> Bool {
     guard budget != nil else { return true }
-    return budget!.keeps(list, count: count)
+    return budget!.keeps(list, count: count, outsideTotal: outsideTotal)
   }
 }

@@ -85,7 +85,7 @@ extension LegacyTextReader {
   mutating func ensureThread(_ number: Int, crashed: Bool = false) -> Int? {
     if let position = threadPositions[number] { return position }
     if budget != nil && !crashed && triggered?.number != number && highlighted?.number != number
-      && !keeps(.threads, count: report.threads.count)
+      && !keeps(.threads, count: report.threads.count, outsideTotal: true)
     {
       return nil
     }

@@ -93,6 +93,34 @@ struct LargeBodyBudgetTests {
     #expect(summary.hasSuffix("(The report was too large to keep whole; this was read from the part kept.)"))
   }
 
+  @Test("A JSON crashed thread past the thread list's limit is kept whole, under its own number")
+  func crashedJSONThreadPastTheLimit() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.asyncBridge), as: UTF8.self)
+    let original = try ReportReader.read(Array(fixture.utf8))
+    let crashed = try #require(original.faultingThread)
+    let frames = (0..<15).map { #"{"imageOffset":\#($0),"symbol":"wait","symbolLocation":4,"imageIndex":7}"# }
+    let threads = Self.filling(BodyBudget.wholeBodyLimit) {
+      #"{"id":\#(9_000_000 + $0),"frames":[\#(frames.joined(separator: ","))]},"#
+    }
+    #expect(threads.count > BodyBudget.maxArrayElements)
+    // The new threads go just before the crashed one, which moves down the list by as many.
+    var text = try Self.inserting(threads.text, into: fixture, before: #"{"triggered":true"#, after: #""threads" :"#)
+    text = text.replacingOccurrences(
+      of: #""faultingThread" : \#(crashed),"#, with: #""faultingThread" : \#(crashed + threads.count),"#)
+    let large = try ReportReader.read(Array(text.utf8))
+
+    #expect(large.threads.count == BodyBudget.maxArrayElements + 1)
+    let kept = try #require(large.faultingThread)
+    #expect(kept == BodyBudget.maxArrayElements)
+    #expect(large.threads[kept].index == crashed + threads.count)
+    // The other threads' frames were cut past the outline; the crashed thread was read again alone.
+    #expect(large.isAbridged)
+    #expect(large.threads[kept].frames == original.threads[crashed].frames)
+    #expect(!large.warnings.contains { $0.location.hasPrefix("threads[\(crashed + threads.count)]") })
+    #expect(!large.warnings.contains { $0.message.contains("out of range") })
+    Self.expectSameDiagnosis(original, large, confidence: .likely)
+  }
+
   @Test("A text thread a million frames deep keeps the top of its stack and says how many it had")
   func deepTextThread() throws {
     let fixture = String(decoding: try Fixtures.bytes(Self.legacy), as: UTF8.self)
@@ -155,6 +183,29 @@ struct LargeBodyBudgetTests {
     #expect(run.status == .success)
     #expect(run.stdout == text)
     #expect(run.stderr.contains("the report is too large to keep whole: frames past the first 4096 of a list"))
+  }
+
+  @Test("A text body past its total keeps the crashed thread's frames, and its diagnosis is not definite")
+  func abridgedText() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.legacy), as: UTF8.self)
+    let frames = (0..<80).map {
+      "\($0)   libsystem_kernel.dylib        \t       0x1e8d2\(String(1000 + $0, radix: 16)) mach_msg + 8"
+    }
+    let threads = Self.filling(BodyBudget.wholeBodyLimit) {
+      "Thread \(100 + $0):\n" + frames.joined(separator: "\n") + "\n\n"
+    }
+    #expect(threads.count < BodyBudget.maxArrayElements)
+    let text = try Self.inserting(threads.text, into: fixture, before: "Thread 3 name:", after: "Thread 2:")
+    let original = try ReportReader.read(Array(fixture.utf8))
+    let large = try ReportReader.read(Array(text.utf8))
+
+    #expect(large.isAbridged)
+    let crashed = try #require(large.threads.first { $0.triggered })
+    let originalCrashed = try #require(original.threads.first { $0.triggered })
+    #expect(crashed.frames == originalCrashed.frames)
+    #expect(large.threads.last?.frames.isEmpty == true)
+    #expect(large.warnings.first?.location == "body")
+    Self.expectSameDiagnosis(original, large, confidence: .likely)
   }
 
   @Test("A report within the limit is read whole, as before")
