@@ -13,6 +13,9 @@ From two of our fixtures it writes the shapes a report too large to keep whole c
 - json-images.ips: a million binary images.
 - text-deep.crash: a legacy text report whose crashed thread is a million frames deep.
 - text-threads.crash: a text report with a million threads.
+- text-wide.crash: a text report with a thousand threads of a thousand frames each.
+- json-wide-17mb.ips: json-wide's shape just past the 16 MiB a report is read whole up to, where
+  the program's own 10 MB weigh most.
 - text-lines.crash: a text report with eight million lines of Application Specific Information.
 
 peak-memory.sh runs the CLI on each and compares its peak memory with the file's size.
@@ -55,6 +58,8 @@ def json_reports(out):
     wide["threads"] += [{"id": 10_000_000 + t, "frames": [frame(t * 1000 + i) for i in range(1000)]}
                         for t in range(1000)]
     write_json(out, "json-wide.ips", header, wide)
+    wide["threads"] = wide["threads"][:len(body["threads"]) + 170]
+    write_json(out, "json-wide-17mb.ips", header, wide)
 
     threads = json.loads(json.dumps(body))
     threads["threads"] += [{"id": 10_000_000 + t, "frames": [frame(t)]} for t in range(MILLION)]
@@ -84,6 +89,10 @@ def text_reports(out):
     threads = "".join("Thread %d:\n0   libsystem_pthread.dylib       \t       0x2264e9ba0 start_wqthread + 0\n\n"
                       % (100 + t) for t in range(MILLION))
     write("text-threads.crash", source[:second] + threads + source[second:])
+
+    block = "\n".join("%d   libsystem_kernel.dylib        \t       0x1e8d%05x mach_msg + 8" % (k, k) for k in range(1000))
+    wide = "".join("Thread %d:\n%s\n\n" % (100 + t, block) for t in range(1000))
+    write("text-wide.crash", source[:second] + wide + source[second:])
 
     info = source.index("Application Specific Information:")
     line_end = source.index("\n", info)

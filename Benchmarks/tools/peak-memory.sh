@@ -19,7 +19,8 @@ printf '%-24s %10s %10s %6s %6s\n' report "size MB" "peak MB" ratio "s"
 for report in "$dir"/*.ips "$dir"/*.crash; do
   size=$(stat -c %s "$report")
   # GNU time: peak resident set in KiB, elapsed seconds. Exit 1 (findings) is expected.
-  measured=$( { /usr/bin/time -f '%M %e' "$cli" "$report" --max-size 1G > /dev/null 2> /dev/null; } 2>&1 | tail -1)
+  /usr/bin/time -o "$dir/.time" -f '%M %e' "$cli" "$report" --max-size 1G > /dev/null 2> /dev/null || true
+  measured=$(tail -1 "$dir/.time")
   peak_kib=${measured% *}
   ratio=$(echo "$peak_kib * 1024 / $size" | bc -l)
   printf '%-24s %10.1f %10.1f %6.2f %6s\n' "$(basename "$report")" "$(echo "$size / 1000000" | bc -l)" \

@@ -4,16 +4,17 @@ import IPSDoctorJSON
 ///
 /// A body's tape takes 16 bytes a value and its model about as much again, against 9 to 25 bytes
 /// of text a value: read whole, a report costs four to five times its size. A body of up to
-/// ``wholeBodyLimit`` bytes is read whole. A larger one keeps what fits in one tape entry per 64
-/// of its bytes, so that its text, tape and model stay within twice its size:
+/// ``wholeBodyLimit`` bytes is read whole. A larger one keeps what fits in one tape entry per 128
+/// of its bytes, so that its text, tape and model stay within twice its size with the program's
+/// own 10 MB (2× is met from 17 MB on, just past the limit):
 ///
 /// - every array keeps its first ``maxArrayElements`` elements, so a thread that recursed a
 ///   million times keeps the top of its stack and the count of the rest; the crashed thread is
 ///   kept wherever it is in the list;
-/// - once the tape holds one entry per 128 bytes, lists nested inside the elements of top-level
+/// - once the tape holds one entry per 256 bytes, lists nested inside the elements of top-level
 ///   arrays (a thread's frames, its registers) keep nothing more, and the threads and images
 ///   themselves go on being read;
-/// - at one entry per 64 bytes, nothing more is kept.
+/// - at one entry per 128 bytes, nothing more is kept.
 ///
 /// Every value is still read and checked. What was not kept is said in the report's warnings.
 package enum BodyBudget {
@@ -26,7 +27,7 @@ package enum BodyBudget {
     // `threads[i].frames`: the root is depth 1, `threads` 2, a thread 3, its frames 4.
     // A crashed thread past the first 4,096 is kept too (`"triggered": true`).
     return JSONTapeBudget(
-      maxArrayElements: maxArrayElements, outlineEntries: bytes / 128, outlineDepth: 4, maxEntries: bytes / 64,
+      maxArrayElements: maxArrayElements, outlineEntries: bytes / 256, outlineDepth: 4, maxEntries: bytes / 128,
       marker: "triggered", maxMarked: 4)
   }
 

@@ -213,7 +213,7 @@ struct LargeBodyBudgetTests {
     #expect(BodyBudget.forBody(bytes: BodyBudget.wholeBodyLimit) == nil)
     #expect(LegacyListBudget.forBody(bytes: BodyBudget.wholeBodyLimit) == nil)
     let budget = try #require(BodyBudget.forBody(bytes: 64 << 20))
-    // One tape entry per 64 bytes at most: 16 bytes of tape for 64 of text.
-    #expect(budget.maxEntries == (64 << 20) / 64 && budget.outlineEntries < budget.maxEntries)
+    // One tape entry per 128 bytes at most: 16 bytes of tape for 128 of text.
+    #expect(budget.maxEntries == (64 << 20) / 128 && budget.outlineEntries < budget.maxEntries)
   }
 }
