@@ -15,16 +15,23 @@ if [ -z "$dir" ]; then
 fi
 [ -e "$dir/json-deep-compact.ips" ] || python3 "$here/make_large.py" "$dir"
 status=0
-printf '%-24s %10s %10s %6s %6s\n' report "size MB" "peak MB" ratio "s"
+printf '%-24s %-6s %10s %10s %6s %6s\n' report input "size MB" "peak MB" ratio "s"
 for report in "$dir"/*.ips "$dir"/*.crash; do
   size=$(stat -c %s "$report")
-  # GNU time: peak resident set in KiB, elapsed seconds. Exit 1 (findings) is expected.
-  /usr/bin/time -o "$dir/.time" -f '%M %e' "$cli" "$report" --max-size 1G > /dev/null 2> /dev/null || true
-  measured=$(tail -1 "$dir/.time")
-  peak_kib=${measured% *}
-  ratio=$(echo "$peak_kib * 1024 / $size" | bc -l)
-  printf '%-24s %10.1f %10.1f %6.2f %6s\n' "$(basename "$report")" "$(echo "$size / 1000000" | bc -l)" \
-    "$(echo "$peak_kib * 1024 / 1000000" | bc -l)" "$ratio" "${measured#* }"
-  if [ "$(echo "$ratio > 2" | bc)" = 1 ]; then status=1; fi
+  for input in file stdin; do
+    # GNU time: peak resident set in KiB, elapsed seconds. Exit 1 (findings) is expected. From
+    # standard input the size is unknown until its end.
+    if [ "$input" = file ]; then
+      /usr/bin/time -o "$dir/.time" -f '%M %e' "$cli" "$report" --max-size 1G > /dev/null 2> /dev/null || true
+    else
+      /usr/bin/time -o "$dir/.time" -f '%M %e' "$cli" - --max-size 1G < <(cat "$report") > /dev/null 2> /dev/null || true
+    fi
+    measured=$(tail -1 "$dir/.time")
+    peak_kib=${measured% *}
+    ratio=$(echo "$peak_kib * 1024 / $size" | bc -l)
+    printf '%-24s %-6s %10.1f %10.1f %6.2f %6s\n' "$(basename "$report")" "$input" \
+      "$(echo "$size / 1000000" | bc -l)" "$(echo "$peak_kib * 1024 / 1000000" | bc -l)" "$ratio" "${measured#* }"
+    if [ "$(echo "$ratio > 2" | bc)" = 1 ]; then status=1; fi
+  done
 done
 exit $status

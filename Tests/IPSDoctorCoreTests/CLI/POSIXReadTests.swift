@@ -65,6 +65,20 @@ import Testing
     }
   }
 
+  @Test("Input of unknown size past the largest piece is joined whole, and cut at the limit")
+  func joinsManyPieces() throws {
+    // 4 KiB, 64 KiB, then pieces that double up to 4 MiB: past 9 MB, several of the largest.
+    let bytes = Self.pattern(9_000_001)
+    #expect(try Self.readBack(bytes, sizeHint: 0, limit: 1 << 30).get() == bytes)
+    let limit = 8_500_000
+    #expect(try Self.readBack(bytes, sizeHint: 0, limit: limit, truncate: true).get() == Array(bytes.prefix(limit)))
+    guard case .failure(let error) = try Self.readBack(bytes, sizeHint: 0, limit: limit) else {
+      Issue.record("9,000,001 bytes were read under a limit of \(limit)")
+      return
+    }
+    #expect(error.reason == .tooLarge)
+  }
+
   @Test("A pipe, whose size nobody knows, is read whole across many reads")
   func readsAPipe() throws {
     var ends: [Int32] = [0, 0]
