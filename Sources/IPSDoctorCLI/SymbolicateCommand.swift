@@ -32,18 +32,13 @@ struct SymbolicateCommand<IO: CLIIO> {
     let paths = ReportInput.debugPaths(options: options, report: argument == "-" ? nil : PathName(argument))
     let index = DebugFileIndex(paths: paths)
     let symbolicator = index.symbolicator(for: report)
-    let summary = symbolicator.symbolicate(report).summary
-    let output: String
-    let frames: Int
+    let summary = symbolicator.summary(of: report)
+    // The body is written as it is rewritten, so that a large report is not held twice.
+    let rewrite: SymbolicatedOutput
     if report.format == .json, let document = report.bodyDocument,
-      let spliced = JSONSymbolicationSplice.rewrite(document, report: report, symbolicator: symbolicator)
+      let spliced = JSONSymbolicationSplice.insertions(document, report: report, symbolicator: symbolicator)
     {
-      // The header line and the body with the insertions: every byte of the report kept.
-      let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
-      var text = String(decoding: header, as: UTF8.self) + "\n" + String(decoding: spliced.body, as: UTF8.self)
-      if input.bytes.last == UInt8(ascii: "\n") && spliced.body.last != UInt8(ascii: "\n") { text += "\n" }
-      output = text
-      frames = spliced.frames
+      rewrite = .spliced(document, spliced.insertions, frames: spliced.frames)
     } else if report.format == .json && report.cutLists > 0 {
       // The tree holds only what was kept: written out, it would lose the rest.
       CLI.writeError(
@@ -53,13 +48,10 @@ struct SymbolicateCommand<IO: CLIIO> {
     } else if report.format == .json, let body = report.bodyJSON {
       let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
       let rewritten = JSONSymbolication.rewrite(body, report: report, symbolicator: symbolicator)
-      output = String(decoding: header, as: UTF8.self) + "\n" + JSONWriter.string(rewritten.body) + "\n"
-      frames = rewritten.frames
+      let text = String(decoding: header, as: UTF8.self) + "\n" + JSONWriter.string(rewritten.body) + "\n"
+      rewrite = .tree(text, frames: rewritten.frames)
     } else {
-      let rewritten = LegacyTextSymbolication.rewrite(
-        String(decoding: input.bytes, as: UTF8.self), report: report, symbolicator: symbolicator)
-      output = rewritten.text
-      frames = rewritten.frames
+      rewrite = .lines
     }
 
     let destination: CLI.Destination
@@ -67,7 +59,36 @@ struct SymbolicateCommand<IO: CLIIO> {
     case .success(let opened): destination = opened
     case .failure(let refusal): return refusal.status
     }
-    destination.out.write(output)
+    let out = destination.out
+    let frames: Int
+    switch rewrite {
+    case .spliced(let document, let insertions, let count):
+      input.bytes.withUnsafeBytes { file in
+        out.write(utf8: UnsafeRawBufferPointer(rebasing: file.prefix { $0 != UInt8(ascii: "\n") }))
+      }
+      out.write("\n")
+      document.withView { view in
+        let body = UnsafeRawBufferPointer(view.bytes)
+        var position = 0
+        for insertion in insertions {
+          out.write(utf8: UnsafeRawBufferPointer(rebasing: body[position..<insertion.offset]))
+          out.write(insertion.text)
+          position = insertion.offset
+        }
+        out.write(utf8: UnsafeRawBufferPointer(rebasing: body[position...]))
+        if input.bytes.last == UInt8(ascii: "\n") && body.last != UInt8(ascii: "\n") { out.write("\n") }
+      }
+      frames = count
+    case .tree(let text, let count):
+      out.write(text)
+      frames = count
+    case .lines:
+      frames = input.bytes.withUnsafeBufferPointer { bytes in
+        LegacyTextSymbolication.rewrite(bytes: bytes, report: report, symbolicator: symbolicator) {
+          out.write(utf8: $0)
+        }
+      }
+    }
     if let message = destination.commit() {
       CLI.writeError(message, io: io)
       return .cannotCreate
@@ -94,6 +115,16 @@ struct SymbolicateCommand<IO: CLIIO> {
     }
     return .success
   }
+}
+
+/// What `symbolicate` writes.
+enum SymbolicatedOutput {
+  /// The header line and the body with the insertions: every byte of the report kept.
+  case spliced(JSONDocument, [(offset: Int, text: String)], frames: Int)
+  /// The header line and the body re-serialised from its tree.
+  case tree(String, frames: Int)
+  /// A text report, rewritten line by line.
+  case lines
 }
 
 /// Reading the one report of `show` and `symbolicate`, and where their debug files are.

@@ -162,8 +162,9 @@ package final class TextOutput {
     text.withBorrowedUTF8 { write(utf8: UnsafeRawBufferPointer($0)) }
   }
 
-  /// Writes whole UTF-8 text held as bytes, after what is buffered.
-  func write(utf8 bytes: UnsafeRawBufferPointer) {
+  /// Writes whole UTF-8 text held as bytes, after what is buffered (or, from `symbolicate`, a
+  /// report's own bytes, written as they are).
+  package func write(utf8 bytes: UnsafeRawBufferPointer) {
     guard !bytes.isEmpty else { return }
     if buffer.count + bytes.count > Self.capacity { flush() }
     if bytes.count >= Self.capacity {

@@ -12,6 +12,28 @@ package enum JSONSymbolicationSplice {
   package static func rewrite(_ document: JSONDocument, report: CrashReport, symbolicator: Symbolicator)
     -> (body: [UInt8], frames: Int)?
   {
+    guard let (insertions, count) = insertions(document, report: report, symbolicator: symbolicator) else {
+      return nil
+    }
+    let bytes = document.copiedBytes()
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count + insertions.reduce(0) { $0 + $1.text.utf8.count })
+    var position = 0
+    for insertion in insertions {
+      output += bytes[position..<insertion.offset]
+      output += Array(insertion.text.utf8)
+      position = insertion.offset
+    }
+    output += bytes[position...]
+    return (output, count)
+  }
+
+  /// What ``rewrite(_:report:symbolicator:)`` inserts into the body's bytes, in the order of their
+  /// offsets (into the document's bytes), and how many frames it symbolicates; `nil` as there.
+  /// A caller that writes the body as it goes holds it once.
+  package static func insertions(_ document: JSONDocument, report: CrashReport, symbolicator: Symbolicator)
+    -> (insertions: [(offset: Int, text: String)], frames: Int)?
+  {
     var matches: [Int: ImageMatch] = [:]
     var insertions: [(offset: Int, text: String)] = []
     var count = 0
@@ -53,17 +75,7 @@ package enum JSONSymbolicationSplice {
     guard consistent else { return nil }
     // At most one insertion per offset (a frame's `{` and the byte after it), so the order of
     // the sort is the whole order.
-    let bytes = document.copiedBytes()
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count + insertions.reduce(0) { $0 + $1.text.utf8.count })
-    var position = 0
-    for insertion in insertions.sorted(by: { $0.offset < $1.offset }) {
-      output += bytes[position..<insertion.offset]
-      output += Array(insertion.text.utf8)
-      position = insertion.offset
-    }
-    output += bytes[position...]
-    return (output, count)
+    return (insertions.sorted(by: { $0.offset < $1.offset }), count)
   }
 
   /// `"symbol":"…","symbolLocation":N,"sourceFile":"…","sourceLine":N,` (with the comma).

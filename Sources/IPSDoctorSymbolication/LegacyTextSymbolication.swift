@@ -11,23 +11,40 @@ package enum LegacyTextSymbolication {
   package static func rewrite(_ text: String, report: CrashReport, symbolicator: Symbolicator) -> (
     text: String, frames: Int
   ) {
-    var output = ""
+    var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count + 4096)
+    let count = Array(text.utf8).withUnsafeBufferPointer { bytes in
+      rewrite(bytes: bytes, report: report, symbolicator: symbolicator) { output += $0 }
+    }
+    return (String(decoding: output, as: UTF8.self), count)
+  }
+
+  /// ``rewrite(_:report:symbolicator:)`` of the report's bytes, given to `write` a piece at a
+  /// time as it goes (a line as it was, a symbolicated line, a line feed), so that the rewritten
+  /// report is not held as well as the report. Lines are split at each line feed; a line that is
+  /// not symbolicated is written byte for byte. Returns how many frames were symbolicated.
+  package static func rewrite(
+    bytes: UnsafeBufferPointer<UInt8>, report: CrashReport, symbolicator: Symbolicator,
+    into write: (UnsafeRawBufferPointer) -> Void
+  ) -> Int {
     var count = 0
     var matches: [Int: ImageMatch] = [:]
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-    let last = lines.count - 1
-    for (number, line) in lines.enumerated() {
-      if let replaced = symbolicatedLine(line, report: report, symbolicator: symbolicator, matches: &matches) {
-        output += replaced
+    var start = 0
+    while start <= bytes.count {
+      let end = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count
+      let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      let text = String(decoding: line, as: UTF8.self)
+      if let replaced = symbolicatedLine(text[...], report: report, symbolicator: symbolicator, matches: &matches) {
+        replaced.withBorrowedUTF8 { write(UnsafeRawBufferPointer($0)) }
         count += 1
       } else {
-        output += line
+        write(UnsafeRawBufferPointer(line))
       }
-      if number < last { output += "\n" }
+      guard end < bytes.count else { break }
+      write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[end..<end + 1]))
+      start = end + 1
     }
-    lines = []
-    return (output, count)
+    return count
   }
 
   /// The symbolicated form of one frame line, or `nil` when it is no unsymbolicated frame of a

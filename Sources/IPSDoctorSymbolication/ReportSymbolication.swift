@@ -70,6 +70,31 @@ extension Symbolicator {
     }
     for index in result.threads.indices { result.threads[index].frames = apply(result.threads[index].frames) }
     if let backtrace = result.lastExceptionBacktrace { result.lastExceptionBacktrace = apply(backtrace) }
+    summarize(matches, of: report, into: &summary)
+    return (result, summary)
+  }
+
+  /// ``symbolicate(_:)``'s summary alone, without making the symbolicated copy of the report (for
+  /// `symbolicate`, which rewrites the report's own bytes).
+  package func summary(of report: CrashReport) -> SymbolicationSummary {
+    var summary = SymbolicationSummary()
+    var matches: [Int: ImageMatch] = [:]
+    func count(_ frames: [Frame]) {
+      for frame in frames {
+        guard let symbols = symbols(of: frame, in: report, matches: &matches) else { continue }
+        summary.symbolicatedFrames += 1
+        summary.inlinedFrames += symbols.count - 1
+      }
+    }
+    for thread in report.threads { count(thread.frames) }
+    count(report.lastExceptionBacktrace ?? [])
+    summarize(matches, of: report, into: &summary)
+    return summary
+  }
+
+  /// The images matched and mismatched, in image order.
+  private func summarize(_ matches: [Int: ImageMatch], of report: CrashReport, into summary: inout SymbolicationSummary)
+  {
     for (index, match) in matches.sorted(by: { $0.key < $1.key }) {
       let image = report.images[index]
       let name = image.name ?? "image \(index)"
@@ -83,6 +108,5 @@ extension Symbolicator {
       case .none: break
       }
     }
-    return (result, summary)
   }
 }

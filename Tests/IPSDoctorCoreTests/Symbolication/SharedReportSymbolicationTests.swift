@@ -71,5 +71,7 @@ import Testing
     }
     #expect(got == Self.expectedFrames(expected))
     #expect(summary.symbolicatedFrames == got.count)
+    // `symbolicate`'s summary, made without the symbolicated copy, is the same.
+    #expect(Self.symbolicator(testCase, in: folder).summary(of: report) == summary)
   }
 }
