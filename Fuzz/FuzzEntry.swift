@@ -13,6 +13,7 @@ public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     // The JSON parser on its own, at a small depth limit too.
     _ = try? JSONParser.parse(bytes)
     _ = try? JSONParser.parse(bytes, maxDepth: 8)
+    FuzzTape.checkBudget(bytes)
     // The reader, the engine, and everything that renders a result.
     if let report = try? ReportReader.read(bytes) {
       #if FUZZ_READER_ONLY
@@ -90,6 +91,38 @@ enum FuzzOutput {
 
   static func fail(_ message: String) -> Never {
     fatalError("output invariant broken: " + message)
+  }
+}
+
+/// The capped tape pass (`JSONTapeBudget`) at a budget small enough for every input to meet it:
+/// it breaks where the whole pass breaks, keeps no more than its total, records omissions of
+/// containers only, and what it keeps is a tape that a tree can be built from.
+enum FuzzTape {
+  static let budget = JSONTapeBudget(
+    maxArrayElements: 2, outlineEntries: 12, outlineDepth: 3, maxEntries: 24, marker: "t", maxMarked: 1)
+
+  static func checkBudget(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { buffer in
+      let capped = JSONParser.documentPrefix(buffer, from: 0, maxDepth: 64, budget: budget)
+      let whole = JSONParser.documentPrefix(buffer, from: 0, maxDepth: 64)
+      if capped.error?.location.offset != whole.error?.location.offset || capped.end != whole.end {
+        fail("the capped pass stopped at \(capped.end), the whole pass at \(whole.end)")
+      }
+      guard let document = capped.document else { return }
+      let entries = document.copiedEntries()
+      // The total, plus the open containers and their keys at the break.
+      if entries.count > budget.maxEntries + 2 * 64 + 2 { fail("\(entries.count) entries kept") }
+      for omission in document.omissions {
+        guard omission.index < entries.count, omission.count > 0,
+          entries[omission.index].kind == .array || entries[omission.index].kind == .object
+        else { fail("an omission at \(omission.index) of \(entries.count) entries") }
+      }
+      FuzzSink.checksum &+= document.value == .null ? 0 : 1
+    }
+  }
+
+  static func fail(_ message: String) -> Never {
+    fatalError("tape budget invariant broken: " + message)
   }
 }
 

@@ -118,6 +118,40 @@ struct TapeBudgetTests {
     #expect(Self.omissions(kept) == ["$": 2])
   }
 
+  @Test("Cut and mutated reports: the capped pass breaks where the whole pass does, within its total")
+  func mutatedDocuments() throws {
+    let fixture = try Fixtures.bytes("reports/async-bridge-didreceive-simplified-symbols.ips")
+    let body = Array(fixture[(fixture.firstIndex(of: 0x0A)! + 1)...])
+    let budget = JSONTapeBudget(
+      maxArrayElements: 3, outlineEntries: 40, outlineDepth: 3, maxEntries: 80, marker: "triggered", maxMarked: 1)
+    var generator = SeededGenerator(seed: 0x7A9E)
+    for round in 0..<400 {
+      var bytes = body
+      if round % 2 == 0 {
+        bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
+      } else {
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+          let at = Int.random(in: 0..<bytes.count, using: &generator)
+          bytes[at] = Array(#"{}[],:"0 "#.utf8).randomElement(using: &generator)!
+        }
+      }
+      let (capped, cappedEnd, cappedError, whole, wholeError) = bytes.withUnsafeBufferPointer { buffer in
+        let capped = JSONParser.documentPrefix(buffer, from: 0, budget: budget)
+        let whole = JSONParser.documentPrefix(buffer, from: 0)
+        return (capped.document, capped.end, capped.error, whole.end, whole.error)
+      }
+      #expect(cappedEnd == whole && cappedError?.location.offset == wholeError?.location.offset, "round \(round)")
+      guard let capped else { continue }
+      let entries = capped.copiedEntries()
+      #expect(entries.count <= budget.maxEntries + 2 * JSONParser.defaultMaxDepth + 2, "round \(round)")
+      for omission in capped.omissions {
+        #expect(entries[omission.index].kind == .array || entries[omission.index].kind == .object, "round \(round)")
+      }
+      // A tree can be built from what was kept (a tape whose counts and ends disagreed would trap).
+      _ = capped.value
+    }
+  }
+
   @Test("Paths name keys, indexes and the root")
   func paths() throws {
     let document = try #require(Self.read(#"{"a":[0,{"b c":[7]}]}"#, Self.budget()).document)
