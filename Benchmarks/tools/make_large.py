@@ -9,6 +9,8 @@ From two of our fixtures it writes the shapes a report too large to keep whole c
   frame a distinct symbol; the body without and with indentation (Apple writes the body indented,
   a thread's frames on one line).
 - json-wide.ips: a thousand threads of a thousand frames each.
+- json-deep-wide.ips: json-deep's crashed thread and a thousand threads of a hundred frames: cut
+  past its outline, so the crashed thread is read again alone.
 - json-threads.ips: a million threads of one frame each.
 - json-images.ips: a million binary images.
 - text-deep.crash: a legacy text report whose crashed thread is a million frames deep.
@@ -53,6 +55,11 @@ def json_reports(out):
     deep["threads"][crashed]["frames"] += [frame(i) for i in range(MILLION)]
     write_json(out, "json-deep-compact.ips", header, deep)
     write_json(out, "json-deep-indented.ips", header, deep, indent=True)
+
+    deep_wide = json.loads(json.dumps(deep))
+    deep_wide["threads"] += [{"id": 10_000_000 + t, "frames": [frame(t * 100 + i) for i in range(100)]}
+                             for t in range(1000)]
+    write_json(out, "json-deep-wide.ips", header, deep_wide)
 
     wide = json.loads(json.dumps(body))
     wide["threads"] += [{"id": 10_000_000 + t, "frames": [frame(t * 1000 + i) for i in range(1000)]}

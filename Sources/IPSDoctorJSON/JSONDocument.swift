@@ -79,6 +79,18 @@ import IPSDoctorSupport
     }
   }
 
+  /// The value at tape index `index` read again alone from the document's bytes (which the new
+  /// document shares), with `budget`: what a budget cut from it when the whole document was read
+  /// may fit when it is read alone. `nil` for an index past the tape.
+  package func reread(at index: Int, budget: JSONTapeBudget?) -> JSONDocument? {
+    guard index < tape.count else { return nil }
+    let start = byteOffset + tape[index].start
+    return source.withUnsafeBufferPointer { all in
+      let (document, _, error) = JSONParser.documentPrefix(all, from: start, source: source, budget: budget)
+      return error == nil ? document : nil
+    }
+  }
+
   /// How many values the container at tape index `index` lost to the budget.
   package func omittedCount(at index: Int) -> Int {
     let omissions = omissions

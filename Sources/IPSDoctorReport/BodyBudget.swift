@@ -4,19 +4,20 @@ import IPSDoctorJSON
 ///
 /// A body's tape takes 16 bytes a value and its model about as much again, against 9 to 25 bytes
 /// of text a value: read whole, a report costs four to five times its size. A body of up to
-/// ``wholeBodyLimit`` bytes is read whole. A larger one keeps what fits in one tape entry per 128
-/// of its bytes, so that its text, tape and model stay within twice its size with the program's
-/// own 10 MB (2× is met from 17 MB on, just past the limit):
+/// ``wholeBodyLimit`` bytes is read whole. A larger one keeps at most one tape entry per 128 of its
+/// bytes, so that its text, tape and model, with the program's own 10 MB, stay within twice its
+/// size:
 ///
 /// - every array keeps its first ``maxArrayElements`` elements, so a thread that recursed a
-///   million times keeps the top of its stack and the count of the rest; the crashed thread is
-///   kept wherever it is in the list;
+///   million times keeps the top of its stack and the count of the rest;
 /// - once the tape holds one entry per 256 bytes, lists nested inside the elements of top-level
 ///   arrays (a thread's frames, its registers) keep nothing more, and the threads and images
 ///   themselves go on being read;
 /// - at one entry per 128 bytes, nothing more is kept.
 ///
-/// Every value is still read and checked. What was not kept is said in the report's warnings.
+/// The crashed thread is kept wherever it is in the list, and when the body was cut past its
+/// outline it is read again alone (`CrashReport.rereadCrashedThread`). Every value is still read
+/// and checked. What was not kept is said in the report's warnings.
 package enum BodyBudget {
   package static let wholeBodyLimit = 16 << 20
   package static let maxArrayElements = 4096
@@ -32,9 +33,11 @@ package enum BodyBudget {
   }
 
   /// The warnings that say what `body` did not keep: the first few containers by path, then a
-  /// count of the rest.
-  /// Omissions inside the tape indices `restored` (a value read again alone) are not named.
-  static func warnings(for body: JSONDocument, except restored: Range<Int>? = nil) -> [ReportWarning] {
+  /// count of the rest. Omissions inside the tape indices `restored` (a value read again alone)
+  /// are left out. `prefix` is where `body` is in the report, when it is a value read again alone.
+  static func warnings(
+    for body: JSONDocument, except restored: Range<Int>? = nil, under prefix: JSONPath = .root
+  ) -> [ReportWarning] {
     let omissions = body.omissions.filter { restored?.contains($0.index) != true }
     guard !omissions.isEmpty || body.isAbridged else { return [] }
     var warnings: [ReportWarning] = []
@@ -54,7 +57,7 @@ package enum BodyBudget {
       let total = kept + omission.count
       warnings.append(
         ReportWarning(
-          location: body.path(to: omission.index).description,
+          location: JSONPath(prefix.components + body.path(to: omission.index).components).description,
           message:
             "kept \(kept) of its \(total) \(isArray ? "elements" : "members"): the report is too large to keep whole"))
     }

@@ -326,33 +326,36 @@ extension CrashReport {
     if faultingThread == nil {
       faultingThread = threads.firstIndex(where: \.triggered)
     }
-    if decoder.bodyIsAbridged, let threadValues = body.threads {
+    if decoder.cutBody?.isAbridged == true, let threadValues = body.threads {
       rereadCrashedThread(in: threadValues, decoder: &decoder)
     }
   }
 
   /// Reads the crashed thread of an abridged body again, alone, from its bytes: the budget cut
   /// its lists with the rest of the body's past the outline, but it is the thread the diagnosis
-  /// reads. Alone, it keeps the first `BodyBudget.maxArrayElements` entries of each list. Its
-  /// warnings were given by the first reading.
+  /// reads. Alone, it keeps the first `BodyBudget.maxArrayElements` entries of each list, which
+  /// its warnings then name. Its other warnings were given by the first reading.
   mutating func rereadCrashedThread(in threadValues: JSONNode, decoder: inout FieldDecoder) {
-    guard let position = faultingThread, threadValues.kind == .array else { return }
-    // The thread at `position` is the list's element at `position`: one thread is decoded per element.
-    guard let node = Array(threadValues.elements.prefix(position + 1)).last, node.kind == .object,
+    guard let body = decoder.cutBody, let position = faultingThread, threadValues.kind == .array,
       position < threadValues.count
     else { return }
+    // The thread at `position` is the list's element at `position`: one thread is decoded per element.
+    guard let node = Array(threadValues.elements.prefix(position + 1)).last, node.kind == .object else { return }
+    // Room for a thread of 4,096 frames and its registers many times over; a thread object with
+    // more members than that is cut again.
     let budget = JSONTapeBudget(
-      maxArrayElements: BodyBudget.maxArrayElements, outlineEntries: .max, outlineDepth: .max, maxEntries: .max)
-    let (document, _, error) = JSONParser.documentPrefix(node.view.bytes, from: node.entry.start, budget: budget)
-    guard error == nil, let document else { return }
+      maxArrayElements: BodyBudget.maxArrayElements, outlineEntries: .max, outlineDepth: .max, maxEntries: 1 << 18)
+    guard let document = body.reread(at: node.index, budget: budget) else { return }
     var scratch = FieldDecoder()
-    scratch.bodyWasCut = true
+    scratch.cutBody = document
     let index = threads[position].index
     let thread = document.withRoot { root in
       crashThread(root, index: index, at: JSONPath.root.appending("threads").appending(index), decoder: &scratch)
     }
     threads[position] = thread
     decoder.rereadThread = node.index..<node.entry.containerEnd
+    decoder.rereadWarnings = BodyBudget.warnings(
+      for: document, under: JSONPath.root.appending("threads").appending(index))
   }
 
   static func applicationSpecificInfo(_ value: JSONNode, decoder: inout FieldDecoder)

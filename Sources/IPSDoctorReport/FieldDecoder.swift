@@ -23,12 +23,14 @@ struct FieldDecoder {
   let texts: SharedTexts.Handle?
   /// Whether the body lost list entries to its budget (`BodyBudget`): an index past a cut list
   /// is then expected, and the cut's own warning says why.
-  var bodyWasCut = false
-  /// Whether the body lost more than long lists' tails (`JSONDocument.isAbridged`).
-  var bodyIsAbridged = false
+  var bodyWasCut: Bool { cutBody != nil }
+  /// The body, when it lost list entries to its budget (for ``CrashReport/rereadCrashedThread``).
+  var cutBody: JSONDocument?
   /// The tape indices of the crashed thread when it was read again alone (see
   /// `CrashReport.rereadCrashedThread`): what the body's budget cut inside it was restored.
   var rereadThread: Range<Int>?
+  /// What the crashed thread, read again alone, did not keep.
+  var rereadWarnings: [ReportWarning] = []
 
   init(texts: SharedTexts? = nil) {
     self.texts = texts?.handle

@@ -506,8 +506,7 @@ extension CrashReport {
     // The report is passed to the closure rather than captured by it.
     body.withRoot(passing: &self) { object, report in
       var decoder = FieldDecoder(texts: texts)
-      decoder.bodyWasCut = bodyWasCut
-      decoder.bodyIsAbridged = body.isAbridged
+      if bodyWasCut { decoder.cutBody = body }
       report.kind = Scan.kind(of: object, bugType: report.bugType)
       switch report.kind {
       case .panic: report.apply(panicBody: object, decoder: &decoder)
@@ -523,7 +522,8 @@ extension CrashReport {
       }
       report.warnings = warnings + decoder.warnings
       if bodyWasCut {
-        report.warnings += BodyBudget.warnings(for: body, except: decoder.rereadThread)
+        // The crashed thread's own first.
+        report.warnings += decoder.rereadWarnings + BodyBudget.warnings(for: body, except: decoder.rereadThread)
         report.cutLists = body.omissions.count
         report.isAbridged = body.isAbridged
       }

@@ -93,6 +93,40 @@ struct LargeBodyBudgetTests {
     #expect(summary.hasSuffix("(The report was too large to keep whole; this was read from the part kept.)"))
   }
 
+  @Test("In an abridged JSON body, the crashed thread is read again alone and keeps the top of its stack")
+  func deepCrashedThreadInAnAbridgedBody() throws {
+    let fixture = String(decoding: try Fixtures.bytes(Self.asyncBridge), as: UTF8.self)
+    let deep = (0..<10_000).map { #",{"imageOffset":\#(1_000 + $0),"symbol":"recurse(_:)","imageIndex":0}"# }
+    var text = try Self.inserting(deep.joined(), into: fixture, before: "]}]", after: #""frames":["#)
+    let frames = (0..<80).map { #"{"imageOffset":\#($0),"symbol":"work","symbolLocation":4,"imageIndex":7}"# }
+    let threads = Self.filling(BodyBudget.wholeBodyLimit) {
+      #"{"id":\#(9_000_000 + $0),"frames":[\#(frames.joined(separator: ","))]},"#
+    }
+    #expect(threads.count < BodyBudget.maxArrayElements)
+    // Before the crashed thread: the outline is spent by the time it is read.
+    let original = try ReportReader.read(Array(fixture.utf8))
+    let originalCrashed = try #require(original.faultingThread)
+    text = try Self.inserting(threads.text, into: text, before: #"{"triggered":true"#, after: #""threads" :"#)
+    text = text.replacingOccurrences(
+      of: #""faultingThread" : \#(originalCrashed),"#, with: #""faultingThread" : \#(originalCrashed + threads.count),"#
+    )
+    let large = try ReportReader.read(Array(text.utf8))
+    let crashed = try #require(large.faultingThread)
+    #expect(crashed == originalCrashed + threads.count)
+    let originalCount = original.threads[originalCrashed].frames.count
+
+    #expect(large.isAbridged)
+    #expect(large.threads[crashed].frames.count == BodyBudget.maxArrayElements)
+    #expect(
+      large.threads[crashed].frames.prefix(originalCount).elementsEqual(original.threads[originalCrashed].frames))
+    #expect(large.threads[crashed - 1].frames.isEmpty)
+    #expect(
+      large.warnings.first?.description
+        == "threads[\(crashed)].frames: kept \(BodyBudget.maxArrayElements) of its \(originalCount + deep.count) elements: the report is too large to keep whole"
+    )
+    Self.expectSameDiagnosis(original, large, confidence: .likely)
+  }
+
   @Test("A JSON crashed thread past the thread list's limit is kept whole, under its own number")
   func crashedJSONThreadPastTheLimit() throws {
     let fixture = String(decoding: try Fixtures.bytes(Self.asyncBridge), as: UTF8.self)
