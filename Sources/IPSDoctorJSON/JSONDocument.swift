@@ -23,23 +23,24 @@ import IPSDoctorSupport
   @usableFromInline let source: [UInt8]
   @usableFromInline let byteOffset: Int
   @usableFromInline let byteCount: Int
-  /// What the ``JSONTapeBudget`` the document was read with did not keep; `nil` when every value
-  /// was kept (a reference, so that copies of a whole document copy nothing more).
-  let cuts: JSONCuts?
-
-  /// The containers that lost values to the budget, in tape order; empty when every value was kept.
-  package var omissions: [JSONOmission] { cuts?.omissions ?? [] }
+  /// The containers that lost values to the ``JSONTapeBudget`` the document was read with, in tape
+  /// order; empty when every value was kept.
+  package let omissions: [JSONOmission]
   /// Whether the budget cut more than the tails of long arrays: values after its outline or total
   /// limit were not kept, so a member that the document has may be missing from the tape.
-  package var isAbridged: Bool { cuts?.isAbridged ?? false }
+  package let isAbridged: Bool
 
   /// The tape and where its bytes are, as ``JSONParser`` makes them.
-  init(tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int, cuts: JSONCuts? = nil) {
+  init(
+    tape: [JSONTapeEntry], source: [UInt8], byteOffset: Int, byteCount: Int, omissions: [JSONOmission] = [],
+    isAbridged: Bool = false
+  ) {
     self.tape = tape
     self.source = source
     self.byteOffset = byteOffset
     self.byteCount = byteCount
-    self.cuts = cuts
+    self.omissions = omissions
+    self.isAbridged = isAbridged
   }
 
   init(bytes: [UInt8], entries: [JSONTapeEntry]) {
@@ -89,18 +90,6 @@ import IPSDoctorSupport
       let (document, _, error) = JSONParser.documentPrefix(all, from: start, source: source, budget: budget)
       return error == nil ? document : nil
     }
-  }
-
-  /// How many values the container at tape index `index` lost to the budget.
-  package func omittedCount(at index: Int) -> Int {
-    let omissions = omissions
-    var low = 0
-    var high = omissions.count
-    while low < high {
-      let middle = (low + high) / 2
-      if omissions[middle].index < index { low = middle + 1 } else { high = middle }
-    }
-    return low < omissions.count && omissions[low].index == index ? omissions[low].count : 0
   }
 
   /// A copy of the document's bytes, made on every call. Readers use ``withView(_:)``; this is a

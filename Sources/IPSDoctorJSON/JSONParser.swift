@@ -166,17 +166,16 @@ package enum JSONParser {
         }
       }
       let copied = min(end, slice.count)
-      let cuts = budgetState.flatMap { state -> JSONCuts? in
-        guard !state.pointee.omissions.isEmpty else { return nil }
-        return JSONCuts(
-          omissions: state.pointee.omissions.sorted { $0.index < $1.index }, isAbridged: state.pointee.isAbridged)
-      }
+      let omissions = budgetState?.pointee.omissions.sorted { $0.index < $1.index } ?? []
+      let isAbridged = budgetState?.pointee.isAbridged ?? false
       if let source {
-        document = JSONDocument(tape: tape, source: source, byteOffset: from, byteCount: copied, cuts: cuts)
+        document = JSONDocument(
+          tape: tape, source: source, byteOffset: from, byteCount: copied, omissions: omissions,
+          isAbridged: isAbridged)
       } else {
         document = JSONDocument(
           tape: tape, source: Array(UnsafeBufferPointer(rebasing: slice[..<copied])), byteOffset: 0, byteCount: copied,
-          cuts: cuts)
+          omissions: omissions, isAbridged: isAbridged)
       }
     }
     guard var failure else { return (document, start + end, nil) }

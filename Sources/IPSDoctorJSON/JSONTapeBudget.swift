@@ -50,14 +50,3 @@ package struct JSONOmission: Sendable, Equatable {
   }
 }
 
-/// What a budget did not keep of a document (``JSONDocument/omissions``).
-final class JSONCuts: Sendable {
-  /// In tape order.
-  let omissions: [JSONOmission]
-  let isAbridged: Bool
-
-  init(omissions: [JSONOmission], isAbridged: Bool) {
-    self.omissions = omissions
-    self.isAbridged = isAbridged
-  }
-}

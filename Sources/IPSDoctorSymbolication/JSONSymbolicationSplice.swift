@@ -6,31 +6,11 @@ import IPSDoctorSupport
 /// (`symbol`, `symbolLocation`, `sourceFile`, `sourceLine`) are inserted right after each
 /// unsymbolicated frame's `{`, and code inlined into the frame goes before it as new compact
 /// frame objects marked `"inline": true`. The result differs from the input only by insertions,
-/// so a report keeps Apple's layout. `nil` when the body's bytes are not as its tape says (the
-/// caller then re-serialises the tree, ``JSONSymbolication``).
+/// so a report keeps Apple's layout; `symbolicate` writes the body's bytes with them as it goes.
 package enum JSONSymbolicationSplice {
-  package static func rewrite(_ document: JSONDocument, report: CrashReport, symbolicator: Symbolicator)
-    -> (body: [UInt8], frames: Int)?
-  {
-    guard let (insertions, count) = insertions(document, report: report, symbolicator: symbolicator) else {
-      return nil
-    }
-    let bytes = document.copiedBytes()
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count + insertions.reduce(0) { $0 + $1.text.utf8.count })
-    var position = 0
-    for insertion in insertions {
-      output += bytes[position..<insertion.offset]
-      output += Array(insertion.text.utf8)
-      position = insertion.offset
-    }
-    output += bytes[position...]
-    return (output, count)
-  }
-
-  /// What ``rewrite(_:report:symbolicator:)`` inserts into the body's bytes, in the order of their
-  /// offsets (into the document's bytes), and how many frames it symbolicates; `nil` as there.
-  /// A caller that writes the body as it goes holds it once.
+  /// The insertions into the body's bytes, in the order of their offsets (into the document's
+  /// bytes), and how many frames they symbolicate; `nil` when the body's bytes are not as its tape
+  /// says (the caller then re-serialises the tree, ``JSONSymbolication``).
   package static func insertions(_ document: JSONDocument, report: CrashReport, symbolicator: Symbolicator)
     -> (insertions: [(offset: Int, text: String)], frames: Int)?
   {
