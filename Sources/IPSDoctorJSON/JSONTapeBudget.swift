@@ -49,4 +49,3 @@ package struct JSONOmission: Sendable, Equatable {
     self.count = count
   }
 }
-

@@ -32,43 +32,52 @@ package enum BodyBudget {
       marker: "triggered", maxMarked: 4)
   }
 
-  /// The warnings that say what `body` did not keep: the first few containers by path, then a
-  /// count of the rest. Omissions inside the tape indices `restored` (a value read again alone)
-  /// are left out. `prefix` is where `body` is in the report, when it is a value read again alone.
+  /// A list that lost entries: where it is, how many it kept, how many it had, what they are.
+  struct Cut {
+    var location: String
+    var kept: Int
+    var total: Int
+    var noun: String
+  }
+
+  /// The warnings that say what a report did not keep: `abridged` first when it is set, the
+  /// first few cut lists by location, then a count of the rest (`unit`: what their entries are).
+  static func warnings(cuts: [Cut], abridged: String?, unit: String) -> [ReportWarning] {
+    var warnings: [ReportWarning] = []
+    if let abridged { warnings.append(ReportWarning(location: "body", message: abridged)) }
+    let named = 8
+    for cut in cuts.prefix(named) {
+      warnings.append(
+        ReportWarning(
+          location: cut.location,
+          message: "kept \(cut.kept) of its \(cut.total) \(cut.noun): the report is too large to keep whole"))
+    }
+    if cuts.count > named {
+      let rest = cuts.dropFirst(named)
+      let lost = rest.reduce(0) { $0 + $1.total - $1.kept }
+      warnings.append(
+        ReportWarning(
+          location: "body", message: "\(rest.count) more lists were cut the same way (\(lost) \(unit) not kept)"))
+    }
+    return warnings
+  }
+
+  /// The warnings that say what `body` did not keep. Omissions inside the tape indices
+  /// `restored` (a value read again alone) are left out. `prefix` is where `body` is in the
+  /// report, when it is a value read again alone.
   static func warnings(
     for body: JSONDocument, except restored: Range<Int>? = nil, under prefix: JSONPath = .root
   ) -> [ReportWarning] {
-    let omissions = body.omissions.filter { restored?.contains($0.index) != true }
-    guard !omissions.isEmpty || body.isAbridged else { return [] }
-    var warnings: [ReportWarning] = []
-    if body.isAbridged {
-      warnings.append(
-        ReportWarning(
-          location: "body",
-          message:
-            "the report is too large to keep whole: past its first part, nested lists were not kept, so a field it has may be missing"
-        ))
-    }
-    let named = 8
-    for omission in omissions.prefix(named) {
+    let cuts = body.omissions.filter { restored?.contains($0.index) != true }.map { omission in
       let (isArray, kept) = body.withView {
         ($0.entries[omission.index].kind == .array, $0.entries[omission.index].end)
       }
-      let total = kept + omission.count
-      warnings.append(
-        ReportWarning(
-          location: JSONPath(prefix.components + body.path(to: omission.index).components).description,
-          message:
-            "kept \(kept) of its \(total) \(isArray ? "elements" : "members"): the report is too large to keep whole"))
+      return Cut(
+        location: JSONPath(prefix.components + body.path(to: omission.index).components).description, kept: kept,
+        total: kept + omission.count, noun: isArray ? "elements" : "members")
     }
-    if omissions.count > named {
-      let rest = omissions.dropFirst(named)
-      let values = rest.reduce(0) { $0 + $1.count }
-      warnings.append(
-        ReportWarning(
-          location: "body",
-          message: "\(rest.count) more lists were cut the same way (\(values) values not kept)"))
-    }
-    return warnings
+    let abridged =
+      "the report is too large to keep whole: past its first part, nested lists were not kept, so a field it has may be missing"
+    return warnings(cuts: cuts, abridged: body.isAbridged ? abridged : nil, unit: "values")
   }
 }

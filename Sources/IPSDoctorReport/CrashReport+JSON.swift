@@ -353,9 +353,8 @@ extension CrashReport {
       crashThread(root, index: index, at: JSONPath.root.appending("threads").appending(index), decoder: &scratch)
     }
     threads[position] = thread
-    decoder.rereadThread = node.index..<node.entry.containerEnd
-    decoder.rereadWarnings = BodyBudget.warnings(
-      for: document, under: JSONPath.root.appending("threads").appending(index))
+    let path = JSONPath.root.appending("threads").appending(index)
+    decoder.reread = (node.index..<node.entry.containerEnd, BodyBudget.warnings(for: document, under: path))
   }
 
   static func applicationSpecificInfo(_ value: JSONNode, decoder: inout FieldDecoder)

@@ -26,11 +26,10 @@ struct FieldDecoder {
   var bodyWasCut: Bool { cutBody != nil }
   /// The body, when it lost list entries to its budget (for ``CrashReport/rereadCrashedThread``).
   var cutBody: JSONDocument?
-  /// The tape indices of the crashed thread when it was read again alone (see
-  /// `CrashReport.rereadCrashedThread`): what the body's budget cut inside it was restored.
-  var rereadThread: Range<Int>?
-  /// What the crashed thread, read again alone, did not keep.
-  var rereadWarnings: [ReportWarning] = []
+  /// The crashed thread's tape indices when it was read again alone (see
+  /// `CrashReport.rereadCrashedThread`), where the body's cuts were undone, and what it did not
+  /// keep alone.
+  var reread: (thread: Range<Int>, warnings: [ReportWarning])?
 
   init(texts: SharedTexts? = nil) {
     self.texts = texts?.handle

@@ -523,7 +523,8 @@ extension CrashReport {
       report.warnings = warnings + decoder.warnings
       if bodyWasCut {
         // The crashed thread's own first.
-        report.warnings += decoder.rereadWarnings + BodyBudget.warnings(for: body, except: decoder.rereadThread)
+        report.warnings +=
+          (decoder.reread?.warnings ?? []) + BodyBudget.warnings(for: body, except: decoder.reread?.thread)
         report.cutLists = body.omissions.count
         report.isAbridged = body.isAbridged
       }

@@ -69,33 +69,13 @@ struct LegacyListBudget {
     return false
   }
 
-  /// What was not kept, as warnings: the first few lists by name, then a count of the rest.
+  /// What was not kept, as warnings (see `BodyBudget.warnings(cuts:abridged:unit:)`).
   var warnings: [ReportWarning] {
-    var warnings: [ReportWarning] = []
-    if isAbridged {
-      warnings.append(
-        ReportWarning(
-          location: "body",
-          message: "the report is too large to keep whole: past its first part, lists were not kept"))
+    let cuts = omissions.map {
+      BodyBudget.Cut(location: $0.list.label, kept: $0.kept, total: $0.kept + $0.omitted, noun: $0.list.noun)
     }
-    let named = 8
-    for omission in omissions.prefix(named) {
-      warnings.append(
-        ReportWarning(
-          location: omission.list.label,
-          message:
-            "kept \(omission.kept) of its \(omission.kept + omission.omitted) \(omission.list.noun): the report is too large to keep whole"
-        ))
-    }
-    if omissions.count > named {
-      let rest = omissions.dropFirst(named)
-      warnings.append(
-        ReportWarning(
-          location: "body",
-          message:
-            "\(rest.count) more lists were cut the same way (\(rest.reduce(0) { $0 + $1.omitted }) entries not kept)"))
-    }
-    return warnings
+    let abridged = "the report is too large to keep whole: past its first part, lists were not kept"
+    return BodyBudget.warnings(cuts: cuts, abridged: isAbridged ? abridged : nil, unit: "entries")
   }
 }
 
@@ -106,7 +86,7 @@ extension LegacyTextReader {
     switch block {
     case .threadFrames(let position):
       let number = report.threads[position].index
-      let crashed = report.threads[position].triggered || triggered?.number == number || highlighted?.number == number
+      let crashed = report.threads[position].triggered || isNamedCrashed(number)
       return budget!.keeps(.frames(thread: number), count: report.threads[position].frames.count, outsideTotal: crashed)
     case .lastExceptionBacktrace:
       return budget!.keeps(.lastExceptionBacktrace, count: lastExceptionFrames?.count ?? 0)
@@ -115,6 +95,11 @@ extension LegacyTextReader {
     default:
       return true
     }
+  }
+
+  /// Whether the report's header names thread `number` as the crashed one.
+  func isNamedCrashed(_ number: Int) -> Bool {
+    triggered?.number == number || highlighted?.number == number
   }
 
   /// Whether `list`, holding `count` entries, keeps one more.

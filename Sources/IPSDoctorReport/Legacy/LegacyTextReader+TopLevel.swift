@@ -84,7 +84,7 @@ extension LegacyTextReader {
   /// header says so (`crashed`) or the one the report's header names.
   mutating func ensureThread(_ number: Int, crashed: Bool = false) -> Int? {
     if let position = threadPositions[number] { return position }
-    if budget != nil && !crashed && triggered?.number != number && highlighted?.number != number
+    if budget != nil && !crashed && !isNamedCrashed(number)
       && !keeps(.threads, count: report.threads.count, outsideTotal: true)
     {
       return nil
