@@ -3,12 +3,6 @@ import IPSDoctorOutput
 import IPSDoctorSupport
 import IPSDoctorSymbolication
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The whole command line, as library code: tests call ``run(_:environment:io:)`` in process and
 /// read what it printed; `main.swift` only passes the real streams and exits with the result.
 package enum CLI {
@@ -29,14 +23,12 @@ package enum CLI {
       io.writeStandardError(error.rendered(for: named.flatMap(Command.init(rawValue:))))
       return .usage
     }
-    #if os(macOS)
-      if case .run(.diagnose) = invocation.action, invocation.arguments.count == 1,
-        let folder = invocation.arguments.first, folder != "-", !arguments.contains(folder),
-        folder == defaultInput(environment: environment, io: io)
-      {
-        io.writeStandardError("ips-doctor: no path given: reading \(PathName(folder).display)\n")
-      }
-    #endif
+    if case .run(.diagnose) = invocation.action, invocation.arguments.count == 1,
+      let folder = invocation.arguments.first, folder != "-", !arguments.contains(folder),
+      folder == defaultInput(environment: environment, io: io)
+    {
+      io.writeStandardError("ips-doctor: no path given: reading \(PathName(folder).display)\n")
+    }
     switch invocation.action {
     case .version:
       return writeOutput("ips-doctor \(IPSDoctor.version)\n", io: io)
@@ -72,16 +64,16 @@ package enum CLI {
     }
   }
 
-  /// What `ips-doctor` with no path reads: standard input when it is a pipe or a file; on macOS,
-  /// the folder where the system keeps this user's crash reports.
-  static func defaultInput(environment: [String: String], io: some CLIIO) -> String? {
+  /// What `ips-doctor` with no path reads: standard input when it is a pipe or a file; when a
+  /// person runs it at a terminal, `reportFolder` (on macOS, the folder where the system keeps
+  /// this user's crash reports); otherwise nothing. A standard input that is `/dev/null` or was
+  /// closed (launchd, cron, CI) is no input, not a reason to read the user's reports.
+  static func defaultInput(
+    environment: [String: String], io: some CLIIO, reportFolder: (String?) -> String? = Platform.crashReportFolder
+  ) -> String? {
     if io.standardInputIsData { return "-" }
-    #if os(macOS)
-      if let home = environment["HOME"], !home.isEmpty {
-        return home + "/Library/Logs/DiagnosticReports"
-      }
-    #endif
-    return nil
+    guard io.standardInputIsTerminal else { return nil }
+    return reportFolder(environment["HOME"])
   }
 
   /// Writes `text` to standard output: exit 0, or 73 when it could not be written.

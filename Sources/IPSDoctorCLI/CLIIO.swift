@@ -1,11 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The process's standard streams, injected so that tests run the whole CLI in process and
 /// capture what it prints.
 package protocol CLIIO {
@@ -23,6 +17,8 @@ package protocol CLIIO {
   var standardErrorIsTerminal: Bool { get }
   /// Whether standard input is a pipe or a file, which `ips-doctor` with no path reads.
   var standardInputIsData: Bool { get }
+  /// Whether standard input is a terminal: a person ran the command.
+  var standardInputIsTerminal: Bool { get }
   /// The terminal's width in columns, when standard output is a terminal.
   var terminalColumns: Int? { get }
   /// Everything on standard input, or an error message. Reads at most `limit` bytes plus one, so
@@ -32,6 +28,7 @@ package protocol CLIIO {
 
 extension CLIIO {
   package var standardInputIsData: Bool { false }
+  package var standardInputIsTerminal: Bool { false }
 
   package func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
     try writeStandardOutput(String(decoding: bytes, as: UTF8.self))
@@ -90,6 +87,8 @@ package struct ProcessIO: CLIIO {
   package var standardOutputIsTerminal: Bool { isatty(1) == 1 }
   package var standardErrorIsTerminal: Bool { isatty(2) == 1 }
 
+  package var standardInputIsTerminal: Bool { !closedStreams.contains(0) && isatty(0) == 1 }
+
   package var standardInputIsData: Bool {
     guard !closedStreams.contains(0) else { return false }
     var info = stat()
@@ -100,12 +99,8 @@ package struct ProcessIO: CLIIO {
 
   package var terminalColumns: Int? {
     var size = winsize()
-    #if canImport(Glibc)
-      let request = UInt(TIOCGWINSZ)
-    #else
-      let request: UInt = 0x4008_7468  // TIOCGWINSZ: a function-like macro Swift cannot import
-    #endif
-    guard ioctl(1, request, &size) == 0, size.ws_col > 0 else { return nil }
+    // An `Int32` macro in Glibc, a `UInt` constant of the Darwin overlay (TiocConstants.swift).
+    guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
   }
 
@@ -134,6 +129,13 @@ extension CLI {
 }
 
 extension CLI {
+  /// The whole process: the allocator tuned for the platform, then ``main(argc:argv:environment:)``
+  /// with the process's environment, and its status as the exit status.
+  package static func runProcess(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Never {
+    Platform.tuneAllocator()
+    exit(main(argc: argc, argv: argv, environment: Platform.environment))
+  }
+
   /// The process from its C arguments to its exit status: standard streams made safe, arguments
   /// taken as the bytes the user typed, the command run, standard output closed and checked.
   package static func main(

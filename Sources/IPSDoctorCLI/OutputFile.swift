@@ -1,11 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where an output file really is: a descriptor the process already has (`/dev/stdout`,
 /// `/dev/fd/N`), a device or FIFO to write through, or a regular file (existing or new) to replace
 /// atomically. Symbolic links are followed to their target, so the link itself stays.
@@ -33,8 +27,21 @@ struct OutputTarget {
   enum Identity: Hashable {
     /// An existing file: its device and inode.
     case file(device: UInt64, inode: UInt64)
-    /// A name that does not exist yet: its folder's device and inode, and the name.
-    case new(device: UInt64, inode: UInt64, name: [UInt8])
+    /// A name that does not exist yet: its folder's device and inode, and the name as
+    /// ``foldedName(_:)`` folds it.
+    case new(device: UInt64, inode: UInt64, name: String)
+
+    /// `name` as a case-insensitive, normalisation-insensitive volume compares it (APFS and HFS+
+    /// as macOS formats them): lowercased, and equal for every Unicode normalisation (Swift's
+    /// `String` compares and hashes canonical equivalents as one). Two new outputs whose names
+    /// differ only so would be one file there, and are refused as one everywhere. A name that is
+    /// not UTF-8 stays its bytes.
+    static func foldedName(_ name: [UInt8]) -> String {
+      guard let text = String(validating: name, as: UTF8.self) else {
+        return "\u{0}" + name.map { String($0, radix: 16) }.joined(separator: ",")
+      }
+      return text.lowercased()
+    }
   }
 
   /// Resolves `path`; throws when it cannot be written at all (a folder, a block device, a socket,
@@ -74,7 +81,8 @@ struct OutputTarget {
         guard status.kind == .directory else { throw FileError(.other, "'\(folder.display)' is not a folder") }
         kind = .file(current, existing: nil)
         isFile = true
-        identity = .new(device: status.device, inode: status.inode, name: Array(current.lastComponent))
+        identity = .new(
+          device: status.device, inode: status.inode, name: Identity.foldedName(Array(current.lastComponent)))
         return
       case .failure(let error):
         throw error
@@ -91,7 +99,7 @@ struct OutputTarget {
     case "/dev/stderr": return 2
     default: break
     }
-    for prefix in ["/dev/fd/", "/proc/self/fd/"] where text.hasPrefix(prefix) {
+    for prefix in Platform.descriptorPathPrefixes where text.hasPrefix(prefix) {
       let digits = text.dropFirst(prefix.count)
       guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isASCII), let number = Int32(digits)
       else { return nil }

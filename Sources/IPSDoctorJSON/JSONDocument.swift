@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A parsed JSON document kept as a flat tape: one fixed-size entry per value, in source order,
 /// over a copy of the document's bytes.
 ///

@@ -1,11 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Writes JSON text with keys in the order given, so output is byte-for-byte deterministic.
 ///
 /// Strings are escaped per RFC 8259; control characters, and the Unicode line and paragraph

@@ -2,12 +2,6 @@ import IPSDoctorBatch
 import IPSDoctorDiagnosis
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `--format github`: GitHub Actions workflow commands (`::error file=…,title=…::message`), one
 /// annotation per crash group (its count and example files), errors first, so each crash shows
 /// once on the run and the pull request. Known crashes (in the baseline) are downgraded to

@@ -1,11 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Wrapping and plain rendering of the Markdown that rules write (remedies, rationales), for
 /// terminals and logs. Every line passes through ``TerminalText/escaped(_:)``.
 package enum PlainText {

@@ -2,12 +2,6 @@ import IPSDoctorBatch
 import IPSDoctorDiagnosis
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Each format maps to exactly one reporter, so adding a case without a reporter does not compile.
 extension OutputFormat {
   package var reporter: any Reporter.Type {

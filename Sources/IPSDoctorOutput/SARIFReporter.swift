@@ -3,12 +3,6 @@ import IPSDoctorDiagnosis
 import IPSDoctorJSON
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other viewers.
 ///
 /// `tool.driver.rules` lists the rule catalog plus the tool's own findings (unreadable report,
@@ -136,10 +130,9 @@ package struct SARIFReporter: Reporter {
 
   /// Line 1 of the file at `path`.
   func location(_ path: String) -> JSONValue {
-    var artifact: JSONObject = ["uri": .string(Self.uri(path, workingDirectory: workingDirectory))]
-    if Self.isRelative(path, workingDirectory: workingDirectory) {
-      artifact.append("uriBaseId", .string(Self.sourceRoot))
-    }
+    let (uri, isRelative) = Self.uriReference(path, workingDirectory: workingDirectory)
+    var artifact: JSONObject = ["uri": .string(uri)]
+    if isRelative { artifact.append("uriBaseId", .string(Self.sourceRoot)) }
     return .object([
       "physicalLocation": .object([
         "artifactLocation": .object(artifact),
@@ -198,20 +191,30 @@ package struct SARIFReporter: Reporter {
   /// The `uriBaseId` of report paths relative to the working directory.
   static let sourceRoot = "%SRCROOT%"
 
-  /// Whether `path` is written as a URI relative to ``sourceRoot``: a relative path, or an
-  /// absolute one inside the working directory.
-  static func isRelative(_ path: String, workingDirectory: String?) -> Bool {
-    !path.hasPrefix("/") || workingDirectory.map { path.hasPrefix($0) } == true
-  }
-
   /// A URI reference for a path shown as ``PathName/display`` makes it: the path's own bytes (not
   /// its escaped display form), unreserved characters and `/` kept, everything else
   /// percent-encoded. A path inside `workingDirectory` (which ends in `/`) becomes relative to it,
   /// leading `./` segments dropped; any other absolute path becomes a `file://` URI.
   static func uri(_ path: String, workingDirectory: String? = nil) -> String {
+    uriReference(path, workingDirectory: workingDirectory).uri
+  }
+
+  /// ``uri(_:workingDirectory:)``, and whether it is relative to ``sourceRoot``: a relative path,
+  /// or an absolute one inside the working directory. `getcwd` names the working directory as the
+  /// folder it is (`/private/tmp/x` on macOS, where `/tmp` is a link), so an absolute path is
+  /// compared as written and then as the file it names.
+  static func uriReference(_ path: String, workingDirectory: String?) -> (uri: String, isRelative: Bool) {
     var bytes = PathName(display: path)?.bytes ?? Array(path.utf8)
-    if let workingDirectory, path.hasPrefix("/"), bytes.starts(with: workingDirectory.utf8) {
-      bytes.removeFirst(workingDirectory.utf8.count)
+    var isRelative = !path.hasPrefix("/")
+    if let workingDirectory, !isRelative {
+      let base = Array(workingDirectory.utf8)
+      if bytes.starts(with: base) {
+        bytes.removeFirst(base.count)
+        isRelative = true
+      } else if let physical = POSIX.physicalPath(PathName(bytes: bytes))?.bytes, physical.starts(with: base) {
+        bytes = Array(physical.dropFirst(base.count))
+        isRelative = true
+      }
     }
     while bytes.starts(with: "./".utf8) {
       bytes.removeFirst(2)
@@ -228,7 +231,7 @@ package struct SARIFReporter: Reporter {
         text += "%" + String.hexByte(byte)
       }
     }
-    return isRelative(path, workingDirectory: workingDirectory) ? text : "file://" + text
+    return (isRelative ? text : "file://" + text, isRelative)
   }
 
   /// The working directory (`getcwd`), or `nil` when it cannot be named.

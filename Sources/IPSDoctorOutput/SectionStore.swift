@@ -1,11 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Rendered text kept by key until the end of a batch (the first report's section of each crash
 /// group), in an unlinked temporary file so that memory does not grow with the number of groups;
 /// in memory when no temporary file can be made or written.

@@ -3,12 +3,6 @@ import IPSDoctorDiagnosis
 import IPSDoctorReport
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The default, human-readable output. One report: its section (the top diagnosis, its fix, other
 /// candidate causes, and for an inconclusive report the crash's facts and symbolication
 /// commands). Several: the table of every crash group, largest first; then the section of one

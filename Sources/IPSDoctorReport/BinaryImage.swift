@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A loaded image (`usedImages[]` or a "Binary Images" line).
 public struct BinaryImage: Sendable, Equatable {
   /// e.g. "7776e1e7-d921-35c9-8bae-089c0ffad3b2"; made when asked from the 16 bytes it is kept as.

@@ -1,14 +1,6 @@
 import IPSDoctorJSON
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// One crash report, whatever its on-disk form (JSON `.ips`, legacy text `.crash`, or a JSON header
 /// with a text body), in the typed shape that the diagnosis rules and every output format read.
 ///

@@ -1,14 +1,6 @@
 import IPSDoctorJSON
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Reads typed fields out of a parsed JSON document leniently: a missing field is simply absent, a
 /// field of the wrong type becomes a ``ReportWarning`` naming its JSON path, and integers written as
 /// numeric strings ("812", "0x1f") are accepted.

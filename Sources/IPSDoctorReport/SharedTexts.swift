@@ -1,12 +1,6 @@
 import IPSDoctorJSON
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Texts that the reports one worker reads have in common, kept once.
 ///
 /// Reports from the same devices name the same binary images (their paths, names and bundle

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Byte-level substring search for ASCII markers in large texts (`memchr` for the first byte, which
 /// the C library vectorises, then `memcmp`), for hot paths where `String.contains` would walk
 /// grapheme clusters.

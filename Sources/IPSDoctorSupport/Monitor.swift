@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A pthread mutex and condition variables waited on with it held (no Foundation, and
 /// `Synchronization.Mutex` needs macOS 15).
 package final class Monitor: @unchecked Sendable {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Why a file could not be read or written. Messages are lowercase phrases without a trailing
 /// period, like compiler diagnostics.
 package struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -274,14 +268,16 @@ package enum POSIX {
     }
   }
 
+  /// The file `path` names, as an absolute path through no symbolic link and no `.` or `..`
+  /// (`realpath(3)`), or `nil` when it does not exist or cannot be resolved.
+  package static func physicalPath(_ path: PathName) -> PathName? {
+    guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+    defer { free(resolved) }
+    return PathName(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
+  }
+
   /// The longest path the kernel takes in one call, terminating NUL included.
-  package static let pathLimit: Int = {
-    #if canImport(Glibc)
-      return 4096
-    #else
-      return 1024
-    #endif
-  }()
+  package static let pathLimit = Int(PATH_MAX)
 
   /// Calls `body` with a folder descriptor and a path relative to it that together name `path`.
   /// A path the kernel takes whole goes as it is, relative to the working directory; a longer one

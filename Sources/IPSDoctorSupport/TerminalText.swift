@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Makes text from a crash report safe to show on a terminal or in a plain-text log.
 ///
 /// Reports come from phones, forums and strangers: a symbol or an exception reason may hold ANSI

@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A bounds-checked little-endian reader over a byte range. Every read past the end returns `nil`
 /// and leaves the cursor at the end, so a loop over hostile input always stops: each successful
 /// read advances the offset by at least one byte, each failed one ends the range.

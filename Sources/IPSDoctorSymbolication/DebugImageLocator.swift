@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Finds the Mach-O files with debug information that `--dsym` paths name: a `.dSYM` bundle, the
 /// DWARF file inside one, a Mach-O with a symbol table, or a folder searched (an `.xcarchive`,
 /// a `dSYMs/` folder). Symbolic links inside folders are not followed, so a link cycle cannot

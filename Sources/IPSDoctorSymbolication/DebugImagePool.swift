@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Debug images loaded once for a run and lent to one report at a time: the reports of a batch
 /// that share a dSYM map and parse it once per thread that uses it, not once per report.
 ///

@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A file mapped read-only into memory. The bytes stay valid for the object's lifetime; every
 /// reader built on them holds the object, so nothing outlives the mapping.
 final class MappedFile {

@@ -1,14 +1,6 @@
 import IPSDoctorReport
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The raw symbols of a backtrace's frames as one NUL-separated UTF-8 byte string, so that finding
 /// the first frame whose symbol contains a marker is one byte search over the backtrace instead of
 /// one per frame (rules ask for dozens of markers per report).

@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The Swift runtime's own demangler, `swift_demangle`, exported by libswiftCore.
 @_silgen_name("swift_demangle")
 private func _swiftDemangle(

@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The ``ImageResolver/NameFilter`` slots of an image's name, bundle identifier and path's file
 /// name, found by the text reader on the bytes it made them from, so that the resolver turns most
 /// images away without touching their strings.

@@ -1,13 +1,5 @@
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Readers for the single lines of a legacy text crash report: frames, binary images, register
 /// dumps and the structured header values. Each takes one line (without its line break), or a
 /// value, as a range of UTF-8 bytes, and returns `nil` when it does not have the expected shape;

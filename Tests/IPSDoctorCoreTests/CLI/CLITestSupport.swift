@@ -17,6 +17,7 @@ class CapturedIO: CLIIO, @unchecked Sendable {
   var input: [UInt8]
   /// Whether standard input is a pipe (what `ips-doctor` with no path reads).
   var standardInputIsData = false
+  var standardInputIsTerminal = false
 
   init(stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false, input: [UInt8] = []) {
     standardOutputIsTerminal = stdoutIsTerminal
@@ -49,12 +50,20 @@ enum CLITest {
     _ = FileManager.default.changeCurrentDirectoryPath(Fixtures.root.path)
   }()
 
+  /// Runs the CLI in process as the executable runs it: on a thread with a main thread's stack
+  /// (a test runs on one of Dispatch's, 512 KiB on macOS), and without Spotlight unless the test
+  /// names a stand-in (`IPS_DOCTOR_MDFIND`), so no test asks the real `mdfind` by accident.
   static func run(
     _ arguments: [String], environment: [String: String] = [:], io: CapturedIO = CapturedIO()
   ) -> CLIRun {
     _ = moveToRoot
-    let status = CLI.run(arguments, environment: environment, io: io)
-    return CLIRun(status: status, stdout: io.standardOutput, stderr: io.standardError)
+    final class Status: @unchecked Sendable { var value = ExitCode.software }
+    let status = Status()
+    var environment = environment
+    if environment["IPS_DOCTOR_MDFIND"] == nil { environment["IPS_DOCTOR_MDFIND"] = "" }
+    let variables = environment
+    WorkerThreads.run(count: 1) { _ in status.value = CLI.run(arguments, environment: variables, io: io) }
+    return CLIRun(status: status.value, stdout: io.standardOutput, stderr: io.standardError)
   }
 
   /// A fresh temporary folder, removed by the caller with `cleanUp`.

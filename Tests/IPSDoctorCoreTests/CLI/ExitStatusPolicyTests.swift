@@ -115,8 +115,32 @@ import Testing
     let run = CLITest.run(["-q"], io: io)
     #expect(run.status == .findings)
     #expect(run.stdout.contains("<stdin>"))
-    #if !os(macOS)
-      #expect(CLITest.run(["-q"]).status == .usage)
-    #endif
+    #expect(CLITest.run(["-q"]).status == .usage)
+  }
+
+  /// With no path, the system's report folder is read only for a person at a terminal: a standard
+  /// input that is `/dev/null` or closed (launchd, cron, CI) is no input, on every platform.
+  @Test func noPathReadsTheReportFolderOnlyAtATerminal() throws {
+    let folder: (String?) -> String? = { home in home.map { $0 + "/Library/Logs/DiagnosticReports" } }
+    let terminal = CapturedIO()
+    terminal.standardInputIsTerminal = true
+    #expect(
+      CLI.defaultInput(environment: ["HOME": "/Users/me"], io: terminal, reportFolder: folder)
+        == "/Users/me/Library/Logs/DiagnosticReports")
+    let detached = CapturedIO()
+    #expect(CLI.defaultInput(environment: ["HOME": "/Users/me"], io: detached, reportFolder: folder) == nil)
+    let data = CapturedIO()
+    data.standardInputIsData = true
+    data.standardInputIsTerminal = true
+    #expect(CLI.defaultInput(environment: ["HOME": "/Users/me"], io: data, reportFolder: folder) == "-")
+
+    guard ProcessTest.available else { return }
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    for stdin in [ProcessTest.Stream.file("/dev/null", flags: O_RDONLY), .closed] {
+      let run = try ProcessTest.run([Array("-q".utf8)], in: root.path, stdin: stdin)
+      #expect(run.status == 64, "\(run.stderr)")
+      #expect(!run.stderr.contains("DiagnosticReports"))
+    }
   }
 }

@@ -57,6 +57,22 @@ import Testing
     #expect(summary.status == .usage)
   }
 
+  /// On macOS's volumes (case- and normalisation-insensitive) `out.json` and `OUT.json`, or `é`
+  /// composed and decomposed, are one file: two new outputs named so are refused everywhere.
+  @Test(arguments: [
+    ("out.json", "OUT.json"), ("Résumé.sarif", "re\u{301}sume\u{301}.sarif"), ("b.json", "B.JSON"),
+  ])
+  func twoNewOutputsThatFoldToOneNameAreRefused(first: String, second: String) throws {
+    let (root, input) = try Self.folderWithReport()
+    defer { CLITest.cleanUp(root) }
+    let run = CLITest.run([input, "-o", root.path + "/" + first, "--write-baseline", root.path + "/" + second])
+    #expect(run.status == .usage)
+    #expect(run.stderr.contains("are the same file"), "\(run.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).count == 1)
+    // Names that differ otherwise are two files.
+    #expect(CLITest.run([input, "-o", root.path + "/a.json", "-o", root.path + "/a2.json"]).status == .findings)
+  }
+
   @Test func theBaselineIsAnInputExceptToWriteBaseline() throws {
     let (root, input) = try Self.folderWithReport()
     defer { CLITest.cleanUp(root) }
@@ -129,9 +145,17 @@ import Testing
     #expect(CLITest.run([input, "-o", root.path + "/missing/out.txt"]).status == .cannotCreate)
   }
 
-  /// A failed spill (a full disk, a file size limit) neither loses nor repeats text.
-  @Test func aFailedSpillKeepsEverythingOnceInMemory() {
-    let spool = Spool(openFile: { _ in open("/dev/full", O_RDWR) })
+  /// A failed spill (a full disk, a file size limit) neither loses nor repeats text: every write
+  /// fails, on `/dev/full` where the system has it and on a descriptor open only for reading.
+  static let failingSpillFiles: [String] = (Capability.devFull ? ["/dev/full"] : []) + ["read-only"]
+
+  @Test(arguments: failingSpillFiles)
+  func aFailedSpillKeepsEverythingOnceInMemory(file: String) throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let readOnly = root.appendingPathComponent("spill").path
+    try Data().write(to: URL(fileURLWithPath: readOnly))
+    let spool = Spool(openFile: { _ in file == "/dev/full" ? open("/dev/full", O_RDWR) : open(readOnly, O_RDONLY) })
     var expected = ""
     for index in 0..<20_000 {
       let line = "section \(index) \(String(repeating: "x", count: index % 13))\n"

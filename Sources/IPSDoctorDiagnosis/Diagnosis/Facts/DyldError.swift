@@ -1,14 +1,6 @@
 import IPSDoctorReport
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The dynamic loader's launch error, from `termination.reasons` (iOS 15+/macOS 12+), a legacy
 /// "Termination Description: DYLD, …" line, `asi["dyld"]`, or a legacy report's "Dyld Error
 /// Message" block.
