@@ -1,12 +1,5 @@
-import Dispatch
 import IPSDoctorReport
 import IPSDoctorSupport
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Reads and diagnoses a list of inputs in parallel, handing the outcomes to the caller in input
 /// order, a window at a time. Memory stays flat: at most two windows of outcomes (never a parsed
@@ -40,11 +33,8 @@ package struct BatchRunner {
   /// left out) and the messages for inputs skipped while reading, both in input order.
   ///
   /// With more than one job the workers run for the whole batch, each taking the next input as it
-  /// finishes one, up to a window ahead of `handle`, which renders on the calling thread. (Each
-  /// window used to be a `concurrentPerform` of its own, read ahead while the last was rendered:
-  /// the start and end of each, thread wake-ups and a worker left idle by the other's last report,
-  /// cost about a third of a millisecond a window, and over 10,000 files with 2 jobs the CLI ran
-  /// barely faster than with one.)
+  /// finishes one, up to a window ahead of `handle`, which renders on the calling thread. There
+  /// are at most as many workers as processors online.
   package func run(_ handle: (_ outcomes: [ReportOutcome], _ skipped: [InputNotice], _ done: Int) -> Void) {
     guard items.count > 0 else { return }
     let work = Work(
@@ -66,32 +56,36 @@ package struct BatchRunner {
       }
       handle(outcomes, skipped, start + results.count)
     }
-    guard jobs > 1 && items.count > 1 else {
+    func runHere() {
       var start = 0
       while start < items.count {
         let end = min(items.count, start + window)
         deliver((start..<end).map { work.result($0, worker: 0) }, from: start)
         start = end
       }
-      return
     }
+    let workers = min(jobs, items.count, Self.processorCount)
+    guard workers > 1 else { return runHere() }
     let queue = ResultQueue<Work.Output>(count: items.count, capacity: 2 * window)
-    let workers = min(jobs, items.count)
-    let running = Background {
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        while let index = queue.nextIndex() {
-          queue.store(work.result(index, worker: worker), at: index)
-        }
+    // The workers run on threads of their own (``WorkerThreads``) while this one hands the results
+    // on.
+    let running = WorkerThreads.start(count: workers) { worker in
+      while let index = queue.nextIndex() {
+        queue.store(work.result(index, worker: worker), at: index)
       }
     }
+    guard let running else { return runHere() }
     var start = 0
     while start < items.count {
       let results = queue.take(from: start, count: min(window, items.count - start))
       deliver(results, from: start)
       start += results.count
     }
-    running.wait()
+    running.join()
   }
+
+  /// The processors online: more workers than that would only take turns.
+  private static let processorCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
   /// What the workers need.
   private struct Work: Sendable {
@@ -120,33 +114,10 @@ package struct BatchRunner {
   }
 }
 
-/// A computation started on another thread at once; ``wait()`` returns its value.
-private final class Background<Value: Sendable>: @unchecked Sendable {
-  private var value: Value?
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ body: @escaping @Sendable () -> Value) {
-    DispatchQueue.global().async {
-      self.value = body()
-      self.done.signal()
-    }
-  }
-
-  /// The value, once computed (the semaphore orders the write before this read).
-  func wait() -> Value {
-    done.wait()
-    return value!
-  }
-}
-
-/// A ``SharedTexts`` table per worker, made when the worker first asks for it. Worker `i`
-/// (iteration `i` of the batch's one `concurrentPerform`, which runs each iteration once, on one
-/// thread) is the only user of slot `i`. That is what makes handing the non-`Sendable` tables to
-/// the workers, and filling the slots without a lock, safe.
-///
-/// A table is about 400 KB. They used to be made for every job up front, and `--jobs` may ask for
-/// far more workers than run at once (`concurrentPerform` runs as many as there are cores, and a
-/// worker that starts late finds the inputs taken): `-j 64` over 1,000 files peaked at 39 MB.
+/// A ``SharedTexts`` table per worker, made when the worker first asks for it. Worker `i` (the
+/// thread ``WorkerThreads`` runs `body(i)` on) is the only user of slot `i`. That is what makes
+/// handing the non-`Sendable` tables to the workers, and filling the slots without a lock, safe.
+/// A table is made only when its worker takes an input.
 final class SharedTextsPool: @unchecked Sendable {
   private let tables: UnsafeMutablePointer<SharedTexts?>
   let count: Int

@@ -7,6 +7,7 @@ import Testing
 
 @testable import IPSDoctorDiagnosis
 @testable import IPSDoctorJSON
+@testable import IPSDoctorSupport
 
 @Suite("JSON parser")
 struct JSONParserTests {
@@ -127,53 +128,73 @@ struct JSONParserTests {
   }
 }
 
-@Suite("JSON parser stack use")
+@Suite("Stack use of the recursions input can drive")
 struct JSONParserStackTests {
-  /// macOS runs Dispatch workers on 512 KiB stacks; the deepest document the parser accepts must
-  /// fit there, even in a debug build.
-  @Test("The depth limit fits in a 512 KiB thread stack")
-  func smallStack() throws {
+  /// Dispatch runs its workers on 512 KiB stacks on macOS; ips-doctor runs its work on the main
+  /// thread and on its own workers (``WorkerThreads``), 8 MiB each. The parser at its depth limit
+  /// fits in 512 KiB, even in a debug build.
+  @Test func theParserFitsInA512KiBStack() throws {
     final class Box: @unchecked Sendable { var outcome: String = "not run" }
     let box = Box()
     let text = String(repeating: "[{\"a\":", count: 256) + "1" + String(repeating: "}]", count: 256)
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    pthread_attr_setstacksize(&attributes, 512 * 1024)
-    let context = Unmanaged.passRetained(
-      ThreadWork {
-        do {
-          _ = try JSONParser.parse(text)
-          box.outcome = "ok"
-        } catch {
-          box.outcome = "error: \(error)"
-        }
+    WorkerThreads.run(count: 1, stackSize: 512 * 1024) { _ in
+      do {
+        _ = try JSONParser.parse(text)
+        box.outcome = "ok"
+      } catch {
+        box.outcome = "error: \(error)"
       }
-    ).toOpaque()
-    #if os(Linux)
-      var thread = pthread_t()
-    #else
-      var thread: pthread_t?
-    #endif
-    let created = pthread_create(
-      &thread, &attributes,
-      { raw in
-        let work = Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue()
-        work.body()
-        return nil
-      }, context)
-    #expect(created == 0)
-    #if os(Linux)
-      pthread_join(thread, nil)
-    #else
-      pthread_join(thread!, nil)
-    #endif
+    }
     #expect(box.outcome == "ok")
   }
-}
 
-final class ThreadWork: @unchecked Sendable {
-  let body: () -> Void
-  init(_ body: @escaping () -> Void) { self.body = body }
+  /// What takes more than 512 KiB at the inputs' limits fits in a worker's stack: writing and
+  /// comparing the deepest value the parser accepts (a frame per level), and demangling about the
+  /// most deeply nested symbol the demangler shows (its demangled form at most 16 KiB:
+  /// `Array<Array<…<Int>…>>` 1,200 deep; the runtime's demangler overflows 512 KiB from about 350
+  /// deep, and a symbol of 8 KiB, 2,700 deep, still fits in 8 MiB).
+  @Test func writingComparingAndDemanglingTheDeepestInputsFitInAWorkerStack() throws {
+    final class Box: @unchecked Sendable { var outcome: String = "not run" }
+    let box = Box()
+    let text = String(repeating: "[{\"a\":", count: 256) + "1" + String(repeating: "}]", count: 256)
+    let symbol = "$s" + String(repeating: "Say", count: 1_200) + "Si" + String(repeating: "G", count: 1_200) + "D"
+    let longest = "$s" + String(repeating: "Say", count: 2_700) + "Si" + String(repeating: "G", count: 2_700) + "D"
+    WorkerThreads.run(count: 1) { _ in
+      do {
+        let value = try JSONParser.parse(text)
+        let written = JSONWriter.string(value, style: .compact)
+        guard try JSONParser.parse(written) == value, written == text else {
+          box.outcome = "differs: \(written.prefix(40))"
+          return
+        }
+        let demangled = SwiftDemangler.demangle(symbol)
+        guard SwiftDemangler.refusal(symbol) == nil, demangled?.hasPrefix("Swift.Array<Swift.Array<") == true else {
+          box.outcome = "demangled as \(demangled?.prefix(30) ?? "nil")"
+          return
+        }
+        box.outcome = SwiftDemangler.demangle(longest) == nil ? "ok" : "the 8 KiB symbol was shown"
+      } catch {
+        box.outcome = "error: \(error)"
+      }
+    }
+    #expect(box.outcome == "ok")
+  }
+
+  /// The workers of a batch run with the stack ``WorkerThreads`` asks for, on every platform.
+  @Test func workerThreadsHaveTheStackTheyAskFor() {
+    final class Box: @unchecked Sendable { var depth = 0 }
+    let box = Box()
+    // 20,000 frames of at least 48 bytes: more than Dispatch's 512 KiB on macOS, far within 8 MiB.
+    @Sendable func recurse(_ level: Int) -> Int {
+      var pad = (level, level &+ 1, level &+ 2, level &+ 3, level &+ 4, level &+ 5)
+      guard level < 20_000 else { return level }
+      let below = withUnsafeMutablePointer(to: &pad) { recurse($0.pointee.0 + 1) }
+      return below &+ pad.5 &- pad.5
+    }
+    WorkerThreads.run(count: 2) { _ in box.depth = recurse(0) }
+    #expect(box.depth == 20_000)
+    #expect(WorkerThreads.stackSize == 8 << 20)
+  }
 }
 
 @Suite("JSON parser error paths")
