@@ -49,19 +49,29 @@ package struct DebugFileIndex: Sendable, Equatable {
   private func plan(for report: CrashReport) -> (files: [PathName], otherNames: [String: [String]]) {
     var files: [PathName] = []
     var otherNames: [String: [String]] = [:]
-    let wanted = spotlight == nil ? [] : Self.imagesWithUnsymbolicatedFrames(report)
-    for (index, image) in report.images.enumerated() {
-      if let uuid = image.uuid.map(Symbolicator.normalized), let entry = byUUID[uuid] {
+    let fromSpotlight = spotlightFiles(for: report)
+    for image in report.images {
+      let uuid = image.uuid.map(Symbolicator.normalized)
+      if let uuid, let entry = byUUID[uuid] {
         if !files.contains(entry.path) { files.append(entry.path) }
-      } else if let spotlight, wanted.contains(index), let uuid = image.uuid,
-        case let found = spotlight.files(for: uuid), !found.isEmpty
-      {
+      } else if let uuid, let found = fromSpotlight[uuid], !found.isEmpty {
         for file in found where !files.contains(file) { files.append(file) }
       } else if let name = image.name, let entries = byName[name] {
         otherNames[name] = entries.map(\.display)
       }
     }
     return (files, otherNames)
+  }
+
+  /// What Spotlight knows of the images of `report` that this index has no file for and that a
+  /// frame without a symbol is in: one query for all of them.
+  private func spotlightFiles(for report: CrashReport) -> [String: [PathName]] {
+    guard let spotlight else { return [:] }
+    let missing = Self.imagesWithUnsymbolicatedFrames(report).sorted().compactMap { index -> String? in
+      guard let uuid = report.images[index].uuid, byUUID[Symbolicator.normalized(uuid)] == nil else { return nil }
+      return uuid
+    }
+    return missing.isEmpty ? [:] : spotlight.files(for: missing)
   }
 
   /// The indexes of the images of `report` that a frame without a symbol is in: those Spotlight

@@ -1,70 +1,114 @@
-import IPSDoctorDiagnosis
 import IPSDoctorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-/// Asks Spotlight for the dSYM of an image UUID, as Xcode does:
-/// `mdfind "com_apple_xcode_dsym_uuids == <UUID>"`, each answer a path to a `.dSYM` bundle. Each
-/// UUID is asked once per run, whichever thread asks first; the answers are shared.
+/// Asks Spotlight for the dSYMs of image UUIDs, as Xcode does: `mdfind` with the query
+/// `com_apple_xcode_dsym_uuids == <UUID>`, each answer a path to a `.dSYM` bundle. A report's
+/// missing UUIDs go in one query (`… == A || … == B`); each UUID is asked once per run, whichever
+/// thread asks first, and a run makes at most ``queryLimit`` queries.
 ///
-/// On macOS the query is `mdfind`; elsewhere there is none. `IPS_DOCTOR_MDFIND` names another
-/// command on any platform (a wrapper, or a test's stand-in); set empty, it turns the lookup off.
+/// On macOS the program is `mdfind`; elsewhere there is none. `IPS_DOCTOR_MDFIND` names another
+/// program on any platform (a wrapper, or a test's stand-in); set empty, it turns the lookup off.
+/// The program is started without a shell and gets the query as its one argument.
 package final class SpotlightLookup: @unchecked Sendable {
-  /// The command the query follows, as a shell word list (`mdfind`).
-  let command: String
-  private let monitor = Monitor(conditions: 0)
-  /// The Mach-O files found for each UUID asked so far (uppercase, dashed).
-  private var answers: [String: [PathName]] = [:]
+  /// The program asked (`mdfind`).
+  let program: String
+  /// How many queries a run may make: the reports of one app share a few UUIDs, and each query
+  /// may take a while on a busy index.
+  let queryLimit: Int
+  /// UUIDs asked in one query at most, so that its argument stays far below the system's limit.
+  static let uuidsPerQuery = 256
+  /// How long one query may take, in milliseconds.
+  static let queryTimeout = 10_000
 
-  init(command: String) {
-    self.command = command
+  private let monitor = Monitor(conditions: 1)
+  /// The Mach-O files found for each UUID asked so far (normalised), empty when none was.
+  private var answers: [String: [PathName]] = [:]
+  /// The UUIDs a query is out for: another thread that needs one waits for that query.
+  private var asking: Set<String> = []
+  /// The queries made so far.
+  private var queries = 0
+
+  init(program: String, queryLimit: Int = 16) {
+    self.program = program
+    self.queryLimit = queryLimit
   }
 
   /// The lookup for a run in `environment`, or `nil` where there is none.
   package static func forRun(environment: [String: String]) -> SpotlightLookup? {
-    if let command = environment["IPS_DOCTOR_MDFIND"] {
-      return command.isEmpty ? nil : SpotlightLookup(command: command)
+    if let program = environment["IPS_DOCTOR_MDFIND"] {
+      return program.isEmpty ? nil : SpotlightLookup(program: program)
     }
-    #if os(macOS)
-      return SpotlightLookup(command: "mdfind")
-    #else
-      return nil
-    #endif
+    return Platform.hasSpotlight ? SpotlightLookup(program: "mdfind") : nil
   }
 
-  /// The Mach-O files of the dSYMs Spotlight knows for `uuid`; empty when it knows none, or when
-  /// `uuid` is not 32 hexadecimal digits (with dashes), so nothing but digits reaches the shell.
-  func files(for uuid: String) -> [PathName] {
-    guard let query = SymbolicationHint.findDSYMCommand(uuid: uuid.uppercased()) else { return [] }
-    let key = uuid.uppercased()
-    // Asked under the lock, so that two reports of one image ask once between them.
+  /// How many queries this lookup has made.
+  var queryCount: Int { monitor.locked { queries } }
+
+  /// The Mach-O files of the dSYMs Spotlight knows for each of `uuids`, by normalised UUID. A
+  /// UUID that is not 32 hexadecimal digits (with dashes) is never asked, so nothing but digits
+  /// reaches the query.
+  func files(for uuids: [String]) -> [String: [PathName]] {
+    var wanted: [String] = []
+    for uuid in uuids {
+      guard let key = Self.queryKey(uuid), !wanted.contains(key) else { continue }
+      wanted.append(key)
+    }
+    guard !wanted.isEmpty else { return [:] }
+
+    // Under the lock only to share answers: the query itself runs without it.
+    let toAsk: [String] = monitor.locked {
+      while wanted.contains(where: asking.contains) { monitor.wait(0) }
+      let unknown = wanted.filter { answers[$0] == nil }
+      let chunks = (unknown.count + Self.uuidsPerQuery - 1) / Self.uuidsPerQuery
+      guard !unknown.isEmpty, queries + chunks <= queryLimit else { return [] }
+      queries += chunks
+      asking.formUnion(unknown)
+      return unknown
+    }
+    let found = toAsk.isEmpty ? [:] : ask(toAsk)
     return monitor.locked {
-      if let known = answers[key] { return known }
-      // "mdfind …" with the configured command in its place; the answer's errors are not ours.
-      let commandLine = command + query.dropFirst("mdfind".count) + " 2>/dev/null"
-      let found = Self.lines(of: commandLine).flatMap { DebugImageLocator.machOFiles(in: [PathName($0)]) }
-      answers[key] = found
-      return found
+      for key in toAsk { answers[key] = found[key] ?? [] }
+      asking.subtract(toAsk)
+      if !toAsk.isEmpty { monitor.broadcast(0) }
+      var result: [String: [PathName]] = [:]
+      for key in wanted { result[key] = answers[key] }
+      return result
     }
   }
 
-  /// The non-empty lines `commandLine` writes through `/bin/sh`, at most 64 KiB of them.
-  static func lines(of commandLine: String) -> [String] {
-    guard let pipe = popen(commandLine, "r") else { return [] }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while bytes.count < 65_536 {
-      let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, pipe) }
-      if count <= 0 { break }
-      bytes += buffer[0..<count]
+  /// The Mach-O files Spotlight names for `keys`, by the UUID each file holds.
+  private func ask(_ keys: [String]) -> [String: [PathName]] {
+    var found: [String: [PathName]] = [:]
+    var start = 0
+    while start < keys.count {
+      let chunk = keys[start..<min(keys.count, start + Self.uuidsPerQuery)]
+      start += chunk.count
+      let query = chunk.map { "com_apple_xcode_dsym_uuids == \($0.uppercased())" }.joined(separator: " || ")
+      guard let output = Subprocess.run(program, arguments: [query], limit: 1 << 20, timeout: Self.queryTimeout)
+      else { continue }
+      let bundles = output.lines.map { PathName($0) }
+      for file in DebugImageLocator.machOFiles(in: bundles) {
+        for image in DebugImage.load(path: file) {
+          guard let uuid = image.uuid.map(Symbolicator.normalized), chunk.contains(uuid) else { continue }
+          if !found[uuid, default: []].contains(file) { found[uuid, default: []].append(file) }
+        }
+      }
     }
-    pclose(pipe)
-    return bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    return found
+  }
+
+  /// `uuid` normalised (lowercase, dashed), when it is 32 hexadecimal digits with dashes between them.
+  static func queryKey(_ uuid: String) -> String? {
+    var digits = 0
+    for byte in uuid.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+        UInt8(ascii: "a")...UInt8(ascii: "f"):
+        digits += 1
+      case UInt8(ascii: "-") where digits > 0 && digits < 32: continue
+      default: return nil
+      }
+    }
+    guard digits == 32, uuid.utf8.last != UInt8(ascii: "-") else { return nil }
+    return Symbolicator.normalized(uuid)
   }
 }
