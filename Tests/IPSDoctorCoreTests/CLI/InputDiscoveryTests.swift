@@ -21,7 +21,11 @@ import Testing
       "c.crash", "B.ips", "é.ips", "notes.txt", ".hidden.ips", "b/2.ips", "b/10.ips", "a/z/x.ips",
       "a/Y/w.ips", "a/a.ips",
     ] {
-      try Data("{}".utf8).write(to: root.appendingPathComponent(file))
+      // Written with the name's own bytes: Foundation would store "é" decomposed on macOS.
+      let fd = open(root.path + "/" + file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      try #require(fd >= 0)
+      _ = write(fd, "{}", 2)
+      close(fd)
     }
     let named = root.appendingPathComponent("b/2.ips").path  // named first, so found once, first
     let discovery = InputDiscovery(paths: [named, root.path, "-"])

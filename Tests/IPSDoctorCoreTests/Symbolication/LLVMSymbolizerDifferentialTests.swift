@@ -67,7 +67,7 @@ import Testing
   }
 
   /// Compares every address of every slice of `path`; (compared, agreed, first disagreements).
-  static func compare(path: String, symbolizer: String, demangler: String) throws -> (Int, Int, [String]) {
+  static func compare(path: String, symbolizer: String, swift: String) throws -> (Int, Int, [String]) {
     guard let file = MappedFile(path: PathName(path)) else { return (0, 0, ["cannot map \(path)"]) }
     var compared = 0
     var agreed = 0
@@ -79,7 +79,9 @@ import Testing
       let output = try run(
         symbolizer, ["--obj=\(path)", "--default-arch=\(slice.arch)", "--inlining", "--functions=linkage"],
         input: addresses.map { "0x" + String($0, radix: 16) }.joined(separator: "\n") + "\n")
-      let demangled = try run(demangler, ["--simplified"], input: output)
+      // `swift demangle` rather than `swift-demangle`: the driver finds the demangler in its own
+      // toolchain, on Linux and in Xcode alike (`/usr/bin/swift` on macOS is a shim).
+      let demangled = try run(swift, ["demangle", "--simplified"], input: output)
       let blocks = demangled.components(separatedBy: "\n\n").filter {
         !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
       }
@@ -174,7 +176,7 @@ import Testing
       var differences: [String] = []
       for path in paths {
         let (compared, agreed, found) = try Self.compare(
-          path: path, symbolizer: symbolizer, demangler: swift + "-demangle")
+          path: path, symbolizer: symbolizer, swift: swift)
         total.compared += compared
         total.agreed += agreed
         differences += found
