@@ -7,6 +7,8 @@
 #   Fuzz/fuzz.sh --reader-only ...     # the JSON parser and report reader alone (much faster)
 #   Fuzz/fuzz.sh --macho ...           # the symbolication readers (Mach-O, DWARF), seeded with the
 #                                      # shared dSYMs
+#   Fuzz/fuzz.sh --if-available ...    # exit 0 with a note where the toolchain has no libFuzzer
+#                                      # (Xcode's), as .ci/run does
 #
 # Seeds: Fixtures/reports, Fixtures/json and ../shared/corpus when present, copied to a scratch
 # corpus directory (the inputs are never modified). Crashes are written to Fuzz/artifacts/; each one
@@ -17,21 +19,38 @@ cd "$(dirname "$0")/.."
 seconds=60
 runs=-1
 target=full
+if_available=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --runs) runs="$2"; seconds=0; shift 2 ;;
     --reader-only) target=reader; shift ;;
     --macho) target=macho; shift ;;
-    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N] [--reader-only | --macho]" >&2; exit 64 ;;
+    --if-available) if_available=1; shift ;;
+    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N] [--reader-only | --macho] [--if-available]" >&2; exit 64 ;;
   esac
 done
-defines=()
-if [ "$target" = reader ]; then defines=(-D FUZZ_READER_ONLY); fi
-if [ "$target" = macho ]; then defines=(-D FUZZ_MACHO); fi
+# One word or none; a plain variable, since bash 3.2 (macOS's) calls an empty array unbound.
+define=""
+if [ "$target" = reader ]; then define="-DFUZZ_READER_ONLY"; fi
+if [ "$target" = macho ]; then define="-DFUZZ_MACHO"; fi
 
 build=.build/fuzz
 mkdir -p "$build" Fuzz/artifacts
+
+# libFuzzer comes with swift.org's toolchains, not with Xcode's.
+probe="$build/probe"
+mkdir -p "$probe"
+echo '@_cdecl("LLVMFuzzerTestOneInput") func fuzz(_ d: UnsafePointer<UInt8>, _ n: Int) -> CInt { 0 }' >"$probe/probe.swift"
+if ! swiftc -sanitize=fuzzer -parse-as-library "$probe/probe.swift" -o "$probe/probe" >"$probe/log" 2>&1; then
+  if [ "$if_available" = 1 ]; then
+    echo "skipping the fuzz run: this Swift toolchain has no libFuzzer (-sanitize=fuzzer)"
+    exit 0
+  fi
+  echo "error: this Swift toolchain has no libFuzzer (-sanitize=fuzzer); use a swift.org toolchain" >&2
+  cat "$probe/log" >&2
+  exit 69
+fi
 work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus}"
 if [ "$target" = macho ]; then work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus-macho}"; fi
 mkdir -p "$work"
@@ -47,7 +66,7 @@ for layer in Sources/IPSDoctor*; do cp -R "$layer" "$snapshot/"; done
 cp Fuzz/FuzzEntry.swift Tests/IPSDoctorCoreTests/Support/OutputInvariants.swift "$snapshot/"
 find "$snapshot" -name '*.swift' -exec sed -i.orig -E '/^(@testable )?import IPSDoctor[A-Za-z]+$/d' {} +
 find "$snapshot" -name '*.orig' -delete
-swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -package-name ips_doctor -O "${defines[@]}" -D IPS_DOCTOR_FUZZ \
+swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -package-name ips_doctor -O ${define:+"$define"} -D IPS_DOCTOR_FUZZ \
   -swift-version 6 -enforce-exclusivity=checked \
   $(find "$snapshot" -name '*.swift' | sort) \
   -lm -o "$build/ips-doctor-fuzz-$target"
