@@ -10,8 +10,11 @@ class IpsDoctor < Formula
   homepage "https://github.com/OWNER/ips-doctor"
   head "https://github.com/OWNER/ips-doctor.git", branch: "main"
 
-  # Swift 6.3 (Xcode's toolchain); the package needs macOS 15 (Package.swift).
-  depends_on xcode: :build
+  # The repository has not chosen a licence yet; this says so until it does.
+  license :cannot_represent
+
+  # Swift 6.0 or later, so Xcode 16 or later; the package needs macOS 15 (Package.swift).
+  depends_on xcode: ["16.0", :build]
   depends_on macos: :sequoia
 
   def install

@@ -82,7 +82,7 @@ struct ActionScriptTests {
       #expect(action.contains("\n  \(output):\n"), "output \(output)")
       #expect(action.contains("value: ${{ steps.diagnose.outputs.\(output) }}"), "output \(output)")
     }
-    #expect(action.contains("make -C \"$source\" install PREFIX="))
+    #expect(action.contains("make -C \"$SOURCE\" install PREFIX="))
   }
 
   @Test("First run, no baseline: the gate fails after writing the outputs, SARIF and summary")
