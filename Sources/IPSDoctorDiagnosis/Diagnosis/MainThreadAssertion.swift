@@ -36,6 +36,9 @@ package enum MainThreadAssertion {
     package var backtrace: DiagnosisContext.Backtrace?
     /// Index of the deepest asserting framework frame; app frames below it called it.
     package var deepestAssertingFrame: Int?
+    /// Whether the assertion handler was known by its place alone (``handlerByPlace(in:)``), its
+    /// frame named otherwise: the frames then point at the assertion without proving it.
+    package var handlerIsInferred = false
 
     package var isPresent: Bool { reason != nil || !assertingFrames.isEmpty }
 
@@ -80,9 +83,10 @@ package enum MainThreadAssertion {
     }
     var assertion = Assertion(reason: reason, assertingFrames: [], backtrace: nil)
     let found = context.firstResult(inBacktraces: { backtrace -> Assertion? in
-      // Without the assertion handler the backtrace adds nothing (see below): one byte search
-      // rules most backtraces out.
-      if backtrace.symbolText?.contains(assertionHandler) == false { return nil }
+      let namesHandler = backtrace.symbolText?.contains(assertionHandler) != false
+      let placedHandler = handlerByPlace(in: backtrace)
+      // Without the assertion handler, named or in its place, the backtrace adds nothing.
+      if !namesHandler && placedHandler == nil { return nil }
       // Only the asserting frames some symbol contains can match a frame; with none, `deepest`
       // stays `nil` and the backtrace adds nothing.
       let markers =
@@ -96,16 +100,46 @@ package enum MainThreadAssertion {
         evidence.append(Evidence(backtrace.framePath(index), context.describe(backtrace.frames[index])))
         if isHandler { hasHandler = true } else { deepest = index }
       }
+      let inferred = placedHandler != nil && !hasHandler
+      if let placedHandler, inferred {
+        let frame = backtrace.frames[placedHandler]
+        evidence.insert(
+          Evidence(
+            backtrace.framePath(placedHandler),
+            context.describe(frame) + " (Foundation's assertion handler: it threw directly for the frame above)"),
+          at: 0)
+        hasHandler = true
+      }
       // The asserting UIKit frames without the assertion handler are an ordinary call path.
       guard hasHandler, let deepest else { return nil }
-      return Assertion(reason: nil, assertingFrames: evidence, backtrace: backtrace, deepestAssertingFrame: deepest)
+      return Assertion(
+        reason: nil, assertingFrames: evidence, backtrace: backtrace, deepestAssertingFrame: deepest,
+        handlerIsInferred: inferred)
     })
     if let found {
       assertion.assertingFrames = found.assertingFrames
       assertion.backtrace = found.backtrace
       assertion.deepestAssertingFrame = found.deepestAssertingFrame
+      assertion.handlerIsInferred = found.handlerIsInferred
     }
     return assertion
+  }
+
+  /// The frame that is the assertion handler by its place, whatever its symbol: a Foundation frame
+  /// directly under `objc_exception_throw` and directly over a frame that asserts the main thread.
+  /// The simulator runtime's Foundation leaves `-[NSAssertionHandler handleFailureInMethod:…]`
+  /// unnamed, and a report then names the symbol before it (`_userInfoForFileAndLine + 0`).
+  static func handlerByPlace(in backtrace: DiagnosisContext.Backtrace) -> Int? {
+    let frames = backtrace.frames
+    guard
+      let thrown = frames.prefix(8).firstIndex(where: { $0.symbol?.utf8Contains("objc_exception_throw") == true })
+    else { return nil }
+    let handler = thrown + 1
+    let asserting = thrown + 2
+    guard asserting < frames.count, frames[handler].imageName == "Foundation",
+      let symbol = frames[asserting].symbol, assertingFrames.contains(where: { symbol.utf8Contains($0) })
+    else { return nil }
+    return handler
   }
 
   /// The frames of `backtrace` whose symbol holds the assertion handler, and those holding one of

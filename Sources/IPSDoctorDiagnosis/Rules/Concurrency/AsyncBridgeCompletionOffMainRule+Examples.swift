@@ -5,7 +5,9 @@ extension AsyncBridgeCompletionOffMainRule {
     /// A minimal founding-case report: UIKit's snapshot assertion under `appFrame` on `queue`.
     static func report(
       appSymbol: String?, queue: String = "com.apple.root.user-initiated-qos.cooperative",
-      reason: String? = "Call must be made on main thread", concurrencyFrames: Bool = true
+      reason: String? = "Call must be made on main thread", concurrencyFrames: Bool = true,
+      handlerSymbol: String = "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]",
+      assertingSymbol: String = "-[UIApplication _performBlockAfterCATransactionCommitSynchronizes:]"
     ) -> String {
       let symbol = appSymbol.map { #","symbol":"\#($0)""# } ?? ""
       let reasonJSON =
@@ -20,8 +22,8 @@ extension AsyncBridgeCompletionOffMainRule {
       let backtrace = """
         [{"imageIndex":1,"imageOffset":100,"symbol":"__exceptionPreprocess","symbolLocation":164},
         {"imageIndex":1,"imageOffset":200,"symbol":"objc_exception_throw","symbolLocation":60},
-        {"imageIndex":2,"imageOffset":300,"symbol":"-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]","symbolLocation":288},
-        {"imageIndex":5,"imageOffset":400,"symbol":"-[UIApplication _performBlockAfterCATransactionCommitSynchronizes:]","symbolLocation":404},
+        {"imageIndex":2,"imageOffset":300,"symbol":"\(handlerSymbol)","symbolLocation":288},
+        {"imageIndex":5,"imageOffset":400,"symbol":"\(assertingSymbol)","symbolLocation":404},
         {"imageIndex":5,"imageOffset":500,"symbol":"-[UIApplication _updateSnapshotAndStateRestorationWithAction:windowScene:]","symbolLocation":136},
         {"imageIndex":0,"imageOffset":81920\(symbol)}\(runtime)]
         """
@@ -73,6 +75,17 @@ extension AsyncBridgeCompletionOffMainRule {
       .triggers(
         "unsymbolicated app frame under UIKit on the cooperative pool",
         report(appSymbol: nil), .likely, summaryContains: ["Symbolicate"]),
+      .triggers(
+        "simulator: no reason, the assertion handler unnamed in Foundation under the throw",
+        report(
+          appSymbol: "@objc closure #1 in InboxRouter.userNotificationCenter(_:didReceive:)", reason: nil,
+          handlerSymbol: "_userInfoForFileAndLine"),
+        .likely, summaryContains: ["InboxRouter.userNotificationCenter(_:didReceive:)"]),
+      .ignores(
+        "a Foundation frame under the throw over a UIKit call that does not assert the main thread",
+        report(
+          appSymbol: "@objc closure #1 in InboxRouter.userNotificationCenter(_:didReceive:)", reason: nil,
+          handlerSymbol: "_userInfoForFileAndLine", assertingSymbol: "-[UITableView endUpdates]")),
       .ignores(
         "ordinary GCD closure calls the handler off main",
         report(

@@ -104,8 +104,10 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       let concurrency = MainThreadAssertion.concurrencyEvidence(
         in: context, below: bridge.index, of: bridge.backtrace)
       evidence += concurrency
-      let confidence: Confidence =
-        assertion.reason != nil || !assertion.assertingFrames.isEmpty ? .definite : .likely
+      // The reason, or the asserting frames with the handler named, prove the assertion; frames
+      // whose handler is known only by its place point at it.
+      let proven = assertion.reason != nil || (!assertion.assertingFrames.isEmpty && !assertion.handlerIsInferred)
+      let confidence: Confidence = proven ? .definite : .likely
       return diagnosis(
         context, confidence: confidence, bridge: bridge, assertion: assertion, evidence: evidence,
         hasConcurrency: !concurrency.isEmpty)
