@@ -20,6 +20,15 @@ enum StackOverflowEvidence {
     return Evidence("vmRegionInfo", row.trimmingWhitespace())
   }
 
+  /// The report's own words for it: the kernel's exception message "Thread stack size exceeded
+  /// due to excessive recursion" (`exception.message`, a text report's `Exception Message:`).
+  static func statedByReport(in context: DiagnosisContext) -> Evidence? {
+    guard let message = context.report.exception?.message,
+      message.containsIgnoringCase("stack size exceeded") || message.containsIgnoringCase("excessive recursion")
+    else { return nil }
+    return Evidence("exception.message", message)
+  }
+
   /// The crashed thread's stack pointer when the fault address lies at most 64 KiB below it (and
   /// above the zero page): the thread pushed or probed past the mapped end of its stack, which
   /// only an exhausted stack does.
@@ -42,7 +51,8 @@ enum StackOverflowEvidence {
   /// report by `DiagnosisContext.init`.
   static func collect(in context: DiagnosisContext, memoryFault: MemoryFault?) -> Bool {
     guard let memoryFault, let backtrace = context.crashedBacktrace else { return false }
-    if stackGuard(in: context) != nil || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil
+    if statedByReport(in: context) != nil || stackGuard(in: context) != nil
+      || context.crashedThreadTop(2, contains: "chkstk_darwin") != nil
       || stackPointerAbove(memoryFault, in: context) != nil
     {
       return true

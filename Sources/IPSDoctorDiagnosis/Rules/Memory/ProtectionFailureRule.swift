@@ -36,7 +36,10 @@ package struct ProtectionFailureRule: DiagnosisRule {
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .protectionFailure else { return nil }
-    if StackOverflowEvidence.stackGuard(in: context) != nil { return nil }
+    if StackOverflowEvidence.stackGuard(in: context) != nil || StackOverflowEvidence.statedByReport(in: context) != nil
+    {
+      return nil
+    }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     let access = MemoryFault.accessKind(in: context)
     var summary =

@@ -47,19 +47,20 @@ package struct StackOverflowRule: DiagnosisRule {
     guard let fault = context.memoryFault, let backtrace = context.crashedBacktrace else { return nil }
     // What the checks below add up to, known already: most reports stop here.
     guard StackOverflowEvidence.isPresent(in: context) else { return nil }
+    let stated = StackOverflowEvidence.statedByReport(in: context)
     let guardLine = StackOverflowEvidence.stackGuard(in: context)
     let probe = context.crashedThreadTop(2, contains: "chkstk_darwin")
     let stackPointer = StackOverflowEvidence.stackPointerAbove(fault, in: context)
     var cycle = StackOverflowEvidence.longestCycle(in: backtrace.frames)
     if let found = cycle {
-      let corroborated = guardLine != nil || stackPointer != nil
+      let corroborated = stated != nil || guardLine != nil || stackPointer != nil
       if found.length < StackOverflowEvidence.minimumCycleLength
         && !(corroborated && found.repetitions >= StackOverflowEvidence.minimumRepetitions)
       {
         cycle = nil
       }
     }
-    guard guardLine != nil || probe != nil || stackPointer != nil || cycle != nil else { return nil }
+    guard stated != nil || guardLine != nil || probe != nil || stackPointer != nil || cycle != nil else { return nil }
 
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary = "Thread"
@@ -70,7 +71,10 @@ package struct StackOverflowRule: DiagnosisRule {
         : (context.crashedThreadDisplay.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? summary)
     }
     summary += " ran out of stack"
-    if let guardLine {
+    if let stated {
+      summary += ": the report says so (`\(TextScan.clip(stated.detail, 120))`)."
+      evidence.append(stated)
+    } else if let guardLine {
       summary +=
         ": the fault at \(fault.addressDisplay) is in the stack guard page (`\(TextScan.clip(guardLine.detail, 120))`)."
       evidence.append(guardLine)
@@ -113,7 +117,7 @@ package struct StackOverflowRule: DiagnosisRule {
         " The first app frame is \(DiagnosisContext.quote(app)); look for deep recursion or large local values below it."
       evidence.append(app)
     }
-    let confidence: Confidence = guardLine != nil || probe != nil ? .definite : .likely
+    let confidence: Confidence = stated != nil || guardLine != nil || probe != nil ? .definite : .likely
     return finding(confidence: confidence, summary: summary, evidence: evidence)
   }
 
