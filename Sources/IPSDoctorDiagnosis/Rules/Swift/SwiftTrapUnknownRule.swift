@@ -1,3 +1,4 @@
+import IPSDoctorReport
 import IPSDoctorSupport
 
 /// A trap instruction in the app's (or the Swift runtime's) code with no message: a Swift runtime
@@ -119,6 +120,10 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
       if let name = context.symbol(top)?.display {
         // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
         guard Self.looksLikeSwift(name) else { return nil }
+      } else if Self.namedFramesAreNotSwift(of: top.imageName, in: backtrace.frames, context: context) {
+        // Unnamed, the frame is in an image whose named frames are C++, Objective-C or C
+        // (`hermes::vm::…`): a trap there is theirs, not a Swift runtime check.
+        return nil
       }
       topEvidence = context.frameEvidence(backtrace, 0)
       summary.reserveCapacity(1024)
@@ -157,6 +162,14 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 
+  /// Whether at least two frames of `image` in `frames` are named and none of those names looks
+  /// like Swift: the image's code is C++, Objective-C or C.
+  static func namedFramesAreNotSwift(of image: String?, in frames: [Frame], context: DiagnosisContext) -> Bool {
+    guard let image else { return false }
+    let names = frames.prefix(64).filter { $0.imageName == image }.compactMap { context.symbol($0)?.display }
+    return names.count >= 2 && !names.contains(where: looksLikeSwift)
+  }
+
   static func looksLikeSwift(_ name: String) -> Bool {
     if name.hasPrefix("-[") || name.hasPrefix("+[") || name.prefilteredContains("::") { return false }
     if SwiftDemangler.isMangled(name) { return true }
@@ -181,6 +194,19 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
         "unsymbolicated libswiftCore frame called from the app",
         E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.app, offset: 0xc4c), E.F(.app, offset: 0x9dc)]),
         .likely, summaryContains: ["Swift standard library", "libswiftCore.dylib + 0x137d20", "threads[0].frames[1]"]),
+      .ignores(
+        "unsymbolicated frame in an app image whose named frames are C++",
+        E.trap(frames: [
+          E.F(.app, offset: 0x1c2f4), E.F(.app, "hermes::vm::Interpreter::interpretFunction(hermes::vm::Runtime&)"),
+          E.F(.app, "hermes::vm::Runtime::interpretFunctionImpl(hermes::vm::CodeBlock*)"),
+          E.F(.uiKit, "-[UIViewController loadViewIfRequired]"),
+        ])),
+      .triggers(
+        "unsymbolicated frame in an app image whose named frames are Swift",
+        E.trap(frames: [
+          E.F(.app, offset: 0x1c2f4), E.F(.app, "CartViewModel.total.getter"), E.F(.app, "CartView.body.getter"),
+        ]),
+        .likely, summaryContains: ["Example + 0x1c2f4"]),
       .ignores(
         "unsymbolicated libswiftCore frame called from a system framework",
         E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")])),
