@@ -77,7 +77,7 @@ extension CrashReport {
     var bugType, incident, procName, procPath, pid, parentProc, parentPid, modelCode, cpuType: JSONNode?
     var captureTime, procLaunch, bundleInfo, storeInfo, osVersion, exception, exceptionReason: JSONNode?
     var termination, asi, ktriageinfo, vmSummary, vmregioninfo, vmRegionInfo: JSONNode?
-    var isCorpse, isCorpseSnakeCase, isNonFatal, isSimulated, sharedCache, usedImages: JSONNode?
+    var isCorpse, isCorpseSnakeCase, isNonFatal, isSimulated, translated, sharedCache, usedImages: JSONNode?
     var lastExceptionBacktrace, threads, faultingThread: JSONNode?
 
     init(_ object: JSONNode) {
@@ -126,7 +126,9 @@ extension CrashReport {
             isCorpseSnakeCase = value
           }
         case 10:
-          if name == .usedImages {
+          if name == .translated {
+            translated = value
+          } else if name == .usedImages {
             usedImages = value
           } else if name == .parentProc {
             parentProc = value
@@ -254,6 +256,7 @@ extension CrashReport {
       ?? decoder.bool(body.isCorpseSnakeCase, named: "is_corpse", in: .root)
     isNonFatal = decoder.bool(body.isNonFatal, named: "isNonFatal", in: .root)
     isSimulated = decoder.bool(body.isSimulated, named: "isSimulated", in: .root)
+    isTranslated = decoder.bool(body.translated, named: "translated", in: .root) ?? false
 
     if let cache = decoder.object(body.sharedCache, named: "sharedCache", in: .root) {
       func path() -> JSONPath { JSONPath.root.appending("sharedCache") }

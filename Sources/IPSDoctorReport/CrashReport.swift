@@ -110,6 +110,9 @@ public struct CrashReport: Sendable, Equatable {
   package var isCorpse: Bool?
   package var isNonFatal: Bool?
   package var isSimulated: Bool?
+  /// Whether the process ran under Rosetta, its x86_64 code translated for an Apple silicon CPU
+  /// (`"translated": true`; a text report's `Code Type: X86-64 (Translated)`).
+  package var isTranslated = false
 
   // MARK: Other report kinds
 

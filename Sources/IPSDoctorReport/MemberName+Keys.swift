@@ -143,6 +143,9 @@ extension MemberName {
   /// "isSimulated"
   static let isSimulated = MemberName(length: 11, head: 0x616c756d69537369, tail: 0x646574616c756d69)
 
+  /// "translated"
+  static let translated = MemberName(length: 10, head: 0x74616c736e617274, tail: 0x646574616c736e61)
+
   /// "ktriageinfo"
   static let ktriageinfo = MemberName(length: 11, head: 0x696567616972746b, tail: 0x6f666e6965676169)
 

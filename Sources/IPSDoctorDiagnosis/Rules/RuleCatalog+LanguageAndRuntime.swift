@@ -34,6 +34,7 @@ extension RuleCatalog {
     HeapCorruptionRule.self,
     ZombieObjectRule.self,
     BadInstructionFetchRule.self,
+    IllegalInstructionRule.self,
     KernMemoryErrorRule.self,
     MisalignedAccessRule.self,
     PointerAuthenticationFailureRule.self,

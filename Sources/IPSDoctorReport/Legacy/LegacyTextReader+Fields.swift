@@ -41,7 +41,10 @@ extension LegacyTextReader {
     case .identifier: if let text, text != "???" { report.bundleID = text }
     case .version: versionText = value
     case .codeType:
-      if let text { report.cpuType = text.hasSuffix(" (Native)") ? String(text.dropLast(9)) : text }
+      if let text {
+        report.cpuType = text.hasSuffix(" (Native)") ? String(text.dropLast(9)) : text
+        report.isTranslated = text.hasSuffix(" (Translated)")
+      }
     case .parentProcess: report.parentProcess = text ?? report.parentProcess
     case .dateTime: report.captureTime = text ?? report.captureTime
     case .date: report.captureTime = report.captureTime ?? text

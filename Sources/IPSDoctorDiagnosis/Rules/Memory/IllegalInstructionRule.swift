@@ -1,0 +1,107 @@
+import IPSDoctorReport
+import IPSDoctorSupport
+
+/// The CPU refused an instruction: one Rosetta does not translate (AVX and later vector
+/// extensions, in a translated process), or, in native arm64 code, an undefined or privileged
+/// instruction (hand-written assembly, a jump into data). Swift's own checks trap with `brk`
+/// (`EXC_BREAKPOINT`) on arm64, so `EXC_BAD_INSTRUCTION` there is not one of them.
+package struct IllegalInstructionRule: DiagnosisRule {
+  package init() {}
+
+  package static let description = RuleDescription(
+    id: "illegal-instruction",
+    title: "Illegal Instruction",
+    summary:
+      "The CPU could not execute an instruction of the app: one Rosetta does not translate, or an undefined or privileged one.",
+    category: .memory,
+    severity: .error,
+    specificity: 30,
+    rationale: """
+      `EXC_BAD_INSTRUCTION` (`SIGILL`) means the CPU stopped on an instruction it will not run. In \
+      a process translated by Rosetta (an Intel build on Apple silicon: the report says \
+      `translated`, or `Code Type: X86-64 (Translated)`), Rosetta translates every x86_64 \
+      instruction except some newer instruction sets, such as the AVX, AVX2 and AVX-512 vector \
+      instructions: code compiled for them, or a library that picks them without checking the \
+      CPU, stops there. In native arm64 code Swift's runtime checks trap with `brk` \
+      (`EXC_BREAKPOINT`), so an illegal instruction is an undefined or privileged one: \
+      hand-written assembly, inline `asm`, a system register read that user code may not do, or \
+      a jump into data that happens to decode to no instruction.
+      """,
+    remedy: """
+      Under Rosetta: ship an arm64 (or universal) build, which runs natively; if the x86_64 build \
+      must stay, compile it without AVX (`-mno-avx`) or execute those instructions only after \
+      checking that the CPU has them (`sysctlbyname("hw.optional.avx2_0", …)`, \
+      `hw.optional.avx512f`). Natively: look at the crashing frame's code (`otool -tV` or the \
+      disassembly in Xcode) for inline assembly or intrinsics, and check that function pointers \
+      and jump targets point at code.
+      """,
+    references: [
+      "https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",
+      "https://developer.apple.com/documentation/xcode/sigtrap_sigill",
+    ],
+    examples: examples)
+
+  /// `diagnose` starts with `guard context.isTrap`.
+  package static var requirement: RuleRequirement { .anyOf(.trap) }
+
+  package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
+    let report = context.report
+    guard context.isTrap, let exception = report.exception, let backtrace = context.crashedBacktrace,
+      let top = backtrace.frames.first
+    else { return nil }
+    let isIllegal =
+      (exception.type ?? "").hasPrefix("EXC_BAD_INSTRUCTION") || (exception.signal ?? "").hasPrefix("SIGILL")
+    guard isIllegal else { return nil }
+    // A check that left a message, or a trap in the Swift runtime's assertion code, is the Swift
+    // rules' (they trap with ud2, an illegal instruction, on x86_64).
+    if !SwiftFailure.all(in: context).isEmpty || !context.informativeApplicationSpecificLines.isEmpty { return nil }
+    if context.exceptionMessage != nil || context.languageException != nil { return nil }
+    if (top.imageName ?? "").hasPrefix("libswift") { return nil }
+    if let name = context.symbol(top)?.display, SwiftTrapUnknownRule.looksLikeSwift(name) { return nil }
+
+    let topEvidence = context.frameEvidence(backtrace, 0)
+    var evidence = [context.exceptionEvidence].compactMap { $0 }
+    if report.isTranslated {
+      evidence.append(Evidence("translated", "true (Rosetta)"))
+      evidence.append(topEvidence)
+      let summary =
+        "The process ran under Rosetta (an x86_64 build on Apple silicon) and stopped on an instruction Rosetta "
+        + "does not translate (\(context.exceptionDisplay)) at \(DiagnosisContext.quote(topEvidence)): most "
+        + "often an AVX, AVX2 or AVX-512 vector instruction, in code built for them or in a library that uses "
+        + "them without checking the CPU. An arm64 build runs natively and avoids it."
+      return finding(confidence: .likely, summary: summary, evidence: evidence)
+    }
+    // Natively, only arm64 tells an illegal instruction from a trap: on x86_64 both are ud2.
+    guard let cpu = report.cpuType?.uppercased(), cpu.hasPrefix("ARM") else { return nil }
+    evidence.append(topEvidence)
+    let summary =
+      "The CPU stopped on an undefined or privileged instruction (\(context.exceptionDisplay)) at "
+      + "\(DiagnosisContext.quote(topEvidence)). On arm64 Swift's runtime checks trap with `brk` "
+      + "(EXC_BREAKPOINT), not this: look there for inline assembly or intrinsics, a system register "
+      + "user code may not read, or a jump into data."
+    return finding(confidence: .possible, summary: summary, evidence: evidence)
+  }
+
+  private static let examples: [RuleExample] = {
+    typealias E = LanguageRuntimeExamples
+    let translated = E.trap(
+      frames: [E.F(.app, "blend_rows_avx2"), E.F(.app, "ImageFilter.apply(to:)")], type: "EXC_BAD_INSTRUCTION",
+      signal: "SIGILL"
+    ).replacing(#"{"exception":"#, with: #"{"translated":true,"cpuType":"X86-64","exception":"#)
+    return [
+      .triggers(
+        "an AVX routine in a translated process", translated, .likely,
+        summaryContains: ["Rosetta", "blend_rows_avx2", "AVX"]),
+      .ignores(
+        "a Swift check trapping with ud2 in a translated process",
+        E.trap(
+          frames: [E.F(.app, "CartViewModel.total.getter"), E.F(.app, "CartView.body.getter")],
+          type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"
+        ).replacing(#"{"exception":"#, with: #"{"translated":true,"cpuType":"X86-64","exception":"#)),
+      .ignores(
+        "a breakpoint trap is not an illegal instruction",
+        E.trap(frames: [E.F(.app, "blend_rows_avx2")]).replacing(
+          #"{"exception":"#, with: #"{"translated":true,"cpuType":"X86-64","exception":"#)),
+    ]
+  }()
+}
