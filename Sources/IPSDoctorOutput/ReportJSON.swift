@@ -54,6 +54,7 @@ enum ReportJSON {
       let thread: JSONObject = [
         "index": .int(index), "name": .optional(summary.crashedThreadName),
         "queue": .optional(summary.crashedQueue), "topFrames": .array(frames),
+        "topFramesFrom": .string(summary.topFramesSource.rawValue),
       ]
       object.append("crashedThread", .object(thread))
     } else {

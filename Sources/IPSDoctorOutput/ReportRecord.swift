@@ -113,6 +113,10 @@ package enum ReportRecord {
           index: try frame.int("index"), image: nil, symbol: nil, symbolLocation: nil, imageOffset: nil,
           isApp: try frame.bool("app"), recordedText: try frame.string("description"))
       }
+      // Records written before the field was added read as the crashed thread.
+      if let source = try thread.optionalString("topFramesFrom") {
+        summary.topFramesSource = CrashSummary.TopFramesSource(rawValue: source) ?? .crashedThread
+      }
     }
     if let frame = try record.optionalObject("firstAppFrame") {
       summary.firstAppFrame = try frame.string("description")

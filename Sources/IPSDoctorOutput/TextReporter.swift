@@ -188,15 +188,20 @@ struct TextReporter: Reporter {
     return line.string
   }
 
-  /// "Crashed thread 7 (queue):" and its first frames, the app's own marked with an arrow.
+  /// "Crashed thread 7 (queue):", "Exception backtrace (thread 7, queue):" or "Thread 7 (queue):"
+  /// for a process that did not crash, and its first frames, the app's own marked with an arrow.
   func topFrameLines(_ summary: CrashSummary) -> [String] {
     guard let thread = summary.crashedThread, !summary.topFrames.isEmpty else { return [] }
-    let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }
-    var lines = [
-      "",
-      "  " + style.bold("Crashed thread \(thread)")
-        + (label.isEmpty ? "" : " (" + TerminalText.escaped(label.joined(separator: ", ")) + ")") + ":",
-    ]
+    let label = [summary.crashedThreadName, summary.crashedQueue].compactMap { $0 }.map(TerminalText.escaped)
+    let heading =
+      switch summary.topFramesSource {
+      case .crashedThread:
+        "Crashed thread \(thread)" + (label.isEmpty ? "" : " (" + label.joined(separator: ", ") + ")")
+      case .lastExceptionBacktrace:
+        "Exception backtrace (" + (["thread \(thread)"] + label).joined(separator: ", ") + ")"
+      case .sampledThread: "Thread \(thread)" + (label.isEmpty ? "" : " (" + label.joined(separator: ", ") + ")")
+      }
+    var lines = ["", "  " + style.bold(heading) + ":"]
     for frame in summary.topFrames {
       let marker = frame.isApp ? "  → " : "    "
       lines += PlainText.wrap(

@@ -17,8 +17,21 @@ package struct CrashSummary: Sendable, Equatable {
   package var firstAppFramePath: String?
   /// One line for non-crash kinds (panic headline, jetsam largest process, …).
   package var headline: String?
-  /// The crashed thread's first ``topFrameLimit`` frames, described, the app's own marked.
+  /// The first ``topFrameLimit`` frames of ``topFramesSource``, described, the app's own marked.
   package var topFrames: [TopFrame] = []
+  /// Where ``topFrames`` come from.
+  package var topFramesSource: TopFramesSource = .crashedThread
+
+  /// The backtrace a person should read first.
+  package enum TopFramesSource: String, Sendable, Equatable {
+    /// The thread that crashed.
+    case crashedThread
+    /// The uncaught exception's backtrace: where it was thrown. The crashed thread then only
+    /// shows the runtime aborting (`pthread_kill`, `abort`, the terminate handler).
+    case lastExceptionBacktrace
+    /// The thread sampled by a report of a process that did not crash (a CPU or wakeups report).
+    case sampledThread
+  }
 
   /// A frame as the report wrote it (its texts shared with the report, nothing built), described
   /// when it is shown.
@@ -122,8 +135,15 @@ package struct CrashSummary: Sendable, Equatable {
       crashedThread = thread.index
       crashedThreadName = thread.name
       crashedQueue = thread.queue
-      topFrames.reserveCapacity(min(thread.frames.count, Self.topFrameLimit))
-      for (index, frame) in thread.frames.prefix(Self.topFrameLimit).enumerated() {
+      var frames = thread.frames
+      if let thrown = report.lastExceptionBacktrace, !thrown.isEmpty, context.isAbort {
+        frames = thrown
+        topFramesSource = .lastExceptionBacktrace
+      } else if report.kind == .resource {
+        topFramesSource = .sampledThread
+      }
+      topFrames.reserveCapacity(min(frames.count, Self.topFrameLimit))
+      for (index, frame) in frames.prefix(Self.topFrameLimit).enumerated() {
         topFrames.append(
           TopFrame(
             index: index, image: frame.imageName, symbol: frame.symbol, symbolLocation: frame.symbolLocation,
