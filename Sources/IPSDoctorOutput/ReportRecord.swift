@@ -26,6 +26,14 @@ package enum ReportRecord {
     }
   }
 
+  /// The record `--format jsonl` writes for `outcome`, without its line feed: one spelling of
+  /// what a record reads back as (the writer's key order, spacing and numbers; strings exact, NUL
+  /// included). By the invariant above, `line(outcome(v))` is the same for every spelling `v` of
+  /// one record, and for the line a merge writes of it.
+  package static func line(_ outcome: ReportOutcome) -> String {
+    JSONWriter.string(ReportJSON.report(outcome), style: .compact)
+  }
+
   /// The outcome `value` records, at position `index` of the batch.
   package static func outcome(_ value: JSONValue, index: Int) throws(Problem) -> ReportOutcome {
     let record = try Reader(value, path: "")
