@@ -55,7 +55,7 @@ struct MergeParts {
       if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
       defer { start = next }
       guard bytes[start..<end].contains(where: { !Self.isWhitespace($0) }) else { continue }
-      switch Self.read(bytes[start..<end], index: 0) {
+      switch Self.read(bytes, start..<end, index: 0) {
       case .success(let outcome):
         records.append(Record(part: part, range: start..<end, line: lineNumber, key: Self.key(outcome.path)))
       case .failure(let problem):
@@ -114,20 +114,40 @@ struct MergeParts {
 
   /// The outcome a kept record holds, at position `index` of the merged batch.
   func outcome(_ record: Record, index: Int) -> Result<ReportOutcome, ReportRecord.Problem> {
-    Self.read(parts[record.part].bytes[record.range], index: index)
+    Self.read(parts[record.part].bytes, record.range, index: index)
   }
 
-  private static func read(_ line: ArraySlice<UInt8>, index: Int) -> Result<ReportOutcome, ReportRecord.Problem> {
-    let value: JSONValue
-    do throws(JSONError) {
-      value = try line.withUnsafeBufferPointer { buffer throws(JSONError) in try JSONParser.parse(buffer) }
-    } catch {
-      return .failure(ReportRecord.Problem(message: "not JSON: \(error.description)"))
+  /// The outcome of the record on `line` of `part`. The record is read from a tape over the
+  /// part's own bytes (no copy of the line, no tree of it): a line costs about its tape and its
+  /// outcome while it is read.
+  private static func read(_ part: [UInt8], _ line: Range<Int>, index: Int) -> Result<
+    ReportOutcome, ReportRecord.Problem
+  > {
+    let parsed = part.withUnsafeBufferPointer { buffer in
+      let (document, end, error) = JSONParser.documentPrefix(
+        buffer, from: line.lowerBound, maxBytes: line.count, source: part, expectedBytes: line.count)
+      let trailing = buffer[min(end, line.upperBound)..<line.upperBound].contains { !isWhitespace($0) }
+      guard let document, error == nil, !trailing else {
+        // Read again as one document, for the error a line alone gives (a value cut by the end of
+        // the line, something after the value).
+        do throws(JSONError) {
+          _ = try JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[line]))
+        } catch {
+          return Result<JSONDocument, JSONError>.failure(error)
+        }
+        return .failure(JSONError(reason: .empty, location: SourceLocation(offset: 0, line: 1, column: 1)))
+      }
+      return .success(document)
     }
-    do throws(ReportRecord.Problem) {
-      return .success(try ReportRecord.outcome(value, index: index))
-    } catch {
-      return .failure(error)
+    switch parsed {
+    case .failure(let error):
+      return .failure(ReportRecord.Problem(message: "not JSON: \(error.description)"))
+    case .success(let document):
+      do throws(ReportRecord.Problem) {
+        return .success(try ReportRecord.outcome(document, index: index))
+      } catch {
+        return .failure(error)
+      }
     }
   }
 
