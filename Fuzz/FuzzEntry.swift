@@ -8,6 +8,10 @@ public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     // The symbolication readers on their own: Mach-O, symbol table, DWARF (Fuzz/fuzz.sh --macho).
     FuzzSink.checksum &+= FuzzMachO.run(UnsafeRawBufferPointer(start: data, count: size))
     return 0
+  #elseif FUZZ_SWIFT
+    // `check`'s Swift lexer and scanner, and `merge` of the input as a part (Fuzz/fuzz.sh --swift).
+    FuzzSwift.run(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
   #else
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     // The JSON parser on its own, at a small depth limit too.
@@ -29,6 +33,34 @@ public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     #endif
     return 0
   #endif
+}
+
+/// `check` and `merge` on the input: the lexer and scanner never trap and keep their
+/// invariants (every function's line is a line of the file, every enclosing type exists), and
+/// `merge` of the input as a part writes only escaped lines.
+enum FuzzSwift {
+  static func run(_ bytes: [UInt8]) {
+    let scanned = SwiftDeclarationScanner.scan(bytes)
+    let lines = bytes.count + 1
+    for function in scanned.functions {
+      if function.line < 1 || function.line > lines { fail("func '\(function.name)' at line \(function.line)") }
+      if let type = function.enclosingType, !scanned.types.indices.contains(type) {
+        fail("func '\(function.name)' in type \(type) of \(scanned.types.count)")
+      }
+    }
+    let result = SourceChecker().check([.init(display: "fuzz.swift", bytes: bytes)])
+    FuzzSink.checksum &+= scanned.types.count &+ result.findings.count &+ result.notes.count
+    for format in ["jsonl", "text"] {
+      let io = FuzzIO(input: bytes)
+      _ = CLI.run(["merge", "-", "--format", format], environment: [:], io: io)
+      for problem in OutputInvariants.lineViolations(io.output) { fail("merge \(format) stdout: \(problem)") }
+      for problem in OutputInvariants.lineViolations(io.errors) { fail("merge \(format) stderr: \(problem)") }
+    }
+  }
+
+  static func fail(_ message: String) -> Never {
+    fatalError("check or merge invariant broken: " + message)
+  }
 }
 
 /// Reads every slice of a Mach-O input and looks up its symbols' addresses and a few others.

@@ -7,6 +7,8 @@
 #   Fuzz/fuzz.sh --reader-only ...     # the JSON parser and report reader alone (much faster)
 #   Fuzz/fuzz.sh --macho ...           # the symbolication readers (Mach-O, DWARF), seeded with the
 #                                      # shared dSYMs
+#   Fuzz/fuzz.sh --swift ...           # check's Swift lexer and scanner, and merge of the input as a
+#                                      # part, seeded with Fixtures/swift and report records
 #   Fuzz/fuzz.sh --if-available ...    # exit 0 with a note where the toolchain has no libFuzzer
 #                                      # (Xcode's), as .ci/run does
 #
@@ -26,14 +28,16 @@ while [ $# -gt 0 ]; do
     --runs) runs="$2"; seconds=0; shift 2 ;;
     --reader-only) target=reader; shift ;;
     --macho) target=macho; shift ;;
+    --swift) target=swift; shift ;;
     --if-available) if_available=1; shift ;;
-    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N] [--reader-only | --macho] [--if-available]" >&2; exit 64 ;;
+    *) echo "usage: Fuzz/fuzz.sh [--seconds N | --runs N] [--reader-only | --macho | --swift] [--if-available]" >&2; exit 64 ;;
   esac
 done
 # One word or none; a plain variable, since bash 3.2 (macOS's) calls an empty array unbound.
 define=""
 if [ "$target" = reader ]; then define="-DFUZZ_READER_ONLY"; fi
 if [ "$target" = macho ]; then define="-DFUZZ_MACHO"; fi
+if [ "$target" = swift ]; then define="-DFUZZ_SWIFT"; fi
 
 build=.build/fuzz
 mkdir -p "$build" Fuzz/artifacts
@@ -53,6 +57,7 @@ if ! swiftc -sanitize=fuzzer -parse-as-library "$probe/probe.swift" -o "$probe/p
 fi
 work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus}"
 if [ "$target" = macho ]; then work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus-macho}"; fi
+if [ "$target" = swift ]; then work="${IPS_DOCTOR_FUZZ_CORPUS:-$build/corpus-swift}"; fi
 mkdir -p "$work"
 
 echo "building the fuzz target (this takes a minute)"
@@ -76,9 +81,18 @@ if [ "$target" = macho ] && [ -d ../shared/symbolication ]; then
     cp -n "$file" "$work/$(basename "$file")" 2>/dev/null || true
   done
 fi
+if [ "$target" = swift ]; then
+  find Fixtures/swift -name '*.swift' -type f -exec cp -n {} "$work"/ \; 2>/dev/null || true
+  # A few report records, as merge reads them.
+  for report in Fixtures/reports/*.ips; do
+    name="$(basename "$report" .ips).jsonl"
+    [ -e "$work/$name" ] || .build/debug/ips-doctor "$report" --format jsonl > "$work/$name" 2>/dev/null || true
+  done
+fi
 for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
   [ -d "$seed" ] || continue
   [ "$target" = macho ] && continue
+  [ "$target" = swift ] && continue
   find "$seed" -type f \( -name '*.ips' -o -name '*.crash' -o -name '*.json' \) -size -64k \
     -exec cp -n {} "$work"/ \; 2>/dev/null || true
 done

@@ -25,26 +25,26 @@ struct CheckCommand<IO: CLIIO> {
       for skipped in discovery.skipped { io.writeStandardError("ips-doctor: " + TerminalText.escaped(skipped) + "\n") }
     }
 
-    var sources: [SourceChecker.Source] = []
-    for path in discovery.files {
-      switch POSIX.readFile(path, limit: options.maxSize, expectedToExist: false) {
-      case .success(let bytes): sources.append(.init(display: path.display, bytes: bytes))
-      case .failure(let error):
-        CLI.writeError("\(path.display): \(error.message)", io: io)
-        status = max(status, .noInput)
-      }
-    }
-    if sources.isEmpty && discovery.problems.isEmpty {
-      CLI.writeError("no Swift file found", io: io)
-      return .noInput
-    }
-
     var checker = SourceChecker(defaultMainActor: options.defaultIsolation == .mainActor)
     if options.defaultIsolation == nil, let setting = discovery.mainActorDefaultIsolation {
       // Not stated, but some target is built with MainActor: plain types are not certain.
       checker.mainActorDefaultSeenIn = setting.display
     }
-    let result = checker.check(sources)
+    // Each file is scanned as it is read; its bytes are not kept.
+    for path in discovery.files {
+      switch POSIX.readFile(path, limit: options.maxSize, expectedToExist: false) {
+      case .success(let bytes): checker.add(.init(display: path.display, bytes: bytes))
+      case .failure(let error):
+        CLI.writeError("\(path.display): \(error.message)", io: io)
+        status = max(status, .noInput)
+      }
+    }
+    if checker.filesScanned == 0 && discovery.problems.isEmpty {
+      CLI.writeError("no Swift file found", io: io)
+      return .noInput
+    }
+
+    let result = checker.result()
     if options.verbose {
       for note in result.notes { io.writeStandardError("ips-doctor: " + TerminalText.escaped(note) + "\n") }
     }
@@ -57,8 +57,8 @@ struct CheckCommand<IO: CLIIO> {
     }
     destination.out.write(
       CheckOutput.render(
-        findings, format: options.format ?? .text, filesScanned: sources.count, verbose: options.verbose))
-    if let report = options.report { status = max(status, linkReport(report, sources: sources)) }
+        findings, format: options.format ?? .text, filesScanned: checker.filesScanned, verbose: options.verbose))
+    if let report = options.report { status = max(status, linkReport(report, checker: checker)) }
     if let message = destination.commit() {
       CLI.writeError(message, io: io)
       return .cannotCreate
@@ -70,7 +70,7 @@ struct CheckCommand<IO: CLIIO> {
   }
 
   /// `--report`: tells on standard error which declaration the report's bridge frame names.
-  private func linkReport(_ path: String, sources: [SourceChecker.Source]) -> ExitCode {
+  private func linkReport(_ path: String, checker: SourceChecker) -> ExitCode {
     let name = PathName(path)
     let bytes: [UInt8]
     switch POSIX.readFile(name, limit: invocation.options.maxSize, expectedToExist: false) {
@@ -79,7 +79,7 @@ struct CheckCommand<IO: CLIIO> {
       CLI.writeError("\(name.display): \(error.message)", io: io)
       return error.reason == .notFound ? .noInput : .dataError
     }
-    guard let found = CrashDeclarationLink.links(reportBytes: bytes, sources: sources) else {
+    guard let found = CrashDeclarationLink.links(reportBytes: bytes, in: checker) else {
       CLI.writeError("\(name.display): not a crash report", io: io)
       return .dataError
     }

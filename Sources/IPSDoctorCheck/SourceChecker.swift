@@ -5,7 +5,10 @@ import IPSDoctorSupport
 /// completion-handler delegate methods the compiler bridges off the main thread.
 ///
 /// All files are scanned before any is judged, so an extension in one file sees the type's
-/// declaration (its `@MainActor`, superclass and conformances) in another.
+/// declaration (its `@MainActor`, superclass and conformances) in another. A file is scanned when
+/// it is added (``add(_:)``) and its bytes are not kept: what stays of it is its display name,
+/// its type declarations, its `async` methods with a body (the only ones a finding or a crash
+/// report's bridge frame can name) and its notes.
 package struct SourceChecker {
   package struct Source {
     /// The file as shown to the user.
@@ -33,25 +36,46 @@ package struct SourceChecker {
   /// a type that is main-actor only by default is reported at a lower severity.
   package var mainActorDefaultSeenIn: String?
 
+  /// The files added so far, in order: each file's display name and what is kept of its scan.
+  private(set) var files: [(display: String, declarations: SwiftFileDeclarations)] = []
+
+  /// How many files were added.
+  package var filesScanned: Int { files.count }
+
   package init(defaultMainActor: Bool = false, mainActorDefaultSeenIn: String? = nil) {
     self.defaultMainActor = defaultMainActor
     self.mainActorDefaultSeenIn = mainActorDefaultSeenIn
   }
 
+  /// Scans `source` and keeps what judging it needs (see the type's comment).
+  package mutating func add(_ source: Source) {
+    var declarations = SwiftDeclarationScanner.scan(source.bytes)
+    declarations.functions = declarations.functions.filter { $0.isAsync && $0.hasBody && $0.enclosingType != nil }
+    files.append((source.display, declarations))
+  }
+
+  /// Adds `sources` and judges every file added.
   package func check(_ sources: [Source]) -> Result {
-    let scanned = sources.map { SwiftDeclarationScanner.scan($0.bytes) }
+    var checker = self
+    for source in sources { checker.add(source) }
+    return checker.result()
+  }
+
+  /// The findings of every file added, and the notes.
+  package func result() -> Result {
     let resolver = IsolationResolver(
-      files: scanned, defaultMainActor: defaultMainActor, mainActorDefaultSeenIn: mainActorDefaultSeenIn)
+      files: files.map(\.declarations), defaultMainActor: defaultMainActor,
+      mainActorDefaultSeenIn: mainActorDefaultSeenIn)
     var findings: [CheckFinding] = []
     var notes: [String] = []
-    for (source, file) in zip(sources, scanned) {
-      notes += file.notes.map { source.display + ":" + $0 }
+    for (display, file) in files {
+      notes += file.notes.map { display + ":" + $0 }
       for function in file.functions where function.isAsync && function.hasBody {
         guard let typeIndex = function.enclosingType else { continue }
         let enclosing = file.types[typeIndex]
         guard !resolver.isProtocol(enclosing) else { continue }
         for method in CompletionHandlerDelegateTable.entries(for: function) {
-          let place = "\(source.display):\(function.line):\(function.column)"
+          let place = "\(display):\(function.line):\(function.column)"
           let conformance = resolver.conformance(of: enclosing, to: method.protocolName)
           if conformance == .no {
             notes.append("\(place): not reported: '\(enclosing.name)' does not conform to \(method.protocolName)")
@@ -79,7 +103,7 @@ package struct SourceChecker {
           }
           findings.append(
             CheckFinding(
-              file: source.display, line: function.line, column: function.column, severity: severity,
+              file: display, line: function.line, column: function.column, severity: severity,
               typeName: enclosing.name, function: function, method: method, isolation: isolation))
           break
         }

@@ -40,14 +40,18 @@ struct SwiftToken: Sendable, Equatable {
 }
 
 /// Line and column (both from 1; the column counts UTF-8 bytes, as compilers do) of offsets in one
-/// file. Invariant: `lineStarts` is sorted and starts with 0.
+/// file. A line ends at `\n`, `\r\n` or a lone `\r`, as for the compiler.
+/// Invariant: `lineStarts` is sorted and starts with 0.
 struct SourceLines: Sendable {
   let lineStarts: [Int]
 
   init(_ bytes: [UInt8]) {
     var starts = [0]
-    for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-      starts.append(index + 1)
+    for (index, byte) in bytes.enumerated() {
+      let endsLine =
+        byte == UInt8(ascii: "\n")
+        || (byte == UInt8(ascii: "\r") && (index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n")))
+      if endsLine { starts.append(index + 1) }
     }
     lineStarts = starts
   }

@@ -26,9 +26,36 @@ package enum ReportRecord {
     }
   }
 
+  /// The record `--format jsonl` writes for `outcome`, without its line feed: one spelling of
+  /// what a record reads back as (the writer's key order, spacing and numbers; strings exact, NUL
+  /// included). By the invariant above, `line(outcome(v))` is the same for every spelling `v` of
+  /// one record, and for the line a merge writes of it.
+  package static func line(_ outcome: ReportOutcome) -> String {
+    JSONWriter.string(ReportJSON.report(outcome), style: .compact)
+  }
+
   /// The outcome `value` records, at position `index` of the batch.
   package static func outcome(_ value: JSONValue, index: Int) throws(Problem) -> ReportOutcome {
-    let record = try Reader(value, path: "")
+    let bytes = Array(JSONWriter.string(value, style: .compact).utf8)
+    let parsed = bytes.withUnsafeBufferPointer { JSONParser.documentPrefix($0, from: 0, source: bytes) }
+    guard let document = parsed.document, parsed.error == nil else {
+      throw Problem(message: "the line: not JSON")
+    }
+    return try outcome(document, index: index)
+  }
+
+  /// The outcome `document` records, at position `index` of the batch. Read from the tape in
+  /// place: no tree of the record is built, so a record costs its tape and its outcome.
+  package static func outcome(_ document: JSONDocument, index: Int) throws(Problem) -> ReportOutcome {
+    let result = document.withRoot { root in
+      Result { () throws(Problem) -> ReportOutcome in
+        try outcome(Reader(root, in: document), index: index)
+      }
+    }
+    return try result.get()
+  }
+
+  private static func outcome(_ record: Reader, index: Int) throws(Problem) -> ReportOutcome {
     let path = try record.string("path")
     let facts: ReportFacts?
     if try record.isNull("kind") {
@@ -51,7 +78,7 @@ package enum ReportRecord {
         exceptionSubtype: try exception.optionalString("subtype"))
     }
 
-    let diagnoses = try record.array("diagnoses").map { (item: Reader) throws(Problem) in try diagnosis(item) }
+    let diagnoses = try record.array("diagnoses") { (item: Reader) throws(Problem) in try diagnosis(item) }
     var result: DiagnosisResult?
     if let signature = try record.optionalObject("signature") {
       result = DiagnosisResult(
@@ -61,7 +88,7 @@ package enum ReportRecord {
       throw Problem(message: "diagnoses: a record without a signature has no diagnoses")
     }
 
-    let warnings = try record.array("warnings").map { (item: Reader) throws(Problem) in
+    let warnings = try record.array("warnings") { (item: Reader) throws(Problem) in
       ReportWarning(location: try item.string("location"), message: try item.string("message"))
     }
     var outcome = ReportOutcome(index: index, path: path, facts: facts, result: result, warnings: warnings)
@@ -90,7 +117,7 @@ package enum ReportRecord {
     Diagnosis(
       ruleID: try item.string("rule"), title: try item.string("title"), confidence: try item.choice("confidence"),
       severity: try item.choice("severity"), summary: try item.string("summary"),
-      evidence: try item.array("evidence").map { (entry: Reader) throws(Problem) in
+      evidence: try item.array("evidence") { (entry: Reader) throws(Problem) in
         Evidence(try entry.string("path"), try entry.string("detail"))
       },
       remedy: try item.string("remedy"), verification: try item.strings("verification"),
@@ -108,7 +135,7 @@ package enum ReportRecord {
       summary.crashedThread = try thread.int("index")
       summary.crashedThreadName = try thread.optionalString("name")
       summary.crashedQueue = try thread.optionalString("queue")
-      summary.topFrames = try thread.array("topFrames").map { (frame: Reader) throws(Problem) in
+      summary.topFrames = try thread.array("topFrames") { (frame: Reader) throws(Problem) in
         CrashSummary.TopFrame(
           index: try frame.int("index"), image: nil, symbol: nil, symbolLocation: nil, imageOffset: nil,
           isApp: try frame.bool("app"), recordedText: try frame.string("description"))
@@ -137,11 +164,11 @@ package enum ReportRecord {
 
   private static func symbolication(_ record: Reader) throws(Problem) -> SymbolicationHint? {
     if try record.isNull("symbolication") { return nil }
-    let images = try record.array("symbolication").map { (image: Reader) throws(Problem) in
+    let images = try record.array("symbolication") { (image: Reader) throws(Problem) in
       SymbolicationHint.ImageCommands(
         imageName: try image.string("image"), uuid: try image.optionalString("uuid"), arch: try image.string("arch"),
         loadAddress: try image.hex("loadAddress"),
-        addresses: try image.array("addresses", objects: false).map { (address: Reader) throws(Problem) in
+        addresses: try image.array("addresses", objects: false) { (address: Reader) throws(Problem) in
           try address.hexValue()
         },
         findDSYM: try image.optionalString("findDSYM"), atos: try image.string("atos"))
@@ -149,38 +176,48 @@ package enum ReportRecord {
     return SymbolicationHint(images: images)
   }
 
-  /// A value of the record and the path that leads to it, for messages.
+  /// A value of the record, read in place on the tape of `document`. Its path (for messages) is
+  /// worked out only when a message needs it.
   private struct Reader {
-    let value: JSONValue
-    let path: String
+    let node: JSONNode
+    let document: JSONDocument
 
     /// Requires an object (any value for an array element read with ``hexValue()``).
-    init(_ value: JSONValue, path: String, requireObject: Bool = true) throws(Problem) {
-      if requireObject, value.objectValue == nil {
-        throw Problem(message: "\(path.isEmpty ? "the line" : path): expected an object, found \(value.typeName)")
+    init(_ node: JSONNode, in document: JSONDocument, requireObject: Bool = true) throws(Problem) {
+      self.node = node
+      self.document = document
+      if requireObject, node.kind != .object {
+        let place = node.index == 0 ? "the line" : path
+        throw Problem(message: "\(place): expected an object, found \(node.typeName)")
       }
-      self.value = value
-      self.path = path
     }
 
-    private func keyPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    /// Where this value is in the record, e.g. `diagnoses[0]` (empty for the record itself).
+    var path: String {
+      node.index == 0 ? "" : document.path(to: node.index).description
+    }
 
-    private func member(_ key: String) throws(Problem) -> JSONValue {
-      guard let member = value[key] else {
+    private func keyPath(_ key: String) -> String {
+      let path = path
+      return path.isEmpty ? key : path + "." + key
+    }
+
+    private func member(_ key: String) throws(Problem) -> JSONNode {
+      guard let member = node[key] else {
         throw Problem(message: "\(keyPath(key)): missing (not a report record of this ips-doctor version)")
       }
       return member
     }
 
-    private func mismatch(_ key: String, _ expected: String, _ found: JSONValue) -> Problem {
+    private func mismatch(_ key: String, _ expected: String, _ found: JSONNode) -> Problem {
       Problem(message: "\(keyPath(key)): expected \(expected), found \(found.typeName)")
     }
 
-    func isNull(_ key: String) throws(Problem) -> Bool { try member(key) == .null }
+    func isNull(_ key: String) throws(Problem) -> Bool { try member(key).kind == .null }
 
     func string(_ key: String) throws(Problem) -> String {
       let found = try member(key)
-      guard let text = found.stringValue else { throw mismatch(key, "a string", found) }
+      guard let text = found.string else { throw mismatch(key, "a string", found) }
       return text
     }
 
@@ -190,7 +227,7 @@ package enum ReportRecord {
 
     func int(_ key: String) throws(Problem) -> Int {
       let found = try member(key)
-      guard let number = found.numberValue?.int else { throw mismatch(key, "an integer", found) }
+      guard let number = found.number?.int else { throw mismatch(key, "an integer", found) }
       return number
     }
 
@@ -200,34 +237,40 @@ package enum ReportRecord {
 
     func bool(_ key: String) throws(Problem) -> Bool {
       let found = try member(key)
-      guard let flag = found.boolValue else { throw mismatch(key, "true or false", found) }
-      return flag
+      switch found.kind {
+      case .true: return true
+      case .false: return false
+      default: throw mismatch(key, "true or false", found)
+      }
     }
 
     func object(_ key: String) throws(Problem) -> Reader {
-      try Reader(try member(key), path: keyPath(key))
+      try Reader(try member(key), in: document)
     }
 
     func optionalObject(_ key: String) throws(Problem) -> Reader? {
       try isNull(key) ? nil : try object(key)
     }
 
-    /// The elements of an array of objects (or, with `objects: false`, of any values).
-    func array(_ key: String, objects: Bool = true) throws(Problem) -> [Reader] {
+    /// Each element of an array of objects (or, with `objects: false`, of any values), passed
+    /// through `transform` as it is read: no reader is kept per element.
+    func array<Element>(
+      _ key: String, objects: Bool = true, _ transform: (Reader) throws(Problem) -> Element
+    ) throws(Problem) -> [Element] {
       let found = try member(key)
-      guard let elements = found.arrayValue else { throw mismatch(key, "an array", found) }
-      var readers: [Reader] = []
-      readers.reserveCapacity(elements.count)
-      for (index, element) in elements.enumerated() {
-        readers.append(try Reader(element, path: "\(keyPath(key))[\(index)]", requireObject: objects))
+      guard found.kind == .array else { throw mismatch(key, "an array", found) }
+      var elements: [Element] = []
+      elements.reserveCapacity(found.count)
+      for element in found.elements {
+        elements.append(try transform(try Reader(element, in: document, requireObject: objects)))
       }
-      return readers
+      return elements
     }
 
     func strings(_ key: String) throws(Problem) -> [String] {
-      try array(key, objects: false).map { (element: Reader) throws(Problem) in
-        guard let text = element.value.stringValue else {
-          throw Problem(message: "\(element.path): expected a string, found \(element.value.typeName)")
+      try array(key, objects: false) { (element: Reader) throws(Problem) in
+        guard let text = element.node.string else {
+          throw Problem(message: "\(element.path): expected a string, found \(element.node.typeName)")
         }
         return text
       }
@@ -244,17 +287,15 @@ package enum ReportRecord {
     }
 
     func hex(_ key: String) throws(Problem) -> UInt64 {
-      try Reader(try member(key), path: keyPath(key), requireObject: false).hexValue()
+      try Reader(try member(key), in: document, requireObject: false).hexValue()
     }
 
     /// This value as `String.hex` writes an address: `0x` and hexadecimal digits.
     func hexValue() throws(Problem) -> UInt64 {
-      guard let text = value.stringValue, text.hasPrefix("0x"), let number = UInt64(text.dropFirst(2), radix: 16)
+      guard let text = node.string, text.hasPrefix("0x"), let number = UInt64(text.dropFirst(2), radix: 16)
       else {
-        throw Problem(
-          message:
-            "\(path): expected an address such as \"0x1a2b\", found \(value.typeName == "string" ? "\"\(value.stringValue!)\"" : value.typeName)"
-        )
+        let found = node.string.map { "\"\($0)\"" } ?? node.typeName
+        throw Problem(message: "\(path): expected an address such as \"0x1a2b\", found \(found)")
       }
       return number
     }
