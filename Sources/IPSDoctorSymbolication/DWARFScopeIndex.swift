@@ -9,6 +9,8 @@ struct DWARFScopeIndex {
     var offset: UInt64
     var depth: Int
     var isSubprogram: Bool
+    /// Sorted, overlaps joined (``DWARFRangeLists/normalized(_:)``); shared with every scope
+    /// whose entry names the same list.
     var ranges: [AddressRange]
     /// The index of the first scope after this one's subtree: the scopes nested in it are those
     /// between it and this index.
@@ -17,9 +19,15 @@ struct DWARFScopeIndex {
 
   private(set) var scopes: [Scope] = []
 
+  /// Bytes a scope holds, besides its ranges (charged to the budget).
+  static let bytesPerScope = 48
+
   /// Walks `unit`'s entries (at most `maxEntries`), as ``DWARFSymbolizer`` walked them for each
   /// address: depth counts open children lists, and the walk ends with the root's children.
-  init(_ unit: DWARFUnit, maxEntries: Int) {
+  /// `ranges` gives an entry's normalized ranges; the walk stops when `budget` is exhausted.
+  init(
+    _ unit: DWARFUnit, maxEntries: Int, budget: DWARFBudget, ranges: (DWARFEntry, DWARFUnit) -> [AddressRange]
+  ) {
     var cursor = unit.unitCursor(at: unit.entriesStart)
     var depth = 0
     var count = 0
@@ -45,12 +53,13 @@ struct DWARFScopeIndex {
       // An entry at this depth ends the subtree of every open scope at it or deeper.
       close(atDepth: depth)
       if entry.tag == DWARFCode.tagSubprogram || entry.tag == DWARFCode.tagInlinedSubroutine {
-        let ranges = unit.ranges(entry)
-        if !ranges.isEmpty {
+        let found = ranges(entry, unit)
+        if !found.isEmpty {
+          guard budget.charge(Self.bytesPerScope) else { break }
           open.append(scopes.count)
           scopes.append(
             Scope(
-              offset: entry.offset, depth: depth, isSubprogram: entry.tag == DWARFCode.tagSubprogram, ranges: ranges,
+              offset: entry.offset, depth: depth, isSubprogram: entry.tag == DWARFCode.tagSubprogram, ranges: found,
               subtreeEnd: 0))
         }
       }
@@ -68,9 +77,8 @@ struct DWARFScopeIndex {
     var end = scopes.count
     while index < end {
       let scope = scopes[index]
-      if let range = scope.ranges.first(where: { $0.contains(address) }) {
-        let outermostLow = scope.ranges.map(\.low).min() ?? range.low
-        chain.append((scope, scope.isSubprogram ? outermostLow : range.low))
+      if let range = DWARFRangeLists.containing(address, in: scope.ranges) {
+        chain.append((scope, scope.isSubprogram ? scope.ranges[0].low : range.low))
         end = scope.subtreeEnd
       }
       index += 1
