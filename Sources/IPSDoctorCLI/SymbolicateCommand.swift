@@ -102,11 +102,28 @@ struct SymbolicateCommand<IO: CLIIO> {
     for mismatch in summary.mismatches {
       io.writeStandardError("ips-doctor: warning: \(input.display): " + TerminalText.escaped(mismatch) + "\n")
     }
+    for (image, limit) in symbolicator.imagesOverBudget {
+      io.writeStandardError(
+        "ips-doctor: warning: \(input.display): "
+          + TerminalText.escaped(
+            "\(image): its debug information needs more than \(limit >> 20) MiB to read; given up, later frames "
+              + "of it keep at most their symbol-table names") + "\n")
+    }
     if frames == 0 {
-      let looked =
-        paths.isEmpty
-        ? "no --dsym given and no .dSYM beside the report"
-        : "\(index.count) debug image\(index.count == 1 ? "" : "s") found, none with a UUID of the report's images"
+      let matched = symbolicator.matchedImageNames(of: report)
+      let looked: String
+      if paths.isEmpty {
+        looked = "no --dsym given and no .dSYM beside the report"
+      } else if matched.isEmpty {
+        looked =
+          "\(index.count) debug image\(index.count == 1 ? "" : "s") found, none with a UUID of the report's images"
+      } else {
+        // The UUIDs matched: what is missing is a frame to symbolicate, not a debug file.
+        looked =
+          TerminalText.escaped(matched.joined(separator: ", "))
+          + " matched by UUID, but no unsymbolicated frame of the report has an address in "
+          + (matched.count == 1 ? "its" : "their") + " debug information"
+      }
       io.writeStandardError("ips-doctor: warning: \(input.display): no frame symbolicated (\(looked))\n")
     } else {
       let images = summary.matchedImages.map(TerminalText.escaped).joined(separator: ", ")
