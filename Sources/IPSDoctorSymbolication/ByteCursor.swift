@@ -159,12 +159,9 @@ struct ByteCursor {
   }
 
   private static func nulIndex(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-    var index = start
-    while index < bytes.count {
-      if bytes[index] == 0 { return index }
-      index += 1
-    }
-    return nil
+    guard start < bytes.count, let base = bytes.baseAddress, let nul = memchr(base + start, 0, bytes.count - start)
+    else { return nil }
+    return UnsafeRawPointer(nul) - base
   }
 }
 

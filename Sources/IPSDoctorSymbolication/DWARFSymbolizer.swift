@@ -32,10 +32,9 @@ final class DWARFSymbolizer {
 
   let sections: DWARFSections
   let budget: DWARFBudget
-  /// The units' ranges (their own and `.debug_aranges`'), each unit's overlapping ones joined,
-  /// sorted by start; `unitIndexOffsets[i]` is the unit of `unitIndex.ranges[i]`.
-  private var unitIndex: AddressIntervalIndex?
-  private var unitIndexOffsets: [Int] = []
+  /// The units' own ranges and `.debug_aranges`', indexed when first asked for.
+  private var ownRanges: UnitRangeIndex?
+  private var arangesRanges: UnitRangeIndex?
   /// Every unit's offset, ascending.
   private var unitOffsets: [Int] = []
   private var lineTables: [UInt64: DWARFLineTable] = [:]
@@ -194,54 +193,116 @@ final class DWARFSymbolizer {
     return table
   }
 
-  /// The units whose ranges contain `address` (at most ``maxUnitsPerAddress``), in unit order:
-  /// from each unit's root entry and from `.debug_aranges`. O(log ranges) per unit found.
+  /// The units whose ranges contain `address` (at most ``maxUnitsPerAddress`` from each source),
+  /// in unit order: first from the units' own ranges, then from `.debug_aranges`.
+  /// O(log ranges) per unit found.
   private func unitsCovering(_ address: UInt64) -> [Int] {
     buildIndex()
-    guard let unitIndex else { return [] }
     var result: [Int] = []
-    var limit = unitIndex.count
-    // A unit's own ranges do not overlap (they were joined), so each range found is another unit.
-    while result.count < Self.maxUnitsPerAddress, let found = unitIndex.lastContaining(address, below: limit) {
-      result.append(unitIndexOffsets[found])
-      limit = found
+    for index in [ownRanges, arangesRanges] {
+      for unit in index?.units(containing: address, limit: Self.maxUnitsPerAddress) ?? [] where !result.contains(unit) {
+        result.append(unit)
+      }
     }
-    return result.sorted()
+    return result
   }
 
   private func buildIndex() {
-    guard unitIndex == nil else { return }
-    var entries: [(range: AddressRange, offset: Int)] = []
+    guard ownRanges == nil else { return }
+    var own: [(range: AddressRange, group: Int)] = []
+    var groups: [[Int]] = []
+    // Units whose root names one range list share one group, its ranges indexed once.
+    var groupOfList: [RangeListKey: Int] = [:]
     var offset = 0
     var offsets: [Int] = []
     while offset < sections.info.count, offsets.count < Self.maxUnits {
       guard let unit = unit(at: offset) else { break }
       offsets.append(offset)
       if let root = unit.root {
-        let ranges = ranges(of: root, unit: unit)
-        guard budget.charge(ranges.count * 24) else { break }
-        for range in ranges { entries.append((range, offset)) }
+        let key = rangeListKey(of: root, unit: unit)
+        if let key, let group = groupOfList[key] {
+          guard budget.charge(8) else { break }
+          groups[group].append(offset)
+        } else {
+          let ranges = ranges(of: root, unit: unit)
+          guard budget.charge(ranges.count * 24 + 32) else { break }
+          if let key { groupOfList[key] = groups.count }
+          for range in ranges { own.append((range, groups.count)) }
+          groups.append([offset])
+        }
       }
       guard unit.nextUnitOffset > offset else { break }
       offset = unit.nextUnitOffset
     }
+    unitOffsets = offsets
+    ownRanges = UnitRangeIndex(own, groups: groups)
     let aranges = DWARFArangesReader.read(sections.aranges)
-    if budget.charge(aranges.count * 24) { entries += aranges }
-    // Each unit's ranges joined where they overlap (`.debug_aranges` repeats the units' own), then
-    // all of them sorted by start.
-    entries.sort { $0.offset != $1.offset ? $0.offset < $1.offset : $0.range.low < $1.range.low }
-    var joined: [(range: AddressRange, offset: Int)] = []
-    for entry in entries {
-      if let last = joined.last, last.offset == entry.offset, entry.range.low <= last.range.high {
+    guard budget.charge(aranges.count * 24) else {
+      arangesRanges = UnitRangeIndex([], groups: [])
+      return
+    }
+    // One group per unit: `.debug_aranges` may name a unit in many sets.
+    var groupOfUnit: [Int: Int] = [:]
+    var units: [[Int]] = []
+    var entries: [(range: AddressRange, group: Int)] = []
+    for item in aranges {
+      let group = groupOfUnit[item.offset] ?? units.count
+      if group == units.count {
+        groupOfUnit[item.offset] = group
+        units.append([item.offset])
+      }
+      entries.append((item.range, group))
+    }
+    arangesRanges = UnitRangeIndex(entries, groups: units)
+  }
+
+  /// Where the range list of a unit's root is, when it has one.
+  private func rangeListKey(of root: DWARFEntry, unit: DWARFUnit) -> RangeListKey? {
+    guard root[DWARFCode.lowPC] == nil, let value = root[DWARFCode.ranges],
+      let offset = DWARFRangeLists.location(of: value, unit: unit)
+    else { return nil }
+    return RangeListKey(
+      offset: offset, version5: unit.format.version >= 5, base: unit.baseAddress, addrBase: unit.addrBase,
+      addressSize: unit.format.addressSize)
+  }
+}
+
+/// Address ranges of groups of units (units that share one range list are one group), each
+/// group's ranges joined where they overlap, sorted by start in an ``AddressIntervalIndex``.
+struct UnitRangeIndex {
+  private let index: AddressIntervalIndex
+  /// The group of `index.ranges[i]`.
+  private let groupOfRange: [Int]
+  private let groups: [[Int]]
+
+  init(_ entries: [(range: AddressRange, group: Int)], groups: [[Int]]) {
+    var sorted = entries
+    sorted.sort { $0.group != $1.group ? $0.group < $1.group : $0.range.low < $1.range.low }
+    var joined: [(range: AddressRange, group: Int)] = []
+    for entry in sorted {
+      if let last = joined.last, last.group == entry.group, entry.range.low <= last.range.high {
         joined[joined.count - 1].range.high = max(last.range.high, entry.range.high)
       } else {
         joined.append(entry)
       }
     }
-    joined.sort { $0.range.low != $1.range.low ? $0.range.low < $1.range.low : $0.offset < $1.offset }
-    unitOffsets = offsets
-    unitIndexOffsets = joined.map(\.offset)
-    unitIndex = AddressIntervalIndex(sorted: joined.map(\.range))
+    joined.sort { $0.range.low != $1.range.low ? $0.range.low < $1.range.low : $0.group > $1.group }
+    index = AddressIntervalIndex(sorted: joined.map(\.range))
+    groupOfRange = joined.map(\.group)
+    self.groups = groups
+  }
+
+  /// At most `limit` units whose group's ranges contain `address`, in unit order. A group's
+  /// ranges do not overlap (they were joined), so each range found is another group: O(log n)
+  /// per group.
+  func units(containing address: UInt64, limit: Int) -> [Int] {
+    var found: [Int] = []
+    var below = index.count
+    while found.count < limit, let position = index.lastContaining(address, below: below) {
+      found += groups[groupOfRange[position]].prefix(limit - found.count)
+      below = position
+    }
+    return found.sorted()
   }
 }
 
