@@ -66,6 +66,29 @@ struct SymbolicateHostileTests {
     #expect(run.stdout.contains("1   App                           \t0x0000000100009000 0x100000000 + 36864\n"))
   }
 
+  @Test("A JSON report's own strings go out with `##[` and bidi controls as JSON escapes of the same text")
+  func jsonReportBytesAreEscaped() throws {
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    var text = String(decoding: try Fixtures.bytes("reports/abort-called-c-assert.ips"), as: UTF8.self)
+    let hostile = "CallBox ##[group]x \u{202E}gpj.exe \u{85}\u{7F}"
+    let escapedHostile = #"CallBox \u0023#[group]x \u202Egpj.exe \u0085\u007F"#
+    text = text.replacingOccurrences(of: #""procName" : "CallBox""#, with: #""procName" : ""# + hostile + "\"")
+    let reportPath = folder.appendingPathComponent("r.ips").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: reportPath))
+    let original = try ReportReader.read(Array(text.utf8))
+    #expect(original.processName == hostile)
+    let run = CLITest.run(["symbolicate", reportPath, "--dsym", folder.path])
+    #expect(run.status == .success)
+    // Before: the string's bytes went out as they were.
+    #expect(OutputInvariants.lineViolations(run.stdout) == [])
+    #expect(run.stdout.contains(escapedHostile))
+    // The same report, value for value.
+    let written = try ReportReader.read(Array(run.stdout.utf8))
+    #expect(written.processName == hostile)
+    #expect(written.threads.count == original.threads.count)
+  }
+
   @Test("A text line keeps its tabs and a CRLF report's carriage returns, and loses its controls")
   func safeLineKeepsColumns() {
     #expect(LegacyTextSymbolication.safeLine("0   App\t0x1 x") == "0   App\t0x1 x")
