@@ -81,7 +81,7 @@ done
 
 max_len=16384
 rss=2048
-# The symbolication readers: inputs up to 256 KiB, whose DWARF budget is 64 MiB + 16 x 256 KiB.
+# The symbolication readers: inputs up to 256 KiB, whose DWARF budget is 64 MiB + 32 x 256 KiB.
 if [ "$target" = macho ]; then max_len=262144; rss=1024; fi
 args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-$max_len}" -timeout=10 -rss_limit_mb="$rss" -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
 if [ "$seconds" -gt 0 ]; then args+=(-max_total_time="$seconds"); fi

@@ -35,6 +35,8 @@ struct AddressIntervalIndex {
   }
 
   var count: Int { ranges.count }
+  /// The bytes of the segment tree (none when no ranges overlap).
+  var treeBytes: Int { maxHigh.count * MemoryLayout<UInt64>.stride }
 
   /// How many ranges start at or before `address`.
   func startCount(atOrBefore address: UInt64) -> Int {

@@ -2,12 +2,12 @@ import IPSDoctorSupport
 
 /// The memory a slice's DWARF reader may hold in what it parses and keeps (abbreviation tables,
 /// range lists, line tables, scope and unit indexes): a fixed floor plus a multiple of the DWARF
-/// sections' size. Everything kept is charged once, when read; what is shared (a range list or
+/// sections' size (a line program of one-byte rows keeps 24 bytes a row). Everything kept is charged once, when read; what is shared (a range list or
 /// a table at one offset) is charged once. When a charge does not fit, the budget is exhausted for
 /// good: the reader answers nothing more, and its image says so (``DebugImage/exceededBudget``).
 final class DWARFBudget {
   static let floor = 64 << 20
-  static let perInputByte = 16
+  static let perInputByte = 32
 
   let limit: Int
   private(set) var used = 0

@@ -10,8 +10,11 @@ struct DWARFLineTable {
 
   static let maxFiles = 1 << 16
   static let maxRows = 1 << 22
-  /// Bytes held per row (its range, position and a share of the index).
-  static let bytesPerRow = 56
+  /// Bytes held per row (its range and position), and per entry of the index's tree.
+  static let bytesPerRow = MemoryLayout<AddressRange>.stride + MemoryLayout<Row>.stride
+
+  /// The bytes the table holds in rows and their index (charged to the budget).
+  var heldBytes: Int { rows.count * Self.bytesPerRow + spans.treeBytes }
 
   /// Each file's name as the program gives it (`DW_LNCT_path`, or the file entry's name), by the
   /// program's file number (1-based before DWARF 5, 0-based from it). Read when asked for

@@ -188,7 +188,7 @@ final class DWARFSymbolizer {
     if let cached = lineTables[offset] { return cached }
     guard !budget.isExhausted else { return nil }
     let table = DWARFLineTable(sections, offset: offset, unit: unit)
-    guard budget.charge(table.rowCount * DWARFLineTable.bytesPerRow + table.fileCount * 48) else { return nil }
+    guard budget.charge(table.heldBytes + table.fileCount * 48) else { return nil }
     lineTables[offset] = table
     return table
   }

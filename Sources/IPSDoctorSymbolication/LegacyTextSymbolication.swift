@@ -52,17 +52,25 @@ package enum LegacyTextSymbolication {
   /// (a CRLF report's) kept as they are: still one line of the report, its columns kept, and
   /// without a control character, a line break or a workflow command.
   static func safeLine(_ line: String) -> String {
-    var body = line[...]
-    let carriageReturn = body.utf8.last == 0x0D
-    if carriageReturn { body = body.dropLast() }
-    let escaped: String
-    if body.utf8.contains(0x09) {
-      escaped = body.split(separator: "\t", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
-        .joined(separator: "\t")
-    } else {
-      escaped = TerminalText.escaped(String(body))
+    var line = line
+    return line.withUTF8 { bytes in
+      var end = bytes.count
+      let carriageReturn = end > 0 && bytes[end - 1] == 0x0D
+      if carriageReturn { end -= 1 }
+      let body = UnsafeBufferPointer(rebasing: bytes[0..<end])
+      // Each piece between tabs escaped on its own, as if it began a line.
+      var result = ""
+      var start = 0
+      while true {
+        let tab = ByteSearch.firstIndex(of: 0x09, in: body, from: start) ?? body.count
+        result += TerminalText.escaped(
+          String(decoding: UnsafeBufferPointer(rebasing: body[start..<tab]), as: UTF8.self))
+        guard tab < body.count else { break }
+        result += "\t"
+        start = tab + 1
+      }
+      return carriageReturn ? result + "\r" : result
     }
-    return carriageReturn ? escaped + "\r" : escaped
   }
 
   /// The symbolicated form of one frame line, or `nil` when it is no unsymbolicated frame of a

@@ -290,7 +290,7 @@ struct HostileDWARFTests {
       _ = symbolizer.frames(at: 0x1000)
       #expect(symbolizer.exceededBudget)
       #expect(symbolizer.budget.used <= symbolizer.budget.limit)
-      #expect(symbolizer.budget.limit < 64 << 20 + 16 * (abbrev.count + info.count) + 4096)
+      #expect(symbolizer.budget.limit < 64 << 20 + DWARFBudget.perInputByte * (abbrev.count + info.count) + 4096)
       #expect(symbolizer.frames(at: 0x1000) == nil)
     }
   }

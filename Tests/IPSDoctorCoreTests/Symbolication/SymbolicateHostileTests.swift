@@ -189,6 +189,8 @@ struct SymbolicateHostileTests {
     let (output, frames) = LegacyTextSymbolication.rewrite(text, report: report, symbolicator: Symbolicator(images: []))
     #expect(frames == 0)
     #expect(output == text)
+    // The summary `symbolicate` prints finds the frames' images by name through the same index.
+    #expect(Symbolicator(images: []).summary(of: report).symbolicatedFrames == 0)
     // Found by address when the name is not an image's.
     let finder = ReportImageFinder(report.images)
     #expect(finder.index(containing: 0x1_0000_0000 + 7 * 0x10000 + 5) == 7)
