@@ -313,3 +313,42 @@ struct HostileDWARFTests {
     #expect(storages.count == 1)
   }
 }
+
+/// The same values as clang writes them: `clang -target arm64-apple-ios17.0 -g` of an enum whose
+/// values need 9- and 10-byte SLEBs (skipped when clang is not installed).
+@Suite("Hostile DWARF: clang-emitted objects")
+struct ClangDWARFTests {
+  static let source = """
+    enum Big : long long { Neg = -(1LL << 60), Min = (-9223372036854775807LL - 1), Pos = 1LL << 62 };
+    static inline int twice(int x) { return x * 2; }
+    int f(enum Big b, int x) { return twice(x) + (b == Neg); }
+    int main(void) { return f(Neg, 3); }
+    """
+
+  static func clang() -> String? {
+    ["/usr/bin/clang", "/opt/swift/usr/bin/clang", "/usr/local/bin/clang"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+
+  @Test("A 9-byte negative enumerator in clang's DWARF 4 and 5 is read", arguments: ["-gdwarf-4", "-gdwarf-5"])
+  func clangEnumNear64Bits(_ flag: String) throws {
+    guard let clang = Self.clang() else { return }
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let source = folder.appendingPathComponent("big.c")
+    try Data(Self.source.utf8).write(to: source)
+    let object = folder.appendingPathComponent("big.o")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: clang)
+    process.arguments = ["-target", "arm64-apple-ios17.0", flag, "-c", source.path, "-o", object.path]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return }
+    let image = try #require(DebugImage.load(path: .init(object.path)).first)
+    #expect(image.hasDebugInformation)
+    // Before: SIGILL while reading the enumerators.
+    let names = (0..<64).compactMap { image.lookup(fileAddress: UInt64($0))?.outermost.function }
+    #expect(names.contains("f"))
+  }
+}
