@@ -10,7 +10,7 @@ struct DWARFLineTable {
 
   static let maxFiles = 1 << 16
   static let maxRows = 1 << 22
-  /// Bytes held per row (its range and position), and per entry of the index's tree.
+  /// Bytes held per row: its range and its position.
   static let bytesPerRow = MemoryLayout<AddressRange>.stride + MemoryLayout<Row>.stride
 
   /// The bytes the table holds in rows and their index (charged to the budget).
@@ -28,10 +28,6 @@ struct DWARFLineTable {
   private var rows: [Row] = []
   /// How many files the program names.
   var fileCount: Int { fileNames.count }
-  /// How many rows the program emitted (at most ``maxRows``).
-  private(set) var rowCount = 0
-  /// Whether the program stopped at damage (a register overflowed).
-  private(set) var isDamaged = false
 
   /// Reads the program at `offset`; a damaged one yields the rows read before the damage.
   init(_ sections: DWARFSections, offset: UInt64, unit: DWARFUnit) {
@@ -48,7 +44,6 @@ struct DWARFLineTable {
       }
       previous = (address, row, endSequence)
     }
-    rowCount = positions.count
     if !ranges.indices.dropFirst().allSatisfy({ ranges[$0 - 1].low <= ranges[$0].low }) {
       // Sorted by start; of ranges that start together, the program's later one last.
       let order = ranges.indices.sorted { ranges[$0].low != ranges[$1].low ? ranges[$0].low < ranges[$1].low : $0 < $1 }
@@ -162,10 +157,7 @@ struct DWARFLineTable {
       case 1: emit()
       case 2: address &+= (cursor.uleb() ?? 0) &* minimum
       case 3:
-        guard advanceLine(cursor.sleb()) else {
-          isDamaged = true
-          return
-        }
+        guard advanceLine(cursor.sleb()) else { return }
       case 4: file = cursor.uleb().map { UInt32(clamping: $0) } ?? file
       case 5, 7: _ = cursor.uleb()  // column, isa
       case 6, 10, 11: break  // negate_stmt, prologue_end, epilogue_begin
@@ -177,7 +169,6 @@ struct DWARFLineTable {
         for _ in 0..<count { _ = cursor.uleb() }
       }
     }
-    if !cursor.atEnd && emitted < Self.maxRows { isDamaged = true }
   }
 
   /// The row for `address`: the last row at or before it in a sequence that goes past it (of
