@@ -76,8 +76,20 @@ enum FuzzMachO {
         checksum &+= symbolizer.frames(at: address)?.frames.count ?? 0
         if let symbol = table.symbol(containing: address) { checksum &+= table.name(of: symbol)?.utf8.count ?? 0 }
       }
+      // What the reader keeps stays within its budget, and the budget within a multiple of the
+      // input (libFuzzer's -rss_limit_mb and -timeout bound the process as a whole).
+      if symbolizer.budget.used > symbolizer.budget.limit { fail("DWARF budget overrun") }
+      if symbolizer.budget.limit > DWARFBudget.floor + DWARFBudget.perInputByte * bytes.count {
+        fail("DWARF budget larger than the input allows")
+      }
+      // A segment's sections are read within its command: 80 bytes each at least (68 in 32-bit).
+      if slice.sections.count > bytes.count / 68 { fail("more sections than the file holds") }
     }
     return checksum
+  }
+
+  static func fail(_ message: String) -> Never {
+    fatalError("fuzz invariant: \(message)")
   }
 }
 

@@ -76,6 +76,21 @@ swiftc -sanitize=fuzzer,address -parse-as-library -module-name IPSDoctorCore -pa
   $(find "$snapshot" -name '*.swift' | sort) \
   -lm -o "$build/ips-doctor-fuzz-$target"
 
+# clang-emitted objects of several shapes, when clang is here: DWARF 4 and 5, -O2 inlining, enums
+# with values near 64 bits, many files and functions.
+if [ "$target" = macho ] && command -v clang >/dev/null 2>&1; then
+  seeds="$build/clang-seeds"
+  mkdir -p "$seeds"
+  printf '%s\n' 'enum Big : long long { Neg = -(1LL << 60), Min = (-9223372036854775807LL - 1), Pos = 1LL << 62 };' \
+    'static inline int twice(int x) { return x * 2; }' 'int f(enum Big b, int x) { return twice(x) + (b == Neg); }' \
+    '#include "more.h"' 'int main(void) { return f(Neg, 3) + g(1); }' >"$seeds/a.c"
+  printf '%s\n' 'static inline int g(int x) { return x > 0 ? g(x - 1) + 1 : 0; }' >"$seeds/more.h"
+  for flags in "-gdwarf-4" "-gdwarf-5" "-gdwarf-5 -O2" "-gdwarf-4 -O2"; do
+    name="clang$(echo "$flags" | tr -d ' -')"
+    # shellcheck disable=SC2086
+    clang -target arm64-apple-ios17.0 $flags -c "$seeds/a.c" -o "$work/$name.o" 2>/dev/null || true
+  done
+fi
 if [ "$target" = macho ] && [ -d ../shared/symbolication ]; then
   find ../shared/symbolication -path '*/DWARF/*' -type f | while read -r file; do
     cp -n "$file" "$work/$(basename "$file")" 2>/dev/null || true
@@ -98,8 +113,10 @@ for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
 done
 
 max_len=16384
-if [ "$target" = macho ]; then max_len=262144; fi
-args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-$max_len}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
+rss=2048
+# The symbolication readers: inputs up to 256 KiB, whose DWARF budget is 64 MiB + 32 x 256 KiB.
+if [ "$target" = macho ]; then max_len=262144; rss=1024; fi
+args=(-max_len="${IPS_DOCTOR_FUZZ_MAX_LEN:-$max_len}" -timeout=10 -rss_limit_mb="$rss" -artifact_prefix=Fuzz/artifacts/ -print_final_stats=1)
 if [ "$seconds" -gt 0 ]; then args+=(-max_total_time="$seconds"); fi
 if [ "$runs" -gt 0 ]; then args+=(-runs="$runs"); fi
 # IPS_DOCTOR_FUZZ_FORK=N runs N fuzzing processes in parallel (libFuzzer's fork mode).

@@ -46,7 +46,13 @@ struct SymbolicateCommand<IO: CLIIO> {
         io: io)
       return .dataError
     } else if report.format == .json, let body = report.bodyJSON {
-      let header = input.bytes.prefix { $0 != UInt8(ascii: "\n") }
+      var header: [UInt8] = []
+      input.bytes.withUnsafeBytes { file in
+        JSONSymbolicationSplice.writeEscaped(UnsafeRawBufferPointer(rebasing: file.prefix { $0 != UInt8(ascii: "\n") }))
+        {
+          header += $0
+        }
+      }
       let rewritten = JSONSymbolication.rewrite(body, report: report, symbolicator: symbolicator)
       let text = String(decoding: header, as: UTF8.self) + "\n" + JSONWriter.string(rewritten.body) + "\n"
       rewrite = .tree(text, frames: rewritten.frames)
@@ -63,19 +69,24 @@ struct SymbolicateCommand<IO: CLIIO> {
     let frames: Int
     switch rewrite {
     case .spliced(let document, let insertions, let count):
+      // The report's own JSON bytes go out with their bidi controls and `##[` as JSON escapes
+      // (``JSONSymbolicationSplice/writeEscaped(_:into:)``); the insertions are the JSON writer's.
+      let writeJSON = { (bytes: UnsafeRawBufferPointer) in
+        JSONSymbolicationSplice.writeEscaped(bytes) { out.write(utf8: $0) }
+      }
       input.bytes.withUnsafeBytes { file in
-        out.write(utf8: UnsafeRawBufferPointer(rebasing: file.prefix { $0 != UInt8(ascii: "\n") }))
+        writeJSON(UnsafeRawBufferPointer(rebasing: file.prefix { $0 != UInt8(ascii: "\n") }))
       }
       out.write("\n")
       document.withView { view in
         let body = UnsafeRawBufferPointer(view.bytes)
         var position = 0
         for insertion in insertions {
-          out.write(utf8: UnsafeRawBufferPointer(rebasing: body[position..<insertion.offset]))
+          writeJSON(UnsafeRawBufferPointer(rebasing: body[position..<insertion.offset]))
           out.write(insertion.text)
           position = insertion.offset
         }
-        out.write(utf8: UnsafeRawBufferPointer(rebasing: body[position...]))
+        writeJSON(UnsafeRawBufferPointer(rebasing: body[position...]))
         if input.bytes.last == UInt8(ascii: "\n") && body.last != UInt8(ascii: "\n") { out.write("\n") }
       }
       frames = count
@@ -102,11 +113,28 @@ struct SymbolicateCommand<IO: CLIIO> {
     for mismatch in summary.mismatches {
       io.writeStandardError("ips-doctor: warning: \(input.display): " + TerminalText.escaped(mismatch) + "\n")
     }
+    for (image, limit) in symbolicator.imagesOverBudget {
+      io.writeStandardError(
+        "ips-doctor: warning: \(input.display): "
+          + TerminalText.escaped(
+            "\(image): its debug information needs more than \(limit >> 20) MiB to read; given up, later frames "
+              + "of it keep at most their symbol-table names") + "\n")
+    }
     if frames == 0 {
-      let looked =
-        paths.isEmpty
-        ? "no --dsym given and no .dSYM beside the report"
-        : "\(index.count) debug image\(index.count == 1 ? "" : "s") found, none with a UUID of the report's images"
+      let matched = symbolicator.matchedImageNames(of: report)
+      let looked: String
+      if paths.isEmpty {
+        looked = "no --dsym given and no .dSYM beside the report"
+      } else if matched.isEmpty {
+        looked =
+          "\(index.count) debug image\(index.count == 1 ? "" : "s") found, none with a UUID of the report's images"
+      } else {
+        // The UUIDs matched: what is missing is a frame to symbolicate, not a debug file.
+        looked =
+          TerminalText.escaped(matched.joined(separator: ", "))
+          + " matched by UUID, but no unsymbolicated frame of the report has an address in "
+          + (matched.count == 1 ? "its" : "their") + " debug information"
+      }
       io.writeStandardError("ips-doctor: warning: \(input.display): no frame symbolicated (\(looked))\n")
     } else {
       let images = summary.matchedImages.map(TerminalText.escaped).joined(separator: ", ")

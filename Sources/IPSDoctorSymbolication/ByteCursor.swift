@@ -63,29 +63,52 @@ struct ByteCursor {
   mutating func u32BigEndian() -> UInt32? { u32().map { $0.byteSwapped } }
   mutating func u64BigEndian() -> UInt64? { u64().map { $0.byteSwapped } }
 
-  /// ULEB128; bits past 64 are dropped (the bytes are still consumed).
+  /// ULEB128, decoded exactly: `nil` when the bytes run out, or when the value does not fit 64
+  /// bits (a damaged value; its bytes are still consumed, so a loop over values moves on).
   mutating func uleb() -> UInt64? {
     var result: UInt64 = 0
-    var shift: UInt64 = 0
+    var shift = 0
+    var fits = true
     while let byte = u8() {
-      if shift < 64 { result |= UInt64(byte & 0x7F) << shift }
-      shift += 7
-      if byte & 0x80 == 0 { return result }
+      let bits = UInt64(byte & 0x7F)
+      if shift < 64 {
+        // At shift 63 only the lowest of the 7 bits has room.
+        if shift > 57 && bits >> UInt64(64 - shift) != 0 { fits = false }
+        result |= bits << UInt64(shift)
+      } else if bits != 0 {
+        fits = false
+      }
+      if shift < 64 { shift += 7 }
+      if byte & 0x80 == 0 { return fits ? result : nil }
     }
     return nil
   }
 
-  /// SLEB128; bits past 64 are dropped.
+  /// SLEB128, decoded exactly: `nil` when the bytes run out, or when the value does not fit
+  /// `Int64` (its bytes are still consumed). From bit 63 on, every encoded bit must repeat the
+  /// sign, as a 9- or 10-byte encoding of a value near `Int64.min` does.
   mutating func sleb() -> Int64? {
-    var result: Int64 = 0
-    var shift: Int64 = 0
+    var result: UInt64 = 0
+    var shift = 0
+    var fits = true
+    // The 7 bits of each byte from bit 63 on: all of them 0, or all 0x7F, for the value to fit.
+    var highBits: UInt8?
     while let byte = u8() {
-      if shift < 64 { result |= Int64(byte & 0x7F) << shift }
-      shift += 7
-      if byte & 0x80 == 0 {
-        if shift < 64 && byte & 0x40 != 0 { result |= -(Int64(1) << shift) }
-        return result
+      let bits = byte & 0x7F
+      if shift < 63 {
+        result |= UInt64(bits) << UInt64(shift)
+      } else {
+        if shift == 63 { result |= UInt64(bits & 1) << 63 }
+        if (bits != 0 && bits != 0x7F) || (highBits != nil && highBits != bits) { fits = false }
+        highBits = bits
       }
+      if byte & 0x80 == 0 {
+        guard fits else { return nil }
+        // A value that ends below bit 63: its last bit 6 is the sign, extended upwards.
+        if shift < 63 && bits & 0x40 != 0 { result |= UInt64.max << UInt64(shift + 7) }
+        return Int64(bitPattern: result)
+      }
+      if shift < 63 { shift += 7 } else { shift = 64 }
     }
     return nil
   }
@@ -128,12 +151,9 @@ struct ByteCursor {
   }
 
   private static func nulIndex(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-    var index = start
-    while index < bytes.count {
-      if bytes[index] == 0 { return index }
-      index += 1
-    }
-    return nil
+    guard start < bytes.count, let base = bytes.baseAddress, let nul = memchr(base + start, 0, bytes.count - start)
+    else { return nil }
+    return UnsafeRawPointer(nul) - base
   }
 }
 

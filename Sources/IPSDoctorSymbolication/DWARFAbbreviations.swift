@@ -20,6 +20,9 @@ struct DWARFAbbreviations {
   static let maxAttributes = 256
 
   private var byCode: [UInt64: DWARFAbbreviation] = [:]
+  /// How many declarations and attributes the table holds (what it costs to keep).
+  private(set) var attributeCount = 0
+  var declarationCount: Int { byCode.count }
 
   /// An empty table.
   init() {}
@@ -41,6 +44,7 @@ struct DWARFAbbreviations {
       }
       if byCode[code] == nil {
         byCode[code] = DWARFAbbreviation(tag: tag, hasChildren: children != 0, attributes: attributes)
+        attributeCount += attributes.count
       }
     }
   }

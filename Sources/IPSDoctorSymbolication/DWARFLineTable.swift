@@ -1,25 +1,64 @@
 import IPSDoctorSupport
 
-/// A unit's line-number program (`.debug_line`, DWARF 2–5), run into rows.
+/// A unit's line-number program (`.debug_line`, DWARF 2–5), run into rows and indexed by address.
 struct DWARFLineTable {
+  /// One row: the position of the addresses from the row's up to the next row's in its sequence.
   struct Row {
-    var address: UInt64
-    var file: UInt64
+    var file: UInt32
     var line: UInt32
-    var endSequence: Bool
   }
 
   static let maxFiles = 1 << 16
   static let maxRows = 1 << 22
+  /// Bytes held per row: its range and its position.
+  static let bytesPerRow = MemoryLayout<AddressRange>.stride + MemoryLayout<Row>.stride
 
-  /// The file names, by the program's file number (1-based before DWARF 5, 0-based from it).
-  private(set) var files: [UInt64: String] = [:]
-  /// The rows of each sequence, in program order.
-  private(set) var rows: [Row] = []
+  /// The bytes the table holds in rows and their index (charged to the budget).
+  var heldBytes: Int { rows.count * Self.bytesPerRow + spans.treeBytes }
+
+  /// Each file's name as the program gives it (`DW_LNCT_path`, or the file entry's name), by the
+  /// program's file number (1-based before DWARF 5, 0-based from it). Read when asked for
+  /// (``fileName(_:)``): a table may name thousands of files that no address asked for uses.
+  private var fileNames: [UInt32: DWARFValue] = [:]
+  /// The unit the program is of: string forms of the names resolve through it.
+  private let unit: DWARFUnit?
+  /// The rows' address ranges, sorted by start, and each one's position (`rows[i]` is that of
+  /// `spans.ranges[i]`).
+  private(set) var spans = AddressIntervalIndex(sorted: [])
+  private var rows: [Row] = []
+  /// How many files the program names.
+  var fileCount: Int { fileNames.count }
 
   /// Reads the program at `offset`; a damaged one yields the rows read before the damage.
-  /// `compDir` and `compName` are the unit's, for DWARF 2–4's directory and file 0.
   init(_ sections: DWARFSections, offset: UInt64, unit: DWARFUnit) {
+    self.unit = unit
+    var ranges: [AddressRange] = []
+    var positions: [Row] = []
+    var previous: (address: UInt64, row: Row, endSequence: Bool)?
+    // A row covers its address up to the next row's in one sequence; rows at one address cover
+    // nothing but the last.
+    readProgram(sections, offset: offset, unit: unit) { address, row, endSequence in
+      if let before = previous, !before.endSequence, before.address < address {
+        ranges.append(AddressRange(low: before.address, high: address))
+        positions.append(before.row)
+      }
+      previous = (address, row, endSequence)
+    }
+    if !ranges.indices.dropFirst().allSatisfy({ ranges[$0 - 1].low <= ranges[$0].low }) {
+      // Sorted by start; of ranges that start together, the program's later one last.
+      let order = ranges.indices.sorted { ranges[$0].low != ranges[$1].low ? ranges[$0].low < ranges[$1].low : $0 < $1 }
+      ranges = order.map { ranges[$0] }
+      positions = order.map { positions[$0] }
+    }
+    spans = AddressIntervalIndex(sorted: ranges)
+    rows = positions
+  }
+
+  /// Runs the program, giving each row to `emit` (at most ``maxRows``).
+  private mutating func readProgram(
+    _ sections: DWARFSections, offset: UInt64, unit: DWARFUnit,
+    emit emitRow: (UInt64, Row, Bool) -> Void
+  ) {
     var cursor = ByteCursor(sections.line)
     guard cursor.seek(Int(clamping: offset)), var length = cursor.u32().map(UInt64.init) else { return }
     var offsetSize = 4
@@ -41,55 +80,59 @@ struct DWARFLineTable {
     let programStart = cursor.offset + Int(headerLength)
     guard let minimumLength = cursor.u8() else { return }
     if version >= 4 { cursor.skip(1) }  // maximum_operations_per_instruction (VLIW only)
-    guard let defaultIsStmt = cursor.u8(), let lineBase = cursor.u8().map({ Int8(bitPattern: $0) }),
+    guard cursor.u8() != nil, let lineBase = cursor.u8().map({ Int8(bitPattern: $0) }),  // default_is_stmt
       let lineRange = cursor.u8(), let opcodeBase = cursor.u8()
     else { return }
     var standardLengths: [UInt8] = []
     for _ in 1..<max(Int(opcodeBase), 1) { standardLengths.append(cursor.u8() ?? 0) }
-    _ = defaultIsStmt
 
     let format = DWARFFormat(version: version, addressSize: addressSize, offsetSize: offsetSize, unitOffset: 0)
     if version >= 5 {
-      let directories = Self.entries(&cursor, format: format, unit: unit, sections: sections)
-      let names = Self.entries(&cursor, format: format, unit: unit, sections: sections)
-      for (index, entry) in names.enumerated() {
-        guard let name = entry.name else { continue }
-        let directory = entry.directory.flatMap { $0 < directories.count ? directories[Int($0)].name : nil }
-        files[UInt64(index)] = Self.join(directory, name)
+      _ = Self.entries(&cursor, format: format)  // directories: only the names' last components are used
+      for (index, name) in Self.entries(&cursor, format: format).enumerated() {
+        if let name { fileNames[UInt32(index)] = name }
       }
     } else {
-      var directories: [String] = [unit.root.flatMap { $0[DWARFCode.compDir] }.flatMap(unit.string) ?? ""]
-      while directories.count < Self.maxFiles, let directory = cursor.cString(), !directory.isEmpty {
-        directories.append(directory)
-      }
-      var number: UInt64 = 1
-      while number < UInt64(Self.maxFiles), let name = cursor.cString(), !name.isEmpty {
-        let directory = cursor.uleb() ?? 0
+      var directories = 0
+      while directories < Self.maxFiles, let directory = cursor.cString(), !directory.isEmpty { directories += 1 }
+      var number: UInt32 = 1
+      while number < UInt32(Self.maxFiles), let name = cursor.cString(), !name.isEmpty {
+        _ = cursor.uleb()  // directory index
         _ = cursor.uleb()  // modification time
         _ = cursor.uleb()  // length
-        files[number] = Self.join(directory < UInt64(directories.count) ? directories[Int(directory)] : nil, name)
+        fileNames[number] = .string(name)
         number += 1
       }
     }
 
-    // The state machine (DWARF 5 §6.2.5); every opcode consumes at least one byte.
+    // The state machine (DWARF 5 §6.2.5); every opcode consumes at least one byte. `line` is an
+    // unsigned register: a program that takes it below 0 or past `UInt32.max` is damaged, and
+    // its rows end there.
     cursor.seek(programStart)
-    let firstFile: UInt64 = 1
+    let firstFile: UInt32 = 1
     var address: UInt64 = 0
     var file = firstFile
     var line: Int64 = 1
+    var emitted = 0
     func emit(_ endSequence: Bool = false) {
-      guard rows.count < Self.maxRows else { return }
-      rows.append(Row(address: address, file: file, line: UInt32(clamping: max(line, 0)), endSequence: endSequence))
+      emitted += 1
+      emitRow(address, Row(file: file, line: UInt32(clamping: line)), endSequence)
+    }
+    func advanceLine(_ delta: Int64?) -> Bool {
+      guard let delta else { return false }
+      let (sum, overflow) = line.addingReportingOverflow(delta)
+      guard !overflow, sum >= 0, sum <= Int64(UInt32.max) else { return false }
+      line = sum
+      return true
     }
     let minimum = UInt64(minimumLength)
-    while !cursor.atEnd {
+    let range = max(Int(lineRange), 1)
+    while !cursor.atEnd, emitted < Self.maxRows {
       guard let opcode = cursor.u8() else { break }
       if opcode >= opcodeBase {
         let adjusted = Int(opcode - opcodeBase)
-        let range = max(Int(lineRange), 1)
         address &+= UInt64(adjusted / range) &* minimum
-        line += Int64(lineBase) + Int64(adjusted % range)
+        guard advanceLine(Int64(lineBase) + Int64(adjusted % range)) else { break }
         emit()
         continue
       }
@@ -113,13 +156,12 @@ struct DWARFLineTable {
         cursor.seek(next)
       case 1: emit()
       case 2: address &+= (cursor.uleb() ?? 0) &* minimum
-      case 3: line += cursor.sleb() ?? 0
-      case 4: file = cursor.uleb() ?? file
+      case 3:
+        guard advanceLine(cursor.sleb()) else { return }
+      case 4: file = cursor.uleb().map { UInt32(clamping: $0) } ?? file
       case 5, 7: _ = cursor.uleb()  // column, isa
       case 6, 10, 11: break  // negate_stmt, prologue_end, epilogue_begin
-      case 8:
-        let adjusted = Int(255 - opcodeBase)
-        address &+= UInt64(adjusted / max(Int(lineRange), 1)) &* minimum
+      case 8: address &+= UInt64((255 - Int(opcodeBase)) / range) &* minimum
       case 9: address &+= UInt64(cursor.u16() ?? 0)
       default:
         // An unknown standard opcode: skip its ULEB operands.
@@ -129,25 +171,32 @@ struct DWARFLineTable {
     }
   }
 
-  /// The row for `address`: the last row at or before it in a sequence that goes past it.
+  /// The row for `address`: the last row at or before it in a sequence that goes past it (of
+  /// rows at one address, the last). O(log rows).
   func row(for address: UInt64) -> Row? {
-    var best: Row?
-    var previous: Row?
-    for row in rows {
-      if let before = previous, !before.endSequence, before.address <= address, address < row.address {
-        if best == nil || before.address >= best!.address { best = before }
-      }
-      previous = row
-    }
-    return best
+    spans.lastContaining(address).map { rows[$0] }
   }
 
-  func fileName(_ number: UInt64) -> String? { files[number] }
+  /// The last path component of file `number`'s name (a name may hold directories): all that a
+  /// symbolicated frame shows, so a long directory part is never copied into an answer.
+  func fileName(_ number: UInt32) -> String? {
+    guard let value = fileNames[number], let unit else { return nil }
+    let text: String?
+    switch value {
+    case .stringOffset(let offset, let lineSection):
+      text = ByteCursor.cString(in: lineSection ? unit.sections.lineStr : unit.sections.str, at: Int(clamping: offset))
+    default: text = unit.string(value)
+    }
+    return text.map(Self.lastComponent)
+  }
 
-  /// DWARF 5's directory and file entry formats, then the entries.
-  private static func entries(
-    _ cursor: inout ByteCursor, format: DWARFFormat, unit: DWARFUnit, sections: DWARFSections
-  ) -> [(name: String?, directory: UInt64?)] {
+  static func lastComponent(_ path: String) -> String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.utf8.index(after: slash)...])
+  }
+
+  /// DWARF 5's entry formats, then the entries: each entry's `DW_LNCT_path` value (unresolved).
+  private static func entries(_ cursor: inout ByteCursor, format: DWARFFormat) -> [DWARFValue?] {
     guard let formatCount = cursor.u8() else { return [] }
     var kinds: [(content: UInt64, form: UInt64)] = []
     for _ in 0..<formatCount {
@@ -155,34 +204,15 @@ struct DWARFLineTable {
       kinds.append((content, form))
     }
     guard let count = cursor.uleb() else { return [] }
-    var result: [(name: String?, directory: UInt64?)] = []
+    var result: [DWARFValue?] = []
     for _ in 0..<min(count, UInt64(maxFiles)) {
-      var name: String?
-      var directory: UInt64?
+      var name: DWARFValue?
       for kind in kinds {
         guard let value = format.read(kind.form, from: &cursor) else { return result }
-        switch kind.content {
-        case 1: name = lineString(value, unit: unit, sections: sections)  // DW_LNCT_path
-        case 2: directory = value.number  // DW_LNCT_directory_index
-        default: break
-        }
+        if kind.content == 1 { name = value }  // DW_LNCT_path
       }
-      result.append((name, directory))
+      result.append(name)
     }
     return result
-  }
-
-  private static func lineString(_ value: DWARFValue, unit: DWARFUnit, sections: DWARFSections) -> String? {
-    switch value {
-    case .string(let text): return text
-    case .stringOffset(let offset, let lineSection):
-      return ByteCursor.cString(in: lineSection ? sections.lineStr : sections.str, at: Int(clamping: offset))
-    default: return unit.string(value)
-    }
-  }
-
-  private static func join(_ directory: String?, _ name: String) -> String {
-    guard let directory, !directory.isEmpty, !name.hasPrefix("/") else { return name }
-    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 }

@@ -4,25 +4,49 @@ import IPSDoctorSupport
 enum DWARFRangeLists {
   static let maxEntries = 1 << 16
 
+  /// Where the list of `value` starts: an offset into `.debug_ranges` (DWARF 2–4) or
+  /// `.debug_rnglists` (DWARF 5), or `nil` when `value` names none.
+  static func location(of value: DWARFValue, unit: DWARFUnit) -> UInt64? {
+    guard unit.format.version >= 5, case .rangeListIndex(let index) = value else { return value.number }
+    var table = ByteCursor(unit.sections.rnglists)
+    let size = UInt64(unit.format.offsetSize)
+    guard index < UInt64(Int32.max), table.seek(Int(clamping: unit.rnglistsBase &+ index * size)),
+      let relative = table.unsigned(Int(size))
+    else { return nil }
+    return unit.rnglistsBase &+ relative
+  }
+
+  /// The ranges of the list at `offset` (``location(of:unit:)``), in the list's order.
+  static func read(at offset: UInt64, unit: DWARFUnit) -> [AddressRange] {
+    unit.format.version >= 5 ? rangeList(at: offset, unit: unit) : legacy(at: offset, unit: unit)
+  }
+
   package static func read(_ value: DWARFValue, unit: DWARFUnit) -> [AddressRange] {
-    if unit.format.version >= 5 {
-      let offset: UInt64
-      switch value {
-      case .rangeListIndex(let index):
-        var table = ByteCursor(unit.sections.rnglists)
-        let size = UInt64(unit.format.offsetSize)
-        guard index < UInt64(Int32.max), table.seek(Int(clamping: unit.rnglistsBase &+ index * size)),
-          let relative = table.unsigned(Int(size))
-        else { return [] }
-        offset = unit.rnglistsBase &+ relative
-      default:
-        guard let number = value.number else { return [] }
-        offset = number
+    location(of: value, unit: unit).map { read(at: $0, unit: unit) } ?? []
+  }
+
+  /// `ranges` sorted by start with overlapping ones joined: what ``containing(_:in:)`` searches.
+  static func normalized(_ ranges: [AddressRange]) -> [AddressRange] {
+    var result: [AddressRange] = []
+    for range in ranges.sorted(by: { $0.low < $1.low }) {
+      if let last = result.last, range.low < last.high {
+        result[result.count - 1].high = max(last.high, range.high)
+      } else {
+        result.append(range)
       }
-      return rangeList(at: offset, unit: unit)
     }
-    guard let offset = value.number else { return [] }
-    return legacy(at: offset, unit: unit)
+    return result
+  }
+
+  /// The range of `normalized` ranges (``normalized(_:)``) that contains `address`. O(log n).
+  static func containing(_ address: UInt64, in ranges: [AddressRange]) -> AddressRange? {
+    var low = 0
+    var high = ranges.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if ranges[middle].low <= address { low = middle + 1 } else { high = middle }
+    }
+    return low > 0 && ranges[low - 1].contains(address) ? ranges[low - 1] : nil
   }
 
   private static func legacy(at offset: UInt64, unit: DWARFUnit) -> [AddressRange] {

@@ -9,6 +9,8 @@ struct DWARFScopeIndex {
     var offset: UInt64
     var depth: Int
     var isSubprogram: Bool
+    /// Sorted, overlaps joined (``DWARFRangeLists/normalized(_:)``); shared with every scope
+    /// whose entry names the same list.
     var ranges: [AddressRange]
     /// The index of the first scope after this one's subtree: the scopes nested in it are those
     /// between it and this index.
@@ -16,10 +18,23 @@ struct DWARFScopeIndex {
   }
 
   private(set) var scopes: [Scope] = []
+  /// Every scope's ranges, sorted by start; `rangeScopes[i]` is the scope of `ranges.ranges[i]`.
+  private var ranges = AddressIntervalIndex(sorted: [])
+  private var rangeScopes: [Int] = []
+
+  /// Bytes a scope holds besides its ranges, and each entry of the range index (charged).
+  static let bytesPerScope = 48
+  static let bytesPerIndexedRange = 24
+  /// At most this many scopes containing one address are considered (nesting that deep is
+  /// damage).
+  static let maxContainingScopes = 1 << 12
 
   /// Walks `unit`'s entries (at most `maxEntries`), as ``DWARFSymbolizer`` walked them for each
   /// address: depth counts open children lists, and the walk ends with the root's children.
-  init(_ unit: DWARFUnit, maxEntries: Int) {
+  /// `rangesOf` gives an entry's normalized ranges; the walk stops when `budget` is exhausted.
+  init(
+    _ unit: DWARFUnit, maxEntries: Int, budget: DWARFBudget, rangesOf: (DWARFEntry, DWARFUnit) -> [AddressRange]
+  ) {
     var cursor = unit.unitCursor(at: unit.entriesStart)
     var depth = 0
     var count = 0
@@ -45,12 +60,13 @@ struct DWARFScopeIndex {
       // An entry at this depth ends the subtree of every open scope at it or deeper.
       close(atDepth: depth)
       if entry.tag == DWARFCode.tagSubprogram || entry.tag == DWARFCode.tagInlinedSubroutine {
-        let ranges = unit.ranges(entry)
-        if !ranges.isEmpty {
+        let found = rangesOf(entry, unit)
+        if !found.isEmpty {
+          guard budget.charge(Self.bytesPerScope) else { break }
           open.append(scopes.count)
           scopes.append(
             Scope(
-              offset: entry.offset, depth: depth, isSubprogram: entry.tag == DWARFCode.tagSubprogram, ranges: ranges,
+              offset: entry.offset, depth: depth, isSubprogram: entry.tag == DWARFCode.tagSubprogram, ranges: found,
               subtreeEnd: 0))
         }
       }
@@ -58,22 +74,35 @@ struct DWARFScopeIndex {
       if depth == 0 { break }
     }
     close(atDepth: .min)
+    var entries: [(range: AddressRange, scope: Int)] = []
+    for (index, scope) in scopes.enumerated() {
+      guard budget.charge(scope.ranges.count * Self.bytesPerIndexedRange) else { break }
+      for range in scope.ranges { entries.append((range, index)) }
+    }
+    entries.sort { $0.range.low != $1.range.low ? $0.range.low < $1.range.low : $0.scope < $1.scope }
+    self.ranges = AddressIntervalIndex(sorted: entries.map(\.range))
+    rangeScopes = entries.map(\.scope)
   }
 
   /// The scopes that contain `address`, each nested in the one before it: the first scope in
-  /// entry order that contains it, then the first inside that one's subtree, and so on.
+  /// entry order that contains it, then the first inside that one's subtree, and so on. Only the
+  /// scopes that contain the address are looked at (found in O(log n) each).
   func chain(containing address: UInt64) -> [(scope: Scope, low: UInt64)] {
+    // A scope's ranges do not overlap (they were joined), so each range found is another scope.
+    var containing: [Int] = []
+    var below = ranges.count
+    while containing.count < Self.maxContainingScopes, let position = ranges.lastContaining(address, below: below) {
+      containing.append(rangeScopes[position])
+      below = position
+    }
+    containing.sort()
     var chain: [(scope: Scope, low: UInt64)] = []
-    var index = 0
     var end = scopes.count
-    while index < end {
+    for index in containing where index < end {
       let scope = scopes[index]
-      if let range = scope.ranges.first(where: { $0.contains(address) }) {
-        let outermostLow = scope.ranges.map(\.low).min() ?? range.low
-        chain.append((scope, scope.isSubprogram ? outermostLow : range.low))
-        end = scope.subtreeEnd
-      }
-      index += 1
+      guard let range = DWARFRangeLists.containing(address, in: scope.ranges) else { continue }
+      chain.append((scope, scope.isSubprogram ? scope.ranges[0].low : range.low))
+      end = scope.subtreeEnd
     }
     return chain
   }

@@ -32,14 +32,13 @@ package struct DebugFileIndex: Sendable, Equatable {
 
   /// Scans `paths` (see ``DebugImageLocator``).
   package init(paths: [PathName]) {
-    for path in paths {
-      // One file at a time, so the mappings are released as the scan goes.
-      for file in DebugImageLocator.machOFiles(in: [path]) {
-        for image in DebugImage.load(path: file) {
-          let entry = Entry(path: file, uuid: image.uuid, arch: image.arch, display: image.summary)
-          if let uuid = image.uuid, byUUID[uuid] == nil { byUUID[uuid] = entry }
-          byName[Symbolicator.lastComponent(image.path), default: []].append(entry)
-        }
+    // One search of all the paths (its caps hold for them together), then one file at a time,
+    // so the mappings are released as the scan goes.
+    for file in DebugImageLocator.machOFiles(in: paths) {
+      for image in DebugImage.load(path: file) {
+        let entry = Entry(path: file, uuid: image.uuid, arch: image.arch, display: image.summary)
+        if let uuid = image.uuid, byUUID[uuid] == nil { byUUID[uuid] = entry }
+        byName[Symbolicator.lastComponent(image.path), default: []].append(entry)
       }
     }
   }

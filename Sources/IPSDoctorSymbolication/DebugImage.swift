@@ -18,6 +18,9 @@ package final class DebugImage {
   private lazy var dwarf = DWARFSymbolizer(DWARFSections(slice))
   /// The display name of each function named so far: a batch's reports name the same few.
   private var displayNames: [String: String] = [:]
+  /// The function and file names of the answers, one copy of each: many addresses of one
+  /// function share its name, however long.
+  private var names = Set<String>()
   /// The answer for each address asked so far (at most ``maxAnswers``): a batch's reports of one
   /// crash ask the same addresses.
   private var answers: [UInt64: Symbolication?] = [:]
@@ -51,14 +54,31 @@ package final class DebugImage {
 
   package var hasDebugInformation: Bool { !DWARFSections(slice).isEmpty }
 
+  /// Whether its DWARF was given up for holding more than ``DWARFBudget`` allows (the symbol
+  /// table still answers).
+  package var exceededBudget: Bool { dwarf.exceededBudget }
+
+  /// The DWARF budget's limit in bytes, for messages.
+  package var budgetLimit: Int { dwarf.budget.limit }
+
   /// What is known of `fileAddress` (an address in this file's address space): its source
   /// frames, innermost first, and its function's start. `nil` when neither DWARF nor the symbol
   /// table knows it.
   package func lookup(fileAddress: UInt64) -> Symbolication? {
     if let known = answers[fileAddress] { return known }
-    let answer = find(fileAddress: fileAddress)
+    let answer = find(fileAddress: fileAddress).map(interned)
     if answers.count < Self.maxAnswers { answers[fileAddress] = answer }
     return answer
+  }
+
+  /// `answer` with its names replaced by the equal ones kept before, if any.
+  private func interned(_ answer: Symbolication) -> Symbolication {
+    var result = answer
+    for index in result.frames.indices {
+      result.frames[index].function = names.insert(result.frames[index].function).memberAfterInsert
+      if let file = result.frames[index].file { result.frames[index].file = names.insert(file).memberAfterInsert }
+    }
+    return result
   }
 
   /// ``lookup(fileAddress:)`` without the memory of earlier answers.

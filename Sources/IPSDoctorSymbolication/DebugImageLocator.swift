@@ -40,7 +40,9 @@ package enum DebugImageLocator {
   }
 
   /// The dSYMs beside a report when no `--dsym` is given: its folder and that folder's `dSYMs/`,
-  /// looked at one level deep (the `.dSYM` bundles in them).
+  /// looked at one level deep (the `.dSYM` bundles in them). A symbolic link named `*.dSYM` is
+  /// taken only when it leads to a regular file: the scan stays inside the folders it looks in
+  /// (`x.dSYM -> /` must not search the machine).
   package static func defaultPaths(forReport report: PathName) -> [PathName] {
     var bytes = report.bytes
     while let last = bytes.last, last != UInt8(ascii: "/") { bytes.removeLast() }
@@ -49,7 +51,12 @@ package enum DebugImageLocator {
     for candidate in [folder, folder.appending(Array("dSYMs".utf8))] {
       guard case .success(let listing) = POSIX.directoryEntries(candidate) else { continue }
       for index in 0..<listing.count where listing[index].reversed().starts(with: Array(".dSYM".utf8).reversed()) {
-        result.append(candidate.appending(listing[index]))
+        let path = candidate.appending(listing[index])
+        guard case .success(let status) = POSIX.lstatus(path) else { continue }
+        if status.kind == .symbolicLink {
+          guard case .success(let target) = POSIX.status(path), target.kind == .regular else { continue }
+        }
+        result.append(path)
       }
     }
     return result

@@ -67,3 +67,44 @@ package enum JSONSymbolicationSplice {
     return text
   }
 }
+
+extension JSONSymbolicationSplice {
+  /// Writes the bytes of JSON text that was parsed whole, so that every `#` and non-ASCII scalar
+  /// in it is inside a string, with what a terminal or a CI log would act on written as the JSON
+  /// escape of the same characters: DEL, C1 controls, bidi controls and the line and paragraph
+  /// separators as `\uXXXX`, and the `#` of `##[` as `\u0023`. The text decodes to the same
+  /// values; every other byte is written as it was.
+  package static func writeEscaped(_ bytes: UnsafeRawBufferPointer, into write: (UnsafeRawBufferPointer) -> Void) {
+    let count = bytes.count
+    var start = 0
+    var index = 0
+    while index < count {
+      let byte = bytes[index]
+      let next: UInt8 = index + 1 < count ? bytes[index + 1] : 0
+      let third: UInt8 = index + 2 < count ? bytes[index + 2] : 0
+      var length = 0
+      var scalar: UInt32 = 0
+      switch byte {
+      case UInt8(ascii: "#") where next == UInt8(ascii: "#") && third == UInt8(ascii: "["): (length, scalar) = (1, 0x23)
+      case 0x7F: (length, scalar) = (1, 0x7F)
+      case 0xC2 where (0x80...0x9F).contains(next): (length, scalar) = (2, UInt32(next))
+      case 0xD8 where next == 0x9C: (length, scalar) = (2, 0x061C)
+      case 0xE2 where next == 0x80 && (third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)),
+        0xE2 where next == 0x81 && (0xA6...0xA9).contains(third):
+        (length, scalar) = (3, 0x2000 | UInt32(next & 0x3F) << 6 | UInt32(third & 0x3F))
+      default: break
+      }
+      guard length > 0 else {
+        index += 1
+        continue
+      }
+      write(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+      let hex = String(scalar, radix: 16, uppercase: true)
+      var escape = "\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex
+      escape.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+      index += length
+      start = index
+    }
+    write(UnsafeRawBufferPointer(rebasing: bytes[start..<count]))
+  }
+}

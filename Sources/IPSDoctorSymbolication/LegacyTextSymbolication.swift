@@ -20,26 +20,27 @@ package enum LegacyTextSymbolication {
   }
 
   /// ``rewrite(_:report:symbolicator:)`` of the report's bytes, given to `write` a piece at a
-  /// time as it goes (a line as it was, a symbolicated line, a line feed), so that the rewritten
-  /// report is not held as well as the report. Lines are split at each line feed; a line that is
-  /// not symbolicated is written byte for byte. Returns how many frames were symbolicated.
+  /// time as it goes (a line, a line feed), so that the rewritten report is not held as well as
+  /// the report. Lines are split at each line feed. Every line written, symbolicated or not, is
+  /// ``safeLine(_:)``: the report's own bytes and the debug files' names alike cannot write a
+  /// terminal control, break a line or start a workflow command. Returns how many frames were
+  /// symbolicated.
   package static func rewrite(
     bytes: UnsafeBufferPointer<UInt8>, report: CrashReport, symbolicator: Symbolicator,
     into write: (UnsafeRawBufferPointer) -> Void
   ) -> Int {
     var count = 0
     var matches: [Int: ImageMatch] = [:]
+    let images = ReportImageFinder(report.images)
     var start = 0
     while start <= bytes.count {
       let end = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count
       let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
       let text = String(decoding: line, as: UTF8.self)
-      if let replaced = symbolicatedLine(text[...], report: report, symbolicator: symbolicator, matches: &matches) {
-        replaced.withBorrowedUTF8 { write(UnsafeRawBufferPointer($0)) }
-        count += 1
-      } else {
-        write(UnsafeRawBufferPointer(line))
-      }
+      let replaced = symbolicatedLine(
+        text[...], report: report, images: images, symbolicator: symbolicator, matches: &matches)
+      if replaced != nil { count += 1 }
+      safeLine(replaced ?? text).withBorrowedUTF8 { write(UnsafeRawBufferPointer($0)) }
       guard end < bytes.count else { break }
       write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[end..<end + 1]))
       start = end + 1
@@ -47,18 +48,39 @@ package enum LegacyTextSymbolication {
     return count
   }
 
+  /// `line` as ``TerminalText/escaped(_:)`` writes it, with its tabs and a final carriage return
+  /// (a CRLF report's) kept as they are: still one line of the report, its columns kept, and
+  /// without a control character, a line break or a workflow command.
+  static func safeLine(_ line: String) -> String {
+    var line = line
+    return line.withUTF8 { bytes in
+      var end = bytes.count
+      let carriageReturn = end > 0 && bytes[end - 1] == 0x0D
+      if carriageReturn { end -= 1 }
+      let body = UnsafeBufferPointer(rebasing: bytes[0..<end])
+      // Each piece between tabs escaped on its own, as if it began a line.
+      var result = ""
+      var start = 0
+      while true {
+        let tab = ByteSearch.firstIndex(of: 0x09, in: body, from: start) ?? body.count
+        result += TerminalText.escaped(
+          String(decoding: UnsafeBufferPointer(rebasing: body[start..<tab]), as: UTF8.self))
+        guard tab < body.count else { break }
+        result += "\t"
+        start = tab + 1
+      }
+      return carriageReturn ? result + "\r" : result
+    }
+  }
+
   /// The symbolicated form of one frame line, or `nil` when it is no unsymbolicated frame of a
   /// matched image.
   static func symbolicatedLine(
-    _ line: Substring, report: CrashReport, symbolicator: Symbolicator, matches: inout [Int: ImageMatch]
+    _ line: Substring, report: CrashReport, images: ReportImageFinder, symbolicator: Symbolicator,
+    matches: inout [Int: ImageMatch]
   ) -> String? {
-    guard let parsed = FrameLine(line) else { return nil }
-    guard
-      let index = report.images.firstIndex(where: { $0.name == parsed.image })
-        ?? report.images.firstIndex(where: { image in
-          guard let base = image.base, let size = image.size else { return false }
-          return parsed.address >= base && parsed.address - base < size
-        })
+    guard let parsed = FrameLine(line),
+      let index = images.index(named: parsed.image) ?? images.index(containing: parsed.address)
     else { return nil }
     let image = report.images[index]
     let match = matches[index] ?? symbolicator.match(image)
@@ -109,5 +131,34 @@ package enum LegacyTextSymbolication {
       self.address = address
       restStart = rest[rest.startIndex].startIndex
     }
+  }
+}
+
+/// A report's images found by name and by address without a scan of them per frame: the first
+/// image of each name, and the images sorted by load address.
+struct ReportImageFinder {
+  private var byName: [String: Int] = [:]
+  private let byAddress: AddressIntervalIndex
+  private let addressOrder: [Int]
+
+  init(_ images: [BinaryImage]) {
+    var spans: [(range: AddressRange, index: Int)] = []
+    for (index, image) in images.enumerated() {
+      if let name = image.name, byName[name] == nil { byName[name] = index }
+      guard let base = image.base, let size = image.size, size > 0 else { continue }
+      let (end, overflow) = base.addingReportingOverflow(size)
+      spans.append((AddressRange(low: base, high: overflow ? .max : end), index))
+    }
+    spans.sort { $0.range.low != $1.range.low ? $0.range.low < $1.range.low : $0.index > $1.index }
+    byAddress = AddressIntervalIndex(sorted: spans.map(\.range))
+    addressOrder = spans.map(\.index)
+  }
+
+  func index(named name: String) -> Int? { byName[name] }
+
+  /// An image whose range holds `address`: of overlapping ones, the one loaded last (of those
+  /// loaded at one address, the first listed).
+  func index(containing address: UInt64) -> Int? {
+    byAddress.lastContaining(address).map { addressOrder[$0] }
   }
 }

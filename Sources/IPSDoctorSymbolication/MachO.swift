@@ -51,6 +51,8 @@ enum MachOReader {
       // 0xcafebabe is also Java's class-file magic; its "count" is a version number ≥ 45.
       guard count <= maxFatArchitectures else { return [] }
       var slices: [MachOSlice] = []
+      // Slices at one place are one slice: a header naming it 64 times reads it once.
+      var seen = Set<UInt64>()
       for _ in 0..<count {
         guard cursor.skip(8) else { break }  // cputype, cpusubtype: the slice's own header says
         let offset: UInt64?
@@ -64,7 +66,8 @@ enum MachOReader {
           size = cursor.u32BigEndian().map(UInt64.init)
           cursor.skip(4)
         }
-        guard let offset, let size, let bytes = file.slice(offset: offset, count: size) else { continue }
+        guard let offset, let size, seen.insert(offset).inserted, let bytes = file.slice(offset: offset, count: size)
+        else { continue }
         if let slice = thin(bytes) { slices.append(slice) }
       }
       return slices
@@ -100,10 +103,13 @@ enum MachOReader {
     let commandsEnd = min(cursor.offset + Int(commandsSize), bytes.count)
     var commandStart = cursor.offset
     for _ in 0..<min(Int(commandCount), maxLoadCommands) {
-      var command = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[0..<commandsEnd]), offset: commandStart)
-      guard let kind = command.u32(), let size = command.u32(), size >= 8,
-        commandStart + Int(size) <= commandsEnd
+      guard commandStart + 8 <= commandsEnd else { break }
+      var header = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[0..<commandsEnd]), offset: commandStart)
+      guard let kind = header.u32(), let size = header.u32(), size >= 8, commandStart + Int(size) <= commandsEnd
       else { break }
+      // A command is read within its own size: a segment cannot claim sections past it.
+      var command = ByteCursor(
+        UnsafeRawBufferPointer(rebasing: bytes[0..<(commandStart + Int(size))]), offset: header.offset)
       switch kind {
       case 0x19, 0x1: readSegment(&command, in: bytes, wide: kind == 0x19, into: &slice)
       case 0x1B:

@@ -15,8 +15,14 @@ package struct SymbolicationSummary: Sendable, Equatable {
 
 extension Symbolicator {
   /// The symbols of `frame` of `report`, when it is unsymbolicated and its image has a debug image.
-  func symbols(of frame: Frame, in report: CrashReport, matches: inout [Int: ImageMatch]) -> [FrameSymbol]? {
-    guard !frame.hasSymbolText, let (index, image) = Self.image(of: frame, in: report) else { return nil }
+  /// `images` finds a frame's image by name when the frame has no index (``ReportImageFinder``;
+  /// without it, by a search of the report's images).
+  func symbols(
+    of frame: Frame, in report: CrashReport, images: ReportImageFinder? = nil, matches: inout [Int: ImageMatch]
+  ) -> [FrameSymbol]? {
+    guard !frame.hasSymbolText, let (index, image) = Self.image(of: frame, in: report, images: images) else {
+      return nil
+    }
     let match = matches[index] ?? self.match(image)
     matches[index] = match
     guard case .matched(let debug) = match else { return nil }
@@ -31,11 +37,11 @@ extension Symbolicator {
     return symbols(imageOffset: offset, in: debug)
   }
 
-  static func image(of frame: Frame, in report: CrashReport) -> (Int, BinaryImage)? {
+  static func image(of frame: Frame, in report: CrashReport, images: ReportImageFinder? = nil) -> (Int, BinaryImage)? {
     if let index = frame.imageIndex, let image = report.image(at: index) { return (index, image) }
-    guard let name = frame.imageName, let index = report.images.firstIndex(where: { $0.name == name }) else {
-      return nil
-    }
+    guard let name = frame.imageName,
+      let index = images.map({ $0.index(named: name) }) ?? report.images.firstIndex(where: { $0.name == name })
+    else { return nil }
     return (index, report.images[index])
   }
 
@@ -46,11 +52,12 @@ extension Symbolicator {
     var result = report
     var summary = SymbolicationSummary()
     var matches: [Int: ImageMatch] = [:]
+    let images = ReportImageFinder(report.images)
     func apply(_ frames: [Frame]) -> [Frame] {
       var output: [Frame] = []
       output.reserveCapacity(frames.count)
       for frame in frames {
-        guard let symbols = symbols(of: frame, in: report, matches: &matches) else {
+        guard let symbols = symbols(of: frame, in: report, images: images, matches: &matches) else {
           output.append(frame)
           continue
         }
@@ -79,9 +86,10 @@ extension Symbolicator {
   package func summary(of report: CrashReport) -> SymbolicationSummary {
     var summary = SymbolicationSummary()
     var matches: [Int: ImageMatch] = [:]
+    let images = ReportImageFinder(report.images)
     func count(_ frames: [Frame]) {
       for frame in frames {
-        guard let symbols = symbols(of: frame, in: report, matches: &matches) else { continue }
+        guard let symbols = symbols(of: frame, in: report, images: images, matches: &matches) else { continue }
         summary.symbolicatedFrames += 1
         summary.inlinedFrames += symbols.count - 1
       }

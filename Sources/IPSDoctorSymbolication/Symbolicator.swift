@@ -44,6 +44,20 @@ package final class Symbolicator {
     return sameName.isEmpty ? .none : .mismatch(found: sameName)
   }
 
+  /// The report's images that have the debug image of their UUID here, by name (or "image N").
+  package func matchedImageNames(of report: CrashReport) -> [String] {
+    report.images.enumerated().compactMap { index, image in
+      guard case .matched = match(image) else { return nil }
+      return image.name ?? "image \(index)"
+    }
+  }
+
+  /// The debug images whose DWARF was given up for needing more memory than its budget, each
+  /// with the budget in bytes: their later frames have symbol-table names only, or none.
+  package var imagesOverBudget: [(summary: String, limit: Int)] {
+    images.filter(\.exceededBudget).map { ($0.summary, $0.budgetLimit) }
+  }
+
   /// The symbols of the address `imageOffset` bytes past the image's load address, innermost
   /// first (the last is the function whose code it is), or `nil` when unknown.
   package func symbols(imageOffset: UInt64, in debug: DebugImage) -> [FrameSymbol]? {
