@@ -183,6 +183,11 @@ enum SignatureFrame {
     return !fullForm && dots <= 1
   }
 
+  /// The last component of an accessor's name.
+  static let accessorNames = [
+    "getter", "setter", "modify", "read", "didset", "willset", "unsafeAddressor", "unsafeMutableAddressor",
+  ].map { Array($0.utf8) }
+
   static let accessors = [".getter", ".setter", ".modify", ".read", ".didset", ".willset", "Addressor"].map {
     Array($0.utf8)
   }
@@ -303,14 +308,22 @@ enum SignatureFrame {
     shortName(text, start..<end, into: &writer)
   }
 
-  /// `App.Outer.Type.member` → `Type.member`; words before the name (`@objc`, `static`) are kept.
+  /// `App.Outer.Type.member` → `Type.member`, and `App.Type.property.getter` →
+  /// `Type.property.getter` (an accessor names its property and the property's type); words
+  /// before the name (`@objc`, `static`) are kept.
   static func shortName(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into writer: inout Writer) {
     var name = range.lowerBound
     if let lastSpace = lastIndex(of: space, in: text, range) {
       writer.append(text, range.lowerBound..<(lastSpace + 1))
       name = lastSpace + 1
     }
-    // The last two components: from after the second dot from the end.
+    let lastDot = lastIndex(of: dot, in: text, name..<range.upperBound)
+    let isAccessor =
+      lastDot.map { dot in
+        accessorNames.contains { matches($0, in: text, at: dot + 1) && dot + 1 + $0.count == range.upperBound }
+      } ?? false
+    // The last two components (three for an accessor): from after that many dots from the end.
+    let components = isAccessor ? 3 : 2
     var dotsSeen = 0
     var first = name
     var index = range.upperBound
@@ -318,7 +331,7 @@ enum SignatureFrame {
       index -= 1
       if text[index] == dot {
         dotsSeen += 1
-        if dotsSeen == 2 {
+        if dotsSeen == components {
           first = index + 1
           break
         }

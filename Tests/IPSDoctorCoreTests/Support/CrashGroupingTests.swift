@@ -66,8 +66,11 @@ import Testing
     ("Cache.value(for:)", "Cache.value(for:)"),
     ("static App.Router.open(Swift.String, animated: Swift.Bool) -> ()", "static Router.open(_:animated:)"),
     ("static Router.open(_:animated:)", "static Router.open(_:animated:)"),
-    ("App.Settings.theme.getter : App.Theme", "theme.getter"),
-    ("Settings.theme.getter", "theme.getter"),
+    ("App.Settings.theme.getter : App.Theme", "Settings.theme.getter"),
+    ("Settings.theme.getter", "Settings.theme.getter"),
+    // Two types' properties of one name are two functions.
+    ("App.ContentView.body.getter : some", "ContentView.body.getter"),
+    ("SettingsView.body.getter", "SettingsView.body.getter"),
     ("-[Crasher doAbort]", "-[Crasher doAbort]"),
     ("_dispatch_main_queue_drain.cold.5", "_dispatch_main_queue_drain.cold.5"),
     (
