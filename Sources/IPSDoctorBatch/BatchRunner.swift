@@ -7,14 +7,15 @@ import IPSDoctorSupport
 package struct BatchRunner {
   var items: InputList
   var options: Options
-  var baseline: Set<String>?
+  var baseline: KnownSignatures?
   var standardInput: Result<[UInt8], FileError>?
   var jobs: Int
   /// ``windowSize`` when set (the tests use small windows).
   var windowSizeOverride: Int? = nil
 
   package init(
-    items: InputList, options: Options, baseline: Set<String>? = nil, standardInput: Result<[UInt8], FileError>? = nil,
+    items: InputList, options: Options, baseline: KnownSignatures? = nil,
+    standardInput: Result<[UInt8], FileError>? = nil,
     jobs: Int, windowSizeOverride: Int? = nil
   ) {
     self.items = items
@@ -100,7 +101,7 @@ package struct BatchRunner {
 
     var items: InputList
     var options: Options
-    var baseline: Set<String>?
+    var baseline: KnownSignatures?
     var standardInput: Result<[UInt8], FileError>?
     /// One table of shared texts per worker, kept for the whole batch.
     let texts: SharedTextsPool?

@@ -2,9 +2,15 @@ import IPSDoctorDiagnosis
 import IPSDoctorReport
 import IPSDoctorSupport
 
-/// Reports of one crash, grouped by ``CrashSignature``.
+/// Reports of one crash, grouped by ``CrashSignature``: two reports are one crash when they share
+/// any id (``CrashSignature/ids``), so an unsymbolicated report, its symbolicated copy and the
+/// symbolicated report of another build of the same code form one group.
 package struct CrashGroup: Sendable, Equatable {
+  /// The signature of the group's first report.
   package var signature: CrashSignature
+  /// Every distinct signature of the group's reports, ``signature`` first (a baseline keeps them
+  /// all, so that any of its spellings is known).
+  package var signatures: [CrashSignature] = []
   /// The top diagnosis's rule, or `nil` for an inconclusive group.
   package var rule: String?
   package var title: String?
@@ -37,28 +43,84 @@ package struct CrashGroups: Sendable {
   package static let exampleLimit = 3
   static let versionLimit = 50
 
+  /// By the id of the group's first report.
   private var groups: [String: CrashGroup] = [:]
+  /// Each signature id seen, to the group that holds it (or held it before it joined another:
+  /// ``groupID(of:)`` follows ``joined``).
+  private var owners: [String: String] = [:]
+  /// A group that joined another, to that one.
+  private var joined: [String: String] = [:]
 
   package init() {}
 
   package mutating func add(_ outcome: ReportOutcome) {
-    guard let result = outcome.result, let facts = outcome.facts else { return }
-    let id = result.signature.id
-    // A known group is updated where it is stored: a copy taken out and stored back retained and
-    // released each of its texts, and appending to its lists copied them. (`groups[id, default:]`
-    // would too, but its default, a closure, copied the whole outcome for every report.)
-    if let index = groups.index(forKey: id) {
-      Self.count(outcome, facts: facts, into: &groups.values[index])
+    // A report that could not be read is counted as that alone, never as a group.
+    guard !outcome.isUnreadable, let result = outcome.result, let facts = outcome.facts else { return }
+    let signature = result.signature
+    var found: [String] = []
+    for id in signature.ids {
+      if let owner = owners[id].map(groupID(of:)), !found.contains(owner) { found.append(owner) }
+    }
+    guard let target = found.min(by: { groups[$0]!.firstIndex < groups[$1]!.firstIndex }) else {
+      let top = result.diagnoses.first
+      var group = CrashGroup(
+        signature: signature, signatures: [signature], rule: top?.ruleID, title: top?.title, kind: facts.kind,
+        severity: outcome.severity, exception: result.summary.exception, count: 0, firstSeen: nil,
+        lastSeen: nil, appVersions: [], osVersions: [], examples: [], baseline: outcome.baseline,
+        firstIndex: outcome.index)
+      Self.count(outcome, facts: facts, into: &group)
+      groups[signature.id] = group
+      for id in signature.ids { owners[id] = signature.id }
       return
     }
-    let top = result.diagnoses.first
-    var group = CrashGroup(
-      signature: result.signature, rule: top?.ruleID, title: top?.title, kind: facts.kind,
-      severity: outcome.severity, exception: result.summary.exception, count: 0, firstSeen: nil,
-      lastSeen: nil, appVersions: [], osVersions: [], examples: [], baseline: outcome.baseline,
-      firstIndex: outcome.index)
-    Self.count(outcome, facts: facts, into: &group)
-    groups[id] = group
+    // A known group is updated where it is stored: a copy taken out and stored back retained and
+    // released each of its texts, and appending to its lists copied them.
+    let index = groups.index(forKey: target)!
+    Self.count(outcome, facts: facts, into: &groups.values[index])
+    if !groups.values[index].signatures.contains(signature) { groups.values[index].signatures.append(signature) }
+    if outcome.baseline == .known { groups.values[index].baseline = .known }
+    for id in signature.ids where owners[id] == nil { owners[id] = target }
+    // The report names two groups as one crash: they become one.
+    for other in found where other != target {
+      guard let group = groups.removeValue(forKey: other) else { continue }
+      joined[other] = target
+      Self.merge(group, into: &groups[target]!)
+    }
+  }
+
+  /// The group that holds the reports once filed under group `id`.
+  private func groupID(of id: String) -> String {
+    var current = id
+    while let next = joined[current] { current = next }
+    return current
+  }
+
+  /// Adds `other`'s reports to `group`, whose first report comes first.
+  private static func merge(_ other: CrashGroup, into group: inout CrashGroup) {
+    group.count += other.count
+    if let severity = other.severity { group.severity = max(group.severity ?? severity, severity) }
+    if let time = other.firstSeen,
+      group.firstSeen == nil || Timestamp.isBefore(other.firstKey, time, group.firstKey, group.firstSeen!)
+    {
+      group.firstSeen = time
+      group.firstKey = other.firstKey
+    }
+    if let time = other.lastSeen,
+      group.lastSeen == nil || Timestamp.isBefore(group.lastKey, group.lastSeen!, other.lastKey, time)
+    {
+      group.lastSeen = time
+      group.lastKey = other.lastKey
+    }
+    for version in other.appVersions { insert(version, into: &group.appVersions) }
+    for os in other.osVersions { insert(os, into: &group.osVersions) }
+    for device in other.devices where !group.devices.contains(device) && group.devices.count < versionLimit {
+      group.devices.append(device)
+    }
+    for example in other.examples where group.examples.count < exampleLimit { group.examples.append(example) }
+    for signature in other.signatures where !group.signatures.contains(signature) {
+      group.signatures.append(signature)
+    }
+    if other.baseline == .known { group.baseline = .known }
   }
 
   private static func count(_ outcome: ReportOutcome, facts: ReportFacts, into group: inout CrashGroup) {

@@ -150,8 +150,11 @@ package struct ReportOutcome: Sendable, Equatable {
 
   /// The severity the report counts at: its top diagnosis's (the alternatives never raise it); for an inconclusive report,
   /// `warning` for a crash (the app crashed, but no rule can say it was its fault) and `note` for
-  /// other kinds; `note` for parse warnings. `nil` when nothing was found or nothing was read.
+  /// other kinds; `note` for parse warnings. `nil` when nothing was found or the report could not
+  /// be read (``isUnreadable``).
   package var severity: Severity? {
+    // A report that could not be read counts once, as that, not also as an inconclusive crash.
+    if isUnreadable { return nil }
     var level = diagnoses.first?.severity
     if let result, result.isInconclusive {
       let inconclusive: Severity = facts?.kind == .crash ? .warning : .note
@@ -173,7 +176,7 @@ extension ReportOutcome {
   /// out not to be a crash report, and a `skipped` reason for one that is not a regular file.
   static func make(
     item: InputItem, index: Int, standardInput: Result<[UInt8], FileError>?, options: Options,
-    baseline: Set<String>?, texts: SharedTexts? = nil
+    baseline: KnownSignatures?, texts: SharedTexts? = nil
   ) -> (outcome: ReportOutcome?, skipped: InputNotice?) {
     let bytes: [UInt8]
     switch item.source {
@@ -226,7 +229,7 @@ extension ReportOutcome {
 
   /// Parses and diagnoses bytes already in memory.
   static func diagnose(
-    bytes: [UInt8], index: Int, path: String, options: Options, baseline: Set<String>?,
+    bytes: [UInt8], index: Int, path: String, options: Options, baseline: KnownSignatures?,
     texts: SharedTexts? = nil
   ) -> ReportOutcome {
     var report: CrashReport
@@ -253,8 +256,8 @@ extension ReportOutcome {
       )
       outcome.refusedByStrict = true
     }
-    if let baseline {
-      outcome.baseline = baseline.contains(result.signature.id) ? .known : .new
+    if let baseline, !outcome.isUnreadable {
+      outcome.baseline = baseline.knows(result.signature) ? .known : .new
     }
     return outcome
   }

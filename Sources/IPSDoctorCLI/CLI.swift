@@ -285,7 +285,7 @@ struct DiagnoseCommand<IO: CLIIO> {
     var runOptions = options
     runOptions.debugFiles = DebugFileIndex.forRun(options: options, inputs: discovery.inputs, environment: environment)
     let runner = BatchRunner(
-      items: discovery.inputs, options: runOptions, baseline: baseline?.ids,
+      items: discovery.inputs, options: runOptions, baseline: baseline?.known,
       standardInput: standardInput, jobs: jobs)
     let progress = Progress(
       enabled: options.progress && !options.quiet && io.standardErrorIsTerminal

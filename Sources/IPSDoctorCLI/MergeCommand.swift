@@ -65,12 +65,12 @@ struct MergeCommand<IO: CLIIO> {
     reportProblems(parts, into: &session)
 
     session.begin()
-    let knownIDs = baseline?.ids
+    let known = baseline?.known
     for (index, record) in records.enumerated() {
       switch parts.outcome(record, index: index) {
       case .success(var outcome):
-        if let knownIDs, let result = outcome.result {
-          outcome.baseline = knownIDs.contains(result.signature.id) ? .known : .new
+        if let known, let result = outcome.result, !outcome.isUnreadable {
+          outcome.baseline = known.knows(result.signature) ? .known : .new
         }
         session.add(outcome)
       case .failure(let problem):

@@ -96,7 +96,10 @@ enum ReportJSON {
   }
 
   static func signature(_ signature: CrashSignature) -> JSONValue {
-    .object(["id": .string(signature.id), "components": .strings(signature.components)])
+    .object([
+      "id": .string(signature.id), "components": .strings(signature.components),
+      "symbolComponents": signature.symbolComponents.map(JSONValue.strings) ?? .null,
+    ])
   }
 
   static func symbolication(_ hint: SymbolicationHint) -> JSONValue {
@@ -141,6 +144,7 @@ enum ReportJSON {
       "examples": .strings(group.examples),
       "baseline": .optional(group.baseline?.rawValue),
       "components": .strings(group.signature.components),
+      "symbolComponents": group.signature.symbolComponents.map(JSONValue.strings) ?? .null,
     ])
   }
 

@@ -154,7 +154,9 @@ package enum ReportRecord {
   }
 
   private static func crashSignature(_ object: Reader) throws(Problem) -> CrashSignature {
-    let signature = CrashSignature(components: try object.strings("components"))
+    let signature = CrashSignature(
+      components: try object.strings("components"),
+      symbolComponents: try object.isNull("symbolComponents") ? nil : try object.strings("symbolComponents"))
     let id = try object.string("id")
     guard id == signature.id else {
       throw Problem(message: "signature.id: \"\(id)\" is not the signature of its components (\(signature.id))")

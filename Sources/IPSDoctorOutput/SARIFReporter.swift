@@ -147,8 +147,7 @@ package struct SARIFReporter: Reporter {
   /// with `kind` `pass`, as the rule found no such crash this time.
   func absentResults(_ run: RunSummary) -> [JSONValue] {
     guard let baseline = context.baseline, let path = context.options.baseline else { return [] }
-    let seen = Set(run.groups.map(\.signature.id))
-    return baseline.entries.values.filter { !seen.contains($0.id) }.sorted { $0.id < $1.id }.map { entry in
+    return baseline.unseen(by: run.groups).map { entry in
       let ruleID = entry.rule ?? Finding.Builtin.inconclusive.rawValue
       var object = JSONObject()
       object.append("ruleId", .string(ruleID))

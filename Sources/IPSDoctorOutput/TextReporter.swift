@@ -347,7 +347,8 @@ struct TextReporter: Reporter {
       if let rule = group.rule {
         // The rule says what; the first app frame in the signature says where (and tells apart
         // the groups of one rule).
-        let frame = group.signature.components.first { $0.hasPrefix("frame:") }?.dropFirst("frame:".count)
+        let frame = (group.signature.symbolComponents ?? group.signature.components).first { $0.hasPrefix("frame:") }?
+          .dropFirst("frame:".count)
         name =
           rule
           + (frame.map { " in " + TerminalText.escaped(String($0)) } ?? " — " + TerminalText.escaped(group.title ?? ""))

@@ -288,6 +288,19 @@ package struct OSVersion: Sendable, Equatable, CustomStringConvertible {
     self.releaseType = releaseType
   }
 
+  /// Whether a text report of this OS writes its Version line "short (build)", `1.0 (1)`, rather
+  /// than "build (short)", `1 (1.0)`: macOS always did; iOS, iPadOS and tvOS from 15 and watchOS
+  /// from 8 do (from when reports became `.ips`, whose text form is "app_version (build_version)"),
+  /// and visionOS always has. `nil` without a train.
+  package var writesShortVersionFirst: Bool? {
+    guard let train else { return nil }
+    if train.hasPrefix("Mac OS") || train.hasPrefix("macOS") || train.hasPrefix("OS X") { return true }
+    if train.hasPrefix("visionOS") || train.hasPrefix("xrOS") { return true }
+    let words = train.split(separator: " ")
+    guard let last = words.last, let major = Int(last.prefix { $0.isASCII && $0.isNumber }) else { return false }
+    return train.hasPrefix("watchOS") || train.hasPrefix("Watch OS") ? major >= 8 : major >= 15
+  }
+
   /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)".
   package init(displayString: String) {
     if let version = Self.parsedASCII(displayString) {

@@ -77,10 +77,10 @@ struct LegacyTextWriter {
     while lines.last == "" { lines.removeLast() }
   }
 
-  /// Whether the Version line is "short (build)" (macOS) rather than iOS's "build (short)".
-  var isMacOS: Bool {
-    guard let train = report.osVersion?.train else { return report.platform == 1 }
-    return train.hasPrefix("Mac OS") || train.hasPrefix("macOS") || train.hasPrefix("OS X")
+  /// Whether the Version line is "short (build)" (macOS, and the embedded OSes since reports
+  /// became `.ips`) rather than older iOS's "build (short)"; as the reader decides it.
+  var writesShortVersionFirst: Bool {
+    report.osVersion?.writesShortVersionFirst ?? (report.platform == 1)
   }
 
   mutating func writeHeader() {
@@ -96,7 +96,7 @@ struct LegacyTextWriter {
     if report.appVersion != nil || report.buildVersion != nil {
       let short = report.appVersion ?? "???"
       let build = report.buildVersion ?? "???"
-      field("Version", isMacOS ? "\(short) (\(build))" : "\(build) (\(short))")
+      field("Version", writesShortVersionFirst ? "\(short) (\(build))" : "\(build) (\(short))")
     }
     if let cpuType = report.cpuType {
       field("Code Type", cpuType.contains("(") ? cpuType : cpuType + " (Native)")

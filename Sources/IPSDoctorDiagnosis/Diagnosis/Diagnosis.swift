@@ -72,6 +72,10 @@ public struct Diagnosis: Sendable, Equatable {
   /// How to confirm the fix or the diagnosis.
   package var verification: [String]
   package var references: [String]
+  /// What tells this instance of the rule's crash from another when no app frame does (the
+  /// missing library, the exception's name and reason template, the selector, the assertion):
+  /// part of the crash's signature. `nil` when the rule and the frames say it all.
+  package var instanceKey: String? = nil
 
   package init(
     ruleID: String, title: String, confidence: Confidence, severity: Severity, summary: String,

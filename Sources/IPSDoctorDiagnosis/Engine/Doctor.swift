@@ -88,8 +88,10 @@ public enum Doctor {
     let summary = CrashSummary(context: context)
     // The signature first, so that the summary's last use moves it into the result (passed
     // first, it would be copied to stay readable for the signature); it takes the winner's rule
-    // ID alone rather than a copy of the whole finding.
-    let signature = CrashSignature(context: context, winnerRuleID: diagnoses.first?.ruleID, summary: summary)
+    // ID and instance key alone rather than a copy of the whole finding.
+    let signature = CrashSignature(
+      context: context, winnerRuleID: diagnoses.first?.ruleID, instanceKey: diagnoses.first?.instanceKey,
+      summary: summary)
     return DiagnosisResult(
       diagnoses: diagnoses, summary: summary, signature: signature,
       symbolication: SymbolicationHint(context: context))

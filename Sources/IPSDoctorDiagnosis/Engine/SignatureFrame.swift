@@ -26,6 +26,73 @@ enum SignatureFrame {
   static let open = UInt8(ascii: "(")
   static let close = UInt8(ascii: ")")
 
+  /// The name of a frame as a signature keys it: ``canonical(_:)`` of the name without what
+  /// symbolicators write after it (atos's ` (in Image)` and ` (File.swift:42)`, ` + 164`,
+  /// ` [inlined]`) and without a Rust legacy hash (`::h0123456789abcdef`); `nil` for a name that
+  /// names no function (`<deduplicated_symbol>`, the linker's name for folded code).
+  static func key(_ name: String) -> String? {
+    var text = Substring(name).drop(while: { $0 == " " })
+    var changed = true
+    while changed {
+      changed = false
+      while text.last == " " { text = text.dropLast() }
+      if text.hasSuffix("[inlined]") {
+        text = text.dropLast("[inlined]".count)
+        changed = true
+      } else if let start = trailingParenthesis(text) {
+        text = text[..<start]
+        changed = true
+      } else if let plus = trailingOffset(text) {
+        text = text[..<plus]
+        changed = true
+      }
+    }
+    if let hash = rustHash(text) { text = text[..<hash] }
+    guard !text.isEmpty, text != "<deduplicated_symbol>" else { return nil }
+    return canonical(String(text))
+  }
+
+  /// Where ` (in Image)` or ` (File.swift:42)` / ` (File.swift:42:7)` starts at the end of `text`.
+  private static func trailingParenthesis(_ text: Substring) -> Substring.Index? {
+    guard text.last == ")", let open = text.lastIndex(of: "("), open > text.startIndex,
+      text[text.index(before: open)] == " "
+    else { return nil }
+    let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
+    if inside.hasPrefix("in "), inside.count > 3 { return text.index(before: open) }
+    // "File.swift:42": a file name with an extension, then a line (and a column).
+    let parts = inside.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2 || parts.count == 3, parts[0].contains("."), !parts[0].contains(" "),
+      parts.dropFirst().allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+    else { return nil }
+    return text.index(before: open)
+  }
+
+  /// Where ` + 164` or ` + 0xa4` starts at the end of `text`.
+  private static func trailingOffset(_ text: Substring) -> Substring.Index? {
+    guard let plus = text.lastIndex(of: "+"), plus > text.startIndex,
+      text[text.index(before: plus)] == " "
+    else { return nil }
+    var number = text[text.index(after: plus)...]
+    guard number.first == " " else { return nil }
+    number = number.dropFirst()
+    let digits = number.hasPrefix("0x") ? number.dropFirst(2) : number
+    guard !digits.isEmpty,
+      digits.allSatisfy({ $0.isASCII && (number.hasPrefix("0x") ? $0.isHexDigit : $0.isNumber) })
+    else { return nil }
+    return text.index(before: plus)
+  }
+
+  /// Where `::h` and 16 hexadecimal digits, a Rust legacy mangling hash, start at the end of `text`.
+  private static func rustHash(_ text: Substring) -> Substring.Index? {
+    guard text.utf8.count > 19 else { return nil }
+    let start = text.utf8.index(text.utf8.endIndex, offsetBy: -19)
+    let tail = text.utf8[start...]
+    guard tail.starts(with: "::h".utf8),
+      tail.dropFirst(3).allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+    else { return nil }
+    return start
+  }
+
   static func canonical(_ name: String) -> String {
     // Most names are already in their one form: tell without copying them. (`withUTF8` also
     // serves a small string, which has no contiguous storage of its own to lend.)
@@ -115,6 +182,11 @@ enum SignatureFrame {
     if !hasOpen && !hasSpace { return dots == 0 || !accessors.contains { find($0, in: bytes, from: 0) != nil } }
     return !fullForm && dots <= 1
   }
+
+  /// The last component of an accessor's name.
+  static let accessorNames = [
+    "getter", "setter", "modify", "read", "didset", "willset", "unsafeAddressor", "unsafeMutableAddressor",
+  ].map { Array($0.utf8) }
 
   static let accessors = [".getter", ".setter", ".modify", ".read", ".didset", ".willset", "Addressor"].map {
     Array($0.utf8)
@@ -236,14 +308,22 @@ enum SignatureFrame {
     shortName(text, start..<end, into: &writer)
   }
 
-  /// `App.Outer.Type.member` → `Type.member`; words before the name (`@objc`, `static`) are kept.
+  /// `App.Outer.Type.member` → `Type.member`, and `App.Type.property.getter` →
+  /// `Type.property.getter` (an accessor names its property and the property's type); words
+  /// before the name (`@objc`, `static`) are kept.
   static func shortName(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into writer: inout Writer) {
     var name = range.lowerBound
     if let lastSpace = lastIndex(of: space, in: text, range) {
       writer.append(text, range.lowerBound..<(lastSpace + 1))
       name = lastSpace + 1
     }
-    // The last two components: from after the second dot from the end.
+    let lastDot = lastIndex(of: dot, in: text, name..<range.upperBound)
+    let isAccessor =
+      lastDot.map { dot in
+        accessorNames.contains { matches($0, in: text, at: dot + 1) && dot + 1 + $0.count == range.upperBound }
+      } ?? false
+    // The last two components (three for an accessor): from after that many dots from the end.
+    let components = isAccessor ? 3 : 2
     var dotsSeen = 0
     var first = name
     var index = range.upperBound
@@ -251,7 +331,7 @@ enum SignatureFrame {
       index -= 1
       if text[index] == dot {
         dotsSeen += 1
-        if dotsSeen == 2 {
+        if dotsSeen == components {
           first = index + 1
           break
         }

@@ -3,12 +3,12 @@ import IPSDoctorSupport
 /// What the reader decides once every line is read: the version's order, the faulting thread, each
 /// frame's image, and the kind of report.
 extension LegacyTextReader {
-  /// Whether the report's Version line is "short (build)" (macOS and microstackshots) rather than
-  /// iOS's "build (short)".
+  /// Whether the report's Version line is "short (build)" (macOS, microstackshots, and the
+  /// embedded OSes since reports became `.ips`: ``OSVersion/writesShortVersionFirst``) rather
+  /// than older iOS's "build (short)".
   var versionIsShortFirst: Bool {
     if isMicrostackshot { return true }
-    guard let train = report.osVersion?.train else { return false }
-    return train.hasPrefix("Mac OS") || train.hasPrefix("macOS") || train.hasPrefix("OS X")
+    return report.osVersion?.writesShortVersionFirst ?? false
   }
 
   mutating func finish() -> CrashReport {

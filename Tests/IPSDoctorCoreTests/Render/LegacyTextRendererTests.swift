@@ -53,7 +53,7 @@ struct LegacyTextRendererTests {
     let text = LegacyTextRenderer.render(LegacyTextSamples.parse(LegacyTextSamples.ios))
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(lines.contains("Process:             ChatApp [4242]"))
-    #expect(lines.contains("Version:             118 (2.4)"))
+    #expect(lines.contains("Version:             2.4 (118)"))
     #expect(lines.contains("Code Type:           ARM-64 (Native)"))
     #expect(lines.contains("Exception Type:  EXC_BAD_ACCESS (SIGSEGV)"))
     #expect(lines.contains("Exception Note:  EXC_CORPSE_NOTIFY"))
@@ -104,7 +104,8 @@ struct LegacyTextRendererTests {
       """
     let report = try ReportReader.read(ips)
     let (text, again) = roundTrip(report)
-    #expect(text.contains("Version:             118 (2.4)"))
+    // iOS 15 and later write the version first, as the `.ips` names it: `app_version (build_version)`.
+    #expect(text.contains("Version:             2.4 (118)"))
     #expect(text.contains("Termination Reason: Namespace SIGNAL, Code 0x6 Abort trap: 6"))
     #expect(text.contains("Terminating Process: Demo [77]"))
     #expect(text.contains("0   libsystem_kernel.dylib        0x00000001c000923c __pthread_kill + 8"))

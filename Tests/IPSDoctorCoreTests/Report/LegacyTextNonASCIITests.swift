@@ -16,7 +16,7 @@ struct LegacyTextNonASCIITests {
     Process:             Café ☕️ [4242]
     Path:                /private/var/containers/Bundle/Application/AAAA/Café.app/Café
     Identifier:          com.example.café
-    Version:             118 (2.4 ß)
+    Version:             2.4 ß (118)
     Code Type:           ARM-64 (Native)
     Parent Process:      ランチャー [1]
     OS Version:          iPhone OS 17.4 (21E219)

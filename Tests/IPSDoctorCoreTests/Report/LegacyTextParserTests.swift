@@ -17,7 +17,7 @@ enum LegacyTextSamples {
     Process:             ChatApp [4242]
     Path:                /private/var/containers/Bundle/Application/AAAA/ChatApp.app/ChatApp
     Identifier:          com.example.chat
-    Version:             118 (2.4)
+    Version:             2.4 (118)
     Code Type:           ARM-64 (Native)
     Role:                Foreground
     Parent Process:      launchd [1]

@@ -14,10 +14,12 @@ import Testing
     return Doctor.diagnose(report).signature
   }
 
-  /// The founding crash's fixtures hold three crashes: `PushNotificationDelegate`'s in six
+  /// The founding crash's fixtures hold two crashes: `PushNotificationDelegate`'s in eight
   /// spellings (simplified, full and mangled symbols, `.ips` and `.crash`, with and without the
-  /// reason or the exception's name in it), `AppDelegate`'s, and an unsymbolicated one, twice.
-  @Test func theFoundingFixturesMakeThreeGroups() throws {
+  /// reason or the exception's name in it, unsymbolicated), and `AppDelegate`'s. Symbolicated or
+  /// not, a crash is one group: the unsymbolicated copies share the symbolicated ones' images and
+  /// offsets, and the symbolicated ones of another build share their names.
+  @Test func theFoundingFixturesMakeTwoGroups() throws {
     let push = [
       "reports/async-bridge-didreceive-simplified-symbols.ips",
       "reports/async-bridge-didreceive-full-demangled.ips",
@@ -25,23 +27,26 @@ import Testing
       "reports/async-bridge-didreceive-legacy.crash",
       "reports/async-bridge-didreceive-no-reason.ips",
       "reports/async-bridge-didreceive-reason-in-asi-only.ips",
-    ]
-    let unsymbolicated = [
       "reports/async-bridge-didreceive-unsymbolicated.ips",
       "reports/async-bridge-didreceive-legacy-unsymbolicated-leb.crash",
     ]
-    let pushIDs = Set(try push.map { try Self.signature($0).id })
-    let unsymbolicatedIDs = Set(try unsymbolicated.map { try Self.signature($0).id })
-    let appDelegate = try Self.signature("reports/async-bridge-didreceive-mangled-appdelegate.ips").id
-    #expect(pushIDs.count == 1)
-    #expect(unsymbolicatedIDs.count == 1)
-    #expect(Set([pushIDs.first, unsymbolicatedIDs.first, appDelegate]).count == 3)
+    let appDelegate = "reports/async-bridge-didreceive-mangled-appdelegate.ips"
+    var batch = CrashGroups()
+    for (index, path) in (push + [appDelegate]).enumerated() {
+      batch.add(
+        ReportOutcome.diagnose(
+          bytes: try Fixtures.bytes(path), index: index, path: path, options: Options(), baseline: nil))
+    }
+    #expect(batch.sorted.map(\.count) == [8, 1])
+    #expect(batch.sorted.last?.examples == [appDelegate])
     // Other delegate methods with the same rule are other crashes.
     let others = try [
       "reports/async-bridge-remote-notification.ips", "reports/async-bridge-webview-decide-policy.ips",
       "reports/async-bridge-willpresent.ips",
-    ].map { try Self.signature($0).id }
-    #expect(Set(others + [pushIDs.first!]).count == 4)
+    ].map { try Self.signature($0).ids }
+    let pushIDs = Set(try push.flatMap { try Self.signature($0).ids })
+    #expect(Set(others.flatMap { $0 }).isDisjoint(with: pushIDs))
+    #expect(Set(others.map { $0[0] }).count == 3)
   }
 
   @Test(arguments: [
@@ -61,8 +66,11 @@ import Testing
     ("Cache.value(for:)", "Cache.value(for:)"),
     ("static App.Router.open(Swift.String, animated: Swift.Bool) -> ()", "static Router.open(_:animated:)"),
     ("static Router.open(_:animated:)", "static Router.open(_:animated:)"),
-    ("App.Settings.theme.getter : App.Theme", "theme.getter"),
-    ("Settings.theme.getter", "theme.getter"),
+    ("App.Settings.theme.getter : App.Theme", "Settings.theme.getter"),
+    ("Settings.theme.getter", "Settings.theme.getter"),
+    // Two types' properties of one name are two functions.
+    ("App.ContentView.body.getter : some", "ContentView.body.getter"),
+    ("SettingsView.body.getter", "SettingsView.body.getter"),
     ("-[Crasher doAbort]", "-[Crasher doAbort]"),
     ("_dispatch_main_queue_drain.cold.5", "_dispatch_main_queue_drain.cold.5"),
     (
@@ -89,6 +97,31 @@ import Testing
     #expect(SignatureFrame.canonical(name) == expected)
   }
 
+  /// What symbolicators write after a name, and a Rust hash, are not part of the function's key;
+  /// a folded function's placeholder is no name.
+  @Test(arguments: [
+    (
+      "specialized static CrashClass.pleaseCrash() (in iOSCrashingTest) (ViewController.swift:17)",
+      "static CrashClass.pleaseCrash()"
+    ),
+    ("-[MyClass crashingMethod] (in CrashingTest) (main.m:21)", "-[MyClass crashingMethod]"),
+    ("-[MyClass crashingMethod] (in CrashingTest) + 37", "-[MyClass crashingMethod]"),
+    ("main + 0x10", "main"),
+    ("closure #1 in Model.load() (Model.swift:12:7) [inlined]", "closure #1 in Model.load()"),
+    ("app::parse::h0123456789abcdef", "app::parse"),
+    ("app::parse::h0123456789abcdeg", "app::parse::h0123456789abcdeg"),
+    ("operator+(Money, Money)", "operator+(_:_:)"),
+    ("-[View layout:(in)]", "-[View layout:(in)]"),
+  ])
+  func atosAndRustSpellingsKeyAsOne(name: String, expected: String) {
+    #expect(SignatureFrame.key(name) == expected)
+  }
+
+  @Test func aDeduplicatedSymbolIsNoName() {
+    #expect(SignatureFrame.key("<deduplicated_symbol>") == nil)
+    #expect(SignatureFrame.key("<deduplicated_symbol> + 12") == nil)
+  }
+
   /// A baseline written before signature version 2 still knows its crashes.
   @Test func aVersion1BaselineStillMatches() throws {
     let old = """
@@ -100,11 +133,49 @@ import Testing
       """
     let baseline = try Baseline.parse(Array(old.utf8))
     let current = try Self.signature("reports/async-bridge-didreceive-simplified-symbols.ips")
-    #expect(baseline.ids == [current.id])
+    #expect(baseline.ids == [try #require(current.symbolID)])
+    #expect(baseline.known.knows(current))
     // Written again, it says which version made its ids, and reads back unchanged.
     let rewritten = JSONWriter.string(baseline.json)
     #expect(rewritten.contains("\"signatureVersion\""))
-    #expect(try Baseline.parse(Array(rewritten.utf8)).ids == [current.id])
+    #expect(try Baseline.parse(Array(rewritten.utf8)).known.knows(current))
+  }
+
+  /// A baseline written by signature version 2 (by ips-doctor before this version, from one
+  /// symbolicated and one unsymbolicated report) still knows both crashes, in either spelling, and
+  /// keeps knowing them once written again.
+  @Test func aVersion2BaselineStillMatches() throws {
+    let old = """
+      {"schemaVersion": 1, "signatureVersion": 2, "tool": "ips-doctor", "signatures": [
+        {"id": "631d423fe667dfc4", "rule": "async-bridge-completion-off-main", "title": "t", "count": 1,
+         "components": ["rule:async-bridge-completion-off-main",
+           "frame:@objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"]},
+        {"id": "c7c493dc703b47fb", "rule": "async-bridge-completion-off-main", "title": "t", "count": 1,
+         "components": ["rule:async-bridge-completion-off-main", "frame:ChatApp+0x3e628"]}]}
+      """
+    let symbolicated = try Self.signature("reports/async-bridge-didreceive-simplified-symbols.ips")
+    let unsymbolicated = try Self.signature("reports/async-bridge-didreceive-unsymbolicated.ips")
+    // This version keys the unsymbolicated frame with its image's UUID: another id.
+    #expect(!unsymbolicated.ids.contains("c7c493dc703b47fb"))
+    var baseline = try Baseline.parse(Array(old.utf8))
+    #expect(baseline.known.knows(symbolicated))
+    #expect(baseline.known.knows(unsymbolicated))
+    let rewritten = try Baseline.parse(Array(JSONWriter.string(baseline.json).utf8))
+    #expect(rewritten.known.knows(unsymbolicated))
+    #expect(rewritten.entries["c7c493dc703b47fb"]?.signatureVersion == 2)
+    // The same frame offset in another build (another UUID) is not the version 2 entry's crash
+    // once the baseline is rewritten from this run: entries of this version carry the UUID.
+    var groups = CrashGroups()
+    groups.add(
+      ReportOutcome.diagnose(
+        bytes: try Fixtures.bytes("reports/async-bridge-didreceive-unsymbolicated.ips"), index: 0, path: "a.ips",
+        options: Options(), baseline: nil))
+    baseline = Baseline()
+    baseline.merge(groups.sorted)
+    let otherBuild = CrashSignature(
+      components: unsymbolicated.components.map { $0.replacingOccurrences(of: "@", with: "@F") })
+    #expect(baseline.known.knows(unsymbolicated))
+    #expect(!baseline.known.knows(otherBuild))
   }
 
   /// Whether two labels (`|`-separated accepted rule-id prefixes) can name one cause: they share a

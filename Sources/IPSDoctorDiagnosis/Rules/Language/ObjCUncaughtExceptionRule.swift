@@ -81,7 +81,10 @@ package struct ObjCUncaughtExceptionRule: DiagnosisRule {
     var evidence = exception.evidence(reservingCapacityFor: 2)
     if let appFrame { evidence.append(appFrame) }
     if let abort = context.reasonText(containing: "abort() called") { evidence.append(abort) }
-    return finding(confidence: confidence, summary: summary, evidence: evidence)
+    var diagnosis = finding(confidence: confidence, summary: summary, evidence: evidence)
+    // The exception's name tells one uncaught exception from another where the app frames do not.
+    diagnosis.instanceKey = exception.name
+    return diagnosis
   }
 
   private static let examples: [RuleExample] = {

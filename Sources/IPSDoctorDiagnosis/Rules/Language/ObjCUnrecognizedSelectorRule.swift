@@ -132,7 +132,11 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
       }
       if let frame = exception.appFrame(in: context) { evidence.append(frame) }
     }
-    return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
+    var diagnosis = finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
+    // Which selector tells one unrecognized selector from another (not the receiver's class: a
+    // zombie's changes from one crash to the next).
+    diagnosis.instanceKey = (hit.method.isClassMethod ? "+" : "-") + hit.selector
+    return diagnosis
   }
 
   /// No recorded reason, but `-[NSObject doesNotRecognizeSelector:]` near the top of the last

@@ -92,12 +92,15 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
       summary += " dyld tried \(shown)" + (tried.count > 3 ? " and \(tried.count - 3) more" : "") + "."
     }
     summary += " The backtrace is irrelevant: the process never reached the app's code."
-    return finding(
+    var diagnosis = finding(
       confidence: .definite, summary: summary, evidence: evidence,
       remedy: library.map { Self.remedy(for: $0.path, referencedFrom: referencedFrom) } ?? Self.description.remedy,
       verification: [
         "Run `otool -L` on the built executable and check that every non-system install name resolves inside the app bundle."
       ])
+    // Which library is missing, and for whom, tells one missing library from another.
+    diagnosis.instanceKey = (library?.path ?? "?") + (referencedFrom.map { " from " + $0 } ?? "")
+    return diagnosis
   }
 
   static func remedy(for path: String, referencedFrom: String?) -> String {

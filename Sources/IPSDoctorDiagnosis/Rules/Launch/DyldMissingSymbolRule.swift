@@ -111,6 +111,9 @@ package struct DyldMissingSymbolRule: DiagnosisRule {
     if let expected = expectedIn, expected.hasPrefix("/System/") || expected.hasPrefix("/usr/lib/") {
       summary += " The library is part of the OS, so the OS version the app ran on is older than the API."
     }
-    return finding(confidence: .definite, summary: summary, evidence: evidence)
+    var diagnosis = finding(confidence: .definite, summary: summary, evidence: evidence)
+    // Which symbol, expected in which library, tells one missing symbol from another.
+    diagnosis.instanceKey = symbol.symbol + (expectedIn.map { " in " + $0 } ?? "")
+    return diagnosis
   }
 }

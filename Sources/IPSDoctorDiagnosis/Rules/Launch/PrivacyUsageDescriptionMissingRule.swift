@@ -160,7 +160,10 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
         With a generated Info.plist, set the build setting `INFOPLIST_KEY_\(key)` instead.
         """
     }
-    return finding(confidence: confidence, summary: summary, evidence: evidence, remedy: remedy)
+    var diagnosis = finding(confidence: confidence, summary: summary, evidence: evidence, remedy: remedy)
+    // Which usage description is missing tells one such crash from another.
+    diagnosis.instanceKey = key
+    return diagnosis
   }
 
   /// The first `NS…UsageDescription` (or `…UsageDescription`) token in `text`.
