@@ -67,6 +67,9 @@ struct BatchSession<IO: CLIIO> {
       guard case .success(let status) = POSIX.status(PathName(path)) else { return nil }
       return .file(device: status.device, inode: status.inode)
     }
+    // No output of a batch is a crash report: one that exists is an input a glob moved into `-o`.
+    var reportsNamed = InputFiles()
+    reportsNamed.addOutputs(outputs.map(\.path), namedLike: ["ips", "crash"], as: "a crash report")
     let resolved = CLI.resolveOutputs(
       outputs,
       inputs: { output, identity in
@@ -74,7 +77,7 @@ struct BatchSession<IO: CLIIO> {
         if identity == baselineIdentity, output.option != "--write-baseline", let path = options.baseline {
           return "the --baseline '\(PathName(path).display)'"
         }
-        return input(identity)
+        return input(identity) ?? reportsNamed.phrase(for: identity)
       }, io: io)
     let targets: [OutputTarget]
     switch resolved {
