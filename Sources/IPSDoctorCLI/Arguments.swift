@@ -391,10 +391,12 @@ package enum ArgumentBinder {
       case .since:
         guard let instant = ReportFilter.instant(value) else {
           throw .invalidValue(
-            option: spec.spelling, value: value, expected: "a date such as 2026-09-01 or 2026-09-01 12:30",
+            option: spec.spelling, value: value,
+            expected: "a calendar date and time such as 2026-09-01 or 2026-09-01 12:30 (hours 00–23, minutes 00–59)",
             suggestion: nil)
         }
         options.filter.since = instant
+        options.filter.sinceText = value
       case .dsym:
         guard !value.isEmpty else {
           throw .invalidValue(option: spec.spelling, value: value, expected: "a path", suggestion: nil)

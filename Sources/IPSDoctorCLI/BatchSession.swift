@@ -154,7 +154,15 @@ struct BatchSession<IO: CLIIO> {
   mutating func finish(emptyRun: InputNotice) -> ExitCode {
     run.groups = groups.sorted
     if run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
-      add(emptyRun)
+      if run.filteredOut > 0 {
+        let count = run.filteredOut
+        add(
+          InputNotice(
+            kind: .filteredOut, path: emptyRun.path,
+            message: "0 of \(count) report\(count == 1 ? "" : "s") matched \(options.filter.description)"))
+      } else {
+        add(emptyRun)
+      }
     }
     run.exitCode = Self.exitCode(run)
     var status = run.exitCode
@@ -262,6 +270,8 @@ struct BatchSession<IO: CLIIO> {
       }
     case .skipped:
       if !options.quiet { io.writeStandardError("ips-doctor: warning: \(notice.path): \(notice.message)\n") }
+    case .filteredOut:
+      if !options.quiet { io.writeStandardError("ips-doctor: note: \(notice.message)\n") }
     case .missing where notice.message.hasPrefix("no crash reports") || notice.message.hasPrefix("no report records"):
       io.writeStandardError("ips-doctor: error: \(notice.message)\n")
     case .missing, .unreadable:
