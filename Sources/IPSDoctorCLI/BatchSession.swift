@@ -204,7 +204,8 @@ struct BatchSession<IO: CLIIO> {
   }
 
   /// The format of each `--output` file, then, when anything goes to standard output, its format
-  /// last. A file's name says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
+  /// last. A format named with the file (`sarif:results.json`) is that file's; else a file's name
+  /// says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
   /// says `.txt`, takes `--format` (or text). Standard output is written when no file is named (or
   /// `-` is), or when `--format` names a format no file took (`--format github -o x.sarif`:
   /// annotations on standard output, SARIF in the file).
@@ -212,11 +213,15 @@ struct BatchSession<IO: CLIIO> {
     let given = options.formatGiven ? options.format : nil
     var formats: [OutputFormat] = []
     for path in files {
+      if let explicit = options.outputFormats[path] {
+        formats.append(explicit)
+        continue
+      }
       let named = OutputFormat(forOutput: path)
       formats.append(named == nil || named == .text ? (given ?? named ?? .text) : named!)
     }
     if files.isEmpty || options.outputs.contains("-") {
-      formats.append(options.format ?? .text)
+      formats.append(options.outputFormats["-"] ?? options.format ?? .text)
     } else if let given, !formats.contains(given) {
       formats.append(given)
     }

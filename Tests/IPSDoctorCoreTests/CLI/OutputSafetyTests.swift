@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IPSDoctorBatch
 @testable import IPSDoctorDiagnosis
 @testable import IPSDoctorOutput
 @testable import IPSDoctorSupport
@@ -193,6 +194,38 @@ final class FailingOutputIO: CapturedIO, @unchecked Sendable {
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.contains("written to"))
     #expect(CLITest.run(["show", CLITest.diagnosed, "-o", json, "-o", json + "2"]).status == .usage)
+  }
+
+  /// `-o FORMAT:FILE` names the file's format, over its extension and `--format`; `./` before a
+  /// name that starts like one keeps it a plain name.
+  @Test func aFormatNamedWithTheFileWinsOverItsExtension() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let results = root.appendingPathComponent("results.json").path
+    let copy = root.appendingPathComponent("copy.sarif").path
+    let run = CLITest.run(
+      [CLITest.diagnosed, "--format", "github", "-o", "sarif:" + results, "-o", "json:" + copy])
+    #expect(run.status == .findings)
+    #expect(run.stdout.hasPrefix("::error "))
+    #expect(try String(contentsOfFile: results, encoding: .utf8).contains("\"version\": \"2.1.0\""))
+    #expect(try String(contentsOfFile: copy, encoding: .utf8).contains("\"schemaVersion\""))
+
+    let source = root.appendingPathComponent("a.swift").path
+    try Data("struct A {}\n".utf8).write(to: URL(fileURLWithPath: source))
+    let checked = root.appendingPathComponent("check.json").path
+    let check = CLITest.run(["check", source, "-o", "sarif:" + checked])
+    #expect(check.status == .success, "\(check.stderr)")
+    #expect(try String(contentsOfFile: checked, encoding: .utf8).contains("\"version\": \"2.1.0\""))
+    #expect(CLITest.run(["check", source, "-f", "json", "-o", "sarif:" + checked]).status == .usage)
+
+    #expect(OutputFormat.explicit("sarif:a.json")! == (.sarif, "a.json"))
+    #expect(OutputFormat.explicit("sarif:json:x")! == (.sarif, "json:x"))
+    #expect(OutputFormat.explicit("./sarif:x") == nil)
+    #expect(OutputFormat.explicit("notes:x") == nil)
+    #expect(OutputFormat.explicit("/tmp/json:x") == nil)
+    let plain = root.appendingPathComponent("notes:x").path
+    #expect(CLITest.run([CLITest.diagnosed, "-q", "-o", plain]).status == .findings)
+    #expect(FileManager.default.fileExists(atPath: plain))
   }
 }
 
