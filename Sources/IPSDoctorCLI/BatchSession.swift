@@ -188,19 +188,53 @@ struct BatchSession<IO: CLIIO> {
       }
     }
 
-    if let path = options.writeBaseline, let baselineTarget {
-      var updated = baseline ?? Baseline()
-      updated.merge(run.groups)
-      do throws(FileError) {
-        let file = try OutputFile(baselineTarget)
-        _ = file.write(JSONWriter.string(updated.json) + "\n")
-        try file.commit()
-      } catch {
-        CLI.writeError("cannot write the baseline '\(PathName(path).display)': \(error.message)", io: io)
-        status = max(status, .cannotCreate)
-      }
+    if let path = options.writeBaseline, let baselineTarget, let failure = writeBaseline(to: baselineTarget) {
+      CLI.writeError("cannot write the baseline '\(PathName(path).display)': \(failure)", io: io)
+      status = max(status, .cannotCreate)
     }
     return status
+  }
+
+  /// Writes `--baseline`'s signatures and this run's to `target`; the reason when it could not.
+  ///
+  /// Runs that update one baseline at the same time (`--baseline b.json --write-baseline b.json`)
+  /// take turns under a lock on its folder, and each reads the file again under it: a run adds its
+  /// groups to what the others wrote since it started, never writes over them. A `--write-baseline`
+  /// that is not the `--baseline` is replaced, as documented (the last run's file wins).
+  private func writeBaseline(to target: OutputTarget) -> String? {
+    let folder: PathName? =
+      switch target.kind {
+      case .file(let path, _): path.directory
+      case .descriptor, .device: nil
+      }
+    func write() -> String? {
+      do throws(FileError) {
+        // Resolved again: another run may have created the file since this one started.
+        let now = try OutputTarget(target.named)
+        var updated = currentBaseline(writingTo: now) ?? baseline ?? Baseline()
+        updated.merge(run.groups)
+        let file = try OutputFile(now)
+        _ = file.write(JSONWriter.string(updated.json) + "\n")
+        try file.commit()
+        return nil
+      } catch {
+        return error.message
+      }
+    }
+    guard let folder else { return write() }
+    return FolderLock.withExclusiveLock(on: folder, write)
+  }
+
+  /// The `--baseline` as it is now on disk, merged over what was read at the start, when `target`
+  /// is that file; `nil` when it is another file (or cannot be read again).
+  private func currentBaseline(writingTo target: OutputTarget) -> Baseline? {
+    guard let path = options.baseline, let read = try? OutputTarget(PathName(path)), read.identity == target.identity,
+      case .success(let bytes) = POSIX.readFile(PathName(path), limit: 64 << 20, expectedToExist: true),
+      let current = try? Baseline.parse(bytes)
+    else { return nil }
+    var merged = baseline ?? Baseline()
+    merged.entries.merge(current.entries) { _, onDisk in onDisk }
+    return merged
   }
 
   /// The format of each `--output` file, then, when anything goes to standard output, its format
