@@ -17,7 +17,8 @@ struct BatchSession<IO: CLIIO> {
   let io: IO
   /// The `--baseline`, read (empty when the file does not exist yet), or `nil` without one.
   let baseline: Baseline?
-  private var sinks: [(destination: CLI.Destination, reporter: any Reporter)] = []
+  typealias Sink = (destination: CLI.Destination, reporter: any Reporter)
+  private var sinks: [Sink] = []
   private var groups = CrashGroups()
   private(set) var run = RunSummary()
   /// The `--output` files (not `-`), in order.
@@ -123,7 +124,10 @@ struct BatchSession<IO: CLIIO> {
   }
 
   mutating func begin() {
-    for index in sinks.indices { sinks[index].reporter.begin(sinks[index].destination.out) }
+    for index in sinks.indices {
+      let out = sinks[index].destination.out
+      sinks[index].reporter.begin(out)
+    }
   }
 
   /// Counts, groups and renders one outcome, unless the filters leave it out.
@@ -135,7 +139,18 @@ struct BatchSession<IO: CLIIO> {
     reportProblem(outcome)
     run.add(outcome, failOn: options.failOn)
     groups.add(outcome)
-    for index in sinks.indices { sinks[index].reporter.report(outcome, sinks[index].destination.out) }
+    Self.render(outcome, to: &sinks)
+  }
+
+  /// Renders `outcome` with each sink's reporter, changed in place: the reporter (and every
+  /// collection it keeps) is never copied, so a batch is rendered in time linear in its reports.
+  static func render(_ outcome: ReportOutcome, to sinks: inout [Sink]) {
+    for index in sinks.indices {
+      // The output is read before the call: read within it, `sinks` would be accessed during the
+      // reporter's mutation, and Swift copies the reporter out and back for that.
+      let out = sinks[index].destination.out
+      sinks[index].reporter.report(outcome, out)
+    }
   }
 
   /// Tells the user about an input problem at once and keeps it for the outputs' notices.
@@ -168,7 +183,8 @@ struct BatchSession<IO: CLIIO> {
     var status = run.exitCode
     var written: [String] = []
     for index in sinks.indices {
-      sinks[index].reporter.finish(run, sinks[index].destination.out)
+      let out = sinks[index].destination.out
+      sinks[index].reporter.finish(run, out)
       if let message = sinks[index].destination.commit() {
         CLI.writeError(message, io: io)
         status = max(status, .cannotCreate)
