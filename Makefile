@@ -14,11 +14,18 @@ SWIFT_BUILD_FLAGS ?=
 BUILD := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path 2>/dev/null)
 BINARY := $(BUILD)/ips-doctor
 
-BINDIR := $(DESTDIR)$(PREFIX)/bin
-MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
-BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# The install folders as written: `$(value …)` keeps a `$` in PREFIX or DESTDIR as a character,
+# never a Make variable or function, and every path reaches the shell through `quote` (single
+# quotes, each `'` written '\''), so no character of it is shell syntax.
+ROOT := $(value DESTDIR)$(value PREFIX)
+# Not exported either: exporting a variable to a command's environment expands it.
+unexport PREFIX DESTDIR
+BINDIR := $(ROOT)/bin
+MANDIR := $(ROOT)/share/man/man1
+BASHDIR := $(ROOT)/share/bash-completion/completions
+ZSHDIR := $(ROOT)/share/zsh/site-functions
+FISHDIR := $(ROOT)/share/fish/vendor_completions.d
+quote = '$(subst ','\'',$(1))'
 
 .PHONY: all build install uninstall clean
 
@@ -28,17 +35,19 @@ build:
 	$(SWIFT) build -c release --product ips-doctor $(SWIFT_BUILD_FLAGS)
 
 install: build
-	install -d "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
-	install -m 755 "$(BINARY)" "$(BINDIR)/ips-doctor"
-	strip "$(BINDIR)/ips-doctor" 2>/dev/null || true
-	"$(BINARY)" --generate-manual > "$(MANDIR)/ips-doctor.1"
-	"$(BINARY)" --generate-completion-script bash > "$(BASHDIR)/ips-doctor"
-	"$(BINARY)" --generate-completion-script zsh > "$(ZSHDIR)/_ips-doctor"
-	"$(BINARY)" --generate-completion-script fish > "$(FISHDIR)/ips-doctor.fish"
+	install -d $(call quote,$(BINDIR)) $(call quote,$(MANDIR)) $(call quote,$(BASHDIR)) \
+	  $(call quote,$(ZSHDIR)) $(call quote,$(FISHDIR))
+	install -m 755 $(call quote,$(BINARY)) $(call quote,$(BINDIR)/ips-doctor)
+	strip $(call quote,$(BINDIR)/ips-doctor) 2>/dev/null || true
+	$(call quote,$(BINARY)) --generate-manual > $(call quote,$(MANDIR)/ips-doctor.1)
+	$(call quote,$(BINARY)) --generate-completion-script bash > $(call quote,$(BASHDIR)/ips-doctor)
+	$(call quote,$(BINARY)) --generate-completion-script zsh > $(call quote,$(ZSHDIR)/_ips-doctor)
+	$(call quote,$(BINARY)) --generate-completion-script fish > $(call quote,$(FISHDIR)/ips-doctor.fish)
 
 uninstall:
-	rm -f "$(BINDIR)/ips-doctor" "$(MANDIR)/ips-doctor.1" "$(BASHDIR)/ips-doctor" \
-	  "$(ZSHDIR)/_ips-doctor" "$(FISHDIR)/ips-doctor.fish"
+	rm -f $(call quote,$(BINDIR)/ips-doctor) $(call quote,$(MANDIR)/ips-doctor.1) \
+	  $(call quote,$(BASHDIR)/ips-doctor) $(call quote,$(ZSHDIR)/_ips-doctor) \
+	  $(call quote,$(FISHDIR)/ips-doctor.fish)
 
 clean:
 	$(SWIFT) package clean

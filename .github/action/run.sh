@@ -20,11 +20,15 @@ set -euo pipefail
 json="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/ips-doctor-action-$$.json"
 rm -f "$json"
 
-arguments=("$INPUT_PATH" --format github --output "$INPUT_SARIF_FILE" --output "$json"
+# Each file's format is named (FORMAT:FILE), never taken from its extension: a sarif-file input
+# such as results.json still gets SARIF. The path comes after `--`, so a path such as --version or
+# --output=/x is a path, never an option.
+arguments=(--format github --output "sarif:$INPUT_SARIF_FILE" --output "json:$json"
   --fail-on "${INPUT_FAIL_ON:-error}")
 if [ -n "${INPUT_BASELINE:-}" ]; then
   arguments+=(--baseline "$INPUT_BASELINE")
 fi
+arguments+=(-- "$INPUT_PATH")
 
 status=0
 GITHUB_ACTIONS=true "$IPS_DOCTOR" "${arguments[@]}" || status=$?

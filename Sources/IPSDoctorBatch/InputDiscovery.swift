@@ -103,6 +103,9 @@ package struct InputNotice: Sendable, Equatable {
     /// Found in a folder, but not an Apple crash report (another tool's report, `leaks` output):
     /// passed over, counted in one line (each one listed with `--verbose`).
     case notAReport
+    /// Reports were read and the filters (`--since`, `--app`, …) left every one out: not an
+    /// error (exit 0), said so that an empty output is not taken for a run that found nothing.
+    case filteredOut
   }
 
   package var kind: Kind

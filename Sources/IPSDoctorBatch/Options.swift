@@ -19,6 +19,14 @@ package enum OutputFormat: String, Sendable, CaseIterable, Equatable {
     self.init(fileExtension: PathName(path).pathExtension)
   }
 
+  /// `FORMAT:PATH` (`sarif:results.json`) as its format and path, when the text before the first
+  /// colon is a format's name; `nil` otherwise (`./sarif:x` names a file `sarif:x`).
+  package static func explicit(_ output: String) -> (format: OutputFormat, path: String)? {
+    guard let colon = output.firstIndex(of: ":"), let format = OutputFormat(rawValue: String(output[..<colon]))
+    else { return nil }
+    return (format, String(output[output.index(after: colon)...]))
+  }
+
   /// The format for an `--output` file name's extension; `nil` (plain text) when unknown.
   package init?(fileExtension: String) {
     switch fileExtension.lowercased() {
@@ -78,6 +86,9 @@ package struct Options: Sendable, Equatable {
   /// Every `--output`, in order (`diagnose` writes one file each, each in the format its name
   /// says; `show`, `rules` and `explain` take one).
   package var outputs: [String] = []
+  /// The format an `--output` named explicitly (`-o sarif:results.json`), by the path written
+  /// after the prefix; it wins over the name's extension and `--format`.
+  package var outputFormats: [String: OutputFormat] = [:]
   /// The first `--output`.
   package var output: String? {
     get { outputs.first }

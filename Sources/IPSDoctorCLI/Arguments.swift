@@ -124,7 +124,8 @@ struct OptionSpec: Sendable {
       commands: [.diagnose, .merge, .check, .rules, .explain]),
     OptionSpec(
       key: .output, long: "output", short: "o", placeholder: "file",
-      help: "Write the output to a file (atomically: a temporary file, then a rename).",
+      help:
+        "Write the output to a file (atomically: a temporary file, then a rename). FORMAT:FILE (sarif:results.json) names the file's format; otherwise its extension does.",
       commands: [.diagnose, .merge, .show, .check, .symbolicate, .rules, .explain]),
     OptionSpec(
       key: .failOn, long: "fail-on", short: nil, placeholder: "severity",
@@ -360,7 +361,14 @@ package enum ArgumentBinder {
       let value = value ?? ""
       switch spec.key {
       case .format: formatText = (value, spelling)
-      case .output: options.outputs.append(value)
+      case .output:
+        // `FORMAT:FILE` names the file's format, for the commands whose output has one.
+        if [.diagnose, .merge, .check].contains(command), let explicit = OutputFormat.explicit(value) {
+          options.outputs.append(explicit.path)
+          options.outputFormats[explicit.path] = explicit.format
+        } else {
+          options.outputs.append(value)
+        }
       case .color: options.color = try choice(value, option: spec)
       case .verbose: options.verbose = true
       case .quiet: options.quiet = true
@@ -391,10 +399,12 @@ package enum ArgumentBinder {
       case .since:
         guard let instant = ReportFilter.instant(value) else {
           throw .invalidValue(
-            option: spec.spelling, value: value, expected: "a date such as 2026-09-01 or 2026-09-01 12:30",
+            option: spec.spelling, value: value,
+            expected: "a calendar date and time such as 2026-09-01 or 2026-09-01 12:30 (hours 00–23, minutes 00–59)",
             suggestion: nil)
         }
         options.filter.since = instant
+        options.filter.sinceText = value
       case .dsym:
         guard !value.isEmpty else {
           throw .invalidValue(option: spec.spelling, value: value, expected: "a path", suggestion: nil)
@@ -435,8 +445,14 @@ package enum ArgumentBinder {
       if let formatText {
         options.format = try choice(formatText.value, option: formatSpec)
         options.formatGiven = true
-      } else if let output = options.output, output != "-" {
-        options.format = OutputFormat(forOutput: output)
+      } else if let output = options.output {
+        options.format = options.outputFormats[output] ?? (output == "-" ? nil : OutputFormat(forOutput: output))
+      }
+      if command == .check, let output = options.output, let named = options.outputFormats[output],
+        let formatText, options.format != named
+      {
+        // `check` writes one output in one format.
+        throw .conflictingOptions("\(formatText.spelling) \(formatText.value)", "--output \(named.rawValue):\(output)")
       }
     case .rules, .explain:
       if let formatText { options.catalogFormat = try choice(formatText.value, option: formatSpec) }

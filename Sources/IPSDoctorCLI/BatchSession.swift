@@ -17,7 +17,8 @@ struct BatchSession<IO: CLIIO> {
   let io: IO
   /// The `--baseline`, read (empty when the file does not exist yet), or `nil` without one.
   let baseline: Baseline?
-  private var sinks: [(destination: CLI.Destination, reporter: any Reporter)] = []
+  typealias Sink = (destination: CLI.Destination, reporter: any Reporter)
+  private var sinks: [Sink] = []
   private var groups = CrashGroups()
   private(set) var run = RunSummary()
   /// The `--output` files (not `-`), in order.
@@ -67,6 +68,9 @@ struct BatchSession<IO: CLIIO> {
       guard case .success(let status) = POSIX.status(PathName(path)) else { return nil }
       return .file(device: status.device, inode: status.inode)
     }
+    // No output of a batch is a crash report: one that exists is an input a glob moved into `-o`.
+    var reportsNamed = InputFiles()
+    reportsNamed.addOutputs(outputs.map(\.path), namedLike: ["ips", "crash"], as: "a crash report")
     let resolved = CLI.resolveOutputs(
       outputs,
       inputs: { output, identity in
@@ -74,7 +78,7 @@ struct BatchSession<IO: CLIIO> {
         if identity == baselineIdentity, output.option != "--write-baseline", let path = options.baseline {
           return "the --baseline '\(PathName(path).display)'"
         }
-        return input(identity)
+        return input(identity) ?? reportsNamed.phrase(for: identity)
       }, io: io)
     let targets: [OutputTarget]
     switch resolved {
@@ -120,7 +124,10 @@ struct BatchSession<IO: CLIIO> {
   }
 
   mutating func begin() {
-    for index in sinks.indices { sinks[index].reporter.begin(sinks[index].destination.out) }
+    for index in sinks.indices {
+      let out = sinks[index].destination.out
+      sinks[index].reporter.begin(out)
+    }
   }
 
   /// Counts, groups and renders one outcome, unless the filters leave it out.
@@ -132,7 +139,18 @@ struct BatchSession<IO: CLIIO> {
     reportProblem(outcome)
     run.add(outcome, failOn: options.failOn)
     groups.add(outcome)
-    for index in sinks.indices { sinks[index].reporter.report(outcome, sinks[index].destination.out) }
+    Self.render(outcome, to: &sinks)
+  }
+
+  /// Renders `outcome` with each sink's reporter, changed in place: the reporter (and every
+  /// collection it keeps) is never copied, so a batch is rendered in time linear in its reports.
+  static func render(_ outcome: ReportOutcome, to sinks: inout [Sink]) {
+    for index in sinks.indices {
+      // The output is read before the call: read within it, `sinks` would be accessed during the
+      // reporter's mutation, and Swift copies the reporter out and back for that.
+      let out = sinks[index].destination.out
+      sinks[index].reporter.report(outcome, out)
+    }
   }
 
   /// Tells the user about an input problem at once and keeps it for the outputs' notices.
@@ -151,13 +169,22 @@ struct BatchSession<IO: CLIIO> {
   mutating func finish(emptyRun: InputNotice) -> ExitCode {
     run.groups = groups.sorted
     if run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
-      add(emptyRun)
+      if run.filteredOut > 0 {
+        let count = run.filteredOut
+        add(
+          InputNotice(
+            kind: .filteredOut, path: emptyRun.path,
+            message: "0 of \(count) report\(count == 1 ? "" : "s") matched \(options.filter.description)"))
+      } else {
+        add(emptyRun)
+      }
     }
     run.exitCode = Self.exitCode(run)
     var status = run.exitCode
     var written: [String] = []
     for index in sinks.indices {
-      sinks[index].reporter.finish(run, sinks[index].destination.out)
+      let out = sinks[index].destination.out
+      sinks[index].reporter.finish(run, out)
       if let message = sinks[index].destination.commit() {
         CLI.writeError(message, io: io)
         status = max(status, .cannotCreate)
@@ -177,23 +204,58 @@ struct BatchSession<IO: CLIIO> {
       }
     }
 
-    if let path = options.writeBaseline, let baselineTarget {
-      var updated = baseline ?? Baseline()
-      updated.merge(run.groups)
-      do throws(FileError) {
-        let file = try OutputFile(baselineTarget)
-        _ = file.write(JSONWriter.string(updated.json) + "\n")
-        try file.commit()
-      } catch {
-        CLI.writeError("cannot write the baseline '\(PathName(path).display)': \(error.message)", io: io)
-        status = max(status, .cannotCreate)
-      }
+    if let path = options.writeBaseline, let baselineTarget, let failure = writeBaseline(to: baselineTarget) {
+      CLI.writeError("cannot write the baseline '\(PathName(path).display)': \(failure)", io: io)
+      status = max(status, .cannotCreate)
     }
     return status
   }
 
+  /// Writes `--baseline`'s signatures and this run's to `target`; the reason when it could not.
+  ///
+  /// Runs that update one baseline at the same time (`--baseline b.json --write-baseline b.json`)
+  /// take turns under a lock on its folder, and each reads the file again under it: a run adds its
+  /// groups to what the others wrote since it started, never writes over them. A `--write-baseline`
+  /// that is not the `--baseline` is replaced, as documented (the last run's file wins).
+  private func writeBaseline(to target: OutputTarget) -> String? {
+    let folder: PathName? =
+      switch target.kind {
+      case .file(let path, _): path.directory
+      case .descriptor, .device: nil
+      }
+    func write() -> String? {
+      do throws(FileError) {
+        // Resolved again: another run may have created the file since this one started.
+        let now = try OutputTarget(target.named)
+        var updated = currentBaseline(writingTo: now) ?? baseline ?? Baseline()
+        updated.merge(run.groups)
+        let file = try OutputFile(now)
+        _ = file.write(JSONWriter.string(updated.json) + "\n")
+        try file.commit()
+        return nil
+      } catch {
+        return error.message
+      }
+    }
+    guard let folder else { return write() }
+    return FolderLock.withExclusiveLock(on: folder, write)
+  }
+
+  /// The `--baseline` as it is now on disk, merged over what was read at the start, when `target`
+  /// is that file; `nil` when it is another file (or cannot be read again).
+  private func currentBaseline(writingTo target: OutputTarget) -> Baseline? {
+    guard let path = options.baseline, let read = try? OutputTarget(PathName(path)), read.identity == target.identity,
+      case .success(let bytes) = POSIX.readFile(PathName(path), limit: 64 << 20, expectedToExist: true),
+      let current = try? Baseline.parse(bytes)
+    else { return nil }
+    var merged = baseline ?? Baseline()
+    merged.entries.merge(current.entries) { _, onDisk in onDisk }
+    return merged
+  }
+
   /// The format of each `--output` file, then, when anything goes to standard output, its format
-  /// last. A file's name says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
+  /// last. A format named with the file (`sarif:results.json`) is that file's; else a file's name
+  /// says its format (`.sarif`, `.json`, `.md`, …); a name that says none, or
   /// says `.txt`, takes `--format` (or text). Standard output is written when no file is named (or
   /// `-` is), or when `--format` names a format no file took (`--format github -o x.sarif`:
   /// annotations on standard output, SARIF in the file).
@@ -201,11 +263,15 @@ struct BatchSession<IO: CLIIO> {
     let given = options.formatGiven ? options.format : nil
     var formats: [OutputFormat] = []
     for path in files {
+      if let explicit = options.outputFormats[path] {
+        formats.append(explicit)
+        continue
+      }
       let named = OutputFormat(forOutput: path)
       formats.append(named == nil || named == .text ? (given ?? named ?? .text) : named!)
     }
     if files.isEmpty || options.outputs.contains("-") {
-      formats.append(options.format ?? .text)
+      formats.append(options.outputFormats["-"] ?? options.format ?? .text)
     } else if let given, !formats.contains(given) {
       formats.append(given)
     }
@@ -259,6 +325,8 @@ struct BatchSession<IO: CLIIO> {
       }
     case .skipped:
       if !options.quiet { io.writeStandardError("ips-doctor: warning: \(notice.path): \(notice.message)\n") }
+    case .filteredOut:
+      if !options.quiet { io.writeStandardError("ips-doctor: note: \(notice.message)\n") }
     case .missing where notice.message.hasPrefix("no crash reports") || notice.message.hasPrefix("no report records"):
       io.writeStandardError("ips-doctor: error: \(notice.message)\n")
     case .missing, .unreadable:

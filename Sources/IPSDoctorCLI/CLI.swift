@@ -143,22 +143,15 @@ package enum CLI {
       }
     }
 
-    /// The destination for `--output` (standard output when `nil` or `-`), refused when it is the
-    /// file `input` (see ``CLI/resolveOutputs(_:inputs:io:)``).
-    static func open(path: String?, input: PathName? = nil, io: some CLIIO) -> Result<Destination, OutputRefused> {
+    /// The destination for `--output` (standard output when `nil` or `-`), refused when it is one
+    /// of the `inputs` (see ``CLI/resolveOutputs(_:inputs:io:)``).
+    static func open(path: String?, inputs: InputFiles = InputFiles(), io: some CLIIO) -> Result<
+      Destination, OutputRefused
+    > {
       guard let path, path != "-" else { return .success(Destination(file: nil, io: io)) }
-      let inputStatus = input.flatMap { input -> FileStatus? in
-        guard case .success(let status) = POSIX.status(input) else { return nil }
-        return status
-      }
       let resolved = CLI.resolveOutputs(
-        [NamedOutput(option: "--output", path: path)],
-        inputs: { _, identity in
-          guard let input, let inputStatus,
-            identity == .file(device: inputStatus.device, inode: inputStatus.inode)
-          else { return nil }
-          return "the input '\(input.display)'"
-        }, io: io)
+        [NamedOutput(option: "--output", path: path)], inputs: { _, identity in inputs.phrase(for: identity) },
+        io: io)
       switch resolved {
       case .failure(let refusal): return .failure(refusal)
       case .success(let targets):
@@ -259,10 +252,14 @@ struct DiagnoseCommand<IO: CLIIO> {
     }
 
     let discovery = InputDiscovery(paths: invocation.arguments, followLinks: options.followLinks)
+    let debugPaths = DebugFileIndex.debugPaths(options: options, inputs: discovery.inputs)
+    var debugFiles = InputFiles()
+    debugFiles.addDebugFiles(in: debugPaths)
     var session: BatchSession<IO>
     switch BatchSession.open(
       options: options, environment: environment, io: io, baseline: baseline,
       input: { identity in
+        if let phrase = debugFiles.phrase(for: identity) { return phrase }
         guard case .file(let device, let inode) = identity,
           let input = discovery.input(device: device, inode: inode)
         else { return nil }
@@ -283,7 +280,7 @@ struct DiagnoseCommand<IO: CLIIO> {
 
     let jobs = options.jobs ?? Self.coreCount()
     var runOptions = options
-    runOptions.debugFiles = DebugFileIndex.forRun(options: options, inputs: discovery.inputs, environment: environment)
+    runOptions.debugFiles = DebugFileIndex.forRun(options: options, paths: debugPaths, environment: environment)
     let runner = BatchRunner(
       items: discovery.inputs, options: runOptions, baseline: baseline?.known,
       standardInput: standardInput, jobs: jobs)

@@ -144,6 +144,11 @@ extension CLI {
   ) -> Int32 {
     // Before anything opens a file: a closed standard stream must not be taken by the next open.
     let closedStreams = ProcessIO.openStandardStreams()
+    // A signal that ends the run removes the temporary files beside the outputs; a closed pipe on
+    // standard output is a write error (exit 73), not the end of the process with the `--output`
+    // files unwritten.
+    TemporaryFiles.installSignalHandlers()
+    TemporaryFiles.ignoreBrokenPipe()
 
     // The arguments as the bytes the user typed: a file name that is not UTF-8 still names its file.
     let arguments = (1..<Int(argc)).map { index in

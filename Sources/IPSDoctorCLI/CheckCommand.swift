@@ -51,7 +51,11 @@ struct CheckCommand<IO: CLIIO> {
     let findings = result.findings.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
 
     let destination: CLI.Destination
-    switch CLI.Destination.open(path: options.output, io: io) {
+    var inputs = InputFiles()
+    for path in discovery.files { inputs.add(path, as: "the input '\(path.display)'") }
+    if let report = options.report { inputs.add(PathName(report), as: "the --report '\(PathName(report).display)'") }
+    inputs.addOutputs(options.outputs, namedLike: ["swift"], as: "a Swift source")
+    switch CLI.Destination.open(path: options.output, inputs: inputs, io: io) {
     case .success(let opened): destination = opened
     case .failure(let refusal): return refusal.status
     }

@@ -138,6 +138,8 @@ final class OutputFile {
   private var fd: Int32
   /// The temporary file and the path it is renamed to, for a regular file.
   private let replacement: (temporary: PathName, destination: PathName)?
+  /// The temporary file's entry in the table a signal handler removes it by.
+  private let registration: TemporaryFiles.Registration?
   private(set) var failure: FileError?
 
   var destination: PathName { target.named }
@@ -150,10 +152,12 @@ final class OutputFile {
       fd = fcntl(number, F_DUPFD_CLOEXEC, 3)
       guard fd >= 0 else { throw POSIX.error(errno) }
       replacement = nil
+      registration = nil
     case .device(let path):
       fd = POSIX.openFile(path, O_WRONLY | O_CLOEXEC)
       guard fd >= 0 else { throw POSIX.error(errno) }
       replacement = nil
+      registration = nil
     case .file(let path, let existing):
       var template = path.directory.appending(
         [UInt8(ascii: ".")] + Array(path.lastComponent) + Array(".tmp-XXXXXX".utf8)
@@ -166,6 +170,7 @@ final class OutputFile {
       template.removeLast()
       fd = descriptor
       replacement = (PathName(bytes: template), path)
+      registration = TemporaryFiles.register(PathName(bytes: template))
       // mkstemp creates the file 0600; a replaced file keeps its mode, a new one gets the mode a
       // plain create would give it.
       if let existing {
@@ -209,6 +214,7 @@ final class OutputFile {
       if closed != 0 && closeError != EINTR { throw POSIX.error(closeError) }
       return
     }
+    defer { registration.map(TemporaryFiles.unregister) }
     guard closed == 0 else {
       POSIX.unlink(replacement.temporary)
       throw POSIX.error(closeError)
@@ -229,5 +235,6 @@ final class OutputFile {
     close(fd)
     fd = -1
     if let replacement { POSIX.unlink(replacement.temporary) }
+    registration.map(TemporaryFiles.unregister)
   }
 }

@@ -56,7 +56,11 @@ struct ShowCommand<IO: CLIIO> {
     if !debugPaths.isEmpty { report = DebugFileIndex(paths: debugPaths).symbolicate(report).report }
 
     let destination: CLI.Destination
-    switch CLI.Destination.open(path: options.output, input: argument == "-" ? nil : PathName(argument), io: io) {
+    var inputs = InputFiles()
+    if argument != "-" { inputs.add(PathName(argument), as: "the input '\(PathName(argument).display)'") }
+    inputs.addDebugFiles(in: debugPaths)
+    inputs.addOutputs(options.outputs, namedLike: ["ips", "crash"], as: "a crash report")
+    switch CLI.Destination.open(path: options.output, inputs: inputs, io: io) {
     case .success(let opened): destination = opened
     case .failure(let refusal): return refusal.status
     }

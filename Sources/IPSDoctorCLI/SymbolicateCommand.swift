@@ -61,7 +61,10 @@ struct SymbolicateCommand<IO: CLIIO> {
     }
 
     let destination: CLI.Destination
-    switch CLI.Destination.open(path: options.output, input: argument == "-" ? nil : PathName(argument), io: io) {
+    var inputs = InputFiles()
+    if argument != "-" { inputs.add(PathName(argument), as: "the input '\(PathName(argument).display)'") }
+    inputs.addDebugFiles(in: paths)
+    switch CLI.Destination.open(path: options.output, inputs: inputs, io: io) {
     case .success(let opened): destination = opened
     case .failure(let refusal): return refusal.status
     }

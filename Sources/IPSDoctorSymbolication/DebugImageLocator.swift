@@ -16,6 +16,15 @@ package enum DebugImageLocator {
   /// The Mach-O files under `paths`, in the order found.
   static func machOFiles(in paths: [PathName]) -> [PathName] {
     var files: [PathName] = []
+    regularFiles(in: paths) { path, status in
+      if status.size >= 28, isMachO(path) { files.append(path) }
+    }
+    return files
+  }
+
+  /// Calls `body` with every regular file the search of `paths` examines, in the order found:
+  /// each is opened to tell whether it is a Mach-O, so each is an input of the run.
+  package static func regularFiles(in paths: [PathName], _ body: (PathName, FileStatus) -> Void) {
     var visited = 0
     for path in paths {
       // Folders to visit, with their depth: a work list, not recursion.
@@ -31,12 +40,11 @@ package enum DebugImageLocator {
             pending.append((current.appending(listing[index]), depth + 1))
           }
         case .regular:
-          if status.size >= 28, isMachO(current) { files.append(current) }
+          body(current, status)
         default: continue
         }
       }
     }
-    return files
   }
 
   /// The dSYMs beside a report when no `--dsym` is given: its folder and that folder's `dSYMs/`,

@@ -14,8 +14,8 @@ extension DiagnosisContext {
 
     /// The name in backticks, or "an unsymbolicated frame of <image> (+ 0x…)".
     package var quotedName: String {
-      if let name { return "`\(name)`" }
-      return "an unsymbolicated frame (`\(evidence.detail)`)"
+      if let name { return "\(CodeSpan.markdown(name))" }
+      return "an unsymbolicated frame (\(CodeSpan.markdown(evidence.detail)))"
     }
   }
 
@@ -102,9 +102,9 @@ extension DiagnosisContext {
   package func threadDescription(_ thread: CrashThread) -> String {
     var text = "thread \(thread.index)"
     if let queue = thread.queue {
-      text += " (queue `\(queue)`)"
+      text += " (queue \(CodeSpan.markdown(queue)))"
     } else if let name = thread.name {
-      text += " (`\(name)`)"
+      text += " (\(CodeSpan.markdown(name)))"
     }
     return text
   }

@@ -61,24 +61,25 @@ extension DiagnosisContext {
   }
 
   /// "`threads[3].frames[2]` (`Example + 0x1f40`)" for summaries.
+  /// The detail is report text: a ``CodeSpan``, whose fence no backtick in it can close.
   static func quote(_ evidence: Evidence) -> String {
-    "`\(evidence.detail)` (\(evidence.path))"
+    var text = ""
+    appendQuote(evidence, to: &text)
+    return text
   }
 
   /// Appends `quote(evidence)` to `text`, without making it a string first.
   static func appendQuote(_ evidence: Evidence, to text: inout String) {
-    text += "`"
-    text += evidence.detail
-    text += "` ("
+    CodeSpan.append(evidence.detail, to: &text)
+    text += " ("
     text += evidence.path
     text += ")"
   }
 
   /// Appends `quote(evidence)` to `text`.
   static func appendQuote(_ evidence: Evidence, to text: inout UTF8TextBuilder) {
-    text.append(ascii: UInt8(ascii: "`"))
-    text.append(evidence.detail)
-    text.append("` (")
+    CodeSpan.append(evidence.detail, to: &text)
+    text.append(" (")
     text.append(evidence.path)
     text.append(ascii: UInt8(ascii: ")"))
   }

@@ -215,7 +215,7 @@ extension DiagnosisContext {
   /// The process the report is about, for summaries: "`ChatApp`", or "the app".
   package var processDisplayName: String {
     if let name = report.processName ?? report.header.appName ?? report.header.name {
-      return "`\(name)`"
+      return "\(CodeSpan.markdown(name))"
     }
     return "the app"
   }

@@ -31,14 +31,15 @@ struct ActionScriptTests {
 
   /// Runs the action's "Diagnose crash reports" step in `workspace` with these inputs.
   static func runGate(
-    in workspace: URL, path: String = "crash-reports", failOn: String = "error", baseline: String = ""
+    in workspace: URL, path: String = "crash-reports", failOn: String = "error", baseline: String = "",
+    sarifFile: String = "ips-doctor.sarif"
   ) throws -> StepRun {
     let script = try #require(ShellStep.runText(ofStep: "Diagnose crash reports", in: try action()))
     let runnerTemp = workspace.appendingPathComponent("runner-temp")
     try FileManager.default.createDirectory(at: runnerTemp, withIntermediateDirectories: true)
     let output = workspace.appendingPathComponent("github-output")
     let summary = workspace.appendingPathComponent("step-summary.md")
-    let sarifFile = workspace.appendingPathComponent("ips-doctor.sarif")
+    let sarifFile = workspace.appendingPathComponent(sarifFile)
     try? FileManager.default.removeItem(at: output)
     try? FileManager.default.removeItem(at: summary)
     try? FileManager.default.removeItem(at: sarifFile)
@@ -48,7 +49,7 @@ struct ActionScriptTests {
         "GITHUB_ACTION_PATH": Fixtures.root.path,
         "IPS_DOCTOR": try #require(ProcessTest.executable),
         "INPUT_PATH": path, "INPUT_FAIL_ON": failOn, "INPUT_BASELINE": baseline,
-        "INPUT_SARIF_FILE": "ips-doctor.sarif",
+        "INPUT_SARIF_FILE": sarifFile.lastPathComponent,
         "GITHUB_OUTPUT": output.path, "GITHUB_STEP_SUMMARY": summary.path, "RUNNER_TEMP": runnerTemp.path,
       ])
     let sarif = (try? Data(contentsOf: sarifFile)).flatMap { try? JSONParser.parse([UInt8]($0)) }
@@ -136,6 +137,39 @@ struct ActionScriptTests {
     #expect(missing.result.status == 1)
     #expect(missing.outputs == ["exit-code": "1", "groups": "\(groups)", "new-groups": "\(groups)"])
     #expect(missing.result.stderr.contains("does not exist yet"))
+  }
+
+  @Test("A sarif-file named .json gets SARIF, and annotations stay on standard output")
+  func sarifWhateverTheExtension() throws {
+    guard ProcessTest.available else { return }
+    let workspace = try ShellStep.workspace(reports: Self.reports)
+    defer { CLITest.cleanUp(workspace) }
+    for name in ["results.json", "results.md", "sarif"] {
+      let run = try Self.runGate(in: workspace, sarifFile: name)
+      #expect(run.result.status == 1, "\(run.result.stderr)")
+      #expect(run.sarif?["version"]?.stringValue == "2.1.0", "\(name)")
+      #expect(SARIFOutputTests.results(run.sarif ?? .null).count == Self.reports.count, "\(name)")
+      #expect(run.result.stdout.contains("::error "), "\(name)")
+      #expect(run.outputs["groups"] == "4", "\(name)")
+    }
+  }
+
+  @Test("The path input is a path, whatever it looks like")
+  func pathIsNeverAnOption() throws {
+    guard ProcessTest.available else { return }
+    let workspace = try ShellStep.workspace(reports: Self.reports)
+    defer { CLITest.cleanUp(workspace) }
+    try FileManager.default.moveItem(
+      at: workspace.appendingPathComponent("crash-reports"), to: workspace.appendingPathComponent("--version"))
+    let version = try Self.runGate(in: workspace, path: "--version")
+    #expect(version.result.status == 1, "\(version.result.stderr)")
+    #expect(!version.result.stdout.contains("ips-doctor 0."))
+    #expect(version.outputs["groups"] == "4")
+
+    let output = try Self.runGate(in: workspace, path: "--output=written")
+    #expect(output.result.status == 66, "\(output.result.stderr)")
+    #expect(output.result.stderr.contains("--output=written"))
+    #expect(!FileManager.default.fileExists(atPath: workspace.appendingPathComponent("written").path))
   }
 
   @Test("Failures other than findings are passed on: no input (66), a bad fail-on (64)")

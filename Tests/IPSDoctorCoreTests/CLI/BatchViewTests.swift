@@ -111,6 +111,54 @@ import Testing
     #expect(ReportFilter.instant("2026-09-01 12:30:00 -0700") == Timestamp.sortKey("2026-09-01 19:30:00 +0000"))
     #expect(ReportFilter.instant("soon") == nil)
   }
+
+  /// Only real calendar dates and times: `2026-02-30` or `T25:61` is a usage error naming the value.
+  @Test(arguments: [
+    "2026-02-30", "2026-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "2026-01-00", "2026-09-01T25:61",
+    "2026-09-01 24:00", "2026-09-01 12:60", "2026-09-01 12:30:60", "2026-09-01 12:30:00 +2400",
+    "2026-09-01 12:30:00 +0160", "2026-09-01 12:30:00 +0000 junk", "2026-09-01x12:30",
+  ])
+  func sinceRefusesWhatNoCalendarHas(value: String) {
+    #expect(ReportFilter.instant(value) == nil)
+    let run = CLITest.run(Self.batch + ["--since", value])
+    #expect(run.status == .usage)
+    #expect(run.stderr.contains("'\(value)'") && run.stderr.contains("--since"))
+  }
+
+  @Test(arguments: [
+    "2024-02-29", "2000-02-29", "2026-12-31 23:59", "2026-09-01T12:30:59", "2026-09-01 12:30:00.25 -0700",
+    "2026-09-01 12:30:00 +05:30",
+  ])
+  func sinceTakesEveryRealTime(value: String) {
+    #expect(ReportFilter.instant(value) != nil)
+  }
+
+  /// Reports were found and the filters left every one out: said so, exit 0, its own notice kind.
+  @Test func aFilterThatMatchesNothingIsNotAMissingInput() throws {
+    let text = CLITest.run(Self.batch + ["--since", "2030-01-01"])
+    #expect(text.status == .success)
+    #expect(text.stderr.contains("0 of 4 reports matched --since 2030-01-01"))
+    #expect(!text.stderr.contains("no crash reports found"))
+
+    let json = CLITest.run(Self.batch + ["--since", "2030-01-01", "--format", "json"])
+    #expect(json.status == .success)
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let notices = try #require(document["notices"] as? [[String: Any]])
+    #expect(notices.map { $0["kind"] as? String } == ["filteredOut"])
+    #expect((notices.first?["message"] as? String) == "0 of 4 reports matched --since 2030-01-01")
+
+    let sarif = CLITest.run(Self.batch + ["--app", "NoSuchApp", "--format", "sarif"])
+    #expect(sarif.status == .success)
+    #expect(sarif.stdout.contains("\"level\": \"note\"") || sarif.stdout.contains("\"level\":\"note\""))
+
+    // A run that finds no report at all is still exit 66 with `missing`.
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let empty = CLITest.run([folder.path, "--since", "2030-01-01", "--format", "json"])
+    #expect(empty.status == .noInput)
+    #expect(empty.stdout.contains("\"kind\": \"missing\""))
+  }
 }
 
 /// `show` pads labels as Apple does: a space always separates a label from its value.

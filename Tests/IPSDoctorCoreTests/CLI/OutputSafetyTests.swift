@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IPSDoctorBatch
 @testable import IPSDoctorDiagnosis
 @testable import IPSDoctorOutput
 @testable import IPSDoctorSupport
@@ -217,5 +218,116 @@ final class FailingOutputIO: CapturedIO, @unchecked Sendable {
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.contains("written to"))
     #expect(CLITest.run(["show", CLITest.diagnosed, "-o", json, "-o", json + "2"]).status == .usage)
+  }
+
+  /// `-o FORMAT:FILE` names the file's format, over its extension and `--format`; `./` before a
+  /// name that starts like one keeps it a plain name.
+  @Test func aFormatNamedWithTheFileWinsOverItsExtension() throws {
+    let root = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(root) }
+    let results = root.appendingPathComponent("results.json").path
+    let copy = root.appendingPathComponent("copy.sarif").path
+    let run = CLITest.run(
+      [CLITest.diagnosed, "--format", "github", "-o", "sarif:" + results, "-o", "json:" + copy])
+    #expect(run.status == .findings)
+    #expect(run.stdout.hasPrefix("::error "))
+    #expect(try String(contentsOfFile: results, encoding: .utf8).contains("\"version\": \"2.1.0\""))
+    #expect(try String(contentsOfFile: copy, encoding: .utf8).contains("\"schemaVersion\""))
+
+    let source = root.appendingPathComponent("a.swift").path
+    try Data("struct A {}\n".utf8).write(to: URL(fileURLWithPath: source))
+    let checked = root.appendingPathComponent("check.json").path
+    let check = CLITest.run(["check", source, "-o", "sarif:" + checked])
+    #expect(check.status == .success, "\(check.stderr)")
+    #expect(try String(contentsOfFile: checked, encoding: .utf8).contains("\"version\": \"2.1.0\""))
+    #expect(CLITest.run(["check", source, "-f", "json", "-o", "sarif:" + checked]).status == .usage)
+
+    #expect(OutputFormat.explicit("sarif:a.json")! == (.sarif, "a.json"))
+    #expect(OutputFormat.explicit("sarif:json:x")! == (.sarif, "json:x"))
+    #expect(OutputFormat.explicit("./sarif:x") == nil)
+    #expect(OutputFormat.explicit("notes:x") == nil)
+    #expect(OutputFormat.explicit("/tmp/json:x") == nil)
+    let plain = root.appendingPathComponent("notes:x").path
+    #expect(CLITest.run([CLITest.diagnosed, "-q", "-o", plain]).status == .findings)
+    #expect(FileManager.default.fileExists(atPath: plain))
+  }
+}
+
+/// Every file a run reads is an input, whatever kind: Swift sources and `--report` for `check`,
+/// and for `symbolicate`, `show` and `diagnose` every file the dSYM search opens (named with
+/// `--dsym` or found beside the report). An output onto one is refused with exit 64, naming both,
+/// and the file is left as it was.
+@Suite struct InputKindsAreNeverOutputsTests {
+  /// A folder with `r.ips`, `a.swift`, `b.swift` and `App.dSYM` (a Mach-O header as its DWARF
+  /// file, and an `Info.plist`).
+  static func folder() throws -> (root: URL, paths: [String: String]) {
+    let root = try CLITest.temporaryDirectory()
+    try CLITest.copyFixture(OutputSafetyTests.report, to: root, as: "r.ips")
+    let dwarf = root.appendingPathComponent("App.dSYM/Contents/Resources/DWARF")
+    try FileManager.default.createDirectory(at: dwarf, withIntermediateDirectories: true)
+    var machO = Data([0xCF, 0xFA, 0xED, 0xFE])
+    machO.append(Data(count: 60))
+    try machO.write(to: dwarf.appendingPathComponent("App"))
+    try Data("<plist/>\n".utf8).write(to: root.appendingPathComponent("App.dSYM/Contents/Info.plist"))
+    try Data("struct A {}\n".utf8).write(to: root.appendingPathComponent("a.swift"))
+    try Data("struct B {}\n".utf8).write(to: root.appendingPathComponent("b.swift"))
+    let paths = [
+      "report": "r.ips", "dwarf": "App.dSYM/Contents/Resources/DWARF/App", "plist": "App.dSYM/Contents/Info.plist",
+      "bundle": "App.dSYM", "a": "a.swift", "b": "b.swift",
+    ].mapValues { root.appendingPathComponent($0).path }
+    return (root, paths)
+  }
+
+  static func contents(_ paths: [String: String]) throws -> [String: Data] {
+    try paths.filter { $0.key != "bundle" }.mapValues { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+  }
+
+  /// Runs `arguments` (with `{name}` replaced by the folder's paths) and expects a refusal that
+  /// names `phrase`, with every file unchanged.
+  static func expectRefused(_ arguments: [String], _ phrase: String) throws {
+    let (root, paths) = try folder()
+    defer { CLITest.cleanUp(root) }
+    let before = try contents(paths)
+    let resolved = arguments.map { argument in
+      paths.reduce(argument) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }
+    }
+    let run = CLITest.run(resolved)
+    #expect(run.status == .usage, "\(arguments): \(run.stderr)")
+    #expect(run.stderr.contains("refusing to overwrite an input") && run.stderr.contains(phrase), "\(run.stderr)")
+    #expect(try contents(paths) == before, "\(arguments)")
+  }
+
+  @Test func checkNeverWritesASourceOrTheReport() throws {
+    // `check -o *.swift`: the shell put a.swift after -o.
+    try Self.expectRefused(["check", "-o", "{a}", "{b}"], "a Swift source")
+    try Self.expectRefused(["check", "{a}", "-o", "{a}"], "the input")
+    try Self.expectRefused(["check", "{a}", "--report", "{report}", "-o", "{report}"], "the --report")
+  }
+
+  @Test func symbolicateNeverWritesADebugFile() throws {
+    try Self.expectRefused(["symbolicate", "{report}", "--dsym", "{bundle}", "-o", "{dwarf}"], "the debug file")
+    try Self.expectRefused(["symbolicate", "{report}", "--dsym", "{dwarf}", "-o", "{dwarf}"], "the debug file")
+    // Found beside the report, not named.
+    try Self.expectRefused(["symbolicate", "{report}", "-o", "{dwarf}"], "the debug file")
+    try Self.expectRefused(["symbolicate", "{report}", "-o", "{plist}"], "the debug file")
+    try Self.expectRefused(["show", "{report}", "-o", "{dwarf}"], "the debug file")
+  }
+
+  @Test func diagnoseNeverWritesADebugFileOrAReport() throws {
+    try Self.expectRefused(["{report}", "--dsym", "{dwarf}", "-o", "{dwarf}"], "the debug file")
+    try Self.expectRefused(["{report}", "-o", "{dwarf}"], "the debug file")
+    try Self.expectRefused(["{report}", "--write-baseline", "{plist}"], "the debug file")
+    // `ips-doctor -o *.ips`: a report the shell put after -o.
+    try Self.expectRefused(["-o", "{report}", "{a}"], "a crash report")
+  }
+
+  @Test func outputsThatAreNoInputStillWork() throws {
+    let (root, paths) = try Self.folder()
+    defer { CLITest.cleanUp(root) }
+    let out = root.appendingPathComponent("out.ips").path
+    #expect(CLITest.run(["symbolicate", paths["report"]!, "-o", out]).status == .success)
+    #expect(
+      CLITest.run(["check", paths["a"]!, "-o", root.appendingPathComponent("new.swift").path]).status == .success)
+    #expect(CLITest.run([paths["report"]!, "-o", root.appendingPathComponent("out.txt").path]).status == .findings)
   }
 }

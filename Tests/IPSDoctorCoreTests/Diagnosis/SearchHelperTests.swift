@@ -73,7 +73,7 @@ struct SearchHelperTests {
     }
   }
 
-  @Test("frameList matches the interpolated and joined form")
+  @Test("frameList matches the joined form, each detail a code span")
   func frameList() {
     let frames = [
       Evidence("threads[0].frames[0]", "__pthread_kill + 8 (libsystem_kernel.dylib)"),
@@ -83,7 +83,8 @@ struct SearchHelperTests {
     for count in 0...frames.count {
       let part = Array(frames.prefix(count))
       #expect(
-        DiagnosisContext.frameList(part) == part.map { "`\($0.detail)` (\($0.path))" }.joined(separator: ", "))
+        DiagnosisContext.frameList(part)
+          == part.map { "\(CodeSpan.markdown($0.detail)) (\($0.path))" }.joined(separator: ", "))
     }
   }
 

@@ -495,3 +495,109 @@ struct FixtureOutputInvariantTests {
     #expect(OutputInvariants.lineViolations(show.stdout + show.stderr) == [])
   }
 }
+
+/// Report text with backticks never flips the code spans after it: every report text the rules put
+/// in a code span gets a fence longer than its longest backtick run (CommonMark), so the frames
+/// quoted after a reason ending in a backtick are still code.
+@Suite("Hostile output: backticks in report text")
+struct MarkdownBacktickTests {
+  /// An uncaught exception whose reason is `reason` and whose app frames are `symbols`.
+  static func report(reason: String, symbols: [String]) -> String {
+    let frames = symbols.enumerated().map { index, symbol in
+      #"{"imageIndex":0,"imageOffset":\#(4096 + index * 64),"symbol":\#(HostileReports.json(symbol))}"#
+    }
+    return ExampleReport.ips(
+      """
+      {"exception":{"type":"EXC_CRASH","signal":"SIGABRT"},
+       "exceptionReason":{"name":"NSInvalidArgumentException","type":"objc-exception",
+         "composed_message":\(HostileReports.json(reason)),"reason":\(HostileReports.json(reason))},
+       "asi":{"libsystem_c.dylib":["abort() called"]},
+       "faultingThread":0,
+       "threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","frames":[
+         {"imageIndex":1,"imageOffset":10,"symbol":"__pthread_kill"},\(frames.joined(separator: ","))]}],
+       "lastExceptionBacktrace":[
+         {"imageIndex":2,"imageOffset":100,"symbol":"objc_exception_throw"},\(frames.joined(separator: ","))],
+       "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libsystem_kernel.dylib")),
+         \(ExampleReport.systemImage("libobjc.A.dylib"))]}
+      """)
+  }
+
+  static let cases: [(reason: String, symbols: [String])] = [
+    (#"bad value \`"#, ["CallBox pack_header", "CallBox send"]),
+    (#"bad value \`<h1>x</h1>"#, ["CallBox pack_header"]),
+    ("`", ["CallBox pack_header"]),
+    ("plain reason", ["CallBox `pack_header", "CallBox send``"]),
+    ("a ``` b", ["``CallBox pack_header``"]),
+  ]
+
+  @Test func codeSpansFenceTheirText() {
+    for text in ["a`b", "`a", "a`", " a ", "``", "a```b`", "plain"] {
+      let span = CodeSpan.markdown(text)
+      let fence = span.prefix(while: { $0 == "`" }).count
+      #expect(span.hasSuffix(String(repeating: "`", count: fence)))
+      #expect(MarkdownInjectionTests.longestBacktickRun(text) < fence, "\(span)")
+      var inner = String(span.dropFirst(fence).dropLast(fence))
+      if inner.count >= 2 && inner.first == " " && inner.last == " " { inner = String(inner.dropFirst().dropLast()) }
+      #expect(inner == text, "\(span)")
+    }
+    #expect(CodeSpan.markdown("plain") == "`plain`")
+    #expect(CodeSpan.markdown("a`b") == "``a`b``")
+    #expect(CodeSpan.markdown("a`") == "`` a` ``")
+  }
+
+  /// Renders each Markdown document with markdown-it and returns, for each, the text inside
+  /// `<code>` elements joined with newlines, and whether any `<h1>` came from report text.
+  static let script = #"""
+    import json, sys
+    from html.parser import HTMLParser
+    from markdown_it import MarkdownIt
+    md = MarkdownIt("commonmark").enable("table").enable("strikethrough")
+    class Code(HTMLParser):
+        def __init__(self):
+            super().__init__(); self.depth = 0; self.code = []; self.h1 = 0
+        def handle_starttag(self, tag, attrs):
+            if tag == "code": self.depth += 1; self.code.append("")
+            if tag == "h1": self.h1 += 1
+        def handle_endtag(self, tag):
+            if tag == "code": self.depth -= 1
+        def handle_data(self, data):
+            if self.depth > 0: self.code[-1] += data
+    results = []
+    for text in json.load(sys.stdin):
+        parser = Code(); parser.feed(md.render(text)); parser.close()
+        results.append({"code": parser.code, "h1": parser.h1})
+    print(json.dumps(results))
+    """#
+
+  @Test(
+    "Frames after a reason with a backtick stay in code spans (markdown-it)",
+    .enabled(if: MarkdownInjectionTests.python != nil, "set IPS_DOCTOR_MARKDOWN_PYTHON to a Python with markdown-it-py")
+  )
+  func framesStayCode() throws {
+    let python = try #require(MarkdownInjectionTests.python)
+    let documents = Self.cases.map {
+      HostileReports.run(["-", "--format", "markdown"], report: Self.report(reason: $0.reason, symbols: $0.symbols))
+        .stdout
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = ["-c", Self.script]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: documents))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let results = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    for ((reason, symbols), (markdown, result)) in zip(Self.cases, zip(documents, results)) {
+      let code = result["code"] as? [String] ?? []
+      // The summary quotes the first app frame, as a code span of its own.
+      #expect(code.contains("Example " + symbols[0]), "\(reason): \(code)\n\(markdown)")
+      if reason.contains("`") { #expect(code.contains(reason), "\(reason): \(code)\n\(markdown)") }
+      #expect(result["h1"] as? Int == 1, "\(markdown)")
+    }
+  }
+}

@@ -20,9 +20,15 @@ struct LanguageException: Sendable {
   var throwFrame: Evidence?
 
   /// The reason, or a placeholder for summaries.
-  var reasonDisplay: String { reason.map { "\"\(TextScan.clip($0))\"" } ?? "(no reason recorded)" }
+  /// A reason with a backtick is a ``CodeSpan``: in quotes, its backtick could pair with one of the
+  /// rule's own code spans.
+  var reasonDisplay: String {
+    guard let reason else { return "(no reason recorded)" }
+    let clipped = TextScan.clip(reason)
+    return clipped.utf8.contains(UInt8(ascii: "`")) ? CodeSpan.markdown(clipped) : "\"\(clipped)\""
+  }
   /// The name, or a placeholder for summaries.
-  var nameDisplay: String { name.map { "`\($0)`" } ?? "an Objective-C exception" }
+  var nameDisplay: String { name.map(CodeSpan.markdown) ?? "an Objective-C exception" }
 
   /// Evidence: name, reason and the throw frame.
   var evidence: [Evidence] { evidence(reservingCapacityFor: 0) }

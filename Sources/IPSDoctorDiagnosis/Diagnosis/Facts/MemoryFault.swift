@@ -103,9 +103,10 @@ struct MemoryFault: Sendable {
   var addressDisplay: String {
     guard let address else { return "an unknown address" }
     if let strippedAddress, strippedAddress != address {
-      return "`\(String.hex(address))` (`\(String.hex(strippedAddress))` without its authentication bits)"
+      return
+        "\(CodeSpan.markdown(String.hex(address))) (\(CodeSpan.markdown(String.hex(strippedAddress))) without its authentication bits)"
     }
-    return "`\(String.hex(address))`"
+    return "\(CodeSpan.markdown(String.hex(address)))"
   }
 
   /// The region line of `vmRegionInfo` marked with the arrow (`--->`), trimmed.

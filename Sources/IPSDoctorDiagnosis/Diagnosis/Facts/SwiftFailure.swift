@@ -159,7 +159,7 @@ struct SwiftFailure: Sendable {
   /// failure names its source location.
   func remedy(_ remedy: String, pointer: (String) -> String) -> String {
     guard let location else { return remedy }
-    return pointer("`\(location)`") + "\n\n" + remedy
+    return pointer("\(CodeSpan.markdown(location))") + "\n\n" + remedy
   }
 
   /// Appends a sentence naming where the failure happened, the source location and the crashing

@@ -112,11 +112,11 @@ package struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
       summary += "The Swift runtime stopped the app with \"\(text.detail.trimmingWhitespace())\" (\(text.path)). "
     } else if let frame = assumption.assumingFrame {
       summary +=
-        "`\(frame.evidence.detail)` (\(frame.evidence.path)) failed its isolation check: libdispatch's "
+        "\(CodeSpan.markdown(frame.evidence.detail)) (\(frame.evidence.path)) failed its isolation check: libdispatch's "
         + "`_dispatch_assert_queue_fail` trapped under it. "
     }
     summary += "The code assumed it ran on the "
-    summary += expected.map { "`\($0)` executor" } ?? "actor's executor"
+    summary += expected.map { "\(CodeSpan.markdown($0)) executor" } ?? "actor's executor"
     if let caller {
       summary += " in \(caller.quotedName) (\(caller.evidence.path))"
     }
@@ -140,7 +140,7 @@ package struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
     let function = caller.map(SymbolText.enclosingFunction)
     var text = Self.description.remedy + "\n\n"
     if let function {
-      text += "In `\(function)`, replace the assumption with an explicit hop:"
+      text += "In \(CodeSpan.markdown(function)), replace the assumption with an explicit hop:"
     } else {
       text += "Replace the assumption with an explicit hop:"
     }

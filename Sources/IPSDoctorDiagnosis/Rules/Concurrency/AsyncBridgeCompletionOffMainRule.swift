@@ -173,16 +173,16 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     let qualifiedName = bridge.qualifiedName
     var summary =
       "\(assertion.framework(in: context)) asserted \"\(assertion.text)\" because the completion handler "
-      + "of `\(qualifiedName)` ran off the main thread. The frame `@objc closure #1 in \(qualifiedName)` "
+      + "of \(CodeSpan.markdown(qualifiedName)) ran off the main thread. The frame `@objc closure #1 in \(qualifiedName)` "
       + "(\(bridge.evidence.path)) is the compiler's bridge for your `async` implementation of"
     if let method {
-      summary += " `\(method.protocolName).\(method.swiftName)` (Objective-C `\(method.selector)`)"
+      summary += " `\(method.protocolName).\(method.swiftName)` (Objective-C \(CodeSpan.markdown(method.selector)))"
     } else {
       summary += " an Objective-C method that takes a completion handler"
     }
     summary += "; it resumed on the Swift concurrency pool"
     if let thread, let queue = thread.queue, thread.isOnCooperativeQueue {
-      summary += " (thread \(thread.index), queue `\(queue)`)"
+      summary += " (thread \(thread.index), queue \(CodeSpan.markdown(queue)))"
     } else if hasConcurrency {
       summary += " (the Swift concurrency runtime ran the job)"
     }
@@ -203,7 +203,7 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       + "implementation of a completion-handler delegate method (for example "
       + "`userNotificationCenter(_:didReceive:)`). Symbolicate the app frames to confirm which method."
     if let thread = context.crashedThread, let queue = thread.queue {
-      summary += " The crashed thread is thread \(thread.index) on `\(queue)`."
+      summary += " The crashed thread is thread \(thread.index) on \(CodeSpan.markdown(queue))."
     }
     return finding(
       confidence: strong ? .likely : .possible, summary: summary, evidence: evidence,

@@ -109,21 +109,22 @@ package struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
 
     var summary = "UIKit asserted \"\(MainThreadAssertion.message)\" while completing a system callback"
     if let uikitCallback {
-      summary += " (`\(uikitCallback.name)`, \(backtrace.framePath(uikitCallback.index)))"
+      summary += " (\(CodeSpan.markdown(uikitCallback.name)), \(backtrace.framePath(uikitCallback.index)))"
     }
     summary += ". "
     // The caller's enclosing function, found once for the summary and the remedy.
     let callerFunction = caller.name.map(SymbolText.enclosingFunction)
     if let name = caller.name, let function = callerFunction {
       let kind = SymbolText.kind(name)
-      summary += "The completion handler was called by the app's \(kind) `\(name)` (\(caller.evidence.path))"
+      summary +=
+        "The completion handler was called by the app's \(kind) \(CodeSpan.markdown(name)) (\(caller.evidence.path))"
       if kind != "function" && function != name {
-        summary += " inside `\(function)`"
+        summary += " inside \(CodeSpan.markdown(function))"
       }
     } else {
       summary +=
         "The completion handler was called by an unsymbolicated frame of the app "
-        + "(\(caller.evidence.path), `\(caller.evidence.detail)`)"
+        + "(\(caller.evidence.path), \(CodeSpan.markdown(caller.evidence.detail)))"
     }
     if let thread {
       summary += " on \(context.threadDescription(thread)), not the main thread."
@@ -158,7 +159,7 @@ package struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
   private func remedy(callerFunction: String?, onCooperativePool: Bool) -> String {
     var text = Self.description.remedy
     let function = callerFunction ?? "your handler"
-    let lead = callerFunction.map { "In `\($0)`, replace" } ?? "Replace"
+    let lead = callerFunction.map { "In \(CodeSpan.markdown($0)), replace" } ?? "Replace"
     if onCooperativePool {
       text += """
 

@@ -65,7 +65,7 @@ package struct ContinuationResumedTwiceRule: DiagnosisRule {
     if let queue = context.crashedQueueEvidence { evidence.append(queue) }
 
     var summary = "The Swift runtime stopped the app because the checked continuation created in "
-    summary += function.map { "`\($0)`" } ?? "a function of the app"
+    summary += function.map { "\(CodeSpan.markdown($0))" } ?? "a function of the app"
     summary += " was resumed a second time"
     if let outcome { summary += ", with `resume(\(outcome):)`" }
     summary += " (\(text.path))."
@@ -91,8 +91,8 @@ package struct ContinuationResumedTwiceRule: DiagnosisRule {
   private func remedy(function: String?, caller: String?) -> String {
     var text = Self.description.remedy + "\n\n"
     let owner = caller.flatMap { SymbolText.typeName(ofFunction: SymbolText.enclosingFunction($0)) }
-    let site = caller.map { "`\(SymbolText.enclosingFunction($0))`" } ?? "the callback"
-    let made = function.map { "`\($0)`" } ?? "the function that creates the continuation"
+    let site = caller.map { "\(CodeSpan.markdown(SymbolText.enclosingFunction($0)))" } ?? "the callback"
+    let made = function.map { "\(CodeSpan.markdown($0))" } ?? "the function that creates the continuation"
     text +=
       "Keep the continuation that \(made) creates in one place and hand it out once; in \(site), take it before resuming:\n\n"
     text += """

@@ -64,7 +64,11 @@ package struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
     if let caller {
       summary +=
         "The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
-      if let uikitCall { summary += " called `\(uikitCall)`" } else { summary += " changed the view hierarchy" }
+      if let uikitCall {
+        summary += " called \(CodeSpan.markdown(uikitCall))"
+      } else {
+        summary += " changed the view hierarchy"
+      }
     } else {
       summary += "A view or constraint was changed"
     }
@@ -85,9 +89,9 @@ package struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
   private func remedy(caller: String?, uikitCall: String?) -> String {
     var text = Self.description.remedy + "\n\n"
     let function = caller.map(SymbolText.enclosingFunction)
-    text += function.map { "In `\($0)`, hop" } ?? "Hop"
+    text += function.map { "In \(CodeSpan.markdown($0)), hop" } ?? "Hop"
     text += " to the main queue before touching views"
-    if let uikitCall { text += " (here `\(uikitCall)`)" }
+    if let uikitCall { text += " (here \(CodeSpan.markdown(uikitCall)))" }
     text += """
       :
 

@@ -96,22 +96,23 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
     let expectedText = expectedQueue ?? "com.apple.main-thread"
     let isMain = expectedText == "com.apple.main-thread"
     var summary =
-      "The Swift 6 runtime's actor-isolation check (SE-0423) trapped: `\(checkName(check))` "
+      "The Swift 6 runtime's actor-isolation check (SE-0423) trapped: \(CodeSpan.markdown(checkName(check))) "
       + "(\(check.path)) asked libdispatch to assert "
-      + (isMain ? "the main queue" : "the queue `\(expectedText)`")
+      + (isMain ? "the main queue" : "the queue \(CodeSpan.markdown(expectedText))")
       + " and `_dispatch_assert_queue_fail` (\(trap.assert.path)) failed"
     if let expected { summary += " with \"\(expected.detail)\"" }
     summary += ". "
     if let appFrame {
       if let name = appFrame.name {
-        summary += "The app's \(SymbolText.kind(name)) `\(name)` (\(appFrame.evidence.path))"
+        summary += "The app's \(SymbolText.kind(name)) \(CodeSpan.markdown(name)) (\(appFrame.evidence.path))"
       } else {
         summary +=
-          "An unsymbolicated app frame (\(appFrame.evidence.path), `\(appFrame.evidence.detail)`)"
+          "An unsymbolicated app frame (\(appFrame.evidence.path), \(CodeSpan.markdown(appFrame.evidence.detail)))"
       }
-      summary += " is isolated to " + (isMain ? "the main actor" : "the actor that owns `\(expectedText)`")
+      summary +=
+        " is isolated to " + (isMain ? "the main actor" : "the actor that owns \(CodeSpan.markdown(expectedText))")
       if let caller {
-        summary += ", but `\(caller.name)` (\(backtrace.framePath(caller.index))) called it"
+        summary += ", but \(CodeSpan.markdown(caller.name)) (\(backtrace.framePath(caller.index))) called it"
       } else {
         summary += ", but it was called"
       }
@@ -153,7 +154,7 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
   private func remedy(closure: String?, caller: String?, requestAuthorization: Bool) -> String {
     var text = Self.description.remedy
     if requestAuthorization {
-      let place = closure.map { " in `\(SymbolText.enclosingFunction($0))`" } ?? ""
+      let place = closure.map { " in \(CodeSpan.markdown(SymbolText.enclosingFunction($0)))" } ?? ""
       text += """
 
 
@@ -186,9 +187,9 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
     let api = caller.map { SymbolText.objcBlockMethod($0) ?? $0 }
     text += "\n\n"
     if let function, let api {
-      text += "In `\(function)`, the closure passed to `\(api)`"
+      text += "In \(CodeSpan.markdown(function)), the closure passed to \(CodeSpan.markdown(api))"
     } else if let function {
-      text += "In `\(function)`, the closure handed to the framework"
+      text += "In \(CodeSpan.markdown(function)), the closure handed to the framework"
     } else {
       text += "The closure handed to the framework"
     }

@@ -67,7 +67,11 @@ package struct UIKitCallMustBeMainRule: DiagnosisRule {
     if let caller {
       summary +=
         "The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
-      if let uikitCall { summary += " called `\(uikitCall.detail)`" } else { summary += " called UIKit" }
+      if let uikitCall {
+        summary += " called \(CodeSpan.markdown(uikitCall.detail))"
+      } else {
+        summary += " called UIKit"
+      }
     } else {
       summary += "A UIKit call was made"
     }
@@ -101,9 +105,9 @@ package struct UIKitCallMustBeMainRule: DiagnosisRule {
   private func remedy(caller: String?, uikitCall: String?, cooperative: Bool) -> String {
     var text = Self.description.remedy + "\n\n"
     let function = caller.map(SymbolText.enclosingFunction)
-    text += function.map { "In `\($0)`, move" } ?? "Move"
+    text += function.map { "In \(CodeSpan.markdown($0)), move" } ?? "Move"
     text += " the UIKit call"
-    if let uikitCall { text += " (`\(uikitCall)`)" }
+    if let uikitCall { text += " (\(CodeSpan.markdown(uikitCall)))" }
     text += " to the main thread:\n\n```swift\n"
     if cooperative {
       text += """

@@ -80,13 +80,13 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
   ) -> Diagnosis {
     let parts = method.flatMap(SymbolText.objcMethodParts)
     var summary = "WebKit raised an exception because the completion handler passed to "
-    summary += method.map { "`\($0)`" } ?? "a WebKit delegate method"
+    summary += method.map { "\(CodeSpan.markdown($0))" } ?? "a WebKit delegate method"
     summary += dropped ? " was released without being called" : " was called more than once"
     summary += " (\(evidence[0].path))."
     if let parts {
       summary +=
-        " Check every path of `\(SymbolText.unqualified(parts.className))`'s "
-        + "`\(swiftName(parts.selector))`"
+        " Check every path of \(CodeSpan.markdown(SymbolText.unqualified(parts.className)))'s "
+        + "\(CodeSpan.markdown(swiftName(parts.selector)))"
       summary += dropped ? " for a return that skips the handler." : " for a second call of the handler."
     }
     if dropped, let checker = evidence.first(where: { $0.detail.prefilteredContains("~CompletionHandlerCallChecker") })

@@ -60,7 +60,7 @@ package struct CoreDataConcurrencyViolationRule: DiagnosisRule {
     if let caller {
       summary +=
         " The app's \(caller.name.map(SymbolText.kind) ?? "code") \(caller.quotedName) (\(caller.evidence.path))"
-      summary += coreDataCall.map { " called `\($0)`" } ?? " called Core Data"
+      summary += coreDataCall.map { " called \(CodeSpan.markdown($0))" } ?? " called Core Data"
       if let thread = context.crashedThread { summary += " on \(context.threadDescription(thread))" }
       summary += "."
     }
@@ -75,9 +75,9 @@ package struct CoreDataConcurrencyViolationRule: DiagnosisRule {
   private func remedy(caller: String?, call: String?) -> String {
     var text = Self.description.remedy + "\n\n"
     let function = caller.map(SymbolText.enclosingFunction)
-    text += function.map { "In `\($0)`, run" } ?? "Run"
+    text += function.map { "In \(CodeSpan.markdown($0)), run" } ?? "Run"
     text += " the Core Data work"
-    if let call { text += " (`\(call)`)" }
+    if let call { text += " (\(CodeSpan.markdown(call)))" }
     text += """
        on the context's own queue:
 

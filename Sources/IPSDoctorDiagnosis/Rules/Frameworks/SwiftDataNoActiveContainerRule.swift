@@ -49,7 +49,7 @@ package struct SwiftDataNoActiveContainerRule: DiagnosisRule {
 
     var summary =
       "SwiftData stopped the app because no active `ModelContainer` knew the model "
-      + (model.map { "`\($0)`" } ?? "type") + " (\(reason.path))."
+      + (model.map { "\(CodeSpan.markdown($0))" } ?? "type") + " (\(reason.path))."
     if let caller {
       summary += " The model was used by \(caller.quotedName) (\(caller.evidence.path))."
     }

@@ -58,13 +58,14 @@ package struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
 
     let type = typeName ?? "the object"
     var summary =
-      "SwiftUI stopped the app because no `\(type)` was in the environment "
+      "SwiftUI stopped the app because no \(CodeSpan.markdown(type)) was in the environment "
       + "(\"\(marker)\(type) found\", \(reason.path))."
     if let reader {
       if let name = reader.name, let body = name.prefilteredFirstRange(of: ".body"),
         let view = name[..<body.lowerBound].split(separator: " ").last?.split(separator: ".").last
       {
-        summary += " The view `\(view)` read it in its body (`\(name)`, \(reader.evidence.path))."
+        summary +=
+          " The view \(CodeSpan.markdown(view)) read it in its body (\(CodeSpan.markdown(name)), \(reader.evidence.path))."
       } else {
         summary += " It was read by \(reader.quotedName) (\(reader.evidence.path))."
       }

@@ -54,7 +54,7 @@ package struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
       let parts = uri.split(separator: "/")
       if parts.count >= 3 {
         summary +=
-          " The object is a `\(parts[parts.count - 2])` (`x-coredata://\(uri)`), which was deleted from the store while the app still held it."
+          " The object is a \(CodeSpan.markdown(parts[parts.count - 2])) (`x-coredata://\(uri)`), which was deleted from the store while the app still held it."
       }
     } else {
       summary += " The object was deleted from the store while the app still held it."

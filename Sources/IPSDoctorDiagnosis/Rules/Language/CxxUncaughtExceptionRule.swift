@@ -90,7 +90,7 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
     if let message, let range = message.detail.prefilteredFirstRange(of: "uncaught exception of type ") {
       let tail = message.detail[range.upperBound...]
       let (type, what) = Self.typeAndWhat(String(tail))
-      summary += ": an exception of type `\(type)`"
+      summary += ": an exception of type \(CodeSpan.markdown(type))"
       summary += what.map { " with `what()` \"\(TextScan.clip($0))\"" } ?? ""
       summary += " reached `std::terminate`."
     } else {

@@ -64,14 +64,14 @@ package struct ObjCInvalidArgumentRule: DiagnosisRule {
     var remedy = Self.description.remedy
     if isNil {
       summary += " A `nil` value was passed where "
-      summary += method.map { "`\($0.display)`" } ?? "the method"
+      summary += method.map { "\(CodeSpan.markdown($0.display))" } ?? "the method"
       summary += " requires an object"
       if let key = TextScan.between(reason, "(key: ", ")") {
-        summary += " (for the key `\(key)`)"
+        summary += " (for the key \(CodeSpan.markdown(key)))"
         remedy += """
 
 
-          For the key `\(key)`:
+          For the key \(CodeSpan.markdown(key)):
 
           ```swift
           if let value = optionalValue {
@@ -85,9 +85,9 @@ package struct ObjCInvalidArgumentRule: DiagnosisRule {
       summary += "."
     } else if isCountMismatch {
       summary +=
-        " The objects and keys arrays passed to \(method.map { "`\($0.display)`" } ?? "the initializer") have different lengths."
+        " The objects and keys arrays passed to \(method.map { "\(CodeSpan.markdown($0.display))" } ?? "the initializer") have different lengths."
     } else if let method {
-      summary += " `\(method.display)` rejected one of its arguments."
+      summary += " \(CodeSpan.markdown(method.display)) rejected one of its arguments."
     }
     let appFrame = exception.appFrame(in: context)
     summary += " " + exception.throwSiteSentence(appFrame: appFrame)

@@ -80,15 +80,15 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     if let nibEvidence, isSetter || !reason.prefilteredContains("valueForUndefinedKey:") {
       summary += " A storyboard or XIB was being loaded (\(DiagnosisContext.quote(nibEvidence)))"
       summary += " and tried to connect the outlet"
-      summary += key.map { " `\($0)`" } ?? ""
-      summary += owner.map { " on `\($0)`" } ?? ""
+      summary += key.map { " \(CodeSpan.markdown($0))" } ?? ""
+      summary += owner.map { " on \(CodeSpan.markdown($0))" } ?? ""
       summary +=
         ", which has no such property: the outlet is stale (renamed or deleted in code) "
         + "or the object's custom class is wrong."
       if let key {
         remedy =
-          "In Interface Builder, find the outlet `\(key)`"
-          + (owner.map { " of `\($0)`" } ?? "")
+          "In Interface Builder, find the outlet \(CodeSpan.markdown(key))"
+          + (owner.map { " of \(CodeSpan.markdown($0))" } ?? "")
           + " in the Connections inspector and delete it or reconnect it to the current property "
           + "(`@IBOutlet weak var \(key): …`). Check the Identity inspector's Class and Module.\n\n"
           + Self.description.remedy
@@ -96,8 +96,8 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     } else {
       summary += " The code "
       summary += isSetter ? "set" : "read"
-      summary += key.map { " the key `\($0)`" } ?? " a key"
-      summary += owner.map { " on `\($0)`" } ?? ""
+      summary += key.map { " the key \(CodeSpan.markdown($0))" } ?? " a key"
+      summary += owner.map { " on \(CodeSpan.markdown($0))" } ?? ""
       summary +=
         " through key-value coding, and the class has no property of that name "
         + "(or it is not exposed to Objective-C with `@objc`)."

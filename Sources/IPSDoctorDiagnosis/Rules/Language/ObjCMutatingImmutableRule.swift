@@ -49,13 +49,14 @@ package struct ObjCMutatingImmutableRule: DiagnosisRule {
         "An uncaught `\(exception.name ?? "NSInternalInconsistencyException")` ended the app: "
         + "\(exception.reasonDisplay)."
       if let method = ObjCMethodReference(in: reason) {
-        summary += " `\(method.selector)` was sent to an immutable `\(method.className)`."
+        summary +=
+          " \(CodeSpan.markdown(method.selector)) was sent to an immutable \(CodeSpan.markdown(method.className))."
       }
     } else if let selector = UnrecognizedSelector.find(in: context), selector.isMutationOfImmutable {
       summary =
         "An uncaught `\(exception.name ?? "NSInvalidArgumentException")` ended the app: "
-        + "\(exception.reasonDisplay). `\(selector.receiver)` is an immutable Foundation class, so it "
-        + "does not implement `\(selector.selector)`."
+        + "\(exception.reasonDisplay). \(CodeSpan.markdown(selector.receiver)) is an immutable Foundation class, so it "
+        + "does not implement \(CodeSpan.markdown(selector.selector))."
     } else {
       return nil
     }

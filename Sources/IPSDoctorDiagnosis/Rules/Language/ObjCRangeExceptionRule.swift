@@ -63,7 +63,7 @@ package struct ObjCRangeExceptionRule: DiagnosisRule {
 
     var summary = "An uncaught `NSRangeException` ended the app: \(exception.reasonDisplay)."
     if let method = ObjCMethodReference(in: reason) {
-      summary += " `\(method.display)` was called with "
+      summary += " \(CodeSpan.markdown(method.display)) was called with "
       if let index = Self.number(after: "index ", in: reason) {
         summary += "index \(index)"
         if reason.prefilteredContains("empty") {

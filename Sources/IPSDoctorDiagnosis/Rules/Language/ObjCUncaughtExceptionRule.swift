@@ -56,7 +56,7 @@ package struct ObjCUncaughtExceptionRule: DiagnosisRule {
 
     var summary: String
     if let name = exception.name {
-      summary = "The app was terminated by an uncaught Objective-C exception `\(name)`"
+      summary = "The app was terminated by an uncaught Objective-C exception \(CodeSpan.markdown(name))"
       if let reason = exception.reason {
         summary += ": \"\(TextScan.clip(reason))\"."
       } else {

@@ -45,8 +45,9 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
     let exception = LanguageException.find(in: context)
     let kind = hit.method.isClassMethod ? "class method" : "instance method"
     var summary =
-      "`\(hit.method.display)`: the \(kind) `\(hit.selector)` was sent to "
-      + (hit.method.isClassMethod ? "the class `\(hit.receiver)`" : "an object of class `\(hit.receiver)`")
+      "\(CodeSpan.markdown(hit.method.display)): the \(kind) \(CodeSpan.markdown(hit.selector)) was sent to "
+      + (hit.method.isClassMethod
+        ? "the class \(CodeSpan.markdown(hit.receiver))" : "an object of class \(CodeSpan.markdown(hit.receiver))")
       + (hit.address.map { " at \($0)" } ?? "") + ", which does not implement it."
     var remedy = Self.description.remedy
     if hit.isJSONNull {
@@ -73,7 +74,7 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
         """
     } else if hit.isMutationOfImmutable {
       summary +=
-        " `\(hit.receiver)` is an immutable Foundation class: the code mutated a collection or string "
+        " \(CodeSpan.markdown(hit.receiver)) is an immutable Foundation class: the code mutated a collection or string "
         + "it believed was mutable."
       remedy =
         "Make a mutable copy before mutating (`[array mutableCopy]`, `NSMutableDictionary(dictionary:)`), "
@@ -93,19 +94,19 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
         " An object was archived (`NSKeyedArchiver`, `UserDefaults`, state restoration) but its class "
         + "does not adopt `NSCoding`."
       remedy =
-        "Adopt `NSSecureCoding` in `\(hit.receiver)` (implement `encode(with:)` and `init?(coder:)`), "
+        "Adopt `NSSecureCoding` in \(CodeSpan.markdown(hit.receiver)) (implement `encode(with:)` and `init?(coder:)`), "
         + "or store a `Codable` representation (`JSONEncoder`/`PropertyListEncoder` to `Data`) instead."
     } else if hit.method.isClassMethod {
       summary +=
         " A class method that does not exist in this build was called: a category not linked in "
         + "(static library without `-ObjC`), or an API newer than the OS the app runs on."
       remedy =
-        "If `\(hit.selector)` comes from a category in a static library, add `-ObjC` to Other Linker "
+        "If \(CodeSpan.markdown(hit.selector)) comes from a category in a static library, add `-ObjC` to Other Linker "
         + "Flags. If it is a system API, check its availability against the deployment target and "
         + "guard the call with `if #available`.\n\n" + Self.description.remedy
     } else if hit.receiverLooksUnrelated {
       summary +=
-        " `\(hit.receiver)` has nothing to do with `\(hit.selector)`: the code most likely messaged an "
+        " \(CodeSpan.markdown(hit.receiver)) has nothing to do with \(CodeSpan.markdown(hit.selector)): the code most likely messaged an "
         + "object that had been deallocated, and another object now lives at that address (a zombie)."
       remedy =
         "Run the app with Zombie Objects enabled (Scheme → Run → Diagnostics) or the Zombies "

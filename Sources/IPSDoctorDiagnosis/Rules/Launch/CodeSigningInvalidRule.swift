@@ -76,7 +76,8 @@ package struct CodeSigningInvalidRule: DiagnosisRule {
       signal.prefilteredContains("Code Signature Invalid") || signal.prefilteredContains("CODESIGNING")
     {
       evidence.append(Evidence("exception.signal", signal))
-      summary = "The kernel killed \(context.processDisplayName) with `\(signal)`: its code signature was invalid."
+      summary =
+        "The kernel killed \(context.processDisplayName) with \(CodeSpan.markdown(signal)): its code signature was invalid."
     } else if context.exceptionTypeHasPrefix("EXC_BAD_ACCESS"),
       report.exception?.subtype?.hasPrefix("UNKNOWN_0x32") == true
         // The first code, parsed once by the context (the codes are not split again here, on

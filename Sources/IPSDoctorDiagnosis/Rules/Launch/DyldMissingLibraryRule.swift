@@ -78,17 +78,17 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
     if let library {
       evidence.append(library.evidence)
       summary =
-        "dyld could not load `\(library.path)`, so \(context.processDisplayName) was killed at launch before `main` ran."
+        "dyld could not load \(CodeSpan.markdown(library.path)), so \(context.processDisplayName) was killed at launch before `main` ran."
     } else {
       summary =
         "dyld stopped \(context.processDisplayName) at launch because a library is missing (termination namespace `DYLD`, \"Library missing\"); the report does not name the library."
     }
     // Found once: each accessor searches the report's texts again.
     let referencedFrom = lines.referencedFrom
-    if let from = referencedFrom { summary += " It is referenced from `\(from)`." }
+    if let from = referencedFrom { summary += " It is referenced from \(CodeSpan.markdown(from))." }
     let tried = lines.triedPaths
     if !tried.isEmpty {
-      let shown = tried.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
+      let shown = tried.prefix(3).map { "\(CodeSpan.markdown($0))" }.joined(separator: ", ")
       summary += " dyld tried \(shown)" + (tried.count > 3 ? " and \(tried.count - 3) more" : "") + "."
     }
     summary += " The backtrace is irrelevant: the process never reached the app's code."
@@ -107,7 +107,7 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
     let name = DyldError.frameworkName(path)
     if path.hasPrefix("@rpath/libswift") || path.hasPrefix("/usr/lib/swift/") {
       return """
-        `\(name)` is part of the Swift runtime. The OS the app ran on does not ship it, so the app \
+        \(CodeSpan.markdown(name)) is part of the Swift runtime. The OS the app ran on does not ship it, so the app \
         must: raise the deployment target to an OS that includes it, or (for older OS versions) \
         make sure Xcode embeds the back-deployment copy — set **Always Embed Swift Standard \
         Libraries** (`ALWAYS_EMBED_SWIFT_STANDARD_LIBRARIES = YES`) on the app target and check \
@@ -116,7 +116,7 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
     }
     if path.hasPrefix("/System/") || path.hasPrefix("/usr/lib/") {
       return """
-        `\(path)` is a system library that does not exist on the OS version the app ran on. \
+        \(CodeSpan.markdown(path)) is a system library that does not exist on the OS version the app ran on. \
         Either raise the deployment target, or link it weakly so the app can launch without it: \
         set the framework to **Optional** in **Link Binary With Libraries** (or pass \
         `-weak_framework \(name)`) and guard every use with `if #available(…)`.
@@ -124,7 +124,7 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
     }
     if path.hasPrefix("@rpath/") || path.hasPrefix("@executable_path/") || path.hasPrefix("@loader_path/") {
       var text = """
-        Embed `\(name)` in the app: in the app target's **General → Frameworks, Libraries, and \
+        Embed \(CodeSpan.markdown(name)) in the app: in the app target's **General → Frameworks, Libraries, and \
         Embedded Content**, set `\(name)\(path.prefilteredContains(".framework") ? ".framework" : "")` to \
         **Embed & Sign**. If it is already embedded, check **Runpath Search Paths** \
         (`LD_RUNPATH_SEARCH_PATHS`): it must contain `@executable_path/Frameworks` for an iOS app, \
@@ -140,7 +140,7 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
       return text
     }
     return """
-      The app links `\(path)` by an absolute path that exists on the build machine (for example \
+      The app links \(CodeSpan.markdown(path)) by an absolute path that exists on the build machine (for example \
       a Homebrew install) but not on the machine that ran the app. Ship the library inside the \
       app bundle and refer to it through `@rpath`:
 

@@ -88,25 +88,25 @@ package struct DyldMissingSymbolRule: DiagnosisRule {
     _ context: DiagnosisContext, _ dyld: DyldError, symbol: (evidence: Evidence, symbol: String)
   ) -> Diagnosis? {
     var evidence = [symbol.evidence]
-    var summary = "dyld could not find the symbol `\(symbol.symbol)`"
+    var summary = "dyld could not find the symbol \(CodeSpan.markdown(symbol.symbol))"
     var stripped = symbol.symbol
     if stripped.hasPrefix("_$") { stripped.removeFirst() }
     let name = SymbolName(stripped)
     if let readable = name.full ?? (name.simplified) {
-      summary += " (`\(readable)`)"
+      summary += " (\(CodeSpan.markdown(readable)))"
     } else if let range = symbol.symbol.prefilteredFirstRange(of: "OBJC_CLASS_$_") {
-      summary += " (the Objective-C class `\(symbol.symbol[range.upperBound...])`)"
+      summary += " (the Objective-C class \(CodeSpan.markdown(symbol.symbol[range.upperBound...])))"
     }
     // Found once: each accessor searches the report's texts again; the lines split once for them
     // (each `DyldError` accessor splits them again).
     let lines = DyldLines(dyld)
     let expectedIn = lines.expectedIn
     if let expected = expectedIn {
-      summary += " in `\(expected)`"
+      summary += " in \(CodeSpan.markdown(expected))"
       evidence.append(Evidence(lines.value(after: "Expected in: ")?.evidence.path ?? "termination.reasons", expected))
     }
     summary += ", so \(context.processDisplayName) was killed at launch"
-    if let from = lines.referencedFrom { summary += "; the symbol is used by `\(from)`" }
+    if let from = lines.referencedFrom { summary += "; the symbol is used by \(CodeSpan.markdown(from))" }
     summary += "."
     if let expected = expectedIn, expected.hasPrefix("/System/") || expected.hasPrefix("/usr/lib/") {
       summary += " The library is part of the OS, so the OS version the app ran on is older than the API."

@@ -70,7 +70,7 @@ package struct ExtensionLaunchHangRule: DiagnosisRule {
     }
     if let path = context.report.processPath, path.prefilteredContains(".appex/") {
       let bundle = path.split(separator: "/").first(where: { $0.hasSuffix(".appex") }).map(String.init) ?? path
-      summary += " The process is the extension `\(bundle)`."
+      summary += " The process is the extension \(CodeSpan.markdown(bundle))."
       evidence.append(Evidence("procPath", path))
     }
     if let thread = context.mainOrFirstThread {
@@ -80,7 +80,7 @@ package struct ExtensionLaunchHangRule: DiagnosisRule {
         evidence += frames
       }
       if let app = context.firstAppFrame(on: thread), !evidence.contains(app) {
-        summary += " The first frame of the extension's own code is `\(app.detail)` (\(app.path))."
+        summary += " The first frame of the extension's own code is \(CodeSpan.markdown(app.detail)) (\(app.path))."
         evidence.append(app)
       }
     }

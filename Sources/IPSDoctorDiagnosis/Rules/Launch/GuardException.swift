@@ -100,7 +100,7 @@ struct GuardException: Sendable {
       text += " The crashed thread (thread \(thread.index)) was in " + DiagnosisContext.frameList(frames)
       evidence += frames
       if let app = context.firstAppFrame(on: thread), !evidence.contains(app) {
-        text += ", called from `\(app.detail)` (\(app.path))"
+        text += ", called from \(CodeSpan.markdown(app.detail)) (\(app.path))"
         evidence.append(app)
       }
       text += "."

@@ -72,7 +72,7 @@ package struct GuardFileDescriptorRule: DiagnosisRule {
     var evidence = guardException.evidence
     var summary = "\(context.processDisplayName) violated a guarded file descriptor (`EXC_GUARD`, `GUARD_TYPE_FD`)"
     if let violation = guardException.violation {
-      summary += ": `\(violation)`"
+      summary += ": \(CodeSpan.markdown(violation))"
       if let target = guardException.target { summary += " on file descriptor \(target)" }
       if let meaning = Self.meanings[violation] { summary += " — it \(meaning) although another component guards it" }
     } else if let target = guardException.target {

@@ -53,7 +53,7 @@ package struct GuardMachPortRule: DiagnosisRule {
     var evidence = guardException.evidence
     var summary = "\(context.processDisplayName) misused a Mach port (`EXC_GUARD`, `GUARD_TYPE_MACH_PORT`)"
     if let violation = guardException.violation {
-      summary += ": `\(violation)`"
+      summary += ": \(CodeSpan.markdown(violation))"
       if let target = guardException.target { summary += " on port \(target)" }
       switch violation {
       case "MOD_REFS": summary += " — a right's reference count was changed wrongly, typically a double release"

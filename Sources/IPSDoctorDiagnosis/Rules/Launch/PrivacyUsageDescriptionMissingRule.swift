@@ -134,22 +134,22 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     var key = text.flatMap { Self.usageKey(in: $0.detail) }
     var confidence = Confidence.definite
     if let key {
-      summary += " The report names the missing key: `\(key)`."
+      summary += " The report names the missing key: \(CodeSpan.markdown(key))."
     } else if let (api, inferred) = Self.inferKey(context) {
       key = inferred
       summary +=
-        " The report does not name the key; the stack calls `\(api.detail)` (\(api.path)), which needs `\(inferred)`."
+        " The report does not name the key; the stack calls \(CodeSpan.markdown(api.detail)) (\(api.path)), which needs \(CodeSpan.markdown(inferred))."
       evidence.append(api)
       confidence = .likely
     } else {
       summary += " The report does not name the key; find the protected API the app called just before the crash."
       confidence = namespaceIsTCC && frame != nil ? .definite : .likely
     }
-    if let frame { summary += " The crashed thread is in `\(Self.crashFrame)` (\(frame.path))." }
+    if let frame { summary += " The crashed thread is in \(CodeSpan.markdown(Self.crashFrame)) (\(frame.path))." }
     var remedy = Self.description.remedy
     if let key {
       remedy = """
-        Add `\(key)` to the Info.plist of the target that makes the request, with a sentence that \
+        Add \(CodeSpan.markdown(key)) to the Info.plist of the target that makes the request, with a sentence that \
         tells the user why the app needs access:
 
         ```xml

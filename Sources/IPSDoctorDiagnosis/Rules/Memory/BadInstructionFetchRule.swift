@@ -67,7 +67,7 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     let target = pc ?? fault.effectiveAddress
     var summary =
       "The CPU tried to execute code at "
-      + (target.map { "`\(String.hex($0))`" } ?? "an address that is not code")
+      + (target.map { "\(CodeSpan.markdown(String.hex($0)))" } ?? "an address that is not code")
       + ", which is not executable code: the app called through a bad function pointer, block, "
       + "method implementation or return address."
     let lr = state?.registers.first { $0.name == "lr" }
@@ -76,7 +76,8 @@ package struct BadInstructionFetchRule: DiagnosisRule {
       summary += " The caller (frame 1, from the link register) is \(DiagnosisContext.quote(caller))."
       evidence.append(caller)
     } else if let lr {
-      summary += " The link register holds \(String.hex(lr.value))\(lr.symbol.map { " (`\($0)`)" } ?? "")."
+      summary +=
+        " The link register holds \(String.hex(lr.value))\(lr.symbol.map { " (\(CodeSpan.markdown($0)))" } ?? "")."
     }
     if let address = target, address < 0x1000 {
       summary += " The target is near zero: a NULL function pointer or a nil block was called."

@@ -39,7 +39,7 @@ package struct KernMemoryErrorRule: DiagnosisRule {
       "The app crashed with `KERN_MEMORY_ERROR` at \(fault.addressDisplay): the page is "
       + "mapped from a file the kernel could no longer read"
     if let region = MemoryFault.arrowLine(in: context), !region.detail.isEmpty {
-      summary += " (region `\(TextScan.clip(region.detail, 160))`)"
+      summary += " (region \(CodeSpan.markdown(TextScan.clip(region.detail, 160))))"
       evidence.append(region)
     }
     summary += "."

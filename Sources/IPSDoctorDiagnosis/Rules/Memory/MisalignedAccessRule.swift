@@ -39,7 +39,7 @@ package struct MisalignedAccessRule: DiagnosisRule {
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var summary =
       "The app accessed \(fault.addressDisplay), an address not aligned for the size of the access ("
-      + (fault.text.map { "`\(TextScan.clip($0, 100))`" } ?? "an alignment fault") + ")"
+      + (fault.text.map { "\(CodeSpan.markdown(TextScan.clip($0, 100)))" } ?? "an alignment fault") + ")"
     if let address = fault.effectiveAddress {
       let alignment = address & 7
       if alignment != 0 { summary += "; the address is \(alignment) bytes past an 8-byte boundary" }

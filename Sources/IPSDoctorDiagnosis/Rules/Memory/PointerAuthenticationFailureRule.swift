@@ -57,7 +57,8 @@ package struct PointerAuthenticationFailureRule: DiagnosisRule {
     if let crashing = context.crashingFrame, let name = context.symbol(crashing.frame)?.display,
       ZombieObjectRule.runtimeSymbols.contains(where: { name.hasPrefix($0) })
     {
-      summary += " A failure inside `\(name)` usually means an object's `isa` pointer was read from freed memory."
+      summary +=
+        " A failure inside \(CodeSpan.markdown(name)) usually means an object's `isa` pointer was read from freed memory."
     }
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }

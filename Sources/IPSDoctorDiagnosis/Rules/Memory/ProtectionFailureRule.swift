@@ -49,7 +49,7 @@ package struct ProtectionFailureRule: DiagnosisRule {
       evidence.append(region)
       let words = region.detail.split(separator: " ", omittingEmptySubsequences: true)
       let protection = words.first { $0.prefilteredContains("/") && $0.count == 7 }
-      summary += " (region `\(TextScan.clip(region.detail, 120))`)"
+      summary += " (region \(CodeSpan.markdown(TextScan.clip(region.detail, 120))))"
       if access == "write", let protection, !protection.prefix(3).prefilteredContains("w") {
         summary += ": a write to read-only memory"
       }

@@ -76,11 +76,11 @@ package struct StackOverflowRule: DiagnosisRule {
       evidence.append(stated)
     } else if let guardLine {
       summary +=
-        ": the fault at \(fault.addressDisplay) is in the stack guard page (`\(TextScan.clip(guardLine.detail, 120))`)."
+        ": the fault at \(fault.addressDisplay) is in the stack guard page (\(CodeSpan.markdown(TextScan.clip(guardLine.detail, 120))))."
       evidence.append(guardLine)
     } else if let stackPointer {
       summary +=
-        ": the fault at \(fault.addressDisplay) is just below the stack pointer (`\(stackPointer.detail)`), where the stack had run out."
+        ": the fault at \(fault.addressDisplay) is just below the stack pointer (\(CodeSpan.markdown(stackPointer.detail))), where the stack had run out."
       evidence.append(stackPointer)
     } else {
       summary += "."

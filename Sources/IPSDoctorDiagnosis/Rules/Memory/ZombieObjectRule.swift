@@ -94,7 +94,7 @@ package struct ZombieObjectRule: DiagnosisRule {
       var evidence = [fault.subtypeEvidence].compactMap { $0 }
       evidence.append(runtime.evidence)
       var summary =
-        "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay) inside `\(runtime.name)` (\(runtime.evidence.path)): "
+        "The app crashed with \(context.exceptionDisplay) at \(fault.addressDisplay) inside \(CodeSpan.markdown(runtime.name)) (\(runtime.evidence.path)): "
       if runtime.isSwift {
         summary +=
           "the Swift runtime touched the reference count of an object whose memory had been freed, so the object was used after it was deallocated (often a data race on a reference or an `unowned(unsafe)`/`Unmanaged` reference)."
@@ -106,7 +106,7 @@ package struct ZombieObjectRule: DiagnosisRule {
           "the Objective-C runtime retained or released an object that had already been deallocated (over-released, or released by two threads)."
       }
       if let selector = Self.selector(in: context) {
-        summary += " The selector was `\(selector.detail)`."
+        summary += " The selector was \(CodeSpan.markdown(selector.detail))."
         evidence.append(selector)
       }
       if runtime.isFrame, let backtrace = context.crashedBacktrace, backtrace.frames.count > 1 {
@@ -128,7 +128,7 @@ package struct ZombieObjectRule: DiagnosisRule {
     }
     if let hit = UnrecognizedSelector.find(in: context), hit.receiverLooksUnrelated {
       var summary =
-        "`\(hit.method.display)`: an object of class `\(hit.receiver)` received `\(hit.selector)`, a message it has nothing to do with. The object the code meant was probably deallocated and a `\(hit.receiver)` now occupies its memory."
+        "\(CodeSpan.markdown(hit.method.display)): an object of class \(CodeSpan.markdown(hit.receiver)) received \(CodeSpan.markdown(hit.selector)), a message it has nothing to do with. The object the code meant was probably deallocated and a \(CodeSpan.markdown(hit.receiver)) now occupies its memory."
       var evidence = [hit.evidence]
       if let exception = LanguageException.find(in: context), let app = exception.appFrame(in: context) {
         summary += " The sender is \(DiagnosisContext.quote(app))."

@@ -48,7 +48,7 @@ package struct ForceResetRule: DiagnosisRule {
     let message = KernelPanicRule.panicMessage(headline)
     guard message == "btn_rst" || message.hasPrefix("btn_rst ") else { return nil }
     var summary = "The panic string is `btn_rst`: the user held the buttons to force a restart"
-    if let product = context.report.panic?.product { summary += " of `\(product)`" }
+    if let product = context.report.panic?.product { summary += " of \(CodeSpan.markdown(product))" }
     summary += ". This is not a kernel fault and not a crash of an app; the device was probably unresponsive before it."
     return finding(confidence: .definite, summary: summary, evidence: [Evidence("panicString", headline)])
   }

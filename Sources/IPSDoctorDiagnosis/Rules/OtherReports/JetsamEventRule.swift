@@ -79,7 +79,7 @@ package struct JetsamEventRule: DiagnosisRule {
       if let index = processes.firstIndex(where: { $0.name == largest }) {
         summary += " The largest process was \(analysis.describe(processes[index]))."
       } else {
-        summary += " The largest process was `\(largest)`."
+        summary += " The largest process was \(CodeSpan.markdown(largest))."
       }
     }
     // Indexes, not the processes with their offsets: `enumerated().filter` copies every killed
@@ -106,10 +106,10 @@ package struct JetsamEventRule: DiagnosisRule {
           summary += " `highwater`: \(meaning) — a system process, not the app."
         } else if count >= 3 {
           summary +=
-            " \(count) processes were killed for `\(reason)`: \(meaning); background processes killed "
+            " \(count) processes were killed for \(CodeSpan.markdown(reason)): \(meaning); background processes killed "
             + "this way are not the fault of the process."
         } else {
-          summary += " `\(reason)`: \(meaning)."
+          summary += " \(CodeSpan.markdown(reason)): \(meaning)."
         }
       }
     }

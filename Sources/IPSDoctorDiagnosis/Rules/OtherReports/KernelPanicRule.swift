@@ -78,7 +78,7 @@ package struct KernelPanicRule: DiagnosisRule {
     let panic = context.report.panic
     var evidence: [Evidence] = []
     var summary = "This is a kernel panic report: the operating system stopped and restarted"
-    if let product = panic?.product { summary += " on `\(product)`" }
+    if let product = panic?.product { summary += " on \(CodeSpan.markdown(product))" }
     if let build = panic?.build { summary += " running \(build)" }
     summary += "."
     if let headline = panic?.headline {
@@ -91,7 +91,7 @@ package struct KernelPanicRule: DiagnosisRule {
     var appPanicked = false
     if let task = panic?.panickedTask {
       evidence.append(Evidence("panicString (Panicked task)", task))
-      summary += " Panicked task: `\(task)`."
+      summary += " Panicked task: \(CodeSpan.markdown(task))."
       let names = [context.report.header.appName, context.report.processName].compactMap { $0 }
       appPanicked = names.contains(where: { task.prefilteredContains($0) })
     }

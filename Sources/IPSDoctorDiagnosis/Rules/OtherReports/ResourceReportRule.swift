@@ -74,7 +74,9 @@ package struct ResourceReportRule: DiagnosisRule {
       summary += " for \"\(value)\""
       evidence.append(Evidence(path, value))
     }
-    if let command = field("Command", json: ["procName", "process"]) { summary += " about `\(command.1)`" }
+    if let command = field("Command", json: ["procName", "process"]) {
+      summary += " about \(CodeSpan.markdown(command.1))"
+    }
     summary += ", measured by the system; it is not a crash report."
     if let guardException = GuardException(context) {
       summary += " It records an `EXC_GUARD` exception"

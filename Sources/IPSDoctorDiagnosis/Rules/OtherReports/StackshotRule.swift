@@ -56,10 +56,10 @@ package struct StackshotRule: DiagnosisRule {
       summary +=
         code.prefilteredContains("baaaaaad")
         ? " Exception code `0xbaaaaaad` means someone triggered it with the buttons; it is not a hang report."
-        : " Exception code `\(code)`."
+        : " Exception code \(CodeSpan.markdown(code))."
     }
     if let frontmost = stackshot?.frontmostProcesses, !frontmost.isEmpty {
-      summary += " Frontmost: " + frontmost.map { "`\($0)`" }.joined(separator: ", ") + "."
+      summary += " Frontmost: " + frontmost.map { "\(CodeSpan.markdown($0))" }.joined(separator: ", ") + "."
       evidence.append(Evidence("frontmostPids", frontmost.joined(separator: ", ")))
     }
     if let count = stackshot?.processCount { summary += " It covers \(count) processes." }

@@ -42,7 +42,7 @@ package struct SystemWatchdogReportRule: DiagnosisRule {
     var evidence: [Evidence] = [Evidence("bug_type", context.report.bugType?.rawValue ?? "409")]
     var summary = "This is a system watchdog report (bug_type 409), not an app crash."
     if let name = context.report.processName {
-      summary += " Process: `\(name)`."
+      summary += " Process: \(CodeSpan.markdown(name))."
       evidence.append(Evidence("procName", name))
     }
     let resource = context.report.resource

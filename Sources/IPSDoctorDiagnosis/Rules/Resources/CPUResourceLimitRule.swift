@@ -69,7 +69,7 @@ package struct CPUResourceLimitRule: DiagnosisRule {
     return resource.finding(
       of: self, context,
       opening:
-        "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype `\(resource.subtype)`)",
+        "\(context.processDisplayName) exceeded the system's CPU limit (`EXC_RESOURCE`, subtype \(CodeSpan.markdown(resource.subtype)))",
       notKilled: "This is a non-fatal report: the process was not killed.", fatalSeverity: .error)
   }
 

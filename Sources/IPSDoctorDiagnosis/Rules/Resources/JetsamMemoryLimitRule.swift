@@ -137,7 +137,7 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
       if let stated {
         evidence.append(Evidence(stated.path, stated.reason))
         summary =
-          "\(context.processDisplayName) was killed by jetsam for exceeding its memory limit (`\(stated.reason)`)."
+          "\(context.processDisplayName) was killed by jetsam for exceeding its memory limit (\(CodeSpan.markdown(stated.reason)))."
       } else {
         confidence = .likely
         summary =
@@ -150,7 +150,7 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
       summary += " The process is an app extension; extensions have much lower memory limits than apps."
     }
     if let thread = context.crashedThread ?? context.mainOrFirstThread, let app = context.firstAppFrame(on: thread) {
-      summary += " The app was in `\(app.detail)` (\(app.path)) when the limit was reached."
+      summary += " The app was in \(CodeSpan.markdown(app.detail)) (\(app.path)) when the limit was reached."
       evidence.append(app)
     }
     let nonFatal =

@@ -51,7 +51,7 @@ package struct JetsamSystemMemoryPressureRule: DiagnosisRule {
       JetsamAnalysis.systemPressureReasons.contains(stated.reason)
     else { return nil }
     let summary =
-      "Jetsam killed \(context.processDisplayName) for `\(stated.reason)`: the whole system was short of memory and it was chosen to free some. It did not exceed its own memory limit."
+      "Jetsam killed \(context.processDisplayName) for \(CodeSpan.markdown(stated.reason)): the whole system was short of memory and it was chosen to free some. It did not exceed its own memory limit."
     return finding(
       confidence: .definite, summary: summary,
       evidence: [Evidence("termination.namespace", "JETSAM"), Evidence(stated.path, stated.reason)])

@@ -64,7 +64,8 @@ struct ResourceException: Sendable {
     guard let thread = context.crashedThread else { return "" }
     if let app = context.firstAppFrame(on: thread) {
       evidence.append(app)
-      return " The reporting thread (thread \(thread.index)) was running the app's `\(app.detail)` (\(app.path))."
+      return
+        " The reporting thread (thread \(thread.index)) was running the app's \(CodeSpan.markdown(app.detail)) (\(app.path))."
     }
     let frames = context.topFrames(of: thread, limit: 2)
     guard !frames.isEmpty else { return "" }

@@ -48,7 +48,8 @@ package struct SwiftForceCastFailedRule: DiagnosisRule {
         ?? text.detail.prefilteredFirstRange(of: ") to '")
     {
       let to = text.detail[toRange.upperBound...].prefix { $0 != "'" }
-      summary = "A force cast (`as!`) to `\(to)` failed: the value was a `\(from)` (\(text.path))."
+      summary =
+        "A force cast (`as!`) to \(CodeSpan.markdown(to)) failed: the value was a \(CodeSpan.markdown(from)) (\(text.path))."
     } else if let text {
       summary = "A force cast (`as!`) failed: \"\(TextScan.clip(text.detail))\" (\(text.path))."
     } else {

@@ -57,7 +57,7 @@ package struct SwiftIndexOutOfRangeRule: DiagnosisRule {
       "A Swift collection was accessed outside its bounds: \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     if let file = failure.file, file.hasPrefix("Swift/") {
       summary +=
-        " The check is in the standard library (`\(failure.location ?? file)`); the bad index came from the app."
+        " The check is in the standard library (\(CodeSpan.markdown(failure.location ?? file))); the bad index came from the app."
     }
     var located = failure
     if let file = failure.file, file.hasPrefix("Swift/") { located.file = nil }

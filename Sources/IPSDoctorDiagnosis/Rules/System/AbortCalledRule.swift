@@ -232,7 +232,7 @@ package struct AbortCalledRule: DiagnosisRule {
         let path = backtrace.framePath(index)
         if !evidence.contains(where: { $0.path == path }) {
           let description = context.describe(frame)
-          summary += " The first frame of the app's own code is `\(description)` (\(path))."
+          summary += " The first frame of the app's own code is \(CodeSpan.markdown(description)) (\(path))."
           evidence.append(Evidence(path, description))
         }
       }

@@ -53,7 +53,7 @@ package struct BadSystemCallRule: DiagnosisRule {
         evidence += frames
       }
       if let app = context.firstAppFrame(on: thread), !evidence.contains(app) {
-        summary += " The call came from `\(app.detail)` (\(app.path))."
+        summary += " The call came from \(CodeSpan.markdown(app.detail)) (\(app.path))."
         evidence.append(app)
       }
     }

@@ -58,7 +58,8 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
       context.killedSentence(match)
       + ": it held a file lock or a SQLite database lock when it was suspended."
     if let frame = AllThreadSymbols(context).firstFrame(containingFirstOf: Self.lockFrames, in: context)?.evidence {
-      summary += " A thread was in file or database code at the time: `\(frame.detail)` (\(frame.path))."
+      summary +=
+        " A thread was in file or database code at the time: \(CodeSpan.markdown(frame.detail)) (\(frame.path))."
       evidence.append(frame)
     } else {
       summary +=
@@ -71,7 +72,7 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
       if !files.isEmpty {
         summary +=
           " The locked file" + (files.count > 1 ? "s were " : " was ")
-          + files.prefix(3).map { "`\($0)`" }.joined(separator: ", ") + "."
+          + files.prefix(3).map { "\(CodeSpan.markdown($0))" }.joined(separator: ", ") + "."
         if files.contains(where: { $0.prefilteredContains("/Shared/AppGroup/") }) {
           summary += " It is in an App Group container, shared with the app's extensions."
         }

@@ -153,15 +153,15 @@ package struct LibdispatchClientBugRule: DiagnosisRule {
     if message.prefilteredContains("Block was expected to execute on queue"),
       let queue = message.textFollowing("queue [", upTo: ["]", " "])
     {
-      summary += " The required queue is `\(queue)`."
+      summary += " The required queue is \(CodeSpan.markdown(queue))."
     }
     if let backtrace = context.crashedBacktrace {
       if let (index, frame) = context.firstAppFrame(in: backtrace) {
         let item = Evidence(backtrace.framePath(index), context.describe(frame))
-        summary += " The app called libdispatch from `\(item.detail)` (\(item.path))."
+        summary += " The app called libdispatch from \(CodeSpan.markdown(item.detail)) (\(item.path))."
         evidence.append(item)
       } else if let top = context.topFrames(of: backtrace.thread ?? CrashThread(index: 0), limit: 2).first {
-        summary += " The crashed thread was in `\(top.detail)` (\(top.path))."
+        summary += " The crashed thread was in \(CodeSpan.markdown(top.detail)) (\(top.path))."
         evidence.append(top)
       }
     }

@@ -98,7 +98,7 @@ package struct SelfRaisedSignalRule: DiagnosisRule {
     let caller = context.appFrameEvidence(in: backtrace, from: index) ?? context.frameEvidence(backtrace, index)
     let senderEvidence = context.frameEvidence(backtrace, index - 1)
     var summary =
-      "The app sent itself `\(signal)`: `\(sender)` (\(senderEvidence.path)) was called from the app's \(DiagnosisContext.quote(caller))"
+      "The app sent itself \(CodeSpan.markdown(signal)): \(CodeSpan.markdown(sender)) (\(senderEvidence.path)) was called from the app's \(DiagnosisContext.quote(caller))"
     summary +=
       ", and no memory fault or exception came before it. Unless that frame is a crash reporter re-raising a signal it caught, the app crashed on purpose or passed the wrong signal or pid."
     if let thread = context.crashedThreadDisplay { summary += " It happened on \(thread)." }

@@ -81,7 +81,8 @@ package struct TerminatedBySignalRule: DiagnosisRule {
     var evidence = [Evidence("exception.signal", signal)]
     var summary = "\(context.processDisplayName) did not crash: it received \(meaning)."
     if let termination = context.report.termination, let sender = termination.byProc {
-      summary += " The signal came from `\(sender)`" + (termination.byPid.map { " (pid \($0))" } ?? "") + "."
+      summary +=
+        " The signal came from \(CodeSpan.markdown(sender))" + (termination.byPid.map { " (pid \($0))" } ?? "") + "."
       evidence.append(Evidence("termination.byProc", sender))
     }
     return finding(confidence: .likely, summary: summary, evidence: evidence)

@@ -77,7 +77,7 @@ package struct VoIPPushWithoutCallKitRule: DiagnosisRule {
       bridge.detail.prefilteredContains("pushRegistry")
     {
       evidence.append(bridge)
-      summary += " The delegate method `\(bridge.detail)` (\(bridge.path)) is on the stack"
+      summary += " The delegate method \(CodeSpan.markdown(bridge.detail)) (\(bridge.path)) is on the stack"
       summary +=
         bridge.detail.prefilteredContains("@objc closure")
         ? "; it is the compiler's bridge for an `async` implementation, which reports the call too late." : "."

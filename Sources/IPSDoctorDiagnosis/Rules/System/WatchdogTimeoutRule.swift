@@ -75,7 +75,7 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
 
     var summary = "The system watchdog killed \(context.processDisplayName) with \(match.phrase)"
     if let event = details.event {
-      summary += " during the `\(event)` event: \(Self.meaning(of: event))"
+      summary += " during the \(CodeSpan.markdown(event)) event: \(Self.meaning(of: event))"
     } else {
       summary += ": its main thread did not respond in time"
     }
@@ -95,7 +95,7 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
         evidence += frames
       }
       if let app = context.firstAppFrame(on: thread) {
-        summary += " The first frame of the app's own code there is `\(app.detail)` (\(app.path))."
+        summary += " The first frame of the app's own code there is \(CodeSpan.markdown(app.detail)) (\(app.path))."
         if !evidence.contains(app) { evidence.append(app) }
       }
     }
