@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import IPSDoctorCLI
+@testable import IPSDoctorJSON
+@testable import IPSDoctorSupport
+
+/// What spans messages: the client's roots, cancellation, and the real executable on a pipe.
+@Suite struct MCPSessionTests {
+  static func fileURI(_ path: String) -> String {
+    "file://" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+  }
+
+  @Test("A client with roots is asked roots/list after initialized; paths outside them are refused")
+  func rootsConfine() throws {
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let root = folder.appendingPathComponent("My Root")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Fixtures.url("reports/async-bridge-didreceive-simplified-symbols.ips"),
+      to: root.appendingPathComponent("inside.ips"))
+    // A link inside the root to a report outside it.
+    let outside = folder.appendingPathComponent("outside.ips")
+    try FileManager.default.copyItem(at: Fixtures.url("reports/invalid-address.ips"), to: outside)
+    try FileManager.default.createSymbolicLink(
+      atPath: root.appendingPathComponent("link-out.ips").path, withDestinationPath: outside.path)
+
+    let answer =
+      #"{"jsonrpc":"2.0","id":"ips-doctor-roots-1","result":{"roots":[{"uri":\#(MCPTest.quoted(Self.fileURI(root.path))),"name":"r"}]}}"#
+    let session = MCPTest.run([
+      MCPTest.initialize(roots: true), MCPTest.initialized, answer,
+      MCPTest.call(id: 1, "diagnose", #"{"path":\#(MCPTest.quoted(root.appendingPathComponent("inside.ips").path))}"#),
+      MCPTest.call(id: 2, "diagnose", #"{"path":\#(MCPTest.quoted(outside.path))}"#),
+      MCPTest.call(
+        id: 3, "diagnose", #"{"path":\#(MCPTest.quoted(root.appendingPathComponent("link-out.ips").path))}"#),
+      MCPTest.call(id: 4, "triage", #"{"paths":[\#(MCPTest.quoted(root.path))]}"#),
+      MCPTest.call(id: 5, "check_source", #"{"paths":["Fixtures/swift"]}"#),
+    ])
+    let request = session.messages.first { $0["method"] == .string("roots/list") }
+    #expect(request?["id"] == .string("ips-doctor-roots-1"))
+    #expect(session.isError(1) == false)
+    #expect(session.isError(2) == true)
+    #expect(session.text(2).contains("outside the roots"))
+    #expect(session.isError(3) == true)
+    // The folder's link out is skipped, not read: one report, and a notice.
+    #expect(session.structured(4)?["summary"]?["reports"] == .int(1))
+    let notices = session.structured(4)?["notices"]?.arrayValue ?? []
+    #expect(notices.contains { ($0["message"]?.stringValue ?? "").contains("outside the roots") })
+    #expect(session.isError(5) == true)
+  }
+
+  @Test("A client that declares roots but never answers gets tool errors, not a hang")
+  func rootsNeverAnswered() {
+    let session = MCPTest.run([
+      MCPTest.initialize(roots: true), MCPTest.initialized,
+      MCPTest.call(id: 1, "diagnose", #"{"path":"\#(MCPTest.founding)"}"#),
+      MCPTest.call(id: 2, "list_rules", "{}"),
+    ])
+    #expect(session.isError(1) == true)
+    #expect(session.isError(2) == false)
+  }
+
+  @Test("file: URIs are decoded; other schemes and remote hosts are not roots")
+  func fileURIs() {
+    #expect(MCPFileAccess.path(fromFileURI: "file:///Users/a/My%20App") == PathName("/Users/a/My App"))
+    #expect(MCPFileAccess.path(fromFileURI: "file://localhost/tmp") == PathName("/tmp"))
+    #expect(MCPFileAccess.path(fromFileURI: "https://example.com/x") == nil)
+    #expect(MCPFileAccess.path(fromFileURI: "file://server/share") == nil)
+    #expect(MCPFileAccess.path(fromFileURI: "file:///a%2") == nil)
+    #expect(MCPFileAccess.contains(PathName("/a/b"), PathName("/a/b/c")))
+    #expect(!MCPFileAccess.contains(PathName("/a/b"), PathName("/a/bc")))
+    #expect(MCPFileAccess.contains(PathName("/"), PathName("/x")))
+  }
+
+  @Test("notifications/cancelled stops a running triage: no response for it, and serving goes on")
+  func cancellation() throws {
+    let feed = MCPFeed()
+    let output = MCPTest.Output()
+    final class Box: @unchecked Sendable { var server: MCPServer? }
+    let box = Box()
+    let server = MCPServer(
+      workingDirectory: MCPTest.root, jobs: 1,
+      write: { line in
+        output.append(line)
+        // At the first progress of call 7, the client cancels it; the tool goes on only once the
+        // server has read the cancellation, so the test does not race the triage.
+        if line.contains("notifications/progress")
+          && output.all.filter({ $0.contains("notifications/progress") }).count == 1
+        {
+          feed.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"test"}}"#)
+          for _ in 0..<2000 where box.server?.hasCancelled(.number(7)) != true { usleep(5000) }
+          feed.send(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)
+          feed.close()
+        }
+        return true
+      }, log: { output.log($0) })
+    box.server = server
+    feed.send(MCPTest.initialize())
+    feed.send(
+      MCPTest.call(
+        id: 7, "triage", #"{"paths":["Fixtures/reports","Fixtures/reports"]}"#, meta: #"{"progressToken":7}"#))
+    #expect(server.serve(feed))
+    let session = MCPTest.Session(messages: MCPTest.parse(output.all), log: output.log, served: true)
+    #expect(session.response(7) == nil)
+    #expect(session.messages.filter { $0["method"] == .string("notifications/progress") }.count == 1)
+    #expect(session.response(8)?["result"] != nil)
+    #expect(!server.hasCancelled(.number(7)))
+  }
+
+  @Test("The real executable serves over a pipe: stdout carries only protocol messages")
+  func executableOverPipe() throws {
+    guard ProcessTest.available, let executable = ProcessTest.executable else { return }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["mcp"]
+    process.currentDirectoryURL = Fixtures.root
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let lines = [
+      MCPTest.initialize(), MCPTest.initialized, #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+      MCPTest.call(id: 2, "diagnose", #"{"path":"\#(MCPTest.founding)"}"#), "{oops",
+      #"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+    ]
+    input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+    try input.fileHandleForWriting.close()
+    let written = output.fileHandleForReading.readDataToEndOfFile()
+    _ = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let text = String(decoding: written, as: UTF8.self)
+    let messages = MCPTest.parse(text.split(separator: "\n", omittingEmptySubsequences: true).map { $0 + "\n" })
+    #expect(messages.count == 5)
+    let session = MCPTest.Session(messages: messages, log: "", served: true)
+    #expect(session.response(1)?["result"]?["tools"]?.arrayValue?.count == 6)
+    #expect(session.structured(2)?["diagnoses"]?[0]?["rule"] == .string("async-bridge-completion-off-main"))
+    #expect(session.errorCode(nil) == -32700)
+    #expect(session.response(3)?["result"] != nil)
+  }
+
+  @Test("The command line: mcp takes no argument, and serves a CLIIO's standard input")
+  func commandLine() {
+    #expect(CLITest.run(["mcp", "extra"]).status == .usage)
+    let io = CapturedIO(
+      input: Array((MCPTest.initialize() + "\n" + #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n").utf8))
+    let run = CLITest.run(["mcp"], io: io)
+    #expect(run.status == .success)
+    #expect(run.stdout.split(separator: "\n").count == 2)
+    #expect(CLITest.run(["help", "mcp"]).stdout.contains("Model Context Protocol"))
+  }
+
+  @Test("The official MCP Python SDK lists the tools and calls diagnose, triage and check_source")
+  func pythonSDK() throws {
+    guard ProcessTest.available, let executable = ProcessTest.executable else { return }
+    let environment = ProcessInfo.processInfo.environment
+    let python = environment["IPS_DOCTOR_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 } ?? "/work/venv-mcp/bin/python"
+    guard FileManager.default.isExecutableFile(atPath: python) else { return }
+    // Skipped cleanly when the interpreter has no `mcp` package.
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: python)
+    probe.arguments = ["-c", "import mcp.client.stdio"]
+    probe.standardOutput = FileHandle.nullDevice
+    probe.standardError = FileHandle.nullDevice
+    try probe.run()
+    probe.waitUntilExit()
+    guard probe.terminationStatus == 0 else { return }
+
+    let script = Fixtures.root.appendingPathComponent("Tests/IPSDoctorCoreTests/Resources/mcp_sdk_client.py").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [script, executable, Fixtures.root.path]
+    process.currentDirectoryURL = Fixtures.root
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(text)")
+    #expect(text.contains("diagnose: async-bridge-completion-off-main"))
+    #expect(text.contains("ok"))
+  }
+}
