@@ -72,6 +72,8 @@ struct MCPLineReader<Source: MCPByteSource> {
   private var source: Source
   let limit: Int
   private var pending: [UInt8] = []
+  /// Where the next line starts in `pending` (the bytes before it were returned).
+  private var start = 0
   /// Where to look for the next line feed in `pending`.
   private var searched = 0
   private var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -86,27 +88,32 @@ struct MCPLineReader<Source: MCPByteSource> {
     var dropped = 0  // bytes of an over-long line dropped so far
     while true {
       if let newline = pending[searched...].firstIndex(of: 0x0A) {
-        var line = Array(pending[..<newline])
-        pending.removeSubrange(...newline)
-        searched = 0
+        let line = pending[start..<newline]
+        start = newline + 1
+        searched = start
         if dropped > 0 || line.count > limit { return .tooLong(dropped + line.count) }
-        if line.last == 0x0D { line.removeLast() }
-        if line.isEmpty { continue }  // blank lines between messages carry nothing
-        return .message(line)
+        guard let message = Self.message(line) else { continue }  // a blank line carries nothing
+        return .message(message)
       }
       searched = pending.count
-      if pending.count > limit {
-        dropped += pending.count
+      if pending.count - start > limit {
+        dropped += pending.count - start
         pending.removeAll(keepingCapacity: false)
-        searched = 0
+        (start, searched) = (0, 0)
       }
       if ended {
-        guard !pending.isEmpty || dropped > 0 else { return .end }
-        let line = pending
+        let line = pending[start...]
         pending = []
-        searched = 0
+        (start, searched) = (0, 0)
         if dropped > 0 || line.count > limit { return .tooLong(dropped + line.count) }
-        return .message(line)
+        guard let message = Self.message(line) else { return .end }
+        return .message(message)
+      }
+      // The lines already returned go before more is read: each byte is moved at most once a read.
+      if start > 0 {
+        pending.removeSubrange(..<start)
+        searched -= start
+        start = 0
       }
       let count = chunk.withUnsafeMutableBytes { source.read(into: $0) }
       if count < 0 { return .failed }
@@ -116,5 +123,12 @@ struct MCPLineReader<Source: MCPByteSource> {
         pending.append(contentsOf: chunk[..<count])
       }
     }
+  }
+
+  /// The line without a carriage return at its end; `nil` when nothing is left.
+  private static func message(_ line: ArraySlice<UInt8>) -> [UInt8]? {
+    var line = line
+    if line.last == 0x0D { line = line.dropLast() }
+    return line.isEmpty ? nil : Array(line)
   }
 }

@@ -67,6 +67,9 @@ enum MCPSymbolicateTool {
       reportPath = physical
     } else {
       bytes = Array((text ?? "").utf8)
+      guard bytes.count <= Options.defaultMaxSize else {
+        throw MCPToolFailure("the text is \(ByteCount.describe(Int64(bytes.count))), over the limit of 64 MiB")
+      }
       display = "<text>"
     }
     let report: CrashReport
@@ -106,7 +109,7 @@ enum MCPSymbolicateTool {
         for frame in group {
           listed += 1
           guard frames.count < frameLimit else { continue }
-          frames.append(json(frame, thread: thread, index: frames.count))
+          frames.append(json(frame, thread: thread))
         }
       }
     }
@@ -159,7 +162,7 @@ enum MCPSymbolicateTool {
     return MCPToolResult(text: lines.joined(separator: "\n"), structured: structured)
   }
 
-  private static func json(_ frame: Frame, thread: Int?, index: Int) -> JSONValue {
+  private static func json(_ frame: Frame, thread: Int?) -> JSONValue {
     .object([
       "thread": .optional(thread),
       "image": .optional(frame.imageName),

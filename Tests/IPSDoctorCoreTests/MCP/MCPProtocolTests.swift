@@ -142,6 +142,14 @@ import Testing
     #expect(session.response(5)?["result"] != nil)
   }
 
+  @Test("Ten thousand pings in a few reads are answered, each once, in order")
+  func manyMessages() {
+    let pings = (1...10_000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }
+    let session = MCPTest.run([MCPTest.initialize()] + pings, pieceSize: 1 << 16)
+    let ids = session.messages.compactMap { $0["id"]?.numberValue?.int }
+    #expect(ids == Array(0...10_000))
+  }
+
   @Test("The line reader drops an over-long line a read at a time: memory stays near the limit")
   func lineReaderBounds() {
     let input = Array(String(repeating: "y", count: 10_000).utf8) + [0x0A] + Array("{}\n".utf8)
