@@ -55,7 +55,7 @@ struct MemorySource: MCPByteSource {
 
 /// Splits the input into messages, one a line (MCP's stdio transport: newline-delimited JSON, no
 /// line feed inside a message). A line longer than `limit` bytes is not kept: its bytes are
-/// dropped as they arrive (memory stays within `limit` plus one read), and the reader says how
+/// dropped as they arrive (memory stays within about twice `limit`), and the reader says how
 /// long it was, so the server can refuse it and go on with the next line.
 struct MCPLineReader<Source: MCPByteSource> {
   enum Line: Equatable {
@@ -87,7 +87,7 @@ struct MCPLineReader<Source: MCPByteSource> {
   mutating func next() -> Line {
     var dropped = 0  // bytes of an over-long line dropped so far
     while true {
-      if let newline = pending[searched...].firstIndex(of: 0x0A) {
+      if let newline = pending.withUnsafeBufferPointer({ ByteSearch.firstIndex(of: 0x0A, in: $0, from: searched) }) {
         let line = pending[start..<newline]
         start = newline + 1
         searched = start
