@@ -36,6 +36,10 @@ import Testing
         id: 3, "diagnose", #"{"path":\#(MCPTest.quoted(root.appendingPathComponent("link-out.ips").path))}"#),
       MCPTest.call(id: 4, "triage", #"{"paths":[\#(MCPTest.quoted(root.path))]}"#),
       MCPTest.call(id: 5, "check_source", #"{"paths":["Fixtures/swift"]}"#),
+      MCPTest.call(
+        id: 6, "diagnose",
+        #"{"path":\#(MCPTest.quoted(root.appendingPathComponent("inside.ips").path)),"dsym":[\#(MCPTest.quoted(outside.path))]}"#
+      ),
     ])
     let request = session.messages.first { $0["method"] == .string("roots/list") }
     #expect(request?["id"] == .string("ips-doctor-roots-1"))
@@ -48,6 +52,8 @@ import Testing
     let notices = session.structured(4)?["notices"]?.arrayValue ?? []
     #expect(notices.contains { ($0["message"]?.stringValue ?? "").contains("outside the roots") })
     #expect(session.isError(5) == true)
+    #expect(session.isError(6) == true)
+    #expect(session.text(6).hasPrefix("dsym"))
   }
 
   @Test("A client that declares roots but never answers gets tool errors, not a hang")

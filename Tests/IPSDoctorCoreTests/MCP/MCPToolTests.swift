@@ -118,8 +118,15 @@ import Testing
   @Test("symbolicate without a dSYM says nothing matched and names the app image still unsymbolicated")
   func symbolicateWithoutDSYM() throws {
     let session = Self.session([
-      MCPTest.call(id: 1, "symbolicate", #"{"path":"Fixtures/reports/async-bridge-didreceive-unsymbolicated.ips"}"#)
+      MCPTest.call(id: 1, "symbolicate", #"{"path":"Fixtures/reports/async-bridge-didreceive-unsymbolicated.ips"}"#),
+      MCPTest.call(id: 2, "symbolicate", #"{"path":"Fixtures/reports/gone.ips"}"#),
+      MCPTest.call(id: 3, "symbolicate", #"{"text":"not a report"}"#),
+      MCPTest.call(id: 4, "symbolicate", #"{"dsym":["x.dSYM"]}"#),
     ])
+    #expect(session.isError(2) == true)
+    #expect(session.text(2).contains("gone.ips"))
+    #expect(session.isError(3) == true)
+    #expect(session.errorCode(4) == -32602)
     let structured = try #require(session.structured(1))
     #expect(structured["symbolicatedFrames"] == .int(0))
     #expect((structured["unsymbolicatedAppImages"]?.arrayValue ?? []).count >= 1)
@@ -152,13 +159,18 @@ import Testing
     let session = Self.session([
       MCPTest.call(id: 1, "check_source", #"{"paths":["Fixtures/swift/founding-crash-plain-class.swift"]}"#),
       MCPTest.call(id: 2, "check_source", #"{"paths":["Fixtures/swift/none.swift"]}"#),
+      MCPTest.call(id: 3, "check_source", #"{"paths":["Fixtures/swift"],"defaultIsolation":"nonisolated"}"#),
     ])
+    let swiftFiles = Fixtures.files(in: "swift", extensions: ["swift"]).count
+    #expect(session.structured(3)?["filesScanned"] == .int(swiftFiles))
+    let folderFindings = session.structured(3)?["findings"]?.arrayValue ?? []
     let findings = session.structured(1)?["findings"]?.arrayValue ?? []
     #expect(!findings.isEmpty)
     #expect(findings.allSatisfy { $0["rule"] == .string("async-delegate-completion-off-main") })
     #expect(findings.allSatisfy { ($0["line"]?.numberValue?.int ?? 0) > 0 && !($0["fix"]?.stringValue ?? "").isEmpty })
     #expect(session.text(1).contains("fix:"))
     #expect(session.isError(2) == true)
+    #expect(folderFindings.count > findings.count)
   }
 
   @Test("explain_rule explains a rule and suggests a near id; list_rules lists the catalog")
