@@ -24,9 +24,11 @@ enum MCPProtocol {
 /// exactly one response, except a tool call the client cancelled, which gets none; no tool writes
 /// a file.
 final class MCPServer: @unchecked Sendable {
-  /// Writes one line (a message and its line feed); `false` when it could not be written.
+  /// Writes one line (a message and its line feed); `false` when it could not be written. Called
+  /// only with `writing` held.
   private let write: (String) -> Bool
-  /// A line for the log (standard error).
+  /// A line for the log (standard error); called from the reader and the worker alike, so it must
+  /// write each line whole in one call.
   private let log: (String) -> Void
   private let workingDirectory: PathName
   private let jobs: Int
