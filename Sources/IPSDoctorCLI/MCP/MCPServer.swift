@@ -117,11 +117,13 @@ final class MCPServer: @unchecked Sendable {
         break reading
       }
     }
+    // The locks are never held together (a `write` may consult the state).
+    let outputFailed = hasOutputFailed
     state.locked {
       inputEnded = true
       if roots == .pending { roots = .unavailable("the input ended before the client answered roots/list") }
       // Output that fails ends the session: what is queued would be answered to no one.
-      if hasOutputFailed { queue.removeAll() }
+      if outputFailed { queue.removeAll() }
       state.broadcast(Self.workArrived)
       state.broadcast(Self.rootsSettled)
     }
@@ -204,6 +206,8 @@ final class MCPServer: @unchecked Sendable {
       guard protocolVersion == nil else { return false }
       protocolVersion = version
       clientDeclaresRoots = declaresRoots
+      // Until the client answers roots/list (asked once it says it is initialized), no file is read.
+      if declaresRoots { roots = .pending }
       return true
     }
     guard first else { throw JSONRPCError(.invalidRequest, "the server is already initialized") }

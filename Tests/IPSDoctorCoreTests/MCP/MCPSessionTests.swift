@@ -65,6 +65,12 @@ import Testing
     ])
     #expect(session.isError(1) == true)
     #expect(session.isError(2) == false)
+    // Nor does a client that declares roots and calls a tool before it says it is initialized.
+    let early = MCPTest.run([
+      MCPTest.initialize(roots: true), MCPTest.call(id: 1, "diagnose", #"{"path":"\#(MCPTest.founding)"}"#),
+    ])
+    #expect(early.isError(1) == true)
+    #expect(early.text(1).contains("roots"))
   }
 
   @Test("file: URIs are decoded; other schemes and remote hosts are not roots")
