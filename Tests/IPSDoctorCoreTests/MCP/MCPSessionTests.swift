@@ -166,7 +166,7 @@ import Testing
     #expect(CLITest.run(["help", "mcp"]).stdout.contains("Model Context Protocol"))
   }
 
-  @Test("The official MCP Python SDK lists the tools and calls diagnose, triage and check_source")
+  @Test("The official MCP Python SDK lists the tools, calls diagnose, triage and check_source, and declares roots")
   func pythonSDK() throws {
     guard ProcessTest.available, let executable = ProcessTest.executable else { return }
     let environment = ProcessInfo.processInfo.environment
@@ -195,6 +195,7 @@ import Testing
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(text)")
     #expect(text.contains("diagnose: async-bridge-completion-off-main"))
+    #expect(text.contains("roots: 'Fixtures/swift' is outside the roots"))
     #expect(text.contains("ok"))
   }
 }

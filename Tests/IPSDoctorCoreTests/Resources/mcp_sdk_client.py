@@ -5,9 +5,11 @@ Prints one line per check and `ok` at the end; exits 1 on the first check that f
 """
 
 import asyncio
+import os
 import sys
+import urllib.parse
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 
@@ -63,7 +65,25 @@ async def main(executable, root):
 
             result = await session.call_tool("diagnose", {"path": "Fixtures/reports/not-there.ips"})
             check(field(result, "is_error", "isError"), "a missing report is a tool error")
-            print("ok")
+
+    # A client with roots: the server asks for them and reads nothing outside.
+    reports = os.path.realpath(os.path.join(root, "Fixtures", "reports"))
+
+    async def list_roots(context):
+        uri = "file://" + urllib.parse.quote(reports)
+        return types.ListRootsResult(roots=[types.Root(uri=uri, name="reports")])
+
+    async with stdio_client(server) as (read, write):
+        async with ClientSession(read, write, list_roots_callback=list_roots) as session:
+            await session.initialize()
+            result = await session.call_tool(
+                "diagnose", {"path": "Fixtures/reports/async-bridge-didreceive-simplified-symbols.ips"}
+            )
+            check(not field(result, "is_error", "isError"), "diagnose inside the roots: %s" % result.content)
+            result = await session.call_tool("check_source", {"paths": ["Fixtures/swift"]})
+            check(field(result, "is_error", "isError"), "check_source outside the roots must be refused")
+            print("roots: " + result.content[0].text)
+    print("ok")
 
 
 if __name__ == "__main__":
