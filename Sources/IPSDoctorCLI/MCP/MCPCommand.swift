@@ -2,8 +2,8 @@ import IPSDoctorBatch
 import IPSDoctorSupport
 
 /// `ips-doctor mcp`: the Model Context Protocol server on standard input and output (see
-/// ``MCPServer``). Exit 0 when the client closed standard input, 65 when it could not be read, 73
-/// when standard output could not be written.
+/// ``MCPServer``). Exit 0 when the client closed standard input, 73 when standard output could
+/// not be written, 65 when standard input could not be read.
 struct MCPCommand<IO: CLIIO> {
   let io: IO
 
@@ -33,6 +33,7 @@ struct MCPCommand<IO: CLIIO> {
         return .dataError
       }
     }
-    return served ? .success : .dataError
+    if served { return .success }
+    return server.hasOutputFailed ? .cannotCreate : .dataError
   }
 }

@@ -131,7 +131,8 @@ final class MCPServer: @unchecked Sendable {
     return !readFailed && !hasOutputFailed
   }
 
-  private var hasOutputFailed: Bool { writing.locked { outputFailed } }
+  /// Whether a message could not be written (the session ended there).
+  var hasOutputFailed: Bool { writing.locked { outputFailed } }
 
   // MARK: Messages
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IPSDoctorBatch
 @testable import IPSDoctorCLI
 @testable import IPSDoctorJSON
 @testable import IPSDoctorSupport
@@ -153,6 +154,28 @@ import Testing
     #expect(session.structured(2)?["diagnoses"]?[0]?["rule"] == .string("async-bridge-completion-off-main"))
     #expect(session.errorCode(nil) == -32700)
     #expect(session.response(3)?["result"] != nil)
+  }
+
+  @Test("Standard output that cannot be written ends the server with 73; empty input ends it with 0")
+  func executableExitStatus() throws {
+    guard ProcessTest.available else { return }
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let input = folder.appendingPathComponent("messages.jsonl").path
+    try Data((MCPTest.initialize() + "\n" + #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n").utf8)
+      .write(to: URL(fileURLWithPath: input))
+    let mcp = [Array("mcp".utf8)]
+    // A file that cannot grow past 512 bytes fails as a full disk does.
+    let limited = try ProcessTest.run(
+      mcp, in: folder.path, stdin: .file(input, flags: O_RDONLY),
+      stdout: .file(folder.appendingPathComponent("out").path, flags: O_WRONLY | O_CREAT | O_TRUNC), fileSizeLimit: 1)
+    #expect(limited.status == ExitCode.cannotCreate.rawValue, "\(limited.stderr)")
+    #expect(limited.stderr.contains("standard output could not be written"))
+    let closed = try ProcessTest.run(mcp, in: folder.path, stdin: .file(input, flags: O_RDONLY), stdout: .closed)
+    #expect(closed.status == ExitCode.cannotCreate.rawValue)
+    let empty = try ProcessTest.run(mcp, in: folder.path)
+    #expect(empty.status == 0)
+    #expect(empty.stderr.isEmpty)
   }
 
   @Test("The command line: mcp takes no argument, and serves a CLIIO's standard input")
