@@ -51,8 +51,10 @@ final class MCPServer: @unchecked Sendable {
   private var runsInline = false
   private var requestCounter = 0
 
-  /// Held while a message is written.
+  /// Held while a message is written. The state lock may be taken inside it (a write may consult
+  /// the state), never the other way round, so the reader never waits for a write to end.
   private let writing = Monitor(conditions: 0)
+  /// A message could not be written (under `state`).
   private var outputFailed = false
 
   enum Roots: Equatable {
@@ -117,8 +119,6 @@ final class MCPServer: @unchecked Sendable {
         break reading
       }
     }
-    // The locks are never held together (a `write` may consult the state).
-    let outputFailed = hasOutputFailed
     state.locked {
       inputEnded = true
       if roots == .pending { roots = .unavailable("the input ended before the client answered roots/list") }
@@ -132,7 +132,7 @@ final class MCPServer: @unchecked Sendable {
   }
 
   /// Whether a message could not be written (the session ended there).
-  var hasOutputFailed: Bool { writing.locked { outputFailed } }
+  var hasOutputFailed: Bool { state.locked { outputFailed } }
 
   // MARK: Messages
 
@@ -374,9 +374,9 @@ final class MCPServer: @unchecked Sendable {
   func send(_ message: JSONValue) {
     let line = JSONRPCOutgoing.line(message)
     writing.locked {
-      guard !outputFailed else { return }
+      guard !hasOutputFailed else { return }
       if !write(line) {
-        outputFailed = true
+        state.locked { outputFailed = true }
         log("standard output could not be written: stopping")
       }
     }

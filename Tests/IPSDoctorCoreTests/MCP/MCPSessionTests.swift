@@ -86,7 +86,7 @@ import Testing
     #expect(MCPFileAccess.contains(PathName("/"), PathName("/x")))
   }
 
-  @Test("notifications/cancelled stops a running triage: no response for it, and serving goes on")
+  @Test("notifications/cancelled stops a running triage and drops a queued call: no response, serving goes on")
   func cancellation() throws {
     let feed = MCPFeed()
     let output = MCPTest.Output()
@@ -102,7 +102,14 @@ import Testing
           && output.all.filter({ $0.contains("notifications/progress") }).count == 1
         {
           feed.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"test"}}"#)
-          for _ in 0..<2000 where box.server?.hasCancelled(.number(7)) != true { usleep(5000) }
+          feed.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#)
+          var waited = 0
+          while waited < 2000,
+            box.server?.hasCancelled(.number(7)) != true || box.server?.hasCancelled(.number(9)) != true
+          {
+            usleep(5000)
+            waited += 1
+          }
           feed.send(#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)
           feed.close()
         }
@@ -110,12 +117,13 @@ import Testing
       }, log: { output.log($0) })
     box.server = server
     feed.send(MCPTest.initialize())
-    feed.send(
-      MCPTest.call(
-        id: 7, "triage", #"{"paths":["Fixtures/reports","Fixtures/reports"]}"#, meta: #"{"progressToken":7}"#))
+    feed.send(MCPTest.call(id: 7, "triage", #"{"paths":["Fixtures/reports"]}"#, meta: #"{"progressToken":7}"#))
+    // Queued behind the triage, and cancelled before it starts.
+    feed.send(MCPTest.call(id: 9, "diagnose", #"{"path":"\#(MCPTest.founding)"}"#))
     #expect(server.serve(feed))
     let session = MCPTest.Session(messages: MCPTest.parse(output.all), log: output.log, served: true)
     #expect(session.response(7) == nil)
+    #expect(session.response(9) == nil)
     #expect(session.messages.filter { $0["method"] == .string("notifications/progress") }.count == 1)
     #expect(session.response(8)?["result"] != nil)
     #expect(!server.hasCancelled(.number(7)))
