@@ -30,6 +30,7 @@ public func ipsDoctorFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     }
     #if !FUZZ_READER_ONLY
       FuzzOutput.checkEveryFormat(bytes)
+      FuzzMCP.run(bytes)
     #endif
     return 0
   #endif
@@ -60,6 +61,36 @@ enum FuzzSwift {
 
   static func fail(_ message: String) -> Never {
     fatalError("check or merge invariant broken: " + message)
+  }
+}
+
+/// The input as messages to `ips-doctor mcp`, after a handshake whose client confines the server
+/// to a root that does not exist (so no tool reads a file): every line the server writes must be
+/// one JSON value, and the server must end when its input does.
+enum FuzzMCP {
+  static let handshake =
+    #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}}}}"#
+    + "\n" + #"{"jsonrpc":"2.0","method":"notifications/initialized"}"# + "\n"
+    + #"{"jsonrpc":"2.0","id":"ips-doctor-roots-1","result":{"roots":[{"uri":"file:///nonexistent-ips-doctor-fuzz-root"}]}}"#
+    + "\n"
+
+  static func run(_ bytes: [UInt8]) {
+    final class Lines: @unchecked Sendable {
+      var lines: [String] = []
+    }
+    let written = Lines()
+    let server = MCPServer(
+      workingDirectory: PathName("/nonexistent-ips-doctor-fuzz-root"), jobs: 1, messageLimit: 1 << 20,
+      write: { line in
+        written.lines.append(line)
+        return true
+      }, log: { _ in })
+    _ = server.serve(MemorySource(Array(handshake.utf8) + bytes))
+    for line in written.lines {
+      guard line.hasSuffix("\n"), !line.dropLast().contains("\n"),
+        (try? JSONParser.parse(String(line.dropLast()))) != nil
+      else { FuzzOutput.fail("mcp wrote a line that is not one JSON value: \(line.prefix(200))") }
+    }
   }
 }
 

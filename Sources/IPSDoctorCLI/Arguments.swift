@@ -42,7 +42,7 @@ package enum Token: Sendable, Equatable {
 
 /// The subcommands. `diagnose` is the default when the first positional argument is not a command.
 package enum Command: String, Sendable, CaseIterable, Equatable {
-  case diagnose, merge, show, check, symbolicate, rules, explain, help
+  case diagnose, merge, show, check, symbolicate, rules, explain, mcp, help
 
   var abstract: String {
     switch self {
@@ -54,6 +54,7 @@ package enum Command: String, Sendable, CaseIterable, Equatable {
     case .symbolicate: "Write a report with its app's frames symbolicated from dSYMs, as Xcode does."
     case .rules: "List the diagnosis rules."
     case .explain: "Explain one rule: what it detects, why it happens and how to fix it."
+    case .mcp: "Serve the diagnosis tools to AI agents: a Model Context Protocol server on standard input and output."
     case .help: "Show help for ips-doctor or one of its commands."
     }
   }
@@ -70,6 +71,7 @@ package enum Command: String, Sendable, CaseIterable, Equatable {
     case .symbolicate: "ips-doctor symbolicate <path> [--dsym <path>]... [--output <file>]"
     case .rules: "ips-doctor rules [--format text|json|markdown]"
     case .explain: "ips-doctor explain <rule-id> [--format text|json|markdown]"
+    case .mcp: "ips-doctor mcp"
     case .help: "ips-doctor help [<command>]"
     }
   }
@@ -456,7 +458,7 @@ package enum ArgumentBinder {
       }
     case .rules, .explain:
       if let formatText { options.catalogFormat = try choice(formatText.value, option: formatSpec) }
-    case .show, .symbolicate, .help:
+    case .show, .symbolicate, .mcp, .help:
       break
     }
 
@@ -479,6 +481,8 @@ package enum ArgumentBinder {
     case .explain:
       if positionals.isEmpty { throw .missingArgument("<rule-id>", command: .explain) }
       if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: .explain) }
+    case .mcp:
+      if let extra = positionals.first { throw .unexpectedArgument(extra, command: .mcp) }
     case .help:
       break
     }

@@ -58,6 +58,8 @@ package enum CLI {
         return CheckCommand(invocation: invocation, environment: environment, io: io).run()
       case .symbolicate:
         return SymbolicateCommand(invocation: invocation, io: io).run()
+      case .mcp:
+        return MCPCommand(io: io).run()
       case .help:
         return writeOutput(Help.text(for: nil), io: io)
       }

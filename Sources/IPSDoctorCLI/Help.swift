@@ -58,6 +58,11 @@ enum Help {
         lines.append("")
         lines.append("ARGUMENTS:")
         lines += row("<rule-id>", "A rule id, as listed by 'ips-doctor rules'.")
+      case .mcp:
+        lines.append("")
+        lines += PlainText.wrap(
+          "Reads JSON-RPC 2.0 messages, one a line, on standard input and writes one a line on standard output (MCP revision 2025-06-18; 2025-03-26 is accepted); logs go to standard error. Tools: diagnose, triage, symbolicate, check_source, explain_rule, list_rules. Paths are relative to the working directory and, when the client declares roots, must be inside them. No file is written. Exit 0 when the client closes standard input. See docs/mcp.md.",
+          width: width, indent: "")
       default:
         break
       }
