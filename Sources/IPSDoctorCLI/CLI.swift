@@ -45,6 +45,14 @@ package enum CLI {
         writeError("internal error: simulated (IPS_DOCTOR_SIMULATE_INTERNAL_ERROR=1)", io: io)
         return .software
       }
+      // A debug file that was named but is not there is a mistake to say, not a silent run
+      // without symbols.
+      for path in invocation.options.dsyms {
+        if case .failure(let failure) = POSIX.lstatus(PathName(path)) {
+          writeError("--dsym '\(PathName(path).display)': \(failure.message)", io: io)
+          return .noInput
+        }
+      }
       switch command {
       case .diagnose:
         return DiagnoseCommand(invocation: invocation, environment: environment, io: io).run()

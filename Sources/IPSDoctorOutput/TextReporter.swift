@@ -10,7 +10,7 @@ import IPSDoctorSupport
 /// one-line summary. A batch of any size prints a few screens; the machine formats list every
 /// report.
 ///
-/// `--quiet` prints one compiler-style line per finding instead; `--verbose` adds evidence, the
+/// `--quiet` prints one compiler-style line per crash (its top-ranked finding) instead; `--verbose` adds evidence, the
 /// signature and parse warnings.
 struct TextReporter: Reporter {
   let context: ReporterContext
@@ -85,7 +85,8 @@ struct TextReporter: Reporter {
   func quietLines(_ outcome: ReportOutcome) -> String {
     let path = outcome.path
     var text = ""
-    for diagnosis in outcome.diagnoses {
+    // One crash, one line: the finding ranked first.
+    for diagnosis in outcome.diagnoses.prefix(1) {
       text +=
         "\(path): \(style.severity(diagnosis.severity, diagnosis.severity.rawValue)): "
         + "\(TerminalText.escaped(diagnosis.title)) [\(diagnosis.ruleID)] (\(diagnosis.confidence.rawValue))"
@@ -118,7 +119,7 @@ struct TextReporter: Reporter {
       lines.append("")
       if let top = result.diagnoses.first {
         lines += diagnosisLines(top, outcome: outcome)
-        let others = result.diagnoses.dropFirst()
+        let others = RuleCatalog.alternatives(result.diagnoses)
         if !others.isEmpty {
           lines.append("")
           lines.append("  " + style.bold("Also consistent with:"))

@@ -18,4 +18,22 @@ public enum RuleCatalog {
   }
 
   package static var ids: [String] { all.map { $0.description.id } }
+
+  /// Specificity below which a rule is a catch-all (an uncaught Objective-C exception, `abort()`,
+  /// an invalid address, a trap without a message): it names the kind of crash, not its cause.
+  package static let catchAllSpecificity = 40
+
+  /// The rules that are catch-alls (``catchAllSpecificity``), by id.
+  package static let catchAllIDs: Set<String> = Set(
+    all.compactMap { rule in
+      rule.description.specificity < catchAllSpecificity ? rule.description.id : nil
+    })
+
+  /// The findings a reader should see besides `diagnoses.first`: a catch-all adds nothing under a
+  /// specific cause (every Objective-C exception is also "an uncaught Objective-C exception"), so
+  /// it is left out when the first finding is not one.
+  package static func alternatives(_ diagnoses: [Diagnosis]) -> ArraySlice<Diagnosis> {
+    guard let first = diagnoses.first, !catchAllIDs.contains(first.ruleID) else { return diagnoses.dropFirst() }
+    return diagnoses.dropFirst().filter { !catchAllIDs.contains($0.ruleID) }[...]
+  }
 }
