@@ -79,11 +79,20 @@ package struct ReportFilter: Sendable, Equatable {
     }
   }
 
+  /// Whether `--app filter` keeps a report of the app or process `name` with `bundleID`: the name
+  /// or the bundle ID itself, or a prefix of the bundle ID that ends at a dot (`com.example` for
+  /// every target of a team, not `com.exam`), ignoring case.
+  package static func app(_ filter: String, matchesName name: String?, bundleID: String?) -> Bool {
+    let wanted = filter.lowercased()
+    if name?.lowercased() == wanted { return true }
+    guard let id = bundleID?.lowercased(), !wanted.isEmpty else { return false }
+    return id == wanted || id.hasPrefix(wanted.hasSuffix(".") ? wanted : wanted + ".")
+  }
+
   package func keeps(_ outcome: ReportOutcome) -> Bool {
     guard !outcome.isUnreadable, let facts = outcome.facts else { return true }
     if let app {
-      let names = [facts.appName, facts.bundleID].compactMap { $0?.lowercased() }
-      guard names.contains(app.lowercased()) else { return false }
+      guard Self.app(app, matchesName: facts.appName, bundleID: facts.bundleID) else { return false }
     }
     if let appVersion {
       let forms = [facts.appVersion, facts.buildVersion, facts.versionDescription].compactMap { $0 }

@@ -179,7 +179,8 @@ struct OptionSpec: Sendable {
       commands: [.diagnose, .merge]),
     OptionSpec(
       key: .app, long: "app", short: nil, placeholder: "name",
-      help: "Keep only reports of this app (its name or bundle identifier).", commands: [.diagnose, .merge]),
+      help: "Keep only reports of this app: its name, its bundle identifier or a prefix of it (com.example).",
+      commands: [.diagnose, .merge]),
     OptionSpec(
       key: .appVersion, long: "app-version", short: nil, placeholder: "version",
       help: "Keep only reports of this app version or build (\"2.4\", \"118\" or \"2.4 (118)\").",

@@ -51,3 +51,22 @@ import Testing
     }
   }
 }
+
+/// `--app` names an app by its name, its bundle identifier, or a team's prefix of it.
+@Suite struct AppFilterTests {
+  @Test(arguments: [
+    ("ChatApp", true), ("chatapp", true), ("com.example.chat", true), ("com.example", true), ("com.example.", true),
+    ("com", true), ("com.exam", false), ("com.example.chatty", false), ("Chat", false), ("", false),
+  ])
+  func matches(filter: String, expected: Bool) {
+    #expect(ReportFilter.app(filter, matchesName: "ChatApp", bundleID: "com.example.chat") == expected)
+  }
+
+  @Test func aTeamPrefixKeepsEveryTarget() {
+    let run = CLITest.run(["Fixtures/reports", "--app", "com.example", "--format", "jsonl", "--fail-on", "never"])
+    #expect(run.status == .success)
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count > 1)
+    #expect(lines.allSatisfy { $0.contains(#""bundleID":"com.example."#) }, "\(lines.first ?? "")")
+  }
+}
