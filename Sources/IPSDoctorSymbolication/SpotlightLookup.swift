@@ -1,3 +1,4 @@
+import IPSDoctorDiagnosis
 import IPSDoctorSupport
 
 /// Asks Spotlight for the dSYMs of image UUIDs, as Xcode does: `mdfind` with the query
@@ -96,19 +97,9 @@ package final class SpotlightLookup: @unchecked Sendable {
     return found
   }
 
-  /// `uuid` normalised (lowercase, dashed), when it is 32 hexadecimal digits with dashes between them.
+  /// `uuid` normalised (lowercase, dashed), when it is 32 hexadecimal digits with dashes between
+  /// them (``SymbolicationHint/isUUIDText(_:)``).
   static func queryKey(_ uuid: String) -> String? {
-    var digits = 0
-    for byte in uuid.utf8 {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
-        UInt8(ascii: "a")...UInt8(ascii: "f"):
-        digits += 1
-      case UInt8(ascii: "-") where digits > 0 && digits < 32: continue
-      default: return nil
-      }
-    }
-    guard digits == 32, uuid.utf8.last != UInt8(ascii: "-") else { return nil }
-    return Symbolicator.normalized(uuid)
+    SymbolicationHint.isUUIDText(uuid) ? Symbolicator.normalized(uuid) : nil
   }
 }
