@@ -73,8 +73,7 @@ package struct CrashGroups: Sendable {
       for id in signature.ids { owners[id] = signature.id }
       return
     }
-    // A known group is updated where it is stored: a copy taken out and stored back retained and
-    // released each of its texts, and appending to its lists copied them.
+    // A known group is updated where it is stored.
     let index = groups.index(forKey: target)!
     Self.count(outcome, facts: facts, into: &groups.values[index])
     if !groups.values[index].signatures.contains(signature) { groups.values[index].signatures.append(signature) }

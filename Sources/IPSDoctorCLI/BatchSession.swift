@@ -142,12 +142,10 @@ struct BatchSession<IO: CLIIO> {
     Self.render(outcome, to: &sinks)
   }
 
-  /// Renders `outcome` with each sink's reporter, changed in place: the reporter (and every
-  /// collection it keeps) is never copied, so a batch is rendered in time linear in its reports.
+  /// Renders `outcome` with each sink's reporter, changed in place in `sinks`.
   static func render(_ outcome: ReportOutcome, to sinks: inout [Sink]) {
     for index in sinks.indices {
-      // The output is read before the call: read within it, `sinks` would be accessed during the
-      // reporter's mutation, and Swift copies the reporter out and back for that.
+      // Read before the call, so that `sinks` is not accessed during the reporter's mutation.
       let out = sinks[index].destination.out
       sinks[index].reporter.report(outcome, out)
     }

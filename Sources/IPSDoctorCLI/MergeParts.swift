@@ -117,9 +117,7 @@ struct MergeParts {
     Self.read(parts[record.part].bytes, record.range, index: index)
   }
 
-  /// The outcome of the record on `line` of `part`. The record is read from a tape over the
-  /// part's own bytes (no copy of the line, no tree of it): a line costs about its tape and its
-  /// outcome while it is read.
+  /// The outcome of the record on `line` of `part`, read from a tape over the part's own bytes.
   private static func read(_ part: [UInt8], _ line: Range<Int>, index: Int) -> Result<
     ReportOutcome, ReportRecord.Problem
   > {

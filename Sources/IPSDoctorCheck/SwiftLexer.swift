@@ -190,7 +190,7 @@ struct SwiftLexer {
   /// depth. A single-line literal ends at the end of its line at the latest.
   ///
   /// Invariant: `open` holds the literals and interpolations entered and not yet left, innermost
-  /// last; the loop never recurses, so nesting depth costs memory in proportion, not stack.
+  /// last; the loop never recurses, so nesting is bounded by memory, not by the stack.
   private mutating func skipLiteral(from index: Int) -> Int {
     var open: [OpenConstruct] = []
     var position = enterLiteral(at: index, into: &open)

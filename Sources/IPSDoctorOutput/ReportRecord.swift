@@ -44,8 +44,7 @@ package enum ReportRecord {
     return try outcome(document, index: index)
   }
 
-  /// The outcome `document` records, at position `index` of the batch. Read from the tape in
-  /// place: no tree of the record is built, so a record costs its tape and its outcome.
+  /// The outcome `document` records, at position `index` of the batch, read from its tape.
   package static func outcome(_ document: JSONDocument, index: Int) throws(Problem) -> ReportOutcome {
     let result = document.withRoot { root in
       Result { () throws(Problem) -> ReportOutcome in

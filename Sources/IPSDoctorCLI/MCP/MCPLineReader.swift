@@ -109,7 +109,7 @@ struct MCPLineReader<Source: MCPByteSource> {
         guard let message = Self.message(line) else { return .end }
         return .message(message)
       }
-      // The lines already returned go before more is read: each byte is moved at most once a read.
+      // The lines already returned go before more is read.
       if start > 0 {
         pending.removeSubrange(..<start)
         searched -= start

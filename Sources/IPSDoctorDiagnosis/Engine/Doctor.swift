@@ -86,9 +86,7 @@ public enum Doctor {
     }
     let diagnoses = found.map(\.diagnosis)
     let summary = CrashSummary(context: context)
-    // The signature first, so that the summary's last use moves it into the result (passed
-    // first, it would be copied to stay readable for the signature); it takes the winner's rule
-    // ID and instance key alone rather than a copy of the whole finding.
+    // The signature takes the winner's rule ID and instance key.
     let signature = CrashSignature(
       context: context, winnerRuleID: diagnoses.first?.ruleID, instanceKey: diagnoses.first?.instanceKey,
       summary: summary)
