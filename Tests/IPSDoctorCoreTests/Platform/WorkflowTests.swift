@@ -14,7 +14,7 @@ import Testing
 
   /// A Python with PyYAML, to parse the workflows as GitHub's YAML 1.2 loader would.
   static let yamlPython: String? = {
-    guard let python = Capability.executable("python3") else { return nil }
+    guard let python = ShellStep.tool("python3") else { return nil }
     let probe = try? ShellStep.runBash(
       "\(python) -c 'import yaml'", in: FileManager.default.temporaryDirectory, environment: [:])
     return probe?.status == 0 ? python : nil

@@ -32,17 +32,4 @@ enum Capability {
     _ = name.withUnsafeBufferPointer { buffer in buffer.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
     return true
   }
-
-  /// The first of `names` that is an executable on `PATH` (then in the usual folders), or `nil`.
-  static func executable(_ names: String...) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let folders =
-      path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"]
-    for name in names {
-      for folder in folders where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
-        return "\(folder)/\(name)"
-      }
-    }
-    return nil
-  }
 }

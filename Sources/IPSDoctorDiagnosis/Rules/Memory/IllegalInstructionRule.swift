@@ -59,27 +59,24 @@ package struct IllegalInstructionRule: DiagnosisRule {
     if (top.imageName ?? "").hasPrefix("libswift") { return nil }
     if let name = context.symbol(top)?.display, SwiftTrapUnknownRule.looksLikeSwift(name) { return nil }
 
+    // Natively, only arm64 tells an illegal instruction from a trap: on x86_64 both are ud2.
+    let translated = report.isTranslated
+    guard translated || report.cpuType?.uppercased().hasPrefix("ARM") == true else { return nil }
+
     let topEvidence = context.frameEvidence(backtrace, 0)
     var evidence = [context.exceptionEvidence].compactMap { $0 }
-    if report.isTranslated {
-      evidence.append(Evidence("translated", "true (Rosetta)"))
-      evidence.append(topEvidence)
-      let summary =
-        "The process ran under Rosetta (an x86_64 build on Apple silicon) and stopped on an instruction Rosetta "
-        + "does not translate (\(context.exceptionDisplay)) at \(DiagnosisContext.quote(topEvidence)): most "
-        + "often an AVX, AVX2 or AVX-512 vector instruction, in code built for them or in a library that uses "
-        + "them without checking the CPU. An arm64 build runs natively and avoids it."
-      return finding(confidence: .likely, summary: summary, evidence: evidence)
-    }
-    // Natively, only arm64 tells an illegal instruction from a trap: on x86_64 both are ud2.
-    guard let cpu = report.cpuType?.uppercased(), cpu.hasPrefix("ARM") else { return nil }
+    if translated { evidence.append(Evidence("translated", "true (Rosetta)")) }
     evidence.append(topEvidence)
+    let stop = "(\(context.exceptionDisplay)) at \(DiagnosisContext.quote(topEvidence))"
     let summary =
-      "The CPU stopped on an undefined or privileged instruction (\(context.exceptionDisplay)) at "
-      + "\(DiagnosisContext.quote(topEvidence)). On arm64 Swift's runtime checks trap with `brk` "
-      + "(EXC_BREAKPOINT), not this: look there for inline assembly or intrinsics, a system register "
-      + "user code may not read, or a jump into data."
-    return finding(confidence: .possible, summary: summary, evidence: evidence)
+      translated
+      ? "The process ran under Rosetta (an x86_64 build on Apple silicon) and stopped on an instruction Rosetta "
+        + "does not translate \(stop): most often an AVX, AVX2 or AVX-512 vector instruction, in code built for "
+        + "them or in a library that uses them without checking the CPU. An arm64 build runs natively and avoids it."
+      : "The CPU stopped on an undefined or privileged instruction \(stop). On arm64 Swift's runtime checks trap "
+        + "with `brk` (EXC_BREAKPOINT), not this: look there for inline assembly or intrinsics, a system register "
+        + "user code may not read, or a jump into data."
+    return finding(confidence: translated ? .likely : .possible, summary: summary, evidence: evidence)
   }
 
   private static let examples: [RuleExample] = {
