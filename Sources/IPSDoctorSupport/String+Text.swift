@@ -306,3 +306,21 @@ extension Substring {
   /// The parts, each valid UTF-8 (they came from `String`s), as one `String`.
   @inlinable package var string: String { bytes.string }
 }
+
+extension String {
+  /// Whether the text is 32 hexadecimal digits with dashes only between them: the only text that
+  /// reaches a Spotlight query or a suggested `mdfind` command.
+  package var isUUIDText: Bool {
+    var digits = 0
+    for byte in utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+        UInt8(ascii: "a")...UInt8(ascii: "f"):
+        digits += 1
+      case UInt8(ascii: "-") where digits > 0 && digits < 32: continue
+      default: return false
+      }
+    }
+    return digits == 32 && utf8.last != UInt8(ascii: "-")
+  }
+}

@@ -77,9 +77,10 @@ package struct DebugFileIndex: Sendable, Equatable {
   /// is asked about.
   static func imagesWithUnsymbolicatedFrames(_ report: CrashReport) -> Set<Int> {
     var indexes = Set<Int>()
+    let images = ReportImageFinder(report.images)
     func add(_ frames: [Frame]) {
       for frame in frames where !frame.hasSymbolText {
-        if let (index, _) = Symbolicator.image(of: frame, in: report) { indexes.insert(index) }
+        if let (index, _) = Symbolicator.image(of: frame, in: report, images: images) { indexes.insert(index) }
       }
     }
     for thread in report.threads { add(thread.frames) }

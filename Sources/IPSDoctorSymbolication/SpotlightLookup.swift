@@ -1,4 +1,3 @@
-import IPSDoctorDiagnosis
 import IPSDoctorSupport
 
 /// Asks Spotlight for the dSYMs of image UUIDs, as Xcode does: `mdfind` with the query
@@ -98,8 +97,8 @@ package final class SpotlightLookup: @unchecked Sendable {
   }
 
   /// `uuid` normalised (lowercase, dashed), when it is 32 hexadecimal digits with dashes between
-  /// them (``SymbolicationHint/isUUIDText(_:)``).
+  /// them (`String.isUUIDText`).
   static func queryKey(_ uuid: String) -> String? {
-    SymbolicationHint.isUUIDText(uuid) ? Symbolicator.normalized(uuid) : nil
+    uuid.isUUIDText ? Symbolicator.normalized(uuid) : nil
   }
 }

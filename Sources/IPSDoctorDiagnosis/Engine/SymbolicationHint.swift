@@ -105,24 +105,8 @@ package struct SymbolicationHint: Sendable, Equatable {
   /// `mdfind "com_apple_xcode_dsym_uuids == <UUID>"` when `uuid` is 32 hexadecimal digits with
   /// dashes only between them (so nothing in the double quotes is special to a shell); `nil` otherwise.
   package static func findDSYMCommand(uuid: String) -> String? {
-    guard isUUIDText(uuid) else { return nil }
+    guard uuid.isUUIDText else { return nil }
     return "mdfind \"com_apple_xcode_dsym_uuids == \(uuid)\""
-  }
-
-  /// Whether `uuid` is 32 hexadecimal digits, with dashes only between them: the only text that
-  /// reaches a Spotlight query or a suggested command.
-  package static func isUUIDText(_ uuid: String) -> Bool {
-    var digits = 0
-    for byte in uuid.utf8 {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
-        UInt8(ascii: "a")...UInt8(ascii: "f"):
-        digits += 1
-      case UInt8(ascii: "-") where digits > 0 && digits < 32: continue
-      default: return false
-      }
-    }
-    return digits == 32 && uuid.utf8.last != UInt8(ascii: "-")
   }
 
   /// The `atos -arch` of the report's process when no image names its own: the code type's first
