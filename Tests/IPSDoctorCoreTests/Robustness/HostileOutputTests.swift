@@ -391,7 +391,8 @@ struct MarkdownInjectionTests {
     var raw: [String]
   }
 
-  static func render(_ documents: [String], python: String) throws -> [Rendered] {
+  /// What `script`, run by `python` with the JSON of `documents` on its standard input, prints.
+  static func runPython(_ python: String, script: String, documents: [String]) throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)
     process.arguments = ["-c", script]
@@ -404,6 +405,11 @@ struct MarkdownInjectionTests {
     try input.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    return data
+  }
+
+  static func render(_ documents: [String], python: String) throws -> [Rendered] {
+    let data = try runPython(python, script: script, documents: documents)
     let results = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: [String]]])
     return results.map { Rendered(tags: $0["tags"] ?? [], raw: $0["raw"] ?? []) }
   }
@@ -579,18 +585,7 @@ struct MarkdownBacktickTests {
       HostileReports.run(["-", "--format", "markdown"], report: Self.report(reason: $0.reason, symbols: $0.symbols))
         .stdout
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = ["-c", Self.script]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: documents))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let data = try MarkdownInjectionTests.runPython(python, script: Self.script, documents: documents)
     let results = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
     for ((reason, symbols), (markdown, result)) in zip(Self.cases, zip(documents, results)) {
       let code = result["code"] as? [String] ?? []
