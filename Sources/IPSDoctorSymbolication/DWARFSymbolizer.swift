@@ -55,11 +55,7 @@ final class DWARFSymbolizer {
 
   init(_ sections: DWARFSections) {
     self.sections = sections
-    let sizes = [
-      sections.info, sections.abbrev, sections.line, sections.lineStr, sections.str, sections.strOffsets,
-      sections.addr, sections.ranges, sections.rnglists, sections.aranges,
-    ].reduce(0) { $0 + $1.count }
-    budget = DWARFBudget(inputBytes: sizes)
+    budget = DWARFBudget(inputBytes: sections.distinctByteCount)
   }
 
   /// Whether the DWARF was given up for keeping more than its budget allows.

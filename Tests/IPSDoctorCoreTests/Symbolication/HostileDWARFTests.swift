@@ -351,4 +351,24 @@ struct ClangDWARFTests {
     let names = (0..<64).compactMap { image.lookup(fileAddress: UInt64($0))?.outermost.function }
     #expect(names.contains("f"))
   }
+
+  @Test("Sections declared over the same bytes count once toward the DWARF budget")
+  func aliasedSectionsCountOnce() {
+    let bytes = [UInt8](repeating: 0, count: 1000)
+    bytes.withUnsafeBytes { file in
+      let whole = UnsafeRawBufferPointer(rebasing: file[0..<1000])
+      let head = UnsafeRawBufferPointer(rebasing: file[0..<600])
+      let tail = UnsafeRawBufferPointer(rebasing: file[400..<1000])
+      let middle = UnsafeRawBufferPointer(rebasing: file[100..<200])
+      // Ten sections over one file of 1,000 bytes: the budget scales with 1,000, not 10,000.
+      #expect(DWARFSections.distinctByteCount(Array(repeating: whole, count: 10)) == 1000)
+      #expect(DWARFSections.distinctByteCount([head, tail, middle]) == 1000)
+      #expect(DWARFSections.distinctByteCount([middle, head]) == 600)
+      #expect(DWARFSections.distinctByteCount([UnsafeRawBufferPointer(start: nil, count: 0), middle]) == 100)
+      // Apart, they add up.
+      let first = UnsafeRawBufferPointer(rebasing: file[0..<100])
+      let second = UnsafeRawBufferPointer(rebasing: file[500..<550])
+      #expect(DWARFSections.distinctByteCount([second, first]) == 150)
+    }
+  }
 }
