@@ -102,15 +102,23 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
       + " and `_dispatch_assert_queue_fail` (\(trap.assert.path)) failed"
     if let expected { summary += " with \"\(expected.detail)\"" }
     summary += ". "
+    let objcMethod = appFrame?.name.flatMap(Self.objcEntryPoint)
     if let appFrame {
-      if let name = appFrame.name {
+      if let objcMethod {
+        summary +=
+          "The app's method \(CodeSpan.markdown(objcMethod)) (\(appFrame.evidence.path), its `@objc` entry point) "
+          + "is main-actor isolated (by `@MainActor` on it or its type, or by the module's default "
+          + "isolation, `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`)"
+      } else if let name = appFrame.name {
         summary += "The app's \(SymbolText.kind(name)) \(CodeSpan.markdown(name)) (\(appFrame.evidence.path))"
       } else {
         summary +=
           "An unsymbolicated app frame (\(appFrame.evidence.path), \(CodeSpan.markdown(appFrame.evidence.detail)))"
       }
-      summary +=
-        " is isolated to " + (isMain ? "the main actor" : "the actor that owns \(CodeSpan.markdown(expectedText))")
+      if objcMethod == nil {
+        summary +=
+          " is isolated to " + (isMain ? "the main actor" : "the actor that owns \(CodeSpan.markdown(expectedText))")
+      }
       if let caller {
         summary += ", but \(CodeSpan.markdown(caller.name)) (\(backtrace.framePath(caller.index))) called it"
       } else {
@@ -130,10 +138,11 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
         " This is the known `UNUserNotificationCenter.requestAuthorization` case: its completion "
         + "handler runs on a UserNotifications queue."
     }
+    let remedy =
+      objcMethod.map { methodRemedy(method: $0, caller: caller?.name) }
+      ?? remedy(closure: appFrame?.name, caller: caller?.name, requestAuthorization: isRequestAuthorization)
     return finding(
-      confidence: .definite, summary: summary, evidence: evidence,
-      remedy: remedy(
-        closure: appFrame?.name, caller: caller?.name, requestAuthorization: isRequestAuthorization),
+      confidence: .definite, summary: summary, evidence: evidence, remedy: remedy,
       verification: [
         "Build with the Swift 6 language mode and exercise the callback in a debug build: the same check traps in the debugger at the closure.",
         "Add `dispatchPrecondition(condition: .notOnQueue(.main))` at the top of the closure temporarily to confirm which queue the framework uses.",
@@ -149,6 +158,38 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
       return name
     }
     return "swift_task_isCurrentExecutor"
+  }
+
+  /// The method behind `@objc T.method(…)`, the Objective-C entry point the compiler emits for a
+  /// Swift method a framework calls (a delegate or subscriber method); `nil` for closures.
+  static func objcEntryPoint(_ name: String) -> String? {
+    guard name.hasPrefix("@objc "), !name.contains("closure #") else { return nil }
+    return String(name.dropFirst("@objc ".count))
+  }
+
+  /// The fix when the framework called an isolated method itself rather than a closure.
+  private func methodRemedy(method: String, caller: String?) -> String {
+    let name = SymbolText.baseName(ofFunction: method)
+    let api = caller.map { " (\(CodeSpan.markdown(SymbolText.objcBlockMethod($0) ?? $0)))" } ?? ""
+    return """
+      The framework\(api) calls \(CodeSpan.markdown(method)) on its own queue, but the method is \
+      isolated to the main actor, so the check inserted at its `@objc` entry point traps. Declare the \
+      method `nonisolated`, copy what you need from its arguments, and hop to the main actor for UI or \
+      state work:
+
+      ```swift
+      nonisolated func \(name)(…) {
+        let value = …  // Sendable data copied from the arguments
+        Task { @MainActor in
+          self.apply(value)  // main-actor work
+        }
+      }
+      ```
+
+      Marking the type `@MainActor` does not help: that is what isolates the method. With \
+      `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor` (new Xcode 26 projects), every method is main-actor \
+      isolated unless it is marked `nonisolated`.
+      """
   }
 
   private func remedy(closure: String?, caller: String?, requestAuthorization: Bool) -> String {
@@ -267,6 +308,16 @@ extension SwiftIsolationCheckFailedRule {
           appSymbol: "closure #2 in FileWatcher.start()",
           callerSymbol: "_dispatch_source_latch_and_call", queue: "com.example.filewatcher"),
         .definite, summaryContains: ["closure #2 in FileWatcher.start()", "com.example.filewatcher"]),
+      .triggers(
+        "a main-actor subscriber method that MetricKit calls on its own queue",
+        report(
+          appSymbol: "@objc MetricsSubscriber.didReceive(_:)",
+          callerSymbol: "__60-[MXMetricManager deliverDiagnosticPayloads:toSubscribers:]_block_invoke",
+          queue: "com.apple.metrickit.manager"),
+        .definite,
+        summaryContains: [
+          "method `MetricsSubscriber.didReceive(_:)`", "SWIFT_DEFAULT_ACTOR_ISOLATION", "-[MXMetricManager",
+        ]),
       .triggers(
         "unsymbolicated app closure",
         report(appSymbol: nil), .definite, summaryContains: ["unsymbolicated"]),
