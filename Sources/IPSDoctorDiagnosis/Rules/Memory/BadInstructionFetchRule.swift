@@ -81,8 +81,24 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     }
     if let address = target, address < 0x1000 {
       summary += " The target is near zero: a NULL function pointer or a nil block was called."
+    } else if target == (far ?? fault.effectiveAddress), let region = MemoryFault.arrowLine(in: context),
+      let kind = Self.dataRegionKind(region.detail)
+    {
+      summary +=
+        " It lies in a \(CodeSpan.markdown(kind)) region (\(region.path)), which holds data, not code: the "
+        + "pointer called through was read from a damaged or freed object (a vtable, an `isa` or a block "
+        + "pointer overwritten, often a use after free)."
+      evidence.append(region)
     }
     return finding(confidence: confidence, summary: summary, evidence: evidence)
+  }
+
+  /// The type of a `vmRegionInfo` region line ("__AUTH_CONST  1f0a10000-1f0a40000 …") when the
+  /// region holds data rather than code; `nil` for code, unknown and unmapped regions.
+  static func dataRegionKind(_ line: String) -> String? {
+    guard let type = line.split(separator: " ").first else { return nil }
+    let dataPrefixes = ["__DATA", "__AUTH", "__OBJC", "__LINKEDIT", "MALLOC", "Stack", "VM_ALLOCATE", "CoreAnimation"]
+    return dataPrefixes.contains { type.hasPrefix($0) } ? String(type) : nil
   }
 
   private static let examples: [RuleExample] = {
@@ -107,6 +123,19 @@ package struct BadInstructionFetchRule: DiagnosisRule {
             #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"lr":{"value":4295032832},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
         ),
         .definite, summaryContains: ["`0x280f1c2a0`", "DownloadTask.finish()", "frame 1"]),
+      .triggers(
+        "pc in a constant data region of a framework (a vtable or method list)",
+        LanguageRuntimeExamples.signal(
+          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_PROTECTION_FAILURE at 0x00000001f0a2b3c0",
+          frames: [E.F(.uiKit, nil), E.F(.app, "ImageCell.prepareForReuse()")],
+          threadState:
+            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":8332161984},"far":{"value":8332161984},"esr":{"value":2181038095,"description":"(Instruction Abort) Permission fault"}}"#,
+          vmRegionInfo: """
+            0x1f0a2b3c0 is in 0x1f0a10000-0x1f0a40000;  bytes after start: 110528  bytes before end: 85055
+                  REGION TYPE                    START - END         [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL
+            --->  __AUTH_CONST                1f0a10000-1f0a40000    [  192K] r--/rw- SM=COW  /System/Library/Frameworks/UIKitCore.framework/UIKitCore
+            """),
+        .definite, summaryContains: ["`__AUTH_CONST` region", "use after free", "ImageCell.prepareForReuse()"]),
       .ignores(
         "data access (pc differs from the fault address)",
         E.badAccess(
