@@ -139,7 +139,9 @@ extension LegacyTextReader {
     case .some(let known):
       kind = known
     case nil:
-      if looksLikeStackshot && report.exception == nil {
+      if panicStart != nil {
+        kind = .panic
+      } else if looksLikeStackshot && report.exception == nil {
         kind = .stackshot
       } else if event != nil || isMicrostackshot {
         kind = .resource
@@ -156,6 +158,16 @@ extension LegacyTextReader {
       if stackshotProcessCount > 0 { summary.processCount = stackshotProcessCount }
       summary.frontmostProcesses = frontmostPids.compactMap { processNamesByPid[$0] }
       report.stackshot = summary
+    case .panic:
+      var summary = report.panic ?? PanicSummary()
+      if let panicStart {
+        let text = LegacyTextLine.string(source, panicStart..<source.count)
+        summary.panicString = text
+        PanicSummary.fill(&summary, fromPanicString: text)
+      }
+      summary.product = summary.product ?? report.modelCode
+      summary.build = summary.build ?? report.osVersion?.build
+      report.panic = summary
     case .resource, .watchdog:
       var summary = report.resource ?? ResourceSummary()
       summary.event = event ?? summary.event

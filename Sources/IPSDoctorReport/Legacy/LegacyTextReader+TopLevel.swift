@@ -41,6 +41,12 @@ extension LegacyTextReader {
       stopped = true
       return
     }
+    if report.threads.isEmpty, LegacyTextLine.hasPrefix(bytes, line, "panic(") {
+      // The rest of the file is the panic string: its lines are the kernel's, not fields.
+      panicStart = line.lowerBound
+      stopped = true
+      return
+    }
     if let (key, value) = LegacyTextLine.keyValue(bytes, line) {
       readField(Field(bytes, key), key: key, value: value, bytes, number: number)
       return

@@ -62,6 +62,9 @@ struct LegacyTextReader {
 
   var lastContentLine: Int
   var sawBody = false
+  /// Where the panic string of an old kernel panic file (`Kernel-*.panic`: a text header, then
+  /// `panic(cpu …)` to the end) starts.
+  var panicStart: Int?
   /// Where image paths, names and symbols are looked up (see ``SharedTexts``): the table's handle,
   /// valid while ``LegacyTextParser/parse(_:firstLine:into:texts:)`` runs.
   let texts: SharedTexts.Handle?

@@ -12,7 +12,7 @@ struct ReaderFixtureTests {
   func manifestMatchesFolder() {
     let listed = Set(FixtureRow.all.map(\.file))
     let present = Set(
-      Fixtures.files(in: "reports", extensions: ["ips", "crash"]).map { ($0 as NSString).lastPathComponent })
+      Fixtures.files(in: "reports", extensions: ["ips", "crash", "panic"]).map { ($0 as NSString).lastPathComponent })
     #expect(listed.count >= 60)
     #expect(present.subtracting(listed).isEmpty, "not in MANIFEST.tsv: \(present.subtracting(listed).sorted())")
     #expect(listed.subtracting(present).isEmpty, "missing files: \(listed.subtracting(present).sorted())")

@@ -482,7 +482,7 @@ struct FixtureOutputInvariantTests {
   /// into their intended words. (It also keeps the checks free of false alarms on real output.)
   @Test(
     "Every format of every fixture keeps the output invariants",
-    arguments: Fixtures.files(in: "reports", extensions: ["ips", "crash"]))
+    arguments: Fixtures.files(in: "reports", extensions: ["ips", "crash", "panic"]))
   func fixture(_ path: String) {
     for format in OutputFormat.allCases {
       let run = CLITest.run([path, "--format", format.rawValue, "--verbose"])

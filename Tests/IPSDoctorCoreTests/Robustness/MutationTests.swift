@@ -29,7 +29,7 @@ struct MutationInput: CustomTestStringConvertible, Sendable {
   var testDescription: String { name }
 
   static let all: [MutationInput] = {
-    let own = Fixtures.files(in: "reports", extensions: ["ips", "crash"]).map {
+    let own = Fixtures.files(in: "reports", extensions: ["ips", "crash", "panic"]).map {
       MutationInput(name: $0, url: Fixtures.url($0))
     }
     let shared = ["crash-json", "legacy-text", "panic", "jetsam", "hang", "other"].flatMap {
