@@ -60,17 +60,21 @@ package struct JetsamEventRule: DiagnosisRule {
           #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Example","processes":[{"name":"Example","pid":812,"rpages":92802,"reason":"per-process-limit","states":["frontmost"]}]}"#,
           bugType: "298"),
         .definite, summaryContains: ["jetsam-memory-limit"]),
+      .triggers(
+        "an old jetsam report that holds its header only",
+        #"{"bug_type":"298","timestamp":"2016-05-14 09:12:33.54 +0200","os_version":"iPhone OS 9.3.2 (13F69)","incident_id":"8A1B2C3D-4E5F-4061-9728-3A4B5C6D7E8F"}"#,
+        .likely, summaryContains: ["bug_type 298", "2016-05-14 09:12:33.54 +0200", "only its header"]),
       .ignores(
         "a crash report",
         SystemExampleReport.report(
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `guard let analysis = JetsamAnalysis(context)`, which needs `report.jetsam`.
-  package static var requirement: RuleRequirement { .anyOf(.jetsamSummary) }
+  /// `JetsamAnalysis(context)` needs `report.jetsam`; a jetsam report without one is the header alone.
+  package static var requirement: RuleRequirement { .anyOf([.jetsamSummary, .jetsamKind]) }
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let analysis = JetsamAnalysis(context) else { return nil }
+    guard let analysis = JetsamAnalysis(context) else { return headerOnly(context) }
     let processes = analysis.jetsam.processes
     var evidence: [Evidence] = []
     var summary = "This is a jetsam event report (the system ran low on memory), not a crash of the app."
@@ -124,5 +128,22 @@ package struct JetsamEventRule: DiagnosisRule {
       return finding(confidence: .definite, summary: summary, evidence: evidence, severity: .note)
     }
     return finding(confidence: .definite, summary: summary, evidence: evidence)
+  }
+
+  /// A jetsam report (bug_type 298) that holds its header and no body: old iOS versions wrote the
+  /// header line first, and copies are often cut after it.
+  private func headerOnly(_ context: DiagnosisContext) -> Diagnosis? {
+    guard context.report.kind == .jetsam, context.report.jetsam == nil else { return nil }
+    var summary =
+      "This is a jetsam event report (bug_type 298): the system ran low on memory and killed processes to free it"
+    if let time = context.report.captureTime { summary += ", at \(time)" }
+    if let os = context.report.osVersion { summary += ", on \(os)" }
+    summary +=
+      ". The file holds only its header, so which processes were killed, and why, is not recorded "
+      + "(the body was not written or the copy was cut). It is not a crash of the app; whether the app "
+      + "was one of the processes killed shows in Xcode's Organizer (Terminations) or in MetricKit."
+    return finding(
+      confidence: .likely, summary: summary,
+      evidence: [Evidence("bug_type", context.report.bugType?.rawValue ?? "298")])
   }
 }
