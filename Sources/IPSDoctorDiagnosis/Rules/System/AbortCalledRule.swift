@@ -112,6 +112,26 @@ package struct AbortCalledRule: DiagnosisRule {
           ],
           mainFrames: SystemExampleReport.abortFrames(caller: "Example`Launcher.spawn()")),
         .likely, summaryContains: ["multi-threaded process forked", "Launcher.spawn()"]),
+      .triggers(
+        "Rust panic that cannot unwind: the panic and its caller, not the machinery",
+        SystemExampleReport.report(
+          signal: "SIGABRT",
+          mainFrames: [
+            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort",
+            "Example`std::sys::pal::unix::abort_internal::hb2eff0c11ee55adc",
+            "Example`std::process::abort::h4aa5c6a95b45c783",
+            "Example`std::panicking::panic_with_hook::h9d9f4b295fd289e2",
+            "Example`_RNvCsbgTEAFGLn1v_7___rustc17rust_begin_unwind",
+            "Example`core::panicking::panic_nounwind_fmt::h6d33e9447de094e9",
+            "Example`core::panicking::panic_null_pointer_dereference::hc6531458ea594ca3",
+            "Example`tao::platform_impl::platform::app::send_event::hee0c284e9de7c1e2",
+            "AppKit`-[NSApplication run]",
+          ]),
+        .possible,
+        summaryContains: [
+          "A Rust panic aborted the process", "core::panicking::panic_null_pointer_dereference",
+          "called from `Example tao::platform_impl::platform::app::send_event",
+        ]),
       .ignores(
         "uncaught Objective-C exception",
         SystemExampleReport.report(
@@ -221,7 +241,21 @@ package struct AbortCalledRule: DiagnosisRule {
         let callers = frames.indices.dropFirst(lastAbort + 1).prefix(2).map {
           Evidence(backtrace.framePath($0), context.describe(frames[$0]))
         }
-        if !callers.isEmpty {
+        if let panic = RustPanic.find(in: frames, from: lastAbort + 1, name: context.displayName) {
+          let function = Evidence(
+            backtrace.framePath(panic.panicFunction), context.describe(frames[panic.panicFunction]))
+          summary += " A Rust panic aborted the process: \(DiagnosisContext.quote(function))"
+          evidence.append(function)
+          if let location = panic.location {
+            let caller = Evidence(backtrace.framePath(location), context.describe(frames[location]))
+            summary += " panicked, called from \(DiagnosisContext.quote(caller))"
+            evidence.append(caller)
+          }
+          summary +=
+            ". Rust's panic machinery (`std::panicking`, `rust_begin_unwind`) then called `abort()`: a panic "
+            + "that cannot unwind (`panic_nounwind`, a panic in a function that must not unwind, or a "
+            + "build with `panic = \"abort\"`) ends the process."
+        } else if !callers.isEmpty {
           summary += " It was called from \(DiagnosisContext.frameList(callers))."
           evidence += callers
         }
