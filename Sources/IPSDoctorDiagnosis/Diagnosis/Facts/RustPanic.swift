@@ -37,8 +37,16 @@ struct RustPanic {
 
   /// The frames every panic runs through between the panic function and `abort`.
   static func isMachinery(_ name: String) -> Bool {
-    machineryPrefixes.contains { name.hasPrefix($0) } || name.contains("rust_begin_unwind")
+    guard mayBeStandardLibrary(name) else { return false }
+    return machineryPrefixes.contains { name.hasPrefix($0) } || name.contains("rust_begin_unwind")
       || name.contains("__rust_start_panic") || name.contains("__rust_end_short_backtrace")
+  }
+
+  /// Whether `name` can be a frame of Rust's standard library at all: a path in `std`, `core`,
+  /// `alloc` or `panic_abort`, or one of the runtime's unmangled `rust_` symbols.
+  private static func mayBeStandardLibrary(_ name: String) -> Bool {
+    name.hasPrefix("std::") || name.hasPrefix("core::") || name.hasPrefix("panic_abort::")
+      || name.hasPrefix("alloc::") || name.contains("rust_")
   }
 
   static let machineryPrefixes = [
@@ -49,7 +57,8 @@ struct RustPanic {
   /// A frame of the panic machinery or of the standard library's functions that panic for the
   /// caller (failed unwraps, bounds and precondition checks).
   static func isLibraryFrame(_ name: String) -> Bool {
-    isMachinery(name) || failurePrefixes.contains { name.hasPrefix($0) }
+    guard mayBeStandardLibrary(name) else { return false }
+    return isMachinery(name) || failurePrefixes.contains { name.hasPrefix($0) }
   }
 
   static let failurePrefixes = [
