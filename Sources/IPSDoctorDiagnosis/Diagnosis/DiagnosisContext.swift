@@ -409,7 +409,7 @@ public struct DiagnosisContext: Sendable {
     var fallback: Int?
     for index in start..<max(start, frames.count) where isAppFrame(frames[index]) {
       if fallback == nil { fallback = index }
-      if let name = displayName(frames[index]), Self.isThunk(name) || RustPanic.isLibraryFrame(name) { continue }
+      if let name = displayName(frames[index]), Self.isThunk(name) || LinkedLibraryFrame.contains(name) { continue }
       return index
     }
     return fallback

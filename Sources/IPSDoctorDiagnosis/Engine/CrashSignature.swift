@@ -119,8 +119,8 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
     _ = context.firstResult(inBacktraces: { backtrace -> Void? in
       for frame in backtrace.frames where context.isAppFrame(frame) {
-        // Rust's panic machinery is linked into the app and is the same for every panic.
-        if let name = context.displayName(frame), RustPanic.isLibraryFrame(name) { continue }
+        // A standard library's code linked into the app is the same for every crash through it.
+        if let name = context.displayName(frame), LinkedLibraryFrame.contains(name) { continue }
         let place = frame.imageOffset.map { offset in
           var key = (frame.imageName ?? "?") + "+" + String.hex(offset)
           if let index = frame.imageIndex, context.report.images.indices.contains(index),
