@@ -139,7 +139,8 @@ enum SignatureFrame {
     return start
   }
 
-  /// Whether a name is already in its one form, in one pass over the bytes: an Objective-C method,
+  /// Whether a name is already in its one form, in one pass over the bytes: an Objective-C method
+  /// (or a name holding one),
   /// a C++ name (`::`, which no Swift name has), a C symbol (no parameter list, no space, no Swift
   /// accessor: `_dispatch_main_queue_drain.cold.5`), or a simplified Swift name (no generic clause,
   /// at most one dot, none of the full form's marks ` in `, `->`, `: `, `, `:
@@ -171,6 +172,10 @@ enum SignatureFrame {
         }
       case open: hasOpen = true
       case UInt8(ascii: ","): if next == space { fullForm = true }
+      // An Objective-C method inside a longer name (`Logos hook for -[UIWindow(_ungrouped) …]`):
+      // Objective-C and C++, never a Swift name, whose full form has no `-[`.
+      case UInt8(ascii: "["):
+        if index > 0, bytes[index - 1] == UInt8(ascii: "-") || bytes[index - 1] == UInt8(ascii: "+") { return true }
       case UInt8(ascii: "<"): fullForm = true
       case UInt8(ascii: "-") where next == UInt8(ascii: ">"): fullForm = true
       default: break

@@ -92,6 +92,11 @@ import Testing
     ("App.Café.crème(_: Swift.String) -> ()", "Café.crème(_:)"),
     // A comma without a space after it is not the full form's.
     ("objc_msgSend(id,sel)", "objc_msgSend(id,sel)"),
+    // An Objective-C method inside a longer C++ name is kept whole.
+    (
+      "Logos hook for -[UIWindow(_ungrouped) setFrame:](UIWindow*, objc_selector*, CGRect)",
+      "Logos hook for -[UIWindow(_ungrouped) setFrame:](UIWindow*, objc_selector*, CGRect)"
+    ),
   ])
   func oneSpellingPerFunction(name: String, expected: String) {
     #expect(SignatureFrame.canonical(name) == expected)
