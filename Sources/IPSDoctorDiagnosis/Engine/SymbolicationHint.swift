@@ -42,8 +42,15 @@ package struct SymbolicationHint: Sendable, Equatable {
     self.images = images
   }
 
+  /// An address of one image, once per command.
+  private struct Address: Hashable {
+    var image: Int
+    var address: UInt64
+  }
+
   init?(context: borrowing DiagnosisContext) {
     var byImage: [Int: [UInt64]] = [:]
+    var seen = Set<Address>()
     var order: [Int] = []
     context.forEachBacktrace { backtrace in
       // The symbol test first: it is a few byte compares, while `isAppFrame` hashes the image index
@@ -51,7 +58,9 @@ package struct SymbolicationHint: Sendable, Equatable {
       for frame in backtrace.frames where Self.lacksSymbol(frame) && context.isAppFrame(frame) {
         guard let index = frame.imageIndex, let address = frame.address else { continue }
         if byImage[index] == nil { order.append(index) }
-        if !(byImage[index]?.contains(address) ?? false) { byImage[index, default: []].append(address) }
+        if seen.insert(Address(image: index, address: address)).inserted {
+          byImage[index, default: []].append(address)
+        }
       }
     }
     var images: [ImageCommands] = []
