@@ -51,6 +51,10 @@ package struct SourceChecker {
   package mutating func add(_ source: Source) {
     var declarations = SwiftDeclarationScanner.scan(source.bytes)
     declarations.functions = declarations.functions.filter { $0.isAsync && $0.hasBody && $0.enclosingType != nil }
+    // Only calls of the table's names can stop a rewrite (``SourceFix``).
+    declarations.calls = declarations.calls.filter { call in
+      CompletionHandlerDelegateTable.baseNames.contains(call.prefix { $0 != "(" })
+    }
     files.append((source.display, declarations))
   }
 
