@@ -63,6 +63,12 @@ enum CompletionHandlerRewrite {
     "imageLiteral", "fileLiteral", "warning", "error",
   ]
 
+  /// Parameter types known to be `Sendable`, which a task captures as they are (`nonisolated(unsafe)`
+  /// on one is a warning).
+  static let sendableTypes: Set<String> = [
+    "String", "String?", "Bool", "Int", "Double", "[String]", "PKPushType", "Substring",
+  ]
+
   static func plan(
     _ function: SwiftFunctionDeclaration, method: Method, bytes: [UInt8], context: Context
   ) -> Outcome {
@@ -127,20 +133,25 @@ enum CompletionHandlerRewrite {
       }
     }
     // The handler parameter, after the last one, on its own line when the parameters are.
-    let handlerParameter = "\(labels[labels.count - 1]) \(completion.handler): @escaping \(completion.type)"
+    let handlerLabel = labels[labels.count - 1]
+    let handlerParameter =
+      (handlerLabel == completion.handler ? "" : handlerLabel + " ")
+      + "\(completion.handler): @escaping \(completion.type)"
     let trailingComma = bytes[layout.lastParameterEnd - 1] == UInt8(ascii: ",")
     let between = bytes[layout.lastParameterEnd..<layout.parameterClose]
-    let inserted: String
-    if layout.parameters.isEmpty {
-      inserted = handlerParameter
-    } else if between.contains(UInt8(ascii: "\n")) || between.contains(UInt8(ascii: "\r")) {
-      let indent = style.indentation(ofLineAt: layout.parameters[layout.parameters.count - 1].labelOffset)
-      inserted = (trailingComma ? "" : ",") + eol + indent + handlerParameter + (trailingComma ? "," : "")
-    } else {
-      inserted = (trailingComma ? " " : ", ") + handlerParameter
+    func insert(_ text: String, at offset: Int) {
+      edits.append(SourceEdit(range: offset..<offset, replacement: Array(text.utf8)))
     }
-    edits.append(
-      SourceEdit(range: layout.lastParameterEnd..<layout.lastParameterEnd, replacement: Array(inserted.utf8)))
+    if layout.parameters.isEmpty {
+      insert(handlerParameter, at: layout.lastParameterEnd)
+    } else if let lineBreak = between.firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+      // On a line of its own, after a comment that ends the last parameter's line.
+      let indent = style.indentation(ofLineAt: layout.parameters[layout.parameters.count - 1].labelOffset)
+      if !trailingComma { insert(",", at: layout.lastParameterEnd) }
+      insert(eol + indent + handlerParameter + (trailingComma ? "," : ""), at: lineBreak)
+    } else {
+      insert((trailingComma ? " " : ", ") + handlerParameter, at: layout.lastParameterEnd)
+    }
 
     // The new body, then the helper's declaration up to the original body's `{`.
     let outer = style.methodIndentation
@@ -149,9 +160,10 @@ enum CompletionHandlerRewrite {
     let receiver = context.selfIsSendable ? "self" : "delegate"
     var body = " {" + eol
     if !context.selfIsSendable { body += inner + "nonisolated(unsafe) let delegate = self" + eol }
-    for name in names + [completion.handler] {
+    for (name, type) in zip(names, function.parameterTypes) where !Self.sendableTypes.contains(type) {
       body += inner + "nonisolated(unsafe) let \(name) = \(name)" + eol
     }
+    body += inner + "nonisolated(unsafe) let \(completion.handler) = \(completion.handler)" + eol
     let arguments = zip(function.labels, names).map { label, name in label == "_" ? name : "\(label): \(name)" }
     let call = "await \(receiver).\(helperName)(\(arguments.joined(separator: ", ")))"
     body += inner + "Task { @MainActor in" + eol

@@ -102,24 +102,28 @@ package struct SourceFix {
 extension SourceChecker {
   /// What the rewrite of `function`, declared directly in `enclosing`, needs to know about its
   /// type: whether it is isolated to an actor other than the main actor, and whether `self` is
-  /// `Sendable`, from the type's declarations in every scanned file.
+  /// `Sendable`. An extension is judged with its type's primary declaration in the scanned files
+  /// (the first of that name, as ``IsolationResolver`` takes it); a primary declaration alone.
   func rewriteContext(
     for function: SwiftFunctionDeclaration, in enclosing: SwiftTypeDeclaration
   ) -> CompletionHandlerRewrite.Context {
     var declarations = [enclosing]
-    for (_, file) in files {
-      declarations += file.types.filter { $0.kind != .protocol && $0.simpleName == enclosing.simpleName }
+    if enclosing.kind == .extension {
+      let primary = files.lazy.flatMap(\.declarations.types).first {
+        $0.kind != .extension && $0.kind != .protocol && $0.simpleName == enclosing.simpleName
+      }
+      if let primary { declarations.append(primary) }
     }
-    let primaries = declarations.filter { $0.kind != .extension }
     let otherActor =
       function.attributes.contains(where: IsolationResolver.isOtherGlobalActor)
       || declarations.contains { $0.attributes.contains(where: IsolationResolver.isOtherGlobalActor) }
-      || primaries.contains { $0.kind == .actor }
-    let mainActorType = primaries.contains { type in
-      type.attributes.contains("MainActor")
-        || type.inherited.contains {
-          CompletionHandlerDelegateTable.mainActorSupertypes.contains(String($0.simpleName))
-        }
+      || declarations.contains { $0.kind == .actor }
+    let mainActorType = declarations.contains { type in
+      type.kind != .extension
+        && (type.attributes.contains("MainActor")
+          || type.inherited.contains {
+            CompletionHandlerDelegateTable.mainActorSupertypes.contains(String($0.simpleName))
+          })
     }
     let sendable = declarations.contains { type in type.inherited.contains { $0.simpleName == "Sendable" } }
     return CompletionHandlerRewrite.Context(
