@@ -47,7 +47,11 @@ struct CheckFix<IO: CLIIO> {
     var protected = InputFiles()
     if let report = options.report { protected.add(PathName(report), as: "the --report") }
     if let output = options.output, output != "-" { protected.add(PathName(output), as: "the --output") }
-    var seen: Set<OutputTarget.Identity> = []
+    if let settings = discovery.mainActorDefaultIsolation {
+      protected.add(settings, as: "the build settings '\(settings.display)'")
+    }
+    // Each file once, however many paths name it: what was rewritten in it, by line and column.
+    var seen: [OutputTarget.Identity: Set<String>] = [:]
     var fixed: Set<String> = []
     var rewritten = 0
     var filesChanged = 0
@@ -77,7 +81,13 @@ struct CheckFix<IO: CLIIO> {
         refuseAll("the file is also \(phrase)")
         continue
       }
-      guard seen.insert(identity).inserted else { continue }
+      if let done = seen[identity] {
+        for finding in inFile where done.contains("\(finding.line):\(finding.column)") {
+          fixed.insert("\(display):\(finding.line):\(finding.column)")
+        }
+        continue
+      }
+      seen[identity] = []
       let bytes: [UInt8]
       switch POSIX.readFile(path, limit: options.maxSize, expectedToExist: true) {
       case .success(let read): bytes = read
@@ -100,6 +110,7 @@ struct CheckFix<IO: CLIIO> {
       }
       filesChanged += 1
       for change in fix.changes {
+        seen[identity, default: []].insert("\(change.line):\(change.column)")
         rewritten += 1
         fixed.insert("\(display):\(change.line):\(change.column)")
         messages.append(
