@@ -150,6 +150,39 @@ import Testing
     #expect(!after.stdout.contains("userNotificationCenter(_:didReceive:)'"))
   }
 
+  /// The README's three commands, run as written on the founding crash's report and source.
+  @Test func theReadmeCrashToPatchWorkflow() throws {
+    let readme = String(
+      decoding: try Data(contentsOf: Fixtures.root.appendingPathComponent("README.md")), as: UTF8.self)
+    let block = try #require(ShellStep.markedBlock("crash-to-patch", in: readme))
+    let commands = block.split(separator: "\n").map { line in
+      (line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...]).split(separator: " ").map(String.init)
+    }
+    #expect(commands.count == 3)
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    try CLITest.copyFixture(Self.founding, to: folder, as: "Push.swift")
+    let file = folder.appendingPathComponent("Push.swift")
+    let original = try Data(contentsOf: file)
+    var runs: [CLIRun] = []
+    for command in commands {
+      #expect(command.first == "ips-doctor")
+      let arguments = command.dropFirst().map { word in
+        word == "crash.ips" ? CLITest.diagnosed : word == "Sources" ? folder.path : word
+      }
+      runs.append(CLITest.run(arguments))
+    }
+    #expect(runs[0].stdout.contains("async-bridge-completion-off-main"))
+    #expect(runs[1].status == .success)
+    #expect(runs[1].stdout.hasPrefix("--- a/"))
+    #expect(runs[1].stdout.contains("+        withCompletionHandler completionHandler: @escaping () -> Void"))
+    #expect(runs[2].status == .success)
+    #expect(try Data(contentsOf: file) != original)
+    #expect(
+      CLITest.run(["check", file.path, "--fail-on", "never"]).stdout.contains("userNotificationCenter(_:didReceive:)")
+        == false)
+  }
+
   @Test func usage() {
     #expect(CLITest.run(["check", Self.founding, "--fix-warnings"]).status == .usage)
     #expect(CLITest.run(["check", Self.founding, "--fix", "--format", "json"]).status == .usage)
