@@ -100,6 +100,65 @@ import Testing
       ))
   }
 
+  /// An actor's method, or one of a type isolated to another global actor, becomes `nonisolated`
+  /// (a synchronous witness of a nonisolated requirement must be); the helper stays isolated.
+  @Test(.enabled(if: SDKStubCompiler.swiftc != nil, "swiftc is not on PATH"))
+  func actorsAndOtherGlobalActorsTypeCheck() throws {
+    let source = """
+      import UserNotifications
+
+      @globalActor actor DatabaseActor { static let shared = DatabaseActor() }
+
+      @DatabaseActor
+      final class DatabaseDelegate: UNUserNotificationCenterDelegate {
+          var seen = 0
+          func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+              seen += 1
+          }
+          func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async -> UNNotificationPresentationOptions {
+              seen > 1 ? [] : [.banner]
+          }
+      }
+
+      actor NotificationActor: UNUserNotificationCenterDelegate {
+          var presented = 0
+          func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async -> UNNotificationPresentationOptions {
+              presented += 1
+              return presented > 1 ? [] : [.banner]
+          }
+          func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {}
+      }
+
+      """
+    let fix = Self.fix(source)
+    #expect(fix.changes.count == 4, "\(fix.refusals)")
+    let text = String(decoding: fix.fixed, as: UTF8.self)
+    #expect(text.contains("    nonisolated func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive"))
+    #expect(
+      text.contains("    private func userNotificationCenterAsync(_ center: UNUserNotificationCenter, didReceive"))
+    #expect(!text.contains("let delegate = self"))
+    let output = try SDKStubCompiler.typecheck(fix.fixed, name: "actors.swift")
+    #expect(output.status == 0, "\(output.text)")
+    #expect(output.lines(containing: "warning:").isEmpty, "\(output.text)")
+  }
+
+  /// Cut anywhere, or with bytes thrown in, a file is fixed or refused without a trap, and what
+  /// comes out scans again.
+  @Test func truncatedAndDamagedSourcesNeverTrap() throws {
+    var sources = Self.families.map { "swift-fix/\($0).swift" }
+    sources += Fixtures.files(in: "swift", extensions: ["swift"])
+    for name in sources {
+      let bytes = try Fixtures.bytes(name)
+      for cut in stride(from: 0, through: bytes.count, by: 7) {
+        for damaged in [Array(bytes[..<cut]), Array(bytes[..<cut]) + [0x7D, 0x28, 0x22] + bytes[cut...]] {
+          let fix = Self.fix([(name, damaged)])
+          _ = SwiftDeclarationScanner.scan(fix.fixed)
+          if fix.changes.isEmpty { #expect(fix.fixed == damaged) }
+        }
+      }
+    }
+  }
+
   // MARK: Refusals: no edit, and the reason.
 
   static func expectRefused(_ fix: SourceFix, because reason: String, source: [UInt8]) {
