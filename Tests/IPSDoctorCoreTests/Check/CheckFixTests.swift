@@ -149,7 +149,7 @@ import Testing
     sources += Fixtures.files(in: "swift", extensions: ["swift"])
     for name in sources {
       let bytes = try Fixtures.bytes(name)
-      for cut in stride(from: 0, through: bytes.count, by: 7) {
+      for cut in stride(from: 0, through: bytes.count, by: max(1, bytes.count / 60)) {
         for damaged in [Array(bytes[..<cut]), Array(bytes[..<cut]) + [0x7D, 0x28, 0x22] + bytes[cut...]] {
           let fix = Self.fix([(name, damaged)])
           _ = SwiftDeclarationScanner.scan(fix.fixed)
