@@ -91,7 +91,7 @@ enum CheckTableDocument {
         lines follow the file's line endings and indentation.
 
       Refused, with the reason and no edit: a method called or referenced as the `async` method
-      in any scanned file, an `override`, an explicit `@objc(…)` name, a body using `#function`,
+      in any scanned file, an `override` or `open` method, an explicit `@objc(…)` name, a body using `#function`,
       `#line`, `#file` or a macro (their values would change in the helper), a method that throws
       or is generic, one whose declaration holds code the scanner skipped, and one whose helper's
       name is taken. `--fix` twice gives the file of `--fix` once, and `check` after it reports

@@ -78,6 +78,9 @@ enum CompletionHandlerRewrite {
     if function.modifiers.contains("override") {
       return .refused("it overrides a superclass method, whose callers may await it")
     }
+    if function.modifiers.contains("open") {
+      return .refused("it is open: a subclass in another module may override the async method")
+    }
     if let selector = function.objcSelector {
       return .refused("it is named @objc(\(selector)) explicitly; rename it by hand")
     }

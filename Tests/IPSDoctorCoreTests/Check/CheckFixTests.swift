@@ -188,6 +188,12 @@ import Testing
     Self.expectRefused(Self.fix(source), because: "overrides a superclass method", source: Array(source.utf8))
   }
 
+  @Test func refusedWhenOpen() {
+    let source =
+      "open class D: UNUserNotificationCenterDelegate {\n  open func userNotificationCenter(_ c: UNUserNotificationCenter, didReceive r: UNNotificationResponse) async {}\n}\n"
+    Self.expectRefused(Self.fix(source), because: "it is open", source: Array(source.utf8))
+  }
+
   @Test func refusedWhenObjCNamedDifferently() throws {
     let bytes = try Fixtures.bytes("swift/objc-renamed-method.swift")
     Self.expectRefused(Self.fix([("r.swift", bytes)]), because: "is named @objc(", source: bytes)
