@@ -159,6 +159,31 @@ import Testing
     }
   }
 
+  /// docs/check.md shows the rewrite of the founding method: it is what the rewrite writes.
+  @Test func theDocumentedRewriteIsTheRewrite() throws {
+    let docs = String(
+      decoding: try Data(contentsOf: Fixtures.root.appendingPathComponent("docs/check.md")), as: UTF8.self)
+    let intro = try #require(
+      docs.range(of: "The rewrite of `func userNotificationCenter(_:didReceive:) async`:\n\n```swift\n"))
+    let end = try #require(docs.range(of: "\n```\n", range: intro.upperBound..<docs.endIndex))
+    let documented = String(docs[intro.upperBound..<end.lowerBound])
+    let source = """
+      final class D: UNUserNotificationCenterDelegate {
+      func userNotificationCenter(
+          _ center: UNUserNotificationCenter,
+          didReceive response: UNNotificationResponse
+      ) async {
+          // the original body, byte for byte
+      }
+      }
+
+      """
+    let fix = Self.fix(source)
+    #expect(
+      String(decoding: fix.fixed, as: UTF8.self) == "final class D: UNUserNotificationCenterDelegate {\n" + documented
+        + "\n}\n")
+  }
+
   // MARK: Refusals: no edit, and the reason.
 
   static func expectRefused(_ fix: SourceFix, because reason: String, source: [UInt8]) {
