@@ -5,7 +5,8 @@ import IPSDoctorSupport
 /// declarations with their labels, effects and return type.
 ///
 /// Expressions are not parsed: tokens that start no declaration are passed over. Braces are
-/// matched so that every `func` knows the scope that directly holds it. Invariant: the scope stack
+/// matched so that every `func` knows the scope that directly holds it, and an `async` function's
+/// body knows where it ends (its ``SwiftFunctionLayout``, for `check --fix`). Invariant: the scope stack
 /// holds one entry per `{` not yet closed; an unbalanced `}` is noted and ignored.
 struct SwiftDeclarationScanner {
   private let tokens: [SwiftToken]
