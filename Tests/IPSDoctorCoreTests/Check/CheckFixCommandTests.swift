@@ -183,6 +183,21 @@ import Testing
         == false)
   }
 
+  /// A patch keeps the file's bytes, for `git apply`; on a terminal it is shown escaped.
+  @Test func aPatchOnATerminalIsEscaped() throws {
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    let file = folder.appendingPathComponent("Push.swift")
+    let source =
+      "final class D: UNUserNotificationCenterDelegate {\n  func userNotificationCenter(_ c: UNUserNotificationCenter, didReceive r: UNNotificationResponse) async {\n    print(\"\u{1B}[31m\")\n  }\n}\n"
+    try Data(source.utf8).write(to: file)
+    let piped = CLITest.run(["check", file.path, "--diff"])
+    #expect(piped.stdout.contains("\u{1B}[31m"))
+    let terminal = CLITest.run(["check", file.path, "--diff"], io: CapturedIO(stdoutIsTerminal: true))
+    #expect(terminal.stdout.contains("+  func userNotificationCenter("))
+    #expect(!terminal.stdout.contains("\u{1B}"))
+  }
+
   @Test func usage() {
     #expect(CLITest.run(["check", Self.founding, "--fix-warnings"]).status == .usage)
     #expect(CLITest.run(["check", Self.founding, "--fix", "--format", "json"]).status == .usage)
