@@ -57,12 +57,10 @@ enum CheckTableDocument {
           didReceive response: UNNotificationResponse,
           withCompletionHandler completionHandler: @escaping () -> Void
       ) {
-          nonisolated(unsafe) let delegate = self
-          nonisolated(unsafe) let center = center
-          nonisolated(unsafe) let response = response
+          nonisolated(unsafe) let body = { await self.userNotificationCenterAsync(center, didReceive: response) }
           nonisolated(unsafe) let completionHandler = completionHandler
           Task { @MainActor in
-              await delegate.userNotificationCenterAsync(center, didReceive: response)
+              await body()
               completionHandler()
           }
       }
@@ -84,10 +82,10 @@ enum CheckTableDocument {
         every `return`, `guard` and early exit keeps its meaning. The method starts a task on the main
         actor that awaits the helper and then calls the handler with its result: exactly once, on
         every path, on the main thread.
-      - Swift 6 with complete concurrency checking: the framework's non-`Sendable` arguments, the
-        handler and `self` (unless the type is an actor, global-actor isolated or `Sendable`) go
-        into the task as `nonisolated(unsafe)` constants; in an actor or a type isolated to another
-        global actor the method becomes `nonisolated`. Nothing else in the file changes; the new
+      - Swift 6 with complete concurrency checking: the call of the helper (a closure that captures
+        `self` and the framework's arguments, `Sendable` or not) and the handler go into the task
+        as `nonisolated(unsafe)` constants; in an actor or a type isolated to another global actor
+        the method becomes `nonisolated`. Nothing else in the file changes; the new
         lines follow the file's line endings and indentation.
 
       Refused, with the reason and no edit: a method called or referenced as the `async` method

@@ -29,9 +29,9 @@ struct SourceEdit: Sendable, Equatable {
 /// - the new body starts a `Task` on the main actor that awaits a private `async` helper, declared
 ///   right after the method with the original parameter list, return type and body bytes, and
 ///   passes its result to the handler: once, after the helper returns, on the main actor;
-/// - the parameters, the handler and (unless its type is known to be `Sendable`) `self` are taken
-///   into the task through `nonisolated(unsafe)` constants, as the framework hands them over
-///   from the main thread and uses them nowhere else.
+/// - the call of the helper (which captures `self` and the parameters) and the handler are taken
+///   into the task as `nonisolated(unsafe)` constants: both are closures, never `Sendable`, and
+///   the framework hands their values over and uses them nowhere else.
 ///
 /// The helper keeps the method's `nonisolated` and its `@available` attributes, so the body runs
 /// where it ran before; the new method is made `nonisolated` when its type is an actor or isolated
@@ -43,9 +43,6 @@ enum CompletionHandlerRewrite {
   struct Context {
     /// Whether the new method needs `nonisolated` (an actor, or another global actor).
     var needsNonisolated = false
-    /// Whether `self` is known to be `Sendable` (an actor, a global-actor type, a `Sendable`
-    /// conformance): then it is captured as it is.
-    var selfIsSendable = false
     /// The type's declarations, as ``signature(of:renamed:)`` names them.
     var takenNames: Set<String> = []
   }
@@ -61,12 +58,6 @@ enum CompletionHandlerRewrite {
   static let locationFreePounds: Set<String> = [
     "if", "elseif", "else", "endif", "available", "unavailable", "selector", "keyPath", "colorLiteral",
     "imageLiteral", "fileLiteral", "warning", "error",
-  ]
-
-  /// Parameter types known to be `Sendable`, which a task captures as they are (`nonisolated(unsafe)`
-  /// on one is a warning).
-  static let sendableTypes: Set<String> = [
-    "String", "String?", "Bool", "Int", "Double", "[String]", "PKPushType", "Substring",
   ]
 
   static func plan(
@@ -96,7 +87,7 @@ enum CompletionHandlerRewrite {
       return .refused("its parameters do not match \(completion.swiftName)")
     }
     let names = layout.parameters.map(\.name)
-    let reserved = ["delegate", "result", completion.handler]
+    let reserved = ["body", "result", "self", completion.handler]
     if let clash = names.first(where: { reserved.contains($0) || $0 == "_" }) {
       return .refused("a parameter is named '\(clash)', a name the rewrite needs")
     }
@@ -160,21 +151,17 @@ enum CompletionHandlerRewrite {
     let outer = style.methodIndentation
     let inner = outer + style.unit
     let innermost = inner + style.unit
-    let receiver = context.selfIsSendable ? "self" : "delegate"
-    var body = " {" + eol
-    if !context.selfIsSendable { body += inner + "nonisolated(unsafe) let delegate = self" + eol }
-    for (name, type) in zip(names, function.parameterTypes) where !Self.sendableTypes.contains(type) {
-      body += inner + "nonisolated(unsafe) let \(name) = \(name)" + eol
-    }
-    body += inner + "nonisolated(unsafe) let \(completion.handler) = \(completion.handler)" + eol
     let arguments = zip(function.labels, names).map { label, name in label == "_" ? name : "\(label): \(name)" }
-    let call = "await \(receiver).\(helperName)(\(arguments.joined(separator: ", ")))"
+    var body = " {" + eol
+    body +=
+      inner + "nonisolated(unsafe) let body = { await self.\(helperName)(\(arguments.joined(separator: ", "))) }" + eol
+    body += inner + "nonisolated(unsafe) let \(completion.handler) = \(completion.handler)" + eol
     body += inner + "Task { @MainActor in" + eol
     if arity == 0 {
-      body += innermost + call + eol
+      body += innermost + "await body()" + eol
       body += innermost + completion.handler + "()" + eol
     } else {
-      body += innermost + "let result = " + call + eol
+      body += innermost + "let result = await body()" + eol
       let results = arity == 1 ? ["result"] : (0..<arity).map { "result.\($0)" }
       body += innermost + completion.handler + "(" + results.joined(separator: ", ") + ")" + eol
     }

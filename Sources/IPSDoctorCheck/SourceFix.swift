@@ -101,9 +101,9 @@ package struct SourceFix {
 
 extension SourceChecker {
   /// What the rewrite of `function`, declared directly in `enclosing`, needs to know about its
-  /// type: whether it is isolated to an actor other than the main actor, and whether `self` is
-  /// `Sendable`. An extension is judged with its type's primary declaration in the scanned files
-  /// (the first of that name, as ``IsolationResolver`` takes it); a primary declaration alone.
+  /// type: whether it is isolated to an actor other than the main actor. An extension is judged
+  /// with its type's primary declaration in the scanned files (the first of that name, as
+  /// ``IsolationResolver`` takes it); a primary declaration alone.
   func rewriteContext(
     for function: SwiftFunctionDeclaration, in enclosing: SwiftTypeDeclaration
   ) -> CompletionHandlerRewrite.Context {
@@ -118,16 +118,6 @@ extension SourceChecker {
       function.attributes.contains(where: IsolationResolver.isOtherGlobalActor)
       || declarations.contains { $0.attributes.contains(where: IsolationResolver.isOtherGlobalActor) }
       || declarations.contains { $0.kind == .actor }
-    let mainActorType = declarations.contains { type in
-      type.kind != .extension
-        && (type.attributes.contains("MainActor")
-          || type.inherited.contains {
-            CompletionHandlerDelegateTable.mainActorSupertypes.contains(String($0.simpleName))
-          })
-    }
-    let sendable = declarations.contains { type in type.inherited.contains { $0.simpleName == "Sendable" } }
-    return CompletionHandlerRewrite.Context(
-      needsNonisolated: otherActor && !function.modifiers.contains("nonisolated"),
-      selfIsSendable: otherActor || mainActorType || sendable)
+    return CompletionHandlerRewrite.Context(needsNonisolated: otherActor && !function.modifiers.contains("nonisolated"))
   }
 }
