@@ -119,6 +119,12 @@ package struct Options: Sendable, Equatable {
   package var defaultIsolation: DefaultIsolation?
   /// `check --report`: a crash report whose bridge frame names the declaration to point at.
   package var report: String?
+  /// `check --fix`: rewrite the reported methods into their completion-handler form, in place.
+  package var fix = false
+  /// `check --diff`: print the rewrite as a unified diff instead of writing it.
+  package var diff = false
+  /// `check --fix-warnings`: rewrite warnings and notes too, not only errors.
+  package var fixWarnings = false
   /// `--dsym`, in order: dSYM bundles, DWARF or Mach-O files, or folders to search.
   package var dsyms: [String] = []
   /// The debug files `diagnose` symbolicates with, found once before the reports are read.

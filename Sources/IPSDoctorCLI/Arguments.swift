@@ -67,7 +67,7 @@ package enum Command: String, Sendable, CaseIterable, Equatable {
       "ips-doctor merge <part.jsonl>... [--format <format>] [--output <file>] [--fail-on <severity>] [--baseline <file>] [<options>]"
     case .show: "ips-doctor show <path> [--output <file>]"
     case .check:
-      "ips-doctor check <path>... [--format <format>] [--fail-on <severity>] [--exclude <glob>] [--default-isolation <isolation>]"
+      "ips-doctor check <path>... [--format <format>] [--fail-on <severity>] [--exclude <glob>] [--default-isolation <isolation>] [--report <crash.ips>] [--fix | --diff] [--fix-warnings]"
     case .symbolicate: "ips-doctor symbolicate <path> [--dsym <path>]... [--output <file>]"
     case .rules: "ips-doctor rules [--format text|json|markdown]"
     case .explain: "ips-doctor explain <rule-id> [--format text|json|markdown]"
@@ -101,7 +101,7 @@ struct OptionSpec: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
     case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, help, version
     case generateCompletion, generateManual
-    case exclude, defaultIsolation, report
+    case exclude, defaultIsolation, report, fix, diff, fixWarnings
   }
 
   var key: Key
@@ -216,7 +216,22 @@ struct OptionSpec: Sendable {
       commands: [.check]),
     OptionSpec(
       key: .report, long: "report", short: nil, placeholder: "crash.ips",
-      help: "check: point from the report's bridge frame (@objc closure #1 in T.m) to the declaration of T.m.",
+      help:
+        "check: point from the report's bridge frame (@objc closure #1 in T.m) to the declaration of T.m; with --fix or --diff, rewrite only that method.",
+      commands: [.check]),
+    OptionSpec(
+      key: .fix, long: "fix", short: nil, placeholder: nil,
+      help:
+        "check: rewrite each error into the completion-handler form of its requirement, in place (atomically; the file keeps its mode). Refusals are explained.",
+      commands: [.check]),
+    OptionSpec(
+      key: .diff, long: "diff", short: nil, placeholder: nil,
+      help:
+        "check: print the rewrite of --fix as a unified diff (git apply-able, paths relative to the working directory) instead of writing.",
+      commands: [.check]),
+    OptionSpec(
+      key: .fixWarnings, long: "fix-warnings", short: nil, placeholder: nil,
+      help: "check: with --fix or --diff, rewrite warnings and notes too (by default only errors are rewritten).",
       commands: [.check]),
     OptionSpec(
       key: .help, long: "help", short: "h", placeholder: nil, help: "Show help information.",
@@ -426,6 +441,9 @@ package enum ArgumentBinder {
       case .exclude: options.excludes.append(value)
       case .defaultIsolation: options.defaultIsolation = try choice(value, option: spec)
       case .report: options.report = value
+      case .fix: options.fix = true
+      case .diff: options.diff = true
+      case .fixWarnings: options.fixWarnings = true
       case .help, .version, .generateCompletion, .generateManual: break
       }
     }
@@ -474,6 +492,12 @@ package enum ArgumentBinder {
       if positionals.isEmpty { throw .missingArgument("<part.jsonl>...", command: .merge) }
     case .check:
       if positionals.isEmpty { throw .missingArgument("<path>...", command: .check) }
+      if options.fixWarnings && !options.fix && !options.diff {
+        throw .optionRequires("--fix-warnings", "'--fix' or '--diff'")
+      }
+      if options.fix || options.diff, let format = options.format, format != .text {
+        throw .conflictingOptions(options.diff ? "--diff" : "--fix", "--format \(format.rawValue)")
+      }
     case .show, .symbolicate:
       if positionals.isEmpty { throw .missingArgument("<path>", command: command) }
       if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: command) }

@@ -7,6 +7,8 @@ import IPSDoctorSupport
 ///
 /// Exit status: 0 when no finding is at or above `--fail-on`, 1 when one is, 66 when a named
 /// path does not exist or no Swift file was found, 73 when the output cannot be written.
+/// With `--fix` or `--diff`, the findings that count are the ones the rewrite leaves, and 73 also
+/// means a fixed file could not be written (see ``CheckFix``).
 struct CheckCommand<IO: CLIIO> {
   let invocation: Invocation
   let environment: [String: String]
@@ -59,6 +61,10 @@ struct CheckCommand<IO: CLIIO> {
     case .success(let opened): destination = opened
     case .failure(let refusal): return refusal.status
     }
+    if options.fix || options.diff {
+      let fix = CheckFix(invocation: invocation, io: io, checker: checker, discovery: discovery)
+      return max(status, fix.run(findings, destination: destination))
+    }
     destination.out.write(
       CheckOutput.render(
         findings, format: options.format ?? .text, filesScanned: checker.filesScanned, verbose: options.verbose))
@@ -75,35 +81,43 @@ struct CheckCommand<IO: CLIIO> {
 
   /// `--report`: tells on standard error which declaration the report's bridge frame names.
   private func linkReport(_ path: String, checker: SourceChecker) -> ExitCode {
-    let name = PathName(path)
-    let bytes: [UInt8]
-    switch POSIX.readFile(name, limit: invocation.options.maxSize, expectedToExist: false) {
-    case .success(let read): bytes = read
-    case .failure(let error):
-      CLI.writeError("\(name.display): \(error.message)", io: io)
-      return error.reason == .notFound ? .noInput : .dataError
-    }
-    guard let found = CrashDeclarationLink.links(reportBytes: bytes, in: checker) else {
-      CLI.writeError("\(name.display): not a crash report", io: io)
-      return .dataError
-    }
-    guard let frame = found.frame else {
-      io.writeStandardError("ips-doctor: \(name.display): no '@objc closure #N in T.m' bridge frame in the report\n")
-      return .success
-    }
-    if found.links.isEmpty {
-      io.writeStandardError(
-        "ips-doctor: "
-          + TerminalText.escaped(
-            "\(name.display): the bridge frame names \(frame), declared in none of the scanned files") + "\n")
-    }
-    for link in found.links {
-      io.writeStandardError(
-        TerminalText.escaped(
-          "\(link.file):\(link.line):\(link.column): note: the crash in \(name.display) was called by the bridge of this declaration (@objc closure in \(frame))"
-        )
-          + "\n")
-    }
-    return .success
+    linkedDeclarations(path, checker: checker, invocation: invocation, io: io).status
   }
+}
+
+/// `check --report`: the declarations the report's bridge frame names, told on standard error, and
+/// the exit status of reading the report.
+func linkedDeclarations(
+  _ path: String, checker: SourceChecker, invocation: Invocation, io: some CLIIO
+) -> (links: [CrashDeclarationLink], status: ExitCode) {
+  let name = PathName(path)
+  let bytes: [UInt8]
+  switch POSIX.readFile(name, limit: invocation.options.maxSize, expectedToExist: false) {
+  case .success(let read): bytes = read
+  case .failure(let error):
+    CLI.writeError("\(name.display): \(error.message)", io: io)
+    return ([], error.reason == .notFound ? .noInput : .dataError)
+  }
+  guard let found = CrashDeclarationLink.links(reportBytes: bytes, in: checker) else {
+    CLI.writeError("\(name.display): not a crash report", io: io)
+    return ([], .dataError)
+  }
+  guard let frame = found.frame else {
+    io.writeStandardError("ips-doctor: \(name.display): no '@objc closure #N in T.m' bridge frame in the report\n")
+    return ([], .success)
+  }
+  if found.links.isEmpty {
+    io.writeStandardError(
+      "ips-doctor: "
+        + TerminalText.escaped(
+          "\(name.display): the bridge frame names \(frame), declared in none of the scanned files") + "\n")
+  }
+  for link in found.links {
+    io.writeStandardError(
+      TerminalText.escaped(
+        "\(link.file):\(link.line):\(link.column): note: the crash in \(name.display) was called by the bridge of this declaration (@objc closure in \(frame))"
+      )
+        + "\n")
+  }
+  return (found.links, .success)
 }

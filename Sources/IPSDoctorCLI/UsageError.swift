@@ -12,6 +12,8 @@ package enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   case missingArgument(String, command: Command)
   case unexpectedArgument(String, command: Command)
   case conflictingOptions(String, String)
+  /// An option that means nothing without another one.
+  case optionRequires(String, String)
   case unknownRule(String, suggestion: String?)
 
   package var description: String {
@@ -37,6 +39,8 @@ package enum UsageError: Error, Sendable, Equatable, CustomStringConvertible {
       "Unexpected argument '\(TerminalText.escaped(argument))' for '\(command.rawValue)'."
     case .conflictingOptions(let first, let second):
       "The options '\(first)' and '\(second)' cannot be used together."
+    case .optionRequires(let option, let other):
+      "The option '\(option)' needs \(other)."
     case .unknownRule(let id, let suggestion):
       "Unknown rule '\(TerminalText.escaped(id))'." + didYouMean(suggestion)
         + (suggestion == nil ? " Run 'ips-doctor rules' to list the rules." : "")

@@ -14,7 +14,7 @@ package struct CheckFinding: Sendable, Equatable {
   var function: SwiftFunctionDeclaration
   var method: CompletionHandlerDelegateMethod
   /// Why the method is taken to run off the main actor, and what the scan could not see.
-  var isolation: String
+  package var isolation: String
 
   /// The one-line message of the diagnostic.
   var message: String {

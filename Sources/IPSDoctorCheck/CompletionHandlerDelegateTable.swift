@@ -46,7 +46,51 @@ struct CompletionHandlerDelegateMethod: Sendable, Equatable {
   var selector: String
   var effect: OffMainEffect
   var isolation: ProtocolIsolation
+  /// The completion-handler requirement that the `async` form stands for.
+  var completion: CompletionForm
   var reference: String
+
+  /// The completion-handler form of a requirement: its Swift name, and its last parameter, the
+  /// handler, by name and type.
+  struct CompletionForm: Sendable, Equatable {
+    /// `userNotificationCenter(_:didReceive:withCompletionHandler:)`.
+    var swiftName: String
+    /// The handler parameter's name (`completionHandler`).
+    var handler: String
+    /// The handler's type without `@escaping`: `(UNNotificationPresentationOptions) -> Void`.
+    var type: String
+
+    /// The argument labels, the handler's last.
+    var labels: [String] {
+      guard let open = swiftName.firstIndex(of: "("), swiftName.hasSuffix(")") else { return [] }
+      return swiftName[swiftName.index(after: open)..<swiftName.index(before: swiftName.endIndex)]
+        .split(separator: ":").map(String.init)
+    }
+
+    /// The handler's parameter types: `(A, B) -> Void` has two, `() -> Void` none. Commas inside
+    /// brackets (`[AnyHashable: Any]`, generic arguments) separate nothing.
+    var handlerArity: Int {
+      var depth = 0
+      var commas = 0
+      var sawType = false
+      for character in type {
+        switch character {
+        case "(", "[", "<":
+          depth += 1
+        case ")", "]", ">":
+          if depth == 1 && character == ")" { return sawType ? commas + 1 : 0 }
+          depth -= 1
+        case "," where depth == 1:
+          commas += 1
+        case " ":
+          break
+        default:
+          if depth >= 1 { sawType = true }
+        }
+      }
+      return 0
+    }
+  }
 }
 
 /// The completion-handler delegate methods `ips-doctor check` knows. One entry a line: add one
@@ -61,6 +105,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "userNotificationCenter(_:didReceive:)",
       selector: "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:", effect: .crash,
       isolation: .none,
+      completion: .init(
+        swiftName: "userNotificationCenter(_:didReceive:withCompletionHandler:)", handler: "completionHandler",
+        type: "() -> Void"),
       reference:
         "https://developer.apple.com/documentation/usernotifications/unusernotificationcenterdelegate/usernotificationcenter(_:didreceive:withcompletionhandler:)"
     ),
@@ -69,6 +116,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "userNotificationCenter(_:willPresent:)",
       selector: "userNotificationCenter:willPresentNotification:withCompletionHandler:", effect: .crash,
       isolation: .none,
+      completion: .init(
+        swiftName: "userNotificationCenter(_:willPresent:withCompletionHandler:)", handler: "completionHandler",
+        type: "(UNNotificationPresentationOptions) -> Void"),
       reference:
         "https://developer.apple.com/documentation/usernotifications/unusernotificationcenterdelegate/usernotificationcenter(_:willpresent:withcompletionhandler:)"
     ),
@@ -78,18 +128,27 @@ enum CompletionHandlerDelegateTable {
       swiftName: "application(_:didReceiveRemoteNotification:)",
       selector: "application:didReceiveRemoteNotification:fetchCompletionHandler:", effect: .crash,
       isolation: .mainActor,
+      completion: .init(
+        swiftName: "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)", handler: "completionHandler",
+        type: "(UIBackgroundFetchResult) -> Void"),
       reference:
         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didreceiveremotenotification:fetchcompletionhandler:)"
     ),
     Method(
       protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:)",
       selector: "application:performFetchWithCompletionHandler:", effect: .crash, isolation: .mainActor,
+      completion: .init(
+        swiftName: "application(_:performFetchWithCompletionHandler:)", handler: "completionHandler",
+        type: "(UIBackgroundFetchResult) -> Void"),
       reference:
         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:performfetchwithcompletionhandler:)"
     ),
     Method(
       protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:performActionFor:)",
       selector: "application:performActionForShortcutItem:completionHandler:", effect: .crash, isolation: .mainActor,
+      completion: .init(
+        swiftName: "application(_:performActionFor:completionHandler:)", handler: "completionHandler",
+        type: "(Bool) -> Void"),
       reference:
         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:performactionfor:completionhandler:)"
     ),
@@ -98,6 +157,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "application(_:handleEventsForBackgroundURLSession:)",
       selector: "application:handleEventsForBackgroundURLSession:completionHandler:", effect: .crash,
       isolation: .mainActor,
+      completion: .init(
+        swiftName: "application(_:handleEventsForBackgroundURLSession:completionHandler:)",
+        handler: "completionHandler", type: "() -> Void"),
       reference:
         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handleeventsforbackgroundurlsession:completionhandler:)"
     ),
@@ -105,6 +167,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "UIApplicationDelegate", framework: "UIKit",
       swiftName: "application(_:handleWatchKitExtensionRequest:)",
       selector: "application:handleWatchKitExtensionRequest:reply:", effect: .misuse, isolation: .mainActor,
+      completion: .init(
+        swiftName: "application(_:handleWatchKitExtensionRequest:reply:)", handler: "reply",
+        type: "([AnyHashable: Any]?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handlewatchkitextensionrequest:reply:)"
     ),
@@ -112,12 +177,18 @@ enum CompletionHandlerDelegateTable {
       protocolName: "UIApplicationDelegate", framework: "UIKit", swiftName: "application(_:handle:)",
       parameterType: "INIntent", selector: "application:handleIntent:completionHandler:", effect: .misuse,
       isolation: .mainActor,
+      completion: .init(
+        swiftName: "application(_:handle:completionHandler:)", handler: "completionHandler",
+        type: "(INIntentResponse) -> Void"),
       reference:
         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:handle:completionhandler:)"
     ),
     Method(
       protocolName: "UIWindowSceneDelegate", framework: "UIKit", swiftName: "windowScene(_:performActionFor:)",
       selector: "windowScene:performActionForShortcutItem:completionHandler:", effect: .crash, isolation: .mainActor,
+      completion: .init(
+        swiftName: "windowScene(_:performActionFor:completionHandler:)", handler: "completionHandler",
+        type: "(Bool) -> Void"),
       reference:
         "https://developer.apple.com/documentation/uikit/uiwindowscenedelegate/windowscene(_:performactionfor:completionhandler:)"
     ),
@@ -127,6 +198,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:)",
       parameterType: "WKNavigationAction", selector: "webView:decidePolicyForNavigationAction:decisionHandler:",
       effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:decidePolicyFor:decisionHandler:)", handler: "decisionHandler",
+        type: "(WKNavigationActionPolicy) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:decisionhandler:)-2ni62"
     ),
@@ -134,6 +208,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:preferences:)",
       selector: "webView:decidePolicyForNavigationAction:preferences:decisionHandler:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:decidePolicyFor:preferences:decisionHandler:)", handler: "decisionHandler",
+        type: "(WKNavigationActionPolicy, WKWebpagePreferences) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:preferences:decisionhandler:)"
     ),
@@ -141,6 +218,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:decidePolicyFor:)",
       parameterType: "WKNavigationResponse", selector: "webView:decidePolicyForNavigationResponse:decisionHandler:",
       effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:decidePolicyFor:decisionHandler:)", handler: "decisionHandler",
+        type: "(WKNavigationResponsePolicy) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:decidepolicyfor:decisionhandler:)-8t1ey"
     ),
@@ -148,6 +228,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:respondTo:)",
       selector: "webView:didReceiveAuthenticationChallenge:completionHandler:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:didReceive:completionHandler:)", handler: "completionHandler",
+        type: "(URLSession.AuthChallengeDisposition, URLCredential?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:didreceive:completionhandler:)"
     ),
@@ -155,6 +238,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "WKNavigationDelegate", framework: "WebKit", swiftName: "webView(_:shouldAllowDeprecatedTLSFor:)",
       selector: "webView:authenticationChallenge:shouldAllowDeprecatedTLS:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:authenticationChallenge:shouldAllowDeprecatedTLS:)", handler: "decisionHandler",
+        type: "(Bool) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wknavigationdelegate/webview(_:authenticationchallenge:shouldallowdeprecatedtls:)"
     ),
@@ -163,6 +249,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "webView(_:runJavaScriptAlertPanelWithMessage:initiatedByFrame:)",
       selector: "webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:)",
+        handler: "completionHandler", type: "() -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascriptalertpanelwithmessage:initiatedbyframe:completionhandler:)"
     ),
@@ -171,6 +260,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "webView(_:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:)",
       selector: "webView:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:)",
+        handler: "completionHandler", type: "(Bool) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascriptconfirmpanelwithmessage:initiatedbyframe:completionhandler:)"
     ),
@@ -179,6 +271,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "webView(_:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:)",
       selector: "webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:",
       effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:)",
+        handler: "completionHandler", type: "(String?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runjavascripttextinputpanelwithprompt:defaulttext:initiatedbyframe:completionhandler:)"
     ),
@@ -186,6 +281,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:contextMenuConfigurationForElement:)",
       selector: "webView:contextMenuConfigurationForElement:completionHandler:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:contextMenuConfigurationForElement:completionHandler:)", handler: "completionHandler",
+        type: "(UIContextMenuConfiguration?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:contextmenuconfigurationforelement:completionhandler:)"
     ),
@@ -194,6 +292,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "webView(_:requestMediaCapturePermissionFor:initiatedByFrame:type:)",
       selector: "webView:requestMediaCapturePermissionForOrigin:initiatedByFrame:type:decisionHandler:",
       effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:requestMediaCapturePermissionFor:initiatedByFrame:type:decisionHandler:)",
+        handler: "decisionHandler", type: "(WKPermissionDecision) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:requestmediacapturepermissionfor:initiatedbyframe:type:decisionhandler:)"
     ),
@@ -202,6 +303,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "webView(_:requestDeviceOrientationAndMotionPermissionFor:initiatedByFrame:)",
       selector: "webView:requestDeviceOrientationAndMotionPermissionForOrigin:initiatedByFrame:decisionHandler:",
       effect: .misuse, isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:requestDeviceOrientationAndMotionPermissionFor:initiatedByFrame:decisionHandler:)",
+        handler: "decisionHandler", type: "(WKPermissionDecision) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:requestdeviceorientationandmotionpermissionfor:initiatedbyframe:decisionhandler:)"
     ),
@@ -209,6 +313,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "WKUIDelegate", framework: "WebKit", swiftName: "webView(_:runOpenPanelWith:initiatedByFrame:)",
       selector: "webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "webView(_:runOpenPanelWith:initiatedByFrame:completionHandler:)", handler: "completionHandler",
+        type: "([URL]?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkuidelegate/webview(_:runopenpanelwith:initiatedbyframe:completionhandler:)"
     ),
@@ -217,6 +324,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "download(_:decideDestinationUsing:suggestedFilename:)",
       selector: "download:decideDestinationUsingResponse:suggestedFilename:completionHandler:", effect: .misuse,
       isolation: .mainActorSince("iOS 18 / macOS 15 SDK"),
+      completion: .init(
+        swiftName: "download(_:decideDestinationUsing:suggestedFilename:completionHandler:)",
+        handler: "completionHandler", type: "(URL?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/webkit/wkdownloaddelegate/download(_:decidedestinationusing:suggestedfilename:completionhandler:)"
     ),
@@ -226,6 +336,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "pushRegistry(_:didReceiveIncomingPushWith:for:)",
       selector: "pushRegistry:didReceiveIncomingPushWithPayload:forType:withCompletionHandler:", effect: .misuse,
       isolation: .none,
+      completion: .init(
+        swiftName: "pushRegistry(_:didReceiveIncomingPushWith:for:completion:)", handler: "completion",
+        type: "() -> Void"),
       reference:
         "https://developer.apple.com/documentation/pushkit/pkpushregistrydelegate/pushregistry(_:didreceiveincomingpushwith:for:completion:)"
     ),
@@ -234,23 +347,33 @@ enum CompletionHandlerDelegateTable {
       protocolName: "INSendMessageIntentHandling", framework: "Intents", swiftName: "handle(intent:)",
       parameterType: "INSendMessageIntent", selector: "handleSendMessage:completion:", effect: .harmless,
       isolation: .none,
+      completion: .init(
+        swiftName: "handle(intent:completion:)", handler: "completion", type: "(INSendMessageIntentResponse) -> Void"),
       reference:
         "https://developer.apple.com/documentation/intents/insendmessageintenthandling/handle(intent:completion:)"),
     Method(
       protocolName: "INSendMessageIntentHandling", framework: "Intents", swiftName: "resolveRecipients(for:)",
       parameterType: "INSendMessageIntent", selector: "resolveRecipientsForSendMessage:withCompletion:",
       effect: .harmless, isolation: .none,
+      completion: .init(
+        swiftName: "resolveRecipients(for:with:)", handler: "completion",
+        type: "([INSendMessageRecipientResolutionResult]) -> Void"),
       reference:
         "https://developer.apple.com/documentation/intents/insendmessageintenthandling/resolverecipients(for:with:)"),
     Method(
       protocolName: "INStartCallIntentHandling", framework: "Intents", swiftName: "handle(intent:)",
       parameterType: "INStartCallIntent", selector: "handleStartCall:completion:", effect: .harmless, isolation: .none,
+      completion: .init(
+        swiftName: "handle(intent:completion:)", handler: "completion", type: "(INStartCallIntentResponse) -> Void"),
       reference:
         "https://developer.apple.com/documentation/intents/instartcallintenthandling/handle(intent:completion:)"),
     // Foundation: URLSession calls its delegate on the delegate queue and accepts the handler anywhere.
     Method(
       protocolName: "URLSessionDelegate", framework: "Foundation", swiftName: "urlSession(_:didReceive:)",
       selector: "URLSession:didReceiveChallenge:completionHandler:", effect: .harmless, isolation: .none,
+      completion: .init(
+        swiftName: "urlSession(_:didReceive:completionHandler:)", handler: "completionHandler",
+        type: "(URLSession.AuthChallengeDisposition, URLCredential?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/foundation/urlsessiondelegate/urlsession(_:didreceive:completionhandler:)"
     ),
@@ -259,6 +382,9 @@ enum CompletionHandlerDelegateTable {
       swiftName: "urlSession(_:task:willPerformHTTPRedirection:newRequest:)",
       selector: "URLSession:task:willPerformHTTPRedirection:newRequest:completionHandler:", effect: .harmless,
       isolation: .none,
+      completion: .init(
+        swiftName: "urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)",
+        handler: "completionHandler", type: "(URLRequest?) -> Void"),
       reference:
         "https://developer.apple.com/documentation/foundation/urlsessiontaskdelegate/urlsession(_:task:willperformhttpredirection:newrequest:completionhandler:)"
     ),
@@ -266,6 +392,9 @@ enum CompletionHandlerDelegateTable {
       protocolName: "URLSessionDataDelegate", framework: "Foundation", swiftName: "urlSession(_:dataTask:didReceive:)",
       parameterType: "URLResponse", selector: "URLSession:dataTask:didReceiveResponse:completionHandler:",
       effect: .harmless, isolation: .none,
+      completion: .init(
+        swiftName: "urlSession(_:dataTask:didReceive:completionHandler:)", handler: "completionHandler",
+        type: "(URLSession.ResponseDisposition) -> Void"),
       reference:
         "https://developer.apple.com/documentation/foundation/urlsessiondatadelegate/urlsession(_:datatask:didreceive:completionhandler:)"
     ),
@@ -306,4 +435,7 @@ enum CompletionHandlerDelegateTable {
   }
 
   private static let byName: [String: [Method]] = Dictionary(grouping: all, by: \.swiftName)
+
+  /// The base names of the async forms (`userNotificationCenter`).
+  static let baseNames: Set<Substring> = Set(all.map { $0.swiftName.prefix { $0 != "(" } })
 }

@@ -8,7 +8,8 @@ import IPSDoctorSupport
 /// declaration (its `@MainActor`, superclass and conformances) in another. A file is scanned when
 /// it is added (``add(_:)``) and its bytes are not kept: what stays of it is its display name,
 /// its type declarations, its `async` methods with a body (the only ones a finding or a crash
-/// report's bridge frame can name) and its notes.
+/// report's bridge frame can name), its calls of the table's method names (which stop a rewrite,
+/// see ``SourceFix``) and its notes.
 package struct SourceChecker {
   package struct Source {
     /// The file as shown to the user.
@@ -51,6 +52,10 @@ package struct SourceChecker {
   package mutating func add(_ source: Source) {
     var declarations = SwiftDeclarationScanner.scan(source.bytes)
     declarations.functions = declarations.functions.filter { $0.isAsync && $0.hasBody && $0.enclosingType != nil }
+    // Only calls of the table's names can stop a rewrite (``SourceFix``).
+    declarations.calls = declarations.calls.filter { call in
+      CompletionHandlerDelegateTable.baseNames.contains(call.prefix { $0 != "(" })
+    }
     files.append((source.display, declarations))
   }
 

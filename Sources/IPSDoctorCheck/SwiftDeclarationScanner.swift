@@ -5,7 +5,8 @@ import IPSDoctorSupport
 /// declarations with their labels, effects and return type.
 ///
 /// Expressions are not parsed: tokens that start no declaration are passed over. Braces are
-/// matched so that every `func` knows the scope that directly holds it. Invariant: the scope stack
+/// matched so that every `func` knows the scope that directly holds it, and an `async` function's
+/// body knows where it ends (its ``SwiftFunctionLayout``, for `check --fix`). Invariant: the scope stack
 /// holds one entry per `{` not yet closed; an unbalanced `}` is noted and ignored.
 struct SwiftDeclarationScanner {
   private let tokens: [SwiftToken]
@@ -17,6 +18,8 @@ struct SwiftDeclarationScanner {
   private enum Scope {
     /// The body of `types[index]`.
     case type(Int)
+    /// The body of `functions[index]`, an `async` function whose layout is recorded.
+    case function(Int)
     /// Any other braces: a function body, a closure, an accessor, a statement.
     case other
   }
@@ -26,6 +29,12 @@ struct SwiftDeclarationScanner {
   private var pendingModifiers: [String] = []
   /// The argument of a pending `@objc(…)`.
   private var pendingObjCName: String?
+  /// The offset of the first pending attribute or modifier.
+  private var pendingStart: Int?
+  /// The text of each pending `@available(…)`.
+  private var pendingAvailability: [String] = []
+  /// The `#` names seen in each open ``Scope/function(_:)`` body, innermost last.
+  private var functionPounds: [Set<String>] = []
 
   static let modifiers: Set<String> = [
     "public", "private", "fileprivate", "internal", "open", "package", "final", "static",
@@ -40,9 +49,9 @@ struct SwiftDeclarationScanner {
     var scanner = SwiftDeclarationScanner(tokens: lexer.tokens, bytes: bytes)
     scanner.run()
     for note in lexer.notes {
-      let location = scanner.lines.location(of: note.offset)
-      scanner.result.notes.append("\(location.line):\(location.column): \(note.message)")
+      scanner.note(at: note.offset, note.message)
     }
+    scanner.result.calls = SwiftCallIndex.calls(in: scanner.tokens)
     return scanner.result
   }
 
@@ -53,6 +62,12 @@ struct SwiftDeclarationScanner {
   }
 
   // MARK: - Token helpers
+
+  private mutating func note(at offset: Int, _ message: String) {
+    let location = lines.location(of: offset)
+    result.notes.append("\(location.line):\(location.column): \(message)")
+    result.noteLines.append(location.line)
+  }
 
   private func token(_ offset: Int = 0) -> SwiftToken? {
     index + offset < tokens.count ? tokens[index + offset] : nil
@@ -132,6 +147,8 @@ struct SwiftDeclarationScanner {
     pendingAttributes.removeAll(keepingCapacity: true)
     pendingModifiers.removeAll(keepingCapacity: true)
     pendingObjCName = nil
+    pendingStart = nil
+    pendingAvailability.removeAll(keepingCapacity: true)
   }
 
   // MARK: - Declarations
@@ -144,21 +161,33 @@ struct SwiftDeclarationScanner {
         clearPending()
         index += 1
       case .punctuation where current.value == "}":
-        if scopes.popLast() == nil {
-          let location = lines.location(of: current.offset)
-          result.notes.append("\(location.line):\(location.column): skipped an unbalanced '}'")
+        switch scopes.popLast() {
+        case nil:
+          note(at: current.offset, "skipped an unbalanced '}'")
+        case .function(let function)?:
+          closeFunction(function, at: current.offset)
+        default:
+          break
         }
         clearPending()
         index += 1
       case .attribute:
         index += 1
+        if pendingStart == nil { pendingStart = current.offset }
         pendingAttributes.append(current.value)
         let arguments = index
         skipAttributeArguments(after: current)
         if current.value == "objc", index - arguments >= 3 {
           pendingObjCName = sourceText(from: arguments + 1, through: index - 2).replacing(" ", with: "")
         }
+        if current.value == "available" {
+          let stop = index < tokens.count ? tokens[index].offset : bytes.count
+          let last = index - 1 > arguments ? end(of: tokens[index - 1]) : end(of: current)
+          pendingAvailability.append(
+            String(decoding: bytes[current.offset..<min(max(last, current.offset), stop)], as: UTF8.self))
+        }
       case .pound:
+        if !functionPounds.isEmpty { functionPounds[functionPounds.count - 1].insert(current.value) }
         index += 1
         if current.value == "if" || current.value == "elseif" {
           // The condition ends with its line.
@@ -191,10 +220,12 @@ struct SwiftDeclarationScanner {
     case "func":
       functionDeclaration()
     case "class":
+      if pendingStart == nil { pendingStart = current.offset }
       pendingModifiers.append("class")
       index += 1
     default:
       if Self.modifiers.contains(current.value) {
+        if pendingStart == nil { pendingStart = current.offset }
         pendingModifiers.append(current.value)
         index += 1
         // `nonisolated(unsafe)`, `private(set)`.
@@ -254,7 +285,7 @@ struct SwiftDeclarationScanner {
       inherited: inherited, line: location.line, column: location.column)
     clearPending()
     guard let open = token(), open.isPunctuation(UInt8(ascii: "{")) else {
-      result.notes.append("\(location.line):\(location.column): skipped '\(kind.rawValue) \(name)': no body")
+      note(at: keyword.offset, "skipped '\(kind.rawValue) \(name)': no body")
       return
     }
     result.types.append(declaration)
@@ -310,6 +341,8 @@ struct SwiftDeclarationScanner {
     let attributes = pendingAttributes
     let modifiers = pendingModifiers
     let objcSelector = pendingObjCName
+    let start = pendingStart ?? keyword.offset
+    let availability = pendingAvailability
     clearPending()
     index += 1
     // The name: an identifier, or an operator's punctuation up to the parameter list.
@@ -325,17 +358,22 @@ struct SwiftDeclarationScanner {
         index += 1
       }
     }
-    if let current = token(), current.isPunctuation(UInt8(ascii: "<")) { skipAngles() }
+    let hasGenericParameters = token()?.isPunctuation(UInt8(ascii: "<")) ?? false
+    if hasGenericParameters { skipAngles() }
     guard let open = token(), open.isPunctuation(UInt8(ascii: "(")) else {
-      result.notes.append("\(location.line):\(location.column): skipped 'func \(name)': no parameter list")
+      note(at: keyword.offset, "skipped 'func \(name)': no parameter list")
       return
     }
-    let (labels, types) = parameters()
+    let openIndex = index
+    let (labels, types, parameterLayout) = parameters()
+    let closeIndex = index - 1
     var isAsync = false
+    var throwsError = false
     while let current = token(), current.kind == .identifier,
       ["async", "throws", "rethrows", "reasync"].contains(current.value)
     {
       if current.value == "async" || current.value == "reasync" { isAsync = true }
+      if current.value == "throws" || current.value == "rethrows" { throwsError = true }
       index += 1
       if current.value == "throws", let group = token(), group.isPunctuation(UInt8(ascii: "(")) { skipGroup() }
     }
@@ -375,23 +413,56 @@ struct SwiftDeclarationScanner {
       if last >= first { returnType = sourceText(from: first, through: last) }
     }
     // A generic `where` clause.
+    let hasWhereClause = token()?.isIdentifier("where") ?? false
     if let current = token(), current.isIdentifier("where") {
       while let next = token(), !next.isPunctuation(UInt8(ascii: "{")), !next.isPunctuation(UInt8(ascii: "}")) {
         index += 1
       }
     }
     let hasBody = token()?.isPunctuation(UInt8(ascii: "{")) ?? false
+    var layout: SwiftFunctionLayout?
+    if isAsync, hasBody, closeIndex > openIndex, tokens[closeIndex].isPunctuation(UInt8(ascii: ")")),
+      let body = token()
+    {
+      let last = closeIndex - 1
+      layout = SwiftFunctionLayout(
+        start: start, keyword: keyword.offset, parameterOpen: tokens[openIndex].offset,
+        parameterClose: tokens[closeIndex].offset,
+        lastParameterEnd: last > openIndex ? end(of: tokens[last]) : tokens[openIndex].offset + 1,
+        parameters: parameterLayout, bodyOpen: body.offset, bodyClose: bytes.count,
+        endLine: lines.location(of: bytes.count).line, hasGenericParameters: hasGenericParameters,
+        hasWhereClause: hasWhereClause, throwsError: throwsError, poundNames: [], availability: availability)
+    }
     result.functions.append(
       SwiftFunctionDeclaration(
         name: name, labels: labels, parameterTypes: types, attributes: attributes,
         objcSelector: objcSelector, modifiers: modifiers, isAsync: isAsync, returnType: returnType, hasBody: hasBody,
-        line: location.line, column: location.column, enclosingType: directType))
+        line: location.line, column: location.column, enclosingType: directType, layout: layout))
+    if layout != nil {
+      // The body's `{`: its scope records where the body ends and the `#` names inside it.
+      scopes.append(.function(result.functions.count - 1))
+      functionPounds.append([])
+      index += 1
+    }
+  }
+
+  /// Records the end of the recorded function's body at the `}` at `offset`.
+  private mutating func closeFunction(_ function: Int, at offset: Int) {
+    let pounds = functionPounds.popLast() ?? []
+    if !functionPounds.isEmpty { functionPounds[functionPounds.count - 1].formUnion(pounds) }
+    guard result.functions[function].layout != nil else { return }
+    result.functions[function].layout!.bodyClose = offset
+    result.functions[function].layout!.endLine = lines.location(of: offset).line
+    result.functions[function].layout!.poundNames = pounds
   }
 
   /// Reads a parameter clause starting at its `(`; leaves `index` after the `)`.
-  private mutating func parameters() -> (labels: [String], types: [String]) {
+  private mutating func parameters() -> (
+    labels: [String], types: [String], layout: [SwiftFunctionLayout.Parameter]
+  ) {
     var labels: [String] = []
     var types: [String] = []
+    var layout: [SwiftFunctionLayout.Parameter] = []
     index += 1
     var start = index
     var depth = 0
@@ -402,6 +473,10 @@ struct SwiftDeclarationScanner {
       while colon < stop, !(tokens[colon].isPunctuation(UInt8(ascii: ":"))) { colon += 1 }
       guard colon < stop, colon > start else { return }
       labels.append(tokens[start].value)
+      layout.append(
+        .init(
+          labelOffset: tokens[start].offset, labelEnd: end(of: tokens[start]), hasSeparateName: colon > start + 1,
+          name: tokens[colon - 1].value))
       var typeEnd = stop - 1
       var scan = colon + 1
       var nesting = 0
@@ -438,7 +513,7 @@ struct SwiftDeclarationScanner {
           if depth == 0 {
             finish(index)
             index += 1
-            return (labels, types)
+            return (labels, types, layout)
           }
           depth -= 1
         case "," where depth == 0:
@@ -450,6 +525,6 @@ struct SwiftDeclarationScanner {
       }
       index += 1
     }
-    return (labels, types)
+    return (labels, types, layout)
   }
 }

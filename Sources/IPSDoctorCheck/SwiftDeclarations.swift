@@ -59,11 +59,61 @@ struct SwiftFunctionDeclaration: Sendable, Equatable {
   /// The index in ``SwiftFileDeclarations/types`` of the type or extension whose body holds this
   /// function directly; `nil` for a global or local function.
   var enclosingType: Int?
+  /// Where the parts of the declaration are in the file, for a rewrite; `nil` when the scanner did
+  /// not record them (a function without a body, or one that is not `async`).
+  var layout: SwiftFunctionLayout? = nil
 
   /// The Swift name with labels: `userNotificationCenter(_:didReceive:)`.
   var swiftName: String {
     name + "(" + labels.map { $0 + ":" }.joined() + ")"
   }
+
+  /// Equal when they declare the same: the ``layout`` (byte offsets) is where, not what, so the
+  /// same declaration with other line endings or blanks before it is equal.
+  static func == (left: Self, right: Self) -> Bool {
+    var right = right
+    right.layout = left.layout
+    return left.name == right.name && left.labels == right.labels && left.parameterTypes == right.parameterTypes
+      && left.attributes == right.attributes && left.objcSelector == right.objcSelector
+      && left.modifiers == right.modifiers && left.isAsync == right.isAsync && left.returnType == right.returnType
+      && left.hasBody == right.hasBody && left.line == right.line && left.column == right.column
+      && left.enclosingType == right.enclosingType
+  }
+}
+
+/// Byte offsets of one `async` function's parts (UTF-8 offsets into the file), read by
+/// ``CompletionHandlerRewrite``. Invariant: `start <= keyword < parameterOpen < parameterClose
+/// < bodyOpen < bodyClose`, all within the file.
+struct SwiftFunctionLayout: Sendable, Equatable {
+  /// One parameter: where its first name starts, whether a second name follows it (`_ center`,
+  /// `didReceive response`), and its internal name.
+  struct Parameter: Sendable, Equatable {
+    var labelOffset: Int
+    var labelEnd: Int
+    var hasSeparateName: Bool
+    var name: String
+  }
+
+  /// The first attribute or modifier of the declaration, or the `func` keyword.
+  var start: Int
+  var keyword: Int
+  var parameterOpen: Int
+  var parameterClose: Int
+  /// The end of the last token before the parameter list's `)` (after a trailing comma).
+  var lastParameterEnd: Int
+  var parameters: [Parameter]
+  /// `{` and its matching `}`; `bodyClose` is the file's end when the body never closes.
+  var bodyOpen: Int
+  var bodyClose: Int
+  /// The line of ``bodyClose``.
+  var endLine: Int
+  var hasGenericParameters: Bool
+  var hasWhereClause: Bool
+  var throwsError: Bool
+  /// The `#` names used in the body (`function`, `line`, `if`, `log`).
+  var poundNames: Set<String>
+  /// The text of each `@available(…)` attribute of the declaration.
+  var availability: [String]
 }
 
 /// What one file declares.
@@ -72,4 +122,9 @@ struct SwiftFileDeclarations: Sendable {
   var functions: [SwiftFunctionDeclaration] = []
   /// What the lexer or scanner skipped, as `line:column: message` (for `check -v`).
   var notes: [String] = []
+  /// The line of each note.
+  var noteLines: [Int] = []
+  /// The calls and references in the file by Swift name with argument labels
+  /// (`userNotificationCenter(_:didReceive:)` for `d.userNotificationCenter(c, didReceive: r)`).
+  var calls: Set<String> = []
 }
