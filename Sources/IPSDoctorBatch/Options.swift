@@ -98,6 +98,9 @@ package struct Options: Sendable, Equatable {
   package var verbose = false
   package var quiet = false
   package var strict = false
+  /// `--require-symbols`: a report whose app frames have no symbols (after `debugFiles`) fails
+  /// the run.
+  package var requireSymbols = false
   package var failOn: FailOn = .error
   package var baseline: String?
   package var writeBaseline: String?

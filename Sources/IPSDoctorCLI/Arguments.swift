@@ -68,7 +68,7 @@ package enum Command: String, Sendable, CaseIterable, Equatable {
     case .show: "ips-doctor show <path> [--output <file>]"
     case .check:
       "ips-doctor check <path>... [--format <format>] [--fail-on <severity>] [--exclude <glob>] [--default-isolation <isolation>]"
-    case .symbolicate: "ips-doctor symbolicate <path> [--dsym <path>]... [--output <file>]"
+    case .symbolicate: "ips-doctor symbolicate <path>... [--dsym <path>]... [--output <file-or-folder>]"
     case .rules: "ips-doctor rules [--format text|json|markdown]"
     case .explain: "ips-doctor explain <rule-id> [--format text|json|markdown]"
     case .mcp: "ips-doctor mcp"
@@ -99,7 +99,8 @@ package struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, help, version
+    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, requireSymbols
+    case help, version
     case generateCompletion, generateManual
     case exclude, defaultIsolation, report
   }
@@ -146,6 +147,11 @@ struct OptionSpec: Sendable {
       help:
         "Symbolicate with this dSYM, DWARF or Mach-O file, or the ones in this folder (.xcarchive); repeatable. Default: the .dSYM bundles beside each report and in its dSYMs folder.",
       commands: [.diagnose, .show, .symbolicate]),
+    OptionSpec(
+      key: .requireSymbols, long: "require-symbols", short: nil, placeholder: nil,
+      help:
+        "Fail the run (exit 65) when a report's app frames are not symbolicated, after the dSYMs at hand were used.",
+      commands: [.diagnose]),
     OptionSpec(
       key: .strict, long: "strict", short: nil, placeholder: nil,
       help: "Treat report warnings (wrong-typed or missing fields) as errors: exit 65 for that file.",
@@ -376,6 +382,7 @@ package enum ArgumentBinder {
       case .verbose: options.verbose = true
       case .quiet: options.quiet = true
       case .strict: options.strict = true
+      case .requireSymbols: options.requireSymbols = true
       case .failOn: options.failOn = try choice(value, option: spec)
       case .baseline: options.baseline = value
       case .writeBaseline: options.writeBaseline = value
@@ -474,9 +481,11 @@ package enum ArgumentBinder {
       if positionals.isEmpty { throw .missingArgument("<part.jsonl>...", command: .merge) }
     case .check:
       if positionals.isEmpty { throw .missingArgument("<path>...", command: .check) }
-    case .show, .symbolicate:
+    case .show:
       if positionals.isEmpty { throw .missingArgument("<path>", command: command) }
       if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: command) }
+    case .symbolicate:
+      if positionals.isEmpty { throw .missingArgument("<path>...", command: command) }
     case .rules:
       if let extra = positionals.first { throw .unexpectedArgument(extra, command: .rules) }
     case .explain:

@@ -314,7 +314,7 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
       progress.show(done, reports: session.run.reports)
     }
-    progress.finish(reports: session.run.reports)
+    progress.finish()
 
     if !notReports.isEmpty && !options.quiet {
       io.writeStandardError(Self.notReportsLine(notReports, verbose: options.verbose))
@@ -346,8 +346,8 @@ struct DiagnoseCommand<IO: CLIIO> {
 }
 
 /// The progress line on standard error, redrawn in place; only on a terminal. It counts reports
-/// (files that turn out not to be reports are not counted) against the files to read, and ends
-/// with the totals.
+/// (files that turn out not to be reports are not counted) against the files to read, and is
+/// erased at the end.
 struct Progress<IO: CLIIO> {
   let enabled: Bool
   let total: Int
@@ -364,9 +364,8 @@ struct Progress<IO: CLIIO> {
     io.writeStandardError("\r\u{1B}[K")
   }
 
-  func finish(reports: Int) {
-    guard enabled else { return }
-    io.writeStandardError(
-      "\r\u{1B}[Kips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(total)/\(total) files read\n")
+  /// Erases the line: the output that follows says how many reports were read.
+  func finish() {
+    clear()
   }
 }

@@ -32,10 +32,17 @@ enum Help {
       lines.append("")
       lines.append("USAGE: " + command.usage)
       switch command {
-      case .show, .symbolicate:
+      case .show:
         lines.append("")
         lines.append("ARGUMENTS:")
         lines += row("<path>", "One crash report, or - for standard input.")
+      case .symbolicate:
+        lines.append("")
+        lines.append("ARGUMENTS:")
+        lines += row(
+          "<path>...",
+          "One crash report (or - for standard input), written to standard output or the --output file; or several reports or folders, each report written under its own name to the --output folder."
+        )
       case .merge:
         lines.append("")
         lines.append("ARGUMENTS:")

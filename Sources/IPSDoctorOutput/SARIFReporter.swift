@@ -179,7 +179,7 @@ package struct SARIFReporter: Reporter {
       .array(
         run.notices.map { notice in
           .object([
-            "level": .string(notice.kind == .filteredOut ? "note" : notice.kind == .skipped ? "warning" : "error"),
+            "level": .string(notice.kind.level.rawValue),
             "message": .object(["text": .string(notice.path + ": " + notice.message)]),
           ])
         }))
