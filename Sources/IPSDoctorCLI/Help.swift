@@ -118,6 +118,24 @@ enum Help {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The usage block of docs/cli.md: each command's usage line, as `--help` prints them.
+  static func markdownUsage() -> String {
+    "```\n" + Command.allCases.map(\.usage).joined(separator: "\n") + "\n```\n"
+  }
+
+  /// The options table of docs/cli.md: every option, the commands that take it and its help, as
+  /// `--help` and `help <command>` print them (one source: ``OptionSpec/all``).
+  static func markdownOptionsTable() -> String {
+    var lines = ["| Option | Commands | Meaning |", "| --- | --- | --- |"]
+    for spec in OptionSpec.all {
+      let name = (spec.short.map { "`-\($0)`, " } ?? "") + "`" + spec.spelling + "`"
+      let commands =
+        spec.commands == Command.allCases ? "all" : spec.commands.map(\.rawValue).joined(separator: ", ")
+      lines.append("| \(name) | \(commands) | \(spec.help.replacing("|", with: "\\|")) |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
   /// "  name        help…" with the help column at 26 and wrapped at 80.
   static func row(_ name: String, _ help: String) -> [String] {
     let column = 26

@@ -38,6 +38,17 @@ package struct Finding {
       }
     }
 
+    /// The page a SARIF viewer links the finding to (Apple's documentation of crash reports).
+    package var helpURI: String {
+      switch self {
+      case .unreadable: "https://developer.apple.com/documentation/xcode/acquiring-crash-reports-and-diagnostic-logs"
+      case .inconclusive:
+        "https://developer.apple.com/documentation/xcode/diagnosing-issues-using-crash-reports-and-device-logs"
+      case .parseWarnings:
+        "https://developer.apple.com/documentation/xcode/interpreting-the-json-format-of-a-crash-report"
+      }
+    }
+
     package var severity: Severity {
       switch self {
       case .unreadable: .error

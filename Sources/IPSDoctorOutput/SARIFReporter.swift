@@ -45,7 +45,7 @@ package struct SARIFReporter: Reporter {
       rules.append(
         Self.rule(
           id: builtin.rawValue, title: builtin.title, summary: builtin.summary, help: builtin.help,
-          severity: builtin.severity, category: "ips-doctor"))
+          severity: builtin.severity, category: "ips-doctor", helpURI: builtin.helpURI))
     }
     self.rules = rules
     self.ruleIndex = index

@@ -64,6 +64,9 @@ import Testing
 
     let markdown = CLITest.run([setup.report, "--dsym", setup.other, "--format", "markdown"])
     #expect(markdown.stdout.contains("## Symbols"))
+
+    let show = CLITest.run(["show", setup.report, "--dsym", setup.other])
+    #expect(show.stderr.contains("has another UUID, not used"), "\(show.stderr)")
   }
 
   @Test func aDSYMThatMatchesNoImageByNameOrUUIDIsAWarningToo() throws {
