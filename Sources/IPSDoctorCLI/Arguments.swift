@@ -99,7 +99,7 @@ package struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, requireSymbols
+    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, requireSymbols, shard
     case help, version
     case generateCompletion, generateManual
     case exclude, defaultIsolation, report
@@ -202,6 +202,11 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .severity, long: "severity", short: nil, placeholder: "severity",
       help: "Keep only reports at or above this severity: error, warning, note.", commands: [.diagnose, .merge]),
+    OptionSpec(
+      key: .shard, long: "shard", short: nil, placeholder: "k/n",
+      help:
+        "Read only the k-th of n parts of the inputs (1/4 to 4/4), in the order a whole run reads them: for runs in parallel whose --format jsonl outputs 'ips-doctor merge' combines.",
+      commands: [.diagnose]),
     OptionSpec(
       key: .follow, long: "follow", short: "L", placeholder: nil,
       help:
@@ -430,6 +435,12 @@ package enum ArgumentBinder {
           }
           options.top = top
         }
+      case .shard:
+        guard let shard = Shard(value) else {
+          throw .invalidValue(
+            option: spec.spelling, value: value, expected: "k/n with 1 ≤ k ≤ n ≤ 100000 (e.g. 1/4)", suggestion: nil)
+        }
+        options.shard = shard
       case .exclude: options.excludes.append(value)
       case .defaultIsolation: options.defaultIsolation = try choice(value, option: spec)
       case .report: options.report = value

@@ -204,10 +204,11 @@ struct BatchSession<IO: CLIIO> {
   }
 
   /// Ends the outputs and writes the baseline. `emptyRun` is the notice for a run that found no
-  /// report (unless a missing input already explains it). Returns the exit status.
-  mutating func finish(emptyRun: InputNotice) -> ExitCode {
+  /// report (unless a missing input already explains it; `nil` for a shard, which may be empty).
+  /// Returns the exit status.
+  mutating func finish(emptyRun: InputNotice?) -> ExitCode {
     run.groups = groups.sorted
-    if run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
+    if let emptyRun, run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
       if run.filteredOut > 0 {
         let count = run.filteredOut
         add(
