@@ -403,7 +403,7 @@ struct TextReporter: Reporter {
 
   /// Where a group's crash is: its first app frame (`App+0x3e628` without the image's UUID when
   /// unsymbolicated), else the fact that tells its instances apart (a library, a reason), else
-  /// the process; `nil` when the signature holds none of them.
+  /// for a jetsam event the process killed, else the process; `nil` when the signature holds none.
   static func place(_ signature: CrashSignature) -> String? {
     let components = signature.symbolComponents ?? signature.components
     if let frame = components.first(where: { $0.hasPrefix("frame:") }) {
@@ -411,10 +411,18 @@ struct TextReporter: Reporter {
       if let at = text.lastIndex(of: "@"), text.distance(from: at, to: text.endIndex) == 37 { text = text[..<at] }
       return "in " + text
     }
-    for prefix in ["instance:", "process:"] {
-      if let component = components.first(where: { $0.hasPrefix(prefix) }) {
-        return String(component.dropFirst(prefix.count))
-      }
+    if let instance = components.first(where: { $0.hasPrefix("instance:") }) {
+      return String(instance.dropFirst("instance:".count))
+    }
+    // A jetsam event: the process the system killed (`jetsam:reason:name`), or the largest one.
+    if let jetsam = components.first(where: { $0.hasPrefix("jetsam:") })?.dropFirst("jetsam:".count),
+      let colon = jetsam.firstIndex(of: ":")
+    {
+      let (first, name) = (jetsam[..<colon], jetsam[jetsam.index(after: colon)...])
+      return first == "largest" ? "largest: " + name : "killed: " + name + (first.isEmpty ? "" : " (" + first + ")")
+    }
+    if let process = components.first(where: { $0.hasPrefix("process:") }) {
+      return String(process.dropFirst("process:".count))
     }
     return nil
   }

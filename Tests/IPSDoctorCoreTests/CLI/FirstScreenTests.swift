@@ -47,6 +47,8 @@ import Testing
     #expect(table.contains { $0.contains("Inconclusive crash: EXC_CRASH (SIGUSR1)") })
     // Where: the app frame of the async-bridge crash.
     #expect(table.contains { $0.contains(" — in PushNotificationDelega") })
+    // A jetsam event: the process the system killed.
+    #expect(table.contains { $0.hasSuffix("Jetsam Event — killed: ChatApp (vm-pageshortage)") }, "\(table)")
     // The whole first screen (24 rows) holds the verdict and the table.
     #expect(lines.count > 24 && lines.prefix(24).contains { $0.hasPrefix("Group 1 of 4") })
     // The summary sentence still ends the output.
