@@ -1,3 +1,4 @@
+import IPSDoctorDiagnosis
 import IPSDoctorSupport
 
 /// One file to read: a path found on the command line or in a scanned folder, or standard input.
@@ -106,6 +107,23 @@ package struct InputNotice: Sendable, Equatable {
     /// Reports were read and the filters (`--since`, `--app`, …) left every one out: not an
     /// error (exit 0), said so that an empty output is not taken for a run that found nothing.
     case filteredOut
+    /// A debug file named like an image of a report has another UUID, or none of the `--dsym`
+    /// files matches an image of any report: a warning, the run goes on without those symbols.
+    case dsymMismatch = "dsym-mismatch"
+    /// `--require-symbols`: a report's app frames have no symbols (exit 65).
+    case unsymbolicated
+
+    /// How the formats that grade a notice (SARIF, GitHub annotations) grade it.
+    package var level: Severity {
+      switch self {
+      case .filteredOut: .note
+      case .skipped, .dsymMismatch: .warning
+      case .missing, .unreadable, .notAReport, .unsymbolicated: .error
+      }
+    }
+
+    /// Whether the notice is about symbols, not about reading an input.
+    package var isAboutSymbols: Bool { self == .dsymMismatch || self == .unsymbolicated }
   }
 
   package var kind: Kind

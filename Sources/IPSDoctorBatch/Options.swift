@@ -98,6 +98,9 @@ package struct Options: Sendable, Equatable {
   package var verbose = false
   package var quiet = false
   package var strict = false
+  /// `--require-symbols`: a report whose app frames have no symbols (after `debugFiles`) fails
+  /// the run.
+  package var requireSymbols = false
   package var failOn: FailOn = .error
   package var baseline: String?
   package var writeBaseline: String?
@@ -112,6 +115,8 @@ package struct Options: Sendable, Equatable {
   package var summaryOnly = false
   /// `--app`, `--app-version`, `--since`, `--rule`, `--severity`.
   package var filter = ReportFilter()
+  /// `--shard k/n`: the part of the inputs this run reads.
+  package var shard: Shard?
   /// `check --exclude`: glob patterns of files and folders not to scan.
   package var excludes: [String] = []
   /// `check --default-isolation`: the isolation of the checked module's declarations; `nil`
@@ -131,4 +136,28 @@ package struct Options: Sendable, Equatable {
   package var debugFiles = DebugFileIndex()
 
   package init() {}
+}
+
+/// `--shard k/n`: the k-th of n consecutive, nearly equal parts of a run's inputs, in the order the
+/// whole run reads them; the n parts together are every input once.
+package struct Shard: Sendable, Equatable {
+  package var index: Int
+  package var count: Int
+
+  /// "2/8"; `nil` unless 1 ≤ k ≤ n ≤ 100000.
+  package init?(_ text: String) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000,
+      index >= 1, index <= count
+    else { return nil }
+    self.index = index
+    self.count = count
+  }
+
+  /// The positions of this part among `total` inputs.
+  package func range(of total: Int) -> Range<Int> {
+    let start = total * (index - 1) / count
+    let end = total * index / count
+    return start..<end
+  }
 }

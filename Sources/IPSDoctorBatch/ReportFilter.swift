@@ -5,7 +5,8 @@ import IPSDoctorSupport
 /// keeps, decided before grouping. Inputs that could not be read are always kept: an error is
 /// never filtered away.
 package struct ReportFilter: Sendable, Equatable {
-  /// An app's name or bundle identifier, compared without regard to case.
+  /// An app's name, process name or bundle identifier (or a prefix of it that ends at a dot),
+  /// compared without regard to case.
   package var app: String?
   /// "2.4" matches version 2.4 of any build; "118" matches build 118; "2.4 (118)" both.
   package var appVersion: String?
@@ -92,7 +93,10 @@ package struct ReportFilter: Sendable, Equatable {
   package func keeps(_ outcome: ReportOutcome) -> Bool {
     guard !outcome.isUnreadable, let facts = outcome.facts else { return true }
     if let app {
-      guard Self.app(app, matchesName: facts.appName, bundleID: facts.bundleID) else { return false }
+      guard
+        Self.app(app, matchesName: facts.appName, bundleID: facts.bundleID)
+          || (facts.processName != nil && facts.processName?.lowercased() == app.lowercased())
+      else { return false }
     }
     if let appVersion {
       let forms = [facts.appVersion, facts.buildVersion, facts.versionDescription].compactMap { $0 }

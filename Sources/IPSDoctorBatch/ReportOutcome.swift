@@ -1,5 +1,6 @@
 import IPSDoctorDiagnosis
 import IPSDoctorReport
+import IPSDoctorSymbolication
 import IPSDoctorSupport
 
 /// The identity of a report that every output format prints: app, OS, device and time.
@@ -8,6 +9,9 @@ package struct ReportFacts: Sendable, Equatable {
   package var format: CrashReport.Format
   package var bugType: String?
   package var appName: String?
+  /// The process's own name when the report states one (it may differ from ``appName``, the
+  /// app's display name): `--app` matches either.
+  package var processName: String?
   package var bundleID: String?
   package var appVersion: String?
   package var buildVersion: String?
@@ -28,6 +32,7 @@ package struct ReportFacts: Sendable, Equatable {
     format = report.format
     bugType = report.bugType?.rawValue ?? report.header.bugType
     appName = report.header.appName ?? report.processName ?? report.header.name
+    processName = report.processName
     bundleID = report.bundleID ?? report.header.bundleID
     appVersion = report.appVersion ?? report.header.appVersion
     buildVersion = report.buildVersion ?? report.header.buildVersion
@@ -49,8 +54,9 @@ package struct ReportFacts: Sendable, Equatable {
     kind: ReportKind, format: CrashReport.Format, bugType: String?, appName: String?, bundleID: String?,
     appVersion: String?, buildVersion: String?, osTrain: String?, osBuild: String?, device: String?,
     cpuType: String?, time: String?, incidentID: String?, exceptionType: String?, exceptionSignal: String?,
-    exceptionCodes: String?, exceptionSubtype: String?
+    exceptionCodes: String?, exceptionSubtype: String?, processName: String? = nil
   ) {
+    self.processName = processName
     self.kind = kind
     self.format = format
     self.bugType = bugType
@@ -121,6 +127,9 @@ package struct ReportOutcome: Sendable, Equatable {
   package var baseline: BaselineState?
   /// `--strict` turned the report's warnings into ``error``.
   package var refusedByStrict = false
+  /// What symbolicating with the run's debug files did (`nil` when there were none): the images
+  /// matched, and the debug files named like an image but of another UUID (never used).
+  package var symbolication: SymbolicationSummary?
 
   package init(
     index: Int, path: String, facts: ReportFacts? = nil, result: DiagnosisResult? = nil,
@@ -239,7 +248,8 @@ extension ReportOutcome {
       return ReportOutcome(index: index, path: path, error: error)
     }
     // Diagnose the symbolicated frames (Xcode's view of a device report).
-    if !options.debugFiles.isEmpty { report = options.debugFiles.symbolicate(report).report }
+    var symbolication: SymbolicationSummary?
+    if !options.debugFiles.isEmpty { (report, symbolication) = options.debugFiles.symbolicate(report) }
     // What the outcome keeps of the report first, so that the diagnosis takes the report itself
     // rather than a copy.
     let facts = ReportFacts(report)
@@ -248,6 +258,7 @@ extension ReportOutcome {
     let result = Doctor.diagnose(consume report)
     var outcome = ReportOutcome(
       index: index, path: path, facts: facts, result: result, warnings: warnings, error: bodyError)
+    outcome.symbolication = symbolication
     if outcome.error == nil, options.strict, let first = warnings.first {
       let count = warnings.count
       outcome.error = ReportError(

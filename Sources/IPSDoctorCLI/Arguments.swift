@@ -68,7 +68,7 @@ package enum Command: String, Sendable, CaseIterable, Equatable {
     case .show: "ips-doctor show <path> [--output <file>]"
     case .check:
       "ips-doctor check <path>... [--format <format>] [--fail-on <severity>] [--exclude <glob>] [--default-isolation <isolation>] [--report <crash.ips>] [--fix | --diff] [--fix-warnings]"
-    case .symbolicate: "ips-doctor symbolicate <path> [--dsym <path>]... [--output <file>]"
+    case .symbolicate: "ips-doctor symbolicate <path>... [--dsym <path>]... [--output <file-or-folder>]"
     case .rules: "ips-doctor rules [--format text|json|markdown]"
     case .explain: "ips-doctor explain <rule-id> [--format text|json|markdown]"
     case .mcp: "ips-doctor mcp"
@@ -99,7 +99,8 @@ package struct Invocation: Sendable, Equatable {
 struct OptionSpec: Sendable {
   enum Key: Sendable {
     case format, output, color, verbose, quiet, strict, failOn, baseline, writeBaseline, jobs
-    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, help, version
+    case maxSize, noProgress, follow, top, summary, app, appVersion, since, rule, severity, dsym, requireSymbols, shard
+    case help, version
     case generateCompletion, generateManual
     case exclude, defaultIsolation, report, fix, diff, fixWarnings
   }
@@ -146,6 +147,11 @@ struct OptionSpec: Sendable {
       help:
         "Symbolicate with this dSYM, DWARF or Mach-O file, or the ones in this folder (.xcarchive); repeatable. Default: the .dSYM bundles beside each report and in its dSYMs folder.",
       commands: [.diagnose, .show, .symbolicate]),
+    OptionSpec(
+      key: .requireSymbols, long: "require-symbols", short: nil, placeholder: nil,
+      help:
+        "Fail the run (exit 65) when a report's app frames are not symbolicated, after the dSYMs at hand were used.",
+      commands: [.diagnose]),
     OptionSpec(
       key: .strict, long: "strict", short: nil, placeholder: nil,
       help: "Treat report warnings (wrong-typed or missing fields) as errors: exit 65 for that file.",
@@ -196,6 +202,11 @@ struct OptionSpec: Sendable {
     OptionSpec(
       key: .severity, long: "severity", short: nil, placeholder: "severity",
       help: "Keep only reports at or above this severity: error, warning, note.", commands: [.diagnose, .merge]),
+    OptionSpec(
+      key: .shard, long: "shard", short: nil, placeholder: "k/n",
+      help:
+        "Read only the k-th of n parts of the inputs (1/4 to 4/4), in the order a whole run reads them: for runs in parallel whose --format jsonl outputs 'ips-doctor merge' combines.",
+      commands: [.diagnose]),
     OptionSpec(
       key: .follow, long: "follow", short: "L", placeholder: nil,
       help:
@@ -391,6 +402,7 @@ package enum ArgumentBinder {
       case .verbose: options.verbose = true
       case .quiet: options.quiet = true
       case .strict: options.strict = true
+      case .requireSymbols: options.requireSymbols = true
       case .failOn: options.failOn = try choice(value, option: spec)
       case .baseline: options.baseline = value
       case .writeBaseline: options.writeBaseline = value
@@ -438,6 +450,12 @@ package enum ArgumentBinder {
           }
           options.top = top
         }
+      case .shard:
+        guard let shard = Shard(value) else {
+          throw .invalidValue(
+            option: spec.spelling, value: value, expected: "k/n with 1 ≤ k ≤ n ≤ 100000 (e.g. 1/4)", suggestion: nil)
+        }
+        options.shard = shard
       case .exclude: options.excludes.append(value)
       case .defaultIsolation: options.defaultIsolation = try choice(value, option: spec)
       case .report: options.report = value
@@ -498,9 +516,11 @@ package enum ArgumentBinder {
       if options.fix || options.diff, let format = options.format, format != .text {
         throw .conflictingOptions(options.diff ? "--diff" : "--fix", "--format \(format.rawValue)")
       }
-    case .show, .symbolicate:
+    case .show:
       if positionals.isEmpty { throw .missingArgument("<path>", command: command) }
       if positionals.count > 1 { throw .unexpectedArgument(positionals[1], command: command) }
+    case .symbolicate:
+      if positionals.isEmpty { throw .missingArgument("<path>...", command: command) }
     case .rules:
       if let extra = positionals.first { throw .unexpectedArgument(extra, command: .rules) }
     case .explain:

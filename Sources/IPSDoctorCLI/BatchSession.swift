@@ -24,6 +24,15 @@ struct BatchSession<IO: CLIIO> {
   /// The `--output` files (not `-`), in order.
   private let files: [String]
   private let baselineTarget: OutputTarget?
+  /// How many damaged reports were diagnosed, and the warning about the first, for the one line
+  /// that counts them (each is written at once with `--verbose`).
+  private var damaged = 0
+  private var firstDamaged: String?
+  /// Warnings about debug files of other UUIDs, kept for one line as ``damaged`` is.
+  private var mismatched = 0
+  private var firstMismatch: String?
+  /// Whether a `--dsym` file had the UUID of an image of any report of the run.
+  private var debugFileMatched = false
 
   /// Reads `--baseline`; `nil` (after saying why) when it cannot be used, and the status to exit with.
   static func loadBaseline(options: Options, io: IO) -> Result<Baseline?, CLI.OutputRefused> {
@@ -137,9 +146,41 @@ struct BatchSession<IO: CLIIO> {
       return
     }
     reportProblem(outcome)
+    if let warning = damagedWarning(outcome) {
+      damaged += 1
+      if firstDamaged == nil { firstDamaged = warning }
+    }
+    noteSymbols(outcome)
     run.add(outcome, failOn: options.failOn)
     groups.add(outcome)
     Self.render(outcome, to: &sinks)
+  }
+
+  /// Keeps the notices about `outcome`'s symbols: a debug file of another UUID named like one of
+  /// its images (a warning), and under `--require-symbols` app frames without symbols (an error).
+  private mutating func noteSymbols(_ outcome: ReportOutcome) {
+    if let summary = outcome.symbolication {
+      if summary.debugFileMatched { debugFileMatched = true }
+      for mismatch in summary.mismatches {
+        let notice = InputNotice(kind: .dsymMismatch, path: outcome.path, message: mismatch)
+        mismatched += 1
+        if firstMismatch == nil { firstMismatch = Self.warningLine(notice) }
+        if options.verbose && !options.quiet { io.writeStandardError(Self.warningLine(notice)) }
+        keep(notice)
+      }
+    }
+    if options.requireSymbols, let hint = outcome.result?.symbolication, !hint.images.isEmpty {
+      let images = hint.images.map(\.imageName).joined(separator: ", ")
+      add(
+        InputNotice(
+          kind: .unsymbolicated, path: outcome.path,
+          message: "the app's frames are not symbolicated (\(images)) and --require-symbols is set"))
+    }
+  }
+
+  /// "ips-doctor: warning: PATH: MESSAGE", escaped.
+  static func warningLine(_ notice: InputNotice) -> String {
+    "ips-doctor: warning: " + TerminalText.escaped(notice.path) + ": " + TerminalText.escaped(notice.message) + "\n"
   }
 
   /// Renders `outcome` with each sink's reporter, changed in place in `sinks`.
@@ -163,10 +204,11 @@ struct BatchSession<IO: CLIIO> {
   }
 
   /// Ends the outputs and writes the baseline. `emptyRun` is the notice for a run that found no
-  /// report (unless a missing input already explains it). Returns the exit status.
-  mutating func finish(emptyRun: InputNotice) -> ExitCode {
+  /// report (unless a missing input already explains it; `nil` for a shard, which may be empty).
+  /// Returns the exit status.
+  mutating func finish(emptyRun: InputNotice?) -> ExitCode {
     run.groups = groups.sorted
-    if run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
+    if let emptyRun, run.reports == 0 && !run.notices.contains(where: { $0.kind == .missing }) {
       if run.filteredOut > 0 {
         let count = run.filteredOut
         add(
@@ -176,6 +218,25 @@ struct BatchSession<IO: CLIIO> {
       } else {
         add(emptyRun)
       }
+    }
+    if let firstDamaged, !options.quiet && !options.verbose {
+      io.writeStandardError(Self.damagedLine(count: damaged, first: firstDamaged))
+    }
+    if let firstMismatch, !options.quiet && !options.verbose {
+      io.writeStandardError(
+        mismatched == 1
+          ? firstMismatch
+          : "ips-doctor: warning: \(mismatched) images of the reports have a debug file of another UUID, "
+            + "not used (--verbose lists them)\n")
+    }
+    if !options.dsyms.isEmpty, run.reports > 0, !debugFileMatched, firstMismatch == nil {
+      let given = options.dsyms.map { PathName($0).display }.joined(separator: ", ")
+      add(
+        InputNotice(
+          kind: .dsymMismatch, path: given,
+          message:
+            "no debug file of --dsym has the UUID of an image of the \(run.reports) report\(run.reports == 1 ? "" : "s"): "
+            + "they were diagnosed without its symbols (the dSYM of another build?)"))
     }
     run.exitCode = Self.exitCode(run)
     var status = run.exitCode
@@ -294,22 +355,38 @@ struct BatchSession<IO: CLIIO> {
     {
       code = max(code, .dataError)
     }
+    // Asked for with --require-symbols, so whatever --fail-on says.
+    if run.notices.contains(where: { $0.kind == .unsymbolicated }) { code = max(code, .dataError) }
     if run.notices.contains(where: { $0.kind == .missing }) { code = max(code, .noInput) }
     return code
   }
 
-  /// A report that could not be read is an error on standard error, at once, whatever the format;
-  /// a damaged one that was diagnosed is a warning there (not with `--quiet`).
+  /// "ips-doctor: warning: 12 damaged reports were diagnosed from what could be read (--verbose
+  /// lists them)", or the one report's own warning when there is one.
+  static func damagedLine(count: Int, first: String) -> String {
+    guard count > 1 else { return first }
+    return "ips-doctor: warning: \(count) damaged reports were diagnosed from what could be read "
+      + "(--verbose lists them)\n"
+  }
+
+  /// The warning line about a damaged report that was diagnosed; `nil` for any other outcome.
+  func damagedWarning(_ outcome: ReportOutcome) -> String? {
+    guard let error = outcome.error, outcome.isDamaged else { return nil }
+    return "ips-doctor: "
+      + TerminalText.escaped(error.diagnostic(file: outcome.path))
+      .replacing(" error: ", with: " warning: ", maxReplacements: 1)
+      + " (diagnosed from what could be read)\n"
+  }
+
+  /// A report that could not be read is an error on standard error, at once, whatever the format.
+  /// A damaged one that was diagnosed is a warning there: at once with `--verbose`, else counted
+  /// in one line at the end (``damagedLine(count:first:)``); none with `--quiet`.
   func reportProblem(_ outcome: ReportOutcome) {
     guard let error = outcome.error else { return }
     if outcome.isUnreadable {
       io.writeStandardError("ips-doctor: " + TerminalText.escaped(error.diagnostic(file: outcome.path)) + "\n")
-    } else if !options.quiet {
-      io.writeStandardError(
-        "ips-doctor: "
-          + TerminalText.escaped(error.diagnostic(file: outcome.path))
-          .replacing(" error: ", with: " warning: ", maxReplacements: 1)
-          + " (diagnosed from what could be read)\n")
+    } else if options.verbose && !options.quiet, let warning = damagedWarning(outcome) {
+      io.writeStandardError(warning)
     }
   }
 
@@ -327,7 +404,9 @@ struct BatchSession<IO: CLIIO> {
       if !options.quiet { io.writeStandardError("ips-doctor: note: \(notice.message)\n") }
     case .missing where notice.message.hasPrefix("no crash reports") || notice.message.hasPrefix("no report records"):
       io.writeStandardError("ips-doctor: error: \(notice.message)\n")
-    case .missing, .unreadable:
+    case .dsymMismatch:
+      if !options.quiet { io.writeStandardError(Self.warningLine(notice)) }
+    case .missing, .unreadable, .unsymbolicated:
       io.writeStandardError("ips-doctor: error: \(notice.path): \(notice.message)\n")
     }
   }

@@ -291,13 +291,16 @@ struct DiagnoseCommand<IO: CLIIO> {
     let jobs = options.jobs ?? Self.coreCount()
     var runOptions = options
     runOptions.debugFiles = DebugFileIndex.forRun(options: options, paths: debugPaths, environment: environment)
+    // A shard reads its part of what the whole run would read.
+    let inputs =
+      options.shard.map { discovery.inputs.selecting($0.range(of: discovery.inputs.count)) } ?? discovery.inputs
     let runner = BatchRunner(
-      items: discovery.inputs, options: runOptions, baseline: baseline?.known,
+      items: inputs, options: runOptions, baseline: baseline?.known,
       standardInput: standardInput, jobs: jobs)
     let progress = Progress(
       enabled: options.progress && !options.quiet && io.standardErrorIsTerminal
-        && environment["CI"] == nil && discovery.inputs.count > runner.windowSize,
-      total: discovery.inputs.count, io: io)
+        && environment["CI"] == nil && inputs.count > runner.windowSize,
+      total: inputs.count, io: io)
 
     var notReports: [String] = []  // what each file found in a folder that is no Apple report is
     session.begin()
@@ -314,11 +317,13 @@ struct DiagnoseCommand<IO: CLIIO> {
       }
       progress.show(done, reports: session.run.reports)
     }
-    progress.finish(reports: session.run.reports)
+    progress.finish()
 
     if !notReports.isEmpty && !options.quiet {
       io.writeStandardError(Self.notReportsLine(notReports, verbose: options.verbose))
     }
+    // A shard may be empty where the whole run is not.
+    if options.shard != nil && !discovery.inputs.isEmpty { return session.finish(emptyRun: nil) }
     return session.finish(
       emptyRun: InputNotice(
         kind: .missing, path: invocation.arguments.joined(separator: " "),
@@ -346,8 +351,8 @@ struct DiagnoseCommand<IO: CLIIO> {
 }
 
 /// The progress line on standard error, redrawn in place; only on a terminal. It counts reports
-/// (files that turn out not to be reports are not counted) against the files to read, and ends
-/// with the totals.
+/// (files that turn out not to be reports are not counted) against the files to read, and is
+/// erased at the end.
 struct Progress<IO: CLIIO> {
   let enabled: Bool
   let total: Int
@@ -364,9 +369,8 @@ struct Progress<IO: CLIIO> {
     io.writeStandardError("\r\u{1B}[K")
   }
 
-  func finish(reports: Int) {
-    guard enabled else { return }
-    io.writeStandardError(
-      "\r\u{1B}[Kips-doctor: \(reports) report\(reports == 1 ? "" : "s") diagnosed, \(total)/\(total) files read\n")
+  /// Erases the line: the output that follows says how many reports were read.
+  func finish() {
+    clear()
   }
 }

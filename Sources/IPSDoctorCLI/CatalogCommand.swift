@@ -1,4 +1,5 @@
 import IPSDoctorBatch
+import IPSDoctorCheck
 import IPSDoctorDiagnosis
 import IPSDoctorJSON
 import IPSDoctorOutput
@@ -20,12 +21,19 @@ struct CatalogCommand<IO: CLIIO> {
         // The ids the tool itself emits (SARIF results, annotations) are explained too.
         return CLI.writeOutput(explainBuiltin(builtin, format: options.catalogFormat), io: io)
       }
-      guard let rule = RuleCatalog.rule(id: id) else {
+      // `check`'s finding is the source-side view of the crash rule it guards against.
+      let ruleID = id == CheckOutput.ruleID ? AsyncBridgeCompletionOffMainRule.description.id : id
+      guard let rule = RuleCatalog.rule(id: ruleID) else {
         let error = UsageError.unknownRule(id, suggestion: Suggest.best(id, among: RuleCatalog.ids))
         io.writeStandardError(error.rendered(for: .explain))
         return .usage
       }
       let description = rule.description
+      if ruleID != id, options.catalogFormat == .text {
+        io.writeStandardError(
+          "ips-doctor: note: '\(id)' is what 'ips-doctor check' reports in Swift source for the crash rule '\(ruleID)'\n"
+        )
+      }
       switch options.catalogFormat {
       case .text: text = explainText(description)
       case .json: text = JSONWriter.string(CatalogRendering.json(description)) + "\n"

@@ -32,10 +32,17 @@ enum Help {
       lines.append("")
       lines.append("USAGE: " + command.usage)
       switch command {
-      case .show, .symbolicate:
+      case .show:
         lines.append("")
         lines.append("ARGUMENTS:")
         lines += row("<path>", "One crash report, or - for standard input.")
+      case .symbolicate:
+        lines.append("")
+        lines.append("ARGUMENTS:")
+        lines += row(
+          "<path>...",
+          "One crash report (or - for standard input), written to standard output or the --output file; or several reports or folders, each report written under its own name to the --output folder."
+        )
       case .merge:
         lines.append("")
         lines.append("ARGUMENTS:")
@@ -107,6 +114,24 @@ enum Help {
       lines += row("GITHUB_STEP_SUMMARY", "With --format github, a Markdown summary is appended to this file.")
       lines.append("")
       lines.append("See 'ips-doctor help <command>' for the options of rules, explain and show.")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The usage block of docs/cli.md: each command's usage line, as `--help` prints them.
+  static func markdownUsage() -> String {
+    "```\n" + Command.allCases.map(\.usage).joined(separator: "\n") + "\n```\n"
+  }
+
+  /// The options table of docs/cli.md: every option, the commands that take it and its help, as
+  /// `--help` and `help <command>` print them (one source: ``OptionSpec/all``).
+  static func markdownOptionsTable() -> String {
+    var lines = ["| Option | Commands | Meaning |", "| --- | --- | --- |"]
+    for spec in OptionSpec.all {
+      let name = (spec.short.map { "`-\($0)`, " } ?? "") + "`" + spec.spelling + "`"
+      let commands =
+        spec.commands == Command.allCases ? "all" : spec.commands.map(\.rawValue).joined(separator: ", ")
+      lines.append("| \(name) | \(commands) | \(spec.help.replacing("|", with: "\\|")) |")
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -1,5 +1,6 @@
 import IPSDoctorBatch
 import IPSDoctorDiagnosis
+import IPSDoctorOutput
 import IPSDoctorSupport
 
 /// Shell completion scripts for bash, zsh and fish, generated from the one option table
@@ -26,19 +27,25 @@ enum ShellCompletion {
     case .failOn: FailOn.allCases.map(\.rawValue)
     case .severity: Severity.allCases.map(\.rawValue)
     case .generateCompletion: Shell.allCases.map(\.rawValue)
+    case .defaultIsolation: DefaultIsolation.allCases.map(\.rawValue)
+    case .rule: ruleIDs + ["inconclusive"]
     default: nil
     }
   }
 
-  /// Whether an option's value is a path.
+  /// The ids `explain` takes: the catalog's and the tool's own findings'.
+  static var ruleIDs: [String] { RuleCatalog.ids + Finding.Builtin.allCases.map(\.rawValue) }
+
+  /// Whether an option's value is a path (a glob for `--exclude`: file names complete it too).
   static func takesFile(_ spec: OptionSpec) -> Bool {
-    [.output, .baseline, .writeBaseline].contains(spec.key)
+    [.output, .baseline, .writeBaseline, .dsym, .report, .exclude].contains(spec.key)
   }
 
-  /// The first sentence of an option's help, with only characters every shell's quoting keeps.
+  /// An option's whole help, with only characters every shell's quoting keeps (each other one a
+  /// space) and single spaces.
   static func summary(_ help: String) -> String {
-    let sentence = help.prefix { $0 != "." }
-    return String(sentence.map { "[]:'\"`$\\(){}".contains($0) ? " " : $0 })
+    let kept = String(help.map { "[]:'\"`$\\(){}".contains($0) ? " " : $0 })
+    return kept.split(separator: " ").joined(separator: " ")
   }
 
   static func bash() -> String {
@@ -52,12 +59,19 @@ enum ShellCompletion {
         lines.append(
           "    \(names)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;")
       } else if takesFile(spec) {
-        lines.append("    \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;")
+        // Readline's own file-name completion (spaces, folders, ~) where compopt exists (bash
+        // 4+); compgen's list before.
+        lines.append(
+          "    \(names)) compopt -o default 2>/dev/null && COMPREPLY=() || COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"
+        )
       } else {
         lines.append("    \(names)) COMPREPLY=(); return ;;")
       }
     }
     lines.append("  esac")
+    lines.append("  if [[ $COMP_CWORD -eq 2 && \"${COMP_WORDS[1]}\" == explain ]]; then")
+    lines.append("    COMPREPLY=($(compgen -W \"\(ruleIDs.joined(separator: " "))\" -- \"$cur\")); return")
+    lines.append("  fi")
     let options = OptionSpec.all.flatMap { ["--" + $0.long] + ($0.short.map { ["-\($0)"] } ?? []) }
     lines.append("  if [[ \"$cur\" == -* ]]; then")
     lines.append("    COMPREPLY=($(compgen -W \"\(options.joined(separator: " "))\" -- \"$cur\"))")
@@ -79,6 +93,7 @@ enum ShellCompletion {
     ]
     lines.append("_ips-doctor() {")
     lines.append("  local -a commands")
+    lines.append("  local state")
     lines.append("  commands=(")
     for command in Command.allCases {
       lines.append("    '\(command.rawValue):\(summary(command.abstract))'")
@@ -105,7 +120,15 @@ enum ShellCompletion {
       }
     }
     lines.append("    '1: :{_describe command commands; _files}' \\")
-    lines.append("    '*:file:_files'")
+    lines.append("    '*:file:->rest'")
+    // After `explain`, a rule id; anywhere else, files.
+    lines.append("  if [[ $state == rest ]]; then")
+    lines.append("    if [[ ${words[2]} == explain ]]; then")
+    lines.append("      compadd -- \(ruleIDs.joined(separator: " "))")
+    lines.append("    else")
+    lines.append("      _files")
+    lines.append("    fi")
+    lines.append("  fi")
     lines.append("}")
     lines.append("")
     lines.append("_ips-doctor \"$@\"")
@@ -118,6 +141,8 @@ enum ShellCompletion {
       lines.append(
         "complete -c ips-doctor -n '__fish_use_subcommand' -a \(command.rawValue) -d '\(summary(command.abstract))'")
     }
+    lines.append(
+      "complete -c ips-doctor -n '__fish_seen_subcommand_from explain' -x -a '\(ruleIDs.joined(separator: " "))'")
     for spec in OptionSpec.all {
       var line = "complete -c ips-doctor -l \(spec.long)"
       if let short = spec.short { line += " -s \(short)" }

@@ -53,7 +53,14 @@ struct ShowCommand<IO: CLIIO> {
     }
 
     let debugPaths = ReportInput.debugPaths(options: options, report: argument == "-" ? nil : PathName(argument))
-    if !debugPaths.isEmpty { report = DebugFileIndex(paths: debugPaths).symbolicate(report).report }
+    if !debugPaths.isEmpty {
+      let symbolication: SymbolicationSummary
+      (report, symbolication) = DebugFileIndex(paths: debugPaths).symbolicate(report)
+      // A debug file of another build is said, as diagnose and symbolicate say it.
+      for mismatch in symbolication.mismatches {
+        io.writeStandardError("ips-doctor: warning: \(display): " + TerminalText.escaped(mismatch) + "\n")
+      }
+    }
 
     let destination: CLI.Destination
     var inputs = InputFiles()

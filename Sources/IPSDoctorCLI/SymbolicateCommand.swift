@@ -4,18 +4,83 @@ import IPSDoctorReport
 import IPSDoctorSupport
 import IPSDoctorSymbolication
 
-/// `ips-doctor symbolicate PATH [--dsym PATH]... [-o FILE]`: the report, symbolicated from the
+/// `ips-doctor symbolicate PATH... [--dsym PATH]... [-o FILE|FOLDER]`: the report, symbolicated from the
 /// debug files whose UUIDs match its images. A JSON `.ips` stays JSON (the header line as it was,
 /// the body with `symbol`, `symbolLocation`, `sourceFile`, `sourceLine` filled in as Xcode does);
 /// a text report gets `atos`' form `symbol (in Image) (File.swift:42)`. Exit 0 when the report was
-/// written (with a warning when nothing matched), 65 when it cannot be read, 66 when missing.
+/// written (or had nothing to symbolicate), 1 when it was written but no frame of it could be
+/// symbolicated, 65 when it cannot be read, 66 when missing.
 struct SymbolicateCommand<IO: CLIIO> {
   let invocation: Invocation
   let io: IO
 
   func run() -> ExitCode {
+    let arguments = invocation.arguments
+    if arguments.count == 1, !Self.isFolder(arguments[0]) {
+      return symbolicate(arguments[0], output: invocation.options.output)
+    }
+    return symbolicateEach(arguments)
+  }
+
+  static func isFolder(_ argument: String) -> Bool {
+    guard argument != "-", case .success(let status) = POSIX.status(PathName(argument)) else { return false }
+    return status.kind == .directory
+  }
+
+  /// Several reports, or the reports in folders (a device's pull): each written to the `-o`
+  /// folder under its own file name. The exit status is the worst of theirs; a name seen twice, or
+  /// an output that would be its own input, is an error for that report.
+  func symbolicateEach(_ arguments: [String]) -> ExitCode {
+    guard let folder = invocation.options.output, folder != "-", Self.isFolder(folder) else {
+      CLI.writeError(
+        "symbolicate: several reports, or a folder, are written to a folder: -o must name an existing folder", io: io)
+      return .usage
+    }
+    let discovery = InputDiscovery(paths: arguments, followLinks: invocation.options.followLinks)
+    var status = ExitCode.success
+    for notice in discovery.notices {
+      io.writeStandardError("ips-doctor: error: \(notice.path): \(notice.message)\n")
+      status = max(status, notice.kind == .missing ? .noInput : .dataError)
+    }
+    var written = Set<[UInt8]>()
+    var count = 0
+    for item in discovery.items {
+      guard case .file(let path) = item.source else {
+        io.writeStandardError("ips-doctor: error: <stdin>: symbolicate writes standard input to one file only\n")
+        status = max(status, .usage)
+        continue
+      }
+      // A file in a folder that does not start like a report is passed over, as diagnose does.
+      if item.mustSniff {
+        guard case .success(let prefix) = POSIX.readFile(path, limit: 4096, prefixOnly: 4096),
+          InputDiscovery.looksLikeReport(prefix)
+        else { continue }
+      }
+      let name = Array(path.lastComponent)
+      guard written.insert(name).inserted else {
+        CLI.writeError(
+          "\(path.display): another report named '\(PathName(bytes: name).display)' was already written to "
+            + "'\(PathName(folder).display)'; skipped", io: io)
+        status = max(status, .dataError)
+        continue
+      }
+      count += 1
+      let output = PathName(folder).appending(name)
+      status = max(
+        status,
+        symbolicate(String(decoding: path.bytes, as: UTF8.self), output: String(decoding: output.bytes, as: UTF8.self)))
+    }
+    if count == 0 && discovery.notices.isEmpty {
+      CLI.writeError(
+        "no crash reports found in \(arguments.map { PathName($0).display }.joined(separator: " "))", io: io)
+      status = max(status, .noInput)
+    }
+    return status
+  }
+
+  /// One report, written to `output` (standard output when `nil` or `-`).
+  func symbolicate(_ argument: String, output: String?) -> ExitCode {
     let options = invocation.options
-    let argument = invocation.arguments[0]
     let input: (display: String, bytes: [UInt8])
     switch ReportInput.read(argument, options: options, io: io, command: "symbolicate") {
     case .success(let read): input = read
@@ -64,7 +129,7 @@ struct SymbolicateCommand<IO: CLIIO> {
     var inputs = InputFiles()
     if argument != "-" { inputs.add(PathName(argument), as: "the input '\(PathName(argument).display)'") }
     inputs.addDebugFiles(in: paths)
-    switch CLI.Destination.open(path: options.output, inputs: inputs, io: io) {
+    switch CLI.Destination.open(path: output, inputs: inputs, io: io) {
     case .success(let opened): destination = opened
     case .failure(let refusal): return refusal.status
     }
@@ -123,7 +188,9 @@ struct SymbolicateCommand<IO: CLIIO> {
             "\(image): its debug information needs more than \(limit >> 20) MiB to read; given up, later frames "
               + "of it keep at most their symbol-table names") + "\n")
     }
-    if frames == 0 {
+    if frames == 0 && DebugFileIndex.imagesWithUnsymbolicatedFrames(report).isEmpty {
+      io.writeStandardError("ips-doctor: \(input.display): every frame already has a symbol: nothing to symbolicate\n")
+    } else if frames == 0 {
       let matched = symbolicator.matchedImageNames(of: report)
       let looked: String
       if paths.isEmpty {
@@ -138,7 +205,9 @@ struct SymbolicateCommand<IO: CLIIO> {
           + " matched by UUID, but no unsymbolicated frame of the report has an address in "
           + (matched.count == 1 ? "its" : "their") + " debug information"
       }
-      io.writeStandardError("ips-doctor: warning: \(input.display): no frame symbolicated (\(looked))\n")
+      io.writeStandardError("ips-doctor: error: \(input.display): no frame symbolicated (\(looked))\n")
+      // Written as it was, but a script must not take it for a symbolicated report.
+      return .findings
     } else {
       let images = summary.matchedImages.map(TerminalText.escaped).joined(separator: ", ")
       io.writeStandardError(

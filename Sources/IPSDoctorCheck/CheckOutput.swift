@@ -8,7 +8,7 @@ import IPSDoctorSupport
 /// goes through the escaping of its format: ``TerminalText`` for text, the JSON writer, GitHub's
 /// workflow-command escaping, or XML escaping; nothing reaches a terminal or CI log raw.
 package enum CheckOutput {
-  static let ruleID = "async-delegate-completion-off-main"
+  package static let ruleID = "async-delegate-completion-off-main"
   static let ruleTitle = "Async completion-handler delegate method completes off the main thread"
 
   package static func render(_ findings: [CheckFinding], format: OutputFormat, filesScanned: Int, verbose: Bool)
@@ -91,7 +91,8 @@ package enum CheckOutput {
     let rule = SARIFReporter.rule(
       id: ruleID, title: ruleTitle,
       summary: AsyncBridgeCompletionOffMainRule.description.summary,
-      help: AsyncBridgeCompletionOffMainRule.description.remedy, severity: .error, category: "concurrency")
+      help: AsyncBridgeCompletionOffMainRule.description.remedy, severity: .error, category: "concurrency",
+      helpURI: AsyncBridgeCompletionOffMainRule.description.references.first { $0.hasPrefix("https://") })
     let results: [JSONValue] = findings.map { finding in
       .object([
         "ruleId": .string(ruleID),

@@ -32,9 +32,20 @@ package struct Finding {
       case .unreadable:
         "Check that the file is a complete .ips or .crash report (not truncated, not an HTML page or a screenshot of one). The message says where reading stopped."
       case .inconclusive:
-        "Symbolicate the app's frames (the output lists the `atos` commands) and read the crashed thread's first app frame. If the crash is common, consider contributing a rule."
+        "Symbolicate the app's frames with the build's dSYM (`ips-doctor crash.ips --dsym MyApp.app.dSYM`, or on a Mac the `atos` commands the output lists) and read the crashed thread's first app frame. If the crash is common, consider contributing a rule."
       case .parseWarnings:
         "Usually harmless: the report was written by a newer or older OS. Run with --verbose to see each field; --strict makes them errors."
+      }
+    }
+
+    /// The page a SARIF viewer links the finding to (Apple's documentation of crash reports).
+    package var helpURI: String {
+      switch self {
+      case .unreadable: "https://developer.apple.com/documentation/xcode/acquiring-crash-reports-and-diagnostic-logs"
+      case .inconclusive:
+        "https://developer.apple.com/documentation/xcode/diagnosing-issues-using-crash-reports-and-device-logs"
+      case .parseWarnings:
+        "https://developer.apple.com/documentation/xcode/interpreting-the-json-format-of-a-crash-report"
       }
     }
 

@@ -93,7 +93,7 @@ package struct GitHubReporter: Reporter {
       )
     }
     for notice in run.notices {
-      let command = notice.kind == .filteredOut ? "notice" : notice.kind == .skipped ? "warning" : "error"
+      let command = notice.kind.level == .note ? "notice" : notice.kind.level.rawValue
       emit(command, "::\(command) title=ips-doctor::\(Self.data(notice.path + ": " + notice.message))\n")
     }
     for (command, count) in left.sorted(by: { (order[$0.key] ?? 3) < (order[$1.key] ?? 3) }) {

@@ -45,7 +45,7 @@ package struct SARIFReporter: Reporter {
       rules.append(
         Self.rule(
           id: builtin.rawValue, title: builtin.title, summary: builtin.summary, help: builtin.help,
-          severity: builtin.severity, category: "ips-doctor"))
+          severity: builtin.severity, category: "ips-doctor", helpURI: builtin.helpURI))
     }
     self.rules = rules
     self.ruleIndex = index
@@ -179,7 +179,7 @@ package struct SARIFReporter: Reporter {
       .array(
         run.notices.map { notice in
           .object([
-            "level": .string(notice.kind == .filteredOut ? "note" : notice.kind == .skipped ? "warning" : "error"),
+            "level": .string(notice.kind.level.rawValue),
             "message": .object(["text": .string(notice.path + ": " + notice.message)]),
           ])
         }))

@@ -5,7 +5,8 @@ import IPSDoctorSupport
 
 /// The default, human-readable output. One report: its section (the top diagnosis, its fix, other
 /// candidate causes, and for an inconclusive report the crash's facts and symbolication
-/// commands). Several: the table of every crash group, largest first; then the section of one
+/// commands). Several: the verdict in one line (reports, groups, new and known, the worst
+/// severity), one line per crash group, largest first; then the section of one
 /// report of each of the `--top` largest groups (5 by default; `--summary` shows none); then a
 /// one-line summary. A batch of any size prints a few screens; the machine formats list every
 /// report.
@@ -59,7 +60,9 @@ struct TextReporter: Reporter {
       }
       return
     }
-    if !run.groups.isEmpty { out.write(groupTable(run)) }
+    // The verdict leads, then one line per group: a folder run answers on its first screen.
+    out.write(verdictLine(run) + "\n")
+    if !run.groups.isEmpty { out.write("\n" + groupTable(run)) }
     if !context.options.summaryOnly {
       let shown = context.options.top.map { Array(run.groups.prefix($0)) } ?? run.groups
       for (index, group) in shown.enumerated() {
@@ -132,7 +135,7 @@ struct TextReporter: Reporter {
             }
           }
         }
-        if let hint = result.symbolication { lines += symbolicationLines(hint) }
+        if let hint = result.symbolication { lines += symbolicationLines(hint, path: outcome.path) }
       } else {
         lines += inconclusiveLines(result, outcome: outcome)
       }
@@ -300,12 +303,17 @@ struct TextReporter: Reporter {
           indent: String(repeating: " ", count: head.count), hanging: head)
       }
     }
-    if let hint = result.symbolication { lines += symbolicationLines(hint) }
+    if let hint = result.symbolication { lines += symbolicationLines(hint, path: outcome.path) }
     return lines
   }
 
-  func symbolicationLines(_ hint: SymbolicationHint) -> [String] {
-    var lines = ["", "  " + style.bold("Symbolicate the app's frames") + " (on a Mac with the build's dSYM):"]
+  /// ips-doctor's own command first (any system), then Spotlight and `atos` on a Mac.
+  func symbolicationLines(_ hint: SymbolicationHint, path: String) -> [String] {
+    var lines = [
+      "", "  " + style.bold("Symbolicate the app's frames") + " with the build's dSYM:",
+      "    " + style.code(TerminalText.escaped(hint.ipsDoctorCommand(reportPath: path))),
+      "  or on a Mac:",
+    ]
     for image in hint.images {
       if let find = image.findDSYM { lines.append("    " + style.code(TerminalText.escaped(find))) }
       lines.append("    " + style.code(TerminalText.escaped(image.atos)))
@@ -334,51 +342,143 @@ struct TextReporter: Reporter {
     return seen.prefix(3).joined(separator: ", ") + (seen.count > 3 ? " +\(seen.count - 3) more" : "")
   }
 
+  /// "4 crash groups in 5 reports (1 new, 3 known) · worst: error · …", the run in one line.
+  func verdictLine(_ run: RunSummary) -> String {
+    var parts: [String] = []
+    var groups = "\(run.groups.count) crash group\(run.groups.count == 1 ? "" : "s") in \(run.reports) report"
+    groups += run.reports == 1 ? "" : "s"
+    let new = run.groups.count(where: { $0.baseline == .new })
+    let known = run.groups.count(where: { $0.baseline == .known })
+    if new + known > 0 { groups += " (\(new) new, \(known) known)" }
+    parts.append(style.bold(groups))
+    if let worst = run.groups.compactMap(\.severity).max() {
+      parts.append("worst: " + style.severity(worst, worst.rawValue))
+    }
+    if run.unreadable > 0 { parts.append("\(run.unreadable) could not be read") }
+    if !run.filter.isEmpty { parts.append("\(run.filteredOut) left out by \(run.filter)") }
+    if run.failOn != .never { parts.append("\(run.failing) at or above --fail-on \(run.failOn.rawValue)") }
+    return parts.joined(separator: " · ")
+  }
+
+  /// `text` cut to `columns` characters, the cut marked with an ellipsis.
+  static func fitted(_ text: String, columns: Int) -> String {
+    guard columns > 1, text.count > columns else { return text }
+    return String(text.prefix(columns - 1)).trimmingWhitespace() + "…"
+  }
+
+  /// "Title — in Place" in `columns`: whole when it fits, else each part cut, the place keeping at
+  /// least two fifths of the room (it tells apart the groups of one rule).
+  static func titleAndPlace(_ title: String, _ place: String?, columns: Int) -> String {
+    guard let place else { return fitted(title, columns: columns) }
+    let separator = " — "
+    if title.count + separator.count + place.count <= columns { return title + separator + place }
+    let placeRoom = min(place.count, max(columns - title.count - separator.count, columns * 2 / 5))
+    return fitted(title, columns: columns - separator.count - placeRoom) + separator + fitted(place, columns: placeRoom)
+  }
+
+  /// `place` without the wrappers a Swift frame's name starts with (`@objc closure #1 in `,
+  /// `partial apply for `, …): what is left names the function the crash is in.
+  static func shortPlace(_ place: String) -> String {
+    guard place.hasPrefix("in ") else { return place }
+    var name = Substring(place.dropFirst(3))
+    var changed = true
+    while changed {
+      changed = false
+      for prefix in ["@objc ", "partial apply for ", "thunk for ", "specialized ", "merged ", "implicit "] {
+        if name.hasPrefix(prefix) {
+          name = name.dropFirst(prefix.count)
+          changed = true
+        }
+      }
+      if name.hasPrefix("closure #"), let range = name.firstRange(of: " in ") {
+        let number = name[name.index(name.startIndex, offsetBy: "closure #".count)..<range.lowerBound]
+        if !number.isEmpty && number.allSatisfy({ $0.isNumber }) {
+          name = name[range.upperBound...]
+          changed = true
+        }
+      }
+    }
+    return name.isEmpty ? place : "in " + name
+  }
+
+  /// Where a group's crash is: its first app frame (`App+0x3e628` without the image's UUID when
+  /// unsymbolicated), else the fact that tells its instances apart (a library, a reason), else
+  /// for a jetsam event the process killed, else the process; `nil` when the signature holds none.
+  static func place(_ signature: CrashSignature) -> String? {
+    let components = signature.symbolComponents ?? signature.components
+    if let frame = components.first(where: { $0.hasPrefix("frame:") }) {
+      var text = frame.dropFirst("frame:".count)
+      if let at = text.lastIndex(of: "@"), text.distance(from: at, to: text.endIndex) == 37 { text = text[..<at] }
+      return "in " + text
+    }
+    if let instance = components.first(where: { $0.hasPrefix("instance:") }) {
+      return String(instance.dropFirst("instance:".count))
+    }
+    // A jetsam event: the process the system killed (`jetsam:reason:name`), or the largest one.
+    if let jetsam = components.first(where: { $0.hasPrefix("jetsam:") })?.dropFirst("jetsam:".count),
+      let colon = jetsam.firstIndex(of: ":")
+    {
+      let (first, name) = (jetsam[..<colon], jetsam[jetsam.index(after: colon)...])
+      return first == "largest" ? "largest: " + name : "killed: " + name + (first.isEmpty ? "" : " (" + first + ")")
+    }
+    if let process = components.first(where: { $0.hasPrefix("process:") }) {
+      return String(process.dropFirst("process:".count))
+    }
+    return nil
+  }
+
+  /// One line per group, largest first: count, severity, title, where, and (with a baseline)
+  /// whether it is new or known, cut to the width. `--verbose` adds under each its rule, where in
+  /// full, dates, versions, devices and example paths, each path on a line of its own.
   func groupTable(_ run: RunSummary) -> String {
-    var lines = [
-      style.bold("Crash groups") + " (\(run.groups.count) in \(run.reports) report\(run.reports == 1 ? "" : "s")):", "",
-    ]
+    var lines = [style.bold("Crash groups:"), ""]
     let countWidth = String(run.groups.first?.count ?? 1).count
+    let detailIndent = String(repeating: " ", count: countWidth + 14)
     for group in run.groups {
       let count = String(repeating: " ", count: countWidth - String(group.count).count) + "\(group.count)×"
       let severityWord = (group.severity?.rawValue ?? "-")
       let severity =
         style.severity(group.severity, severityWord) + String(repeating: " ", count: 8 - severityWord.count)
-      let name: String
-      if let rule = group.rule {
-        // The rule says what; the first app frame in the signature says where (and tells apart
-        // the groups of one rule).
-        let frame = (group.signature.symbolComponents ?? group.signature.components).first { $0.hasPrefix("frame:") }?
-          .dropFirst("frame:".count)
-        name =
-          rule
-          + (frame.map { " in " + TerminalText.escaped(String($0)) } ?? " — " + TerminalText.escaped(group.title ?? ""))
+      let title: String
+      if group.rule != nil {
+        title = group.title ?? group.rule ?? ""
       } else {
-        name =
-          "inconclusive " + (group.kind.map { $0 == .crash ? "crash" : $0.rawValue } ?? "report")
-          + (group.exception.map { ": " + TerminalText.escaped($0) } ?? "")
+        title =
+          "Inconclusive " + (group.kind.map { $0 == .crash ? "crash" : $0.rawValue } ?? "report")
+          + (group.exception.map { ": " + $0 } ?? "")
       }
-      let known =
-        group.baseline == .known
-        ? " " + style.dim("(known)") : (group.baseline == .new ? " " + style.bold("(new)") : "")
-      let head = "  \(count)  \(severity)"
-      lines += PlainText.wrap(
-        name + known, width: width, indent: String(repeating: " ", count: countWidth + 14), hanging: head + " ")
-      let detailIndent = String(repeating: " ", count: countWidth + 14)
-      // One line of details, kept short: dates without times, OS versions without builds, at
-      // most three of each list, one example.
+      let place = Self.place(group.signature)
+      let marker =
+        switch group.baseline {
+        case .known?: "(known)"
+        case .new?: "(new)"
+        case nil: ""
+        }
+      let room = width - (countWidth + 14) - (marker.isEmpty ? 0 : marker.count + 1)
+      let name = Self.titleAndPlace(
+        TerminalText.escaped(title), place.map { TerminalText.escaped(Self.shortPlace($0)) }, columns: room)
+      let styledMarker =
+        marker.isEmpty ? "" : " " + (group.baseline == .known ? style.dim(marker) : style.bold(marker))
+      lines.append("  \(count)  \(severity) " + name + styledMarker)
+      guard verbose else { continue }
       var details: [String] = []
+      if let rule = group.rule { details.append("[" + rule + "]") }
       if let first = group.firstSeen.map(Self.day), let last = group.lastSeen.map(Self.day) {
         details.append(first == last ? first : "\(first) to \(last)")
       }
       if !group.appVersions.isEmpty { details.append("app " + Self.few(group.appVersions)) }
       if !group.osVersions.isEmpty { details.append(Self.few(group.osVersions.map(Self.withoutBuild))) }
       if !group.devices.isEmpty { details.append(Self.few(group.devices)) }
-      if let example = group.examples.first { details.append(example) }
+      if let place {
+        lines += PlainText.wrap(
+          TerminalText.escaped(place), width: width, indent: detailIndent + "  ", hanging: detailIndent)
+      }
       if !details.isEmpty {
         lines += PlainText.wrap(
           style.dim(TerminalText.escaped(details.joined(separator: " · "))), width: width, indent: detailIndent)
       }
+      // A path is never wrapped: a terminal folds it, a copy and paste keeps it whole.
+      for example in group.examples { lines.append(detailIndent + TerminalText.escaped(example)) }
     }
     return PlainText.joinedLines(lines)
   }

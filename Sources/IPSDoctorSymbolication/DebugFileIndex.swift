@@ -75,7 +75,7 @@ package struct DebugFileIndex: Sendable, Equatable {
 
   /// The indexes of the images of `report` that a frame without a symbol is in: those Spotlight
   /// is asked about.
-  static func imagesWithUnsymbolicatedFrames(_ report: CrashReport) -> Set<Int> {
+  package static func imagesWithUnsymbolicatedFrames(_ report: CrashReport) -> Set<Int> {
     var indexes = Set<Int>()
     let images = ReportImageFinder(report.images)
     func add(_ frames: [Frame]) {
@@ -101,6 +101,8 @@ package struct DebugFileIndex: Sendable, Equatable {
     let (files, otherNames) = plan(for: report)
     let borrowed = files.map { pool.borrow($0) }
     defer { for (file, images) in zip(files, borrowed) { pool.giveBack(file, images) } }
-    return Symbolicator(images: borrowed.flatMap { $0 }, otherNames: otherNames).symbolicate(report)
+    var result = Symbolicator(images: borrowed.flatMap { $0 }, otherNames: otherNames).symbolicate(report)
+    result.summary.debugFileMatched = !files.isEmpty
+    return result
   }
 }

@@ -11,6 +11,9 @@ package struct SymbolicationSummary: Sendable, Equatable {
   package var matchedImages: [String] = []
   /// "AnotherTarget: the report's UUID 9a36… is not in …/AnotherTarget (arm64 9c4f…)".
   package var mismatches: [String] = []
+  /// Whether a debug file at hand has the UUID of one of the report's images (whether or not a
+  /// frame needed it).
+  package var debugFileMatched = false
 }
 
 extension Symbolicator {

@@ -37,6 +37,14 @@ package struct SymbolicationHint: Sendable, Equatable {
 
   package var images: [ImageCommands]
 
+  /// `ips-doctor crash.ips --dsym ChatApp.app.dSYM`: ips-doctor's own way, on any system, for the
+  /// report at `path` (as the output shows it; `crash.ips` for standard input).
+  package func ipsDoctorCommand(reportPath path: String) -> String {
+    let report = path == "<stdin>" || path.isEmpty ? "crash.ips" : path
+    let dsym = (images.first?.imageName ?? "MyApp") + ".app.dSYM"
+    return "ips-doctor " + Self.shellQuoted(report) + " --dsym " + Self.shellQuoted(dsym)
+  }
+
   /// Commands already made (``ReportRecord`` reads them back from a record).
   package init(images: [ImageCommands]) {
     self.images = images
@@ -141,7 +149,7 @@ package struct SymbolicationHint: Sendable, Equatable {
 
   /// `text` as one word of a POSIX shell: as it is when every byte is an ASCII letter, digit or
   /// one of `._-/+@` (and it is not empty), otherwise in single quotes, each `'` written `'\''`.
-  static func shellQuoted(_ text: String) -> String {
+  package static func shellQuoted(_ text: String) -> String {
     if isASCIIShellSafe(text) { return text }
     return "'" + text.replacing("'", with: "'\\''") + "'"
   }

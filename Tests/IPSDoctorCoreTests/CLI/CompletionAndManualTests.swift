@@ -74,6 +74,62 @@ import Testing
     #expect(result.output.contains("option: --fail-on"))
   }
 
+  /// bash completes file names after the options that take a path, rule ids after `explain` and
+  /// `--rule`, and `--default-isolation`'s values.
+  @Test func bashCompletesFilesRuleIDsAndIsolation() throws {
+    let script = CLITest.run(["--generate-completion-script", "bash"]).stdout
+    let folder = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(folder) }
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("App.app.dSYM"), withIntermediateDirectories: true)
+    try Data().write(to: folder.appendingPathComponent("crash.ips"))
+    var probe = script + "cd '\(folder.path)'\n"
+    for option in ["--dsym", "--report", "--exclude", "-o"] {
+      probe += "COMP_WORDS=(ips-doctor \(option) ''); COMP_CWORD=2; _ips_doctor; echo \"\(option): ${COMPREPLY[*]}\"\n"
+    }
+    probe += """
+      COMP_WORDS=(ips-doctor explain async-b); COMP_CWORD=2; _ips_doctor; echo "explain: ${COMPREPLY[*]}"
+      COMP_WORDS=(ips-doctor --rule objc-unrec); COMP_CWORD=2; _ips_doctor; echo "rule: ${COMPREPLY[*]}"
+      COMP_WORDS=(ips-doctor check --default-isolation m); COMP_CWORD=3; _ips_doctor; echo "isolation: ${COMPREPLY[*]}"
+
+      """
+    guard let result = try Self.run("bash", [], input: probe) else { return }
+    for option in ["--dsym", "--report", "--exclude", "-o"] {
+      let line = result.output.split(separator: "\n").first { $0.hasPrefix(option + ": ") } ?? ""
+      #expect(line.contains("App.app.dSYM") && line.contains("crash.ips"), "\(option): \(result.output)")
+    }
+    #expect(result.output.contains("explain: async-bridge-completion-off-main"), "\(result.output)")
+    #expect(result.output.contains("rule: objc-unrecognized-selector"), "\(result.output)")
+    #expect(result.output.contains("isolation: main-actor"), "\(result.output)")
+  }
+
+  /// zsh and fish: file names for path options, rule ids after `explain` and `--rule`, the
+  /// isolation values, and each option's whole help as its description.
+  @Test func zshAndFishScriptsCompleteFilesAndIdsWithWholeDescriptions() {
+    let zsh = CLITest.run(["--generate-completion-script", "zsh"]).stdout
+    let fish = CLITest.run(["--generate-completion-script", "fish"]).stdout
+    for spec in OptionSpec.all {
+      let description = ShellCompletion.summary(spec.help)
+      #expect(zsh.contains("[" + description + "]"), "zsh --\(spec.long)")
+      #expect(fish.contains("-d '" + description + "'"), "fish --\(spec.long)")
+    }
+    // Not cut at the first period ("e.g."), as before.
+    #expect(ShellCompletion.summary(OptionSpec.named("max-size")!.help).hasSuffix("Default 64M."))
+    let fishLines = fish.split(separator: "\n")
+    for long in ["dsym", "report", "exclude", "output"] {
+      let spec = OptionSpec.named(long)!
+      #expect(zsh.contains("]:\(spec.placeholder!):_files'"), "zsh --\(long)")
+      let line = fishLines.first { $0.contains("-l \(long) ") } ?? ""
+      #expect(line.contains(" -r -F") && !line.contains(" -x"), "fish --\(long): \(line)")
+    }
+    #expect(zsh.contains(":isolation:(nonisolated main-actor)"))
+    #expect(zsh.contains("compadd -- ") && zsh.contains(" async-bridge-completion-off-main "))
+    #expect(zsh.contains(":id:(") && zsh.contains(" inconclusive)"))
+    #expect(fish.contains("__fish_seen_subcommand_from explain' -x -a '"))
+    #expect(fishLines.contains { $0.contains("-l default-isolation") && $0.contains("-a 'nonisolated main-actor'") })
+    #expect(fishLines.contains { $0.contains("-l rule ") && $0.contains("async-bridge-completion-off-main") })
+  }
+
   /// A renderer of man pages given as a file: man-db's and mandoc's `man -l`, else `mandoc`.
   static let manualRenderer: (tool: String, arguments: [String])? = {
     let probe = ".TH PROBE 1\n.SH NAME\nprobe \\- rendered\n"

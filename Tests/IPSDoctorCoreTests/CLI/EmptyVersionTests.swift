@@ -21,10 +21,13 @@ import Testing
     for name in ["a.ips", "b.ips"] {
       try Data(text.utf8).write(to: directory.appendingPathComponent(name))
     }
-    let run = CLITest.run([directory.path, "--color", "never"])
-    #expect(run.stdout.contains("Crash groups"))
-    // No version word with nothing after it, in the table or in a report's header.
-    #expect(!run.stdout.contains("app  ·") && !run.stdout.contains("app ·"), "\(run.stdout)")
-    #expect(!run.stdout.contains("Acme  ·"), "\(run.stdout)")
+    // The table's versions are shown with --verbose.
+    for extra in [[], ["--verbose"]] {
+      let run = CLITest.run([directory.path, "--color", "never"] + extra)
+      #expect(run.stdout.contains("Crash groups"))
+      // No version word with nothing after it, in the table or in a report's header.
+      #expect(!run.stdout.contains("app  ·") && !run.stdout.contains("app ·"), "\(run.stdout)")
+      #expect(!run.stdout.contains("Acme  ·"), "\(run.stdout)")
+    }
   }
 }

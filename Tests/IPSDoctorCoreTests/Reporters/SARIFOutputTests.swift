@@ -148,7 +148,8 @@ struct SARIFOutputTests {
       let category: String = Self.text(rule, "properties", "category")
       #expect(tags == ["crash", category], "\(id)")
       let description: RuleDescription? = catalog.first { $0.id == id }
-      let expected: String? = description?.references.first { $0.hasPrefix("https://") }
+      let expected: String? =
+        description?.references.first { $0.hasPrefix("https://") } ?? Finding.Builtin(rawValue: id)?.helpURI
       #expect(rule["helpUri"]?.stringValue == expected, "\(id)")
     }
     #expect(rules.contains { $0["helpUri"] != nil })

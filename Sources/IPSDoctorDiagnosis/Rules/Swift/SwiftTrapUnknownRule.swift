@@ -24,9 +24,10 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
       Objective-C runtime or Core Data have their own signatures and are not reported here.
       """,
     remedy: """
-      Symbolicate the report with the dSYM of this build (Xcode Organizer does it for App Store \
-      and TestFlight builds; or `atos -arch arm64 -o MyApp.app.dSYM/Contents/Resources/DWARF/MyApp \
-      -l <load address> <address>`). The top app frame then points at the line, usually with a \
+      Symbolicate the report with the dSYM of this build: `ips-doctor crash.ips --dsym \
+      MyApp.app.dSYM` (or, on a Mac, Xcode Organizer for App Store and TestFlight builds, or \
+      `atos -arch arm64 -o MyApp.app.dSYM/Contents/Resources/DWARF/MyApp -l <load address> \
+      <address>`). The top app frame then points at the line, usually with a \
       "Swift runtime failure: …" frame that names the check. Look there for `!`, `as!`, \
       subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`.
       """,
@@ -149,7 +150,7 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     }
     if context.hasUnsymbolicatedAppFrames {
       summary +=
-        " Symbolicate the report with this build's dSYM: the frame then names the line and usually the check (\"Swift runtime failure: …\")."
+        " Symbolicate the report with this build's dSYM (`ips-doctor … --dsym MyApp.app.dSYM`): the frame then names the line and usually the check (\"Swift runtime failure: …\")."
     } else {
       summary +=
         " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
@@ -159,8 +160,18 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
       summary += thread
       summary += "."
     }
-    return finding(confidence: .likely, summary: summary, evidence: evidence)
+    // Symbolicated (by the report or by --dsym), the line is already there to read.
+    return finding(
+      confidence: .likely, summary: summary, evidence: evidence,
+      remedy: context.hasUnsymbolicatedAppFrames ? nil : Self.symbolicatedRemedy)
   }
+
+  /// The remedy once the app's frames have symbols.
+  static let symbolicatedRemedy = """
+    The top app frame points at the line, usually with a "Swift runtime failure: …" frame that \
+    names the check. Look there for `!`, `as!`, subscripts, integer arithmetic, `try!`, \
+    `precondition` and `fatalError`.
+    """
 
   /// Whether at least two frames of `image` in `frames` are named and none of those names looks
   /// like Swift: the image's code is C++, Objective-C or C.
