@@ -1,3 +1,4 @@
+import IPSDoctorReport
 import IPSDoctorSupport
 
 /// The facts of a report that a person reads first, whether or not a rule matched.

@@ -88,8 +88,7 @@ struct MemoryFault: Sendable {
     return false
   }
 
-  /// The texts that name the kind of fault, with the kind each names (built once: as a literal in
-  /// `init` the array would be allocated for every report).
+  /// The texts that name the kind of fault, with the kind each names.
   private static let markers: [(String, Kind)] = [
     ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
     ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
@@ -211,9 +210,6 @@ struct MemoryFault: Sendable {
   }
 
   /// Appends a sentence naming the faulting frame and the first app frame below it to `text`.
-  /// Piece by piece, into the summary, with no interpolations: each would be a string of its own
-  /// (grown from its literals' size), made, copied into the sentence, the sentence into the
-  /// summary, and freed.
   static func appendCrashSiteSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
     guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return }
     text += " The faulting frame is "

@@ -66,9 +66,6 @@ package struct JetsamEventRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `guard let analysis = JetsamAnalysis(context)`, which needs `report.jetsam`.
-  package static var requirement: RuleRequirement { .anyOf(.jetsamSummary) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let analysis = JetsamAnalysis(context) else { return nil }
     let processes = analysis.jetsam.processes
@@ -82,8 +79,6 @@ package struct JetsamEventRule: DiagnosisRule {
         summary += " The largest process was \(CodeSpan.markdown(largest))."
       }
     }
-    // Indexes, not the processes with their offsets: `enumerated().filter` copies every killed
-    // process (its strings retained) into the array.
     let killed = processes.indices.filter { processes[$0].reason != nil }
     if killed.isEmpty {
       summary += " No process was killed in this report."
