@@ -284,8 +284,7 @@ extension String {
     return digits.isEmpty ? nil : String(digits)
   }
 
-  /// The default terminators of `textFollowing(_:upTo:)`, built once: a literal in the default
-  /// argument would build and hash the set on every call, found or not.
+  /// The default terminators of `textFollowing(_:upTo:)`.
   static let lineEnd: Set<Character> = ["\n"]
 
   /// The text after `marker` up to the first of `terminators` (or the end), trimmed.

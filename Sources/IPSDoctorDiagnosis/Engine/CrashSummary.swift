@@ -85,7 +85,6 @@ package struct CrashSummary: Sendable, Equatable {
     if let exception = report.exception {
       switch (exception.type, exception.signal) {
       case (let type?, let signal?):
-        // As bytes, made a `String` once, not a new string for each `+` (it runs on every report).
         var text = UTF8TextBuilder(capacity: type.utf8.count + signal.utf8.count + 3)
         text.append(type)
         text.append(" (")

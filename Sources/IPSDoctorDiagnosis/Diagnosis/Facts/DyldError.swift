@@ -8,8 +8,7 @@ struct DyldError: DyldLineLookup, Sendable {
   var namespaceIsDYLD: Bool
   var code: UInt64?
   var indicator: String?
-  /// Where the lines come from; they are split only when a marker may be in them, since most
-  /// reports hold no dyld text and the dyld rules look for several markers in every report.
+  /// Where the lines come from; they are split only when a marker may be in them.
   private let terminationTexts: [(path: String, text: String)]
   private let applicationSpecificInfo: [ApplicationSpecificInfo]
   private let dyldErrorMessage: String?

@@ -76,8 +76,8 @@ struct MemoryFault: Sendable {
     if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
   }
 
-  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`). Five rules ask
-  /// on every report: tested without building an array of the two addresses.
+  /// Apple's marker for a concurrently accessed Objective-C property: an invalid-address (or
+  /// unclassified) fault whose address or stripped address is `0xbad0` in its low 48 bits.
   var isBad0: Bool { Self.isBad0(kind: kind, address: address, strippedAddress: strippedAddress) }
 
   /// `isBad0` for the given fields.
@@ -123,7 +123,7 @@ struct MemoryFault: Sendable {
   /// carriage returns (every byte one `Character`), that is the line around the arrow's first
   /// bytes, found without splitting the text.
   private static func firstArrowLine(in text: String?) -> Substring? {
-    // A line holds the arrow only when the text does: one search rules out most texts.
+    // A line holds the arrow only when the text does.
     guard let text, text.prefilteredContains("--->") else { return nil }
     let found = text.utf8.withContiguousStorageIfAvailable { bytes -> (decided: Bool, line: Substring?) in
       guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return (false, nil) }
