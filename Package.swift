@@ -38,7 +38,7 @@ let package = Package(
     // dSYMs and Mach-O files: symbol tables, DWARF, and rewriting a report's frames.
     .target(
       name: "IPSDoctorSymbolication",
-      dependencies: ["IPSDoctorDiagnosis", "IPSDoctorReport", "IPSDoctorJSON", "IPSDoctorSupport"]
+      dependencies: ["IPSDoctorReport", "IPSDoctorJSON", "IPSDoctorSupport"]
     ),
     // The run configuration, finding inputs, reading and diagnosing them in parallel, crash groups
     // and baselines.

@@ -204,7 +204,6 @@ enum VersionOrder {
 /// Report times ("2026-09-08 10:40:29.53 -0700") compared across time zones.
 enum Timestamp {
   /// Microseconds since 1970 in UTC, or `nil` when the text is not in Apple's layout.
-  /// Read from the string's own UTF-8 (a copy of it as an array was half of the cost).
   static func sortKey(_ text: String) -> Int64? {
     text.withBorrowedUTF8(sortKey(bytes:))
   }

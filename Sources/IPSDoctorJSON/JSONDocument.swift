@@ -3,9 +3,24 @@ import IPSDoctorSupport
 /// A parsed JSON document kept as a flat tape: one fixed-size entry per value, in source order,
 /// over a copy of the document's bytes.
 ///
-/// Nothing is allocated per value while parsing: strings stay undecoded and numbers keep their
-/// exact value in the entry. Readers walk the tape with ``JSONNode``s (keys compared as bytes) and
-/// decode only the values they use; ``value`` builds the ``JSONValue`` tree on demand.
+/// Strings stay undecoded and numbers keep their exact value in the entry. Readers walk the tape
+/// with ``JSONNode``s (keys compared as bytes) and decode only the values they use; ``value``
+/// builds the ``JSONValue`` tree on demand.
+///
+/// A worked example: `{"a":[1,"x"],"b":null}` (bytes 0 to 21) is the tape
+///
+///     index  kind    start  end  containerEnd
+///     0      object  0      2    7              two members; entries 1..<7 are inside
+///     1      string  2      3                   the key "a" (bytes 2..<3, quotes excluded)
+///     2      array   5      2    5              two elements; entries 3..<5 are inside
+///     3      number  6      7                   1, held exactly in the entry
+///     4      string  9      10                  "x"
+///     5      string  14     15                  the key "b"
+///     6      null    17     0
+///
+/// Invariants: a container's members follow it, each object member as a key entry then its
+/// value; `indexAfter(i)` skips a whole value (`containerEnd` for a container, `i + 1` otherwise),
+/// so a member is found by stepping from key to key without reading the values between.
 @usableFromInline package struct JSONDocument: Sendable, Equatable {
   /// The tape: one entry per value, in source order.
   @usableFromInline let tape: [JSONTapeEntry]

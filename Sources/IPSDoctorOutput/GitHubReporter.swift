@@ -159,9 +159,6 @@ package struct GitHubReporter: Reporter {
   /// byte is the whole `Character`, which it is between two ASCII bytes (only CR LF joins two; no
   /// other scalar equals these three). `nil` when a marked byte touches a non-ASCII one (a
   /// combining mark could make it part of a larger `Character`), or the text has a carriage return.
-  ///
-  /// The bytes between marked ones are copied as runs into a ``ByteBuffer``: appending each byte
-  /// to an array, with its uniqueness check, was about 70 k instructions a report.
   static func escapedBytes(_ text: String, property: Bool) -> String? {
     guard let lines = PlainText.visibleLines(of: text) else { return nil }
     var result = ByteBuffer(capacity: text.utf8.count + 16)

@@ -3,9 +3,7 @@ import IPSDoctorSupport
 /// Wrapping and plain rendering of the Markdown that rules write (remedies, rationales), for
 /// terminals and logs. Every line passes through ``TerminalText/escaped(_:)``.
 package enum PlainText {
-  /// `lines.joined(separator: "\n") + "\n"`, copied into one string of the right size (joining a
-  /// report's few dozen lines cost about 22 k instructions). The lines are read where they are: a
-  /// `for` loop over the array, or a `var` copy for `withUTF8`, retained and released each.
+  /// `lines.joined(separator: "\n") + "\n"`, in one string of the right size.
   static func joinedLines(_ lines: [String]) -> String {
     guard !lines.isEmpty else { return "\n" }
     return lines.withUnsafeBufferPointer { lines in
@@ -62,13 +60,11 @@ package enum PlainText {
   }
 
   /// ``wrap(_:width:indent:hanging:)`` for text where every character is one Unicode scalar
-  /// (``isSimple(_:)``): the same lines on UTF-8 bytes, a character's width being one lead byte,
-  /// without walking grapheme clusters (a third of the instructions of `ips-doctor one.ips`, and of
-  /// a batch's rendering, went to it). `nil` for any other text.
+  /// (``isSimple(_:)``): the same lines on UTF-8 bytes, a character's width being one lead byte.
+  /// `nil` for any other text.
   ///
   /// Each line is gathered in one scratch buffer, reused from line to line, and made a `String`
-  /// once: a new array per line, and appending words through the generic `append(contentsOf:)`,
-  /// cost three times the wrapping.
+  /// once.
   private static func wrapSimple(_ text: String, width: Int, indent: String, hanging: String?) -> [String]? {
     let first = hanging ?? indent
     guard isSimple(text), isSimple(indent), isSimple(first) else { return nil }
@@ -225,11 +221,10 @@ package enum PlainText {
 
   /// `markdown.split(separator: "\n", omittingEmptySubsequences: false)`, on UTF-8 bytes when the
   /// text has no carriage return: a line feed is then always a character of its own (only CR LF
-  /// joins it to a neighbour), so the pieces are the same. The `Character` split walked every
-  /// grapheme cluster (about 190 k instructions for a report's summary).
+  /// joins it to a neighbour), so the pieces are the same.
   ///
   /// The line feeds are found with `memchr` in the contiguous UTF-8 of a native string; each line
-  /// is the slice between them (the generic byte split cost about 38 k instructions a summary).
+  /// is the slice between them.
   static func lines(of markdown: String) -> [Substring] {
     lineFeedLines(of: markdown) ?? linesByCharacters(of: markdown)
   }
@@ -384,8 +379,7 @@ package enum PlainText {
 
   /// Whether ``inlineSimple(_:)`` may change `bytes`: they hold `](` (a link's middle, without
   /// which no `[` starts one), `**` or `__`. A lone `[`, as in the frame paths that summaries
-  /// cite (`threads[0].frames[3]`), changes nothing, and rewriting every summary byte by byte
-  /// for it cost about 7 k instructions a report.
+  /// cite (`threads[0].frames[3]`), changes nothing.
   static func hasInlineMarkup(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     hasPair(bytes, UInt8(ascii: "]"), UInt8(ascii: "(")) || hasPair(bytes, UInt8(ascii: "*"), UInt8(ascii: "*"))
       || hasPair(bytes, UInt8(ascii: "_"), UInt8(ascii: "_"))

@@ -128,8 +128,7 @@ package struct RunSummary: Sendable {
 /// Buffered text output to standard output or a file. Write failures are remembered, not thrown.
 ///
 /// The buffer holds UTF-8 bytes, whole texts only, and goes to the bytes sink when there is one:
-/// reporters that make bytes (the JSON writer's) hand them over without a `String`, whose making
-/// validated every byte again (about 37 k instructions a report for `--format json`).
+/// reporters that make bytes (the JSON writer's) hand them over without a `String`.
 package final class TextOutput {
   static let capacity = 1 << 16
   private var buffer = ByteBuffer(capacity: TextOutput.capacity)

@@ -166,8 +166,7 @@ struct TextReporter: Reporter {
 
   /// The path, then "app · OS · device · time" and, for other than a crash, the kind of report.
   /// Built as bytes, each part escaped on its own (escaping goes scalar by scalar, so that is the
-  /// escaped join): joining the parts and appending them to the path cost about 12 k instructions
-  /// a report.
+  /// escaped join).
   func headerLine(_ outcome: ReportOutcome) -> String {
     var line = UTF8TextBuilder(capacity: 256)
     line.append(style.bold(outcome.path))
@@ -489,8 +488,7 @@ struct TextReporter: Reporter {
 final class RenderCache {
   package enum Kind: Hashable { case remedy, verification }
 
-  /// Keyed by the text's bytes: a remedy is a kilobyte or two, and hashing all of it (as `String`
-  /// does, scalar by scalar) cost about 10 k instructions a lookup. The hash takes the length and
+  /// Keyed by the text's bytes: a remedy is a kilobyte or two. The hash takes the length and
   /// the first and last 32 bytes; equality compares every byte, so texts that differ only in their
   /// bytes (canonically equivalent ones) are rendered separately, as their bytes may render apart.
   private struct Key: Hashable {

@@ -1,8 +1,7 @@
 /// A growable run of bytes appended to at its end: what an output writer, or a line being wrapped,
-/// fills. Noncopyable, so
-/// that it owns its memory outright: an append is a `memcpy` into that memory, without the
-/// uniqueness check an `[UInt8]` makes before each append or the generic sequence copy of its
-/// `append(contentsOf:)` (see docs/performance-history.md, 'Output on bytes').
+/// fills. Noncopyable, so that it owns its memory outright: `base` holds `capacity` bytes, the
+/// first `count` of them written, and an append is a `memcpy` into that memory (see
+/// docs/performance-history.md, 'Output on bytes').
 @usableFromInline package struct ByteBuffer: ~Copyable {
   @usableFromInline var base: UnsafeMutableRawPointer
   @usableFromInline var capacity: Int

@@ -415,9 +415,8 @@ package enum POSIX {
   /// which case it returns the first `limit` bytes.
   ///
   /// The bytes are read into uninitialized memory: one byte more than `sizeHint` (so that a file of
-  /// the size `fstat` gave is read in one array, its end seen by one more `read`). Filling the array
-  /// with zeros first, for `read` to overwrite, cost about 13 k instructions a report in a batch.
-  /// Input longer than that (a pipe) is read in pieces of up to 4 MiB and joined once at its end,
+  /// the size `fstat` gave is read in one array, its end seen by one more `read`); only the bytes
+  /// `read` wrote are ever part of the result. Input longer than that (a pipe) is read in pieces of up to 4 MiB and joined once at its end,
   /// each piece freed as it is copied, so that it is held about once, not twice as growing one
   /// array by copying would.
   ///

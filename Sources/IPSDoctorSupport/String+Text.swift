@@ -77,10 +77,8 @@ extension StringProtocol {
 }
 
 extension String {
-  /// `withUTF8` for a string that is not a `var`: the UTF-8 of a native string is read where it is.
-  /// It spares the copy into a `var` that `withUTF8` needs, a retain and a release of the storage
-  /// (two atomic operations) for every text a rule or a builder looks at; only a string without
-  /// contiguous UTF-8 (bridged from Objective-C) is copied.
+  /// `withUTF8` for a string that is not a `var`: the UTF-8 of a native string is read where it is;
+  /// only a string without contiguous UTF-8 (bridged from Objective-C) is copied first.
   @inlinable @inline(__always)
   package func withBorrowedUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
     if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
@@ -261,10 +259,7 @@ extension Substring {
   }
 }
 
-/// Text built as UTF-8 bytes and made a `String` once: appending short parts to a `String` one by
-/// one regrows it at each step, and rules describe frames and their paths by the thousand. The
-/// bytes are a ``ByteBuffer``, which appends without the uniqueness check an `[UInt8]` makes at
-/// each append.
+/// Text built as UTF-8 bytes in a ``ByteBuffer`` and made a `String` once, at the end.
 @usableFromInline package struct UTF8TextBuilder: ~Copyable {
   @usableFromInline var bytes: ByteBuffer
 

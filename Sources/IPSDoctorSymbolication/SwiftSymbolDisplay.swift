@@ -1,4 +1,4 @@
-import IPSDoctorDiagnosis
+import IPSDoctorReport
 import IPSDoctorSupport
 
 /// Apple's simplified form of a mangled Swift symbol, as `atos` and `swift demangle --simplified`

@@ -86,8 +86,6 @@ extension DiagnosisContext {
 
   /// The crashed thread's name for summaries: "thread 3 (queue `com.example.sync`)".
   var crashedThreadDisplay: String? {
-    // The thread read in place (`crashedThread` is a copy) and the text built as bytes, with no
-    // temporary string per interpolation.
     guard let index = crashedThreadIndex else { return nil }
     if report.threads[index].isMainThread { return "the main thread" }
     var text = UTF8TextBuilder(capacity: 48)

@@ -48,25 +48,14 @@ extension DiagnosisContext {
     terminationCode(where: codes.contains)
   }
 
-  /// `terminationCode(in:)` for a rule's own codes, held inline: eleven rules ask on every report,
-  /// and a static `Set` is one heap object whose reference count every rule call on every thread
-  /// retains and releases, so two threads diagnosing at once would contend for its cache line.
+  /// `terminationCode(in:)` for a rule's own codes (``TerminationCodes``).
   func terminationCode(in codes: TerminationCodes) -> TerminationCodeMatch? {
     terminationCode(where: codes.contains)
   }
 
-  /// Whether `terminationCode(in: codes)` can find a code: without one of its candidates it
-  /// answers `nil` before reading the report.
-  func hasTerminationCodeCandidate(in codes: TerminationCodes) -> Bool {
-    terminationCodeCandidates.contains(where: codes.contains)
-  }
-
   private func terminationCode(where codes: (UInt64) -> Bool) -> TerminationCodeMatch? {
-    // Eleven rules ask on every report and most reports hold none of their codes: the few
-    // candidates, gathered once, rule that out before the report's fields are read.
+    // Every code the report gives is among `terminationCodeCandidates`.
     guard terminationCodeCandidates.contains(where: codes) else { return nil }
-    // The termination's fields are read in place, with no copy of the whole termination and no
-    // zip of the texts with their numbers: most reports match nothing.
     if let code = report.termination?.code, codes(code), report.termination?.namespace != "SIGNAL" {
       let namespace = report.termination?.namespace
       return TerminationCodeMatch(
@@ -99,7 +88,7 @@ extension DiagnosisContext {
     let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> [UInt64?]? in
       guard ByteSearch.isASCII(bytes) else { return nil }
       var values: [UInt64?] = []
-      // One part per comma at most, and one more: a single allocation instead of regrowing.
+      // One part per comma at most, and one more.
       var commas = 0
       for byte in bytes where byte == UInt8(ascii: ",") { commas += 1 }
       values.reserveCapacity(commas + 1)
@@ -295,8 +284,7 @@ extension String {
     return digits.isEmpty ? nil : String(digits)
   }
 
-  /// The default terminators of `textFollowing(_:upTo:)`, built once: a literal in the default
-  /// argument would build and hash the set on every call, found or not.
+  /// The default terminators of `textFollowing(_:upTo:)`.
   static let lineEnd: Set<Character> = ["\n"]
 
   /// The text after `marker` up to the first of `terminators` (or the end), trimmed.

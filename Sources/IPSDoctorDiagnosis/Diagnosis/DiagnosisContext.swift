@@ -14,13 +14,10 @@ public struct DiagnosisContext: Sendable {
   package var appImageIndexes: Set<Int> { Set(isAppImage.indices.filter { isAppImage[$0] }) }
   /// Names of the app's images (for text reports whose frames name images directly).
   package var appImageNames: Set<String> { Set(appImageNameList ?? Self.makeAppImageNames(report, isAppImage)) }
-  /// For each image, whether it is one of `appImageIndexes`: an array, looked up by index, as a
-  /// report has too few images for hashing into a set to pay.
+  /// For each image, by index, whether it is one of the app's images.
   package let isAppImage: [Bool]
-  /// `appImageNames` as a list (an app has a handful of images, which a linear search compares
-  /// faster than a set hashes), found with the context only when a frame of the report names its
-  /// image without an index; otherwise (most reports) `nil`, and found again for the rare frame
-  /// from elsewhere that asks, since finding the main image copies every image of the report.
+  /// `appImageNames` as a list, found with the context when a frame of the report names its
+  /// image without an index; otherwise `nil`, and `appImageNames` finds the names when asked.
   let appImageNameList: [String]?
   /// `SwiftFailure.all(in:)`: the Swift runtime failure messages, found once for every rule.
   private(set) var swiftFailures: [SwiftFailure] = []
@@ -28,11 +25,6 @@ public struct DiagnosisContext: Sendable {
   private(set) var languageException: LanguageException?
   /// `MainThreadAssertion.find(in:)`, found once for every rule (`nil` only while `init` runs).
   private(set) var mainThreadAssertion: MainThreadAssertion.Assertion?
-  /// `mainThreadAssertion?.isPresent`, stored, so that rules that only test it need not copy the
-  /// assertion (retaining and releasing its arrays and backtrace) to read it.
-  private(set) var isMainThreadAssertionPresent: Bool?
-  /// `mainThreadAssertion.map { $0.deepestAssertingFrame != nil }`, stored for the same reason.
-  private(set) var mainThreadAssertionHasDeepestFrame: Bool?
   /// `MainThreadAssertion.bridgeFrame(in:)`, found once where a main-thread assertion is present
   /// (the only reports whose rules look for the bridge; `.none` elsewhere and while `init` runs).
   private(set) var assertionBridgeFrame: MainThreadAssertion.BridgeFrame?? = nil
@@ -47,11 +39,11 @@ public struct DiagnosisContext: Sendable {
   package let lastExceptionBacktrace: Backtrace?
   /// The crashed thread's frames.
   package let crashedBacktrace: Backtrace?
-  /// Where the language exception was thrown when recorded, then the crashed thread. Stored, not
-  /// built on every ask: most rules walk it.
+  /// Where the language exception was thrown when recorded, then the crashed thread: exactly
+  /// `lastExceptionBacktrace` and `crashedBacktrace`, those present.
   public let backtraces: [Backtrace]
-  /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: demangling and
-  /// simplifying a name costs far more than every other frame check, and rules ask again and again.
+  /// The demangled forms of the mangled symbols in `backtraces`, by raw symbol: every mangled
+  /// symbol of `backtraces` has its entry.
   let demangledSymbols: [String: SymbolName]
   /// Every text `reasonText(containing:)` looks through, joined: a fragment absent from it is
   /// absent from all of them, which one byte search shows.
@@ -75,20 +67,15 @@ public struct DiagnosisContext: Sendable {
   let isAbort: Bool
 
   // Consumed: the context keeps the report, and a caller that is done with it (`Doctor.diagnose`,
-  // the batch) hands it over without a copy. A borrowed argument would be copied into the
-  // context, retaining every text and array of the report and releasing them again with the
-  // context. A caller that goes on using the report still copies it, at the call.
+  // the batch) hands it over.
   public init(report: consuming CrashReport) {
-    // The facts the helpers ask for first, then what the helpers find from them, in place. The
-    // helpers must not be handed `self` while the initializer stores what they find: each would
-    // get a bitwise copy of the whole context, and the initializer would copy it once more at the
-    // end (retaining every field of the report) to destroy the original.
+    // The facts the helpers ask for first, then what the helpers find from them: every helper of
+    // `collectDerivedFacts` reads only facts `init(facts:)` stored.
     self.init(facts: report)
     Self.collectDerivedFacts(&self)
   }
 
-  /// Stores what the helpers find from the facts `init(facts:)` stored. Out of line: inlined into
-  /// the initializer, returning `self` copies the whole context and destroys the original.
+  /// Stores what the helpers find from the facts `init(facts:)` stored.
   @inline(never)
   private static func collectDerivedFacts(_ context: inout DiagnosisContext) {
     // Each helper reads only the facts, the stack-overflow test also the memory fault found here.
@@ -102,8 +89,6 @@ public struct DiagnosisContext: Sendable {
     let dyldError = DyldError(context)
     context.swiftFailures = swiftFailures
     context.languageException = languageException
-    context.isMainThreadAssertionPresent = mainThreadAssertion.isPresent
-    context.mainThreadAssertionHasDeepestFrame = mainThreadAssertion.deepestAssertingFrame != nil
     context.mainThreadAssertion = mainThreadAssertion
     context.assertionBridgeFrame = assertionBridgeFrame
     context.memoryFault = memoryFault
@@ -113,8 +98,7 @@ public struct DiagnosisContext: Sendable {
 
   /// Every stored fact but those the helpers of `init(report:)` find.
   private init(facts report: consuming CrashReport) {
-    // Stored first and read from there: stored last, after the argument's other uses, it is
-    // copied into the context and the argument destroyed.
+    // Stored first; every other fact is read from `self.report`.
     self.report = report
     if let faulting = self.report.faultingThread, self.report.threads.indices.contains(faulting) {
       crashedThreadIndex = faulting
@@ -123,13 +107,10 @@ public struct DiagnosisContext: Sendable {
     }
     exceptionMessage = self.report.exceptionReason?.composedMessage
     applicationSpecificLines = self.report.applicationSpecificLines
-    // Reserved and appended to: `Array(repeating:count:)` allocates through the standard library's
-    // unspecialized path, which looks up the array's type metadata on every call (see
-    // docs/performance-history.md, 'Arrays reserved and appended in the diagnosis').
+    // `isAppImage[i]` answers for `report.images[i]`.
     var isAppImage: [Bool] = []
     isAppImage.reserveCapacity(self.report.images.count)
     let bundle = BinaryImage.appBundle(ofProcessPath: self.report.processPath)
-    // In place: `enumerated()` and the array's subscript copy every image out of the array.
     self.report.images.withUnsafeBufferPointer { images in
       for index in images.indices {
         isAppImage.append(
@@ -162,9 +143,8 @@ public struct DiagnosisContext: Sendable {
     if let crashedBacktrace { backtraces.append(crashedBacktrace) }
     self.backtraces = backtraces
     var demangled: [String: SymbolName] = [:]
-    // The frames of `backtraces`, in order, read where they are: a loop over the array copies
-    // each backtrace out of it. Where there is a symbol text, only the frames it marks as
-    // possibly mangled are read.
+    // The frames of `backtraces`, in order. Where there is a symbol text, only the frames it marks
+    // as possibly mangled are read (every mangled symbol is among them).
     func demangle(_ frames: [Frame], at index: Int) {
       guard let raw = frames[index].symbol, SwiftDemangler.isMangled(raw), demangled[raw] == nil,
         let name = frames[index].symbolName
@@ -308,10 +288,7 @@ public struct DiagnosisContext: Sendable {
     }
   }
 
-  /// The first non-`nil` answer of `body` for `backtraces`, in order (exception backtrace first),
-  /// each read where it is stored: a `for` loop over the array copies every backtrace out of it
-  /// (its path, frames, thread and symbol text retained, then released). `backtraces` holds
-  /// exactly `lastExceptionBacktrace` and `crashedBacktrace`, those present.
+  /// The first non-`nil` answer of `body` for `backtraces`, in order (exception backtrace first).
   @inline(__always)
   func firstResult<Result>(inBacktraces body: (Backtrace) throws -> Result?) rethrows -> Result? {
     if let lastExceptionBacktrace, let result = try body(lastExceptionBacktrace) { return result }
@@ -319,7 +296,7 @@ public struct DiagnosisContext: Sendable {
     return nil
   }
 
-  /// `body` for each of `backtraces`, in order, read in place as in `firstResult(inBacktraces:)`.
+  /// `body` for each of `backtraces`, in order.
   @inline(__always)
   func forEachBacktrace(_ body: (Backtrace) throws -> Void) rethrows {
     if let lastExceptionBacktrace { try body(lastExceptionBacktrace) }
@@ -348,7 +325,7 @@ public struct DiagnosisContext: Sendable {
   }
 
   /// Whether a frame of the report names its image but has no image index (`isAppFrame` then
-  /// looks the name up), read in place.
+  /// looks the name up).
   private static func hasFrameNamingItsImage(_ report: borrowing CrashReport) -> Bool {
     func test(_ frames: [Frame]) -> Bool {
       frames.withUnsafeBufferPointer { frames in
@@ -403,8 +380,7 @@ public struct DiagnosisContext: Sendable {
     firstAppFrameIndex(in: backtrace.frames, from: 0).map { ($0, backtrace.frames[$0]) }
   }
 
-  /// The index `firstAppFrame(in:)` finds among `frames[start...]`, read in place (neither the
-  /// frames nor each frame copied out).
+  /// The index `firstAppFrame(in:)` finds among `frames[start...]`.
   func firstAppFrameIndex(in frames: [Frame], from start: Int) -> Int? {
     var fallback: Int?
     for index in start..<max(start, frames.count) where isAppFrame(frames[index]) {

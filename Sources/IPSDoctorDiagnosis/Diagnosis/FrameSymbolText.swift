@@ -2,16 +2,18 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// The raw symbols of a backtrace's frames as one NUL-separated UTF-8 byte string, so that finding
-/// the first frame whose symbol contains a marker is one byte search over the backtrace instead of
-/// one per frame (rules ask for dozens of markers per report).
+/// the first frame whose symbol contains a marker is one byte search over the backtrace.
+///
+/// For frames `[a: "main", b: nil, c: "abort"]` the bytes are `main\0abort\0` and the symbols
+/// `[(start: 0, frame: 0), (start: 5, frame: 2)]`: a hit at byte 6 is in the symbol starting at 5,
+/// frame 2. A match never spans a NUL, because no symbol holds one (`init` fails otherwise).
 struct FrameSymbolText: Sendable {
   /// Every symbolicated frame's symbol, each followed by a NUL.
   private let bytes: [UInt8]
   /// Where each symbol starts in `bytes` (ascending) and the index of its frame.
   private let symbols: [Symbol]
 
-  /// One array of pairs rather than two arrays: a report builds several of these texts, and each
-  /// array is an allocation to make and free.
+  /// Where a symbol starts in `bytes` and the index of its frame.
   fileprivate struct Symbol {
     var start: Int
     var frame: Int
@@ -26,17 +28,9 @@ struct FrameSymbolText: Sendable {
       capacity += count + 1
       symbolCount += 1
     }
-    // Written into memory sized above rather than appended, as `Builder` does: a symbol read from
-    // the array and in use across an append that may reallocate is copied out of its frame by the
-    // compiler (a retain and a release per frame); with plain memory writes it is not.
     // In bounds: `capacity` and `symbolCount` count the same symbols, each with its NUL, of the
     // same immutable array.
     var hasNUL = false
-    // Reserved and appended to rather than made with `unsafeUninitializedCapacity`: that one
-    // allocates through the standard library's unspecialized path, which looks up the array's
-    // type metadata on every call (see docs/performance-history.md, 'Arrays reserved and appended
-    // in the diagnosis'); appending to reserved storage copies nothing here (an entry holds no
-    // reference).
     var symbols: [Symbol] = []
     symbols.reserveCapacity(symbolCount)
     let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { bytes, written in
@@ -100,8 +94,7 @@ struct FrameSymbolText: Sendable {
       defer { count += 1 }
       guard let text, !hasNUL else { return }
       symbols.append(Symbol(start: bytes.count, frame: count))
-      // Only the separators may be NULs. The contiguous UTF-8 is copied at once, not appended
-      // from the view byte by byte.
+      // Only the separators may be NULs.
       hasNUL = text.withBorrowedUTF8 { utf8 in
         bytes.append(contentsOf: utf8)
         return utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
@@ -112,8 +105,7 @@ struct FrameSymbolText: Sendable {
 
   /// Calls `body` with the index of every frame whose symbol may be mangled, ascending: a superset
   /// of the frames for which `SwiftDemangler.isMangled` holds, told from each symbol's first two
-  /// bytes (`SwiftDemangler.mayBeMangled`). Most reports have no mangled symbol, and asking each
-  /// frame for its symbol copies the string out of the frame (a retain and a release).
+  /// bytes (`SwiftDemangler.mayBeMangled`).
   func forEachPossiblyMangledSymbol(_ body: (_ frame: Int) -> Void) {
     bytes.withUnsafeBufferPointer { bytes in
       for symbol in symbols {
@@ -154,8 +146,7 @@ struct FrameSymbolText: Sendable {
       guard !pattern.isEmpty, !symbols.isEmpty, count > 0 else { return .absent }
       let anchor: Int
       if count < Self.shortText {
-        // Rules ask dozens of markers of a few short texts; there the rarest byte saves fewer
-        // stops of `memchr` than finding it costs.
+        // A short text is searched from the needle's first byte.
         guard Self.isPlainASCII(pattern) else { return .undecided }
         if pattern.count > count { return .absent }
         anchor = 0

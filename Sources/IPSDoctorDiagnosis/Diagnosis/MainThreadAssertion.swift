@@ -1,3 +1,4 @@
+import IPSDoctorReport
 import IPSDoctorSupport
 
 /// Shared recognisers for UIKit's "Call must be made on main thread" assertion and for the
@@ -331,16 +332,14 @@ package enum MainThreadAssertion {
     in context: DiagnosisContext, below index: Int?, of backtrace: DiagnosisContext.Backtrace?
   ) -> [Evidence] {
     var evidence: [Evidence] = []
-    // The crashed thread read in place: `crashedThread` copies it (its frames and names retained)
-    // to read its queue.
     if let crashed = context.crashedThreadIndex, let queue = context.report.threads[crashed].queue,
       context.report.threads[crashed].isOnCooperativeQueue
     {
       evidence.append(Evidence("threads[" + String(context.report.threads[crashed].index) + "].queue", queue))
     }
-    // `backtrace`, then the report's backtraces, read in place: gathering them into one array
-    // copies each. A report's backtrace that has `backtrace`'s path is `backtrace` (a path names
-    // one backtrace of the report), searched from the same frame, so it is not searched again.
+    // `backtrace`, then the report's backtraces. A report's backtrace that has `backtrace`'s path
+    // is `backtrace` (a path names one backtrace of the report), searched from the same frame, so
+    // it is not searched again.
     let start = index ?? 0
     if let backtrace, let hit = firstRuntimeFrame(in: backtrace, from: start) {
       evidence.append(Evidence(backtrace.framePath(hit), context.describe(backtrace.frames[hit])))

@@ -25,7 +25,7 @@ package enum SwiftIsolationTrap {
   /// Whether the crash is the runtime isolation trap (the dispatch assertion under a Swift runtime
   /// isolation check).
   package static func isPresent(in context: DiagnosisContext) -> Bool {
-    // What `evidence(in:)` answers, without describing the frames: several rules ask on every report.
+    // `evidence(in:) != nil`: the same test, without describing the frames.
     guard let backtrace = context.crashedBacktrace,
       context.firstFrameIndex(in: backtrace, containing: dispatchAssert) != nil
     else { return false }

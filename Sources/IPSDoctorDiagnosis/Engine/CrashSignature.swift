@@ -54,7 +54,6 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   static func hash(_ components: [String]) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for component in components {
-      // Over the contiguous UTF-8 in place (a byte loop, not the `utf8` view's iterator).
       component.withBorrowedUTF8 { bytes in
         for byte in bytes {
           hash ^= UInt64(byte)
@@ -246,7 +245,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
   /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
   /// tests); `nil` for any other text.
   static func normaliseASCII(_ text: String) -> String? {
-    // Read in place from the contiguous UTF-8, not from a copy into an array.
+    // Only the first 301 bytes are read: 300 normalised, the 301st checked as said above.
     text.withBorrowedUTF8 { utf8 in
       let checked = UnsafeBufferPointer(rebasing: utf8.prefix(301))
       guard ByteSearch.isASCII(checked) else { return nil }
@@ -263,8 +262,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
         || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
-    // At most 2.5 bytes out for each byte in ("0x" becomes "0x…"), written straight into the
-    // string's storage rather than into an array copied into a string afterwards.
+    // At most 2.5 bytes out for each byte in ("0x" becomes "0x…").
     return String(unsafeUninitializedCapacity: bytes.count * 5 / 2 + 3) { output in
       var written = 0
       func write(_ text: StaticString) {

@@ -1,3 +1,4 @@
+import IPSDoctorReport
 import IPSDoctorSupport
 
 /// The facts of a report that a person reads first, whether or not a rule matched.
@@ -84,7 +85,6 @@ package struct CrashSummary: Sendable, Equatable {
     if let exception = report.exception {
       switch (exception.type, exception.signal) {
       case (let type?, let signal?):
-        // As bytes, made a `String` once, not a new string for each `+` (it runs on every report).
         var text = UTF8TextBuilder(capacity: type.utf8.count + signal.utf8.count + 3)
         text.append(type)
         text.append(" (")

@@ -33,35 +33,15 @@ public enum Doctor {
   /// The report is consumed (see ``DiagnosisContext/init(report:)``): a caller that is done with it
   /// passes it without a copy.
   public static func diagnose(_ report: consuming CrashReport) -> DiagnosisResult {
-    // The catalog read in place, not as a default argument, which is retained and released on
-    // every call: threads diagnosing at once would contend for its reference count.
-    run(report, RuleCatalog.all, RuleCatalog.requirements)
+    diagnose(report, rules: RuleCatalog.all)
   }
 
   public static func diagnose(_ report: consuming CrashReport, rules: [any DiagnosisRule.Type]) -> DiagnosisResult {
-    run(report, rules, rules.map { $0.requirement })
-  }
-
-  /// Every rule of `rules` run on every report, whatever its requirement: what the requirements
-  /// are checked against.
-  static func diagnoseUngated(_ report: consuming CrashReport, rules: [any DiagnosisRule.Type] = RuleCatalog.all)
-    -> DiagnosisResult
-  {
-    run(report, rules, nil)
-  }
-
-  /// `requirements`: one for each rule, or `nil` to run every rule.
-  @inline(__always)
-  private static func run(
-    _ report: consuming CrashReport, _ rules: [any DiagnosisRule.Type], _ requirements: [RuleRequirement]?
-  ) -> DiagnosisResult {
     let context = DiagnosisContext(report: report)
     let isDamaged = context.report.bodyError != nil
     let isAbridged = context.report.isAbridged
-    let traits = ReportTraits(context)
     var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
     for (order, rule) in rules.enumerated() {
-      if let requirements, !requirements[order].admits(traits, context) { continue }
       if var diagnosis = rule.init().diagnose(context) {
         // A body that broke part-way may lack the very field that would rule this out.
         if isDamaged && diagnosis.confidence == .definite {

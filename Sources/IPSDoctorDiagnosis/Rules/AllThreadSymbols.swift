@@ -9,8 +9,8 @@ struct AllThreadSymbols {
   /// The thread and frame index of each symbol in `text`, by its index there.
   private let places: [(thread: Int, frame: Int)]
 
-  /// Borrowed, and the threads read where they are: an owned argument makes every caller copy the
-  /// whole context (retaining each of its fields), and `enumerated()` copies each thread.
+  /// `text` holds every frame's symbol of every thread, in thread order; `places[i]` is where
+  /// the `i`th symbol of `text` came from.
   init(_ context: borrowing DiagnosisContext) {
     let threads = context.report.threads
     var capacity = 0

@@ -4,19 +4,12 @@ import IPSDoctorSupport
 ///
 /// A new rule is one file in `Rules/<Category>/` holding a type that conforms to this protocol, with
 /// a ``RuleDescription`` carrying at least one triggering and one non-triggering example, and one
-/// line in ``RuleCatalog/all``.
+/// line in ``RuleCatalog/all``: `Tools/new-rule NameRule --category CATEGORY` writes both.
 public protocol DiagnosisRule: Sendable {
   static var description: RuleDescription { get }
   init()
   /// Returns a diagnosis when the report carries this rule's signature, otherwise `nil`.
   func diagnose(_ context: DiagnosisContext) -> Diagnosis?
-  /// What a report must show before `diagnose` can return a diagnosis; ``Doctor`` does not run
-  /// the rule on other reports. ``RuleRequirement/always`` unless the rule says otherwise.
-  static var requirement: RuleRequirement { get }
-}
-
-extension DiagnosisRule {
-  package static var requirement: RuleRequirement { .always }
 }
 
 extension DiagnosisRule {

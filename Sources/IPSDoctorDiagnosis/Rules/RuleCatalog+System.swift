@@ -4,7 +4,7 @@ extension RuleCatalog {
   /// System terminations, resources, jetsam, dyld, code signing, privacy, guards and the generic
   /// fallbacks (Rules/System, Rules/Resources, Rules/Launch).
   static let systemRules: [any DiagnosisRule.Type] = [
-    // System terminations by code (taxonomy B.4).
+    // System terminations by code.
     WatchdogTimeoutRule.self,
     WatchdogBackgroundAssertionRule.self,
     BackgroundTaskTimeoutRule.self,
@@ -22,7 +22,7 @@ extension RuleCatalog {
     SelfRaisedSignalRule.self,
     TerminatedBySignalRule.self,
     BadSystemCallRule.self,
-    // Launch, linking, signing, privacy and guards (taxonomy B.5).
+    // Launch, linking, signing, privacy and guards.
     DyldMissingLibraryRule.self,
     DyldMissingSymbolRule.self,
     CodeSigningInvalidRule.self,
@@ -31,7 +31,7 @@ extension RuleCatalog {
     GuardMachPortRule.self,
     UserFaultRule.self,
     LibdispatchClientBugRule.self,
-    // Resources and jetsam (taxonomy B.5).
+    // Resources and jetsam.
     JetsamMemoryLimitRule.self,
     JetsamSystemMemoryPressureRule.self,
     CPUResourceLimitRule.self,

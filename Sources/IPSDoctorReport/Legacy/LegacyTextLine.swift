@@ -8,6 +8,15 @@ import IPSDoctorSupport
 /// Every delimiter of the format is ASCII, so the readers split and compare bytes. A byte that is
 /// not ASCII, or not valid UTF-8, is only ever part of a field's text: it is decoded (and repaired)
 /// when that field becomes a `String` (``string(_:_:)``).
+///
+/// A worked example: the frame line
+///
+///     3   Example Kit     0x0000000104a8c2f4 Parser.run() + 120 (Parser.swift:42)
+///
+/// is read as ranges of its bytes: the frame number up to the first space (3); the address
+/// column, the first "0x…" token after white space (0x104a8c2f4), which is what lets the image
+/// name between them hold spaces ("Example Kit"); then the tail after the address, a symbol with
+/// its offset and source location. Only the image name, the symbol and the file become `String`s.
 enum LegacyTextLine {
   /// Whether `bytes[range]` starts with the ASCII `prefix`.
   @inline(__always)

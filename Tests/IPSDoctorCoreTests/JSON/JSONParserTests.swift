@@ -6,6 +6,7 @@
 import Testing
 
 @testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 @testable import IPSDoctorJSON
 @testable import IPSDoctorSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IPSDoctorDiagnosis
+@testable import IPSDoctorReport
 
 /// Mangled symbols whose substitutions expand exponentially are refused before the runtime prints
 /// them: the frame keeps its mangled name and a note says why.

@@ -33,34 +33,6 @@ struct FiringRulesFastPathTests {
     }
   }
 
-  @Test func dyldFirstTestMarkersAgreeWithByteSearches() {
-    for text in Self.dyldTexts {
-      var expected: UInt8 = 0
-      for (index, marker) in DyldError.firstTestMarkers.enumerated() where text.utf8Contains(marker) {
-        expected |= 1 << index
-      }
-      #expect(DyldError.firstTestMarkerBits(in: text) == expected, "\(text.debugDescription)")
-    }
-  }
-
-  /// The flags rule out a missing library or symbol only where the accessors find none, and the
-  /// reports hold both kinds.
-  @Test func dyldFlagsAgreeWithAccessors() {
-    var found = (library: 0, symbol: 0)
-    for (path, context) in RulesSpeedTests.dyldContexts {
-      let dyld = DyldError(context)
-      if dyld.missingLibrary != nil {
-        found.library += 1
-        #expect(dyld.mayNameMissingLibrary, "\(path)")
-      }
-      if dyld.missingSymbol != nil {
-        found.symbol += 1
-        #expect(dyld.mayNameMissingSymbol, "\(path)")
-      }
-    }
-    #expect(found.library > 1 && found.symbol > 1)
-  }
-
   static let watchdogTexts = [
     "", "scene-create watchdog transgression: app exhausted real (wall clock) time allowance of 19.97 seconds",
     "exhausted real (wall clock) time allowance of .5.", "exhausted real (wall clock) time allowance of x",

@@ -124,23 +124,6 @@ struct RuleFactsTests {
     #expect(found > 100)
   }
 
-  @Test func storedMainThreadAssertionFactsAreTheAssertions() {
-    var present = 0
-    var deepest = 0
-    for (path, context) in Self.contexts {
-      #expect(context.isMainThreadAssertionPresent == context.mainThreadAssertion?.isPresent, "\(path)")
-      #expect(
-        context.mainThreadAssertionHasDeepestFrame
-          == context.mainThreadAssertion.map { $0.deepestAssertingFrame != nil },
-        "\(path)")
-      #expect(context.isMainThreadAssertionPresent != nil, "\(path)")
-      if context.isMainThreadAssertionPresent == true { present += 1 }
-      if context.mainThreadAssertionHasDeepestFrame == true { deepest += 1 }
-    }
-    #expect(present > 3)
-    #expect(deepest > 0)
-  }
-
   static let threadFragmentLists: [[String]] = [
     FileLockHeldInBackgroundRule.lockFrames, GuardFileDescriptorRule.databaseFrames,
     PrivacyUsageDescriptionMissingRule.apiFragments, ["main", "start"], ["é", "objc_msgSend"], ["", "__"],

@@ -66,28 +66,6 @@ struct RulesSpeedTests {
     }
     #expect(found > 2)
   }
-
-  @Test func backtracesLackOnlyWhereNoFrameHoldsTheFragment() {
-    let fragments = [
-      CoreDataConcurrencyViolationRule.marker, CompletionHandlerNotCalledRule.checkerDestructor,
-      "CompletionHandlerCallChecker", "objc_msgSend", "main", "abort", "é", "", "UIApplicationMain", "swift_",
-    ]
-    var lacking = 0
-    var holding = 0
-    for (path, context) in Self.contexts {
-      for fragment in fragments {
-        let plain = context.firstFrame(containing: fragment)
-        if context.backtracesLack(fragment) {
-          #expect(plain == nil, "\(path) \(fragment)")
-          lacking += 1
-        } else if plain != nil {
-          holding += 1
-        }
-      }
-    }
-    #expect(lacking > 100)
-    #expect(holding > 10)
-  }
 }
 
 extension RulesSpeedTests {
@@ -105,12 +83,6 @@ extension RulesSpeedTests {
 }
 
 extension RulesSpeedTests {
-  @Test func removingBackticksAgreesWithCharacterFilter() {
-    for text in Self.texts + ["`a`", "``", "`é`", "`\u{301}x`", "the callback", "`Foo.bar(_:)`", "a\r\n`b`"] {
-      #expect(RuleText.removingBackticks(text) == text.filter { $0 != "`" }, "\(text)")
-    }
-  }
-
   @Test func abortFrameTestAgreesOnFixtureSymbols() {
     var symbols = 0
     for (_, context) in Self.contexts {

@@ -8,8 +8,7 @@ struct DyldError: DyldLineLookup, Sendable {
   var namespaceIsDYLD: Bool
   var code: UInt64?
   var indicator: String?
-  /// Where the lines come from; they are split only when a marker may be in them, since most
-  /// reports hold no dyld text and the dyld rules look for several markers in every report.
+  /// Where the lines come from; they are split only when a marker may be in them.
   private let terminationTexts: [(path: String, text: String)]
   private let applicationSpecificInfo: [ApplicationSpecificInfo]
   private let dyldErrorMessage: String?
@@ -18,74 +17,17 @@ struct DyldError: DyldLineLookup, Sendable {
   /// marker none of them holds is in no line, which two byte searches show.
   private let terminationTextBytes: FrameSymbolText?
   private let reasonTextBytes: FrameSymbolText?
-  /// Which of `firstTestMarkers` a text the lines are cut from holds (bit `i` for marker `i`):
-  /// the dyld rules' first tests ask for them in every report, and one scan of the texts for
-  /// the byte they share, when the context is built, answers them all instead of a byte search
-  /// per test (and without copying this error out of the context).
-  private let firstTestMarkersPresent: UInt8
 
   init(_ context: borrowing DiagnosisContext) {
     let termination = context.report.termination
     namespaceIsDYLD = termination?.namespace == "DYLD"
     code = namespaceIsDYLD ? termination?.code : nil
     indicator = termination?.indicator
-    // The texts read from locals: a loop over the context's copy of the termination texts copies
-    // the array for every text.
-    let texts = context.terminationTexts
-    let applicationSpecificInfo = context.report.applicationSpecificInfo
-    let dyldErrorMessage = context.report.dyldErrorMessage
-    terminationTexts = texts
-    self.applicationSpecificInfo = applicationSpecificInfo
-    self.dyldErrorMessage = dyldErrorMessage
+    terminationTexts = context.terminationTexts
+    applicationSpecificInfo = context.report.applicationSpecificInfo
+    dyldErrorMessage = context.report.dyldErrorMessage
     terminationTextBytes = context.terminationTextBytes
     reasonTextBytes = context.reasonTextBytes
-    var present: UInt8 = 0
-    let markers = Self.firstTestMarkerBytes
-    for index in texts.indices { present |= Self.firstTestMarkerBits(in: texts[index].text, markers) }
-    for index in applicationSpecificInfo.indices {
-      for line in applicationSpecificInfo[index].lines { present |= Self.firstTestMarkerBits(in: line, markers) }
-    }
-    if let dyldErrorMessage { present |= Self.firstTestMarkerBits(in: dyldErrorMessage, markers) }
-    firstTestMarkersPresent = present
-  }
-
-  /// The markers of `missingLibrary` and `missingSymbol`: each holds a "b", which few texts do.
-  static let firstTestMarkers = ["Library not loaded: ", "dependent dylib '", "Symbol not found: "]
-  /// The UTF-8 of `firstTestMarkers`, each with the index of its first "b".
-  private static let firstTestMarkerBytes: [(bytes: [UInt8], anchor: Int)] = firstTestMarkers.map { marker in
-    let bytes = Array(marker.utf8)
-    return (bytes, bytes.firstIndex(of: UInt8(ascii: "b"))!)
-  }
-
-  /// Whether a line may name a missing library (`missingLibrary` is `nil` otherwise).
-  var mayNameMissingLibrary: Bool { firstTestMarkersPresent & 0b011 != 0 }
-  /// Whether a line may name a missing symbol (`missingSymbol` is `nil` otherwise).
-  var mayNameMissingSymbol: Bool { firstTestMarkersPresent & 0b100 != 0 }
-
-  /// Bit `i` set when the UTF-8 of `text` contains that of `firstTestMarkers[i]` (what
-  /// `text.utf8Contains(marker)` answers for each), found by stopping only at the "b"s.
-  static func firstTestMarkerBits(in text: String) -> UInt8 { firstTestMarkerBits(in: text, firstTestMarkerBytes) }
-
-  /// `firstTestMarkerBits(in:)` with `firstTestMarkerBytes` read once by the caller.
-  private static func firstTestMarkerBits(in text: String, _ markers: [(bytes: [UInt8], anchor: Int)]) -> UInt8 {
-    text.withBorrowedUTF8 { bytes -> UInt8 in
-      guard let base = bytes.baseAddress else { return 0 }
-      var present: UInt8 = 0
-      var position = 0
-      while position < bytes.count, let hit = memchr(base + position, Int32(UInt8(ascii: "b")), bytes.count - position)
-      {
-        let found = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-        for index in markers.indices where present & (1 << index) == 0 {
-          let start = found - markers[index].anchor
-          let count = markers[index].bytes.count
-          guard start >= 0, start + count <= bytes.count else { continue }
-          let matches = markers[index].bytes.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, count) == 0 }
-          if matches { present |= 1 << index }
-        }
-        position = found + 1
-      }
-      return present
-    }
   }
 
   /// Every line of dyld text the report holds, with where it was found.

@@ -2,8 +2,8 @@ import IPSDoctorSupport
 
 /// `DyldError`'s accessors over its lines split once: each accessor of `DyldError` whose marker
 /// is in the report splits every text into lines again, and a finding asks four or five of
-/// them. The dyld rules use `DyldError` for their first test (it
-/// rules out most reports with byte searches, without splitting), and this once they fire.
+/// them. The dyld rules use `DyldError` for their first test (byte
+/// searches, without splitting), and this once they fire.
 struct DyldLines: DyldLineLookup {
   let lines: [Evidence]
 

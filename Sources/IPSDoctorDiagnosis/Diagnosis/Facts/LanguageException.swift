@@ -72,8 +72,7 @@ struct LanguageException: Sendable {
     }
 
     if let backtrace = context.lastExceptionBacktrace {
-      // Loops, not closures: a closure capturing `context` copies the whole context. The frame of
-      // the first throw fragment found is the throw frame: found once, for the test and the
+      // The frame of the first throw fragment found is the throw frame, for the test and the
       // evidence.
       var throwIndex: Int?
       for fragment in throwFrames {
@@ -115,10 +114,9 @@ struct LanguageException: Sendable {
     return result
   }
 
-  /// Whether a frame has a symbol, read in place (`contains` copies every frame).
+  /// Whether a frame has a symbol.
   private static func hasSymbolicatedFrame(_ frames: [Frame]) -> Bool {
-    for index in frames.indices where frames[index].symbol != nil { return true }
-    return false
+    frames.contains { $0.symbol != nil }
   }
 
   /// "*** Terminating app due to uncaught exception 'NSRangeException', reason: '…'" (Application

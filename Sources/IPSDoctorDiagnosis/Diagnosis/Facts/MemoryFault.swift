@@ -76,8 +76,8 @@ struct MemoryFault: Sendable {
     if let text = found?.text { strippedAddress = TextScan.hexNumber(in: text, after: "->") }
   }
 
-  /// Apple's marker for a concurrently accessed Objective-C property (`0x…bad0`). Five rules ask
-  /// on every report: tested without building an array of the two addresses.
+  /// Apple's marker for a concurrently accessed Objective-C property: an invalid-address (or
+  /// unclassified) fault whose address or stripped address is `0xbad0` in its low 48 bits.
   var isBad0: Bool { Self.isBad0(kind: kind, address: address, strippedAddress: strippedAddress) }
 
   /// `isBad0` for the given fields.
@@ -88,8 +88,7 @@ struct MemoryFault: Sendable {
     return false
   }
 
-  /// The texts that name the kind of fault, with the kind each names (built once: as a literal in
-  /// `init` the array would be allocated for every report).
+  /// The texts that name the kind of fault, with the kind each names.
   private static let markers: [(String, Kind)] = [
     ("KERN_INVALID_ADDRESS", .invalidAddress), ("KERN_PROTECTION_FAILURE", .protectionFailure),
     ("KERN_MEMORY_ERROR", .memoryError), ("EXC_ARM_DA_ALIGN", .misaligned),
@@ -124,7 +123,7 @@ struct MemoryFault: Sendable {
   /// carriage returns (every byte one `Character`), that is the line around the arrow's first
   /// bytes, found without splitting the text.
   private static func firstArrowLine(in text: String?) -> Substring? {
-    // A line holds the arrow only when the text does: one search rules out most texts.
+    // A line holds the arrow only when the text does.
     guard let text, text.prefilteredContains("--->") else { return nil }
     let found = text.utf8.withContiguousStorageIfAvailable { bytes -> (decided: Bool, line: Substring?) in
       guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return (false, nil) }
@@ -211,9 +210,6 @@ struct MemoryFault: Sendable {
   }
 
   /// Appends a sentence naming the faulting frame and the first app frame below it to `text`.
-  /// Piece by piece, into the summary, with no interpolations: each would be a string of its own
-  /// (grown from its literals' size), made, copied into the sentence, the sentence into the
-  /// summary, and freed.
   static func appendCrashSiteSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
     guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return }
     text += " The faulting frame is "

@@ -163,9 +163,7 @@ struct SwiftFailure: Sendable {
   }
 
   /// Appends a sentence naming where the failure happened, the source location and the crashing
-  /// app frame, to `text`. Piece by piece, into the summary, as
-  /// `MemoryFault.appendCrashSiteSentence` does: no sentence of interpolations built on its own,
-  /// returned and copied into the summary.
+  /// app frame, to `text`.
   func appendLocationSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
     if let file {
       text += " It was raised at `"

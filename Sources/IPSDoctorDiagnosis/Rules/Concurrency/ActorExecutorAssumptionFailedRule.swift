@@ -95,7 +95,7 @@ package struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
     if let backtrace = assumption.backtrace {
       var start = (assumption.assumingFrame?.index ?? -1) + 1
       while let found = context.appFrame(in: backtrace, from: start) {
-        if let name = found.name, Self.assumingFrames.contains(where: { name.prefilteredContains($0) }) {
+        if let name = found.name, Self.assumingFrames.contains(where: { name.contains($0) }) {
           start = found.index + 1
           continue
         }

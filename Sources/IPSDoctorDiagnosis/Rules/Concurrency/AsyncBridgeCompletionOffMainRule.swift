@@ -45,12 +45,8 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// `match` starts with `if context.isMainThreadAssertionPresent == false { return nil }`.
-  package static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
-
-  /// What `diagnose` found, before any of its text is built: the completion-handler rules only ask
-  /// whether this rule fires, and building the finding's summary and remedy costs far more than
-  /// the checks.
+  /// What `diagnose` found, before any of its text is built: the completion-handler rules ask
+  /// whether this rule fires.
   enum Match {
     /// The bridge frame called the asserting framework.
     case bridge(MainThreadAssertion.BridgeFrame, MainThreadAssertion.Assertion)
@@ -62,9 +58,6 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
 
   /// `nil` exactly when `diagnose` returns `nil`.
   static func match(_ context: DiagnosisContext) -> Match? {
-    // The assertion, found once per report, is absent from most reports: test it first, in place
-    // (`find` returns a copy of it, its backtrace and thread retained, only to show it absent).
-    if context.isMainThreadAssertionPresent == false { return nil }
     let assertion = MainThreadAssertion.find(in: context)
     guard assertion.isPresent else { return nil }
     if SwiftIsolationTrap.isPresent(in: context) { return nil }
@@ -155,7 +148,7 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       if context.isAppFrame(frame) { return cursor }
       // Only framework frames may sit between UIKit and the app's caller.
       if let symbol = frame.symbol,
-        MainThreadAssertion.concurrencyRuntimeFrames.contains(where: { symbol.prefilteredContains($0) })
+        MainThreadAssertion.concurrencyRuntimeFrames.contains(where: { symbol.contains($0) })
       {
         return nil
       }
@@ -213,20 +206,10 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   func remedy(typeName: String?, method: CompletionHandlerMethod?, methodName: String?)
     -> String
   {
-    // The texts around the type name are built once; the remedy is their sum, made in storage of
-    // its final size (joined by `+=` they would move to larger storage several times each).
     if let method {
       let typeName = typeName ?? "YourDelegate"
-      let after = method.implementationAfterTypeName
-      var text = ""
-      text.reserveCapacity(
-        Self.remedyBeforeTypeName.utf8.count + typeName.utf8.count + after.utf8.count
-          + Self.remedyAfterImplementation.utf8.count)
-      text += Self.remedyBeforeTypeName
-      text += typeName
-      text += after
-      text += Self.remedyAfterImplementation
-      return text
+      return Self.remedyBeforeTypeName + typeName + method.implementationAfterTypeName
+        + Self.remedyAfterImplementation
     }
     guard let methodName else { return Self.genericRemedy }
     return Self.description.remedy
@@ -249,13 +232,13 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
   /// A known method's remedy after its implementation.
   private static let remedyAfterImplementation = "\n```" + remedyClosing
 
-  /// The remedy without a method or its name: the same for every report, built once.
+  /// The remedy without a method or its name: the same for every report.
   static let genericRemedy =
     description.remedy + "\n\nFor a notification tap, implement:\n\n```swift\n"
     + CompletionHandlerMethod.didReceive.fixedImplementation(typeName: "YourDelegate") + "\n```"
     + remedyClosing
 
-  /// `unsymbolicatedDiagnosis`'s remedy, built once.
+  /// `unsymbolicatedDiagnosis`'s remedy.
   private static let unsymbolicatedRemedy =
     genericRemedy
     + "\n\nTo confirm: symbolicate the app frames listed in the evidence with `atos` (see the "
@@ -266,11 +249,10 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
     method?.verification ?? genericVerification
   }
 
-  /// `verification(method: nil)`, built once.
+  /// `verification(method: nil)`.
   private static let genericVerification = verification(name: "the delegate method")
 
-  /// The verification steps for the method Swift calls `name`: built once per method (with
-  /// `CompletionHandlerMethod.verification`), not on every finding.
+  /// The verification steps for the method Swift calls `name`.
   static func verification(name: String) -> [String] {
     [
       "A unit test that calls the handler path of \(name) from `DispatchQueue.global()` and asserts the completion ran on the main thread, exactly once, after the app's work was done; a second test calls it on main and checks the completion ran synchronously.",
@@ -290,10 +272,10 @@ struct CompletionHandlerMethod: Sendable {
   let declaration: String
   /// The body that parks the work and calls `finish` on main.
   let body: String
-  /// What `fixedImplementation(typeName:)` puts after the type name, built once per method rather
-  /// than on every finding: the indented declaration, body and helper.
+  /// What `fixedImplementation(typeName:)` puts after the type name: the indented declaration,
+  /// body and helper.
   let implementationAfterTypeName: String
-  /// `AsyncBridgeCompletionOffMainRule.verification(method:)` for this method, built once.
+  /// `AsyncBridgeCompletionOffMainRule.verification(method:)` for this method.
   let verification: [String]
 
   init(swiftName: String, protocolName: String, selector: String, declaration: String, body: String) {
@@ -325,7 +307,7 @@ struct CompletionHandlerMethod: Sendable {
     }
     """
 
-  /// `onMainHelper` indented for `fixedImplementation(typeName:)`, built once.
+  /// `onMainHelper` indented for `fixedImplementation(typeName:)`.
   private static let indentedOnMainHelper = onMainHelper.replacingLineFeeds(with: "\n  ")
 
   func fixedImplementation(typeName: String) -> String {
@@ -456,8 +438,6 @@ struct CompletionHandlerMethod: Sendable {
   ]
 
   static func lookup(_ method: String) -> CompletionHandlerMethod? {
-    // By index: `first(where:)` copies every method (six strings each) to compare one name.
-    for index in all.indices where all[index].swiftName == method { return all[index] }
-    return method.hasPrefix("webView(_:decidePolicyFor:") ? decidePolicy : nil
+    all.first { $0.swiftName == method } ?? (method.hasPrefix("webView(_:decidePolicyFor:") ? decidePolicy : nil)
   }
 }

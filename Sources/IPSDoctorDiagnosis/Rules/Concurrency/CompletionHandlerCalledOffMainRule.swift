@@ -42,9 +42,6 @@ package struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// `match` starts with `if context.isMainThreadAssertionPresent == false { return nil }`.
-  package static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
-
   /// What `diagnose` found, before any of its text is built (`UIKitCallMustBeMainRule` only asks
   /// whether this rule fires).
   struct Match {
@@ -57,10 +54,6 @@ package struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
 
   /// `nil` exactly when `diagnose` returns `nil`.
   static func match(_ context: DiagnosisContext) -> Match? {
-    // The assertion was found once for every rule, and most reports have none: test it first;
-    // the frame scan below only narrows it. In place: `find` returns a copy of it (its backtrace
-    // and thread retained), and an absent assertion has no asserting frame.
-    if context.isMainThreadAssertionPresent == false { return nil }
     let assertion = MainThreadAssertion.find(in: context)
     guard let backtrace = assertion.backtrace, let deepest = assertion.deepestAssertingFrame else {
       return nil
@@ -69,17 +62,11 @@ package struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
-    // UIKit's assertion goes through NSAssertionHandler. The backtraces and frames read in place:
-    // `contains` over `backtraces` and over each one's frames copies every backtrace and frame.
-    let hasHandler = context.firstResult(inBacktraces: { backtrace -> Bool? in
-      let frames = backtrace.frames
-      for index in frames.indices
-      where frames[index].symbol?.hasPrefix(MainThreadAssertion.assertionHandler) ?? false {
-        return true
-      }
-      return nil
-    })
-    guard hasHandler != nil else { return nil }
+    // UIKit's assertion goes through NSAssertionHandler.
+    let hasHandler = context.backtraces.contains { backtrace in
+      backtrace.frames.contains { $0.symbol?.hasPrefix(MainThreadAssertion.assertionHandler) ?? false }
+    }
+    guard hasHandler else { return nil }
     // The compiler's async bridge is the founding rule's case; never both.
     if AsyncBridgeCompletionOffMainRule.match(context) != nil { return nil }
     guard let caller = context.appFrame(in: backtrace, from: deepest + 1) else { return nil }

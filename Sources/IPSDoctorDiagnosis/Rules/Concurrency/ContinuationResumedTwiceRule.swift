@@ -37,21 +37,18 @@ package struct ContinuationResumedTwiceRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// `diagnose` starts with `guard let text = context.reasonText(containing: Self.twice)`.
-  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
-
   static let marker = "SWIFT TASK CONTINUATION MISUSE"
   static let twice = "tried to resume its continuation more than once"
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let text = context.reasonText(containing: Self.twice),
-      text.detail.prefilteredContains(Self.marker)
+      text.detail.contains(Self.marker)
     else { return nil }
     var evidence = [text]
     let function = SymbolText.between(text.detail, Self.marker + ": ", " " + Self.twice)
     let outcome: String? =
-      text.detail.prefilteredContains("more than once, throwing")
-      ? "throwing" : text.detail.prefilteredContains("more than once, returning") ? "returning" : nil
+      text.detail.contains("more than once, throwing")
+      ? "throwing" : text.detail.contains("more than once, returning") ? "returning" : nil
 
     // The app frame that called resume the second time: the first app frame below the
     // `CheckedContinuation.resume…` frame on the crashed thread.
@@ -74,8 +71,8 @@ package struct ContinuationResumedTwiceRule: DiagnosisRule {
       if let thread = context.crashedThread { summary += " on \(context.threadDescription(thread))" }
       summary += "."
       if let name = caller.name,
-        name.prefilteredContains("didUpdate") || name.prefilteredContains("delegate")
-          || name.prefilteredContains("Delegate")
+        name.contains("didUpdate") || name.contains("delegate")
+          || name.contains("Delegate")
       {
         summary += " A delegate callback that can fire more than once is resuming the same continuation."
       }

@@ -35,19 +35,13 @@ package struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// `diagnose` starts with `guard context.reasonText(containing: "from a background thread")`.
-  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
-
   static let messages = [
     "Modifications to the layout engine must not be performed from a background thread",
     "modifying the autolayout engine from a background thread",
   ]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // Both messages contain "from a background thread", which most reports lack: one search
-    // rules them out before the two below.
-    guard context.reasonText(containing: "from a background thread") != nil,
-      let reason = context.reasonText(containingAny: Self.messages)
+    guard let reason = context.reasonText(containingAny: Self.messages)
     else { return nil }
     var evidence = [reason]
     // The app frame that made the change, and the UIKit call it made.

@@ -132,7 +132,7 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
     } else {
       summary += " on another queue."
     }
-    let isRequestAuthorization = caller?.name.prefilteredContains("requestAuthorization") ?? false
+    let isRequestAuthorization = caller?.name.contains("requestAuthorization") ?? false
     if isRequestAuthorization {
       summary +=
         " This is the known `UNUserNotificationCenter.requestAuthorization` case: its completion "
@@ -154,7 +154,7 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
       "_swift_task_checkIsolatedSwift", "swift_task_isCurrentExecutorWithFlagsImpl",
       "swift_task_isCurrentExecutor", "_checkExpectedExecutor", "swift_task_checkIsolated",
     ]
-    where check.detail.prefilteredContains(name) {
+    where check.detail.contains(name) {
       return name
     }
     return "swift_task_isCurrentExecutor"

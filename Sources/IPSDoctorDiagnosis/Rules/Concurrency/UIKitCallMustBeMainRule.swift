@@ -35,22 +35,14 @@ package struct UIKitCallMustBeMainRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// `diagnose` needs the reason text `MainThreadAssertion.message`: the assertion is then present.
-  package static var requirement: RuleRequirement { .anyOf(.mainThreadAssertion) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let reason = context.reasonText(containing: MainThreadAssertion.message) else { return nil }
     if let name = context.report.exceptionReason?.name, name != "NSInternalInconsistencyException" {
       return nil
     }
-    // The more specific completion-handler rules own the snapshot/BaseBoard shapes. Asserting
-    // frames rule this out at once; asking whether those rules fire costs more.
-    // In place where known: `find` returns a copy of the assertion.
-    if let hasDeepestFrame = context.mainThreadAssertionHasDeepestFrame {
-      if hasDeepestFrame { return nil }
-    } else if MainThreadAssertion.find(in: context).deepestAssertingFrame != nil {
-      return nil
-    }
+    // The more specific completion-handler rules own the snapshot/BaseBoard shapes: an asserting
+    // frame names the framework that asserted.
+    if MainThreadAssertion.find(in: context).deepestAssertingFrame != nil { return nil }
     if AsyncBridgeCompletionOffMainRule.match(context) != nil { return nil }
     if CompletionHandlerCalledOffMainRule.match(context) != nil { return nil }
 

@@ -40,9 +40,6 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// The reason text (its prefix), or the checker-destructor path's `SIGABRT` test (`isAbort`'s).
-  package static var requirement: RuleRequirement { .anyOf([.reasonText, .abort]) }
-
   static let prefix = "Completion handler passed to "
   static let notCalled = " was not called"
   static let calledTwice = " was called more than once"
@@ -54,8 +51,8 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
     let reason = context.reasonText(containing: Self.prefix)
     if let reason {
       let text = reason.detail
-      let isDropped = text.prefilteredContains(Self.notCalled)
-      guard isDropped || text.prefilteredContains(Self.calledTwice) else { return nil }
+      let isDropped = text.contains(Self.notCalled)
+      guard isDropped || text.contains(Self.calledTwice) else { return nil }
       let method = SymbolText.between(text, Self.prefix, isDropped ? Self.notCalled : Self.calledTwice)
       var evidence = [reason]
       if let checker = context.firstFrame(containing: "CompletionHandlerCallChecker") {
@@ -65,11 +62,10 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
     }
     // Without the reason text: WebKit's checker destructor raising an exception (which aborts).
     let aborted =
-      (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").prefilteredContains("SIGABRT")
+      (context.signal ?? "").hasPrefix("SIGABRT") || (context.exceptionType ?? "").contains("SIGABRT")
     guard aborted,
       context.report.exceptionReason?.name == "NSInternalInconsistencyException"
         || context.report.exceptionReason == nil,
-      !context.backtracesLack(Self.checkerDestructor),
       let checker = context.firstFrame(containing: Self.checkerDestructor)
     else { return nil }
     return diagnosis(context, method: nil, dropped: true, evidence: [checker.evidence], confidence: .likely)
@@ -89,8 +85,7 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
         + "\(CodeSpan.markdown(swiftName(parts.selector)))"
       summary += dropped ? " for a return that skips the handler." : " for a second call of the handler."
     }
-    if dropped, let checker = evidence.first(where: { $0.detail.prefilteredContains("~CompletionHandlerCallChecker") })
-    {
+    if dropped, let checker = evidence.first(where: { $0.detail.contains("~CompletionHandlerCallChecker") }) {
       summary += " The checker fired when the block was released (\(checker.path)), not where the call was skipped."
     }
     return finding(
@@ -121,7 +116,7 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
     var text = Self.description.remedy + "\n\n"
     let typeName = parts.map { SymbolText.unqualified($0.className) } ?? "BrowserViewController"
     let selector = parts?.selector ?? "webView:decidePolicyForNavigationAction:decisionHandler:"
-    if selector.prefilteredContains("NavigationResponse") {
+    if selector.contains("NavigationResponse") {
       text += """
         ```swift
         extension \(typeName): WKNavigationDelegate {
@@ -136,7 +131,7 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
         }
         ```
         """
-    } else if selector.prefilteredContains("AuthenticationChallenge") {
+    } else if selector.contains("AuthenticationChallenge") {
       text += """
         ```swift
         extension \(typeName): WKNavigationDelegate {

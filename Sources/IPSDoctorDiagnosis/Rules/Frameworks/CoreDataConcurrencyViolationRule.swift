@@ -36,9 +36,7 @@ package struct CoreDataConcurrencyViolationRule: DiagnosisRule {
   static let marker = "__Multithreading_Violation_AllThatIsLeftToUsIsHonor__"
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // `backtracesLack` first: the same searches, without copying each backtrace.
-    guard !context.backtracesLack(Self.marker), let violation = context.firstFrame(containing: Self.marker)
-    else { return nil }
+    guard let violation = context.firstFrame(containing: Self.marker) else { return nil }
     var evidence = [violation.evidence]
     let backtrace = violation.backtrace
     // The Core Data call the app made: the outermost Core Data frame above the first app frame.

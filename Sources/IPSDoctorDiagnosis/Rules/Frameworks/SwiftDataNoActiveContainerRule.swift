@@ -31,9 +31,6 @@ package struct SwiftDataNoActiveContainerRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// `diagnose` starts with `guard let reason = context.reasonText(containing: Self.marker)`.
-  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
-
   static let marker = "failed to find a currently active container for "
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

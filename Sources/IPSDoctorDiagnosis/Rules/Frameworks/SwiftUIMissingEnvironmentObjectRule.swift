@@ -34,18 +34,12 @@ package struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
     ],
     examples: Examples.all)
 
-  /// `diagnose` starts with `guard context.reasonText(containing: "No Observable")`.
-  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
-
   static let markers = ["No ObservableObject of type ", "No Observable object of type "]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // Both markers contain "No Observable", which most reports lack: one search rules them out
-    // before the two below.
-    guard context.reasonText(containing: "No Observable") != nil,
-      let reason = context.reasonText(containingAny: Self.markers)
+    guard let reason = context.reasonText(containingAny: Self.markers)
     else { return nil }
-    let isObservation = reason.detail.prefilteredContains(Self.markers[1])
+    let isObservation = reason.detail.contains(Self.markers[1])
     let marker = isObservation ? Self.markers[1] : Self.markers[0]
     let typeName = SymbolText.between(reason.detail, marker, " found")
     var evidence = [reason]
@@ -61,7 +55,7 @@ package struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
       "SwiftUI stopped the app because no \(CodeSpan.markdown(type)) was in the environment "
       + "(\"\(marker)\(type) found\", \(reason.path))."
     if let reader {
-      if let name = reader.name, let body = name.prefilteredFirstRange(of: ".body"),
+      if let name = reader.name, let body = name.firstRange(of: ".body"),
         let view = name[..<body.lowerBound].split(separator: " ").last?.split(separator: ".").last
       {
         summary +=
@@ -92,7 +86,7 @@ package struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
     let variable = lowerFirst(type)
     let view =
       reader.flatMap { name in
-        name.prefilteredFirstRange(of: ".body").flatMap { body in
+        name.firstRange(of: ".body").flatMap { body in
           name[..<body.lowerBound].split(separator: " ").last?.split(separator: ".").last.map(String.init)
         }
       } ?? "ProfileView"

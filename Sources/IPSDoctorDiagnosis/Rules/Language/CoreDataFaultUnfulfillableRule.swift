@@ -37,15 +37,10 @@ package struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` needs the fault text (reason text) or `languageException?.name`.
-  package static var requirement: RuleRequirement { .anyOf([.reasonText, .languageException]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "could not fulfill a fault")
-    // The name read in place (`LanguageException.find(in:)` is `context.languageException`, which
-    // bound first is copied on every report with an exception); the copy only where this fires.
-    guard text != nil || context.languageException?.name == "NSObjectInaccessibleException" else { return nil }
-    let exception = LanguageException.find(in: context)
+    let exception = context.languageException
+    guard text != nil || exception?.name == "NSObjectInaccessibleException" else { return nil }
     var summary = "Core Data raised `NSObjectInaccessibleException`"
     let reason = text?.detail ?? exception?.reason
     if let reason { summary += ": \"\(TextScan.clip(reason))\"" }

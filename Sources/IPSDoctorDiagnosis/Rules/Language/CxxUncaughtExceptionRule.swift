@@ -38,10 +38,7 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
   static let terminateFrames = ["std::__terminate", "demangling_terminate_handler", "std::terminate"]
   static let objCExceptionFrames = ["objc_exception", "NSException", "_objc_exception"]
 
-  /// Whether a frame of the crashed thread holds one of `terminateFrames`: a plain loop, as a
-  /// closure over the context copies the whole context on every report.
-  /// The first frame found for the first of `fragments` that any frame holds (a loop, for the
-  /// same reason as `hasTerminateFrame`).
+  /// The first frame found for the first of `fragments` that any frame holds.
   static func firstFrame(
     containingAny fragments: [String], in backtrace: DiagnosisContext.Backtrace, _ context: DiagnosisContext
   ) -> (index: Int, evidence: Evidence)? {
@@ -51,22 +48,15 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
     return nil
   }
 
+  /// Whether a frame of the crashed thread holds one of `terminateFrames`.
   static func hasTerminateFrame(_ context: DiagnosisContext) -> Bool {
     guard let backtrace = context.crashedBacktrace else { return false }
-    // Every one of them contains "terminate", which most backtraces lack: one search (over the
-    // same bytes the three would search) rules them out.
-    if context.firstFrameIndex(in: backtrace, containing: "terminate") == nil { return false }
-    for fragment in terminateFrames where context.firstFrameIndex(in: backtrace, containing: fragment) != nil {
-      return true
-    }
-    return false
+    return terminateFrames.contains { context.firstFrameIndex(in: backtrace, containing: $0) != nil }
   }
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.isAbort || Self.hasTerminateFrame(context) else { return nil }
     // An Objective-C exception also passes through __cxa_throw: rule it out.
-    // In place (`LanguageException.find(in:)` is `context.languageException`): bound with `if let`,
-    // the exception would be copied, its backtrace and thread retained.
     if context.languageException?.isObjC == true { return nil }
     if context.reasonText(containing: "of type NSException") != nil { return nil }
     guard let crashed = context.crashedBacktrace else { return nil }
@@ -77,9 +67,7 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
     let message =
       context.reasonText(containing: "uncaught exception of type")
       ?? context.reasonText(containing: "uncaught foreign exception")
-    // Without the message both frames must be there. Most reports that get here have neither:
-    // `hasTerminateFrame` (one search for "terminate", which every terminate frame holds) rules
-    // them out before the seven searches and two frame descriptions below.
+    // Without the message both frames must be there.
     if message == nil, !Self.hasTerminateFrame(context) { return nil }
     let throwHit = Self.firstFrame(containingAny: Self.throwFrames, in: crashed, context)
     if message == nil, throwHit == nil { return nil }
@@ -87,7 +75,7 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
     guard message != nil || (throwHit != nil && terminateHit != nil) else { return nil }
 
     var summary = "An uncaught C++ exception ended the app"
-    if let message, let range = message.detail.prefilteredFirstRange(of: "uncaught exception of type ") {
+    if let message, let range = message.detail.firstRange(of: "uncaught exception of type ") {
       let tail = message.detail[range.upperBound...]
       let (type, what) = Self.typeAndWhat(String(tail))
       summary += ": an exception of type \(CodeSpan.markdown(type))"
@@ -122,7 +110,7 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
 
   /// Splits "std::out_of_range: vector" at the first ": " that is not part of "::".
   static func typeAndWhat(_ text: String) -> (String, String?) {
-    guard let range = text.prefilteredFirstRange(of: ": ") else { return (text.trimmingWhitespace(), nil) }
+    guard let range = text.firstRange(of: ": ") else { return (text.trimmingWhitespace(), nil) }
     let type = text[..<range.lowerBound].trimmingWhitespace()
     let what = text[range.upperBound...].trimmingWhitespace()
     return (type, what.isEmpty ? nil : what)

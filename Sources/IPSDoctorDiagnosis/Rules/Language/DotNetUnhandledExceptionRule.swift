@@ -49,9 +49,6 @@ package struct DotNetUnhandledExceptionRule: DiagnosisRule {
           ])),
     ])
 
-  /// A frame of the runtime's unhandled-exception path, or its message in the reason text.
-  package static var requirement: RuleRequirement { .anyOf([.abort, .reasonText, .lastExceptionBacktrace]) }
-
   static let markers = [
     "xamarin_unhandled_exception_handler", "mono_invoke_unhandled_exception_hook", "xamarin_process_managed_exception",
     "mono_unhandled_exception", "xamarin_throw_product_exception",

@@ -62,14 +62,11 @@ package struct LibcxxAssertionRule: DiagnosisRule {
           mainFrames: SystemExampleReport.abortFrames())),
     ])
 
-  /// The message is in the reason text, or (a verbose trap) in a top frame's symbol.
-  package static var requirement: RuleRequirement { .anyOf([.reasonText, .trap, .abort]) }
-
   /// libc++'s format: "<file>:<line>: assertion <condition> failed: <message>", the file in a
   /// "c++/v1" (or "__cxx") header directory.
   static func isAssertion(_ text: String) -> Bool {
-    text.prefilteredContains(" failed: ") && text.prefilteredContains(": assertion ")
-      && (text.prefilteredContains("c++/v1/") || text.prefilteredContains("/__cxx"))
+    text.contains(" failed: ") && text.contains(": assertion ")
+      && (text.contains("c++/v1/") || text.contains("/__cxx"))
   }
 
   /// The assertion's text: in the reason text (an abort), or as the symbol of an inlined top
@@ -88,7 +85,7 @@ package struct LibcxxAssertionRule: DiagnosisRule {
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let line = Self.statement(in: context) else { return nil }
     let message =
-      line.detail.prefilteredFirstRange(of: " failed: ").map { String(line.detail[$0.upperBound...]) } ?? line.detail
+      line.detail.firstRange(of: " failed: ").map { String(line.detail[$0.upperBound...]) } ?? line.detail
     var summary =
       "A libc++ check failed: \"\(TextScan.clip(message, 160))\" (\(line.path)). The C++ standard library stopped the app with \(context.exceptionDisplay)."
     var evidence = [line]

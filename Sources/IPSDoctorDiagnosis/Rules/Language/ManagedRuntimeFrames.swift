@@ -4,8 +4,8 @@ import IPSDoctorSupport
 /// exception backtrace or the crashed thread, where its unhandled-error path raises or aborts.
 enum ManagedRuntimeFrames {
   /// The first frame among the top `depth` of the last exception backtrace, then of the crashed
-  /// thread, whose symbol contains one of `markers`. Every marker contains one of `family`: a
-  /// backtrace whose top symbols hold none of those (most) is passed after one search for them.
+  /// thread, whose symbol contains one of `markers`. Every marker contains one of `family`, so a
+  /// backtrace whose top symbols hold none of `family` holds none of `markers`.
   static func find(
     _ markers: [String], family: MarkerSet, in context: DiagnosisContext, depth: Int = 16
   ) -> Evidence? {

@@ -34,9 +34,6 @@ package struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.isBad0 else { return nil }
     var summary =

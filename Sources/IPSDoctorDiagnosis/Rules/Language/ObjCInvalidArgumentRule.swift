@@ -33,9 +33,6 @@ package struct ObjCInvalidArgumentRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  package static var requirement: RuleRequirement { .anyOf(.objCException) }
-
   static let nilMarkers = [
     "object cannot be nil", "key cannot be nil", "attempt to insert nil", "nil value",
     "must not be nil", "cannot be nil", "nil argument", "attempt to set a nil",
@@ -43,21 +40,13 @@ package struct ObjCInvalidArgumentRule: DiagnosisRule {
   ]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
-    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
-    // report with an exception, most of which this rule rules out.
-    guard context.languageException?.isObjC == true,
-      context.languageException?.name == "NSInvalidArgumentException"
+    guard let exception = context.languageException, exception.isObjC, exception.name == "NSInvalidArgumentException"
     else { return nil }
-    return diagnose(context, context.languageException!)
-  }
-
-  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
     let reason = exception.reason ?? ""
-    if reason.prefilteredContains(UnrecognizedSelector.marker) { return nil }  // objc-unrecognized-selector
-    let isNil = Self.nilMarkers.contains { reason.prefilteredContains($0) }
+    if reason.contains(UnrecognizedSelector.marker) { return nil }  // objc-unrecognized-selector
+    let isNil = Self.nilMarkers.contains { reason.contains($0) }
     let isCountMismatch =
-      reason.prefilteredContains("count of objects") && reason.prefilteredContains("differs from count")
+      reason.contains("count of objects") && reason.contains("differs from count")
 
     var summary = "An uncaught `NSInvalidArgumentException` ended the app: \(exception.reasonDisplay)."
     let method = ObjCMethodReference(in: reason)

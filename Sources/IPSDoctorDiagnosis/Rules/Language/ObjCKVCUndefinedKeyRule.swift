@@ -33,9 +33,6 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  package static var requirement: RuleRequirement { .anyOf(.objCException) }
-
   static let nibFrames = [
     "UIRuntimeOutletConnection connect", "UINib instantiateWithOwner:options:",
     "NSIBUserDefinedRuntimeAttributesConnector", "UIStoryboard instantiateViewControllerWithIdentifier:",
@@ -43,21 +40,14 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
   ]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
-    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
-    // report with an exception, most of which this rule rules out.
-    guard context.languageException?.isObjC == true else { return nil }
-    return diagnose(context, context.languageException!)
-  }
-
-  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
+    guard let exception = context.languageException, exception.isObjC else { return nil }
     let reason = exception.reason ?? ""
     // The name first: where it says so, the reason's markers change nothing.
     let named = exception.name == "NSUnknownKeyException"
     let textMatch =
       !named
-      && (reason.prefilteredContains("not key value coding-compliant")
-        || reason.prefilteredContains("forUndefinedKey:"))
+      && (reason.contains("not key value coding-compliant")
+        || reason.contains("forUndefinedKey:"))
     guard named || textMatch else { return nil }
 
     let key = Self.key(in: reason)
@@ -73,11 +63,11 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
         }
       }
     }
-    let isSetter = reason.prefilteredContains("setValue:forUndefinedKey:")
+    let isSetter = reason.contains("setValue:forUndefinedKey:")
 
     var summary = "An uncaught `NSUnknownKeyException` ended the app: \(exception.reasonDisplay)."
     var remedy = Self.description.remedy
-    if let nibEvidence, isSetter || !reason.prefilteredContains("valueForUndefinedKey:") {
+    if let nibEvidence, isSetter || !reason.contains("valueForUndefinedKey:") {
       summary += " A storyboard or XIB was being loaded (\(DiagnosisContext.quote(nibEvidence)))"
       summary += " and tried to connect the outlet"
       summary += key.map { " \(CodeSpan.markdown($0))" } ?? ""
@@ -113,7 +103,7 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
 
   /// "…compliant for the key titleLabel." → "titleLabel".
   static func key(in reason: String) -> String? {
-    guard let range = reason.prefilteredFirstRange(of: "for the key ") else { return nil }
+    guard let range = reason.firstRange(of: "for the key ") else { return nil }
     var key = reason[range.upperBound...].trimmingWhitespace()
     if key.hasSuffix(".") { key.removeLast() }
     return key.isEmpty ? nil : key

@@ -30,21 +30,11 @@ package struct ObjCMutatingImmutableRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  package static var requirement: RuleRequirement { .anyOf(.objCException) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
-    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
-    // report with an exception, most of which this rule rules out.
-    guard context.languageException?.isObjC == true else { return nil }
-    return diagnose(context, context.languageException!)
-  }
-
-  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
+    guard let exception = context.languageException, exception.isObjC else { return nil }
     let reason = exception.reason ?? ""
     var summary: String
-    if reason.prefilteredContains("mutating method sent to immutable object") {
+    if reason.contains("mutating method sent to immutable object") {
       summary =
         "An uncaught `\(exception.name ?? "NSInternalInconsistencyException")` ended the app: "
         + "\(exception.reasonDisplay)."

@@ -37,28 +37,18 @@ package struct ObjCRangeExceptionRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard context.languageException?.isObjC == true`.
-  package static var requirement: RuleRequirement { .anyOf(.objCException) }
-
   static let markers = [
     "beyond bounds", "out of bounds", "causes integer overflow", "Range or index out of bounds",
     "index out of range",
   ]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // The exception read in place (`LanguageException.find(in:)` is `context.languageException`):
-    // bound with `guard let`, it would be copied, its backtrace and thread retained, on every
-    // report with an exception, most of which this rule rules out.
-    guard context.languageException?.isObjC == true else { return nil }
-    return diagnose(context, context.languageException!)
-  }
-
-  private func diagnose(_ context: DiagnosisContext, _ exception: LanguageException) -> Diagnosis? {
+    guard let exception = context.languageException, exception.isObjC else { return nil }
     let reason = exception.reason ?? ""
     let named = exception.name == "NSRangeException"
     // The name first: the reason's markers matter only to an exception without one, so they are
     // not searched on every other exception.
-    guard named || (exception.name == nil && Self.markers.contains { reason.prefilteredContains($0) })
+    guard named || (exception.name == nil && Self.markers.contains { reason.contains($0) })
     else { return nil }
 
     var summary = "An uncaught `NSRangeException` ended the app: \(exception.reasonDisplay)."
@@ -66,7 +56,7 @@ package struct ObjCRangeExceptionRule: DiagnosisRule {
       summary += " \(CodeSpan.markdown(method.display)) was called with "
       if let index = Self.number(after: "index ", in: reason) {
         summary += "index \(index)"
-        if reason.prefilteredContains("empty") {
+        if reason.contains("empty") {
           summary += " on an empty collection."
         } else if let upper = Self.upperBound(in: reason) {
           summary += ", but the valid indexes were 0 to \(upper) (\(upper + 1) elements)."
@@ -88,7 +78,7 @@ package struct ObjCRangeExceptionRule: DiagnosisRule {
   }
 
   static func number(after marker: String, in text: String) -> Int? {
-    guard let range = text.prefilteredFirstRange(of: marker) else { return nil }
+    guard let range = text.firstRange(of: marker) else { return nil }
     let digits = text[range.upperBound...].prefix(while: \.isNumber)
     return Int(digits)
   }

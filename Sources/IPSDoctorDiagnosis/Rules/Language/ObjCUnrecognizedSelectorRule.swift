@@ -36,10 +36,6 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `UnrecognizedSelector.find` needs its marker in a reason text; without a reason, the
-  /// exception backtrace must hold `doesNotRecognizeSelector:`.
-  package static var requirement: RuleRequirement { .anyOf([.reasonText, .lastExceptionBacktrace]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let hit = UnrecognizedSelector.find(in: context) else { return diagnoseWithoutReason(context) }
     let exception = LanguageException.find(in: context)

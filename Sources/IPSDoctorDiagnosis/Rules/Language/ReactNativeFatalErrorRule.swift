@@ -44,9 +44,6 @@ package struct ReactNativeFatalErrorRule: DiagnosisRule {
         LanguageRuntimeExamples.exception(name: "NSInternalInconsistencyException", reason: "Invalid update")),
     ])
 
-  /// The reason text, or the exception backtrace's `RCTFatal` frame.
-  package static var requirement: RuleRequirement { .anyOf([.reasonText, .lastExceptionBacktrace, .abort]) }
-
   static let markers = ["RCTFatal", "RCTExceptionsManager reportFatal"]
 
   /// What every marker contains.
@@ -63,7 +60,7 @@ package struct ReactNativeFatalErrorRule: DiagnosisRule {
     var summary = "React Native's fatal handler ended the app on an uncaught JavaScript error"
     if let stated {
       let message =
-        stated.detail.prefilteredFirstRange(of: "Unhandled JS Exception: ")
+        stated.detail.firstRange(of: "Unhandled JS Exception: ")
         .map { String(stated.detail[$0.upperBound...]) } ?? stated.detail
       summary += ": \"\(TextScan.clip(message, 200))\" (\(stated.path))."
       evidence.append(stated)

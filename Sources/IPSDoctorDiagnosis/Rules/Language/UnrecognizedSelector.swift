@@ -14,9 +14,9 @@ struct UnrecognizedSelector: Sendable {
       let method = ObjCMethodReference(in: evidence.detail)
     else { return nil }
     var address: String?
-    if let range = evidence.detail.prefilteredFirstRange(of: marker) {
+    if let range = evidence.detail.firstRange(of: marker) {
       let tail = evidence.detail[range.upperBound...]
-      if let hex = tail.prefilteredFirstRange(of: "0x") {
+      if let hex = tail.firstRange(of: "0x") {
         address = "0x" + tail[hex.upperBound...].prefix(while: \.isHexDigit)
       }
     }
@@ -46,7 +46,7 @@ struct UnrecognizedSelector: Sendable {
   var receiverLooksUnrelated: Bool {
     guard !isJSONNull, !isMutationOfImmutable, !isTypeMismatch else { return false }
     guard !method.isClassMethod, selector != "encodeWithCoder:", receiver != "__SwiftValue",
-      !receiver.hasPrefix("_TtC"), !receiver.prefilteredContains(".")
+      !receiver.hasPrefix("_TtC"), !receiver.contains(".")
     else { return false }
     return Self.frameworkPrefixes.contains { receiver.hasPrefix($0) }
   }

@@ -55,10 +55,6 @@ package struct CodeSigningInvalidRule: DiagnosisRule {
           subtype: "KERN_INVALID_ADDRESS at 0x0000000000000032", mainFrames: ["Example`Parser.run()"])),
     ])
 
-  /// Its three branches: the termination's namespace, the exception's signal, an
-  /// `EXC_BAD_ACCESS` type (anything else returns `nil`).
-  package static var requirement: RuleRequirement { .anyOf([.termination, .signal, .badAccess]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     var evidence: [Evidence] = []
@@ -73,7 +69,7 @@ package struct CodeSigningInvalidRule: DiagnosisRule {
         "The kernel killed \(context.processDisplayName) for a code-signing violation (termination namespace `CODESIGNING`"
         + (indicator.map { ", \"\($0)\"" } ?? "") + ")."
     } else if let signal = report.exception?.signal,
-      signal.prefilteredContains("Code Signature Invalid") || signal.prefilteredContains("CODESIGNING")
+      signal.contains("Code Signature Invalid") || signal.contains("CODESIGNING")
     {
       evidence.append(Evidence("exception.signal", signal))
       summary =
@@ -98,14 +94,14 @@ package struct CodeSigningInvalidRule: DiagnosisRule {
     case "Launch Constraint Violation":
       summary +=
         " The executable violated a launch constraint: it was launched from a location or by a parent that its constraints do not allow."
-    case let value? where value.prefilteredContains("Taskgated"):
+    case let value? where value.contains("Taskgated"):
       summary +=
         " The signature or its entitlements were rejected, typically restricted entitlements without a matching provisioning profile."
     default:
       break
     }
     if let triage = report.kernelTriage,
-      triage.prefilteredContains("execute permissions") || triage.prefilteredContains("code sign")
+      triage.contains("execute permissions") || triage.contains("code sign")
     {
       evidence.append(Evidence("ktriageinfo", triage.trimmingWhitespace()))
       summary += " Kernel triage: \"\(triage.trimmingWhitespace())\"."

@@ -40,25 +40,8 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `DyldError.lines` (termination texts, Application Specific lines, `dyldErrorMessage`), or
-  /// the termination's DYLD namespace and code or indicator.
-  package static var requirement: RuleRequirement {
-    .anyOf([.termination, .applicationSpecificInfo, .dyldErrorMessage])
-  }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // In place: `context.dyldError ?? DyldError(context)` copies the error (its texts retained)
-    // on every report, and most hold no dyld error; so does `context.dyldError!`, which the flag
-    // found with the context (and the namespace read in place) spares on those.
-    if context.dyldError != nil {
-      guard context.dyldError?.mayNameMissingLibrary == true || context.dyldError?.namespaceIsDYLD == true
-      else { return nil }
-      return diagnose(context, context.dyldError!)
-    }
-    return diagnose(context, DyldError(context))
-  }
-
-  private func diagnose(_ context: DiagnosisContext, _ dyld: DyldError) -> Diagnosis? {
+    let dyld = context.dyldError ?? DyldError(context)
     let library = dyld.missingLibrary
     let indicatorSaysMissing = dyld.namespaceIsDYLD && (dyld.code == 1 || dyld.indicator == "Library missing")
     guard library != nil || indicatorSaysMissing else { return nil }
@@ -125,13 +108,13 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
     if path.hasPrefix("@rpath/") || path.hasPrefix("@executable_path/") || path.hasPrefix("@loader_path/") {
       var text = """
         Embed \(CodeSpan.markdown(name)) in the app: in the app target's **General → Frameworks, Libraries, and \
-        Embedded Content**, set `\(name)\(path.prefilteredContains(".framework") ? ".framework" : "")` to \
+        Embedded Content**, set `\(name)\(path.contains(".framework") ? ".framework" : "")` to \
         **Embed & Sign**. If it is already embedded, check **Runpath Search Paths** \
         (`LD_RUNPATH_SEARCH_PATHS`): it must contain `@executable_path/Frameworks` for an iOS app, \
         `@executable_path/../Frameworks` for a macOS app, or `@executable_path/../../Frameworks` \
         for an app extension.
         """
-      if let referencedFrom, referencedFrom.prefilteredContains(".appex/") {
+      if let referencedFrom, referencedFrom.contains(".appex/") {
         text +=
           "\n\nThe library is referenced from an app extension: embed it in the containing app and give the extension the `@executable_path/../../Frameworks` runpath."
       }

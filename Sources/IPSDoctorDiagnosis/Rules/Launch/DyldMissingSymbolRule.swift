@@ -1,3 +1,4 @@
+import IPSDoctorReport
 import IPSDoctorSupport
 
 /// dyld could not bind a symbol the app uses: the library at runtime lacks it.
@@ -64,22 +65,8 @@ package struct DyldMissingSymbolRule: DiagnosisRule {
           mainFrames: ["dyld`__abort_with_payload"])),
     ])
 
-  /// `guard let symbol = missingSymbol`, read from `DyldError.lines`: the termination texts, the
-  /// Application Specific lines, `dyldErrorMessage`.
-  package static var requirement: RuleRequirement {
-    .anyOf([.terminationText, .applicationSpecificInfo, .dyldErrorMessage])
-  }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // In place: `context.dyldError ?? DyldError(context)` copies the error (its texts retained)
-    // on every report, and most hold no missing symbol; so does `context.dyldError!.missingSymbol`,
-    // which the flag found with the context spares on those.
-    if context.dyldError != nil {
-      guard context.dyldError?.mayNameMissingSymbol == true, let symbol = context.dyldError!.missingSymbol
-      else { return nil }
-      return diagnose(context, context.dyldError!, symbol: symbol)
-    }
-    let dyld = DyldError(context)
+    let dyld = context.dyldError ?? DyldError(context)
     guard let symbol = dyld.missingSymbol else { return nil }
     return diagnose(context, dyld, symbol: symbol)
   }
@@ -94,7 +81,7 @@ package struct DyldMissingSymbolRule: DiagnosisRule {
     let name = SymbolName(stripped)
     if let readable = name.full ?? (name.simplified) {
       summary += " (\(CodeSpan.markdown(readable)))"
-    } else if let range = symbol.symbol.prefilteredFirstRange(of: "OBJC_CLASS_$_") {
+    } else if let range = symbol.symbol.firstRange(of: "OBJC_CLASS_$_") {
       summary += " (the Objective-C class \(CodeSpan.markdown(symbol.symbol[range.upperBound...])))"
     }
     // Found once: each accessor searches the report's texts again; the lines split once for them

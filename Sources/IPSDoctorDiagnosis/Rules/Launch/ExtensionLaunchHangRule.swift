@@ -48,14 +48,11 @@ package struct ExtensionLaunchHangRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGQUIT", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Both branches read the exception: its subtype (`LAUNCH_HANG`) or its signal (`SIGQUIT`).
-  package static var requirement: RuleRequirement { .anyOf(.exception) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String
     let confidence: Confidence
-    if let subtype = context.report.exception?.subtype, subtype.prefilteredContains("LAUNCH_HANG") {
+    if let subtype = context.report.exception?.subtype, subtype.contains("LAUNCH_HANG") {
       evidence.append(Evidence("exception.subtype", subtype))
       summary =
         "The system killed \(context.processDisplayName) because it did not finish launching in time (exception subtype `LAUNCH_HANG`)."
@@ -68,7 +65,7 @@ package struct ExtensionLaunchHangRule: DiagnosisRule {
     } else {
       return nil
     }
-    if let path = context.report.processPath, path.prefilteredContains(".appex/") {
+    if let path = context.report.processPath, path.contains(".appex/") {
       let bundle = path.split(separator: "/").first(where: { $0.hasSuffix(".appex") }).map(String.init) ?? path
       summary += " The process is the extension \(CodeSpan.markdown(bundle))."
       evidence.append(Evidence("procPath", path))

@@ -32,11 +32,11 @@ struct GuardException: Sendable {
     message = exception?.message
     decodedFromCodes = false
     let subtype = exception?.subtype ?? ""
-    if subtype.prefilteredContains("GUARD_TYPE_FD") {
+    if subtype.contains("GUARD_TYPE_FD") {
       kind = .fileDescriptor
-    } else if subtype.prefilteredContains("GUARD_TYPE_MACH_PORT") {
+    } else if subtype.contains("GUARD_TYPE_MACH_PORT") {
       kind = .machPort
-    } else if subtype.prefilteredContains("GUARD_TYPE_USER") {
+    } else if subtype.contains("GUARD_TYPE_USER") {
       kind = .user
     } else if !subtype.isEmpty {
       kind = .other(subtype)

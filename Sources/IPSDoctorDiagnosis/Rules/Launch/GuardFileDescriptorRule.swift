@@ -61,10 +61,6 @@ package struct GuardFileDescriptorRule: DiagnosisRule {
           subtype: "GUARD_TYPE_MACH_PORT", mainFrames: ["libsystem_kernel.dylib`mach_port_deallocate"])),
     ])
 
-  /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
-  /// unless the exception type starts with `EXC_GUARD`.
-  package static var requirement: RuleRequirement { .anyOf(.guardException) }
-
   static let databaseFrames = ["sqlite3", "NSSQLite"]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -44,10 +44,6 @@ package struct GuardMachPortRule: DiagnosisRule {
           message: "CLOSE on file descriptor 17 (guarded with 0x1)", mainFrames: ["libsystem_kernel.dylib`close"])),
     ])
 
-  /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
-  /// unless the exception type starts with `EXC_GUARD`.
-  package static var requirement: RuleRequirement { .anyOf(.guardException) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .machPort else { return nil }
     var evidence = guardException.evidence

@@ -108,7 +108,7 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     var evidence: [Evidence] = []
     let namespaceIsTCC =
       context.report.termination?.namespace == "TCC"
-      || context.report.termination?.reasons.contains(where: { $0.prefilteredContains("Namespace TCC") }) == true
+      || context.report.termination?.reasons.contains(where: { $0.contains("Namespace TCC") }) == true
     if namespaceIsTCC { evidence.append(Evidence("termination.namespace", "TCC")) }
     var frame: Evidence?
     if let backtrace = context.crashedBacktrace {
@@ -116,8 +116,7 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     }
     if frame == nil && namespaceIsTCC { frame = context.firstFrameInAnyThread(containing: [Self.crashFrame]) }
     if let frame { evidence.append(frame) }
-    // Otherwise only a text saying "privacy-sensitive" makes this fire, and most reports have
-    // none: one search rules them out before the two below.
+    // Otherwise only a text saying "privacy-sensitive" makes this fire.
     if !namespaceIsTCC && frame == nil && context.terminationText(containing: "privacy-sensitive") == nil {
       return nil
     }
@@ -125,7 +124,7 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
       context.terminationText(containing: "UsageDescription")
       ?? context.terminationText(containing: "without a usage description")
     if let text { evidence.append(text) }
-    guard namespaceIsTCC || frame != nil || text?.detail.prefilteredContains("privacy-sensitive") == true else {
+    guard namespaceIsTCC || frame != nil || text?.detail.contains("privacy-sensitive") == true else {
       return nil
     }
 
@@ -168,7 +167,7 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
 
   /// The first `NS…UsageDescription` (or `…UsageDescription`) token in `text`.
   static func usageKey(in text: String) -> String? {
-    guard let range = text.prefilteredFirstRange(of: "UsageDescription") else { return nil }
+    guard let range = text.firstRange(of: "UsageDescription") else { return nil }
     if let word = asciiLettersAndDigits(before: range.lowerBound, in: text) {
       return word.isEmpty ? nil : word + "UsageDescription"
     }

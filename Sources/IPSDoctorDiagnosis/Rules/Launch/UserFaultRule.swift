@@ -49,10 +49,6 @@ package struct UserFaultRule: DiagnosisRule {
           message: "CLOSE on file descriptor 17 (guarded with 0x1)", mainFrames: ["libsystem_kernel.dylib`close"])),
     ])
 
-  /// `diagnose` starts with `guard let guardException = GuardException(context)`, which is `nil`
-  /// unless the exception type starts with `EXC_GUARD`.
-  package static var requirement: RuleRequirement { .anyOf(.guardException) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let guardException = GuardException(context), guardException.kind == .user else { return nil }
     // A resource-kind report (bug_type 385) is summarised by resource-report.
@@ -65,7 +61,7 @@ package struct UserFaultRule: DiagnosisRule {
     let report = context.report
     if report.isSimulated == true || report.isNonFatal == true
       || report.exception?.notes.contains(where: {
-        $0.prefilteredContains("SIMULATED") || $0.prefilteredContains("NON-FATAL")
+        $0.contains("SIMULATED") || $0.contains("NON-FATAL")
       }) == true
     {
       summary += " The report is marked simulated or non-fatal: this is not a crash."

@@ -32,9 +32,6 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, !fault.isBad0, let thread = context.crashedThread else {
       return nil
@@ -47,7 +44,7 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     let far = state?["far"]
     var evidence = [fault.subtypeEvidence].compactMap { $0 }
     var confidence: Confidence?
-    if let esr = state?.esrDescription, esr.prefilteredContains("Instruction Abort") {
+    if let esr = state?.esrDescription, esr.contains("Instruction Abort") {
       confidence = .definite
       evidence.append(Evidence("threads[\(thread.index)].threadState.esr", esr))
     }

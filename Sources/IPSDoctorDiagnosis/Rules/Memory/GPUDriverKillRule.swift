@@ -47,14 +47,11 @@ package struct GPUDriverKillRule: DiagnosisRule {
           ])),
     ])
 
-  /// `diagnose` needs a `gpus` frame on top of the crashed thread.
-  package static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
-
   /// The driver's kill path, with its guilt, first; `gpusKillClient` alone says less.
   static let guiltyFrames = ["gpus_ReturnGuiltyForHardwareRestart", "gpus_ReturnGuiltyForSoftwareRestart"]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // Every kill path is a "gpus" function: one search passes most reports.
+    // Every kill path is a "gpus" function.
     guard context.crashedThreadTop(8, contains: "gpus") != nil else { return nil }
     // Not in the background: that is opengl-background-render's signature.
     if context.crashedThreadTop(8, contains: "gpus_ReturnNotPermittedKillClient") != nil { return nil }

@@ -65,9 +65,6 @@ package struct HeapCorruptionRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
-  /// The reason text, or an abort or trap for the allocator's frames.
-  package static var requirement: RuleRequirement { .anyOf([.abort, .trap, .reasonText]) }
-
   /// What malloc writes to the Application Specific Information when it finds damage.
   static let messages = MarkerSet([
     "pointer being freed was not allocated", "incorrect checksum for freed object",
@@ -103,7 +100,7 @@ package struct HeapCorruptionRule: DiagnosisRule {
     }
     // "___BUG_IN_CLIENT_OF_LIBMALLOC_POINTER_BEING_FREED_WAS_NOT_ALLOCATED" states the cause in
     // its name.
-    let named = frame?.evidence.detail.prefilteredContains("___BUG_IN_CLIENT_OF_LIBMALLOC") ?? false
+    let named = frame?.evidence.detail.contains("___BUG_IN_CLIENT_OF_LIBMALLOC") ?? false
     return finding(confidence: stated != nil || named ? .definite : .likely, summary: summary, evidence: evidence)
   }
 }

@@ -41,9 +41,6 @@ package struct IllegalInstructionRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard context.isTrap`.
-  package static var requirement: RuleRequirement { .anyOf(.trap) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     guard context.isTrap, let exception = report.exception, let backtrace = context.crashedBacktrace,

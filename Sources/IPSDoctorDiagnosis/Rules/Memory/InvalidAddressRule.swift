@@ -39,9 +39,6 @@ package struct InvalidAddressRule: DiagnosisRule {
     + "never initialised earlier. Reproduce with the Address Sanitizer, Thread Sanitizer, Guard "
     + "Malloc or Zombie Objects to find where."
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault,
       fault.kind == .invalidAddress || fault.kind == .generalProtection, !fault.isBad0
@@ -50,32 +47,23 @@ package struct InvalidAddressRule: DiagnosisRule {
     if fault.kind == .invalidAddress, let address = fault.address, address < 0x10000, !fault.isPACFlagged {
       return nil  // null-pointer-dereference
     }
-    // Room for every piece of evidence up front (the subtype, the region, up to four frames), so
-    // the array is allocated once, not grown from an array literal.
-    var evidence: [Evidence] = []
-    evidence.reserveCapacity(6)
-    if let subtype = fault.subtypeEvidence { evidence.append(subtype) }
-    // One buffer for the whole summary (the crash-site sentence included), written piece by
-    // piece, so that the text is not allocated again for most pieces (as growth from a literal
-    // and interpolations, each a string of its own, would).
-    var summary = String()
-    summary.reserveCapacity(1024)
+    var evidence = [fault.subtypeEvidence].compactMap { $0 }
+    var summary: String
     if fault.kind == .generalProtection {
-      summary +=
-        "The app crashed with \(context.exceptionDisplay) (`EXC_I386_GPFLT`, a general "
-        + "protection fault): on Intel this is an access through a non-canonical pointer, i.e. "
-        + "garbage in a pointer variable."
+      summary = """
+        The app crashed with \(context.exceptionDisplay) (`EXC_I386_GPFLT`, a general protection fault): on \
+        Intel this is an access through a non-canonical pointer, i.e. garbage in a pointer variable.
+        """
     } else {
-      let access = MemoryFault.accessKind(in: context)
-      summary += "The app "
-      summary += access == "write" ? "wrote to" : access == "read" ? "read from" : "accessed"
-      summary += " "
-      summary += fault.addressDisplay
-      summary += ", which is not mapped memory"
+      let verb =
+        switch MemoryFault.accessKind(in: context) {
+        case "write": "wrote to"
+        case "read": "read from"
+        default: "accessed"
+        }
+      summary = "The app \(verb) \(fault.addressDisplay), which is not mapped memory"
       if let headline = MemoryFault.regionHeadline(in: context) {
-        summary += " (\""
-        summary += headline.detail
-        summary += "\")"
+        summary += " (\"\(headline.detail)\")"
         evidence.append(headline)
       }
       summary += "."

@@ -29,9 +29,6 @@ package struct KernMemoryErrorRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .memoryError else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }

@@ -31,9 +31,6 @@ package struct MisalignedAccessRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .misaligned else { return nil }
     var evidence = [fault.subtypeEvidence].compactMap { $0 }

@@ -35,9 +35,6 @@ package struct NullPointerDereferenceRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .invalidAddress, !fault.isBad0,
       !fault.isPACFlagged, let address = fault.address, address < 0x10000
@@ -49,39 +46,24 @@ package struct NullPointerDereferenceRule: DiagnosisRule {
     let access = MemoryFault.accessKind(in: context) ?? "access"
     let pc = context.crashedThread?.state?["pc"]
 
-    // One buffer for the whole summary (the crash-site sentence included), written piece by
-    // piece, so that the text is not allocated again for most pieces (as growth from a literal
-    // and interpolations, each a string of its own, would).
-    var summary = String()
-    summary.reserveCapacity(1024)
+    var summary: String
     if let pc, pc == address {
-      summary += "The app jumped to address `"
-      summary += String.hex(address)
-      summary += "`: it called a null function pointer, block or closure."
+      summary =
+        "The app jumped to address `\(String.hex(address))`: it called a null function pointer, block or closure."
     } else {
-      summary += "The app "
-      summary += access == "access" ? "accessed" : (access == "write" ? "wrote to" : "read from")
-      summary += " address `"
-      summary += String.hex(address)
-      summary += "`, "
-      summary +=
+      let verb = access == "access" ? "accessed" : (access == "write" ? "wrote to" : "read from")
+      let place =
         definite
         ? "inside the unmapped zero page: it dereferenced a null pointer"
         : "just above the zero page: most likely a field far inside a null pointer's memory"
+      summary = "The app \(verb) address `\(String.hex(address))`, \(place)"
       if address > 0 {
-        summary += " (an offset of "
-        summary += String(address)
-        summary += address == 1 ? " byte" : " bytes"
-        summary += ": a field of a struct, object or C++ `this` that is null)"
+        let unit = address == 1 ? "byte" : "bytes"
+        summary += " (an offset of \(address) \(unit): a field of a struct, object or C++ `this` that is null)"
       }
       summary += "."
     }
-    // Room for every piece of evidence up front (the subtype, the region, up to four frames), so
-    // the array is allocated once, not grown from an array literal.
-    var evidence: [Evidence] = []
-    evidence.reserveCapacity(6)
-    if let subtype = fault.subtypeEvidence { evidence.append(subtype) }
-    if let headline = MemoryFault.regionHeadline(in: context) { evidence.append(headline) }
+    var evidence = [fault.subtypeEvidence, MemoryFault.regionHeadline(in: context)].compactMap { $0 }
     MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
     return finding(confidence: definite ? .definite : .likely, summary: summary, evidence: evidence)
   }

@@ -30,9 +30,6 @@ package struct OpenGLBackgroundRenderRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` needs a `gpus` frame on top of the crashed thread.
-  package static var requirement: RuleRequirement { .anyOf(.gpuDriverFrame) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let hit = context.crashedThreadTop(8, contains: "gpus_ReturnNotPermittedKillClient") else {
       return nil

@@ -35,9 +35,6 @@ package struct PointerAuthenticationFailureRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.isPACFlagged, !fault.isBad0 else { return nil }
     if StackOverflowEvidence.isPresent(in: context) { return nil }  // stack-overflow
@@ -47,7 +44,7 @@ package struct PointerAuthenticationFailureRule: DiagnosisRule {
       + "report flags a possible pointer authentication failure: a signed pointer's high bits did "
       + "not verify, so it was corrupted, stale, or used in the wrong context."
     if let thread = context.crashedThread, let state = thread.state,
-      state.esrDescription?.prefilteredContains("Instruction Abort") == true
+      state.esrDescription?.contains("Instruction Abort") == true
         || (state["pc"] != nil && state["pc"] == (state["far"] ?? fault.effectiveAddress))
     {
       summary +=

@@ -31,9 +31,6 @@ package struct ProtectionFailureRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, fault.kind == .protectionFailure else { return nil }
     if StackOverflowEvidence.stackGuard(in: context) != nil || StackOverflowEvidence.statedByReport(in: context) != nil
@@ -48,9 +45,9 @@ package struct ProtectionFailureRule: DiagnosisRule {
     if let region = MemoryFault.arrowLine(in: context), !region.detail.isEmpty {
       evidence.append(region)
       let words = region.detail.split(separator: " ", omittingEmptySubsequences: true)
-      let protection = words.first { $0.prefilteredContains("/") && $0.count == 7 }
+      let protection = words.first { $0.contains("/") && $0.count == 7 }
       summary += " (region \(CodeSpan.markdown(TextScan.clip(region.detail, 120))))"
-      if access == "write", let protection, !protection.prefix(3).prefilteredContains("w") {
+      if access == "write", let protection, !protection.prefix(3).contains("w") {
         summary += ": a write to read-only memory"
       }
     }

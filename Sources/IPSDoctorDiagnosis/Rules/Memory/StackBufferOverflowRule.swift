@@ -50,9 +50,6 @@ package struct StackBufferOverflowRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
-  /// The reason text or a frame symbol; an abort signal is needed either way.
-  package static var requirement: RuleRequirement { .anyOf([.abort, .reasonText]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let backtrace = context.crashedBacktrace else { return nil }
     let stated = context.reasonText(containing: "stack buffer overflow")

@@ -40,12 +40,9 @@ package struct StackOverflowRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard let fault = context.memoryFault`.
-  package static var requirement: RuleRequirement { .anyOf(.memoryFault) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let fault = context.memoryFault, let backtrace = context.crashedBacktrace else { return nil }
-    // What the checks below add up to, known already: most reports stop here.
+    // What the checks below add up to, found with the context.
     guard StackOverflowEvidence.isPresent(in: context) else { return nil }
     let stated = StackOverflowEvidence.statedByReport(in: context)
     let guardLine = StackOverflowEvidence.stackGuard(in: context)

@@ -35,10 +35,6 @@ package struct ZombieObjectRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `context.memoryFault` (the runtime-frame path), or the reason text of an unrecognized
-  /// selector (`UnrecognizedSelector.find`, the second path).
-  package static var requirement: RuleRequirement { .anyOf([.memoryFault, .reasonText]) }
-
   /// Runtime functions that touch an object's class pointer or reference count first.
   static let runtimeSymbols = [
     "objc_msgSend", "objc_retain", "objc_release", "objc_autorelease", "AutoreleasePoolPage::pop",
@@ -51,8 +47,7 @@ package struct ZombieObjectRule: DiagnosisRule {
   /// Frame 0 of the crashed thread when it is one of ``runtimeSymbols`` in libobjc or the Swift
   /// runtime.
   static func runtimeFrame(in context: DiagnosisContext) -> (name: String, evidence: Evidence, isSwift: Bool)? {
-    // `context.crashingFrame`, with its evidence described only once the frame qualifies: the
-    // image test rules out most reports, and describing the frame is the costly part.
+    // `context.crashingFrame`, when its image is the Objective-C or Swift runtime (or unknown).
     guard let backtrace = context.crashedBacktrace, let frame = backtrace.frames.first else { return nil }
     let image = frame.imageName ?? ""
     guard image.hasPrefix("libobjc") || image.hasPrefix("libswiftCore") || image.isEmpty else {
@@ -142,13 +137,14 @@ package struct ZombieObjectRule: DiagnosisRule {
   /// "objc_msgSend() selector name: didUnlockScreen:" (older macOS reports), or the selector
   /// register annotation.
   static func selector(in context: DiagnosisContext) -> Evidence? {
-    if let line = context.reasonText(containing: "selector name: ") {
-      let name = line.detail[line.detail.prefilteredFirstRange(of: "selector name: ")!.upperBound...]
-        .trimmingWhitespace()
+    if let line = context.reasonText(containing: "selector name: "),
+      let marker = line.detail.firstRange(of: "selector name: ")
+    {
+      let name = line.detail[marker.upperBound...].trimmingWhitespace()
       if !name.isEmpty { return Evidence(line.path, name) }
     }
     if let thread = context.crashedThread, let x1 = thread.state?.registers.first(where: { $0.name == "x1" }),
-      let symbol = x1.symbol, symbol.hasSuffix(":") || !symbol.prefilteredContains(" ")
+      let symbol = x1.symbol, symbol.hasSuffix(":") || !symbol.contains(" ")
     {
       return Evidence("threads[\(thread.index)].threadState.x[1]", symbol)
     }

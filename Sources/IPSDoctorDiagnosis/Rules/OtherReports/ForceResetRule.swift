@@ -39,9 +39,6 @@ package struct ForceResetRule: DiagnosisRule {
           bugType: "210")),
     ])
 
-  /// `diagnose` starts with `guard context.report.kind == .panic`.
-  package static var requirement: RuleRequirement { .anyOf(.panicKind) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .panic, let headline = context.report.panic?.headline else { return nil }
     // The message is the headline's text after "panic(cpu N caller 0x…): ".

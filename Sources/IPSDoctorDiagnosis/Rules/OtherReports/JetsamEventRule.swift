@@ -70,9 +70,6 @@ package struct JetsamEventRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `JetsamAnalysis(context)` needs `report.jetsam`; a jetsam report without one is the header alone.
-  package static var requirement: RuleRequirement { .anyOf([.jetsamSummary, .jetsamKind]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let analysis = JetsamAnalysis(context) else { return headerOnly(context) }
     let processes = analysis.jetsam.processes
@@ -86,8 +83,6 @@ package struct JetsamEventRule: DiagnosisRule {
         summary += " The largest process was \(CodeSpan.markdown(largest))."
       }
     }
-    // Indexes, not the processes with their offsets: `enumerated().filter` copies every killed
-    // process (its strings retained) into the array.
     let killed = processes.indices.filter { processes[$0].reason != nil }
     if killed.isEmpty {
       summary += " No process was killed in this report."

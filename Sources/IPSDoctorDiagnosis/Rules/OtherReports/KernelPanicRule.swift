@@ -56,9 +56,6 @@ package struct KernelPanicRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
-  /// `diagnose` starts with `guard context.report.kind == .panic`.
-  package static var requirement: RuleRequirement { .anyOf(.panicKind) }
-
   /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
   /// `text.replacing(target, with: " ")` over the bytes, for text that is all ASCII without
   /// carriage returns (there every byte is one `Character`, so the left-to-right matches are the
@@ -82,8 +79,8 @@ package struct KernelPanicRule: DiagnosisRule {
   }
 
   static func panicMessage(_ headline: String) -> String {
-    var message = headline.prefilteredFirstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
-    if let range = message.prefilteredFirstRange(of: "\\n") { message = String(message[..<range.lowerBound]) }
+    var message = headline.firstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
+    if let range = message.firstRange(of: "\\n") { message = String(message[..<range.lowerBound]) }
     message = Self.asciiReplacing(Array("\" \"".utf8), in: message) ?? message.replacing("\" \"", with: " ")
     message = Self.asciiReplacing(Array("  ".utf8), in: message) ?? message.replacing("  ", with: " ")
     while message.first == "\"" || message.first == " " { message.removeFirst() }
@@ -136,7 +133,7 @@ package struct KernelPanicRule: DiagnosisRule {
       evidence.append(Evidence("panicString (Panicked task)", task))
       summary += " Panicked task: \(CodeSpan.markdown(task))."
       let names = [context.report.header.appName, context.report.processName].compactMap { $0 }
-      appPanicked = names.contains(where: { task.prefilteredContains($0) })
+      appPanicked = names.contains(where: { task.contains($0) })
     }
     if let thread = panic?.panickedThread { summary += " \(thread.trimmingWhitespace())." }
     let extensions = panic?.panicString.map(Self.backtraceExtensions) ?? []

@@ -54,9 +54,6 @@ package struct ResourceReportRule: DiagnosisRule {
           bugType: "185")),
     ])
 
-  /// `diagnose` starts with `guard context.report.kind == .resource`.
-  package static var requirement: RuleRequirement { .anyOf(.resourceKind) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .resource else { return nil }
     if ResourceException(context) != nil { return nil }
@@ -91,7 +88,7 @@ package struct ResourceReportRule: DiagnosisRule {
     var killed = false
     if let action = field("Action taken", json: ["action", "actionTaken"]) {
       evidence.append(Evidence(action.0, action.1))
-      killed = action.1.lowercased().prefilteredContains("kill")
+      killed = action.1.lowercased().contains("kill")
       summary += " Action taken: \"\(action.1)\"" + (killed ? " — the system ended the process." : ".")
     }
     for key in ["CPU", "Writes", "Wakeups", "Limit"] {

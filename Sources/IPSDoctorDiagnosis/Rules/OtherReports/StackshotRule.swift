@@ -38,9 +38,6 @@ package struct StackshotRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `diagnose` starts with `guard context.report.kind == .stackshot`.
-  package static var requirement: RuleRequirement { .anyOf(.stackshotKind) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .stackshot else { return nil }
     let stackshot = context.report.stackshot
@@ -54,7 +51,7 @@ package struct StackshotRule: DiagnosisRule {
     if let code = stackshot?.exceptionCode {
       evidence.append(Evidence("exceptionCode", code))
       summary +=
-        code.prefilteredContains("baaaaaad")
+        code.contains("baaaaaad")
         ? " Exception code `0xbaaaaaad` means someone triggered it with the buttons; it is not a hang report."
         : " Exception code \(CodeSpan.markdown(code))."
     }
@@ -64,8 +61,8 @@ package struct StackshotRule: DiagnosisRule {
     }
     if let count = stackshot?.processCount { summary += " It covers \(count) processes." }
     let lower = (reason?.1 ?? "").lowercased()
-    if lower.prefilteredContains("hang") || lower.prefilteredContains("watchdog")
-      || lower.prefilteredContains("unresponsive") || lower.prefilteredContains("slow")
+    if lower.contains("hang") || lower.contains("watchdog")
+      || lower.contains("unresponsive") || lower.contains("slow")
     {
       summary += " It was taken for a hang or a slow event: look at the frontmost process's main thread."
     }

@@ -34,9 +34,6 @@ package struct SystemWatchdogReportRule: DiagnosisRule {
         ExampleReport.ips(#"{"reason":"hang","processByPid":{}}"#, bugType: "288")),
     ])
 
-  /// `diagnose` starts with `guard context.report.kind == .watchdog`.
-  package static var requirement: RuleRequirement { .anyOf(.watchdogKind) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .watchdog else { return nil }
     var evidence: [Evidence] = [Evidence("bug_type", context.report.bugType?.rawValue ?? "409")]

@@ -60,9 +60,6 @@ package struct CPUResourceLimitRule: DiagnosisRule {
           message: "(Limit 150/sec) Observed 195/sec over 300 secs", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `ResourceException` (type prefix `EXC_RESOURCE`), else `diagnoseResourceReport`'s `kind == .resource`.
-  package static var requirement: RuleRequirement { .anyOf([.resourceException, .resourceKind]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
     guard resource.kind == .cpu else { return nil }
@@ -93,7 +90,7 @@ package struct CPUResourceLimitRule: DiagnosisRule {
     var killed = false
     if let action = field("Action taken", json: "action") {
       evidence.append(action)
-      killed = action.detail.lowercased().prefilteredContains("kill")
+      killed = action.detail.lowercased().contains("kill")
       summary +=
         killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
     }

@@ -49,10 +49,6 @@ package struct DiskWritesResourceLimitRule: DiagnosisRule {
           message: "(Limit 120 MB) Crossed High Water Mark", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `ResourceException` (type prefix `EXC_RESOURCE`), else `diagnoseResourceReport`'s
-  /// `kind == .resource`.
-  package static var requirement: RuleRequirement { .anyOf([.resourceException, .resourceKind]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context) else { return diagnoseResourceReport(context) }
     guard resource.kind == .io else { return nil }
@@ -83,7 +79,7 @@ package struct DiskWritesResourceLimitRule: DiagnosisRule {
     var killed = false
     if let action = field("Action taken", json: "action") {
       evidence.append(action)
-      killed = action.detail.lowercased().prefilteredContains("kill")
+      killed = action.detail.lowercased().contains("kill")
       summary +=
         killed ? " The system killed the process." : " Action taken: \"\(action.detail)\"; the process was not killed."
     }

@@ -64,8 +64,7 @@ struct JetsamAnalysis: Sendable {
       names.insert(String(last))
     }
     appNames = names
-    // The first limit kill (of the app, when the header names it), found in one pass without
-    // copying every process into an entry first (jetsam reports list hundreds).
+    // The first limit kill (of the app, when the header names it).
     for (index, process) in jetsam.processes.enumerated() {
       guard let reason = process.reason, Self.limitReasons.contains(reason) else { continue }
       if reason == "highwater" && Self.isSystem(process) { continue }

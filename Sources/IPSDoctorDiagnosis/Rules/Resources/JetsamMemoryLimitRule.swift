@@ -76,10 +76,6 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
           bugType: "298")),
     ])
 
-  /// `JetsamAnalysis(context)` (needs `report.jetsam`), an `EXC_RESOURCE` type with a MEMORY
-  /// subtype, or the JETSAM termination namespace.
-  package static var requirement: RuleRequirement { .anyOf([.jetsamSummary, .resourceException, .termination]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     if let analysis = JetsamAnalysis(context) {
       guard let kill = analysis.limitKill else { return nil }
@@ -115,7 +111,7 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
     // Only a stated per-process limit is definite; a JETSAM kill without a reason is likely one.
     var confidence = Confidence.definite
     if context.exceptionTypeHasPrefix("EXC_RESOURCE"),
-      let subtype = report.exception?.subtype, subtype.prefilteredContains("MEMORY")
+      let subtype = report.exception?.subtype, subtype.contains("MEMORY")
     {
       evidence.append(Evidence("exception.subtype", subtype))
       summary = "\(context.processDisplayName) exceeded its memory limit (`EXC_RESOURCE`, subtype `MEMORY`)"
@@ -125,7 +121,7 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
       }
       summary += "."
       if report.isNonFatal == true
-        || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true
+        || report.exception?.notes.contains(where: { $0.contains("NON-FATAL") }) == true
       {
         summary += " The report is marked non-fatal: the process crossed the limit's warning level and kept running."
       }
@@ -155,7 +151,7 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
     }
     let nonFatal =
       report.isNonFatal == true
-      || report.exception?.notes.contains(where: { $0.prefilteredContains("NON-FATAL") }) == true
+      || report.exception?.notes.contains(where: { $0.contains("NON-FATAL") }) == true
     return finding(confidence: confidence, summary: summary, evidence: evidence, severity: nonFatal ? .note : .error)
   }
 }

@@ -43,9 +43,6 @@ package struct JetsamSystemMemoryPressureRule: DiagnosisRule {
           namespace: "JETSAM", code: 0, indicator: "per-process-limit", mainFrames: ["Example`ImageCache.decode(_:)"])),
     ])
 
-  /// `JetsamAnalysis.terminationReason` needs the JETSAM termination namespace.
-  package static var requirement: RuleRequirement { .anyOf(.termination) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let stated = JetsamAnalysis.terminationReason(context.report.termination),
       JetsamAnalysis.systemPressureReasons.contains(stated.reason)

@@ -35,9 +35,9 @@ struct ResourceException: Sendable {
     let notes = report.exception?.notes ?? []
     let nonFatal =
       report.isNonFatal == true || report.isSimulated == true
-      || notes.contains(where: { $0.prefilteredContains("NON-FATAL") || $0.prefilteredContains("SIMULATED") })
+      || notes.contains(where: { $0.contains("NON-FATAL") || $0.contains("SIMULATED") })
     switch kind {
-    case .cpu: fatal = subtype.prefilteredContains("FATAL") && !nonFatal
+    case .cpu: fatal = subtype.contains("FATAL") && !nonFatal
     case .memory: fatal = !nonFatal
     default: fatal = !nonFatal && (report.exception?.signal?.hasPrefix("SIGKILL") ?? false)
     }

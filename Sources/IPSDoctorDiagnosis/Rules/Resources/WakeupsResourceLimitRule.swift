@@ -41,9 +41,6 @@ package struct WakeupsResourceLimitRule: DiagnosisRule {
           message: "(Limit 80%) Observed 89% over 60 secs", mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `guard let resource = ResourceException(context)`: type prefix `EXC_RESOURCE`.
-  package static var requirement: RuleRequirement { .anyOf(.resourceException) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let resource = ResourceException(context), resource.kind == .wakeups else { return nil }
     return resource.finding(

@@ -37,10 +37,6 @@ package struct SwiftArithmeticOverflowRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
-  /// `context.swiftFailures`.
-  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
-
   static let fragments = [
     "arithmetic overflow", "Arithmetic overflow", "Division by zero", "Division results in an overflow",
     "Not enough bits to represent", "Negative value is not representable",

@@ -38,9 +38,6 @@ package struct SwiftExclusivityViolationRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// Reason text (`reasonText(containing:)`), or `swift_beginAccess` on an abort or a trap.
-  package static var requirement: RuleRequirement { .anyOf([.reasonText, .abort, .trap]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let text = context.reasonText(containing: "Simultaneous accesses to")
     let frame = context.crashedThreadTop(8, contains: "swift_beginAccess")
@@ -49,8 +46,8 @@ package struct SwiftExclusivityViolationRule: DiagnosisRule {
     var summary = "Swift's exclusivity check stopped the app"
     if let text {
       summary += ": \"\(TextScan.clip(text.detail))\" (\(text.path))."
-    } else {
-      summary += ": `swift_beginAccess` aborted on the crashed thread (\(frame!.evidence.path))."
+    } else if let frame {
+      summary += ": `swift_beginAccess` aborted on the crashed thread (\(frame.evidence.path))."
     }
     if let previous = context.reasonText(containing: "Previous access") {
       summary += " \(previous.detail.trimmingWhitespace())"

@@ -34,9 +34,6 @@ package struct SwiftFatalErrorRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` takes its failure from `SwiftFailure.all(in:)`, which is `context.swiftFailures`.
-  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
-
   /// Messages that other rules explain better: the Swift runtime rules here, and the Swift
   /// concurrency and framework fatal errors of the concurrency rules. Built once: as a computed
   /// property the four arrays would be joined again for every failure tested.
@@ -51,10 +48,9 @@ package struct SwiftFatalErrorRule: DiagnosisRule {
     ]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // The first candidate, without filtering (and copying) the ones after it.
     let candidate = SwiftFailure.all(in: context).first { failure in
       failure.kind != .runtimeMessage
-        && !Self.specificFragments.contains { failure.message.prefilteredContains($0) }
+        && !Self.specificFragments.contains { failure.message.contains($0) }
     }
     guard let failure = candidate else { return nil }
     var evidence = [failure.evidence]

@@ -44,17 +44,19 @@ package struct SwiftForceCastFailedRule: DiagnosisRule {
     var evidence = [text, frame?.evidence].compactMap { $0 }
     var summary: String
     if let text, let from = TextScan.between(text.detail, "of type '", "'"),
-      let toRange = text.detail.prefilteredFirstRange(of: "' to '")
-        ?? text.detail.prefilteredFirstRange(of: ") to '")
+      let toRange = text.detail.firstRange(of: "' to '")
+        ?? text.detail.firstRange(of: ") to '")
     {
       let to = text.detail[toRange.upperBound...].prefix { $0 != "'" }
       summary =
         "A force cast (`as!`) to \(CodeSpan.markdown(to)) failed: the value was a \(CodeSpan.markdown(from)) (\(text.path))."
     } else if let text {
       summary = "A force cast (`as!`) failed: \"\(TextScan.clip(text.detail))\" (\(text.path))."
-    } else {
+    } else if let frame {
       summary =
-        "A force cast (`as!`) failed: `swift_dynamicCastFailure` is on the crashed thread (\(frame!.evidence.path)); the report does not record the types."
+        "A force cast (`as!`) failed: `swift_dynamicCastFailure` is on the crashed thread (\(frame.evidence.path)); the report does not record the types."
+    } else {
+      return nil
     }
     if let backtrace = context.crashedBacktrace,
       let app = context.appFrameEvidence(in: backtrace, from: frame?.index ?? 0)

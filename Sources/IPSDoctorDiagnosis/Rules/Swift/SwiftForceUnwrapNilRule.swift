@@ -40,10 +40,6 @@ package struct SwiftForceUnwrapNilRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
-  /// `context.swiftFailures`.
-  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
-
   static let fragments = [
     "Unexpectedly found nil while implicitly unwrapping an Optional value",
     "Unexpectedly found nil while unwrapping an Optional value",
@@ -52,7 +48,7 @@ package struct SwiftForceUnwrapNilRule: DiagnosisRule {
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let (failure, _) = SwiftFailure.find(in: context, containing: Self.fragments) else { return nil }
-    let implicit = failure.message.prefilteredContains("implicitly")
+    let implicit = failure.message.contains("implicitly")
     var evidence = [failure.evidence]
     var summary =
       implicit

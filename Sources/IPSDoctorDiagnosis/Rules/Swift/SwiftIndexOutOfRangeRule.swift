@@ -39,10 +39,6 @@ package struct SwiftIndexOutOfRangeRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard SwiftFailure.find(in:containing:)`, which searches
-  /// `context.swiftFailures`.
-  package static var requirement: RuleRequirement { .anyOf(.swiftFailure) }
-
   static let fragments = [
     "Index out of range", "index out of range", "Range out of bounds", "Array index is out of range",
     "Index out of bounds", "index is out of bounds", "Can't remove last element from an empty collection",

@@ -38,9 +38,6 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `diagnose` starts with `guard context.isTrap`.
-  package static var requirement: RuleRequirement { .anyOf(.trap) }
-
   /// Signatures of traps that other rules own.
   static let otherTrapFrames = [
     "_dispatch_assert_queue_fail", "dispatch_assert_queue", "__Multithreading_Violation",
@@ -48,8 +45,7 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     "_swift_task_checkIsolated", "swift_task_checkIsolated", "objc_exception", "_crashOnException",
   ]
 
-  /// The standard library's functions that end `fatalError`, `precondition` and its own checks
-  /// (built once: as a literal in `diagnose` the array would be allocated on every call).
+  /// The standard library's functions that end `fatalError`, `precondition` and its own checks.
   static let assertionFunctions = ["_assertionFailure", "_fatalErrorMessage", "fatalError", "_preconditionFailure"]
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
@@ -58,65 +54,44 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     // A message anywhere means a more specific rule (or none) applies.
     if !SwiftFailure.all(in: context).isEmpty { return nil }
     if !context.informativeApplicationSpecificLines.isEmpty { return nil }
-    // In place: `LanguageException.find(in:)` is `context.languageException`, and comparing its copy
-    // with `nil` retains and releases it.
     if context.exceptionMessage != nil || context.languageException != nil { return nil }
-    // `SwiftIsolationTrap.evidence(in:) != nil`: it is non-`nil` exactly when the dispatch
-    // assertion's frame is found, so only the frame is looked for, without describing frames.
+    // The dispatch assertion's frame: swift-isolation-check-failed.
     if context.firstFrameIndex(in: backtrace, containing: SwiftIsolationTrap.dispatchAssert) != nil { return nil }
-    for fragment in Self.otherTrapFrames {
-      // Bytes absent from the first six frames mean no match there (the fragments are ASCII
-      // without `K`, `;` or `` ` ``, the only ASCII characters other characters are canonically
-      // equivalent to): one search of the first six symbols instead of one per frame, stopping
-      // where the seventh starts rather than searching the whole backtrace.
-      if case .absent? = backtrace.symbolText?.firstFrame(containing: fragment, before: 6) { continue }
-      for frame in backtrace.frames.prefix(6) {
-        if let symbol = frame.symbol, symbol.prefilteredContains(fragment) { return nil }
-      }
+    for frame in backtrace.frames.prefix(6) {
+      if let symbol = frame.symbol, Self.otherTrapFrames.contains(where: { symbol.contains($0) }) { return nil }
     }
     // An assertion message in a frame symbol (libc++ hardening: "vector:1393: assertion … failed").
     for frame in backtrace.frames.prefix(3) {
-      if let symbol = frame.symbol, symbol.prefilteredContains("assertion ") || symbol.prefilteredContains(" failed: ")
-      {
+      if let symbol = frame.symbol, symbol.contains("assertion ") || symbol.contains(" failed: ") {
         return nil
       }
     }
 
-    // The summary is written piece by piece into one buffer, reserved once the rule is sure to
-    // fire, so that its text is not allocated again for most pieces (as interpolations, each a
-    // string of its own, and growth from a literal would).
-    var summary = String()
+    var summary: String
     let topEvidence: Evidence
     if let name = context.symbol(top)?.display, (top.imageName ?? "").hasPrefix("libswift") {
       // The standard library's assertion machinery, called by the app.
       // Also "closure #1 in closure #1 in _assertionFailure(…)", the inlined message printer.
-      guard Self.assertionFunctions.contains(where: { name.prefilteredContains($0) }) else { return nil }
-      // The evidence is made once the rule is sure to fire: describing a frame is most of a finding.
+      guard Self.assertionFunctions.contains(where: { name.contains($0) }) else { return nil }
       topEvidence = context.frameEvidence(backtrace, 0)
-      summary.reserveCapacity(1024)
-      summary += "The Swift standard library stopped the app in `"
-      summary += name
-      summary += "` ("
-      summary += topEvidence.path
-      summary += ") with "
-      summary += context.exceptionDisplay
-      summary += ", but the report records no message. `"
-      summary += name
-      summary +=
-        "` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+      summary = """
+        The Swift standard library stopped the app in `\(name)` (\(topEvidence.path)) with \
+        \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, \
+        `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed \
+        cast) end.
+        """
     } else if context.symbol(top) == nil, (top.imageName ?? "").hasPrefix("libswiftCore"),
       backtrace.frames.count > 1, context.isAppFrame(backtrace.frames[1])
     {
       // Unsymbolicated, the standard library's frame called straight from the app is still one
       // of its checks: the library traps only in its assertion machinery.
       topEvidence = context.frameEvidence(backtrace, 0)
-      summary.reserveCapacity(1024)
-      summary += "The app stopped on a trap ("
-      summary += context.exceptionDisplay
-      summary += ") inside the Swift standard library at "
-      DiagnosisContext.appendQuote(topEvidence, to: &summary)
-      summary +=
-        ", called from the app, and the report records no message: a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError`."
+      summary = """
+        The app stopped on a trap (\(context.exceptionDisplay)) inside the Swift standard library at \
+        \(DiagnosisContext.quote(topEvidence)), called from the app, and the report records no message: a \
+        failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed \
+        `as!`, `try!`, a `precondition` or `fatalError`.
+        """
     } else if context.isAppFrame(top) {
       if let name = context.symbol(top)?.display {
         // Objective-C, C and C++ code trap too (__builtin_trap); only Swift-looking names here.
@@ -127,13 +102,12 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
         return nil
       }
       topEvidence = context.frameEvidence(backtrace, 0)
-      summary.reserveCapacity(1024)
-      summary += "The app stopped on a trap instruction ("
-      summary += context.exceptionDisplay
-      summary += ") in its own code at "
-      DiagnosisContext.appendQuote(topEvidence, to: &summary)
-      summary +=
-        ", and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+      summary = """
+        The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \
+        \(DiagnosisContext.quote(topEvidence)), and the report records no message. In Swift this is a failed \
+        runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, \
+        `try!`, a `precondition` or `fatalError` — whose message an optimised build drops.
+        """
     } else {
       return nil
     }
@@ -143,9 +117,7 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     // not described again).
     if let index = context.firstAppFrameIndex(in: backtrace.frames, from: 0), index != 0 {
       let app = context.appFrameEvidence(in: backtrace, at: index)
-      summary += " The app frame that called it is "
-      DiagnosisContext.appendQuote(app, to: &summary)
-      summary += "."
+      summary += " The app frame that called it is \(DiagnosisContext.quote(app))."
       evidence.append(app)
     }
     if context.hasUnsymbolicatedAppFrames {
@@ -156,9 +128,7 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
         " Look at that line for `!`, `as!`, subscripts, integer arithmetic, `try!`, `precondition` and `fatalError`."
     }
     if let thread = context.crashedThreadDisplay {
-      summary += " It happened on "
-      summary += thread
-      summary += "."
+      summary += " It happened on \(thread)."
     }
     // Symbolicated (by the report or by --dsym), the line is already there to read.
     return finding(
@@ -182,9 +152,9 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
   }
 
   static func looksLikeSwift(_ name: String) -> Bool {
-    if name.hasPrefix("-[") || name.hasPrefix("+[") || name.prefilteredContains("::") { return false }
+    if name.hasPrefix("-[") || name.hasPrefix("+[") || name.contains("::") { return false }
     if SwiftDemangler.isMangled(name) { return true }
-    return name.prefilteredContains("closure #") || name.prefilteredContains(".") || name.prefilteredContains("(_:")
+    return name.contains("closure #") || name.contains(".") || name.contains("(_:")
   }
 
   private static let examples: [RuleExample] = {

@@ -45,8 +45,8 @@ package struct SwiftUnownedDeallocatedRule: DiagnosisRule {
     var summary = "An `unowned` reference was read after its object was deallocated"
     if let text {
       summary += ": \"\(TextScan.clip(text.detail))\" (\(text.path))."
-    } else {
-      summary += ": `swift_abortRetainUnowned` is on the crashed thread (\(frame!.evidence.path))."
+    } else if let frame {
+      summary += ": `swift_abortRetainUnowned` is on the crashed thread (\(frame.evidence.path))."
     }
     if let backtrace = context.crashedBacktrace,
       let app = context.appFrameEvidence(in: backtrace, from: frame?.index ?? 0)

@@ -9,14 +9,14 @@ package struct AbortCalledRule: DiagnosisRule {
     "abort", "__assert_rtn", "__abort_message", "abort_with_payload", "abort_with_reason",
     "__pthread_kill", "pthread_kill", "raise", "__abort_with_payload", "abort_message",
   ]
-  /// Each of `abortFrames` followed by a space, built once rather than for every frame.
+  /// Each of `abortFrames` followed by a space.
   static let abortFramePrefixes = abortFrames.map { $0 + " " }
   /// The first bytes of `abortFrames`. A symbol equal to one or starting with one begins with
   /// its ASCII first character (no other character is canonically equivalent to `a`, `_`, `p`
   /// or `r`), so one byte rules out most frames before the string comparisons.
   static let abortFrameInitials: [UInt8] = {
     var initials: [UInt8] = []
-    for frame in abortFrames where !initials.contains(frame.utf8.first!) { initials.append(frame.utf8.first!) }
+    for first in abortFrames.compactMap(\.utf8.first) where !initials.contains(first) { initials.append(first) }
     return initials
   }()
   static let throwFramesAndFatalError = throwFrames + ["swift::fatalError"]
@@ -160,48 +160,43 @@ package struct AbortCalledRule: DiagnosisRule {
           mainFrames: ["dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal"])),
     ])
 
-  /// `diagnose` starts with `guard isAbort`: the abort signal or type, or a termination (namespace SIGNAL, code 6).
-  package static var requirement: RuleRequirement { .anyOf([.abort, .termination]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report
     let signal = report.exception?.signal ?? ""
     let isAbort =
-      signal.hasPrefix("SIGABRT") || report.exception?.type?.prefilteredContains("SIGABRT") == true
+      signal.hasPrefix("SIGABRT") || report.exception?.type?.contains("SIGABRT") == true
       || (report.termination?.namespace == "SIGNAL" && report.termination?.code == 6)
     guard isAbort else { return nil }
     if let namespace = report.termination?.namespace, namespace != "SIGNAL" { return nil }
-    // `case .some`: `!= nil` compared two optional exception reasons, copying and destroying both.
-    if case .some = report.exceptionReason { return nil }
+    if report.exceptionReason != nil { return nil }
     if context.lastExceptionBacktrace != nil { return nil }
-    if report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
+    if report.exception?.subtype?.contains("LAUNCH_HANG") == true { return nil }
     let lines = context.reasonTexts
-    if lines.contains(where: { line in Self.excluded.contains(where: { line.prefilteredContains($0) }) }) { return nil }
-    // A marker absent from the crashed thread's symbol bytes is in no symbol's characters either:
-    // one byte search spares the frame-by-frame scans below on most reports.
+    if lines.contains(where: { line in Self.excluded.contains(where: { line.contains($0) }) }) { return nil }
+    // A marker absent from the crashed thread's symbol bytes is in no symbol's characters either.
     let crashedText = context.crashedBacktrace?.symbolText
     func mayContain(_ markers: [String]) -> Bool {
       guard let crashedText else { return true }
       return markers.contains { crashedText.contains($0) != false }
     }
     if mayContain(["objc_exception_throw"]),
-      context.crashedThread?.frames.contains(where: { $0.symbol?.prefilteredContains("objc_exception_throw") == true })
+      context.crashedThread?.frames.contains(where: { $0.symbol?.contains("objc_exception_throw") == true })
         == true
     {
       return nil
     }
     let cAssert = lines.first(where: {
-      $0.hasPrefix("Assertion failed: (") || $0.prefilteredContains(", function ") && $0.prefilteredContains(", line ")
+      $0.hasPrefix("Assertion failed: (") || $0.contains(", function ") && $0.contains(", line ")
     })
     // A C++ terminate or a Swift runtime error also ends in abort(): the specific rule explains
     // it, and this finding only records the mechanism, at the lowest confidence.
     var specificCause = lines.first(where: { line in
-      line != cAssert && Self.runtimeMessages.contains(where: { line.prefilteredContains($0) })
+      line != cAssert && Self.runtimeMessages.contains(where: { line.contains($0) })
     })
     if specificCause == nil, let thread = context.crashedThread,
       mayContain(Self.throwFramesAndFatalError),
       let frame = thread.frames.first(where: { frame in
-        Self.throwFrames.contains(where: { frame.symbol?.prefilteredContains($0) == true })
+        Self.throwFrames.contains(where: { frame.symbol?.contains($0) == true })
           || frame.symbol?.hasPrefix("swift::fatalError") == true
       })
     {

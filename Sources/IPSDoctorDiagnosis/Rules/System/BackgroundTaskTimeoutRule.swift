@@ -52,9 +52,6 @@ package struct BackgroundTaskTimeoutRule: DiagnosisRule {
     references: ["https://developer.apple.com/documentation/xcode/sigkill"],
     examples: examples)
 
-  /// Fires only on its termination codes (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes), let kind = Self.kinds[match.code]
     else { return nil }

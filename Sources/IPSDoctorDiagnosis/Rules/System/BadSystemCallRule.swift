@@ -35,13 +35,10 @@ package struct BadSystemCallRule: DiagnosisRule {
         SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
     ])
 
-  /// `guard isSIGSYS`: the exception's signal or type (an exception), or a termination (namespace SIGNAL, code 12).
-  package static var requirement: RuleRequirement { .anyOf([.exception, .termination]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let signal = context.report.exception?.signal ?? ""
     let isSIGSYS =
-      signal.hasPrefix("SIGSYS") || context.report.exception?.type?.prefilteredContains("SIGSYS") == true
+      signal.hasPrefix("SIGSYS") || context.report.exception?.type?.contains("SIGSYS") == true
       || (context.report.termination?.namespace == "SIGNAL" && context.report.termination?.code == 12)
     guard isSIGSYS else { return nil }
     var evidence = [Evidence(signal.isEmpty ? "termination.code" : "exception.signal", signal.isEmpty ? "12" : signal)]

@@ -36,9 +36,6 @@ package struct DiskSpaceReclaimRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xc00010ff, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xbaddd15c)
 

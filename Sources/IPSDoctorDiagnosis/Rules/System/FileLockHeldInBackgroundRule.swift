@@ -48,9 +48,6 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     var evidence = [match.evidence]
@@ -73,7 +70,7 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
         summary +=
           " The locked file" + (files.count > 1 ? "s were " : " was ")
           + files.prefix(3).map { "\(CodeSpan.markdown($0))" }.joined(separator: ", ") + "."
-        if files.contains(where: { $0.prefilteredContains("/Shared/AppGroup/") }) {
+        if files.contains(where: { $0.contains("/Shared/AppGroup/") }) {
           summary += " It is in an App Group container, shared with the app's extensions."
         }
         if !evidence.contains(locked) { evidence.append(locked) }

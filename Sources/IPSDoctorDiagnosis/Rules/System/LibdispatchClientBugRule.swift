@@ -135,22 +135,18 @@ package struct LibdispatchClientBugRule: DiagnosisRule {
           mainFrames: ["Example`Parser.parse()", "Example`main"])),
     ])
 
-  /// `guard context.terminationText(containing:)`, which searches termination and reason texts.
-  package static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let found = context.terminationText(containing: "BUG IN CLIENT OF LIBDISPATCH") else { return nil }
     let message = found.detail.textFollowing(Self.marker) ?? found.detail
-    if message.prefilteredContains("Block was expected to execute on queue"), SwiftIsolationTrap.isPresent(in: context)
-    {
+    if message.contains("Block was expected to execute on queue"), SwiftIsolationTrap.isPresent(in: context) {
       return nil
     }
     var evidence = [found]
     var summary = "libdispatch stopped \(context.processDisplayName) on API misuse: \"\(message)\""
-    let misuse = Self.misuses.first(where: { message.prefilteredContains($0.fragment) })
+    let misuse = Self.misuses.first(where: { message.contains($0.fragment) })
     if let misuse { summary += " — " + misuse.meaning }
     summary += "."
-    if message.prefilteredContains("Block was expected to execute on queue"),
+    if message.contains("Block was expected to execute on queue"),
       let queue = message.textFollowing("queue [", upTo: ["]", " "])
     {
       summary += " The required queue is \(CodeSpan.markdown(queue))."

@@ -48,9 +48,6 @@ package struct MainThreadDeadlockRule: DiagnosisRule {
           ])),
     ])
 
-  /// The statement is in the reason text.
-  package static var requirement: RuleRequirement { .anyOf(.reasonText) }
-
   /// Functions a blocked thread waits in, nearest the kernel first.
   static let waits = [
     "pthread_mutex_lock", "-[NSLock lock]", "-[NSRecursiveLock lock]", "-[NSCondition", "os_unfair_lock_lock",

@@ -49,9 +49,6 @@ package struct SecurityViolationRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xc00010ff, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0x2bad45ec)
 

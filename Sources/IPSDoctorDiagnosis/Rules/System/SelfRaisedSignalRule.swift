@@ -58,9 +58,6 @@ package struct SelfRaisedSignalRule: DiagnosisRule {
           ])),
     ])
 
-  /// `guard let signal = context.report.exception?.signal`.
-  package static var requirement: RuleRequirement { .anyOf(.signal) }
-
   /// The kernel call and the functions that send a signal, as they appear on top of the thread.
   static let signalSenders = ["__pthread_kill", "pthread_kill", "raise", "kill", "__kill", "tgkill"]
 

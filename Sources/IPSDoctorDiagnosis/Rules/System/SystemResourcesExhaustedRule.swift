@@ -36,9 +36,6 @@ package struct SystemResourcesExhaustedRule: DiagnosisRule {
           namespace: "SPRINGBOARD", code: 0xbaddd15c, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xd00d2bad)
 

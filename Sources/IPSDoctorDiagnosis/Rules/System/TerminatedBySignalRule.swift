@@ -69,15 +69,12 @@ package struct TerminatedBySignalRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// `diagnose` starts with `guard let signal = context.report.exception?.signal`.
-  package static var requirement: RuleRequirement { .anyOf(.signal) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let signal = context.report.exception?.signal, Self.mayStartWithName(signal),
       let name = Self.signals.keys.first(where: { signal.hasPrefix($0) }), let meaning = Self.signals[name]
     else { return nil }
     if name == "SIGQUIT", context.processIsAppExtension { return nil }
-    if context.report.exception?.subtype?.prefilteredContains("LAUNCH_HANG") == true { return nil }
+    if context.report.exception?.subtype?.contains("LAUNCH_HANG") == true { return nil }
     var evidence = [Evidence("exception.signal", signal)]
     var summary = "\(context.processDisplayName) did not crash: it received \(meaning)."
     if let termination = context.report.termination, let sender = termination.byProc {

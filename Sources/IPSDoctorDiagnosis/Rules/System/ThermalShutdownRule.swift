@@ -47,9 +47,6 @@ package struct ThermalShutdownRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xc00010ff)
 

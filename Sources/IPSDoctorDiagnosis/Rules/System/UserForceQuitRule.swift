@@ -36,9 +36,6 @@ package struct UserForceQuitRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.blockedMainThread)),
     ])
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xdeadfa11)
 

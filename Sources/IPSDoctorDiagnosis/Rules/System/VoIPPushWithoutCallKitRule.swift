@@ -52,17 +52,11 @@ package struct VoIPPushWithoutCallKitRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// PushKit's text (`terminationText(containing:)`: termination and reason texts), else its termination code.
-  package static var requirement: RuleRequirement { .terminationCode(codes, or: [.terminationText, .reasonText]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     var evidence: [Evidence] = []
     var summary: String
-    // Both texts contain "never posted an incoming call", which most reports lack: one search
-    // rules them out before the two below.
-    if context.terminationText(containing: "never posted an incoming call") != nil,
-      let text = context.terminationText(containing: Self.reason)
-        ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
+    if let text = context.terminationText(containing: Self.reason)
+      ?? context.reasonText(containing: "Killing app because it never posted an incoming call")
     {
       evidence.append(text)
       summary = "PushKit killed \(context.processDisplayName): \"\(DiagnosisContext.explanation(text.detail))\"."
@@ -74,12 +68,12 @@ package struct VoIPPushWithoutCallKitRule: DiagnosisRule {
       return nil
     }
     if let bridge = context.firstFrameInAnyThread(containing: ["closure #1 in", "pushRegistry"]),
-      bridge.detail.prefilteredContains("pushRegistry")
+      bridge.detail.contains("pushRegistry")
     {
       evidence.append(bridge)
       summary += " The delegate method \(CodeSpan.markdown(bridge.detail)) (\(bridge.path)) is on the stack"
       summary +=
-        bridge.detail.prefilteredContains("@objc closure")
+        bridge.detail.contains("@objc closure")
         ? "; it is the compiler's bridge for an `async` implementation, which reports the call too late." : "."
     }
     return finding(confidence: .definite, summary: summary, evidence: evidence)

@@ -35,9 +35,6 @@ package struct VoIPResumeTooFrequentRule: DiagnosisRule {
           namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   /// Inline (see `TerminationCodes`).
   static let codes = TerminationCodes(0xbad22222)
 

@@ -51,9 +51,6 @@ package struct WatchOSBackgroundBudgetRule: DiagnosisRule {
           namespace: "RUNNINGBOARD", code: 0x2182bad2, mainFrames: SystemExampleReport.idleMainThread)),
     ])
 
-  /// Fires only on its termination codes (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes), let what = Self.kinds[match.code]
     else { return nil }

@@ -52,12 +52,8 @@ package struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// `guard context.terminationText(containing: "permitted")`: termination and reason texts.
-  package static var requirement: RuleRequirement { .anyOf([.terminationText, .reasonText]) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    // Both markers contain "permitted", which most reports lack: one search rules them out.
-    guard context.terminationText(containing: "permitted") != nil,
+    guard
       let text = context.terminationText(containing: Self.signature)
         ?? context.terminationText(containing: "permittedBackgroundDuration")
     else { return nil }
@@ -73,7 +69,7 @@ package struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     }
     if let name = text.detail.textFollowing(" name: ", upTo: ["\n", ")"]).map(Self.assertionName) {
       summary += " The assertion that was still held is named \"\(name)\"."
-      if name.prefilteredContains("beginBackgroundTask") {
+      if name.contains("beginBackgroundTask") {
         summary +=
           " It was taken by `beginBackgroundTask(withName:expirationHandler:)`, so a matching `endBackgroundTask(_:)` was not called in time."
       }
@@ -86,8 +82,8 @@ package struct WatchdogBackgroundAssertionRule: DiagnosisRule {
 
   /// "Called by UIKitCore, from -[UIApplication …] process: <…>" → up to " process:".
   static func assertionName(_ text: String) -> String {
-    if let range = text.prefilteredFirstRange(of: " process:") { return String(text[..<range.lowerBound]) }
-    if let range = text.prefilteredFirstRange(of: " permittedBackgroundDuration") {
+    if let range = text.firstRange(of: " process:") { return String(text[..<range.lowerBound]) }
+    if let range = text.firstRange(of: " permittedBackgroundDuration") {
       return String(text[..<range.lowerBound])
     }
     return text

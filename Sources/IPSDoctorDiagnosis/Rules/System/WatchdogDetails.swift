@@ -23,7 +23,7 @@ struct WatchdogDetails: Sendable, Equatable {
   /// "Failed to terminate gracefully after 5.0s"
   var failedToTerminate: Bool
 
-  /// The terminators of the `WatchdogEvent:` and visibility values, built once.
+  /// The terminators of the `WatchdogEvent:` and visibility values.
   private static let separators: Set<Character> = [" ", "|", "\n", ">", ",", "\""]
 
   init(text: String) {
@@ -32,7 +32,7 @@ struct WatchdogDetails: Sendable, Equatable {
     // and forwards through the description; other text takes that walk.
     let ascii = ASCIIText(text)
     event = text.textFollowing("WatchdogEvent:", upTo: separators)
-    if event == nil, let range = text.prefilteredFirstRange(of: " watchdog transgression") {
+    if event == nil, let range = text.firstRange(of: " watchdog transgression") {
       if let ascii {
         event = ascii.wordBefore(range.lowerBound)
       } else {
@@ -42,7 +42,7 @@ struct WatchdogDetails: Sendable, Equatable {
       }
     }
     failedToTerminate =
-      ascii?.contains("Failed to terminate gracefully") ?? text.prefilteredContains("Failed to terminate gracefully")
+      ascii?.contains("Failed to terminate gracefully") ?? text.contains("Failed to terminate gracefully")
     if event == nil, failedToTerminate { event = "process-exit" }
     if let ascii {
       wallClockAllowance = ascii.number(following: "real (wall clock) time allowance of ")
@@ -54,7 +54,7 @@ struct WatchdogDetails: Sendable, Equatable {
     visibility =
       text.textFollowing("WatchdogVisibility:", upTo: separators)
       ?? text.textFollowing("ProcessVisibility:", upTo: separators)
-    stuck = ascii?.contains(" is stuck") ?? text.prefilteredContains(" is stuck")
+    stuck = ascii?.contains(" is stuck") ?? text.contains(" is stuck")
     (totalCPUSeconds, totalCPUPercent) = Self.cpu(in: text, ascii: ascii, marker: "Elapsed total CPU time (seconds): ")
     (appCPUSeconds, appCPUPercent) = Self.cpu(
       in: text, ascii: ascii, marker: "Elapsed application CPU time (seconds): ")
@@ -62,7 +62,7 @@ struct WatchdogDetails: Sendable, Equatable {
 
   /// "0.367, 1% CPU" → ("0.367", "1")
   static func cpu(in text: String, ascii: ASCIIText? = nil, marker: String) -> (String?, String?) {
-    guard let range = text.prefilteredFirstRange(of: marker) else { return (nil, nil) }
+    guard let range = text.firstRange(of: marker) else { return (nil, nil) }
     if let ascii { return ascii.cpu(from: range.upperBound) }
     let line = text[range.upperBound...].prefix(while: { $0 != "\n" && $0 != "\"" && $0 != "|" })
     let seconds = line.prefix(while: { $0.isNumber || $0 == "." })
@@ -117,8 +117,6 @@ extension WatchdogDetails {
     let bytes: [UInt8]
 
     init?(_ text: String) {
-      // Copied and tested at once, not the view copied byte by byte and each byte tested in a
-      // closure.
       let bytes = text.withBorrowedUTF8 { utf8 -> [UInt8]? in
         guard ByteSearch.isASCII(utf8), ByteSearch.firstIndex(of: UInt8(ascii: "\r"), in: utf8, from: 0) == nil else {
           return nil
@@ -130,7 +128,7 @@ extension WatchdogDetails {
       self.bytes = bytes
     }
 
-    /// `text.prefilteredContains(marker)` for an ASCII `marker` without line breaks (where the
+    /// `text.contains(marker)` for an ASCII `marker` without line breaks (where the
     /// bytes decide it), searched from the marker's rarest byte: markers such as " is stuck"
     /// start with a byte the text is full of.
     func contains(_ marker: String) -> Bool {
@@ -143,7 +141,7 @@ extension WatchdogDetails {
     /// `marker`, or `nil` when there are none (an ASCII `Character` is a number exactly when it
     /// is a digit).
     func number(following marker: String) -> String? {
-      guard let range = text.prefilteredFirstRange(of: marker) else { return nil }
+      guard let range = text.firstRange(of: marker) else { return nil }
       let lower = offset(range.upperBound)
       var upper = lower
       while upper < bytes.count && Self.isDigitOrDot(bytes[upper]) { upper += 1 }

@@ -55,13 +55,10 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
     ],
     examples: examples)
 
-  /// Fires only on its termination code (the first guard of `diagnose`).
-  package static var requirement: RuleRequirement { .terminationCode(codes) }
-
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard let match = context.terminationCode(in: Self.codes) else { return nil }
     let text = context.terminationDescription
-    if text.prefilteredContains("has active assertions beyond permitted time") { return nil }
+    if text.contains("has active assertions beyond permitted time") { return nil }
     let details = WatchdogDetails(text: text)
 
     var evidence = [match.evidence]

@@ -45,13 +45,21 @@ package struct SymbolName: Sendable, Equatable {
   package var forms: [String] { [raw] + [full, simplified].compactMap { $0 } }
 }
 
+/// Mangled Swift symbols to the forms a person reads, through the runtime's `swift_demangle`.
+///
+/// A worked example: `$s7Example6ParserC3runyyF` is mangled (``isMangled(_:)``: `$s` first),
+/// within the size ``refusal(_:)`` accepts, and ``demangle(_:)`` gives
+/// `Example.Parser.run() -> ()`, which ``simplify(_:)`` turns into `Parser.run()`, the form
+/// Xcode writes in on-device reports. Invariants: a symbol ``isMangled(_:)`` rejects is never
+/// handed to the runtime, and neither is one ``refusal(_:)`` refuses as too large to demangle;
+/// ``mayBeMangled(first:second:)`` holds for every symbol ``isMangled(_:)`` accepts.
 package enum SwiftDemangler {
   /// Whether a symbol whose first two UTF-8 bytes are `first` and `second` (a NUL where the symbol
   /// is shorter) may be mangled: true for every symbol ``isMangled(_:)`` accepts (`$s`, `$S`,
   /// `$e`, `_$` or `_T` first) and for few others, for callers that have the bytes at hand and need
   /// not make a string of the rest.
-  @inline(__always)
-  static func mayBeMangled(first: UInt8, second: UInt8) -> Bool {
+  @inlinable
+  package static func mayBeMangled(first: UInt8, second: UInt8) -> Bool {
     first == UInt8(ascii: "$")
       ? second == UInt8(ascii: "s") || second == UInt8(ascii: "S") || second == UInt8(ascii: "e")
       : first == UInt8(ascii: "_") && (second == UInt8(ascii: "$") || second == UInt8(ascii: "T"))
@@ -91,7 +99,7 @@ package enum SwiftDemangler {
 
   /// The output a mangled byte may print on its own, at most: an operator's words ("partial apply
   /// forwarder for ") or a standard type's name ("Swift.Array"), about two bytes an operator.
-  static let bytesPerMangledByte = 16
+  package static let bytesPerMangledByte = 16
 
   /// Why ``demangle(_:)`` left a mangled symbol as it is: it is too long to hand to the runtime,
   /// its substitutions could expand it past ``maxEstimatedBytes``, or its demangled form is
@@ -124,7 +132,7 @@ package enum SwiftDemangler {
   /// its repeat count. A digit run outside a group starts an identifier whose bytes are charged
   /// like any other but whose digits are not read as lengths; `A` inside one still starts a group,
   /// so text that only looks like an identifier cannot hide references.
-  static func demangledSizeBound(_ symbol: String, limit: Int) -> Int? {
+  package static func demangledSizeBound(_ symbol: String, limit: Int) -> Int? {
     let bytes = Array(symbol.utf8)
     let perByte = bytesPerMangledByte
     let maxCount = 1 << 20
@@ -238,7 +246,7 @@ package enum SwiftDemangler {
 
   /// Drops module qualifiers and turns argument lists into labels: `M.T.f(_: A, x: B) async -> C`
   /// → `T.f(_:x:)`.
-  static func simplifyEntity(_ text: String) -> String {
+  package static func simplifyEntity(_ text: String) -> String {
     // In ASCII text without carriage returns every byte is one `Character`, so the bytes give the
     // answer walking `Character`s gives; other text takes that walk.
     let bytes = Array(text.utf8)
@@ -249,7 +257,7 @@ package enum SwiftDemangler {
   }
 
   /// `simplifyEntity` over `Character`s, the reference answer.
-  static func characterSimplifyEntity(_ text: String) -> String {
+  package static func characterSimplifyEntity(_ text: String) -> String {
     var result = ""
     var index = text.startIndex
     while index < text.endIndex {
@@ -305,7 +313,7 @@ package enum SwiftDemangler {
     return dropModules(result)
   }
 
-  static func dropType(_ text: Substring) -> Substring {
+  package static func dropType(_ text: Substring) -> Substring {
     var depth = 0
     var index = text.startIndex
     while index < text.endIndex {
@@ -322,7 +330,7 @@ package enum SwiftDemangler {
   }
 
   /// "_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse" → "_:didReceive:".
-  static func labels(of arguments: Substring) -> String {
+  package static func labels(of arguments: Substring) -> String {
     // Over the bytes when every byte is one `Character`, as in `simplifyEntity`.
     let bytes = Array(arguments.utf8)
     guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
@@ -332,7 +340,7 @@ package enum SwiftDemangler {
   }
 
   /// `labels(of:)` over `Character`s, the reference answer.
-  static func characterLabels(of arguments: Substring) -> String {
+  package static func characterLabels(of arguments: Substring) -> String {
     guard !arguments.isEmpty else { return "" }
     var labels = ""
     var depth = 0
@@ -360,7 +368,7 @@ package enum SwiftDemangler {
   }
 
   /// Removes module prefixes from dotted names: keeps the last two components of `A.B.c`.
-  static func dropModules(_ text: String) -> String {
+  package static func dropModules(_ text: String) -> String {
     // Split into words separated by spaces; in each word keep at most Type.member.
     var output = ""
     var word = ""
@@ -397,7 +405,7 @@ package enum SwiftDemangler {
 /// characters `isLetter` and `isNumber` accept). Each function mirrors the `Character`-wise one of
 /// the same name, step by step.
 private enum ASCIIName {
-  static func simplifyEntity(_ text: [UInt8]) -> [UInt8] {
+  package static func simplifyEntity(_ text: [UInt8]) -> [UInt8] {
     var result: [UInt8] = []
     result.reserveCapacity(text.count)
     var index = 0
@@ -454,12 +462,12 @@ private enum ASCIIName {
     return dropModules(result)
   }
 
-  static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+  package static func isLetterOrDigit(_ byte: UInt8) -> Bool {
     (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
       || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
   }
 
-  static func hasPrefix(_ text: [UInt8], at start: Int, _ prefix: StaticString) -> Bool {
+  package static func hasPrefix(_ text: [UInt8], at start: Int, _ prefix: StaticString) -> Bool {
     guard start + prefix.utf8CodeUnitCount <= text.count else { return false }
     return prefix.withUTF8Buffer { prefix in
       prefix.indices.allSatisfy { text[start + $0] == prefix[$0] }
@@ -467,7 +475,7 @@ private enum ASCIIName {
   }
 
   /// The index where the type starting at `start` ends.
-  static func dropType(_ text: [UInt8], from start: Int) -> Int {
+  package static func dropType(_ text: [UInt8], from start: Int) -> Int {
     var depth = 0
     var index = start
     while index < text.count {
@@ -483,7 +491,7 @@ private enum ASCIIName {
     return index
   }
 
-  static func labels(of arguments: ArraySlice<UInt8>) -> [UInt8] {
+  package static func labels(of arguments: ArraySlice<UInt8>) -> [UInt8] {
     guard !arguments.isEmpty else { return [] }
     var labels: [UInt8] = []
     var depth = 0
@@ -514,7 +522,7 @@ private enum ASCIIName {
     return labels
   }
 
-  static func dropModules(_ text: [UInt8]) -> [UInt8] {
+  package static func dropModules(_ text: [UInt8]) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(text.count)
     var wordStart = 0
@@ -533,7 +541,7 @@ private enum ASCIIName {
     return output
   }
 
-  static func shorten(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+  package static func shorten(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
     let paren = word.firstIndex(of: UInt8(ascii: "(")) ?? word.endIndex
     let parts = word[..<paren].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }
