@@ -77,8 +77,8 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
       summary = """
         The Swift standard library stopped the app in `\(name)` (\(topEvidence.path)) with \
         \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, \
-        `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed \
-        cast) end.
+        `precondition`, `assert` and the library's own checks (force unwrap of nil, with `!` or through an \
+        implicitly unwrapped optional, index out of range, failed cast) end.
         """
     } else if context.symbol(top) == nil, (top.imageName ?? "").hasPrefix("libswiftCore"),
       backtrace.frames.count > 1, context.isAppFrame(backtrace.frames[1])
@@ -89,8 +89,8 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
       summary = """
         The app stopped on a trap (\(context.exceptionDisplay)) inside the Swift standard library at \
         \(DiagnosisContext.quote(topEvidence)), called from the app, and the report records no message: a \
-        failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed \
-        `as!`, `try!`, a `precondition` or `fatalError`.
+        failed runtime check — a force unwrap of nil (`!` or an implicitly unwrapped optional), an index out of \
+        range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError`.
         """
     } else if context.isAppFrame(top) {
       if let name = context.symbol(top)?.display {
@@ -105,8 +105,9 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
       summary = """
         The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \
         \(DiagnosisContext.quote(topEvidence)), and the report records no message. In Swift this is a failed \
-        runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, \
-        `try!`, a `precondition` or `fatalError` — whose message an optimised build drops.
+        runtime check — a force unwrap of nil (`!` or an implicitly unwrapped optional), an index out of range, \
+        an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an \
+        optimised build drops; the symbolicated line names the check.
         """
     } else {
       return nil
