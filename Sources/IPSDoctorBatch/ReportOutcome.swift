@@ -6,6 +6,10 @@ import IPSDoctorSupport
 package struct ReportFacts: Sendable, Equatable {
   package var kind: ReportKind
   package var format: CrashReport.Format
+  /// Whose layout the report was read from.
+  package var source: ReportSource = .appleIPS
+  /// What it lacks of Apple's report (empty for Apple's own).
+  package var missing: [MissingPart] = []
   package var bugType: String?
   package var appName: String?
   package var bundleID: String?
@@ -26,6 +30,8 @@ package struct ReportFacts: Sendable, Equatable {
   package init(_ report: CrashReport) {
     kind = report.kind
     format = report.format
+    source = report.source
+    missing = report.missing
     bugType = report.bugType?.rawValue ?? report.header.bugType
     appName = report.header.appName ?? report.processName ?? report.header.name
     bundleID = report.bundleID ?? report.header.bundleID
@@ -68,6 +74,15 @@ package struct ReportFacts: Sendable, Equatable {
     self.exceptionSignal = exceptionSignal
     self.exceptionCodes = exceptionCodes
     self.exceptionSubtype = exceptionSubtype
+  }
+
+  /// "Crashlytics console text (no registers, offsets only)" for a report that is not Apple's own;
+  /// `nil` for Apple's.
+  package var sourceDescription: String? {
+    guard source != .appleIPS && source != .appleText else { return nil }
+    let phrase = source.phrase.prefix(1).uppercased() + source.phrase.dropFirst()
+    guard !missing.isEmpty else { return phrase }
+    return phrase + " (" + missing.map(\.phrase).joined(separator: ", ") + ")"
   }
 
   /// The bug type's name ("jetsam event", "unknown (999)"), from ``bugType`` alone, so that a
@@ -221,10 +236,14 @@ extension ReportOutcome {
         nil
       )
     }
-    return (
-      diagnose(bytes: bytes, index: index, path: item.display, options: options, baseline: baseline, texts: texts),
-      nil
-    )
+    let outcome = diagnose(
+      bytes: bytes, index: index, path: item.display, options: options, baseline: baseline, texts: texts)
+    // A note or log found in a folder whose first lines looked like crash text but that holds no
+    // report: passed over (and counted), as another tool's file is.
+    if item.mustSniff, outcome.facts == nil, outcome.error != nil {
+      return (nil, InputNotice(kind: .notAReport, path: item.display, message: "text that holds no crash report"))
+    }
+    return (outcome, nil)
   }
 
   /// Parses and diagnoses bytes already in memory.

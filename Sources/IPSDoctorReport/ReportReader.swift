@@ -58,6 +58,13 @@ public enum ReportReader {
       throw ReportError(message: buffer.isEmpty ? "the file is empty" : "the file holds only white space")
     }
 
+    // Quoted or fenced text, a Crashlytics trace, an excerpt of Apple's text.
+    if buffer[firstContent] != UInt8(ascii: "{"),
+      let pasted = try PastedText.read(buffer, from: firstContent, texts: texts)
+    {
+      return pasted
+    }
+
     // Xcode's "Translated Report (Full Report Below)": prefer the full JSON report after the marker.
     if let fullStart = Scan.fullReportStart(buffer, from: firstContent) {
       if var report = try? readFraming(buffer, from: fullStart, texts: texts, source: source), report.bodyError == nil {
@@ -320,6 +327,7 @@ public enum ReportReader {
         line: firstLine, column: 1)
     }
     LegacyTextParser.parse(bytes: body, firstLine: firstLine, into: &report, texts: texts)
+    if header == nil && report.kind == .crash && report.lacksAppleHeader { report.markAsExcerpt() }
     return report
   }
 }
