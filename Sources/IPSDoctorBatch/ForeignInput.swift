@@ -3,7 +3,7 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// Inputs that look like crash reports to a file scan but are something else: other crash tools'
-/// JSON (KSCrash, Sentry), MetricKit payloads, any other JSON, and the text outputs of Apple's
+/// JSON that is not read yet (Sentry events), MetricKit payloads, any other JSON, and the text outputs of Apple's
 /// `leaks`, `sample` and `spindump`. They are named for what they are and never diagnosed as
 /// crashes.
 ///
@@ -41,6 +41,10 @@ enum ForeignInput {
 
   static func json(_ text: String, bytes: [UInt8]) -> String? {
     if appleKeys.contains(where: { text.contains($0) }) { return nil }
+    // KSCrash and its forks: the reader reads them, or says why they hold no crash.
+    if text.contains("\"binary_images\"") || (text.contains("\"crash\"") && text.contains("\"report\"")) {
+      return nil
+    }
     if text.contains("\"callStackTree\"") || text.contains("\"crashDiagnostics\"")
       || text.contains("\"hangDiagnostics\"") || text.contains("\"cpuExceptionDiagnostics\"")
     {
@@ -48,9 +52,6 @@ enum ForeignInput {
     }
     if text.contains("\"event_id\"") && (text.contains("\"sdk\"") || text.contains("\"exception\"")) {
       return "a Sentry event (JSON)"
-    }
-    if text.contains("\"binary_images\"") && text.contains("\"crash\"") {
-      return "a KSCrash report (JSON)"
     }
     // Any other JSON document, when it is one whole: a damaged Apple report fails to parse.
     guard (try? JSONParser.parse(bytes)) != nil else { return nil }

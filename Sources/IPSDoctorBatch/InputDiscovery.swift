@@ -313,6 +313,7 @@ package struct InputDiscovery {
     let firstLine = text.prefix(while: { $0 != "\n" && $0 != "\r\n" })
     if firstLine.hasPrefix("{") {
       return firstLine.contains("\"bug_type\"") || text.contains("\"bug_type\"")
+        || text.contains("\"binary_images\"") || (text.contains("\"crash\"") && text.contains("\"report\""))
     }
     let openings = [
       "Incident Identifier:", "Process:", "Hardware Model:", "CrashReporter Key:", "Date/Time:",

@@ -241,7 +241,11 @@ extension ReportOutcome {
     // A note or log found in a folder whose first lines looked like crash text but that holds no
     // report: passed over (and counted), as another tool's file is.
     if item.mustSniff, outcome.facts == nil, outcome.error != nil {
-      return (nil, InputNotice(kind: .notAReport, path: item.display, message: "text that holds no crash report"))
+      let message = outcome.error?.notACrash ?? "text that holds no crash report"
+      return (nil, InputNotice(kind: .notAReport, path: item.display, message: message))
+    }
+    if item.inFolder, outcome.facts == nil, let kind = outcome.error?.notACrash {
+      return (nil, InputNotice(kind: .notAReport, path: item.display, message: kind))
     }
     return (outcome, nil)
   }

@@ -58,6 +58,10 @@ public enum ReportReader {
       throw ReportError(message: buffer.isEmpty ? "the file is empty" : "the file holds only white space")
     }
 
+    // A crash reporter's JSON (KSCrash and its forks).
+    if buffer[firstContent] == UInt8(ascii: "{"), let report = try ThirdPartyJSON.read(buffer, from: firstContent) {
+      return report
+    }
     // Quoted or fenced text, a Crashlytics trace, an excerpt of Apple's text.
     if buffer[firstContent] != UInt8(ascii: "{"),
       let pasted = try PastedText.read(buffer, from: firstContent, texts: texts)

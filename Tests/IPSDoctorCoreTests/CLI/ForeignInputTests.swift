@@ -13,10 +13,6 @@ import Testing
       #"{"event_id": "fc6d8c0c43fc4630ad850ee518f1b9d0", "sdk": {"name": "sentry.cocoa"}, "exception": {"values": []}}"#,
       "Sentry event"
     ),
-    (
-      "kscrash.json", #"{"report": {"id": "x"}, "binary_images": [], "crash": {"error": {"type": "signal"}}}"#,
-      "KSCrash report"
-    ),
     ("metrickit.json", #"{"timeStampBegin": "2026-01-01", "crashDiagnostics": [{"callStackTree": {}}]}"#, "MetricKit"),
     (
       "leaks.txt",

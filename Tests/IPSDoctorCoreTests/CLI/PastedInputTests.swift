@@ -60,6 +60,21 @@ struct PastedInputTests {
     #expect(run.stderr.contains("skipped 1 file"))
   }
 
+  @Test("A folder scan reads KSCrash JSON and passes over one with no crash in it")
+  func kscrashInFolder() throws {
+    let directory = try CLITest.temporaryDirectory()
+    defer { CLITest.cleanUp(directory) }
+    try CLITest.copyFixture("Fixtures/thirdparty/kscrash-nsexception-trailing-comma.json", to: directory, as: "a.json")
+    try #"{"report": {"id": "x", "version": "3.3.0"}, "binary_images": [], "crash": {}}"#.write(
+      to: directory.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
+    let run = CLITest.run([directory.path, "--format", "json", "--fail-on", "never", "-v"])
+    let reports = Self.reports(run)
+    #expect(reports.map { $0["source"] as? String } == ["kscrash"])
+    #expect(run.stderr.contains("b.json: skipped: not an Apple crash report: a KSCrash report with no crash in it"))
+    let named = CLITest.run([directory.path + "/b.json"])
+    #expect(named.status == .dataError)
+  }
+
   @Test("A Crashlytics trace and Apple's report of one crash are one group, and one baseline entry")
   func oneGroup() throws {
     let run = CLITest.run([Self.crashlytics, Self.willPresentIPS, "--format", "json", "--fail-on", "never"])
