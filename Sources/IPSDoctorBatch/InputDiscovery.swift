@@ -306,6 +306,8 @@ package struct InputDiscovery {
   /// Crashlytics' `Fatal Exception:` and `Crashed:`), or a quoted line that starts a report. A note
   /// that mentions those labels inside its prose is not a report.
   package static func looksLikeReport(_ prefix: [UInt8]) -> Bool {
+    // Named for what it is, not read (see `ForeignInput`).
+    if ForeignInput.binaryRecord(prefix) != nil { return true }
     var start = 0
     if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
@@ -314,6 +316,7 @@ package struct InputDiscovery {
     if firstLine.hasPrefix("{") {
       return firstLine.contains("\"bug_type\"") || text.contains("\"bug_type\"")
         || text.contains("\"binary_images\"") || (text.contains("\"crash\"") && text.contains("\"report\""))
+        || text.contains("\"event_id\"") || text.contains("\"exceptions\"")
     }
     let openings = [
       "Incident Identifier:", "Process:", "Hardware Model:", "CrashReporter Key:", "Date/Time:",

@@ -9,10 +9,11 @@ import IPSDoctorSupport
 /// the reporter adds of its own is not taken for Apple's words: KSCrash's `diagnosis` text is
 /// not read, and a report the app itself filed (`user`) is named as a handled error, not a crash.
 enum KSCrashReader {
-  /// Whether `root` is a KSCrash report: a `report` object beside a crash, system or image section.
+  /// Whether `root` is a KSCrash report: a `report` object beside a crash, system, image or user
+  /// section.
   static func isReport(_ root: JSONNode) -> Bool {
     guard root.kind == .object, let report = root["report"], report.kind == .object else { return false }
-    return root["crash"] != nil || root["binary_images"] != nil || root["system"] != nil
+    return root["crash"] != nil || root["binary_images"] != nil || root["system"] != nil || root["user"] != nil
   }
 
   static func read(_ root: JSONNode) -> Result<CrashReport, ReportError> {
@@ -143,6 +144,11 @@ enum KSCrashReader {
     1: "EXC_BAD_ACCESS", 2: "EXC_BAD_INSTRUCTION", 3: "EXC_ARITHMETIC", 4: "EXC_EMULATION", 5: "EXC_SOFTWARE",
     6: "EXC_BREAKPOINT", 7: "EXC_SYSCALL", 8: "EXC_MACH_SYSCALL", 9: "EXC_RPC_ALERT", 10: "EXC_CRASH",
     11: "EXC_RESOURCE", 12: "EXC_GUARD", 13: "EXC_CORPSE_NOTIFY",
+  ]
+
+  /// The kernel's return codes an `EXC_BAD_ACCESS` carries as its first code.
+  static let badAccessCodeNames: [UInt64: String] = [
+    1: "KERN_INVALID_ADDRESS", 2: "KERN_PROTECTION_FAILURE", 0x101: "EXC_ARM_DA_ALIGN", 0x102: "EXC_ARM_DA_DEBUG",
   ]
 
   static func readError(_ error: JSONNode, into report: inout CrashReport) {

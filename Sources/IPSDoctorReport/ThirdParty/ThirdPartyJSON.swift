@@ -1,8 +1,8 @@
 import IPSDoctorJSON
 import IPSDoctorSupport
 
-/// JSON crash reports that crash reporters write in their own layouts (KSCrash and its forks), each
-/// read into the same ``CrashReport`` as Apple's.
+/// JSON crash reports that crash reporters write in their own layouts (KSCrash and its forks,
+/// Sentry and Bugsnag events), each read into the same ``CrashReport`` as Apple's.
 ///
 /// Recognised by their keys, never by a file's name. Apple's reports (a `bug_type` on the first
 /// line, or the keys of Apple's body) are left to the usual framing. The parser stays strict, with
@@ -24,6 +24,8 @@ enum ThirdPartyJSON {
     guard
       ByteSearch.firstIndex(of: "\"crash\"", in: buffer, from: start) != nil
         || ByteSearch.firstIndex(of: "\"report\"", in: buffer, from: start) != nil
+        || ByteSearch.firstIndex(of: "\"event_id\"", in: buffer, from: start) != nil
+        || ByteSearch.firstIndex(of: "\"exceptions\"", in: buffer, from: start) != nil
     else { return nil }
 
     var bytes = Array(buffer[start...])
@@ -40,12 +42,49 @@ enum ThirdPartyJSON {
         bytes.remove(at: comma)
         continue
       }
-      guard let document, document.withRoot({ KSCrashReader.isReport($0) }) else { return nil }
-      var report = try document.withRoot { KSCrashReader.read($0) }.get()
+      guard let document else { return nil }
+      let read = document.withRoot { root -> Result<CrashReport, ReportError>? in
+        if KSCrashReader.isReport(root) { return KSCrashReader.read(root) }
+        if SentryEventReader.isEvent(root) { return SentryEventReader.read(root) }
+        if BugsnagEventReader.isEvent(root) { return BugsnagEventReader.read(root) }
+        return nil
+      }
+      guard var report = try read?.get() else { return nil }
       report.warnings = warnings + report.warnings
       return report
     }
     return nil
+  }
+
+  /// The first element of an array; `nil` for an empty array or another value.
+  static func first(_ node: JSONNode?) -> JSONNode? {
+    guard let node, node.kind == .array else { return nil }
+    for element in node.elements { return element }
+    return nil
+  }
+
+  /// The last element of an array; `nil` for an empty array or another value.
+  static func last(_ node: JSONNode?) -> JSONNode? {
+    guard let node, node.kind == .array else { return nil }
+    var last: JSONNode?
+    for element in node.elements { last = element }
+    return last
+  }
+
+  /// An address or size written as a number or as a hexadecimal string (`"0x1000"`).
+  static func address(_ node: JSONNode?) -> UInt64? {
+    guard let node else { return nil }
+    if let number = node.number?.uint64 { return number }
+    guard let text = node.string else { return nil }
+    if text.hasPrefix("0x") || text.hasPrefix("0X") { return UInt64(text.dropFirst(2), radix: 16) }
+    return UInt64(text)
+  }
+
+  /// `value − base` when both are known and `value` is not below `base`; `nil` otherwise (a zero
+  /// base is an unknown one).
+  static func difference(_ value: UInt64?, _ base: UInt64?) -> UInt64? {
+    guard let value, let base, base != 0, value >= base else { return nil }
+    return value &- base
   }
 
   /// The comma before `offset` when only white space separates them and `bytes[offset]` closes an

@@ -8,10 +8,10 @@ import Testing
 @Suite struct ForeignInputTests {
   static let samples: [(name: String, text: String, kind: String)] = [
     ("package.json", #"{"name": "web", "version": "1.0.0", "dependencies": {}}"#, "JSON document"),
+    ("report.plcrash", "plcrash\u{1}\u{0}binary", "PLCrashReporter binary report"),
     (
-      "sentry.json",
-      #"{"event_id": "fc6d8c0c43fc4630ad850ee518f1b9d0", "sdk": {"name": "sentry.cocoa"}, "exception": {"values": []}}"#,
-      "Sentry event"
+      "crash.clsrecord", #"{"identity":{"generator":"Crashlytics iOS SDK/10.0.0","display_version":"1.0"}}"#,
+      "Crashlytics on-device record"
     ),
     ("metrickit.json", #"{"timeStampBegin": "2026-01-01", "crashDiagnostics": [{"callStackTree": {}}]}"#, "MetricKit"),
     (
@@ -74,11 +74,11 @@ import Testing
   @Test func namedOnTheCommandLineItIsAnError() throws {
     let root = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(root) }
-    let path = root.appendingPathComponent("sentry.json").path
-    try Data(Self.samples[1].text.utf8).write(to: URL(fileURLWithPath: path))
+    let path = root.appendingPathComponent("metrickit.json").path
+    try Data(Self.samples[3].text.utf8).write(to: URL(fileURLWithPath: path))
     let run = CLITest.run([path])
     #expect(run.status == .dataError)
-    #expect(run.stderr.contains("not an Apple crash report: a Sentry event"))
+    #expect(run.stderr.contains("not an Apple crash report: a MetricKit diagnostic payload"))
     #expect(!run.stdout.contains("inconclusive"))
   }
 
@@ -94,8 +94,8 @@ import Testing
     #expect(run.status == .findings)
     #expect(run.stdout.contains("1 report: 1 diagnosed") || run.stdout.contains("null-pointer-dereference"))
     #expect(run.stderr.contains("skipped \(Self.samples.count) files that are not Apple crash reports"))
-    #expect(!run.stderr.contains("sentry.json.ips"))
+    #expect(!run.stderr.contains("metrickit.json.ips"))
     let verbose = CLITest.run([root.path, "-v"])
-    #expect(verbose.stderr.contains("sentry.json.ips: skipped: not an Apple crash report"))
+    #expect(verbose.stderr.contains("metrickit.json.ips: skipped: not an Apple crash report"))
   }
 }

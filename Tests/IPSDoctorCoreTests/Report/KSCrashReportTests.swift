@@ -90,6 +90,7 @@ struct ThirdPartyCorpusTests {
 
   static let readFormats: Set<String> = [
     "kscrash-report", "embrace-kscrash-report", "bugsnag-kscrash-report", "sentrycrash-report", "kscrash-apple-text",
+    "sentry-event", "bugsnag-event",
   ]
 
   static func rows() -> [Row] {
@@ -104,7 +105,7 @@ struct ThirdPartyCorpusTests {
     }
   }
 
-  @Test("Each KSCrash-family file is read or named, and never diagnosed outside its expected rules")
+  @Test("Each KSCrash-family file and event is read or named, and never diagnosed outside its expected rules")
   func kscrashFamily() throws {
     let rows = Self.rows().filter { Self.readFormats.contains($0.format) }
     guard let base = Fixtures.shared?.appendingPathComponent("third-party"), !rows.isEmpty else { return }
@@ -132,5 +133,43 @@ struct ThirdPartyCorpusTests {
     }
     #expect(expectingRule > 0)
     #expect(Double(hits) >= 0.85 * Double(expectingRule), "\(hits) of \(expectingRule)")
+  }
+}
+
+/// Sentry and Bugsnag events become ``CrashReport``s; handled errors are named, not diagnosed.
+@Suite("Sentry and Bugsnag events")
+struct CrashReporterEventTests {
+  @Test("A Sentry event: frames crashing first, addresses from hexadecimal strings, the Mach exception")
+  func sentryEvent() throws {
+    let report = try ReportReader.read(try Fixtures.bytes("thirdparty/sentry-event-bad-access.json"))
+    #expect(report.source == .sentryEvent)
+    #expect(report.bundleID == "com.example.trailmap")
+    #expect(report.osVersion?.description == "iOS 26.6 (23G80)")
+    #expect(report.exception?.type == "EXC_BAD_ACCESS")
+    #expect(report.exception?.signal == "SIGSEGV")
+    #expect(report.exception?.subtype == "KERN_INVALID_ADDRESS at 0x0000000000000010")
+    let frames = try #require(report.crashedThread?.frames)
+    #expect(
+      frames.map(\.symbol) == [
+        "MapViewController.loadTrails()", "MapViewController.viewDidLoad()",
+        "-[UIViewController _sendViewDidLoadWithAppearanceProxyObjectTaggingEnabled]",
+      ])
+    #expect(frames[0].imageIndex == 0)
+    #expect(frames[0].imageOffset == 0x3a1f4)
+    #expect(frames[0].symbolLocation == 0x74)
+    #expect(report.crashedThread?.state?["pc"] == 0x1_0003_a1f4)
+    #expect(Doctor.diagnose(report).diagnoses.first?.ruleID == "null-pointer-dereference")
+  }
+
+  @Test("A Bugsnag payload of a handled error is named as handled and not diagnosed")
+  func bugsnagHandled() throws {
+    let report = try ReportReader.read(try Fixtures.bytes("thirdparty/bugsnag-event-handled-error.json"))
+    #expect(report.source == .bugsnag)
+    #expect(report.kind == .unknown)
+    #expect(report.isNonFatal == true)
+    #expect(
+      report.warnings.first?.message
+        == "a handled error the app reported, not a crash: NSError: The cart could not be saved")
+    #expect(Doctor.diagnose(report).diagnoses.isEmpty)
   }
 }
