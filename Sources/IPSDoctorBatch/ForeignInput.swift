@@ -3,7 +3,7 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// Inputs that look like crash reports to a file scan but are something else: other crash tools'
-/// JSON that is not read yet (MetricKit payloads), PLCrashReporter and Crashlytics binary records, any other JSON, and the text outputs of Apple's
+/// binary records (PLCrashReporter, Crashlytics), JSON that is no crash reporter's, and the text outputs of Apple's
 /// `leaks`, `sample` and `spindump`. They are named for what they are and never diagnosed as
 /// crashes.
 ///
@@ -57,16 +57,14 @@ enum ForeignInput {
   static func json(_ text: String, bytes: [UInt8]) -> String? {
     if appleKeys.contains(where: { text.contains($0) }) { return nil }
     // KSCrash and its forks, Sentry and Bugsnag events: the reader reads them, or says why they
-    // hold no crash.
-    if text.contains("\"binary_images\"") || (text.contains("\"crash\"") && text.contains("\"report\""))
-      || text.contains("\"event_id\"") || text.contains("\"exceptions\"")
-    {
+    // hold no crash. MetricKit payloads and call-stack trees too.
+    let readKeys = [
+      "\"binary_images\"", "\"event_id\"", "\"exceptions\"", "\"callStacks\"", "\"crashDiagnostics\"",
+      "\"hangDiagnostics\"", "\"cpuExceptionDiagnostics\"", "\"diskWriteExceptionDiagnostics\"",
+      "\"appLaunchDiagnostics\"",
+    ]
+    if readKeys.contains(where: { text.contains($0) }) || (text.contains("\"crash\"") && text.contains("\"report\"")) {
       return nil
-    }
-    if text.contains("\"callStackTree\"") || text.contains("\"crashDiagnostics\"")
-      || text.contains("\"hangDiagnostics\"") || text.contains("\"cpuExceptionDiagnostics\"")
-    {
-      return "a MetricKit diagnostic payload (MXDiagnosticPayload JSON)"
     }
     // Any other JSON document, when it is one whole: a damaged Apple report fails to parse. A
     // crash reporter's report whose keys lie beyond the prefix is the reader's.

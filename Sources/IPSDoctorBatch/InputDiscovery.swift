@@ -316,7 +316,8 @@ package struct InputDiscovery {
     if firstLine.hasPrefix("{") {
       return firstLine.contains("\"bug_type\"") || text.contains("\"bug_type\"")
         || text.contains("\"binary_images\"") || (text.contains("\"crash\"") && text.contains("\"report\""))
-        || text.contains("\"event_id\"") || text.contains("\"exceptions\"")
+        || text.contains("\"event_id\"") || text.contains("\"exceptions\"") || text.contains("\"callStacks\"")
+        || text.contains("Diagnostics\"")
     }
     let openings = [
       "Incident Identifier:", "Process:", "Hardware Model:", "CrashReporter Key:", "Date/Time:",

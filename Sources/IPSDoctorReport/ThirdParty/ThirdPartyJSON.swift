@@ -2,7 +2,8 @@ import IPSDoctorJSON
 import IPSDoctorSupport
 
 /// JSON crash reports that crash reporters write in their own layouts (KSCrash and its forks,
-/// Sentry and Bugsnag events), each read into the same ``CrashReport`` as Apple's.
+/// Sentry and Bugsnag events, MetricKit payloads), each read into the same ``CrashReport`` as
+/// Apple's.
 ///
 /// Recognised by their keys, never by a file's name. Apple's reports (a `bug_type` on the first
 /// line, or the keys of Apple's body) are left to the usual framing. The parser stays strict, with
@@ -12,8 +13,24 @@ enum ThirdPartyJSON {
   /// The most trailing commas removed from one report; more is not a known writer's slip.
   static let maxTrailingCommas = 16
 
-  /// The report in the JSON at `start`, or `nil` when it is not a layout read here.
+  /// The report in the JSON at `start`, or `nil` when it is not a layout read here. Of a MetricKit
+  /// payload with several diagnostics, the first, with a warning (``readAll(_:from:)`` reads each).
   static func read(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) throws(ReportError) -> CrashReport? {
+    guard let all = try readAll(buffer, from: start), var first = all.first?.report else { return nil }
+    if all.count > 1, let label = all[0].label {
+      first.warnings.append(
+        ReportWarning(
+          location: label, message: "read the first of the payload's \(all.count) diagnostics (a batch reads each)"))
+    }
+    return first
+  }
+
+  /// Every report in the JSON at `start`, each with its label within the file (a MetricKit
+  /// payload's `crashDiagnostics[0]`; `nil` for a file that is one report), or `nil` when it is not
+  /// a layout read here.
+  static func readAll(
+    _ buffer: UnsafeBufferPointer<UInt8>, from start: Int
+  ) throws(ReportError) -> [(label: String?, report: CrashReport)]? {
     // Apple's JSON reports name their bug type on the first line.
     let lineEnd = ByteSearch.firstIndex(of: 0x0A, in: buffer, from: start) ?? buffer.count
     if ByteSearch.firstIndex(of: "\"bug_type\"", in: UnsafeBufferPointer(rebasing: buffer[..<lineEnd]), from: start)
@@ -26,6 +43,7 @@ enum ThirdPartyJSON {
         || ByteSearch.firstIndex(of: "\"report\"", in: buffer, from: start) != nil
         || ByteSearch.firstIndex(of: "\"event_id\"", in: buffer, from: start) != nil
         || ByteSearch.firstIndex(of: "\"exceptions\"", in: buffer, from: start) != nil
+        || ByteSearch.firstIndex(of: "\"callStacks\"", in: buffer, from: start) != nil
     else { return nil }
 
     var bytes = Array(buffer[start...])
@@ -43,15 +61,16 @@ enum ThirdPartyJSON {
         continue
       }
       guard let document else { return nil }
-      let read = document.withRoot { root -> Result<CrashReport, ReportError>? in
-        if KSCrashReader.isReport(root) { return KSCrashReader.read(root) }
-        if SentryEventReader.isEvent(root) { return SentryEventReader.read(root) }
-        if BugsnagEventReader.isEvent(root) { return BugsnagEventReader.read(root) }
+      let read = document.withRoot { root -> Result<[(label: String?, report: CrashReport)], ReportError>? in
+        if KSCrashReader.isReport(root) { return KSCrashReader.read(root).map { [(nil, $0)] } }
+        if SentryEventReader.isEvent(root) { return SentryEventReader.read(root).map { [(nil, $0)] } }
+        if BugsnagEventReader.isEvent(root) { return BugsnagEventReader.read(root).map { [(nil, $0)] } }
+        if MetricKitReader.isPayload(root) { return MetricKitReader.read(root) }
         return nil
       }
-      guard var report = try read?.get() else { return nil }
-      report.warnings = warnings + report.warnings
-      return report
+      guard var reports = try read?.get() else { return nil }
+      for index in reports.indices { reports[index].report.warnings.insert(contentsOf: warnings, at: 0) }
+      return reports
     }
     return nil
   }

@@ -13,7 +13,6 @@ import Testing
       "crash.clsrecord", #"{"identity":{"generator":"Crashlytics iOS SDK/10.0.0","display_version":"1.0"}}"#,
       "Crashlytics on-device record"
     ),
-    ("metrickit.json", #"{"timeStampBegin": "2026-01-01", "crashDiagnostics": [{"callStackTree": {}}]}"#, "MetricKit"),
     (
       "leaks.txt",
       """
@@ -74,11 +73,11 @@ import Testing
   @Test func namedOnTheCommandLineItIsAnError() throws {
     let root = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(root) }
-    let path = root.appendingPathComponent("metrickit.json").path
-    try Data(Self.samples[3].text.utf8).write(to: URL(fileURLWithPath: path))
+    let path = root.appendingPathComponent("package.json").path
+    try Data(Self.samples[0].text.utf8).write(to: URL(fileURLWithPath: path))
     let run = CLITest.run([path])
     #expect(run.status == .dataError)
-    #expect(run.stderr.contains("not an Apple crash report: a MetricKit diagnostic payload"))
+    #expect(run.stderr.contains("not an Apple crash report: a JSON document that is not an Apple crash report"))
     #expect(!run.stdout.contains("inconclusive"))
   }
 
@@ -94,8 +93,8 @@ import Testing
     #expect(run.status == .findings)
     #expect(run.stdout.contains("1 report: 1 diagnosed") || run.stdout.contains("null-pointer-dereference"))
     #expect(run.stderr.contains("skipped \(Self.samples.count) files that are not Apple crash reports"))
-    #expect(!run.stderr.contains("metrickit.json.ips"))
+    #expect(!run.stderr.contains("package.json.ips"))
     let verbose = CLITest.run([root.path, "-v"])
-    #expect(verbose.stderr.contains("metrickit.json.ips: skipped: not an Apple crash report"))
+    #expect(verbose.stderr.contains("package.json.ips: skipped: not an Apple crash report"))
   }
 }

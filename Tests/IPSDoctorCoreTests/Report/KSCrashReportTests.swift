@@ -90,7 +90,7 @@ struct ThirdPartyCorpusTests {
 
   static let readFormats: Set<String> = [
     "kscrash-report", "embrace-kscrash-report", "bugsnag-kscrash-report", "sentrycrash-report", "kscrash-apple-text",
-    "sentry-event", "bugsnag-event",
+    "sentry-event", "bugsnag-event", "metrickit-payload", "metrickit-callstacktree",
   ]
 
   static func rows() -> [Row] {
