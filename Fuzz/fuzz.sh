@@ -12,7 +12,9 @@
 #   Fuzz/fuzz.sh --if-available ...    # exit 0 with a note where the toolchain has no libFuzzer
 #                                      # (Xcode's), as .ci/run does
 #
-# Seeds: Fixtures/reports, Fixtures/json and ../shared/corpus when present, copied to a scratch
+# Seeds: Fixtures/reports, Fixtures/json, the pasted crash text in Fixtures/pasted, the crash
+# reporters' JSON in Fixtures/thirdparty, and ../shared/corpus and ../shared/third-party when
+# present, copied to a scratch
 # corpus directory (the inputs are never modified). Crashes are written to Fuzz/artifacts/; each one
 # found becomes a fixture and a test.
 set -euo pipefail
@@ -104,11 +106,12 @@ if [ "$target" = swift ]; then
     [ -e "$work/$name" ] || .build/debug/ips-doctor "$report" --format jsonl > "$work/$name" 2>/dev/null || true
   done
 fi
-for seed in Fixtures/reports Fixtures/json ../shared/corpus; do
+for seed in Fixtures/reports Fixtures/json Fixtures/pasted Fixtures/thirdparty ../shared/corpus ../shared/third-party; do
   [ -d "$seed" ] || continue
   [ "$target" = macho ] && continue
   [ "$target" = swift ] && continue
-  find "$seed" -type f \( -name '*.ips' -o -name '*.crash' -o -name '*.json' \) -size -64k \
+  find "$seed" -type f \( -name '*.ips' -o -name '*.crash' -o -name '*.json' -o -name '*.txt' -o -name '*.md' \) \
+    ! -name README.md -size -64k \
     -exec cp -n {} "$work"/ \; 2>/dev/null || true
 done
 

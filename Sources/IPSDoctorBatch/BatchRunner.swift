@@ -49,7 +49,8 @@ package struct BatchRunner {
       outcomes.reserveCapacity(results.count)
       var skipped: [InputNotice] = []
       for offset in results.indices {
-        if let outcome = results[offset].outcome.take() { outcomes.append(outcome) }
+        outcomes.append(contentsOf: results[offset].outcomes)
+        results[offset].outcomes = []
         if let notice = results[offset].skipped {
           skipped.append(notice)
         }
@@ -92,7 +93,9 @@ package struct BatchRunner {
     /// One input's result: an outcome, or the notice of an input that was skipped (at most one
     /// of them is set).
     struct Output: Sendable {
-      var outcome: ReportOutcome?
+      /// None for a file that is not a report, one for most, one per diagnostic of a MetricKit
+      /// payload.
+      var outcomes: [ReportOutcome]
       var skipped: InputNotice?
     }
 
@@ -104,10 +107,10 @@ package struct BatchRunner {
     let texts: SharedTextsPool?
 
     func result(_ index: Int, worker: Int) -> Output {
-      let (outcome, skipped) = ReportOutcome.make(
+      let (outcomes, skipped) = ReportOutcome.make(
         item: items[index], index: index, standardInput: standardInput, options: options, baseline: baseline,
         texts: texts?[worker])
-      return Output(outcome: outcome, skipped: skipped)
+      return Output(outcomes: outcomes, skipped: skipped)
     }
   }
 }

@@ -3,7 +3,7 @@ import IPSDoctorReport
 import IPSDoctorSupport
 
 /// Inputs that look like crash reports to a file scan but are something else: other crash tools'
-/// JSON (KSCrash, Sentry), MetricKit payloads, any other JSON, and the text outputs of Apple's
+/// binary records (PLCrashReporter, Crashlytics), JSON that is no crash reporter's, and the text outputs of Apple's
 /// `leaks`, `sample` and `spindump`. They are named for what they are and never diagnosed as
 /// crashes.
 ///
@@ -21,6 +21,7 @@ enum ForeignInput {
         || ByteSearch.firstIndex(of: "Exception Type:", in: head, anchor: 1) != nil
     }
     if sure { return nil }
+    if let record = binaryRecord(bytes) { return record }
     let prefix = bytes.prefix(1 << 16)
     var start = prefix.startIndex
     if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
@@ -33,6 +34,20 @@ enum ForeignInput {
     return textOutput(text)
   }
 
+  /// PLCrashReporter's binary report (its file magic, "plcrash" and a version byte) and the
+  /// records Crashlytics keeps on the device before upload (JSON lines that start with the SDK's
+  /// `identity` record): named, not read.
+  static func binaryRecord(_ bytes: [UInt8]) -> String? {
+    if bytes.starts(with: Array("plcrash".utf8)) {
+      return "a PLCrashReporter binary report (.plcrash; convert it with plcrashutil to Apple's text first)"
+    }
+    let head = String(decoding: bytes.prefix(512), as: UTF8.self)
+    if head.hasPrefix("{\"identity\":"), head.contains("Crashlytics") {
+      return "a Crashlytics on-device record (.clsrecord; the console's trace of it can be read)"
+    }
+    return nil
+  }
+
   /// Keys only Apple's reports have, in the header line or the body.
   static let appleKeys = [
     "\"bug_type\"", "\"procName\"", "\"usedImages\"", "\"crashReporterKey\"", "\"incident_id\"",
@@ -41,19 +56,20 @@ enum ForeignInput {
 
   static func json(_ text: String, bytes: [UInt8]) -> String? {
     if appleKeys.contains(where: { text.contains($0) }) { return nil }
-    if text.contains("\"callStackTree\"") || text.contains("\"crashDiagnostics\"")
-      || text.contains("\"hangDiagnostics\"") || text.contains("\"cpuExceptionDiagnostics\"")
-    {
-      return "a MetricKit diagnostic payload (MXDiagnosticPayload JSON)"
+    // KSCrash and its forks, Sentry and Bugsnag events: the reader reads them, or says why they
+    // hold no crash. MetricKit payloads and call-stack trees too.
+    let readKeys = [
+      "\"binary_images\"", "\"event_id\"", "\"exceptions\"", "\"callStacks\"", "\"crashDiagnostics\"",
+      "\"hangDiagnostics\"", "\"cpuExceptionDiagnostics\"", "\"diskWriteExceptionDiagnostics\"",
+      "\"appLaunchDiagnostics\"",
+    ]
+    if readKeys.contains(where: { text.contains($0) }) || (text.contains("\"crash\"") && text.contains("\"report\"")) {
+      return nil
     }
-    if text.contains("\"event_id\"") && (text.contains("\"sdk\"") || text.contains("\"exception\"")) {
-      return "a Sentry event (JSON)"
-    }
-    if text.contains("\"binary_images\"") && text.contains("\"crash\"") {
-      return "a KSCrash report (JSON)"
-    }
-    // Any other JSON document, when it is one whole: a damaged Apple report fails to parse.
-    guard (try? JSONParser.parse(bytes)) != nil else { return nil }
+    // Any other JSON document, when it is one whole: a damaged Apple report fails to parse. A
+    // crash reporter's report whose keys lie beyond the prefix is the reader's.
+    guard let value = try? JSONParser.parse(bytes) else { return nil }
+    if ["report", "event_id", "exceptions", "events"].contains(where: { value[$0] != nil }) { return nil }
     return "a JSON document that is not an Apple crash report"
   }
 

@@ -318,9 +318,14 @@ package struct InputDiscovery {
   }
 
   /// Whether the first bytes of a file look like a crash report: a JSON object whose first line
-  /// names a `bug_type`, or a text report whose first line is one of the labels a `.crash` file
-  /// starts with (a Markdown note that merely mentions those labels is not a report).
+  /// names a `bug_type`, a text report whose first line is one of the labels a `.crash` file
+  /// starts with, or crash text pasted into a note (`.md`, `.txt`, `.log`): a line, quoted or not,
+  /// that starts with a label only a crash has (`Exception Type:`, `Thread 3 Crashed:`,
+  /// Crashlytics' `Fatal Exception:` and `Crashed:`), or a quoted line that starts a report. A note
+  /// that mentions those labels inside its prose is not a report.
   package static func looksLikeReport(_ prefix: [UInt8]) -> Bool {
+    // Named for what it is, not read (see `ForeignInput`).
+    if ForeignInput.binaryRecord(prefix) != nil { return true }
     var start = 0
     if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
@@ -328,11 +333,31 @@ package struct InputDiscovery {
     let firstLine = text.prefix(while: { $0 != "\n" && $0 != "\r\n" })
     if firstLine.hasPrefix("{") {
       return firstLine.contains("\"bug_type\"") || text.contains("\"bug_type\"")
+        || text.contains("\"binary_images\"") || (text.contains("\"crash\"") && text.contains("\"report\""))
+        || text.contains("\"event_id\"") || text.contains("\"exceptions\"") || text.contains("\"callStacks\"")
+        || text.contains("Diagnostics\"")
     }
     let openings = [
       "Incident Identifier:", "Process:", "Hardware Model:", "CrashReporter Key:", "Date/Time:",
       "OS Version:", "Translated Report",
     ]
-    return openings.contains(where: { firstLine.hasPrefix($0) })
+    if openings.contains(where: { firstLine.hasPrefix($0) }) { return true }
+    let crashLabels = [
+      "Exception Type:", "Last Exception Backtrace:", "# Crashlytics - ", "Fatal Exception:", "Crashed: ",
+    ]
+    for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+      let unindented = line.drop(while: { $0 == " " || $0 == "\t" })
+      let content = unindented.drop(while: { $0 == " " || $0 == "\t" || $0 == ">" })
+      if crashLabels.contains(where: { content.hasPrefix($0) }) { return true }
+      // A report quoted whole, from its first line.
+      if unindented.hasPrefix(">") && openings.contains(where: { content.hasPrefix($0) }) { return true }
+      if content.hasPrefix("Thread "),
+        case let rest = content.dropFirst(7).drop(while: \.isNumber),
+        rest.count < content.count - 7, rest.hasPrefix(" Crashed:")
+      {
+        return true
+      }
+    }
+    return false
   }
 }

@@ -7,6 +7,10 @@ import IPSDoctorSupport
 package struct ReportFacts: Sendable, Equatable {
   package var kind: ReportKind
   package var format: CrashReport.Format
+  /// Whose layout the report was read from.
+  package var source: ReportSource = .appleIPS
+  /// What it lacks of Apple's report (empty for Apple's own).
+  package var missing: [MissingPart] = []
   package var bugType: String?
   package var appName: String?
   /// The process's own name when the report states one (it may differ from ``appName``, the
@@ -30,6 +34,8 @@ package struct ReportFacts: Sendable, Equatable {
   package init(_ report: CrashReport) {
     kind = report.kind
     format = report.format
+    source = report.source
+    missing = report.missing
     bugType = report.bugType?.rawValue ?? report.header.bugType
     appName = report.header.appName ?? report.processName ?? report.header.name
     processName = report.processName
@@ -74,6 +80,15 @@ package struct ReportFacts: Sendable, Equatable {
     self.exceptionSignal = exceptionSignal
     self.exceptionCodes = exceptionCodes
     self.exceptionSubtype = exceptionSubtype
+  }
+
+  /// "Crashlytics console text (no registers, offsets only)" for a report that is not Apple's own;
+  /// `nil` for Apple's.
+  package var sourceDescription: String? {
+    guard source != .appleIPS && source != .appleText else { return nil }
+    let phrase = source.phrase.prefix(1).uppercased() + source.phrase.dropFirst()
+    guard !missing.isEmpty else { return phrase }
+    return phrase + " (" + missing.map(\.phrase).joined(separator: ", ") + ")"
   }
 
   /// The bug type's name ("jetsam event", "unknown (999)"), from ``bugType`` alone, so that a
@@ -186,54 +201,87 @@ extension ReportOutcome {
   static func make(
     item: InputItem, index: Int, standardInput: Result<[UInt8], FileError>?, options: Options,
     baseline: KnownSignatures?, texts: SharedTexts? = nil
-  ) -> (outcome: ReportOutcome?, skipped: InputNotice?) {
+  ) -> (outcomes: [ReportOutcome], skipped: InputNotice?) {
     let bytes: [UInt8]
     switch item.source {
     case .standardInput:
       switch standardInput ?? .failure(FileError(.other, "standard input was not read")) {
       case .success(let read): bytes = read
       case .failure(let error):
-        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+        return ([ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message))], nil)
       }
     case .file(let path) where item.isStream:
       switch POSIX.readStream(path, limit: options.maxSize) {
       case .success(let read): bytes = read
       case .failure(let error):
-        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+        return ([ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message))], nil)
       }
     case .file(let path):
       if item.mustSniff {
         switch POSIX.readFile(path, limit: options.maxSize, prefixOnly: 4096) {
         case .success(let prefix):
-          if !InputDiscovery.looksLikeReport(prefix) { return (nil, nil) }
+          if !InputDiscovery.looksLikeReport(prefix) { return ([], nil) }
         case .failure(let error):
-          if error.reason == .notRegularFile { return (nil, nil) }
+          if error.reason == .notRegularFile { return ([], nil) }
           // Unreadable and not named like a report: we cannot tell it is one, so say nothing.
-          return (nil, nil)
+          return ([], nil)
         }
       }
       switch POSIX.readFile(path, limit: options.maxSize) {
       case .success(let read): bytes = read
       case .failure(let error):
         if error.reason == .notRegularFile {
-          return (nil, InputNotice(kind: .skipped, path: item.display, message: error.message))
+          return ([], InputNotice(kind: .skipped, path: item.display, message: error.message))
         }
-        return (ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message)), nil)
+        return ([ReportOutcome(index: index, path: item.display, error: ReportError(message: error.message))], nil)
       }
     }
     if let foreign = ForeignInput.identify(bytes) {
       // Found in a folder, it is passed over (and counted); named, it is an error.
-      if item.inFolder { return (nil, InputNotice(kind: .notAReport, path: item.display, message: foreign)) }
+      if item.inFolder { return ([], InputNotice(kind: .notAReport, path: item.display, message: foreign)) }
       return (
-        ReportOutcome(
-          index: index, path: item.display, error: ReportError(message: "not an Apple crash report: \(foreign)")),
+        [
+          ReportOutcome(
+            index: index, path: item.display, error: ReportError(message: "not an Apple crash report: \(foreign)"))
+        ],
         nil
       )
     }
-    return (
-      diagnose(bytes: bytes, index: index, path: item.display, options: options, baseline: baseline, texts: texts),
-      nil
-    )
+    var outcomes = diagnoseAll(
+      bytes: bytes, index: index, path: item.display, options: options, baseline: baseline, texts: texts)
+    let outcome = outcomes.removeFirst()
+    // A note or log found in a folder whose first lines looked like crash text but that holds no
+    // report: passed over (and counted), as another tool's file is.
+    if item.mustSniff, outcome.facts == nil, outcome.error != nil {
+      let message = outcome.error?.notACrash ?? "text that holds no crash report"
+      return ([], InputNotice(kind: .notAReport, path: item.display, message: message))
+    }
+    if item.inFolder, outcome.facts == nil, let kind = outcome.error?.notACrash {
+      return ([], InputNotice(kind: .notAReport, path: item.display, message: kind))
+    }
+    return ([outcome] + outcomes, nil)
+  }
+
+  /// Parses and diagnoses bytes already in memory: one outcome for most files, one per diagnostic
+  /// of a MetricKit payload (its path followed by `#` and the diagnostic's label), never none.
+  static func diagnoseAll(
+    bytes: [UInt8], index: Int, path: String, options: Options, baseline: KnownSignatures?,
+    texts: SharedTexts? = nil
+  ) -> [ReportOutcome] {
+    let reports: [(label: String?, report: CrashReport)]
+    do throws(ReportError) {
+      reports = try ReportReader.readAll(bytes, texts: texts)
+    } catch {
+      return [ReportOutcome(index: index, path: path, error: error)]
+    }
+    guard reports.count > 1 || reports.first?.label != nil else {
+      return [diagnose(bytes: bytes, index: index, path: path, options: options, baseline: baseline, texts: texts)]
+    }
+    return reports.map { entry in
+      diagnose(
+        report: entry.report, index: index, path: path + (entry.label.map { "#" + $0 } ?? ""), options: options,
+        baseline: baseline)
+    }
   }
 
   /// Parses and diagnoses bytes already in memory.
@@ -241,15 +289,31 @@ extension ReportOutcome {
     bytes: [UInt8], index: Int, path: String, options: Options, baseline: KnownSignatures?,
     texts: SharedTexts? = nil
   ) -> ReportOutcome {
-    var report: CrashReport
+    let report: CrashReport
     do throws(ReportError) {
       report = try ReportReader.read(bytes, texts: texts)
     } catch {
       return ReportOutcome(index: index, path: path, error: error)
     }
+    return diagnose(report: report, index: index, path: path, options: options, baseline: baseline)
+  }
+
+  /// Diagnoses a report already read.
+  static func diagnose(
+    report read: consuming CrashReport, index: Int, path: String, options: Options, baseline: KnownSignatures?
+  ) -> ReportOutcome {
+    var report = read
     // Diagnose the symbolicated frames (Xcode's view of a device report).
     var symbolication: SymbolicationSummary?
-    if !options.debugFiles.isEmpty { (report, symbolication) = options.debugFiles.symbolicate(report) }
+    if !options.debugFiles.isEmpty {
+      (report, symbolication) = options.debugFiles.symbolicate(report)
+      // A report that came without symbols (MetricKit's) may have them now.
+      if report.missing.contains(.symbols),
+        report.threads.contains(where: { $0.frames.contains(where: \.hasSymbolText) })
+      {
+        report.missing.removeAll { $0 == .symbols }
+      }
+    }
     // What the outcome keeps of the report first, so that the diagnosis takes the report itself
     // rather than a copy.
     let facts = ReportFacts(report)

@@ -1,5 +1,6 @@
 import IPSDoctorBatch
 import IPSDoctorOutput
+import IPSDoctorReport
 import IPSDoctorSupport
 import IPSDoctorSymbolication
 
@@ -303,10 +304,14 @@ struct DiagnoseCommand<IO: CLIIO> {
       total: inputs.count, io: io)
 
     var notReports: [String] = []  // what each file found in a folder that is no Apple report is
+    var sources: [ReportSource: Int] = [:]  // how many reports were read from each source
     session.begin()
     runner.run { outcomes, skipped, done in
       progress.clear()
-      for outcome in outcomes { session.add(outcome) }
+      for outcome in outcomes {
+        if let source = outcome.facts?.source { sources[source, default: 0] += 1 }
+        session.add(outcome)
+      }
       for notice in skipped {
         if notice.kind == .notAReport {
           session.report(notice)
@@ -322,6 +327,7 @@ struct DiagnoseCommand<IO: CLIIO> {
     if !notReports.isEmpty && !options.quiet {
       io.writeStandardError(Self.notReportsLine(notReports, verbose: options.verbose))
     }
+    if !options.quiet, let line = Self.sourcesLine(sources) { io.writeStandardError(line) }
     // A shard may be empty where the whole run is not.
     if options.shard != nil && !discovery.inputs.isEmpty { return session.finish(emptyRun: nil) }
     return session.finish(
@@ -329,6 +335,15 @@ struct DiagnoseCommand<IO: CLIIO> {
         kind: .missing, path: invocation.arguments.joined(separator: " "),
         message:
           "no crash reports found (looked for .ips and .crash files, and other files that start like a crash report)"))
+  }
+
+  /// "ips-doctor: read 3 reports: 2 apple-ips, 1 crashlytics-text", when there were several and any
+  /// was not Apple's own report; `nil` otherwise (a single report's header names its source).
+  static func sourcesLine(_ sources: [ReportSource: Int]) -> String? {
+    let total = sources.values.reduce(0, +)
+    guard total > 1, sources.keys.contains(where: { $0 != .appleIPS && $0 != .appleText }) else { return nil }
+    let parts = ReportSource.allCases.compactMap { source in sources[source].map { "\($0) \(source.rawValue)" } }
+    return "ips-doctor: read \(total) report\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + "\n"
   }
 
   /// "ips-doctor: skipped 3 files that are not Apple crash reports: 2 outputs of leaks, …".

@@ -144,6 +144,7 @@ package struct MarkdownReporter: Reporter {
       if let device = facts.device { parts.append(MarkdownText.escape(device)) }
       if let time = facts.time { parts.append(MarkdownText.escape(time)) }
       if facts.kind != .crash { parts.append(MarkdownText.escape(facts.bugTypeName ?? facts.kind.rawValue)) }
+      if let source = facts.sourceDescription { parts.append(MarkdownText.escape(source)) }
       if !parts.isEmpty { text += parts.joined(separator: " · ") + "\n\n" }
     }
     if outcome.baseline == .known { text += "*Known crash: its signature is in the baseline.*\n\n" }

@@ -16,6 +16,8 @@ enum ReportJSON {
     object.append("path", .string(outcome.path))
     object.append("kind", .optional(facts?.kind.rawValue))
     object.append("format", .optional(facts?.format.rawValue))
+    object.append("source", .optional(facts?.source.rawValue))
+    object.append("missing", facts.map { .array($0.missing.map { .string($0.rawValue) }) } ?? .null)
     object.append("bugType", .optional(facts?.bugType))
     if let facts {
       let app: JSONObject = [

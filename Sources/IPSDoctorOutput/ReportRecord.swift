@@ -56,7 +56,7 @@ package enum ReportRecord {
 
   private static func outcome(_ record: Reader, index: Int) throws(Problem) -> ReportOutcome {
     let path = try record.string("path")
-    let facts: ReportFacts?
+    var facts: ReportFacts?
     if try record.isNull("kind") {
       facts = nil
     } else {
@@ -75,6 +75,10 @@ package enum ReportRecord {
         exceptionSignal: try exception.optionalString("signal"),
         exceptionCodes: try exception.optionalString("codes"),
         exceptionSubtype: try exception.optionalString("subtype"))
+      facts?.source = try record.choice("source")
+      facts?.missing = try record.array("missing", objects: false) { (item: Reader) throws(Problem) in
+        try item.choiceValue()
+      }
     }
 
     let diagnoses = try record.array("diagnoses") { (item: Reader) throws(Problem) in try diagnosis(item) }
@@ -283,6 +287,16 @@ package enum ReportRecord {
       guard let value = T(rawValue: text) else {
         let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
         throw Problem(message: "\(keyPath(key)): expected one of \(allowed), found \"\(text)\"")
+      }
+      return value
+    }
+
+    /// This value as one of the enumeration's raw values.
+    func choiceValue<T: RawRepresentable & CaseIterable>() throws(Problem) -> T where T.RawValue == String {
+      guard let text = node.string, let value = T(rawValue: text) else {
+        let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
+        throw Problem(
+          message: "\(path): expected one of \(allowed), found \(node.string.map { "\"\($0)\"" } ?? node.typeName)")
       }
       return value
     }

@@ -183,6 +183,7 @@ struct TextReporter: Reporter {
       part(facts.device)
       part(facts.time)
       if facts.kind != .crash { part(facts.bugTypeName ?? facts.kind.rawValue) }
+      part(facts.sourceDescription)
     }
     if outcome.baseline == .known {
       line.append(" ")

@@ -21,6 +21,11 @@ public struct CrashReport: Sendable, Equatable {
   }
 
   package var format: Format
+  /// Whose layout the report was read from (Apple's, or a crash reporter's).
+  package var source: ReportSource
+  /// What Apple's report would have and this one lacks, in ``MissingPart`` order; empty for Apple's
+  /// own reports, which the readers do not judge.
+  package var missing: [MissingPart] = []
   package var bugType: BugType?
   package var kind: ReportKind
 
@@ -147,6 +152,7 @@ public struct CrashReport: Sendable, Equatable {
 
   package init(format: Format, kind: ReportKind = .unknown) {
     self.format = format
+    self.source = format == .json || format == .headerOnly ? .appleIPS : .appleText
     self.kind = kind
     self.header = IPSHeader()
     self.applicationSpecificInfo = []

@@ -9,6 +9,9 @@ public struct ReportError: Error, Sendable, Equatable, CustomStringConvertible {
   package var column: Int?
   /// The JSON path being parsed, when it applies.
   package var path: String?
+  /// What the file is, when it was read and holds no crash (a crash reporter's report with an
+  /// empty crash section): a folder scan passes it over instead of failing on it.
+  package var notACrash: String?
 
   package init(message: String, line: Int? = nil, column: Int? = nil, path: String? = nil) {
     self.message = message

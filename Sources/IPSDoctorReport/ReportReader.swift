@@ -36,6 +36,24 @@ public enum ReportReader {
     }
   }
 
+  /// Every report in a file: one for most, one per diagnostic of a MetricKit payload, each with
+  /// its label within the file (`crashDiagnostics[0]`; `nil` for a file that is one report).
+  package static func readAll(
+    _ bytes: [UInt8], texts: SharedTexts?
+  ) throws(ReportError) -> [(label: String?, report: CrashReport)] {
+    let many = try bytes.withUnsafeBufferPointer {
+      buffer throws(ReportError) -> [(label: String?, report: CrashReport)]? in
+      var start = 0
+      if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
+      guard let first = Scan.firstNonWhitespace(buffer, from: start), buffer[first] == UInt8(ascii: "{") else {
+        return nil
+      }
+      return try ThirdPartyJSON.readAll(buffer, from: first)
+    }
+    if let many { return many }
+    return [(nil, try read(bytes, texts: texts))]
+  }
+
   package static func read(buffer: UnsafeBufferPointer<UInt8>) throws(ReportError) -> CrashReport {
     try read(buffer: buffer, texts: nil)
   }
@@ -56,6 +74,17 @@ public enum ReportReader {
     if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
     guard let firstContent = Scan.firstNonWhitespace(buffer, from: start) else {
       throw ReportError(message: buffer.isEmpty ? "the file is empty" : "the file holds only white space")
+    }
+
+    // A crash reporter's JSON (KSCrash and its forks).
+    if buffer[firstContent] == UInt8(ascii: "{"), let report = try ThirdPartyJSON.read(buffer, from: firstContent) {
+      return report
+    }
+    // Quoted or fenced text, a Crashlytics trace, an excerpt of Apple's text.
+    if buffer[firstContent] != UInt8(ascii: "{"),
+      let pasted = try PastedText.read(buffer, from: firstContent, texts: texts)
+    {
+      return pasted
     }
 
     // Xcode's "Translated Report (Full Report Below)": prefer the full JSON report after the marker.
@@ -320,6 +349,7 @@ public enum ReportReader {
         line: firstLine, column: 1)
     }
     LegacyTextParser.parse(bytes: body, firstLine: firstLine, into: &report, texts: texts)
+    if header == nil && report.kind == .crash && report.lacksAppleHeader { report.markAsExcerpt() }
     return report
   }
 }

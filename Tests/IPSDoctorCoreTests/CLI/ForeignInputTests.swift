@@ -8,16 +8,11 @@ import Testing
 @Suite struct ForeignInputTests {
   static let samples: [(name: String, text: String, kind: String)] = [
     ("package.json", #"{"name": "web", "version": "1.0.0", "dependencies": {}}"#, "JSON document"),
+    ("report.plcrash", "plcrash\u{1}\u{0}binary", "PLCrashReporter binary report"),
     (
-      "sentry.json",
-      #"{"event_id": "fc6d8c0c43fc4630ad850ee518f1b9d0", "sdk": {"name": "sentry.cocoa"}, "exception": {"values": []}}"#,
-      "Sentry event"
+      "crash.clsrecord", #"{"identity":{"generator":"Crashlytics iOS SDK/10.0.0","display_version":"1.0"}}"#,
+      "Crashlytics on-device record"
     ),
-    (
-      "kscrash.json", #"{"report": {"id": "x"}, "binary_images": [], "crash": {"error": {"type": "signal"}}}"#,
-      "KSCrash report"
-    ),
-    ("metrickit.json", #"{"timeStampBegin": "2026-01-01", "crashDiagnostics": [{"callStackTree": {}}]}"#, "MetricKit"),
     (
       "leaks.txt",
       """
@@ -78,11 +73,11 @@ import Testing
   @Test func namedOnTheCommandLineItIsAnError() throws {
     let root = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(root) }
-    let path = root.appendingPathComponent("sentry.json").path
-    try Data(Self.samples[1].text.utf8).write(to: URL(fileURLWithPath: path))
+    let path = root.appendingPathComponent("package.json").path
+    try Data(Self.samples[0].text.utf8).write(to: URL(fileURLWithPath: path))
     let run = CLITest.run([path])
     #expect(run.status == .dataError)
-    #expect(run.stderr.contains("not an Apple crash report: a Sentry event"))
+    #expect(run.stderr.contains("not an Apple crash report: a JSON document that is not an Apple crash report"))
     #expect(!run.stdout.contains("inconclusive"))
   }
 
@@ -98,8 +93,8 @@ import Testing
     #expect(run.status == .findings)
     #expect(run.stdout.contains("1 report: 1 diagnosed") || run.stdout.contains("null-pointer-dereference"))
     #expect(run.stderr.contains("skipped \(Self.samples.count) files that are not Apple crash reports"))
-    #expect(!run.stderr.contains("sentry.json.ips"))
+    #expect(!run.stderr.contains("package.json.ips"))
     let verbose = CLITest.run([root.path, "-v"])
-    #expect(verbose.stderr.contains("sentry.json.ips: skipped: not an Apple crash report"))
+    #expect(verbose.stderr.contains("package.json.ips: skipped: not an Apple crash report"))
   }
 }
