@@ -402,10 +402,10 @@ struct TrapSummaryTextTests {
       let opening: String
       if let name = context.symbol(backtrace.frames[0])?.display, !context.isAppFrame(backtrace.frames[0]) {
         opening =
-          "The Swift standard library stopped the app in `\(name)` (\(top.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, index out of range, failed cast) end."
+          "The Swift standard library stopped the app in `\(name)` (\(top.path)) with \(context.exceptionDisplay), but the report records no message. `\(name)` is where `fatalError`, `precondition`, `assert` and the library's own checks (force unwrap of nil, with `!` or through an implicitly unwrapped optional, index out of range, failed cast) end."
       } else {
         opening =
-          "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(top)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil, an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
+          "The app stopped on a trap instruction (\(context.exceptionDisplay)) in its own code at \(DiagnosisContext.quote(top)), and the report records no message. In Swift this is a failed runtime check — a force unwrap of nil (`!` or an implicitly unwrapped optional), an index out of range, an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an optimised build drops."
       }
       #expect(summary.hasPrefix(opening), "\(summary)")
       if let app = context.appFrameEvidence(in: backtrace), app.path != top.path {

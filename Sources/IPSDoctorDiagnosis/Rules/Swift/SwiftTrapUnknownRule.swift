@@ -107,7 +107,7 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
         \(DiagnosisContext.quote(topEvidence)), and the report records no message. In Swift this is a failed \
         runtime check — a force unwrap of nil (`!` or an implicitly unwrapped optional), an index out of range, \
         an arithmetic overflow, a failed `as!`, `try!`, a `precondition` or `fatalError` — whose message an \
-        optimised build drops; the symbolicated line names the check.
+        optimised build drops.
         """
     } else {
       return nil
