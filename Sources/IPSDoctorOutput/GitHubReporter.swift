@@ -104,67 +104,41 @@ package struct GitHubReporter: Reporter {
     out.write("ips-doctor: " + run.sentence + "\n")
   }
 
-  /// The remedy's first paragraph: annotations stay short; the code lives in `explain`.
+  /// The remedy's first paragraph: annotations stay short; the code lives in `explain`. Its lines
+  /// (``PlainText/lines(of:)``) from the first that is not empty to the next that is, joined by
+  /// spaces: the first non-empty piece of the text split at `"\n\n"`, its lines joined.
   static func firstParagraph(_ markdown: String) -> String {
-    // Without carriage returns a line feed is a `Character` of its own, so the paragraph ends at
-    // the first two line-feed bytes; text that starts with a line feed takes the general path.
-    let fast = markdown.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      guard let base = bytes.baseAddress, !bytes.isEmpty, bytes[0] != 0x0A, memchr(base, 0x0D, bytes.count) == nil
-      else { return nil }
-      var end = 0
-      while end < bytes.count, !(bytes[end] == 0x0A && end + 1 < bytes.count && bytes[end + 1] == 0x0A) { end += 1 }
-      // The paragraph holds no two line feeds in a row: each one between lines becomes a space,
-      // a final one goes.
-      var paragraph = Array(UnsafeBufferPointer(rebasing: bytes[..<end]))
-      if paragraph.last == 0x0A { paragraph.removeLast() }
-      for index in paragraph.indices where paragraph[index] == 0x0A { paragraph[index] = 0x20 }
-      return String(decoding: paragraph, as: UTF8.self)
+    var paragraph: [Substring] = []
+    for line in PlainText.lines(of: markdown) {
+      if !line.isEmpty {
+        paragraph.append(line)
+      } else if !paragraph.isEmpty {
+        break
+      }
     }
-    if let fast = fast ?? nil { return fast }
-    return firstParagraphByCharacters(markdown)
+    return paragraph.joined(separator: " ")
   }
 
-  /// ``firstParagraph(_:)`` by `Character`s (the reference for the bytes).
-  static func firstParagraphByCharacters(_ markdown: String) -> String {
-    let paragraph = markdown.split(separator: "\n\n", maxSplits: 1).first.map(String.init) ?? markdown
-    return paragraph.split(separator: "\n").joined(separator: " ")
-  }
-
-  /// Escapes a workflow-command message: `%`, CR and LF; each line's control characters made
-  /// visible first, so a report cannot start a workflow command of its own.
+  /// Escapes a workflow-command message: each line made visible by ``TerminalText/escaped(_:)``
+  /// (so no control character is left in it), the lines joined by `%0A`, and every `%` byte
+  /// written `%25`, as the runner decodes them; so a report cannot start a workflow command of
+  /// its own.
   package static func data(_ text: String) -> String {
-    escapedBytes(text, property: false) ?? dataByCharacters(text)
+    escaped(text, property: false)
   }
 
-  /// ``data(_:)`` by `Character`s (the reference for the bytes).
-  static func dataByCharacters(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { TerminalText.escaped(String($0)).replacing("%", with: "%25").replacing("\r", with: "%0D") }
-      .joined(separator: "%0A")
-  }
-
-  /// Escapes a workflow-command property value: as ``data(_:)`` plus `:` and `,`.
+  /// Escapes a workflow-command property value: as ``data(_:)`` plus every `:` and `,` byte.
   package static func property(_ text: String) -> String {
-    escapedBytes(text, property: true) ?? propertyByCharacters(text)
+    escaped(text, property: true)
   }
 
-  /// ``property(_:)`` by `Character`s (the reference for the bytes).
-  static func propertyByCharacters(_ text: String) -> String {
-    dataByCharacters(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
-  }
-
-  /// ``data(_:)`` (or ``property(_:)``) on bytes, for text without carriage returns: a line feed is
-  /// then a `Character` of its own, so the lines are split at its bytes; each is made visible by
-  /// ``TerminalText/escaped(_:)``, and `%` (and `:` and `,`) are encoded byte by byte where a
-  /// byte is the whole `Character`, which it is between two ASCII bytes (only CR LF joins two; no
-  /// other scalar equals these three). `nil` when a marked byte touches a non-ASCII one (a
-  /// combining mark could make it part of a larger `Character`), or the text has a carriage return.
-  static func escapedBytes(_ text: String, property: Bool) -> String? {
-    guard let lines = PlainText.visibleLines(of: text) else { return nil }
+  /// ``data(_:)`` or ``property(_:)``: the runner reads bytes, so every marked byte is encoded,
+  /// whatever scalars surround it.
+  private static func escaped(_ text: String, property: Bool) -> String {
     var result = ByteBuffer(capacity: text.utf8.count + 16)
-    for (number, line) in lines.enumerated() {
+    for (number, line) in PlainText.visibleLines(of: text).enumerated() {
       if number > 0 { result.append("%0A" as StaticString) }
-      let encoded: Bool = line.withBorrowedUTF8 { escaped in
+      line.withBorrowedUTF8 { escaped in
         var runStart = 0
         for index in escaped.indices {
           let code: StaticString? =
@@ -175,15 +149,12 @@ package struct GitHubReporter: Reporter {
             default: nil
             }
           guard let code else { continue }
-          guard ByteSearch.standsAlone(escaped, index) else { return false }
           result.append(UnsafeBufferPointer(rebasing: escaped[runStart..<index]))
           result.append(code)
           runStart = index + 1
         }
         result.append(UnsafeBufferPointer(rebasing: escaped[runStart...]))
-        return true
       }
-      if !encoded { return nil }
     }
     return result.string
   }

@@ -88,10 +88,7 @@ struct JUnitReporter: Reporter {
 /// by ``TerminalText/escaped(_:)``.
 package enum XML {
   package static func text(_ value: String) -> String {
-    if let lines = PlainText.visibleLines(of: value) { return escape(lines.joined(separator: "\n"), attribute: false) }
-    return escape(
-      value.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
-        .joined(separator: "\n"), attribute: false)
+    escape(PlainText.visibleLines(of: value).joined(separator: "\n"), attribute: false)
   }
 
   package static func attribute(_ value: String) -> String {
@@ -99,10 +96,11 @@ package enum XML {
   }
 
   /// Entities for the markup characters, `\u{FFFE}`-style escapes for the two noncharacters XML
-  /// forbids; everything else as it is. On the bytes of a native string (a scalar's bytes are
-  /// copied whole, and U+FFFE and U+FFFF are EF BF BE and EF BF BF), else scalar by scalar.
+  /// forbids; everything else as it is. XML reads scalars and every character this marks is one
+  /// scalar, so this works on the UTF-8: the marked ASCII characters are single bytes no other
+  /// scalar's bytes hold, and U+FFFE and U+FFFF are EF BF BE and EF BF BF.
   static func escape(_ value: String, attribute: Bool) -> String {
-    let fast = value.utf8.withContiguousStorageIfAvailable { bytes -> String in
+    value.withBorrowedUTF8 { bytes -> String in
       var result: [UInt8] = []
       result.reserveCapacity(bytes.count + 16)
       var index = 0
@@ -125,25 +123,5 @@ package enum XML {
       }
       return String(decoding: result, as: UTF8.self)
     }
-    return fast ?? escapeScalars(value, attribute: attribute)
-  }
-
-  /// ``escape(_:attribute:)`` scalar by scalar (the reference for the bytes).
-  static func escapeScalars(_ value: String, attribute: Bool) -> String {
-    var result = ""
-    result.reserveCapacity(value.utf8.count)
-    for character in value.unicodeScalars {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"" where attribute: result += "&quot;"
-      case "'" where attribute: result += "&apos;"
-      case "\n" where attribute: result += "&#10;"
-      case "\u{FFFE}", "\u{FFFF}": result += "\\u{\(String(character.value, radix: 16, uppercase: true))}"
-      default: result.unicodeScalars.append(character)
-      }
-    }
-    return result
   }
 }

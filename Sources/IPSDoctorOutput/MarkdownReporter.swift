@@ -235,22 +235,6 @@ enum MarkdownText {
     }
   }
 
-  /// ``escape(_:)`` after `TerminalText.escaped`, scalar by scalar (the reference for the bytes).
-  static func escapeScalars(_ escaped: String) -> String {
-    var result = ""
-    for scalar in escaped.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\\", "`", "*", "_", "[", "]", "#", "|", "~", "!":
-        result += "\\" + String(scalar)
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
-  }
-
   /// The bytes that ``escape(_:)`` marks: Markdown punctuation and `&`, `<`, `>`.
   @inline(__always)
   static func isMarked(_ byte: UInt8) -> Bool {
@@ -276,33 +260,21 @@ enum MarkdownText {
     }
   }
 
-  /// An inline code span that holds `text` whatever backticks it contains: its fence is one
-  /// backtick longer than the longest run in it, and a space pads text that starts or ends with a
-  /// backtick (CommonMark strips one space from each side).
+  /// `text`, made visible by ``TerminalText/escaped(_:)``, as a ``CodeSpan``. In a table a `|`
+  /// ends the cell even inside code unless escaped, so there each `|` byte gets a backslash.
   static func code(_ text: String, inTable: Bool = false) -> String {
-    var text = TerminalText.escaped(text)
-    return text.withUTF8 { bytes in
-      var body: [UInt8] = []
-      body.reserveCapacity(bytes.count + 4)
-      var longest = 0
-      var run = 0
+    let visible = TerminalText.escaped(text)
+    guard inTable else { return CodeSpan.markdown(visible) }
+    let cell = visible.withBorrowedUTF8 { bytes -> String in
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count + 4)
       for byte in bytes {
-        run = byte == UInt8(ascii: "`") ? run + 1 : 0
-        longest = max(longest, run)
-        // In a table a `|` ends the cell even inside code, unless escaped.
-        if inTable && byte == UInt8(ascii: "|") { body.append(UInt8(ascii: "\\")) }
-        body.append(byte)
+        if byte == UInt8(ascii: "|") { result.append(UInt8(ascii: "\\")) }
+        result.append(byte)
       }
-      let pad =
-        body.first == UInt8(ascii: "`") || body.last == UInt8(ascii: "`") || body.first == 0x20 && body.last == 0x20
-      var result = Array(repeating: UInt8(ascii: "`"), count: longest + 1)
-      let fence = result
-      if pad { result.append(0x20) }
-      result += body
-      if pad { result.append(0x20) }
-      result += fence
       return String(decoding: result, as: UTF8.self)
     }
+    return CodeSpan.markdown(cell)
   }
 
   /// Markdown written by a rule, which quotes report text: its structure is kept (paragraphs,

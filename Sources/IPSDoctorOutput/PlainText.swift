@@ -27,101 +27,84 @@ package enum PlainText {
   }
 
   /// Word-wraps one paragraph. `indent` starts every line, `hanging` replaces it on the first.
+  /// Words are the runs between space, tab and line-feed `Character`s (``forEachWord(of:_:)``); a
+  /// line holds as many as fit in `width` columns (``columns(of:)``), one space apart, and a word
+  /// wider than that has a line of its own.
   package static func wrap(_ text: String, width: Int, indent: String, hanging: String? = nil) -> [String] {
-    if let lines = wrapSimple(text, width: width, indent: indent, hanging: hanging) { return lines }
-    return wrapCharacters(text, width: width, indent: indent, hanging: hanging)
-  }
-
-  /// ``wrap(_:width:indent:hanging:)`` on `Character`s, for any text (the reference for the byte path).
-  static func wrapCharacters(_ text: String, width: Int, indent: String, hanging: String? = nil) -> [String] {
-    let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+    let first = hanging ?? indent
+    let indentColumns = columns(of: indent)
     var lines: [String] = []
-    var current = hanging ?? indent
-    var currentWidth = current.count
+    var line = ByteBuffer(capacity: first.utf8.count + min(text.utf8.count, max(width, 0)) + 16)
+    var lineColumns = columns(of: first)
     var lineHasWord = false
-    for word in words {
-      let wordWidth = word.count
-      if lineHasWord && currentWidth + 1 + wordWidth > width {
-        lines.append(current)
-        current = indent
-        currentWidth = indent.count
-        lineHasWord = false
+    first.withBorrowedUTF8 { line.append($0) }
+    indent.withBorrowedUTF8 { indentBytes in
+      forEachWord(of: text) { word, wordColumns in
+        if lineHasWord && lineColumns + 1 + wordColumns > width {
+          lines.append(line.string)
+          line.removeAll()
+          line.append(indentBytes)
+          lineColumns = indentColumns
+          lineHasWord = false
+        }
+        if lineHasWord {
+          line.append(UInt8(0x20))
+          lineColumns += 1
+        }
+        line.append(word)
+        lineColumns += wordColumns
+        lineHasWord = true
       }
-      if lineHasWord {
-        current += " "
-        currentWidth += 1
-      }
-      current += word
-      currentWidth += wordWidth
-      lineHasWord = true
     }
-    if lineHasWord || lines.isEmpty { lines.append(current) }
+    if lineHasWord || lines.isEmpty { lines.append(line.string) }
     return lines
   }
 
-  /// ``wrap(_:width:indent:hanging:)`` for text where every character is one Unicode scalar
-  /// (``isSimple(_:)``): the same lines on UTF-8 bytes, a character's width being one lead byte.
-  /// `nil` for any other text.
-  ///
-  /// Each line is gathered in one scratch buffer, reused from line to line, and made a `String`
-  /// once.
-  private static func wrapSimple(_ text: String, width: Int, indent: String, hanging: String?) -> [String]? {
-    let first = hanging ?? indent
-    guard isSimple(text), isSimple(indent), isSimple(first) else { return nil }
-    let indentWidth = scalarCount(indent)
-    let firstWidth = scalarCount(first)
-    return text.withBorrowedUTF8 { bytes in
-      indent.withBorrowedUTF8 { indentBytes in
-        first.withBorrowedUTF8 { firstBytes in
-          var lines: [String] = []
-          var line = ByteBuffer(capacity: firstBytes.count + min(bytes.count, max(width, 0)) + 16)
-          line.append(firstBytes)
-          var currentWidth = firstWidth
-          var lineHasWord = false
-          var index = 0
-          let count = bytes.count
-          while index < count {
-            let byte = bytes[index]
-            if byte == 0x20 || byte == 0x0A || byte == 0x09 {
-              index += 1
-              continue
-            }
-            var end = index + 1
-            var wordWidth = 1
-            while end < count {
-              let next = bytes[end]
-              if next == 0x20 || next == 0x0A || next == 0x09 { break }
-              if next & 0xC0 != 0x80 { wordWidth += 1 }
-              end += 1
-            }
-            if lineHasWord && currentWidth + 1 + wordWidth > width {
-              lines.append(line.string)
-              line.removeAll()
-              line.append(indentBytes)
-              currentWidth = indentWidth
-              lineHasWord = false
-            }
-            if lineHasWord {
-              line.append(UInt8(0x20))
-              currentWidth += 1
-            }
-            line.append(UnsafeBufferPointer(rebasing: bytes[index..<end]))
-            currentWidth += wordWidth
-            lineHasWord = true
-            index = end
-          }
-          if lineHasWord || lines.isEmpty { lines.append(line.string) }
-          return lines
-        }
-      }
-    }
-  }
-
-  /// The number of Unicode scalars (UTF-8 lead bytes) of `text`.
-  private static func scalarCount(_ text: String) -> Int {
+  /// The columns `text` takes on a terminal: one a `Character`. In ``isSimple(_:)`` text every
+  /// `Character` is one scalar, so they are counted as UTF-8 lead bytes.
+  static func columns(of text: String) -> Int {
+    guard isSimple(text) else { return text.count }
     var count = 0
     for byte in text.utf8 where byte & 0xC0 != 0x80 { count += 1 }
     return count
+  }
+
+  /// Calls `body` with each word of `text` (a run between space, tab and line-feed `Character`s),
+  /// as its UTF-8 and its ``columns(of:)``, in order. In ``isSimple(_:)`` text those three are
+  /// single bytes that never join a neighbour and every `Character` is one scalar, so the text is
+  /// cut at those bytes and a word's width is its count of lead bytes; other text is cut
+  /// `Character` by `Character`.
+  static func forEachWord(of text: String, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    let simple = isSimple(text)
+    text.withBorrowedUTF8 { bytes in
+      guard simple else {
+        let utf8 = text.utf8
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+          let start = utf8.distance(from: utf8.startIndex, to: word.startIndex)
+          body(UnsafeBufferPointer(rebasing: bytes[start..<(start + word.utf8.count)]), word.count)
+        }
+        return
+      }
+      var index = 0
+      let count = bytes.count
+      while index < count {
+        let byte = bytes[index]
+        if byte == 0x20 || byte == 0x0A || byte == 0x09 {
+          index += 1
+          continue
+        }
+        var end = index + 1
+        var wordColumns = 1
+        while end < count {
+          let next = bytes[end]
+          if next == 0x20 || next == 0x0A || next == 0x09 { break }
+          if next & 0xC0 != 0x80 { wordColumns += 1 }
+          end += 1
+        }
+        body(UnsafeBufferPointer(rebasing: bytes[index..<end]), wordColumns)
+        index = end
+      }
+    }
   }
 
   /// Whether every character of `text` is exactly one Unicode scalar, and two texts made of such
@@ -132,13 +115,8 @@ package enum PlainText {
   /// punctuation from U+2010 (dashes, quotes, bullet, ellipsis), arrows and mathematical operators.
   /// Rule texts use these (em dashes, curly quotes, arrows).
   static func isSimple(_ text: String) -> Bool {
-    // ASCII without carriage return, most rule text, is answered from the bytes.
+    // ASCII without carriage return is a subset of the scalars below, answered from the bytes.
     if text.utf8.withContiguousStorageIfAvailable(ByteSearch.isASCIIWithoutCarriageReturn) == true { return true }
-    return isSimpleScalars(text)
-  }
-
-  /// ``isSimple(_:)`` scalar by scalar (the reference for the byte path).
-  static func isSimpleScalars(_ text: String) -> Bool {
     for scalar in text.unicodeScalars {
       switch scalar.value {
       case 0x0D: return false
@@ -219,50 +197,35 @@ package enum PlainText {
     return output
   }
 
-  /// `markdown.split(separator: "\n", omittingEmptySubsequences: false)`, on UTF-8 bytes when the
-  /// text has no carriage return: a line feed is then always a character of its own (only CR LF
-  /// joins it to a neighbour), so the pieces are the same.
-  ///
-  /// The line feeds are found with `memchr` in the contiguous UTF-8 of a native string; each line
-  /// is the slice between them.
-  static func lines(of markdown: String) -> [Substring] {
-    lineFeedLines(of: markdown) ?? linesByCharacters(of: markdown)
-  }
-
-  /// ``lines(of:)`` for text without carriage returns (split at its line-feed bytes, found with
-  /// `memchr`); `nil` for text with one, or without contiguous UTF-8.
-  static func lineFeedLines(of text: String) -> [Substring]? {
+  /// The lines of `text`, as `text.split(separator: "\n", omittingEmptySubsequences: false)`
+  /// cuts it: at every line feed that is a `Character` of its own. Unicode breaks a cluster before
+  /// and after every control but between CR and LF, so those are the line-feed bytes that do not
+  /// follow a carriage return.
+  static func lines(of text: String) -> [Substring] {
     let utf8 = text.utf8
-    let lines = utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
-      guard let base = bytes.baseAddress, !bytes.isEmpty else { return [text[...]] }
-      if memchr(base, 0x0D, bytes.count) != nil { return nil }
+    return text.withBorrowedUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return [text[...]] }
       var result: [Substring] = []
-      var offset = 0
       var start = utf8.startIndex
-      while let found = memchr(base + offset, 0x0A, bytes.count - offset) {
-        let end = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
-        let endIndex = utf8.index(start, offsetBy: end - offset)
+      var startOffset = 0
+      var offset = 0
+      while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
+        let end = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+        offset = end + 1
+        if end > 0 && base[end - 1] == 0x0D { continue }
+        let endIndex = utf8.index(start, offsetBy: end - startOffset)
         result.append(text[start..<endIndex])
         start = utf8.index(after: endIndex)
-        offset = end + 1
+        startOffset = end + 1
       }
       result.append(text[start...])
       return result
     }
-    return lines ?? nil
   }
 
-  /// The lines of text without carriage returns, each made visible by
-  /// ``TerminalText/escaped(_:)``: what the CI formats' `Character` code gets from splitting at
-  /// `"\n"` and escaping each piece. `nil` for text with a carriage return (CR LF is one
-  /// `Character`, which that split keeps whole).
-  static func visibleLines(of text: String) -> [String]? {
-    lineFeedLines(of: text)?.map { TerminalText.escaped(String($0)) }
-  }
-
-  /// ``lines(of:)`` by `Character`s, for any text (the reference for the byte path).
-  static func linesByCharacters(of markdown: String) -> [Substring] {
-    markdown.split(separator: "\n", omittingEmptySubsequences: false)
+  /// The lines of `text` (``lines(of:)``), each made visible by ``TerminalText/escaped(_:)``.
+  static func visibleLines(of text: String) -> [String] {
+    lines(of: text).map { TerminalText.escaped(String($0)) }
   }
 
   /// `- `, `* `, `+ ` or `1. ` at the start of a line.
@@ -275,109 +238,83 @@ package enum PlainText {
     return nil
   }
 
-  /// Removes `**`/`__` emphasis and turns links into "text (url)"; escapes control characters.
+  /// Removes `**`/`__` emphasis and turns links into "text (url)" outside code spans; escapes
+  /// control characters. The markers are `Character`s: in ``isSimple(_:)`` text each is one byte
+  /// and no byte of another `Character` equals one, so such text is rewritten on its bytes (and
+  /// returned as it is when it holds none of the markup, ``hasInlineMarkup(_:)``); other text is
+  /// rewritten on its `Character`s by the same code.
   static func inline(_ text: String) -> String {
-    if isSimple(text) { return TerminalText.escaped(inlineSimple(text)) }
-    return inlineCharacters(text)
+    if isSimple(text) {
+      let plain = text.withBorrowedUTF8 { bytes -> String in
+        guard hasInlineMarkup(bytes) else { return text }
+        return String(decoding: removingMarkup(bytes, InlineMarkers<UInt8>.bytes), as: UTF8.self)
+      }
+      return TerminalText.escaped(plain)
+    }
+    return TerminalText.escaped(String(removingMarkup(Array(text), InlineMarkers<Character>.characters)))
   }
 
-  /// ``inline(_:)`` on `Character`s, for any text (the reference for the byte path).
-  static func inlineCharacters(_ text: String) -> String {
-    var result = ""
-    var characters = Substring(text)
+  /// The characters ``inline(_:)`` looks for, as bytes or as `Character`s.
+  struct InlineMarkers<Element: Equatable> {
+    let backtick, star, underscore, openBracket, closeBracket, openParenthesis, closeParenthesis, space: Element
+
+    static var bytes: InlineMarkers<UInt8> {
+      InlineMarkers<UInt8>(
+        backtick: UInt8(ascii: "`"), star: UInt8(ascii: "*"), underscore: UInt8(ascii: "_"),
+        openBracket: UInt8(ascii: "["), closeBracket: UInt8(ascii: "]"), openParenthesis: UInt8(ascii: "("),
+        closeParenthesis: UInt8(ascii: ")"), space: UInt8(ascii: " "))
+    }
+
+    static var characters: InlineMarkers<Character> {
+      InlineMarkers<Character>(
+        backtick: "`", star: "*", underscore: "_", openBracket: "[", closeBracket: "]", openParenthesis: "(",
+        closeParenthesis: ")", space: " ")
+    }
+  }
+
+  /// ``inline(_:)`` before escaping: outside code spans (between backticks), `**` and `__` go and
+  /// `[label](url)` becomes `label (url)`, or `url` when the two are equal.
+  static func removingMarkup<Items: RandomAccessCollection>(_ items: Items, _ marks: InlineMarkers<Items.Element>)
+    -> [Items.Element] where Items.Index == Int
+  {
+    var result: [Items.Element] = []
+    result.reserveCapacity(items.count)
+    let end = items.endIndex
+    var index = items.startIndex
     var inCode = false
-    while let character = characters.first {
-      if character == "`" {
+    while index < end {
+      let item = items[index]
+      if item == marks.backtick {
         inCode.toggle()
-        result.append(character)
-        characters = characters.dropFirst()
-        continue
-      }
-      if !inCode {
-        if characters.hasPrefix("**") || characters.hasPrefix("__") {
-          characters = characters.dropFirst(2)
+      } else if !inCode {
+        if index + 1 < end, item == marks.star || item == marks.underscore, items[index + 1] == item {
+          index += 2
           continue
         }
-        if character == "[", let close = characters.firstIndex(of: "]"),
-          characters[characters.index(after: close)...].hasPrefix("("),
-          let end = characters[close...].firstIndex(of: ")")
+        if item == marks.openBracket, let close = items[index...].firstIndex(of: marks.closeBracket),
+          close + 1 < end, items[close + 1] == marks.openParenthesis,
+          let closing = items[close...].firstIndex(of: marks.closeParenthesis)
         {
-          let label = characters[characters.index(after: characters.startIndex)..<close]
-          let url = characters[characters.index(close, offsetBy: 2)..<end]
-          result += label == url ? String(url) : "\(label) (\(url))"
-          characters = characters[characters.index(after: end)...]
+          let label = items[(index + 1)..<close]
+          let url = items[(close + 2)..<closing]
+          if !label.elementsEqual(url) {
+            result.append(contentsOf: label)
+            result.append(marks.space)
+            result.append(marks.openParenthesis)
+          }
+          result.append(contentsOf: url)
+          if !label.elementsEqual(url) { result.append(marks.closeParenthesis) }
+          index = closing + 1
           continue
         }
       }
-      result.append(character)
-      characters = characters.dropFirst()
+      result.append(item)
+      index += 1
     }
-    return TerminalText.escaped(result)
+    return result
   }
 
-  /// ``inline(_:)`` before escaping, for ``isSimple(_:)`` text, byte by byte: every marker is
-  /// ASCII, no byte of a multi-byte scalar is, every character is one scalar and equal texts have
-  /// equal bytes, so the result is the same. Text with no `](` and no doubled `*` or `_` (most of
-  /// what rules write) is returned as it is; other text is rewritten into a string of its own
-  /// length, which the result never exceeds (markers are only removed, and `[label](url)` becomes
-  /// the shorter `label (url)`).
-  private static func inlineSimple(_ text: String) -> String {
-    text.withBorrowedUTF8 { bytes -> String in
-      guard let base = bytes.baseAddress, hasInlineMarkup(bytes) else { return text }
-      let count = bytes.count
-      func first(_ byte: UInt8, from start: Int) -> Int? {
-        guard start < count, let found = memchr(base + start, Int32(byte), count - start) else { return nil }
-        return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-      }
-      return String(unsafeUninitializedCapacity: count) { output in
-        let out = output.baseAddress!
-        var written = 0
-        func copy(_ range: Range<Int>) {
-          (out + written).initialize(from: base + range.lowerBound, count: range.count)
-          written += range.count
-        }
-        var index = 0
-        var inCode = false
-        while index < count {
-          let byte = base[index]
-          if byte == UInt8(ascii: "`") {
-            inCode.toggle()
-          } else if !inCode {
-            if index + 1 < count, byte == UInt8(ascii: "*") || byte == UInt8(ascii: "_"), base[index + 1] == byte {
-              index += 2
-              continue
-            }
-            if byte == UInt8(ascii: "["), let close = first(UInt8(ascii: "]"), from: index),
-              close + 1 < count, base[close + 1] == UInt8(ascii: "("),
-              let end = first(UInt8(ascii: ")"), from: close)
-            {
-              let label = (index + 1)..<close
-              let url = (close + 2)..<end
-              if label.count == url.count && memcmp(base + label.lowerBound, base + url.lowerBound, label.count) == 0 {
-                copy(url)
-              } else {
-                copy(label)
-                out[written] = UInt8(ascii: " ")
-                out[written + 1] = UInt8(ascii: "(")
-                written += 2
-                copy(url)
-                out[written] = UInt8(ascii: ")")
-                written += 1
-              }
-              index = end + 1
-              continue
-            }
-          }
-          out[written] = byte
-          written += 1
-          index += 1
-        }
-        return written
-      }
-    }
-  }
-
-  /// Whether ``inlineSimple(_:)`` may change `bytes`: they hold `](` (a link's middle, without
+  /// Whether ``inline(_:)`` may change `bytes` of ``isSimple(_:)`` text: they hold `](` (a link's middle, without
   /// which no `[` starts one), `**` or `__`. A lone `[`, as in the frame paths that summaries
   /// cite (`threads[0].frames[3]`), changes nothing.
   static func hasInlineMarkup(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

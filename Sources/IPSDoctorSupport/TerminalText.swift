@@ -22,9 +22,8 @@ package enum TerminalText {
   /// carriage return as `\t`, `\n`, `\r`), and the colons and `#` of workflow-command markers
   /// (``isWorkflowMarker(_:_:)``). A single line stays a single line.
   package static func escaped(_ text: String) -> String {
-    // Text with no unsafe scalar, nearly every text we show (printable ASCII, or with the dashes
-    // and quotes rule texts use), is answered from the bytes without walking its scalars: a
-    // report's rendering escapes every line it prints.
+    // Text with no unsafe scalar and no possible marker has nothing to escape, which the bytes
+    // tell (``hasUnsafeScalar(_:)``, ``mayHoldWorkflowMarker(_:)``): it is returned as it is.
     if text.utf8.withContiguousStorageIfAvailable({ !hasUnsafeScalar($0) && !mayHoldWorkflowMarker($0) }) == true {
       return text
     }
@@ -118,8 +117,8 @@ package enum TerminalText {
     return false
   }
 
-  /// ``escaped(_:)`` scalar by scalar, for any text (the reference for the byte path).
-  static func escapedScalars(_ text: String) -> String {
+  /// ``escaped(_:)`` scalar by scalar, for any text.
+  private static func escapedScalars(_ text: String) -> String {
     let scalars = Array(text.unicodeScalars)
     let needsWork = scalars.indices.contains { isUnsafe(scalars[$0].value) || isWorkflowMarker(scalars, $0) }
     guard needsWork else { return text }

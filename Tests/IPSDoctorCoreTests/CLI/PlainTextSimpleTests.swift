@@ -3,8 +3,9 @@ import Testing
 @testable import IPSDoctorDiagnosis
 @testable import IPSDoctorOutput
 
-/// `PlainText.wrap` and `inline` work on UTF-8 bytes for text whose characters are single scalars
-/// (`isSimple`); these tests compare them with the `Character` code they replace.
+/// `PlainText` works on UTF-8 bytes for text whose characters are single scalars (`isSimple`):
+/// what that rests on, checked on rule texts and generated text. Input → output tables for each
+/// transform are in `TextTransformTests`.
 @Suite struct PlainTextSimpleTests {
   /// Words mixing ASCII, the scalars `isSimple` accepts, and ones it does not (combining marks,
   /// emoji with joiners and selectors, CR LF, Hangul, bidi controls, soft hyphen, U+2000/U+2001).
@@ -47,29 +48,6 @@ import Testing
     }
     for text in ["[a](b)", "x](", "**", "a __b", "end**"] {
       #expect(markup(text), "\(text.debugDescription)")
-    }
-  }
-
-  @Test func inlineMatchesCharacterPath() {
-    for text in Self.samples() {
-      #expect(PlainText.inline(text) == PlainText.inlineCharacters(text), "\(text.debugDescription)")
-    }
-  }
-
-  @Test func wrapMatchesCharacterPath() {
-    let layouts: [(String, String?)] = [
-      ("    ", nil), ("      ", "    - "), ("  ", "→ "), ("   ", "\u{1B}[1;31merror:\u{1B}[0m "),
-      ("  ", "é\u{0301} "),
-    ]
-    for text in Self.samples() {
-      for width in [1, 12, 40, 80] {
-        for (indent, hanging) in layouts {
-          #expect(
-            PlainText.wrap(text, width: width, indent: indent, hanging: hanging)
-              == PlainText.wrapCharacters(text, width: width, indent: indent, hanging: hanging),
-            "\(text.debugDescription) width \(width)")
-        }
-      }
     }
   }
 

@@ -8,7 +8,7 @@ import Testing
 @testable import IPSDoctorOutput
 @testable import IPSDoctorSupport
 
-/// The text renderer's byte shortcuts against the scalar and `Character` code they stand in for.
+/// The text renderer's joined lines and its render cache, on generated text.
 @Suite("Render fast paths")
 struct RenderFastPathTests {
   typealias Generator = ModelStringReuseTests.Generator
@@ -38,34 +38,6 @@ struct RenderFastPathTests {
         }.joined())
     }
     return result
-  }
-
-  @Test("escaped answers as escaping scalar by scalar")
-  func escapedMatchesScalars() {
-    for text in Self.texts() {
-      let fast = TerminalText.escaped(text)
-      let reference = TerminalText.escapedScalars(text)
-      #expect(Array(fast.utf8) == Array(reference.utf8), "\(reference)")
-    }
-  }
-
-  @Test("isSimple answers as the scalar test")
-  func isSimpleMatchesScalars() {
-    var simple = 0
-    for text in Self.texts() {
-      #expect(PlainText.isSimple(text) == PlainText.isSimpleScalars(text), "\(TerminalText.escaped(text))")
-      if PlainText.isSimple(text) { simple += 1 }
-    }
-    #expect(simple > 100)
-  }
-
-  @Test("lines(of:) splits as splitting the characters at line feeds")
-  func linesMatchCharacters() {
-    for text in Self.texts() {
-      let fast = PlainText.lines(of: text).map(String.init)
-      let reference = PlainText.linesByCharacters(of: text).map(String.init)
-      #expect(fast.map { Array($0.utf8) } == reference.map { Array($0.utf8) }, "\(TerminalText.escaped(text))")
-    }
   }
 
   @Test("joinedLines joins as joined(separator:) and a final line feed")
