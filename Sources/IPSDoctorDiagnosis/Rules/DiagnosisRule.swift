@@ -51,9 +51,12 @@ public struct RuleDescription: Sendable {
   package var summary: String
   package var category: RuleCategory
   package var severity: Severity
-  /// Higher is more specific; ranks rules that fire together (a specific exception rule over the
-  /// generic uncaught-exception rule).
-  package var specificity: Int
+  /// How precisely the rule names a cause; ranks findings of equal confidence (``RuleRanking``).
+  package var tier: RuleTier
+  /// Rules of the same tier that this rule's finding comes before when both fire with equal
+  /// confidence and severity: the pairs that can fire together and must be ordered. Other rules of a
+  /// tier are ordered by id.
+  package var outranks: [any DiagnosisRule.Type]
   /// Why this happens, in Markdown.
   package var rationale: String
   /// What to do, in Markdown.
@@ -66,7 +69,8 @@ public struct RuleDescription: Sendable {
 
   package init(
     id: String, title: String, summary: String, category: RuleCategory, severity: Severity = .error,
-    specificity: Int = 50, rationale: String, remedy: String, references: [String] = [],
+    tier: RuleTier, outranks: [any DiagnosisRule.Type] = [], rationale: String, remedy: String,
+    references: [String] = [],
     examples: @autoclosure @escaping @Sendable () -> [RuleExample]
   ) {
     self.id = id
@@ -74,7 +78,8 @@ public struct RuleDescription: Sendable {
     self.summary = summary
     self.category = category
     self.severity = severity
-    self.specificity = specificity
+    self.tier = tier
+    self.outranks = outranks
     self.rationale = rationale
     self.remedy = remedy
     self.references = references
