@@ -3,8 +3,9 @@ import IPSDoctorSupport
 /// A rule that recognises one cause of a crash.
 ///
 /// A new rule is one file in `Rules/<Category>/` holding a type that conforms to this protocol, with
-/// a ``RuleDescription`` carrying at least one triggering and one non-triggering example, and one
-/// line in ``RuleCatalog/all``: `Tools/new-rule NameRule --category CATEGORY` writes both.
+/// a ``RuleDescription`` carrying at least one triggering and one non-triggering example:
+/// `Tools/new-rule NameRule --category CATEGORY` writes it, and `Tools/generate-rule-catalog.sh`
+/// lists it in ``RuleCatalog/all``.
 public protocol DiagnosisRule: Sendable {
   static var description: RuleDescription { get }
   init()
@@ -27,7 +28,7 @@ extension DiagnosisRule {
   }
 }
 
-/// Groups of rules, in the order the catalog lists them.
+/// Groups of rules, one per folder of `Rules/`, in the order `ips-doctor rules` lists them.
 package enum RuleCategory: String, Sendable, CaseIterable {
   case concurrency = "Swift concurrency and main thread"
   case languageException = "Language exceptions"

@@ -1,13 +1,9 @@
 import IPSDoctorSupport
 
-/// Every diagnosis rule, in evaluation order: system terminations first (their backtraces are often
-/// irrelevant), then Swift concurrency and main-thread rules, language exceptions, Swift runtime
-/// traps, memory access, framework fatal errors, the generic fallbacks, and summaries of other
-/// report kinds. What fires is ranked by ``RuleRanking``, never by this order.
+/// Every diagnosis rule. ``all`` is generated from the rule files (`RuleCatalog+Rules.swift`, by
+/// `Tools/generate-rule-catalog.sh`); what fires is ranked by ``RuleRanking``, never by the
+/// catalog's order.
 public enum RuleCatalog {
-  public static let all: [any DiagnosisRule.Type] =
-    systemRules + concurrencyRules + languageAndRuntimeRules + otherReportRules
-
   /// The rule with `id`, if any.
   package static func rule(id: String) -> (any DiagnosisRule.Type)? {
     all.first(where: { $0.description.id == id })
