@@ -14,7 +14,7 @@ package enum RuleRanking {
 
   /// `rules` in precedence order: by tier, highest first; within a tier, a rule before the rules it
   /// outranks, and otherwise by id. The result does not depend on the order of `rules`. A cycle of
-  /// `outranks` (which `RuleCatalogTests` rejects) is broken by id rather than trapping.
+  /// `outranks` (which `RuleRankingTests` rejects) is broken by id rather than trapping.
   package static func precedence(_ rules: [any DiagnosisRule.Type]) -> [any DiagnosisRule.Type] {
     let index = Dictionary(
       rules.map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
@@ -30,7 +30,7 @@ package enum RuleRanking {
     while !pending.isEmpty {
       let free = pending.indices.filter { outrankedBy[ObjectIdentifier(pending[$0]), default: 0] == 0 }
       let candidates = free.isEmpty ? Array(pending.indices) : free
-      let next = candidates.min { comesFirst(pending[$0], pending[$1]) }!
+      guard let next = candidates.min(by: { comesFirst(pending[$0], pending[$1]) }) else { break }
       let rule = pending.remove(at: next)
       ordered.append(rule)
       for lower in rule.description.outranks where index[ObjectIdentifier(lower)] != nil {
