@@ -28,7 +28,7 @@ public struct DiagnosisResult: Sendable, Equatable {
 
 /// Runs the rule catalog over reports.
 public enum Doctor {
-  /// Runs every rule of `RuleCatalog.all`.
+  /// Runs every rule of `RuleCatalog.all` and lists what fires best first (``RuleRanking``).
   ///
   /// The report is consumed (see ``DiagnosisContext/init(report:)``): a caller that is done with it
   /// passes it without a copy.
@@ -40,8 +40,8 @@ public enum Doctor {
     let context = DiagnosisContext(report: report)
     let isDamaged = context.report.bodyError != nil
     let isAbridged = context.report.isAbridged
-    var found: [(diagnosis: Diagnosis, specificity: Int, order: Int)] = []
-    for (order, rule) in rules.enumerated() {
+    var found: [(diagnosis: Diagnosis, rule: any DiagnosisRule.Type)] = []
+    for rule in rules {
       if var diagnosis = rule.init().diagnose(context) {
         // A body that broke part-way may lack the very field that would rule this out.
         if isDamaged && diagnosis.confidence == .definite {
@@ -51,19 +51,10 @@ public enum Doctor {
           diagnosis.confidence = .likely
           diagnosis.summary += " (The report was too large to keep whole; this was read from the part kept.)"
         }
-        found.append((diagnosis, rule.description.specificity, order))
+        found.append((diagnosis, rule))
       }
     }
-    found.sort { lhs, rhs in
-      if lhs.diagnosis.confidence != rhs.diagnosis.confidence {
-        return lhs.diagnosis.confidence > rhs.diagnosis.confidence
-      }
-      if lhs.specificity != rhs.specificity { return lhs.specificity > rhs.specificity }
-      if lhs.diagnosis.severity != rhs.diagnosis.severity {
-        return lhs.diagnosis.severity > rhs.diagnosis.severity
-      }
-      return lhs.order < rhs.order
-    }
+    found.sort { lhs, rhs in RuleRanking.isBetter(lhs.diagnosis, of: lhs.rule, than: rhs.diagnosis, of: rhs.rule) }
     let diagnoses = found.map(\.diagnosis)
     let summary = CrashSummary(context: context)
     // The signature takes the winner's rule ID and instance key.

@@ -3,8 +3,9 @@ import IPSDoctorSupport
 /// A rule that recognises one cause of a crash.
 ///
 /// A new rule is one file in `Rules/<Category>/` holding a type that conforms to this protocol, with
-/// a ``RuleDescription`` carrying at least one triggering and one non-triggering example, and one
-/// line in ``RuleCatalog/all``: `Tools/new-rule NameRule --category CATEGORY` writes both.
+/// a ``RuleDescription`` carrying at least one triggering and one non-triggering example:
+/// `Tools/new-rule NameRule --category CATEGORY` writes it, and `Tools/generate-rule-catalog.sh`
+/// lists it in ``RuleCatalog/all``.
 public protocol DiagnosisRule: Sendable {
   static var description: RuleDescription { get }
   init()
@@ -27,7 +28,7 @@ extension DiagnosisRule {
   }
 }
 
-/// Groups of rules, in the order the catalog lists them.
+/// Groups of rules, one per folder of `Rules/`, in the order `ips-doctor rules` lists them.
 package enum RuleCategory: String, Sendable, CaseIterable {
   case concurrency = "Swift concurrency and main thread"
   case languageException = "Language exceptions"
@@ -51,9 +52,12 @@ public struct RuleDescription: Sendable {
   package var summary: String
   package var category: RuleCategory
   package var severity: Severity
-  /// Higher is more specific; ranks rules that fire together (a specific exception rule over the
-  /// generic uncaught-exception rule).
-  package var specificity: Int
+  /// How precisely the rule names a cause; ranks findings of equal confidence (``RuleRanking``).
+  package var tier: RuleTier
+  /// Rules of the same tier that this rule's finding comes before when both fire with equal
+  /// confidence and severity: the pairs that can fire together and must be ordered. Other rules of a
+  /// tier are ordered by id.
+  package var outranks: [any DiagnosisRule.Type]
   /// Why this happens, in Markdown.
   package var rationale: String
   /// What to do, in Markdown.
@@ -66,7 +70,8 @@ public struct RuleDescription: Sendable {
 
   package init(
     id: String, title: String, summary: String, category: RuleCategory, severity: Severity = .error,
-    specificity: Int = 50, rationale: String, remedy: String, references: [String] = [],
+    tier: RuleTier, outranks: [any DiagnosisRule.Type] = [], rationale: String, remedy: String,
+    references: [String] = [],
     examples: @autoclosure @escaping @Sendable () -> [RuleExample]
   ) {
     self.id = id
@@ -74,7 +79,8 @@ public struct RuleDescription: Sendable {
     self.summary = summary
     self.category = category
     self.severity = severity
-    self.specificity = specificity
+    self.tier = tier
+    self.outranks = outranks
     self.rationale = rationale
     self.remedy = remedy
     self.references = references

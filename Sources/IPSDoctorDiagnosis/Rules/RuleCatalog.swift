@@ -1,13 +1,9 @@
 import IPSDoctorSupport
 
-/// Every diagnosis rule, in evaluation order: system terminations first (their backtraces are often
-/// irrelevant), then Swift concurrency and main-thread rules, language exceptions, Swift runtime
-/// traps, memory access, framework fatal errors, the generic fallbacks, and summaries of other
-/// report kinds. What fires is ranked by confidence and specificity; see ``Doctor``.
+/// Every diagnosis rule. ``all`` is generated from the rule files (`RuleCatalog+Rules.swift`, by
+/// `Tools/generate-rule-catalog.sh`); what fires is ranked by ``RuleRanking``, never by the
+/// catalog's order.
 public enum RuleCatalog {
-  public static let all: [any DiagnosisRule.Type] =
-    systemRules + concurrencyRules + languageAndRuntimeRules + otherReportRules
-
   /// The rule with `id`, if any.
   package static func rule(id: String) -> (any DiagnosisRule.Type)? {
     all.first(where: { $0.description.id == id })
@@ -15,14 +11,12 @@ public enum RuleCatalog {
 
   package static var ids: [String] { all.map { $0.description.id } }
 
-  /// Specificity below which a rule is a catch-all (an uncaught Objective-C exception, `abort()`,
-  /// an invalid address, a trap without a message): it names the kind of crash, not its cause.
-  package static let catchAllSpecificity = 40
-
-  /// The rules that are catch-alls (``catchAllSpecificity``), by id.
+  /// The rules of the lowest tier (``RuleTier/fallback``), by id: they name the kind of crash (an
+  /// uncaught Objective-C exception, `abort()`, an invalid address, a trap without a message), not
+  /// its cause.
   package static let catchAllIDs: Set<String> = Set(
     all.compactMap { rule in
-      rule.description.specificity < catchAllSpecificity ? rule.description.id : nil
+      rule.description.tier == .fallback ? rule.description.id : nil
     })
 
   /// The findings a reader should see besides `diagnoses.first`: a catch-all adds nothing under a

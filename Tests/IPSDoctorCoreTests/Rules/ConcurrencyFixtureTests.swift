@@ -14,7 +14,8 @@ struct ConcurrencyFixtureTests {
     return (report, Doctor.diagnose(report))
   }
 
-  static let ourIDs = Set(RuleCatalog.concurrencyRules.map { $0.description.id })
+  static let ourIDs = Set(
+    RuleCatalog.all.map { $0.description }.filter { [.concurrency, .frameworks].contains($0.category) }.map(\.id))
 
   static let rows: [FixtureRow] = FixtureRow.all.filter { row in
     (row.expectedRules + row.mustNotFire).contains { ourIDs.contains($0) }

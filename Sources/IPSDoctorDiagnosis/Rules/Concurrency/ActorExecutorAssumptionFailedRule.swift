@@ -12,7 +12,7 @@ package struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
       "Code asserted that it ran on an actor's executor with assumeIsolated or preconditionIsolated, and it did not.",
     category: .concurrency,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       `MainActor.assumeIsolated { … }`, `Actor.assumeIsolated`, `preconditionIsolated()` and \
       `assertIsolated()` check at run time that the current code runs on the actor's serial \

@@ -13,7 +13,8 @@ package struct AsyncBridgeCompletionOffMainRule: DiagnosisRule {
       "A Swift async implementation of an Objective-C completion-handler method had its completion block called off the main thread.",
     category: .concurrency,
     severity: .error,
-    specificity: 95,
+    tier: .exact,
+    outranks: [CompletionHandlerCalledOffMainRule.self],
     rationale: """
       Objective-C protocols such as `UNUserNotificationCenterDelegate` declare methods that take a \
       completion block (`userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:`). \

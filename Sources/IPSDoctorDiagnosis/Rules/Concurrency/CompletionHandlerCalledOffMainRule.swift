@@ -14,7 +14,7 @@ package struct CompletionHandlerCalledOffMainRule: DiagnosisRule {
       "The app called a UIKit completion handler from a background queue and UIKit asserted the main thread.",
     category: .concurrency,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       Several system callbacks hand the app a completion block that UIKit expects to be called on \
       the main thread: `userNotificationCenter(_:didReceive:withCompletionHandler:)`, \

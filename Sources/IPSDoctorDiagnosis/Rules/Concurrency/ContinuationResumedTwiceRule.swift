@@ -11,7 +11,7 @@ package struct ContinuationResumedTwiceRule: DiagnosisRule {
     summary: "A CheckedContinuation was resumed a second time, which the Swift runtime treats as a fatal error.",
     category: .concurrency,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       `withCheckedContinuation` / `withCheckedThrowingContinuation` hand the app a continuation that \
       must be resumed exactly once. A second `resume(returning:)` or `resume(throwing:)` is a fatal \

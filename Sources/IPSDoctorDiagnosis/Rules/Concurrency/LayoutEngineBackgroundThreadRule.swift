@@ -11,7 +11,7 @@ package struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
     summary: "The app changed views or constraints off the main thread and Auto Layout raised an exception.",
     category: .concurrency,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       UIKit and AppKit views are main-thread-only. Auto Layout's engine checks the thread on every \
       modification (`_AssertAutoLayoutOnAllowedThreadsOnly` in CoreAutoLayout) and raises \

@@ -12,7 +12,10 @@ package struct SwiftIsolationCheckFailedRule: DiagnosisRule {
       "A closure isolated to an actor was called on another queue and the Swift 6 runtime isolation check trapped.",
     category: .concurrency,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
+    outranks: [
+      ActorExecutorAssumptionFailedRule.self, ContinuationResumedTwiceRule.self, LayoutEngineBackgroundThreadRule.self,
+    ],
     rationale: """
       In the Swift 6 language mode a closure written inside a `@MainActor` context (a view \
       controller, an `@MainActor` app delegate, a SwiftUI view) is itself isolated to the main actor \

@@ -11,7 +11,7 @@ package struct UIKitCallMustBeMainRule: DiagnosisRule {
     summary: "The app called a UIKit API off the main thread and UIKit asserted \"Call must be made on main thread\".",
     category: .concurrency,
     severity: .error,
-    specificity: 70,
+    tier: .specific,
     rationale: """
       Many UIKit internals (`UIView` hierarchy changes, `UIResponder`, the CA-commit queue, layout \
       containers) check the thread with an `NSAssertionHandler` and raise \

@@ -12,7 +12,7 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
       "A WebKit delegate method dropped its completion handler, or called it twice, and WebKit raised an exception.",
     category: .frameworks,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       `WKNavigationDelegate` and `WKUIDelegate` methods such as \
       `webView(_:decidePolicyFor:decisionHandler:)`, `webView(_:decidePolicyFor:preferences:decisionHandler:)`, \

@@ -11,7 +11,7 @@ package struct CoreDataConcurrencyViolationRule: DiagnosisRule {
     summary: "A managed object context or object was used outside its queue and Core Data's concurrency check trapped.",
     category: .frameworks,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       Every `NSManagedObjectContext` is bound to a queue: the main queue for `viewContext`, a \
       private queue for `newBackgroundContext()` and private-queue contexts. Its objects may only be \

@@ -11,7 +11,7 @@ package struct SwiftDataNoActiveContainerRule: DiagnosisRule {
     summary: "A SwiftData model was created or used while no ModelContainer for it was active.",
     category: .frameworks,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       A SwiftData `@Model` needs a `ModelContainer` that knows its schema. Creating or touching a \
       model when no container is active — no `.modelContainer(for:)` on the scene or view, a \

@@ -11,7 +11,7 @@ package struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
     summary: "A SwiftUI view read an environment object that no ancestor view provided.",
     category: .frameworks,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       `@EnvironmentObject var store: Store` (and, with Observation, `@Environment(Store.self)`) \
       reads an object that an ancestor must inject with `.environmentObject(store)` / \

@@ -10,7 +10,7 @@ package struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     summary: "A Core Data managed object was accessed after its row was deleted from the store.",
     category: .languageException,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       A managed object that has not been loaded yet is a fault. When the code touches one of its \
       properties, Core Data fetches the row; if another context (or a batch delete, or a sync \

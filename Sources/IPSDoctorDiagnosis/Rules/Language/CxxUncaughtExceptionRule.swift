@@ -10,7 +10,7 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
     summary: "A C++ exception was thrown and not caught, so std::terminate aborted the app.",
     category: .languageException,
     severity: .error,
-    specificity: 60,
+    tier: .specific,
     rationale: """
       A C++ `throw` with no matching `catch` (or one that escapes a `noexcept` function, a \
       destructor, or a callback from C or Objective-C code) ends in `std::terminate`, which calls \

@@ -12,7 +12,7 @@ package struct DotNetUnhandledExceptionRule: DiagnosisRule {
       "A managed .NET exception (Mono, Xamarin, .NET for iOS or macOS) was not caught and the runtime aborted the app.",
     category: .languageException,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       When a managed exception escapes (no `catch`, or it crossed into native code), the Mono \
       runtime calls its unhandled-exception hook (`mono_invoke_unhandled_exception_hook`), and \

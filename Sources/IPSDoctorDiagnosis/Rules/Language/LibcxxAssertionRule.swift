@@ -11,7 +11,7 @@ package struct LibcxxAssertionRule: DiagnosisRule {
       "A libc++ hardening check failed (an index out of bounds, a null or invalid iterator, …) and stopped the app.",
     category: .languageException,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       With libc++ hardening (the default in debug builds and in Xcode 16's hardened modes), the \
       C++ standard library checks preconditions such as `vector::operator[]`'s index, \

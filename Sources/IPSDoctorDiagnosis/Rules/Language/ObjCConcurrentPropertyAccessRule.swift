@@ -11,7 +11,7 @@ package struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
     summary: "The fault address ends in 0xbad0, Apple's marker for a nonatomic property used from several threads.",
     category: .languageException,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       Apple documents this signature in "Identifying the cause of common crashes": \
       `EXC_BAD_ACCESS (SIGSEGV)` with `KERN_INVALID_ADDRESS at 0x400000000000bad0 -> \

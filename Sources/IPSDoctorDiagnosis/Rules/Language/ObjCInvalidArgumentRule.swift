@@ -11,7 +11,8 @@ package struct ObjCInvalidArgumentRule: DiagnosisRule {
     summary: "A framework raised NSInvalidArgumentException, most often for nil inserted into a collection.",
     category: .languageException,
     severity: .error,
-    specificity: 65,
+    tier: .specific,
+    outranks: [CxxUncaughtExceptionRule.self],
     rationale: """
       Foundation collections cannot hold `nil`: `-[__NSDictionaryM setObject:forKey:]: object \
       cannot be nil (key: …)`, `-[__NSArrayM insertObject:atIndex:]: object cannot be nil`, \

@@ -11,7 +11,8 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     summary: "A key-value coding key did not exist on its object, typically a stale storyboard or XIB outlet.",
     category: .languageException,
     severity: .error,
-    specificity: 75,
+    tier: .specific,
+    outranks: [ObjCInvalidArgumentRule.self],
     rationale: """
       Loading a storyboard or XIB connects each outlet with key-value coding: \
       `-[UIRuntimeOutletConnection connect]` calls `setValue:forKey:` on the owner. When the \

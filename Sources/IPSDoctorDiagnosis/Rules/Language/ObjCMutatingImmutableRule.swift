@@ -10,7 +10,8 @@ package struct ObjCMutatingImmutableRule: DiagnosisRule {
     summary: "A mutating method was sent to an immutable NSArray, NSDictionary, NSString or NSData.",
     category: .languageException,
     severity: .error,
-    specificity: 75,
+    tier: .specific,
+    outranks: [ObjCInvalidArgumentRule.self, ObjCUnrecognizedSelectorRule.self],
     rationale: """
       Foundation's mutable classes share their implementation with the immutable ones, so an \
       immutable object that the code treats as mutable raises `NSInternalInconsistencyException` \

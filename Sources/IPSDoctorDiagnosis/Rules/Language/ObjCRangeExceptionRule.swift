@@ -10,7 +10,8 @@ package struct ObjCRangeExceptionRule: DiagnosisRule {
     summary: "A Foundation collection or string was accessed at an index or range outside its bounds.",
     category: .languageException,
     severity: .error,
-    specificity: 70,
+    tier: .specific,
+    outranks: [ObjCInvalidArgumentRule.self],
     rationale: """
       Foundation checks indexes: `-[NSArray objectAtIndex:]` with an index past the end, \
       `substringWithRange:` with a range past the string's length, or `NSNotFound` used as an \

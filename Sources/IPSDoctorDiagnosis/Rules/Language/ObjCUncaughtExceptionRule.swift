@@ -11,7 +11,8 @@ package struct ObjCUncaughtExceptionRule: DiagnosisRule {
     summary: "An NSException was raised and not caught, so the Objective-C runtime aborted the app.",
     category: .languageException,
     severity: .error,
-    specificity: 30,
+    tier: .fallback,
+    outranks: [AbortCalledRule.self, IllegalInstructionRule.self, InvalidAddressRule.self],
     rationale: """
       Objective-C frameworks report programming errors by raising an `NSException`: an index past \
       the end of an array, `nil` inserted into a collection, a message the receiver does not \

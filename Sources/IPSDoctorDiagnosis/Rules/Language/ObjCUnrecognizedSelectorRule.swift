@@ -11,7 +11,8 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
     summary: "An Objective-C message was sent to an object that does not implement it.",
     category: .languageException,
     severity: .error,
-    specificity: 70,
+    tier: .specific,
+    outranks: [ObjCInvalidArgumentRule.self],
     rationale: """
       When an object receives a message it does not implement, the runtime calls \
       `-doesNotRecognizeSelector:`, which raises `NSInvalidArgumentException` with the reason \

@@ -11,7 +11,7 @@ package struct ReactNativeFatalErrorRule: DiagnosisRule {
       "A JavaScript error nobody caught reached React Native's fatal handler, which raised a native exception and ended the app.",
     category: .languageException,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       In release builds React Native reports an uncaught JavaScript error through \
       `RCTExceptionsManager reportFatal…` to `RCTFatal`, which raises an `NSException` named \

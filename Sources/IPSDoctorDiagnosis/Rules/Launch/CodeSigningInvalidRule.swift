@@ -11,7 +11,8 @@ package struct CodeSigningInvalidRule: DiagnosisRule {
     summary: "The kernel killed the process because its code signature was invalid or violated a launch constraint.",
     category: .launch,
     severity: .error,
-    specificity: 88,
+    tier: .exact,
+    outranks: [WatchOSBackgroundBudgetRule.self],
     rationale: """
       Every page of executable code must match the app's code signature. The kernel kills the \
       process (`SIGKILL (Code Signature Invalid)`, termination namespace `CODESIGNING`, or \

@@ -11,7 +11,8 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
     summary: "The dynamic loader could not find a framework or library the app links, so it died at launch.",
     category: .launch,
     severity: .error,
-    specificity: 92,
+    tier: .exact,
+    outranks: [CodeSigningInvalidRule.self],
     rationale: """
       Before `main` runs, dyld loads every library the executable links. When one is missing — \
       a framework that was linked but not embedded in the app bundle, a runpath search path \

@@ -11,7 +11,8 @@ package struct DyldMissingSymbolRule: DiagnosisRule {
     summary: "The dynamic loader could not find a symbol the app uses in the library that provides it.",
     category: .launch,
     severity: .error,
-    specificity: 92,
+    tier: .exact,
+    outranks: [CodeSigningInvalidRule.self],
     rationale: """
       dyld binds every non-lazy symbol the app imports at launch. When the library that is \
       present at runtime does not export one ("Symbol not found: _X", "Expected in: /path"), \

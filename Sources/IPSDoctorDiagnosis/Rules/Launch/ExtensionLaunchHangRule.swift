@@ -11,7 +11,7 @@ package struct ExtensionLaunchHangRule: DiagnosisRule {
     summary: "The app extension took too long to launch and the system killed it.",
     category: .launch,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       The system gives app extensions a short time to launch. An extension that does not finish \
       in time is killed with `EXC_CRASH (SIGABRT)` and exception subtype `LAUNCH_HANG`; a \

@@ -22,7 +22,7 @@ package struct GuardFileDescriptorRule: DiagnosisRule {
       "The process misused a file descriptor guarded by another component, such as closing Core Data's SQLite file.",
     category: .launch,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       System libraries guard the file descriptors they own (SQLite databases behind Core Data, \
       XPC connections, …) so that other code cannot close or duplicate them by mistake. A \

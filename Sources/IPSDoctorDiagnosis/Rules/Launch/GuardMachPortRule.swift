@@ -10,7 +10,7 @@ package struct GuardMachPortRule: DiagnosisRule {
     summary: "The process over-released or misused a Mach port, and the kernel raised a guard exception.",
     category: .launch,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       The kernel guards Mach port rights: destroying a guarded port, changing its reference \
       count wrongly (`MOD_REFS`, typically deallocating a right twice), or using a port name \

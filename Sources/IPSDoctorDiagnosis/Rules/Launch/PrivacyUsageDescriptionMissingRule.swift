@@ -38,7 +38,7 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     summary: "The app accessed privacy-protected data without the required NS…UsageDescription key in its Info.plist.",
     category: .launch,
     severity: .error,
-    specificity: 92,
+    tier: .exact,
     rationale: """
       Access to the camera, microphone, photos, contacts, location, Bluetooth and other \
       protected resources requires a purpose string in the app's Info.plist. When the key is \

@@ -11,7 +11,7 @@ package struct UserFaultRule: DiagnosisRule {
     summary: "A system library reported a user-space fault (ExcUserFault); this is usually a non-fatal diagnostic.",
     category: .launch,
     severity: .note,
-    specificity: 60,
+    tier: .specific,
     rationale: """
       Some libraries (libxpc, libdispatch, Core Data and others) report misuse they detected \
       with a simulated `EXC_GUARD` of type `GUARD_TYPE_USER`; ReportCrash saves it as an \

@@ -12,7 +12,8 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     summary: "The app jumped to an address that is not code, through a bad function pointer, block or method.",
     category: .memory,
     severity: .error,
-    specificity: 70,
+    tier: .specific,
+    outranks: [KernMemoryErrorRule.self, NullPointerDereferenceRule.self],
     rationale: """
       When the faulting address equals the program counter (`pc`), or the ARM exception syndrome \
       says "Instruction Abort", the fault happened while fetching an instruction: the code jumped \

@@ -10,7 +10,7 @@ package struct GPUDriverKillRule: DiagnosisRule {
     summary: "The GPU driver killed the app because its GPU commands hung or faulted the GPU and forced a restart.",
     category: .memory,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       When a command buffer runs too long, faults on the GPU, or hangs it, the driver restarts \
       the GPU and kills the process it holds responsible. The crashed thread then stops in the \

@@ -10,7 +10,7 @@ package struct HeapCorruptionRule: DiagnosisRule {
     summary: "malloc aborted because a pointer passed to free was not allocated, or its free lists were overwritten.",
     category: .memory,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       The allocator checks what it is given and what it keeps. "pointer being freed was not \
       allocated" (and `___BUG_IN_CLIENT_OF_LIBMALLOC_POINTER_BEING_FREED_WAS_NOT_ALLOCATED` on \

@@ -15,7 +15,8 @@ package struct IllegalInstructionRule: DiagnosisRule {
       "The CPU could not execute an instruction of the app: one Rosetta does not translate, or an undefined or privileged one.",
     category: .memory,
     severity: .error,
-    specificity: 30,
+    tier: .fallback,
+    outranks: [InvalidAddressRule.self],
     rationale: """
       `EXC_BAD_INSTRUCTION` (`SIGILL`) means the CPU stopped on an instruction it will not run. In \
       a process translated by Rosetta (an Intel build on Apple silicon: the report says \

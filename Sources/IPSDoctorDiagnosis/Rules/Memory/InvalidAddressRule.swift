@@ -11,7 +11,8 @@ package struct InvalidAddressRule: DiagnosisRule {
     summary: "The app accessed unmapped memory, a symptom of a dangling, corrupted or uninitialised pointer.",
     category: .memory,
     severity: .error,
-    specificity: 20,
+    tier: .fallback,
+    outranks: [AbortCalledRule.self],
     rationale: """
       `EXC_BAD_ACCESS` with `KERN_INVALID_ADDRESS at 0x…` (or `SEGV_MAPERR` in older and \
       third-party reports) means the code followed a pointer into memory that is not mapped. \

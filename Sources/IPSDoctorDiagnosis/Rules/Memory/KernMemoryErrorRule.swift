@@ -10,7 +10,8 @@ package struct KernMemoryErrorRule: DiagnosisRule {
     summary: "Memory mapped from a file could not be read: the file was truncated, deleted or on a vanished volume.",
     category: .memory,
     severity: .error,
-    specificity: 70,
+    tier: .specific,
+    outranks: [PointerAuthenticationFailureRule.self],
     rationale: """
       `EXC_BAD_ACCESS` with `KERN_MEMORY_ERROR` means the address is mapped, but the kernel could \
       not bring the page in from its backing file: the file was truncated or replaced while \

@@ -10,7 +10,8 @@ package struct MisalignedAccessRule: DiagnosisRule {
     summary: "The app loaded or stored a value at an address not aligned for its type.",
     category: .memory,
     severity: .error,
-    specificity: 75,
+    tier: .specific,
+    outranks: [BadInstructionFetchRule.self],
     rationale: """
       ARM requires natural alignment for some instructions (atomics, exclusive loads, some \
       vector and multiple-register loads; on 32-bit ARM, doubles and `ldrd`/`strd`). An access at \

@@ -10,7 +10,7 @@ package struct NullPointerDereferenceRule: DiagnosisRule {
     summary: "The app read or wrote memory at (or a small offset from) address zero through a null pointer.",
     category: .memory,
     severity: .error,
-    specificity: 60,
+    tier: .specific,
     rationale: """
       The first pages of every process are unmapped (`__PAGEZERO`), so an access at a small \
       address faults with `EXC_BAD_ACCESS (SIGSEGV)` and `KERN_INVALID_ADDRESS at 0x…`. An address \

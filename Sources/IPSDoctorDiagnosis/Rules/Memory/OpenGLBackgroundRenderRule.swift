@@ -10,7 +10,8 @@ package struct OpenGLBackgroundRenderRule: DiagnosisRule {
     summary: "The app issued OpenGL ES commands while in the background, and the GPU driver killed it.",
     category: .memory,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
+    outranks: [GPUDriverKillRule.self],
     rationale: """
       iOS does not let background apps use the GPU. When an app submits OpenGL ES work after it \
       has been backgrounded, the driver calls `gpus_ReturnNotPermittedKillClient`, which crashes \

@@ -10,7 +10,8 @@ package struct PointerAuthenticationFailureRule: DiagnosisRule {
     summary: "A signed pointer failed arm64e pointer authentication: it was corrupted, stale or forged.",
     category: .memory,
     severity: .error,
-    specificity: 65,
+    tier: .specific,
+    outranks: [NullPointerDereferenceRule.self],
     rationale: """
       On arm64e (A12 and later), return addresses, function pointers, vtables and Objective-C \
       `isa` pointers carry a signature in their high bits. When an authentication fails, the CPU \

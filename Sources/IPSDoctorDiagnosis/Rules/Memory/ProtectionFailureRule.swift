@@ -11,7 +11,7 @@ package struct ProtectionFailureRule: DiagnosisRule {
     summary: "The app accessed mapped memory in a way its protection forbids, such as writing read-only memory.",
     category: .memory,
     severity: .error,
-    specificity: 40,
+    tier: .family,
     rationale: """
       `KERN_PROTECTION_FAILURE at 0x…` (`SEGV_ACCERR`) means the address is mapped but the access \
       is not allowed: writing to read-only memory (constants, string literals, `__DATA_CONST`, \

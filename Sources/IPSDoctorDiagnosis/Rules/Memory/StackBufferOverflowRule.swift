@@ -10,7 +10,8 @@ package struct StackBufferOverflowRule: DiagnosisRule {
     summary: "A function wrote past the end of a local buffer; the stack protector noticed on return and aborted.",
     category: .memory,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
+    outranks: [HeapCorruptionRule.self],
     rationale: """
       Functions with local arrays get a canary between their locals and the return address. \
       On return, a changed canary means a write ran past a local buffer (a C array, `strcpy`, \

@@ -11,7 +11,8 @@ package struct StackOverflowRule: DiagnosisRule {
     summary: "A thread used up its stack through runaway recursion or huge stack frames and hit the guard page.",
     category: .memory,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
+    outranks: [StackBufferOverflowRule.self],
     rationale: """
       Each thread's stack is a fixed size (8 MB for the main thread on macOS, 1 MB on iOS; 512 KB \
       for secondary threads and the Swift concurrency pool), with an unmapped guard page below it. \

@@ -10,7 +10,8 @@ package struct ZombieObjectRule: DiagnosisRule {
     summary: "The app used an Objective-C or Swift object after it was deallocated (a zombie).",
     category: .memory,
     severity: .error,
-    specificity: 75,
+    tier: .specific,
+    outranks: [MisalignedAccessRule.self, ObjCUnrecognizedSelectorRule.self, PointerAuthenticationFailureRule.self],
     rationale: """
       `objc_msgSend`, `objc_retain` and `objc_release` read the object's class pointer first. \
       When the object has been freed, that memory holds garbage or another object, so the crash \

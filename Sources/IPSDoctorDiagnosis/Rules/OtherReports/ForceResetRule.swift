@@ -11,7 +11,8 @@ package struct ForceResetRule: DiagnosisRule {
       "The user held the device's buttons to force a restart; the panic report records that, not a kernel fault.",
     category: .otherReports,
     severity: .note,
-    specificity: 80,
+    tier: .specific,
+    outranks: [KernelPanicRule.self],
     rationale: """
       Holding the side and volume buttons (or the power button on a Mac) forces a restart. The \
       system records it as a panic report (bug_type 210, or 151 for a full panic log) whose \

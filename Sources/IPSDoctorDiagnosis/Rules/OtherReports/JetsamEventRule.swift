@@ -22,7 +22,7 @@ package struct JetsamEventRule: DiagnosisRule {
     summary: "The system killed processes to free memory; a summary of the jetsam event report.",
     category: .otherReports,
     severity: .warning,
-    specificity: 40,
+    tier: .family,
     rationale: """
       A jetsam event report (bug_type 298) lists every process's memory when the system ran low \
       and which processes it killed, with a reason. `per-process-limit` means a process crossed \

@@ -10,7 +10,7 @@ package struct KernelPanicRule: DiagnosisRule {
     summary: "The operating system kernel panicked and the device restarted; this is not an app crash.",
     category: .otherReports,
     severity: .note,
-    specificity: 70,
+    tier: .specific,
     rationale: """
       A panic report (bug_type 210, `panic-full-*.ips`, or text starting with `panic(cpu …)`) is \
       written when the kernel stops the whole system. Its panic string names the cause (a \

@@ -12,7 +12,7 @@ package struct ResourceReportRule: DiagnosisRule {
       "The report records heavy CPU, disk-write or wakeup use measured by the system; it is usually not a crash.",
     category: .otherReports,
     severity: .note,
-    specificity: 50,
+    tier: .family,
     rationale: """
       Resource reports ("Event: cpu usage", "Event: disk writes", "Event: wakeups") are \
       microstackshot reports: the system sampled the process while it used more of a resource \

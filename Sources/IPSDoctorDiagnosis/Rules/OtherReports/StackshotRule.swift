@@ -11,7 +11,7 @@ package struct StackshotRule: DiagnosisRule {
     summary: "The report is a stackshot of every process, taken for a hang or on request; it is not a crash.",
     category: .otherReports,
     severity: .note,
-    specificity: 60,
+    tier: .specific,
     rationale: """
       A stackshot (bug_type 288, older 188; `stacks-*.ips`) records the stacks of all processes \
       at one moment. The system takes one when something hangs (a watchdog about to fire, a \

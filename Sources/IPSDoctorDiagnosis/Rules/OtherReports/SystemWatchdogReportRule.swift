@@ -11,7 +11,7 @@ package struct SystemWatchdogReportRule: DiagnosisRule {
       "A system watchdog report (bug_type 409) records a system service that stopped responding; it is not an app crash.",
     category: .otherReports,
     severity: .note,
-    specificity: 50,
+    tier: .family,
     rationale: """
       bug_type 409 reports come from the system's userspace watchdog, which restarts or reports \
       system services (for example WindowServer or a daemon) that stop checking in. They \

@@ -11,7 +11,7 @@ package struct CPUResourceLimitRule: DiagnosisRule {
     summary: "The process used more CPU than the system allows over an interval (EXC_RESOURCE CPU).",
     category: .resources,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       The system monitors CPU use, mainly of background processes. Exceeding the limit (for \
       example "(Limit 50%) Observed 89% over 180 secs") raises `EXC_RESOURCE` with subtype `CPU` \

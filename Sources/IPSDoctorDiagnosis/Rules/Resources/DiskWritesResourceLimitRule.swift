@@ -10,7 +10,7 @@ package struct DiskWritesResourceLimitRule: DiagnosisRule {
     summary: "The process wrote more data to disk than the system allows over an interval (EXC_RESOURCE IO).",
     category: .resources,
     severity: .warning,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       Flash storage wears with writes, so the system limits how much a process writes per day \
       and reports `EXC_RESOURCE` with subtype `IO` (or a "disk writes" resource report) when a \

@@ -11,7 +11,7 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
     summary: "The system killed the app because its memory footprint exceeded the per-process limit.",
     category: .resources,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       iOS, iPadOS, tvOS, watchOS and visionOS give every process a memory limit. A process that \
       crosses it is terminated by jetsam: the jetsam event report (bug_type 298) lists it with \

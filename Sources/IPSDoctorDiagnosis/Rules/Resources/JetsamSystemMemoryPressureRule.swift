@@ -12,7 +12,7 @@ package struct JetsamSystemMemoryPressureRule: DiagnosisRule {
       "Jetsam killed the process because the whole system ran short of memory, not because the process exceeded its own limit.",
     category: .resources,
     severity: .warning,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       When the system as a whole runs out of free pages (`vm-pageshortage`), thrashes \
       (`vm-thrashing`, `fc-thrashing`, `proc-thrashing`) or exhausts the compressor or a kernel \

@@ -10,7 +10,7 @@ package struct WakeupsResourceLimitRule: DiagnosisRule {
     summary: "The process woke threads more often than the system allows (EXC_RESOURCE WAKEUPS).",
     category: .resources,
     severity: .warning,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       Waking a thread costs energy. The system limits wakeups per second (for example "(Limit \
       150/sec) Observed 195/sec over 300 secs") and reports `EXC_RESOURCE` with subtype \

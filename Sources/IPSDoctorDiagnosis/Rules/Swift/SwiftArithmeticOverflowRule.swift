@@ -10,7 +10,8 @@ package struct SwiftArithmeticOverflowRule: DiagnosisRule {
     summary: "Swift integer arithmetic overflowed or divided by zero, or a numeric conversion lost its value.",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
+    outranks: [SwiftForceCastFailedRule.self],
     rationale: """
       Swift's `+`, `-`, `*`, `/` and `%` on integers are checked: overflow traps ("arithmetic \
       overflow"), as do division by zero ("Division by zero") and `Int.min / -1` ("Division \

@@ -10,7 +10,7 @@ package struct SwiftExclusivityViolationRule: DiagnosisRule {
     summary: "A variable was modified while another access to it was in progress (Swift exclusivity).",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       Swift requires that a variable being modified (an `inout` argument, a `mutating` method, \
       a `modify` accessor) is not accessed by anything else until the modification ends. The \

@@ -10,7 +10,8 @@ package struct SwiftFatalErrorRule: DiagnosisRule {
     summary: "Swift code stopped the app on purpose: fatalError, a failed precondition or a failed assertion.",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 45,
+    tier: .family,
+    outranks: [ProtectionFailureRule.self, TerminatedBySignalRule.self],
     rationale: """
       `fatalError(_:)`, `precondition(_:_:)`/`preconditionFailure(_:)` and \
       `assert(_:_:)`/`assertionFailure(_:)` (Debug builds only) stop the process with a trap \

@@ -10,7 +10,8 @@ package struct SwiftForceCastFailedRule: DiagnosisRule {
     summary: "A Swift force cast (as!) met a value of another type.",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
+    outranks: [SwiftUnownedDeallocatedRule.self],
     rationale: """
       `value as! T` calls `swift_dynamicCastFailure` when the value is not a `T`, which prints \
       "Could not cast value of type 'X' (0x…) to 'Y' (0x…)." and aborts (`SIGABRT` from the \

@@ -10,7 +10,8 @@ package struct SwiftForceUnwrapNilRule: DiagnosisRule {
     summary: "A Swift optional (! or an implicitly unwrapped T!) was unwrapped while it was nil.",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
+    outranks: [SwiftIndexOutOfRangeRule.self],
     rationale: """
       `value!` and implicitly unwrapped optionals (`var label: UILabel!`, including `@IBOutlet`s) \
       trap when the value is `nil`: "Fatal error: Unexpectedly found nil while unwrapping an \

@@ -10,7 +10,8 @@ package struct SwiftIndexOutOfRangeRule: DiagnosisRule {
     summary: "A Swift array, string or collection was accessed at an index outside its bounds.",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
+    outranks: [SwiftArithmeticOverflowRule.self],
     rationale: """
       Swift collections check every subscript: `array[i]` with `i >= count` (or negative), a \
       range past the end, `removeLast()` on an empty array, or a `String.Index` from another \

@@ -12,7 +12,7 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     summary: "The app stopped on a trap in its own code with no message; symbolicate to see which check failed.",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 10,
+    tier: .fallback,
     rationale: """
       Swift turns failed runtime checks into a trap instruction: `EXC_BREAKPOINT (SIGTRAP)` on \
       ARM, `EXC_BAD_INSTRUCTION (SIGILL)` on Intel and in the simulator. Force unwraps of `nil`, \

@@ -10,7 +10,8 @@ package struct SwiftUnownedDeallocatedRule: DiagnosisRule {
     summary: "An unowned reference was read after the object it refers to was deallocated.",
     category: .swiftRuntime,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
+    outranks: [SwiftExclusivityViolationRule.self],
     rationale: """
       `unowned` (and `[unowned self]` in closures) promises that the object outlives the \
       reference. When it does not, the runtime traps in `swift_abortRetainUnowned`: "Fatal error: \

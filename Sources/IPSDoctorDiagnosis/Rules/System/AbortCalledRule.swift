@@ -69,7 +69,8 @@ package struct AbortCalledRule: DiagnosisRule {
       "The process called abort(), directly or through a C assertion or a library, without a more specific cause.",
     category: .systemTermination,
     severity: .error,
-    specificity: 15,
+    tier: .fallback,
+    outranks: [SwiftTrapUnknownRule.self],
     rationale: """
       `EXC_CRASH (SIGABRT)` with "abort() called" in the Application Specific Information means \
       code in the process called `abort()`. Most aborts have a more specific explanation — an \

@@ -29,7 +29,7 @@ package struct BackgroundTaskTimeoutRule: DiagnosisRule {
     summary: "The system killed the app because a background task, URL session or fetch did not finish in time.",
     category: .systemTermination,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       Apple documents three termination codes for background work that overruns its time: \
       `0x2182bad2` (a background task failed to complete in time), `0x2182bad3` (a background \

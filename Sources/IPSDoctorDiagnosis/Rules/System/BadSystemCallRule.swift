@@ -10,7 +10,7 @@ package struct BadSystemCallRule: DiagnosisRule {
     summary: "The process made an invalid or forbidden system call and was killed with SIGSYS.",
     category: .systemTermination,
     severity: .error,
-    specificity: 70,
+    tier: .specific,
     rationale: """
       `SIGSYS` ("bad system call") is delivered when a process makes a system call with an \
       invalid number, or one that the platform or its sandbox does not allow — for example the \

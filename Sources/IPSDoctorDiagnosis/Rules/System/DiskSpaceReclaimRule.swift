@@ -11,7 +11,7 @@ package struct DiskSpaceReclaimRule: DiagnosisRule {
     summary: "The system killed the app (0xbaddd15c) while clearing caches to free disk space.",
     category: .systemTermination,
     severity: .warning,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       Termination code `0xbaddd15c` means the system killed the app while it reclaimed disk space \
       (purging caches and temporary files) because the device was running out of storage. It is \

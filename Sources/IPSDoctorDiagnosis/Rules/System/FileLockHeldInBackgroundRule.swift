@@ -19,7 +19,7 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
     summary: "The system killed the app (0xdead10cc) because it held a file or SQLite lock while being suspended.",
     category: .systemTermination,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       When an app is suspended while it holds a lock on a file in a shared container (an App \
       Group), or a SQLite database lock (Core Data, GRDB, Realm, …), other processes — the app's \

@@ -62,7 +62,7 @@ package struct LibdispatchClientBugRule: DiagnosisRule {
     summary: "libdispatch detected misuse of its API (\"BUG IN CLIENT OF LIBDISPATCH\") and trapped.",
     category: .systemTermination,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       Grand Central Dispatch checks for misuse that would otherwise deadlock or corrupt its \
       state, and stops the process with `EXC_BREAKPOINT (SIGTRAP)` (or `EXC_BAD_INSTRUCTION` on \

@@ -12,7 +12,8 @@ package struct MainThreadDeadlockRule: DiagnosisRule {
       "The main thread stopped responding while waiting on a lock, semaphore or synchronous dispatch that never completes.",
     category: .systemTermination,
     severity: .error,
-    specificity: 80,
+    tier: .specific,
+    outranks: [LibdispatchClientBugRule.self],
     rationale: """
       Crash reporters such as KSCrash watch the main thread and write a report ("Application \
       main thread deadlocked") when it stops responding for several seconds. Nothing faulted: \

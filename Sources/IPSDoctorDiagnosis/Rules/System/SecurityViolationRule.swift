@@ -12,7 +12,7 @@ package struct SecurityViolationRule: DiagnosisRule {
       "SpringBoard killed the app (0x2bad45ec) for a security violation, such as drawing while the device was locked.",
     category: .systemTermination,
     severity: .warning,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       Technical Note TN2151 (iOS 11 era) documents `0x2bad45ec` as a termination for a security \
       violation, and the description "Process detected doing insecure drawing while in secure \

@@ -10,7 +10,8 @@ package struct SelfRaisedSignalRule: DiagnosisRule {
     summary: "The app's own code sent the process a signal with raise(), kill() or pthread_kill(); no fault happened.",
     category: .systemTermination,
     severity: .error,
-    specificity: 70,
+    tier: .specific,
+    outranks: [BadSystemCallRule.self],
     rationale: """
       A signal sent in software arrives as `EXC_CRASH (SIG…)` with exception codes of zero: \
       nothing faulted. When the crashed thread's top frames are `__pthread_kill` under `raise`, \

@@ -11,7 +11,7 @@ package struct SystemResourcesExhaustedRule: DiagnosisRule {
     summary: "The system killed the app (0xd00d2bad) for excessive use of key system resources.",
     category: .systemTermination,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       Termination code `0xd00d2bad` means the system killed the app because it used too many of \
       a key system resource (Apple's SIGKILL documentation) — for example threads, file \

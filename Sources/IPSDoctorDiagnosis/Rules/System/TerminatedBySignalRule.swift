@@ -34,7 +34,8 @@ package struct TerminatedBySignalRule: DiagnosisRule {
     summary: "Another process asked the app to quit with a termination signal (SIGTERM, SIGQUIT, SIGHUP or SIGINT).",
     category: .systemTermination,
     severity: .warning,
-    specificity: 40,
+    tier: .family,
+    outranks: [ProtectionFailureRule.self],
     rationale: """
       `EXC_CRASH` with `SIGTERM`, `SIGQUIT`, `SIGHUP` or `SIGINT` means the process received a \
       signal from another process rather than faulting. On iOS this usually means the system \

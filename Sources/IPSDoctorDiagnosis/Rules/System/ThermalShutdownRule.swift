@@ -11,7 +11,7 @@ package struct ThermalShutdownRule: DiagnosisRule {
     summary: "The system killed the app (0xc00010ff) to cool the device down.",
     category: .systemTermination,
     severity: .warning,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       Termination code `0xc00010ff` ("cool off") means the system killed the app in response to a \
       thermal event. It may be a problem of the particular device or of its environment (sun, \

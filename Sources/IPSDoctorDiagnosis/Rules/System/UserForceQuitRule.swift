@@ -11,7 +11,7 @@ package struct UserForceQuitRule: DiagnosisRule {
     summary: "The user force-quit the app (0xdeadfa11); this is not a crash.",
     category: .systemTermination,
     severity: .warning,
-    specificity: 80,
+    tier: .specific,
     rationale: """
       Termination code `0xdeadfa11` ("dead fall") was written when the user force-quit an app \
       that had stopped responding, by holding the power button and then the Home button \

@@ -16,7 +16,7 @@ package struct VoIPPushWithoutCallKitRule: DiagnosisRule {
     summary: "The app received a PushKit VoIP push and did not report an incoming call to CallKit in time.",
     category: .systemTermination,
     severity: .error,
-    specificity: 90,
+    tier: .exact,
     rationale: """
       Since iOS 13, every VoIP push delivered through PushKit must be reported to CallKit as an \
       incoming call (`CXProvider.reportNewIncomingCall(with:update:completion:)`) before \

@@ -11,7 +11,7 @@ package struct VoIPResumeTooFrequentRule: DiagnosisRule {
     summary: "The system killed a VoIP app (0xbad22222) because it was resumed too frequently.",
     category: .systemTermination,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       Termination code `0xbad22222` means the system killed a VoIP app for resuming too often \
       (Apple's SIGKILL documentation). Older VoIP apps kept sockets open with keep-alive \

@@ -20,7 +20,7 @@ package struct WatchOSBackgroundBudgetRule: DiagnosisRule {
     summary: "The system killed a watchOS app that exceeded its background CPU or time budget.",
     category: .systemTermination,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
     rationale: """
       watchOS kills apps whose background tasks overrun: `0xc51bad01` (too much CPU time in a \
       background task), `0xc51bad02` (a background task did not complete in time) and \

@@ -13,7 +13,8 @@ package struct WatchdogBackgroundAssertionRule: DiagnosisRule {
     summary: "The app held a background-task assertion beyond the permitted time and was killed.",
     category: .systemTermination,
     severity: .error,
-    specificity: 88,
+    tier: .exact,
+    outranks: [WatchdogTimeoutRule.self],
     rationale: """
       `UIApplication.beginBackgroundTask(withName:expirationHandler:)` asks the system for extra \
       time after the app leaves the foreground. Every call must be balanced by \

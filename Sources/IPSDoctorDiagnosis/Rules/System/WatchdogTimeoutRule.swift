@@ -15,7 +15,8 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
     summary: "The system watchdog killed the app (0x8badf00d) because its main thread did not respond in time.",
     category: .systemTermination,
     severity: .error,
-    specificity: 85,
+    tier: .exact,
+    outranks: [BackgroundTaskTimeoutRule.self, ExtensionLaunchHangRule.self],
     rationale: """
       iOS runs a watchdog over the app's lifecycle events. When the main thread does not finish \
       one in time — drawing the first frame after launch (`scene-create`, `process-launch`), \
