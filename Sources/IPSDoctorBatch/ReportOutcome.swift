@@ -274,8 +274,8 @@ extension ReportOutcome {
     } catch {
       return [ReportOutcome(index: index, path: path, error: error)]
     }
-    guard reports.count > 1 || reports.first?.label != nil else {
-      return [diagnose(bytes: bytes, index: index, path: path, options: options, baseline: baseline, texts: texts)]
+    if reports.count == 1, reports[0].label == nil {
+      return [diagnose(report: reports[0].report, index: index, path: path, options: options, baseline: baseline)]
     }
     return reports.map { entry in
       diagnose(
