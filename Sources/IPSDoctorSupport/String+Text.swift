@@ -50,7 +50,7 @@ extension StringProtocol {
   /// Case-insensitive containment for ASCII text.
   @inlinable package func containsIgnoringCase(_ other: String) -> Bool {
     if let answer = asciiContainsIgnoringCase(other) { return answer }
-    return lowercased().contains(other.lowercased())
+    return String.characterContains(lowercased(), other.lowercased())
   }
 
   /// What `containsIgnoringCase` answers, over the bytes, when both texts are ASCII and `other` is
