@@ -109,8 +109,8 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     named.reserveCapacity(3)
     // A recursion repeats a few frames hundreds of times: canonicalise each name once.
     var known: [(name: String, text: String?)] = []
-    func nameKey(_ frame: Frame) -> (key: String?, isThunk: Bool) {
-      guard let name = context.displayName(frame) else { return (nil, false) }
+    func nameKey(_ name: String?) -> (key: String?, isThunk: Bool) {
+      guard let name else { return (nil, false) }
       if let seen = known.first(where: { $0.name == name }) { return (seen.text, seen.text == nil) }
       let text: String? = DiagnosisContext.isThunk(name) ? nil : SignatureFrame.key(name)
       if known.count < 16 { known.append((name, text)) }
@@ -118,8 +118,9 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
     _ = context.firstResult(inBacktraces: { backtrace -> Void? in
       for frame in backtrace.frames where context.isAppFrame(frame) {
+        let displayName = context.displayName(frame)
         // A standard library's code linked into the app is the same for every crash through it.
-        if let name = context.displayName(frame), LinkedLibraryFrame.contains(name) { continue }
+        if let displayName, LinkedLibraryFrame.contains(displayName) { continue }
         let place = frame.imageOffset.map { offset in
           var key = (frame.imageName ?? "?") + "+" + String.hex(offset)
           if let index = frame.imageIndex, context.report.images.indices.contains(index),
@@ -130,7 +131,7 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
           return key
         }
         // An inlined frame shares its caller's address: the caller keys both.
-        let (name, isThunk) = frame.isInline ? (nil, true) : nameKey(frame)
+        let (name, isThunk) = frame.isInline ? (nil, true) : nameKey(displayName)
         if located.count < 3, let key = place ?? name, located.last != key { located.append(key) }
         if named.count < 3, !isThunk, let key = name ?? place, named.last != key { named.append(key) }
         if located.count == 3 && named.count == 3 { break }
