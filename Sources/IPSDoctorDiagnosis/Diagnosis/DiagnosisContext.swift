@@ -426,6 +426,11 @@ public struct DiagnosisContext: Sendable {
         text.append(" + ")
         text.appendDecimal(location)
       }
+    } else if frame.imageName == nil, let offset = frame.imageOffset {
+      // An offset in no image (Apple's placeholder image for unmapped addresses) is the address.
+      separate()
+      text.append("??? ")
+      text.appendHex(frame.address ?? offset)
     } else if let offset = frame.imageOffset {
       separate()
       text.append("+ ")

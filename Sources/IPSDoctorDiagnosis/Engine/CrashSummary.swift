@@ -69,9 +69,9 @@ package struct CrashSummary: Sendable, Equatable {
         let name = SwiftDemangler.isMangled(symbol) ? SymbolName(symbol).display : symbol
         parts.append(name + (symbolLocation.map { " + \($0)" } ?? ""))
       } else if let imageOffset {
-        parts.append("+ " + String.hex(imageOffset))
+        parts.append((image == nil ? "??? " : "+ ") + String.hex(imageOffset))
       }
-      return parts.joined(separator: " ")
+      return parts.isEmpty ? "???" : parts.joined(separator: " ")
     }
   }
 

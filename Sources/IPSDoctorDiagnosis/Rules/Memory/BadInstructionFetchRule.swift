@@ -34,9 +34,8 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     examples: examples)
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let fault = context.memoryFault, !fault.isBad0, let thread = context.crashedThread else {
-      return nil
-    }
+    guard let fault = context.memoryFault else { return diagnoseKilledAtNull(context) }
+    guard !fault.isBad0, let thread = context.crashedThread else { return nil }
     // A branch through a pointer whose signature failed is pointer-authentication-failure: the
     // report's flag names the cause, the instruction fetch is only how it showed.
     if fault.isPACFlagged { return nil }
@@ -89,6 +88,42 @@ package struct BadInstructionFetchRule: DiagnosisRule {
       evidence.append(region)
     }
     return finding(confidence: confidence, summary: summary, evidence: evidence)
+  }
+
+  /// A process killed (by the watchdog or a `SIGKILL`) while its main or crashed thread was stopped
+  /// at address 0: the call through a NULL pointer faulted, something in the process caught the
+  /// fault and never returned, and the kill came later.
+  private func diagnoseKilledAtNull(_ context: DiagnosisContext) -> Diagnosis? {
+    guard context.exceptionType == "EXC_CRASH" || context.signal == "SIGKILL",
+      let stop = NullProgramCounter.find(in: context.report)
+    else { return nil }
+    let thread = stop.thread
+    var evidence = [stop.evidence]
+    let name = thread.isMainThread ? "The main thread (thread \(thread.index))" : "Thread \(thread.index)"
+    var summary =
+      "\(name) had called through a NULL function pointer or a nil block: \(stop.observation)"
+    if stop.isInstructionAbort {
+      summary += " and the exception syndrome records the instruction fetch there that faulted"
+      evidence.append(Evidence("threads[\(thread.index)].threadState.esr", thread.state?.esrDescription ?? ""))
+    }
+    summary += "."
+    if thread.frames.count > 1 {
+      let caller = Evidence("threads[\(thread.index)].frames[1]", context.describe(thread.frames[1]))
+      summary += " The caller (frame 1, from the link register) is \(DiagnosisContext.quote(caller))."
+      evidence.append(caller)
+    }
+    let killer =
+      context.terminationCode(in: WatchdogTimeoutRule.codes).map { "the watchdog killed the app with \($0.phrase)" }
+      ?? "the process was killed"
+    summary +=
+      " The fault did not end the process: something in it caught the fault (an in-process crash "
+      + "reporter's exception handler, typically) and the thread never went on, until \(killer)."
+    return finding(
+      confidence: stop.isInstructionAbort ? .definite : .likely, summary: summary, evidence: evidence,
+      remedy: Self.description.remedy
+        + "\n\nThe kill that ended the process is a consequence: once the NULL call is fixed, the thread "
+        + "no longer stops. Check that the crash reporter the app links finishes its handler (its own "
+        + "report of this fault may be on the device).")
   }
 
   /// The type of a `vmRegionInfo` region line ("__AUTH_CONST  1f0a10000-1f0a40000 …") when the

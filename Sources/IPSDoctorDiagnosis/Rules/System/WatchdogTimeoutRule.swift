@@ -84,6 +84,14 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
     if let figures = details.figuresSentence {
       summary += " " + figures
     }
+    // A main thread stopped at address 0 did not respond because it had faulted on a NULL call:
+    // that call (bad-instruction-fetch) is the cause, the kill its consequence.
+    let stoppedAtNull = context.mainOrFirstThread.flatMap(NullProgramCounter.find(on:)) != nil
+    if stoppedAtNull {
+      summary +=
+        " Its main thread was stopped at address 0, after a call through a NULL function pointer: that "
+        + "call, not slow work, is why it did not respond."
+    }
     if let thread = context.mainOrFirstThread {
       let frames = context.topFrames(of: thread)
       if !frames.isEmpty {
@@ -98,7 +106,7 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
       }
     }
     return finding(
-      confidence: .definite, summary: summary, evidence: evidence,
+      confidence: stoppedAtNull ? .possible : .definite, summary: summary, evidence: evidence,
       remedy: Self.remedy(for: details),
       verification: [
         "Run the same flow with the Time Profiler or the Hangs instrument (the watchdog is off under the debugger) and check the main thread.",
