@@ -153,9 +153,7 @@ extension CLI {
     // The arguments as the bytes the user typed: a file name that is not UTF-8 still names its file.
     let arguments = (1..<Int(argc)).map { index in
       let argument = argv[index]!
-      return PathName.commandLineArgument(
-        UnsafeBufferPointer(start: argument, count: strlen(argument))
-          .lazy.map { UInt8(bitPattern: $0) })
+      return PathName.commandLineArgument(Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument))))
     }
 
     var status = run(arguments, environment: environment(variables), io: ProcessIO(closedStreams: closedStreams))
