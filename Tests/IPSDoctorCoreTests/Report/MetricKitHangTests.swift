@@ -37,7 +37,7 @@ struct MetricKitHangTests {
     for part in ["4.20 sec", "blocked in a system call", "`ShopApp + 0x4c2a8` (threads[0].frames[2])", "--dsym"] {
       #expect(finding.summary.contains(part), "\(part)")
     }
-    #expect(finding.evidence.map(\.path).contains("diagnosticMetaData.hangDuration"))
+    #expect(finding.evidence.map(\.path).contains("hangDuration"))
   }
 
   @Test("CPU and disk-write exceptions: named with their measures, their heaviest stack sampled, no crash rule")

@@ -76,12 +76,13 @@ package struct MainThreadHangRule: DiagnosisRule {
     var summary = "The app hung: its main thread did not respond to events"
     if let duration = resource["hangDuration"] {
       summary += " for \(duration)"
-      evidence.append(Evidence("diagnosticMetaData.hangDuration", duration))
+      evidence.append(Evidence("hangDuration", duration))
     }
-    summary += ". This is a hang report, not a crash."
+    let fatal = context.report.isNonFatal == false
+    summary += fatal ? ". The app was ended while it hung (a fatal hang)." : ". This is a hang report, not a crash."
     guard let backtrace = context.crashedBacktrace, !backtrace.frames.isEmpty else {
       summary += " It holds no call stack, so nothing says where the main thread was."
-      return finding(confidence: .possible, summary: summary, evidence: evidence)
+      return finding(confidence: .possible, summary: summary, evidence: evidence, severity: fatal ? .error : nil)
     }
     let onMain = context.crashedThreadDisplay ?? "the main thread"
     let firstApp = context.firstAppFrameIndex(in: backtrace.frames, from: 0)
@@ -95,7 +96,10 @@ package struct MainThreadHangRule: DiagnosisRule {
     var index = firstApp
     while let found = index, appFrames.count < 3 {
       let frame = context.frameEvidence(backtrace, found)
-      if !appFrames.contains(where: { $0.detail == frame.detail }) { appFrames.append(frame) }
+      // `main` starts every app: it blocks nothing.
+      let name = context.displayName(backtrace.frames[found])
+      let isMain = name == "main" || (name?.hasSuffix(".$main()") ?? false)
+      if !isMain && !appFrames.contains(where: { $0.detail == frame.detail }) { appFrames.append(frame) }
       index = context.firstAppFrameIndex(in: backtrace.frames, from: found + 1)
     }
     if appFrames.isEmpty {
@@ -114,6 +118,6 @@ package struct MainThreadHangRule: DiagnosisRule {
     // Likely only when the stack shows both the app's code and what the main thread was doing.
     let shown = activity.kind != .unknown && activity.kind != .idle
     let confidence: Confidence = !appFrames.isEmpty && shown ? .likely : .possible
-    return finding(confidence: confidence, summary: summary, evidence: evidence)
+    return finding(confidence: confidence, summary: summary, evidence: evidence, severity: fatal ? .error : nil)
   }
 }
