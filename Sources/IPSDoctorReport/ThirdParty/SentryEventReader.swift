@@ -125,7 +125,7 @@ enum SentryEventReader {
         // The hang's stack is the main thread's.
         report.threads = [CrashThread(index: 0, frames: frames(entry["stacktrace"], imageAt: imageAt))]
       }
-      readHang(type: type, value: value, into: &report)
+      AppHang.read(label: type, message: value, fatal: type?.hasPrefix("Fatal") ?? false, into: &report)
       return
     }
     if mechanism?["handled"]?.kind == .true {
@@ -168,44 +168,13 @@ enum SentryEventReader {
     return type == "App Hanging" || type.hasPrefix("App Hang ") || type.hasPrefix("Fatal App Hang")
   }
 
-  /// A hang: a resource report measuring it, its duration taken from the value ("App hanging for
-  /// at least 2000 ms."), its stack the main thread's. A fatal hang ended the app.
-  static func readHang(type: String?, value: String?, into report: inout CrashReport) {
-    report.kind = .resource
-    report.exception = nil
-    report.isNonFatal = !(type?.hasPrefix("Fatal") ?? false)
-    var summary = ResourceSummary()
-    summary.measure = .hang
-    var duration: String?
-    if let value, let range = value.firstRange(of: " for ") {
-      var text = value[range.upperBound...].trimmingWhitespace()
-      if text.hasSuffix(".") { text.removeLast() }
-      if !text.isEmpty { duration = text }
-    }
-    summary.event = duration.map { "hang (" + $0 + ")" } ?? "hang"
-    if let duration { summary.fields.append(.init(key: "hangDuration", value: duration)) }
-    if let type { summary.fields.append(.init(key: "type", value: type)) }
-    if let value { summary.fields.append(.init(key: "value", value: value)) }
-    report.resource = summary
-    let main =
-      report.threads.firstIndex(where: \.triggered) ?? report.threads.firstIndex(where: \.isMainThread)
-      ?? (report.threads.count == 1 ? 0 : nil)
-    if let main {
-      report.threads[main].triggered = false
-      if report.threads[main].queue == nil && report.threads[main].name == nil {
-        report.threads[main].queue = "com.apple.main-thread"
-      }
-    }
-    report.faultingThread = main
-  }
-
   /// The exception of a report that has only its type and value (Sentry's raw text): a Mach
   /// exception ("EXC_BAD_ACCESS: Exception 1, Code 1, Subcode 16", sentry-cocoa's wording), a
   /// signal ("SIGABRT: Signal 6, Code 0"), an app hang, or an exception's name and reason.
   static func readException(type: String?, value: String?, into report: inout CrashReport) {
     guard let type else { return }
     if isAppHang(type: type, mechanism: nil) {
-      readHang(type: type, value: value, into: &report)
+      AppHang.read(label: type, message: value, fatal: type.hasPrefix("Fatal"), into: &report)
       return
     }
     let words = (value ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)

@@ -118,4 +118,31 @@ struct SentryRawTextTests {
     #expect(finding.ruleID == "main-thread-hang")
     #expect(finding.summary.contains("waiting for file I/O"))
   }
+
+  @Test("A Bugsnag app hang is a hang of its main thread; a fatal one ended the app")
+  func bugsnagAppHang() throws {
+    func event(_ errorClass: String, unhandled: Bool) -> [UInt8] {
+      Array(
+        """
+        {"events": [{"unhandled": \(unhandled), "severityReason": {"type": "appHang"},
+          "exceptions": [{"errorClass": "\(errorClass)", "message": "The app's main thread failed to respond to an event within 2000 milliseconds",
+            "stacktrace": [{"method": "__psynch_mutexwait", "machoFile": "/usr/lib/system/libsystem_kernel.dylib", "frameAddress": "0x1d3f2f1a8", "machoLoadAddress": "0x1d3f2e000"},
+              {"method": "Store.load()", "machoFile": "/private/var/containers/Bundle/Application/X/ShopApp.app/ShopApp", "frameAddress": "0x102b4f2a8", "machoLoadAddress": "0x102b00000"}]}],
+          "threads": []}]}
+        """.utf8)
+    }
+    let hang = try ReportReader.read(event("App Hang", unhandled: false))
+    #expect(hang.kind == .resource)
+    #expect(hang.resource?.event == "hang (2000 milliseconds)")
+    let finding = try #require(Doctor.diagnose(hang).diagnoses.first)
+    #expect(finding.ruleID == "main-thread-hang")
+    #expect(finding.summary.contains("waiting for a lock"))
+    #expect(finding.summary.contains("Store.load()"))
+    #expect(finding.severity == .warning)
+    let fatal = try #require(
+      Doctor.diagnose(try ReportReader.read(event("Fatal App Hang", unhandled: true))).diagnoses.first)
+    #expect(fatal.ruleID == "main-thread-hang")
+    #expect(fatal.summary.contains("ended while it hung"))
+    #expect(fatal.severity == .error)
+  }
 }
