@@ -75,7 +75,8 @@ package struct MainThreadHangRule: DiagnosisRule {
     var evidence: [Evidence] = []
     var summary = "The app hung: its main thread did not respond to events"
     if let duration = resource["hangDuration"] {
-      summary += " for \(duration)"
+      // "20 secs.": the sentence's own period ends it.
+      summary += " for " + (duration.hasSuffix(".") ? String(duration.dropLast()) : duration)
       evidence.append(Evidence("hangDuration", duration))
     }
     let fatal = context.report.isNonFatal == false
@@ -103,8 +104,7 @@ package struct MainThreadHangRule: DiagnosisRule {
       index = context.firstAppFrameIndex(in: backtrace.frames, from: found + 1)
     }
     if appFrames.isEmpty {
-      summary += " No frame of the stack is known to be the app's"
-      summary += context.hasUnsymbolicatedAppFrames ? "." : "; symbolicate it with the build's dSYM (`--dsym`)."
+      summary += " No frame of the stack is known to be the app's."
     } else {
       summary += " The app's frames on the stack, the blocking code first: "
       summary += appFrames.map { DiagnosisContext.quote($0) }.joined(separator: ", ") + "."
