@@ -222,7 +222,9 @@ struct LegacyTextWriter {
     }
     for (position, thread) in report.threads.enumerated() {
       writeThread(
-        thread, crashed: thread.triggered || position == report.faultingThread, width: width)
+        thread,
+        // A resource report's sampled thread (a hang's main thread) did not crash.
+        crashed: thread.triggered || (position == report.faultingThread && report.kind != .resource), width: width)
     }
     for thread in report.threads {
       if let state = thread.state { writeState(state, thread: thread.index) }
@@ -372,9 +374,17 @@ struct LegacyTextWriter {
     if address == nil, let base = image?.base, let offset = frame.imageOffset {
       address = base &+ offset
     }
-    var line =
-      Self.padded(String(number), 4) + Self.padded(Self.escaped(Self.imageColumn(imageName(of: frame))), width)
-    line += String.hex(address ?? 0, width: 16)
+    let name = imageName(of: frame)
+    var line = Self.padded(String(number), 4) + Self.padded(Self.escaped(Self.imageColumn(name)), width)
+    if let address {
+      line += String.hex(address, width: 16)
+    } else if let offset = frame.imageOffset {
+      // Only the offset into the image is known (MetricKit, Crashlytics): "ShopApp + 0x4f2a8",
+      // as the diagnosis outputs describe such a frame, in place of an address.
+      line += Self.escaped(Self.imageColumn(name)) + " + " + String.hex(offset)
+    } else {
+      line += "???"
+    }
     if let symbol = frame.symbol {
       line += " " + Self.escaped(symbol)
       if let location = frame.symbolLocation { line += " + \(location)" }

@@ -74,6 +74,9 @@ package struct ResourceSummary: Sendable, Equatable {
   package var event: String?
   /// e.g. "none"
   package var actionTaken: String?
+  /// What the system measured, when the report says it in a way a reader can name (MetricKit's
+  /// diagnostic lists do); `nil` otherwise.
+  package var measure: Measure?
   /// Every "Key: value" line of the body's header block, in order.
   package var fields: [Field]
 
@@ -85,6 +88,18 @@ package struct ResourceSummary: Sendable, Equatable {
       self.key = key
       self.value = value
     }
+  }
+
+  /// A kind of resource report.
+  package enum Measure: String, Sendable, Equatable {
+    /// The main thread did not respond to events for a while (MetricKit's hang diagnostic).
+    case hang
+    /// The process used more CPU time than allowed.
+    case cpu
+    /// The process wrote more to storage than allowed.
+    case diskWrites = "disk-writes"
+    /// The app took long to launch.
+    case launch
   }
 
   package init() {

@@ -5,6 +5,8 @@ package enum ReportSource: String, Sendable, Equatable, CaseIterable {
   case crashlyticsText = "crashlytics-text"
   /// A Sentry event (JSON).
   case sentryEvent = "sentry-event"
+  /// The text of a stack trace copied from Sentry's issue page (its "Raw" view).
+  case sentryText = "sentry-text"
   /// A KSCrash JSON report or one of its forks (SentryCrash, Embrace).
   case kscrash
   /// A Bugsnag event payload or Bugsnag's KSCrash report.
@@ -23,6 +25,7 @@ package enum ReportSource: String, Sendable, Equatable, CaseIterable {
     switch self {
     case .crashlyticsText: "Crashlytics console text"
     case .sentryEvent: "a Sentry event"
+    case .sentryText: "Sentry's raw stack trace text"
     case .kscrash: "a KSCrash report"
     case .bugsnag: "a Bugsnag event"
     case .metrickit: "a MetricKit diagnostic"

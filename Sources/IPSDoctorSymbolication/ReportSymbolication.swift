@@ -81,6 +81,14 @@ extension Symbolicator {
     for index in result.threads.indices { result.threads[index].frames = apply(result.threads[index].frames) }
     if let backtrace = result.lastExceptionBacktrace { result.lastExceptionBacktrace = apply(backtrace) }
     summarize(matches, of: report, into: &summary)
+    // A report that names no image paths (MetricKit, a pasted trace) cannot say which images are
+    // the app's; one that a debug file given for the app's build matched is.
+    for (index, match) in matches {
+      guard case .matched = match, result.images[index].path == nil, result.images[index].source == nil else {
+        continue
+      }
+      result.images[index].source = "P"
+    }
     return (result, summary)
   }
 

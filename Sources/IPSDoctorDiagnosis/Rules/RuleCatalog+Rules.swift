@@ -59,6 +59,7 @@ extension RuleCatalog {
     ForceResetRule.self,
     JetsamEventRule.self,
     KernelPanicRule.self,
+    MainThreadHangRule.self,
     ResourceReportRule.self,
     StackshotRule.self,
     SystemWatchdogReportRule.self,

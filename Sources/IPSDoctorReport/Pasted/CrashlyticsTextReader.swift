@@ -219,7 +219,7 @@ enum CrashlyticsTextReader {
       readCrashLines()
       report.threads = threads
       report.faultingThread = threads.firstIndex(where: \.triggered)
-      nameImages()
+      report.nameImagesFromFrames()
       var known: [MissingPart] = []
       let frames = threads.flatMap(\.frames) + exceptionFrames
       if frames.contains(where: { $0.address == nil && $0.imageOffset != nil }) { known.append(.addresses) }
@@ -251,45 +251,6 @@ enum CrashlyticsTextReader {
         }
       }
       if !messages.isEmpty { report.applicationSpecificInfo = [ApplicationSpecificInfo(image: nil, lines: messages)] }
-    }
-
-    /// One image per name the frames give, in order of first use; the app's are those with a frame
-    /// that only the app's code has: a source location (Crashlytics symbolicates only the app's
-    /// images) or the program's `main`.
-    mutating func nameImages() {
-      var names: [String] = []
-      var isApp: [Bool] = []
-      var indexOfName: [String: Int] = [:]
-      func visit(_ frame: inout Frame) {
-        guard let name = frame.imageName else { return }
-        let index: Int
-        if let known = indexOfName[name] {
-          index = known
-        } else {
-          index = names.count
-          indexOfName[name] = index
-          names.append(name)
-          isApp.append(false)
-        }
-        frame.imageIndex = index
-        if frame.sourceFile != nil || frame.symbol == "main" || (frame.symbol?.hasSuffix(".$main()") ?? false) {
-          isApp[index] = true
-          if frame.symbol == "main" || (frame.symbol?.hasSuffix(".$main()") ?? false) { report.processName = name }
-        }
-      }
-      for thread in report.threads.indices {
-        for frame in report.threads[thread].frames.indices { visit(&report.threads[thread].frames[frame]) }
-      }
-      if var frames = report.lastExceptionBacktrace {
-        for index in frames.indices { visit(&frames[index]) }
-        report.lastExceptionBacktrace = frames
-      }
-      report.images = names.indices.map { index in
-        var image = BinaryImage(name: names[index])
-        if isApp[index] { image.source = "P" }
-        return image
-      }
-      if report.processName == nil, let first = isApp.firstIndex(of: true) { report.processName = names[first] }
     }
   }
 }

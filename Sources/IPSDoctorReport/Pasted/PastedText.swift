@@ -3,7 +3,7 @@ import IPSDoctorSupport
 
 /// Crash text as people paste it into issues and chats, which Apple's readers do not take as it
 /// stands: a report inside Markdown quote markers (`> `) or code fences, a Crashlytics console
-/// trace, or an excerpt of Apple's text report that starts at `Exception Type:` or at a thread.
+/// trace, Sentry's raw stack trace text, or an excerpt of Apple's text report that starts at `Exception Type:` or at a thread.
 ///
 /// Apple's own text, whole, is left to ``LegacyTextParser``; JSON is never looked at here.
 enum PastedText {
@@ -22,6 +22,7 @@ enum PastedText {
     }
     if LegacyTextParser.looksLikeTextReport(text) { return nil }
     if CrashlyticsTextReader.looksLikeTrace(text) { return CrashlyticsTextReader.read(text) }
+    if SentryRawTextReader.looksLikeTrace(text) { return SentryRawTextReader.read(text) }
     if looksLikeExcerpt(text) {
       var report = CrashReport(format: .legacyText)
       let firstLine = SourceLocation(offset: start, in: buffer).line

@@ -7,7 +7,7 @@ import IPSDoctorSupport
 /// become the report's images.
 ///
 /// A handled error (`unhandled: false`, a JavaScript promise rejection reported as handled) is
-/// named as such, not diagnosed as a crash.
+/// named as such, not diagnosed as a crash; an app hang (`App Hang`, `Fatal App Hang`) is a hang.
 enum BugsnagEventReader {
   static func isEvent(_ root: JSONNode) -> Bool {
     guard root.kind == .object else { return false }
@@ -43,6 +43,17 @@ enum BugsnagEventReader {
     let first = ThirdPartyJSON.first(exceptions)
     let errorClass = first?["errorClass"]?.string
     let message = first?["message"]?.string
+    if errorClass == "App Hang" || errorClass == "Fatal App Hang"
+      || event["severityReason"]?["type"]?.string == "appHang"
+    {
+      if report.threads.isEmpty {
+        report.threads = [CrashThread(index: 0, frames: frames(first?["stacktrace"], images: &images, report: &report))]
+      }
+      AppHang.read(
+        label: errorClass, message: message, fatal: event["unhandled"]?.kind == .true, into: &report)
+      report.missing = report.missingParts()
+      return .success(report)
+    }
     if event["unhandled"]?.kind != .true {
       report.kind = .unknown
       report.isNonFatal = true

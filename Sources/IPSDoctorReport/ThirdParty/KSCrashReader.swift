@@ -34,6 +34,7 @@ enum KSCrashReader {
       readThreads(threadList, into: &report)
     }
     if let error { readError(error, into: &report) }
+    nameFaultFromSyndrome(error, in: &report)
     if root["recrash_report"] != nil || crash?["recrash_report"] != nil {
       report.warnings.append(
         ReportWarning(
@@ -109,14 +110,22 @@ enum KSCrashReader {
           thread.frames.append(self.frame(frame, imageAt: imageAt))
         }
       }
+      var state = ThreadState()
       if let basic = entry["registers"]?["basic"], basic.kind == .object {
-        var state = ThreadState()
         for (key, value) in basic.members {
           guard let name = key.string, let number = value.number?.uint64 else { continue }
           state.registers.append(.init(name: name, value: number))
         }
-        if !state.registers.isEmpty { thread.state = state }
       }
+      // The exception registers ARM gives the fault (`esr`, `far`), which Apple's report keeps
+      // beside the others and describes.
+      if let trap = entry["registers"]?["exception"], trap.kind == .object {
+        for name in ["esr", "far"] {
+          if let number = trap[name]?.number?.uint64 { state.registers.append(.init(name: name, value: number)) }
+        }
+        state.esrDescription = state["esr"].flatMap(ExceptionSyndrome.description)
+      }
+      if !state.registers.isEmpty { thread.state = state }
       report.threads.append(thread)
     }
     report.faultingThread = report.threads.firstIndex(where: \.triggered)
@@ -155,6 +164,18 @@ enum KSCrashReader {
     let type = error["type"]?.string
     let reason = error["reason"]?.string
     switch type {
+    case "user" where error["user_reported"]?["language"]?.string == "react-native":
+      // sentry-cocoa's React Native fatal handler files the JavaScript error that RCTFatal is
+      // about to end the app with as a user report in this language (and terminates the program):
+      // kept in React Native's own words for it.
+      let name = error["user_reported"]?["name"]?.string ?? reason ?? ""
+      report.applicationSpecificInfo.append(
+        ApplicationSpecificInfo(image: "React Native", lines: ["Unhandled JS Exception: " + name]))
+      report.warnings.append(
+        ReportWarning(
+          location: "crash.error.user_reported",
+          message: "a JavaScript error React Native's fatal handler reported before ending the app"))
+      return
     case "user":
       // Filed by the app through the reporter's API: the signal is the reporter's placeholder.
       report.kind = .unknown
@@ -224,6 +245,29 @@ enum KSCrashReader {
       report.applicationSpecificInfo.append(
         ApplicationSpecificInfo(image: "KSCrash", lines: ["Application main thread deadlocked"]))
     }
+  }
+
+  /// Names an `EXC_BAD_ACCESS` whose Mach code is not one of the kernel's return codes (early
+  /// KSCrash wrote the fault address's low bits there) from the crashed thread's exception
+  /// syndrome, as the kernel does: a translation fault is `KERN_INVALID_ADDRESS`, a permission
+  /// fault `KERN_PROTECTION_FAILURE`, at the fault address.
+  static func nameFaultFromSyndrome(_ error: JSONNode?, in report: inout CrashReport) {
+    guard var exception = report.exception, exception.type == "EXC_BAD_ACCESS", exception.subtype == nil,
+      badAccessCodeNames[exception.rawCodes.first ?? 0] == nil,
+      let state = report.crashedThread?.state,
+      let description = state.esrDescription
+    else { return }
+    let name: String
+    if description.contains("Translation fault") {
+      name = "KERN_INVALID_ADDRESS"
+    } else if description.contains("Permission fault") {
+      name = "KERN_PROTECTION_FAILURE"
+    } else {
+      return
+    }
+    let address = state["far"] ?? error?["address"]?.number?.uint64
+    exception.subtype = address.map { name + " at 0x" + hex16($0) } ?? name
+    report.exception = exception
   }
 
   /// An Itanium-mangled type name as C++ spells it: `11MyException` → `MyException`,

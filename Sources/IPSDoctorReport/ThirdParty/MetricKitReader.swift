@@ -44,12 +44,34 @@ enum MetricKitReader {
         reports.append((list + "[\(index)]", read(diagnostic, list: list)))
       }
     }
+    shareExecutable(across: &reports)
     guard !reports.isEmpty else {
       var error = ReportError(message: "not a crash report: a MetricKit payload with no diagnostics")
       error.notACrash = "a MetricKit payload with no diagnostics"
       return .failure(error)
     }
     return .success(reports)
+  }
+
+  /// One payload is one app's: the executable a main thread showed in one diagnostic (see
+  /// ``markMainThread(in:hang:rootSamples:)``) is the app's in the others too (the aggregated
+  /// stacks of CPU and disk-write exceptions do not reach `main`).
+  static func shareExecutable(across reports: inout [(label: String?, report: CrashReport)]) {
+    var executable: (key: String, name: String)?
+    for entry in reports {
+      if let image = entry.report.images.first(where: { $0.source == "P" }), let name = image.name {
+        executable = (image.uuid ?? name, name)
+        break
+      }
+    }
+    guard let executable else { return }
+    for index in reports.indices {
+      for image in reports[index].report.images.indices
+      where (reports[index].report.images[image].uuid ?? reports[index].report.images[image].name) == executable.key {
+        reports[index].report.images[image].source = "P"
+      }
+      if reports[index].report.processName == nil { reports[index].report.processName = executable.name }
+    }
   }
 
   static func read(_ diagnostic: JSONNode, list: String) -> CrashReport {
@@ -62,7 +84,7 @@ enum MetricKitReader {
     report.osVersion = meta?["osVersion"]?.string.map(OSVersion.init(displayString:))
     report.modelCode = meta?["deviceType"]?.string
     report.cpuType = meta?["platformArchitecture"]?.string
-    if let tree = diagnostic["callStackTree"] { readTree(tree, into: &report) }
+    if let tree = diagnostic["callStackTree"] { readTree(tree, into: &report, hang: list == "hangDiagnostics") }
     if let meta {
       if list == "crashDiagnostics" {
         readCrash(meta, into: &report)
@@ -79,10 +101,18 @@ enum MetricKitReader {
     var summary = ResourceSummary()
     let measures: [(key: String, event: String)]
     switch list {
-    case "hangDiagnostics": measures = [("hangDuration", "hang")]
-    case "cpuExceptionDiagnostics": measures = [("totalCPUTime", "CPU exception"), ("totalSampledTime", "")]
-    case "diskWriteExceptionDiagnostics": measures = [("writesCaused", "disk writes exception")]
-    default: measures = [("launchDuration", "slow launch")]
+    case "hangDiagnostics":
+      measures = [("hangDuration", "hang")]
+      summary.measure = .hang
+    case "cpuExceptionDiagnostics":
+      measures = [("totalCPUTime", "CPU exception"), ("totalSampledTime", "")]
+      summary.measure = .cpu
+    case "diskWriteExceptionDiagnostics":
+      measures = [("writesCaused", "disk writes exception")]
+      summary.measure = .diskWrites
+    default:
+      measures = [("launchDuration", "slow launch")]
+      summary.measure = .launch
     }
     for (key, event) in measures {
       guard let value = meta[key]?.string ?? meta[key]?.number?.description else { continue }
@@ -90,6 +120,13 @@ enum MetricKitReader {
       summary.fields.append(.init(key: key, value: value))
     }
     if summary.event == nil { summary.event = measures.first?.event }
+    // "CPU exception (1.5 min of CPU time in 3 min)": the time used over the time sampled.
+    if summary.measure == .cpu, let used = summary["totalCPUTime"], let sampled = summary["totalSampledTime"] {
+      summary.event = "CPU exception (" + used + " of CPU time in " + sampled + ")"
+    }
+    if summary.measure == .diskWrites, let written = summary["writesCaused"] {
+      summary.event = "disk writes exception (" + written + " written)"
+    }
     report.resource = summary
   }
 
@@ -153,10 +190,19 @@ enum MetricKitReader {
 
   /// The call stacks as threads (the attributed one first marked as the crashed or sampled
   /// thread), and the binaries their frames name as images.
-  static func readTree(_ tree: JSONNode, into report: inout CrashReport) {
+  ///
+  /// The main thread is the one that starts in dyld (every other thread starts in
+  /// `libsystem_pthread`), and the image its outermost frame calls is the app's executable
+  /// (`main`). A hang's call stack is the main thread's: Apple's hang diagnostic measures how long
+  /// the main thread was blocked. MetricKit names no queues; the main thread is labelled with the
+  /// main queue's label, as Apple's and Crashlytics' reports label it. Without an attributed
+  /// stack (the aggregated stacks of a CPU or disk-write exception), the stack with the most
+  /// samples is the sampled one.
+  static func readTree(_ tree: JSONNode, into report: inout CrashReport, hang: Bool = false) {
     guard let stacks = tree["callStacks"], stacks.kind == .array else { return }
     var images: [String: Int] = [:]
     var quirk = false
+    var rootSamples: [UInt64] = []
     for stack in stacks.elements where stack.kind == .object {
       var thread = CrashThread(index: report.threads.count)
       thread.triggered = stack["threadAttributed"]?.kind == .true && report.kind == .crash
@@ -166,12 +212,14 @@ enum MetricKitReader {
       // Root frame, then its first sub-frame, and so on: each caller below its callee. Bounded by
       // the tree's own size, so a cycle cannot be built from JSON.
       var next = ThirdPartyJSON.first(stack["callStackRootFrames"])
+      rootSamples.append(next?["sampleCount"]?.number?.uint64 ?? 0)
       while let node = next, node.kind == .object {
         thread.frames.append(frame(node, images: &images, report: &report, quirk: &quirk))
         next = ThirdPartyJSON.first(node["subFrames"])
       }
       report.threads.append(thread)
     }
+    markMainThread(in: &report, hang: hang, rootSamples: rootSamples)
     if quirk {
       report.warnings.append(
         ReportWarning(
@@ -179,6 +227,34 @@ enum MetricKitReader {
           message:
             "offsetIntoBinaryTextSegment holds each binary's load address (MetricKit of iOS 14 and macOS 12): offsets read as address minus it"
         ))
+    }
+  }
+
+  /// The names dyld's image has in MetricKit's stacks (`dyld` since iOS 15, `libdyld.dylib` before).
+  static let dyldNames: Set<String> = ["dyld", "libdyld.dylib"]
+
+  static func markMainThread(in report: inout CrashReport, hang: Bool, rootSamples: [UInt64]) {
+    var main: Int?
+    for index in report.threads.indices {
+      let frames = report.threads[index].frames
+      guard frames.count >= 2, let outermost = frames.last?.imageName, dyldNames.contains(outermost),
+        let executable = frames[frames.count - 2].imageIndex, report.images.indices.contains(executable),
+        let name = report.images[executable].name, !dyldNames.contains(name)
+      else { continue }
+      main = main ?? index
+      report.images[executable].source = "P"
+      if report.processName == nil { report.processName = name }
+    }
+    if hang {
+      // The attributed stack, or the only one, whichever thread it starts in.
+      main = report.faultingThread ?? (report.threads.count == 1 ? 0 : main)
+    }
+    if let main {
+      report.threads[main].queue = "com.apple.main-thread"
+      if hang && report.faultingThread == nil { report.faultingThread = main }
+    }
+    if report.kind == .resource && report.faultingThread == nil && rootSamples.count == report.threads.count {
+      report.faultingThread = report.threads.indices.max { rootSamples[$0] < rootSamples[$1] }
     }
   }
 

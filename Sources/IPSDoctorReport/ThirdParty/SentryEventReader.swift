@@ -120,6 +120,14 @@ enum SentryEventReader {
     let mechanism = entry["mechanism"]
     let type = entry["type"]?.string
     let value = entry["value"]?.string
+    if isAppHang(type: type, mechanism: mechanism?["type"]?.string) {
+      if report.threads.isEmpty {
+        // The hang's stack is the main thread's.
+        report.threads = [CrashThread(index: 0, frames: frames(entry["stacktrace"], imageAt: imageAt))]
+      }
+      AppHang.read(label: type, message: value, fatal: type?.hasPrefix("Fatal") ?? false, into: &report)
+      return
+    }
     if mechanism?["handled"]?.kind == .true {
       report.kind = .unknown
       report.isNonFatal = true
@@ -149,6 +157,55 @@ enum SentryEventReader {
       // The exception's own stack is where it was thrown.
       let thrown = frames(entry["stacktrace"], imageAt: imageAt)
       if !thrown.isEmpty { report.lastExceptionBacktrace = thrown }
+    }
+  }
+
+  /// Sentry's app hang events: mechanism `AppHang`, type `App Hanging` or `App Hang Fully Blocked`,
+  /// `App Hang Non Fully Blocked`, `Fatal App Hang …`.
+  static func isAppHang(type: String?, mechanism: String?) -> Bool {
+    if mechanism == "AppHang" { return true }
+    guard let type else { return false }
+    return type == "App Hanging" || type.hasPrefix("App Hang ") || type.hasPrefix("Fatal App Hang")
+  }
+
+  /// The exception of a report that has only its type and value (Sentry's raw text): a Mach
+  /// exception ("EXC_BAD_ACCESS: Exception 1, Code 1, Subcode 16", sentry-cocoa's wording), a
+  /// signal ("SIGABRT: Signal 6, Code 0"), an app hang, or an exception's name and reason.
+  static func readException(type: String?, value: String?, into report: inout CrashReport) {
+    guard let type else { return }
+    if isAppHang(type: type, mechanism: nil) {
+      AppHang.read(label: type, message: value, fatal: type.hasPrefix("Fatal"), into: &report)
+      return
+    }
+    let words = (value ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+    func number(after label: String) -> UInt64? {
+      guard let index = words.firstIndex(of: label), index + 1 < words.count else { return nil }
+      let word = words[index + 1]
+      return word.hasPrefix("0x") ? UInt64(word.dropFirst(2), radix: 16) : UInt64(word)
+    }
+    if type.hasPrefix("EXC_") {
+      var exception = ExceptionInfo(type: type)
+      if let code = number(after: "Code") {
+        let subcode = number(after: "Subcode") ?? 0
+        exception.rawCodes = [code, subcode]
+        exception.codes = "0x" + KSCrashReader.hex16(code) + ", 0x" + KSCrashReader.hex16(subcode)
+        if type == "EXC_BAD_ACCESS", let name = KSCrashReader.badAccessCodeNames[code] {
+          exception.subtype = name + " at 0x" + KSCrashReader.hex16(subcode)
+        }
+      } else if let value, value.hasPrefix("KERN_") {
+        exception.subtype = value
+      }
+      report.exception = exception
+    } else if type.hasPrefix("SIG"), type.allSatisfy({ $0.isUppercase || $0.isNumber }) {
+      report.exception = ExceptionInfo(signal: type)
+    } else if !type.contains(" ") {
+      var language = ExceptionReason(name: type, composedMessage: value)
+      // "NSInvalidArgumentException", "NSRangeException": an Objective-C exception's name.
+      if type.hasSuffix("Exception") {
+        language.type = "objc-exception"
+        language.className = "NSException"
+      }
+      report.exceptionReason = language
     }
   }
 }

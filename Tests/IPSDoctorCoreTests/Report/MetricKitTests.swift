@@ -79,5 +79,11 @@ struct MetricKitTests {
     let frames = try #require(thread["topFrames"] as? [[String: Any]])
     #expect((frames.first?["description"] as? String)?.contains("CrashClass.pleaseCrash()") == true)
     #expect(reports[0]["missing"] as? [String] == ["registers", "other-threads"])
+    // The hang's frames in the image the dSYM matched are the app's: its summary names them.
+    let hang = try #require((reports[1]["diagnoses"] as? [[String: Any]])?.first)
+    #expect(hang["rule"] as? String == "main-thread-hang")
+    #expect(hang["confidence"] as? String == "likely")
+    #expect((hang["summary"] as? String)?.contains("The app's frames on the stack") == true)
+    #expect((hang["summary"] as? String)?.contains("CrashClass.pleaseCrash()") == true)
   }
 }

@@ -152,6 +152,10 @@ import Testing
   @Test func examples() throws { try RuleExampleTests.check(MainThreadDeadlockRule.self) }
 }
 
+@Suite struct MainThreadHangRuleExamples {
+  @Test func examples() throws { try RuleExampleTests.check(MainThreadHangRule.self) }
+}
+
 @Suite struct MisalignedAccessRuleExamples {
   @Test func examples() throws { try RuleExampleTests.check(MisalignedAccessRule.self) }
 }

@@ -55,6 +55,8 @@ struct SwiftFailure: Sendable {
         }
         if reasonsMayFail, let failure = parse(line, evidence: evidence()) {
           result.append(failure)
+        } else if fromSwift, let failure = located(line, evidence: evidence()) {
+          result.append(failure)
         } else if fromSwift, !line.trimmingWhitespace().isEmpty {
           result.append(
             SwiftFailure(kind: .runtimeMessage, message: line.trimmingWhitespace(), evidence: evidence()))
@@ -111,6 +113,22 @@ struct SwiftFailure: Sendable {
       }
     }
     return nil
+  }
+
+  /// A line of the Swift runtime in the layout of `_assertionFailure`, "Module/File.swift:42:
+  /// label: message", whose label is none of ``prefixes``: the standard library's assertion
+  /// machinery stopped the app at that line (read as a fatal error, the message keeping its label).
+  static func located(_ text: String, evidence: @autoclosure () -> Evidence) -> SwiftFailure? {
+    guard let swift = text.firstRange(of: ".swift:") else { return nil }
+    let digits = text[swift.upperBound...].prefix(while: { $0.isASCII && $0.isNumber })
+    guard let line = Int(digits), digits.endIndex < text.endIndex, text[digits.endIndex] == ":" else { return nil }
+    let message = text[text.index(after: digits.endIndex)...].trimmingWhitespace()
+    let file = text[..<swift.upperBound].dropLast().trimmingWhitespace()
+    guard !message.isEmpty, !file.isEmpty, !file.contains(" ") else { return nil }
+    var failure = SwiftFailure(kind: .fatalError, message: message, evidence: evidence())
+    failure.file = file
+    failure.line = line
+    return failure
   }
 
   /// Parses "[File.swift:42: ]Fatal error[: message][: file F, line N]" and

@@ -57,6 +57,7 @@ package struct ResourceReportRule: DiagnosisRule {
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.report.kind == .resource else { return nil }
     if ResourceException(context) != nil { return nil }
+    if context.report.resource?.measure == .hang { return nil }  // main-thread-hang
     let resource = context.report.resource
     var evidence: [Evidence] = []
     func field(_ key: String, json: [String]) -> (String, String)? {
