@@ -98,7 +98,7 @@ struct MergeCommand<IO: CLIIO> {
 
   /// A part's display name and where its bytes are, or the notice that says why it cannot be read.
   /// A regular file is read as the merge goes (``MergePartSource``); standard input and a named
-  /// pipe are read whole, once.
+  /// pipe are copied to a temporary file, or read whole when none can be made.
   private func source(_ argument: String) -> Result<(display: String, source: MergePartSource), Unreadable> {
     func fail(_ display: String, _ message: String, missing: Bool = false)
       -> Result<(display: String, source: MergePartSource), Unreadable>
@@ -107,6 +107,12 @@ struct MergeCommand<IO: CLIIO> {
     }
     let limit = options.maxSize
     if argument == "-" {
+      if let input = io.standardInputDescriptor, let copied = MergePartSource.copying(input, limit: limit) {
+        switch copied {
+        case .success(let source): return .success(("<stdin>", source))
+        case .failure(let error): return fail("<stdin>", error.message)
+        }
+      }
       switch io.readStandardInput(limit: limit) {
       case .success(let bytes) where bytes.count > limit:
         return fail("<stdin>", POSIX.tooLarge(size: nil, limit: limit).message)
@@ -124,7 +130,18 @@ struct MergeCommand<IO: CLIIO> {
       )
     case .success(let status) where status.kind == .fifo:
       // `merge <(ssh host cat part.jsonl)`
-      switch POSIX.readStream(path, limit: limit) {
+      let input = POSIX.openFile(path, O_RDONLY | O_CLOEXEC)
+      guard input >= 0 else { return fail(path.display, POSIX.error(errno).message) }
+      defer { close(input) }
+      if let copied = MergePartSource.copying(input, limit: limit) {
+        switch copied {
+        case .success(let source): return .success((path.display, source))
+        case .failure(let error): return fail(path.display, error.message)
+        }
+      }
+      switch POSIX.readAll(fd: input, sizeHint: 0, limit: limit, waitForData: true).flatMap({ bytes in
+        bytes.count > limit ? .failure(POSIX.tooLarge(size: nil, limit: limit)) : .success(bytes)
+      }) {
       case .success(let bytes): return .success((path.display, MergePartSource(bytes: bytes, limit: limit)))
       case .failure(let error): return fail(path.display, error.message)
       }

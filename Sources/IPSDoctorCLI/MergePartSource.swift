@@ -2,7 +2,9 @@ import IPSDoctorSupport
 
 /// The bytes of one of `merge`'s parts, handed out a line at a time: a regular file is read
 /// through a buffer of ``chunkSize`` bytes and read again by offset for each record the merge
-/// writes; standard input and named pipes, which cannot be read twice, are bytes in memory.
+/// writes; standard input and named pipes, which cannot be read twice, are copied as they arrive
+/// to an unlinked temporary file that is read the same way (or, when none can be made, held in
+/// memory).
 ///
 /// Invariants: while a file is scanned, the source holds its buffer and the one line it hands out,
 /// in an array exactly as long as that line (found first, then read whole), and nothing of a line
@@ -20,7 +22,18 @@ struct MergePartSource {
   private enum Storage {
     /// The file and what it was when the scan opened it.
     case file(PathName, device: UInt64, inode: UInt64, size: Int64)
+    /// A pipe's bytes, copied to a temporary file of ours.
+    case copied(Copy)
     case memory([UInt8])
+  }
+
+  /// An unlinked temporary file, open for reading while a source refers to it.
+  private final class Copy {
+    let fd: Int32
+
+    init(fd: Int32) { self.fd = fd }
+
+    deinit { close(fd) }
   }
 
   private let storage: Storage
@@ -39,6 +52,49 @@ struct MergePartSource {
   /// The regular file at `path`, as `status` found it.
   init(file path: PathName, status: FileStatus, limit: Int) {
     storage = .file(path, device: status.device, inode: status.inode, size: status.size)
+    self.limit = limit
+  }
+
+  /// What `input` (a pipe) gives, to its end, copied to an unlinked temporary file as it arrives;
+  /// `nil` when no temporary file can be made (nothing was read: the caller reads the input
+  /// whole); an error when the input is longer than `limit` or cannot be read or copied.
+  static func copying(_ input: Int32, limit: Int) -> Result<MergePartSource, FileError>? {
+    let directory =
+      getenv("TMPDIR").flatMap { String(validatingCString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array((directory + "/ips-doctor-merge.XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { return nil }
+    // Unlinked at once: the file goes with the process, on every path out of it.
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    let copy = Copy(fd: fd)
+    var chunk = [UInt8](repeating: 0, count: chunkSize)
+    var total = 0
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+      if count < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK {
+          // A pipe its writer left non-blocking, with nothing in it yet.
+          var request = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+          if poll(&request, 1, -1) < 0 && errno != EINTR { return .failure(POSIX.error(errno)) }
+          continue
+        }
+        return .failure(POSIX.error(code))
+      }
+      if count == 0 { break }
+      total += count
+      if total > limit { return .failure(POSIX.tooLarge(size: nil, limit: limit)) }
+      let written = chunk.withUnsafeBytes { POSIX.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+      if !written {
+        return .failure(FileError(.other, "cannot copy it to a temporary file: \(POSIX.message(errno))"))
+      }
+    }
+    return .success(MergePartSource(storage: .copied(copy), limit: limit))
+  }
+
+  private init(storage: Storage, limit: Int) {
+    self.storage = storage
     self.limit = limit
   }
 
@@ -63,6 +119,8 @@ struct MergePartSource {
         defer { close(fd) }
         return scan(fd, body)
       }
+    case .copied(let copy):
+      return scan(copy.fd, body)
     }
   }
 
@@ -77,8 +135,10 @@ struct MergePartSource {
       case .failure(let error): return .failure(error)
       case .success(let fd):
         defer { close(fd) }
-        return Self.read(fd, range).map { Line(bytes: $0, range: 0..<$0.count) }
+        return Self.readRange(fd, range).map { Line(bytes: $0, range: 0..<$0.count) }
       }
+    case .copied(let copy):
+      return Self.readRange(copy.fd, range).map { Line(bytes: $0, range: 0..<$0.count) }
     }
   }
 
@@ -140,7 +200,7 @@ struct MergePartSource {
         continue
       }
       if filled < chunk.count {
-        switch Self.read(fd, at: chunkStart + filled, into: &chunk, from: filled) {
+        switch Self.readAt(fd, at: chunkStart + filled, into: &chunk, from: filled) {
         case .failure(let error): return error
         case .success(0): atEnd = true
         case .success(let count):
@@ -153,7 +213,7 @@ struct MergePartSource {
       var end = chunkStart + filled
       var feedFound = false
       while !feedFound {
-        switch Self.read(fd, at: end, into: &chunk, from: 0) {
+        switch Self.readAt(fd, at: end, into: &chunk, from: 0) {
         case .failure(let error): return error
         case .success(0): atEnd = true
         case .success(let count):
@@ -167,7 +227,7 @@ struct MergePartSource {
         }
         if atEnd { break }
       }
-      switch Self.read(fd, lineStart..<end) {
+      switch Self.readRange(fd, lineStart..<end) {
       case .failure(let error): return error
       case .success(let bytes):
         number += 1
@@ -199,7 +259,7 @@ struct MergePartSource {
 
   /// Reads at `offset` of the file into `buffer` after its first `start` bytes: how many bytes
   /// were read (0 at the end of the file).
-  private static func read(_ fd: Int32, at offset: Int, into buffer: inout [UInt8], from start: Int) -> Result<
+  private static func readAt(_ fd: Int32, at offset: Int, into buffer: inout [UInt8], from start: Int) -> Result<
     Int, FileError
   > {
     buffer.withUnsafeMutableBytes { room in
@@ -214,7 +274,7 @@ struct MergePartSource {
 
   /// The bytes at `range` of the file, in an array of exactly that size; fails when the file ends
   /// before.
-  private static func read(_ fd: Int32, _ range: Range<Int>) -> Result<[UInt8], FileError> {
+  private static func readRange(_ fd: Int32, _ range: Range<Int>) -> Result<[UInt8], FileError> {
     var failure: FileError?
     let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { room, initialized in
       initialized = 0

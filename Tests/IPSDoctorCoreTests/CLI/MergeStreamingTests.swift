@@ -74,6 +74,51 @@ struct MergeStreamingTests {
     #expect(error.message.contains("changed"))
   }
 
+  /// A pipe whose writing end a thread fills with `bytes` and closes; its reading end.
+  static func filledPipe(_ bytes: [UInt8]) throws -> Int32 {
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    let writer = ends[1]
+    Thread.detachNewThread {
+      bytes.withUnsafeBytes { _ = POSIX.writeAll(writer, $0) }
+      close(writer)
+    }
+    return ends[0]
+  }
+
+  @Test("A pipe is copied to a temporary file as it arrives, then read like a file; past --max-size it is refused")
+  func pipeLines() throws {
+    let long = [UInt8](repeating: UInt8(ascii: "z"), count: 2 * MergePartSource.chunkSize + 5)
+    var bytes: [UInt8] = []
+    for index in 0..<3_000 { bytes += Array("{\"n\":\(index)}\n".utf8) }
+    bytes += long + [0x0A] + Array("last".utf8)
+    let input = try Self.filledPipe(bytes)
+    defer { close(input) }
+    let source = try #require(MergePartSource.copying(input, limit: 1 << 30)).get()
+    let read = Self.lines(source)
+    let exact = read.exact
+    let expected = Self.lines(MergePartSource(bytes: bytes, limit: 1 << 30))
+    let sameLines = read.lines.map(\.2) == expected.lines.map(\.2)
+    let sameOffsets = read.lines.map(\.1) == expected.lines.map(\.1)
+    #expect(read.error == nil)
+    #expect(exact)
+    #expect(read.lines.count == 3_002)
+    #expect(sameLines)
+    #expect(sameOffsets)
+    let again = try source.line(read.lines[3_000].1..<(read.lines[3_000].1 + long.count)).get()
+    let sameLong = Array(again.bytes[again.range]) == long
+    #expect(sameLong)
+
+    // Small enough for the pipe's buffer: its writer is done before the reader gives up.
+    let tooLong = try Self.filledPipe(Array(bytes.prefix(20_000)))
+    defer { close(tooLong) }
+    guard case .failure(let error)? = MergePartSource.copying(tooLong, limit: 10_000) else {
+      Issue.record("a pipe past the limit was read")
+      return
+    }
+    #expect(error.reason == .tooLarge)
+  }
+
   @Test("A part longer than --max-size is refused while it is read")
   func partOverLimit() throws {
     let directory = try CLITest.temporaryDirectory()
