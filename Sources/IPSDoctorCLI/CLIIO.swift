@@ -24,10 +24,15 @@ package protocol CLIIO {
   /// Everything on standard input, or an error message. Reads at most `limit` bytes plus one, so
   /// the caller can tell that the input was larger.
   func readStandardInput(limit: Int) -> Result<[UInt8], FileError>
+  /// The descriptor standard input can be read from as a stream, when there is one (`merge -`
+  /// copies it to a temporary file rather than holding it); `nil` to read it with
+  /// ``readStandardInput(limit:)``.
+  var standardInputDescriptor: Int32? { get }
 }
 
 extension CLIIO {
   package var standardInputIsData: Bool { false }
+  package var standardInputDescriptor: Int32? { nil }
   package var standardInputIsTerminal: Bool { false }
 
   package func writeStandardOutput(utf8 bytes: UnsafeRawBufferPointer) throws(FileError) {
@@ -103,6 +108,8 @@ package struct ProcessIO: CLIIO {
     guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
   }
+
+  package var standardInputDescriptor: Int32? { closedStreams.contains(0) ? nil : 0 }
 
   package func readStandardInput(limit: Int) -> Result<[UInt8], FileError> {
     if closedStreams.contains(0) { return .failure(FileError(.other, "standard input is closed")) }

@@ -46,11 +46,13 @@ struct CheckCommand<IO: CLIIO> {
       return .noInput
     }
 
-    let result = checker.result()
+    var result = checker.result()
     if options.verbose {
       for note in result.notes { io.writeStandardError("ips-doctor: " + TerminalText.escaped(note) + "\n") }
     }
-    let findings = result.findings.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+    // Sorted in place: the findings are held once.
+    result.findings.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+    let findings = result.findings
 
     let destination: CLI.Destination
     var inputs = InputFiles()
@@ -65,9 +67,9 @@ struct CheckCommand<IO: CLIIO> {
       let fix = CheckFix(invocation: invocation, io: io, checker: checker, discovery: discovery)
       return max(status, fix.run(findings, destination: destination))
     }
-    destination.out.write(
-      CheckOutput.render(
-        findings, format: options.format ?? .text, filesScanned: checker.filesScanned, verbose: options.verbose))
+    CheckOutput.write(
+      findings, format: options.format ?? .text, filesScanned: checker.filesScanned, verbose: options.verbose,
+      to: destination.out)
     if let report = options.report { status = max(status, linkReport(report, checker: checker)) }
     if let message = destination.commit() {
       CLI.writeError(message, io: io)

@@ -56,8 +56,11 @@ struct MergeCommand<IO: CLIIO> {
         guard !readStandardInput else { continue }
         readStandardInput = true
       }
-      switch read(argument) {
-      case .success(let part): parts.add(part: part.display, bytes: part.bytes)
+      switch source(argument) {
+      case .success(let part):
+        if let error = parts.add(part: part.display, source: part.source) {
+          session.add(InputNotice(kind: .unreadable, path: part.display, message: error.message))
+        }
       case .failure(let unreadable): session.add(unreadable.notice)
       }
     }
@@ -74,7 +77,7 @@ struct MergeCommand<IO: CLIIO> {
         }
         session.add(outcome)
       case .failure(let problem):
-        // Read once already; only a record that changed in memory could fail here.
+        // Read once already; only a part that changed since could fail here.
         session.add(
           InputNotice(
             kind: .unreadable, path: parts.parts[record.part].display,
@@ -93,24 +96,31 @@ struct MergeCommand<IO: CLIIO> {
     var notice: InputNotice
   }
 
-  /// A part's display name and bytes, or the notice that says why it cannot be read.
-  private func read(_ argument: String) -> Result<(display: String, bytes: [UInt8]), Unreadable> {
+  /// A part's display name and where its bytes are, or the notice that says why it cannot be read.
+  /// A regular file is read as the merge goes (``MergePartSource``); standard input and a named
+  /// pipe are copied to a temporary file, or read whole when none can be made.
+  private func source(_ argument: String) -> Result<(display: String, source: MergePartSource), Unreadable> {
     func fail(_ display: String, _ message: String, missing: Bool = false)
-      -> Result<(display: String, bytes: [UInt8]), Unreadable>
+      -> Result<(display: String, source: MergePartSource), Unreadable>
     {
       .failure(Unreadable(notice: InputNotice(kind: missing ? .missing : .unreadable, path: display, message: message)))
     }
     let limit = options.maxSize
     if argument == "-" {
+      if let input = io.standardInputDescriptor, let copied = MergePartSource.copying(input, limit: limit) {
+        switch copied {
+        case .success(let source): return .success(("<stdin>", source))
+        case .failure(let error): return fail("<stdin>", error.message)
+        }
+      }
       switch io.readStandardInput(limit: limit) {
       case .success(let bytes) where bytes.count > limit:
         return fail("<stdin>", POSIX.tooLarge(size: nil, limit: limit).message)
-      case .success(let bytes): return .success(("<stdin>", bytes))
+      case .success(let bytes): return .success(("<stdin>", MergePartSource(bytes: bytes, limit: limit)))
       case .failure(let error): return fail("<stdin>", error.message)
       }
     }
     let path = PathName(argument)
-    let result: Result<[UInt8], FileError>
     switch POSIX.status(path) {
     case .failure(let error):
       return fail(path.display, error.message, missing: error.reason == .notFound)
@@ -119,15 +129,28 @@ struct MergeCommand<IO: CLIIO> {
         path.display, "is a folder: merge reads the --format jsonl files of runs (ips-doctor FOLDER diagnoses a folder)"
       )
     case .success(let status) where status.kind == .fifo:
-      result = POSIX.readStream(path, limit: limit)  // `merge <(ssh host cat part.jsonl)`
+      // `merge <(ssh host cat part.jsonl)`
+      let input = POSIX.openFile(path, O_RDONLY | O_CLOEXEC)
+      guard input >= 0 else { return fail(path.display, POSIX.error(errno).message) }
+      defer { close(input) }
+      if let copied = MergePartSource.copying(input, limit: limit) {
+        switch copied {
+        case .success(let source): return .success((path.display, source))
+        case .failure(let error): return fail(path.display, error.message)
+        }
+      }
+      switch POSIX.readAll(fd: input, sizeHint: 0, limit: limit, waitForData: true).flatMap({ bytes in
+        bytes.count > limit ? .failure(POSIX.tooLarge(size: nil, limit: limit)) : .success(bytes)
+      }) {
+      case .success(let bytes): return .success((path.display, MergePartSource(bytes: bytes, limit: limit)))
+      case .failure(let error): return fail(path.display, error.message)
+      }
     case .success(let status) where status.kind != .regular:
       return fail(path.display, "\(status.kind.phrase), not a regular file")
-    case .success:
-      result = POSIX.readFile(path, limit: limit, expectedToExist: false)
-    }
-    switch result {
-    case .success(let bytes): return .success((path.display, bytes))
-    case .failure(let error): return fail(path.display, error.message)
+    case .success(let status) where status.size > Int64(limit):
+      return fail(path.display, POSIX.tooLarge(size: status.size, limit: limit).message)
+    case .success(let status):
+      return .success((path.display, MergePartSource(file: path, status: status, limit: limit)))
     }
   }
 
@@ -139,11 +162,11 @@ struct MergeCommand<IO: CLIIO> {
     for part in byPart.keys.sorted() {
       let display = parts.parts[part].display
       let problems = byPart[part]!.sorted { $0.line < $1.line }
-      for duplicate in problems where duplicate.duplicate && !options.quiet {
+      for duplicate in problems where duplicate.kind != .notARecord && !options.quiet {
         io.writeStandardError(
           "ips-doctor: warning: \(display):\(duplicate.line): \(TerminalText.escaped(duplicate.message))\n")
       }
-      let bad = problems.filter { !$0.duplicate }
+      let bad = problems.filter { $0.kind == .notARecord }
       guard let first = bad.first else { continue }
       for problem in bad.prefix(Self.shownProblemsPerPart) {
         io.writeStandardError(

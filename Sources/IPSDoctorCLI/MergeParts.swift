@@ -18,49 +18,80 @@ import IPSDoctorSupport
 ///   however it was spelt (spacing, key order, escapes). A merge writes that same line for it.
 /// So the result depends only on the set of records given, never on the parts' order or size,
 /// nor on whether a part is itself a merge.
+///
+/// Memory: a part is read a line at a time (``MergePartSource``); between reading a record and
+/// writing it, only its place and key are kept, and it is read again from its part to be
+/// written. A record keeps at most ``budget(lineBytes:)`` of its line: a record past it is
+/// merged cut, with a warning, and a record is cut alike however often it is merged.
 struct MergeParts {
   /// A line that was kept: where its bytes are, and the path it records.
   struct Record {
     var part: Int
+    /// Where the line's bytes are in the part (without its line feed).
     var range: Range<Int>
     var line: Int
     /// The record's `path` as ``key(_:)`` writes it.
     var key: [UInt8]
   }
 
-  /// A line that is not a report record (or a second record of a path, when `duplicate`).
+  /// A line that is not a report record, a second record of a path, or a record cut to
+  /// ``budget(lineBytes:)``.
   struct Problem: Equatable {
+    enum Kind: Equatable {
+      case notARecord
+      /// Counted once: a warning.
+      case duplicate
+      /// Merged without what the caps left out: a warning.
+      case cut
+    }
+
     var part: Int
     var line: Int
     var message: String
-    var duplicate = false
+    var kind = Kind.notARecord
   }
 
-  /// Each part's display name and bytes, in the order given.
-  private(set) var parts: [(display: String, bytes: [UInt8])] = []
+  /// Each part's display name and where its bytes are, in the order given.
+  private(set) var parts: [(display: String, source: MergePartSource)] = []
+  /// What the merge keeps of each record between reading it and writing it: its place and its key,
+  /// never its bytes or its outcome.
   private var records: [Record] = []
   private(set) var problems: [Problem] = []
 
-  /// Splits `bytes` into lines and keeps every line that reads as a report record.
-  mutating func add(part display: String, bytes: [UInt8]) {
+  /// The most elements a list of a record keeps.
+  static var maxListElements: Int { 1 << 16 }
+
+  /// What a record keeps of a line of `lineBytes` bytes: the first ``maxListElements`` elements
+  /// of each list, and at most one value per 32 bytes of the line (and at least 131,072), so that
+  /// a record's tape (16 bytes a value) stays within half its line. A record ips-doctor writes
+  /// has far fewer values than either limit (its lists are diagnoses, evidence, frames, warnings
+  /// and addresses, and its strings are words and sentences), so it is kept whole.
+  static func budget(lineBytes: Int) -> JSONTapeBudget {
+    let entries = max(1 << 17, lineBytes / 32)
+    return JSONTapeBudget(
+      maxArrayElements: maxListElements, outlineEntries: entries, outlineDepth: Int.max, maxEntries: entries)
+  }
+
+  /// Reads `source` line by line and keeps the place and key of every line that reads as a report
+  /// record; the part's bytes are not kept. Returns why the part could not be read to its end (the
+  /// lines before that point are kept).
+  mutating func add(part display: String, source: MergePartSource) -> FileError? {
     let part = parts.count
-    parts.append((display, bytes))
-    var start = 0
-    var lineNumber = 0
-    while start < bytes.count {
-      lineNumber += 1
-      var end = start
-      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-      let next = end + 1
-      if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-      defer { start = next }
-      guard bytes[start..<end].contains(where: { !Self.isWhitespace($0) }) else { continue }
-      switch Self.read(bytes, start..<end, index: 0) {
+    parts.append((display, source))
+    return source.forEachLine { lineNumber, offset, line in
+      guard line.bytes[line.range].contains(where: { !Self.isWhitespace($0) }) else { return }
+      let read = Self.read(line, index: 0)
+      switch read.outcome {
       case .success(let outcome):
-        records.append(Record(part: part, range: start..<end, line: lineNumber, key: Self.key(outcome.path)))
+        records.append(
+          Record(
+            part: part, range: offset..<(offset + line.range.count), line: lineNumber, key: Self.key(outcome.path)))
+        if let cut = read.cut {
+          problems.append(Problem(part: part, line: lineNumber, message: cut, kind: .cut))
+        }
       case .failure(let problem):
         var message = problem.message
-        if lineNumber == 1 && bytes[start..<end].elementsEqual("{".utf8) {
+        if lineNumber == 1 && line.bytes[line.range].elementsEqual("{".utf8) {
           message += " (a --format json document? merge reads --format jsonl)"
         }
         problems.append(Problem(part: part, line: lineNumber, message: message))
@@ -75,6 +106,7 @@ struct MergeParts {
       if lhs.key != rhs.key { return Self.precedes(lhs.key, rhs.key) }
       return (lhs.part, lhs.line) < (rhs.part, rhs.line)
     }
+    records = []
     var kept: [Record] = []
     kept.reserveCapacity(sorted.count)
     var start = 0
@@ -83,15 +115,18 @@ struct MergeParts {
       while end < sorted.count && sorted[end].key == sorted[start].key { end += 1 }
       let samePath = sorted[start..<end]
       start = end
-      guard samePath.count > 1 else {
-        kept.append(samePath[samePath.startIndex])
-        continue
+      // Of several, the least canonical line; only the least so far is held.
+      var chosen = samePath[samePath.startIndex]
+      if samePath.count > 1 {
+        var least = canonicalLine(chosen)
+        for record in samePath.dropFirst() {
+          let line = canonicalLine(record)
+          if line.lexicographicallyPrecedes(least) {
+            chosen = record
+            least = line
+          }
+        }
       }
-      let spelt = samePath.map { record in (record: record, line: canonicalLine(record)) }
-      let chosen = spelt.min { lhs, rhs in
-        if lhs.line != rhs.line { return lhs.line.lexicographicallyPrecedes(rhs.line) }
-        return (lhs.record.part, lhs.record.line) < (rhs.record.part, rhs.record.line)
-      }!.record
       kept.append(chosen)
       for record in samePath where (record.part, record.line) != (chosen.part, chosen.line) {
         problems.append(
@@ -99,7 +134,7 @@ struct MergeParts {
             part: record.part, line: record.line,
             message: "the report '\(Self.path(fromKey: record.key))' is also at "
               + "\(parts[chosen.part].display):\(chosen.line); counted once",
-            duplicate: true))
+            kind: .duplicate))
       }
     }
     return kept
@@ -112,24 +147,31 @@ struct MergeParts {
     return Array(ReportRecord.line(outcome).utf8)
   }
 
-  /// The outcome a kept record holds, at position `index` of the merged batch.
+  /// The outcome a kept record holds, at position `index` of the merged batch, read again from
+  /// its part (only its line is read, and dropped once the outcome is made).
   func outcome(_ record: Record, index: Int) -> Result<ReportOutcome, ReportRecord.Problem> {
-    Self.read(parts[record.part].bytes, record.range, index: index)
+    switch parts[record.part].source.line(record.range) {
+    case .failure(let error): return .failure(ReportRecord.Problem(message: error.message))
+    case .success(let line): return Self.read(line, index: index).outcome
+    }
   }
 
-  /// The outcome of the record on `line` of `part`, read from a tape over the part's own bytes.
-  private static func read(_ part: [UInt8], _ line: Range<Int>, index: Int) -> Result<
-    ReportOutcome, ReportRecord.Problem
-  > {
-    let parsed = part.withUnsafeBufferPointer { buffer in
+  /// The outcome of the record `line` holds, read from a tape over the line's own bytes within
+  /// ``budget(lineBytes:)``, and what the budget left out (`nil` when nothing).
+  private static func read(_ line: MergePartSource.Line, index: Int) -> (
+    outcome: Result<ReportOutcome, ReportRecord.Problem>, cut: String?
+  ) {
+    let range = line.range
+    let parsed = line.bytes.withUnsafeBufferPointer { buffer in
       let (document, end, error) = JSONParser.documentPrefix(
-        buffer, from: line.lowerBound, maxBytes: line.count, source: part, expectedBytes: line.count)
-      let trailing = buffer[min(end, line.upperBound)..<line.upperBound].contains { !isWhitespace($0) }
+        buffer, from: range.lowerBound, maxBytes: range.count, source: line.bytes, expectedBytes: range.count,
+        budget: budget(lineBytes: range.count))
+      let trailing = buffer[min(end, range.upperBound)..<range.upperBound].contains { !isWhitespace($0) }
       guard let document, error == nil, !trailing else {
         // Read again as one document, for the error a line alone gives (a value cut by the end of
         // the line, something after the value).
         do throws(JSONError) {
-          _ = try JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[line]))
+          _ = try JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[range]))
         } catch {
           return Result<JSONDocument, JSONError>.failure(error)
         }
@@ -139,14 +181,29 @@ struct MergeParts {
     }
     switch parsed {
     case .failure(let error):
-      return .failure(ReportRecord.Problem(message: "not JSON: \(error.description)"))
+      return (.failure(ReportRecord.Problem(message: "not JSON: \(error.description)")), nil)
     case .success(let document):
+      let cut = cutDescription(document, lineBytes: range.count)
       do throws(ReportRecord.Problem) {
-        return .success(try ReportRecord.outcome(document, index: index))
+        return (.success(try ReportRecord.outcome(document, index: index)), cut)
       } catch {
-        return .failure(error)
+        guard let cut else { return (.failure(error), nil) }
+        return (.failure(ReportRecord.Problem(message: error.message + " (\(cut))")), nil)
       }
     }
+  }
+
+  /// What ``budget(lineBytes:)`` left out of `document`, e.g. "cut to the first 65536 elements
+  /// of each list: diagnoses[0].references lost 24934465"; `nil` when nothing.
+  private static func cutDescription(_ document: JSONDocument, lineBytes: Int) -> String? {
+    guard !document.omissions.isEmpty || document.isAbridged else { return nil }
+    let shown = document.omissions.prefix(3).map { omission in
+      "\(document.path(to: omission.index).description) lost \(omission.count)"
+    }
+    let more = document.omissions.count > 3 ? ", and \(document.omissions.count - 3) more lists" : ""
+    return "the record was cut to what merge keeps of one (the first \(maxListElements) elements of each list, "
+      + "at most \(budget(lineBytes: lineBytes).maxEntries) values): "
+      + (shown.isEmpty ? "values after the limit were not read" : shown.joined(separator: ", ")) + more
   }
 
   /// Whether path `lhs` comes before `rhs` (both as ``key(_:)`` makes them): name by name, each

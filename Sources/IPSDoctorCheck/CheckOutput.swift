@@ -25,27 +25,48 @@ package enum CheckOutput {
     }
   }
 
+  /// Writes to `out` what ``render(_:format:filesScanned:verbose:)`` returns: text and jsonl a
+  /// finding at a time, so that the output of a large tree is never held whole.
+  package static func write(
+    _ findings: [CheckFinding], format: OutputFormat, filesScanned: Int, verbose: Bool, to out: TextOutput
+  ) {
+    switch format {
+    case .text:
+      for finding in findings { out.write(text(finding, verbose: verbose)) }
+      out.write(summary(findings, filesScanned: filesScanned) + "\n")
+    case .jsonl:
+      for finding in findings { out.write(JSONWriter.string(object(finding), style: .compact) + "\n") }
+    case .json, .sarif, .github, .markdown, .junit:
+      out.write(render(findings, format: format, filesScanned: filesScanned, verbose: verbose))
+    }
+  }
+
   // MARK: Text
 
   /// `path:line:column: severity: message`, as a compiler prints it, then the fix as a note.
   static func text(_ findings: [CheckFinding], filesScanned: Int, verbose: Bool) -> String {
     var out = ""
-    for finding in findings {
-      out += TerminalText.escaped(
-        "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message)")
-      out += "\n"
-      out += TerminalText.escaped("\(finding.file):\(finding.line):\(finding.column): note: fix: \(finding.fix)") + "\n"
-      if verbose {
-        out += "    " + TerminalText.escaped("reference: \(finding.method.reference)") + "\n"
-      }
-    }
+    for finding in findings { out += text(finding, verbose: verbose) }
     out += summary(findings, filesScanned: filesScanned) + "\n"
+    return out
+  }
+
+  /// One finding's lines in ``text(_:filesScanned:verbose:)``.
+  static func text(_ finding: CheckFinding, verbose: Bool) -> String {
+    var out = TerminalText.escaped(
+      "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message)")
+    out += "\n"
+    out += TerminalText.escaped("\(finding.file):\(finding.line):\(finding.column): note: fix: \(finding.fix)") + "\n"
+    if verbose {
+      out += "    " + TerminalText.escaped("reference: \(finding.method.reference)") + "\n"
+    }
     return out
   }
 
   static func summary(_ findings: [CheckFinding], filesScanned: Int) -> String {
     let counts = Severity.allCases.reversed().compactMap { severity -> String? in
-      let count = findings.filter { $0.severity == severity }.count
+      // Counted, not filtered: a filtered array would copy every finding of the severity.
+      let count = findings.reduce(0) { $1.severity == severity ? $0 + 1 : $0 }
       return count == 0 ? nil : "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
     }
     let files = "\(filesScanned) Swift file\(filesScanned == 1 ? "" : "s")"
@@ -184,7 +205,7 @@ package enum CheckOutput {
   // MARK: JUnit
 
   static func junit(_ findings: [CheckFinding], filesScanned: Int) -> String {
-    let failures = findings.filter { $0.severity == .error }.count
+    let failures = findings.reduce(0) { $1.severity == .error ? $0 + 1 : $0 }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuite name=\"ips-doctor check\" tests=\"\(max(findings.count, 1))\" failures=\"\(failures)\">\n"
     if findings.isEmpty {

@@ -15,14 +15,16 @@ package struct JSONWriter: ~Copyable {
 
   /// The UTF-8 written so far. Bytes, not a `String`: a report's JSON is thousands of short
   /// appends, and a `String` append does far more work than a byte copy even when it does not grow.
-  package private(set) var buffer = ByteBuffer(capacity: 8192)
+  package private(set) var buffer: ByteBuffer
   let style: Style
 
   /// The text written so far.
   package var output: String { buffer.string }
 
-  package init(style: Style = .pretty) {
+  /// `capacity`: about how many bytes will be written, when known (the buffer grows past it).
+  package init(style: Style = .pretty, capacity: Int = 8192) {
     self.style = style
+    buffer = ByteBuffer(capacity: capacity)
   }
 
   package static func string(_ value: JSONValue, style: Style = .pretty) -> String {

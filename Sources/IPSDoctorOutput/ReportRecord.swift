@@ -75,9 +75,17 @@ package enum ReportRecord {
         exceptionSignal: try exception.optionalString("signal"),
         exceptionCodes: try exception.optionalString("codes"),
         exceptionSubtype: try exception.optionalString("subtype"))
-      facts?.source = try record.choice("source")
-      facts?.missing = try record.array("missing", objects: false) { (item: Reader) throws(Problem) in
-        try item.choiceValue()
+      // Records written before `source` and `missing` were added read as Apple's own reports,
+      // which is all that ips-doctor read then: JSON or text by their format, nothing missing.
+      if record.has("source") {
+        facts?.source = try record.choice("source")
+      } else if let format = facts?.format {
+        facts?.source = format == .json || format == .headerOnly ? .appleIPS : .appleText
+      }
+      if record.has("missing") {
+        facts?.missing = try record.array("missing", objects: false) { (item: Reader) throws(Problem) in
+          try item.choiceValue()
+        }
       }
     }
 
@@ -217,6 +225,9 @@ package enum ReportRecord {
     private func mismatch(_ key: String, _ expected: String, _ found: JSONNode) -> Problem {
       Problem(message: "\(keyPath(key)): expected \(expected), found \(found.typeName)")
     }
+
+    /// Whether the object has a member `key` (of any value).
+    func has(_ key: String) -> Bool { node[key] != nil }
 
     func isNull(_ key: String) throws(Problem) -> Bool { try member(key).kind == .null }
 

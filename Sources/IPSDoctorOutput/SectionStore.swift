@@ -22,13 +22,15 @@ final class SectionStore {
   /// Keeps `text` for `key`, unless a text is already kept for it.
   func keep(_ text: String, for key: String) {
     guard !contains(key) else { return }
-    let bytes = Array(text.utf8)
+    let count = text.utf8.count
     if fd < 0 && !fileFailed {
       fd = openFile(Spool.temporaryDirectory())
       fileFailed = fd < 0
     }
     if fd >= 0 && !fileFailed {
-      let written = bytes.withUnsafeBytes { buffer in
+      // Written from the text's own UTF-8: a long section is not copied to be stored.
+      let written = text.withBorrowedUTF8 { utf8 in
+        let buffer = UnsafeRawBufferPointer(utf8)
         var offset = 0
         while offset < buffer.count {
           let result = pwrite(fd, buffer.baseAddress! + offset, buffer.count - offset, end + off_t(offset))
@@ -41,13 +43,13 @@ final class SectionStore {
         return true
       }
       if written {
-        places[key] = (end, bytes.count)
-        end += off_t(bytes.count)
+        places[key] = (end, count)
+        end += off_t(count)
         return
       }
       fileFailed = true
     }
-    memory[key] = bytes
+    memory[key] = Array(text.utf8)
   }
 
   /// The text kept for `key`; `nil` when none was, or it cannot be read back.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import IPSDoctorBatch
 @testable import IPSDoctorCheck
+@testable import IPSDoctorOutput
 
 #if canImport(Glibc)
   import Glibc
@@ -27,6 +29,30 @@ struct CheckMemoryTests {
     #expect(kept?.functions.map(\.name) == ["userNotificationCenter"])
     #expect(kept?.types.map(\.name) == ["Delegate", "P"])
     #expect(checker.result().findings.map(\.line) == [52])
+  }
+
+  @Test(
+    "Findings are written a finding at a time as render makes them whole, in every format",
+    arguments: OutputFormat.allCases, [false, true])
+  func writtenAsRendered(_ format: OutputFormat, _ verbose: Bool) {
+    var checker = SourceChecker()
+    for index in 0..<30 {
+      let text =
+        "final class D\(index): NSObject, UNUserNotificationCenterDelegate {\n"
+        + "  func userNotificationCenter(_ c: UNUserNotificationCenter, didReceive r: UNNotificationResponse) async {}\n"
+        + "}\n"
+      checker.add(.init(display: "f\(index).swift", bytes: Array(text.utf8)))
+    }
+    let findings = checker.result().findings
+    #expect(findings.count == 30)
+    var written = ""
+    let out = TextOutput(sink: { text in
+      written += text
+      return true
+    })
+    CheckOutput.write(findings, format: format, filesScanned: 30, verbose: verbose, to: out)
+    out.flush()
+    #expect(written == CheckOutput.render(findings, format: format, filesScanned: 30, verbose: verbose))
   }
 
   @Test(
