@@ -147,27 +147,4 @@ package struct RuleExample: Sendable {
       name, .inline(report.rendered), .doesNotTrigger, fileID: fileID, filePath: filePath, line: line,
       column: column)
   }
-
-  /// A triggering example from report text (until every rule builds its examples with
-  /// ``ExampleReport``).
-  package static func triggers(
-    _ name: String, _ report: String, _ confidence: Confidence = .definite,
-    summaryContains: [String] = [], fileID: String = #fileID, filePath: String = #filePath,
-    line: Int = #line, column: Int = #column
-  ) -> RuleExample {
-    RuleExample(
-      name, .inline(report), .triggers(confidence, summaryContains: summaryContains), fileID: fileID,
-      filePath: filePath, line: line, column: column)
-  }
-
-  /// A non-triggering example from report text (until every rule builds its examples with
-  /// ``ExampleReport``).
-  package static func ignores(
-    _ name: String, _ report: String, fileID: String = #fileID, filePath: String = #filePath,
-    line: Int = #line, column: Int = #column
-  ) -> RuleExample {
-    RuleExample(
-      name, .inline(report), .doesNotTrigger, fileID: fileID, filePath: filePath, line: line,
-      column: column)
-  }
 }
