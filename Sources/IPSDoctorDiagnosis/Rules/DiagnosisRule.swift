@@ -92,7 +92,8 @@ public struct RuleDescription: Sendable {
 /// `RuleExampleTests` runs every one and reports a failure at the example's own line.
 package struct RuleExample: Sendable {
   package enum Input: Sendable {
-    /// The text of a report (an `.ips` header line and body, or a legacy text report).
+    /// The text of a report (an `.ips` header line and body, or a legacy text report), as
+    /// ``ExampleReport`` renders it.
     case inline(String)
     /// A file under `Fixtures/`, e.g. `reports/stack-overflow.ips`.
     case fixture(String)
@@ -125,24 +126,25 @@ package struct RuleExample: Sendable {
     self.column = column
   }
 
-  /// A triggering example from an inline report.
+  /// A triggering example: `report` makes the rule fire with at least `confidence`, and the
+  /// summary contains every string of `summaryContains`.
   package static func triggers(
-    _ name: String, _ report: String, _ confidence: Confidence = .definite,
+    _ name: String, _ report: ExampleReport, _ confidence: Confidence = .definite,
     summaryContains: [String] = [], fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
   ) -> RuleExample {
     RuleExample(
-      name, .inline(report), .triggers(confidence, summaryContains: summaryContains), fileID: fileID,
+      name, .inline(report.rendered), .triggers(confidence, summaryContains: summaryContains), fileID: fileID,
       filePath: filePath, line: line, column: column)
   }
 
-  /// A non-triggering example from an inline report.
+  /// A non-triggering example: the rule does not fire on `report`.
   package static func ignores(
-    _ name: String, _ report: String, fileID: String = #fileID, filePath: String = #filePath,
+    _ name: String, _ report: ExampleReport, fileID: String = #fileID, filePath: String = #filePath,
     line: Int = #line, column: Int = #column
   ) -> RuleExample {
     RuleExample(
-      name, .inline(report), .doesNotTrigger, fileID: fileID, filePath: filePath, line: line,
+      name, .inline(report.rendered), .doesNotTrigger, fileID: fileID, filePath: filePath, line: line,
       column: column)
   }
 }

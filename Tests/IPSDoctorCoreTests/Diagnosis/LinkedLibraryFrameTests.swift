@@ -26,13 +26,16 @@ struct LinkedLibraryFrameTests {
   }
 
   static func report(caller: String) -> String {
-    SystemExampleReport.report(
-      exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
-      mainFrames: [
-        "Example`*/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
-        "Example`std::__1::vector<Stop, std::__1::allocator<Stop>>::operator[](unsigned long)",
-        "Example`" + caller, "Example`main",
-      ])
+    ExampleReport(
+      exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"),
+      threads: [
+        .main([
+          .frame(.app, "*/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds"),
+          .frame(.app, "std::__1::vector<Stop, std::__1::allocator<Stop>>::operator[](unsigned long)"),
+          .frame(.app, caller), .frame(.app, "main"),
+        ])
+      ]
+    ).rendered
   }
 
   @Test("Index errors at two call sites through vector::operator[] are two groups, led by the caller")

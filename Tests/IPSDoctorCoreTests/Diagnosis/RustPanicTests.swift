@@ -38,12 +38,14 @@ struct RustPanicTests {
   }
 
   static func report(location: String) -> String {
-    let frames =
-      (["libsystem_c.dylib`abort"] + machinery.map { "Example`" + $0 } + [
-        "Example`core::panicking::panic_null_pointer_dereference::hc6531458ea594ca3", "Example`" + location,
-        "AppKit`-[NSApplication run]",
-      ])
-    return SystemExampleReport.report(signal: "SIGABRT", mainFrames: frames)
+    let frames: [ExampleReport.Frame] =
+      [.frame(.libsystemC, "abort")] + machinery.map { .frame(.app, $0) } + [
+        .frame(.app, "core::panicking::panic_null_pointer_dereference::hc6531458ea594ca3"), .frame(.app, location),
+        .frame(.appKit, "-[NSApplication run]"),
+      ]
+    return ExampleReport(
+      exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"), threads: [.main(frames)]
+    ).rendered
   }
 
   static func diagnose(_ text: String) throws -> DiagnosisResult {

@@ -8,16 +8,16 @@ import Testing
 /// invalid-address, swift-trap-unknown, swift-fatal-error and the Swift failures they read) must
 /// answer exactly as the code they replaced.
 struct FiringMemorySwiftFastPathTests {
-  typealias E = LanguageRuntimeExamples
 
   /// A trap whose crashed thread has `count` app frames and `marker` as the symbol of each frame
   /// in `at` (an inlined frame, as optimised builds write "Swift runtime failure: …").
   static func trap(count: Int, marker: String, at indexes: [Int]) -> String {
     let frames = (0..<count).map { index in
       indexes.contains(index)
-        ? E.F(.app, marker, inline: true) : E.F(.app, "Worker.step\(index)()", offset: 4096 + index * 16)
+        ? ExampleReport.Frame.frame(.app, marker, inline: true)
+        : .frame(.app, "Worker.step\(index)()", offset: 4096 + index * 16)
     }
-    return E.trap(frames: frames)
+    return ExampleReport.trap(frames: frames).rendered
   }
 
   /// Reports with markers just inside and just outside the frame limits the rules search (6 and
@@ -152,7 +152,6 @@ struct FiringMemorySwiftFastPathTests {
 /// `MemoryFault.appendCrashSiteSentence(to:in:evidence:)` writes what the sentence built of
 /// interpolations did (kept here as it was, the reference).
 struct CrashSiteSentenceTests {
-  typealias E = LanguageRuntimeExamples
 
   /// The sentence as `MemoryFault.crashSiteSentence(in:evidence:)` built it.
   static func plainSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
@@ -189,20 +188,30 @@ struct CrashSiteSentenceTests {
   /// Every branch: an app frame on top (symbolicated or not), a merged function on top, the first
   /// app frame near and far below (7 and more), no app frame, a named queue and a thread name.
   static let reportTexts: [String] = {
-    let system = (0..<9).map { E.F(.uiKit, "-[UIView layoutSubviews\($0)]") }
+    let system = (0..<9).map { ExampleReport.Frame.frame(.uiKit, "-[UIView layoutSubviews\($0)]") }
     return [
-      E.badAccess("KERN_INVALID_ADDRESS at 0x8"),
-      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app), E.F(.app, "A.b()")]),
-      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.app, "<deduplicated_symbol>"), E.F(.app, "A.b()")]),
-      E.badAccess(
-        "KERN_INVALID_ADDRESS at 0x8", frames: [E.F(.uiKit, "<deduplicated_symbol>"), E.F(.uiKit, "x"), E.F(.app)]),
-      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(3)) + [E.F(.app, "A.b()")]),
-      E.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(7)) + [E.F(.app, "A.b()")]),
-      E.badAccess("KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system + [E.F(.app)], queue: "com.example.sync"),
-      E.badAccess(
-        "KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system, queue: "com.apple.root.user-initiated-qos.cooperative"),
-      E.badAccess(
-        "KERN_PROTECTION_FAILURE at 0x104c2c000", frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "é.ü()")]),
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x8").rendered,
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: [.frame(.app), .frame(.app, "A.b()")]).rendered,
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x8", frames: [.frame(.app, "<deduplicated_symbol>"), .frame(.app, "A.b()")]
+      ).rendered,
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x8",
+        frames: [.frame(.uiKit, "<deduplicated_symbol>"), .frame(.uiKit, "x"), .frame(.app)]
+      ).rendered,
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(3)) + [.frame(.app, "A.b()")])
+        .rendered,
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x8", frames: Array(system.prefix(7)) + [.frame(.app, "A.b()")])
+        .rendered,
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system + [.frame(.app)], queue: "com.example.sync"
+      ).rendered,
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x4cdfaf798", frames: system, queue: "com.apple.root.user-initiated-qos.cooperative"
+      ).rendered,
+      ExampleReport.badAccess(
+        "KERN_PROTECTION_FAILURE at 0x104c2c000", frames: [.frame(.libobjc, "objc_msgSend"), .frame(.app, "é.ü()")]
+      ).rendered,
     ]
   }()
 
@@ -237,40 +246,43 @@ struct CrashSiteSentenceTests {
 
 /// The summaries the memory rules now write piece by piece read as their interpolations did.
 struct MemorySummaryTextTests {
-  typealias E = LanguageRuntimeExamples
 
   static func summary(_ rule: some DiagnosisRule, _ text: String) throws -> String? {
     rule.diagnose(DiagnosisContext(report: try ReportReader.read(Array(text.utf8))))?.summary
   }
 
   @Test func nullPointerSummaries() throws {
-    let read =
-      #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":16},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
+    let read = ExampleReport.Registers(
+      pc: 4_295_000_000, far: 16, esr: 2_449_473_542, esrDescription: "(Data Abort) byte read Translation fault")
     let sixteen = try Self.summary(
-      NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000010", threadState: read))
+      NullPointerDereferenceRule(),
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000010", registers: read).rendered)
     #expect(
       sixteen?.hasPrefix(
         "The app read from address `0x10`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 16 bytes: a field of a struct, object or C++ `this` that is null). The faulting frame is `"
       ) == true)
-    let one = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000001"))
+    let one = try Self.summary(
+      NullPointerDereferenceRule(), ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000001").rendered)
     #expect(
       one?.hasPrefix(
         "The app accessed address `0x1`, inside the unmapped zero page: it dereferenced a null pointer (an offset of 1 byte: a field"
       ) == true)
     let likely = try Self.summary(
-      NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"))
+      NullPointerDereferenceRule(), ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10").rendered)
     #expect(
       likely?.hasPrefix(
         "The app accessed address `0x3a10`, just above the zero page: most likely a field far inside a null pointer's memory (an offset of 14864 bytes: "
       ) == true)
-    let zero = try Self.summary(NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000"))
+    let zero = try Self.summary(
+      NullPointerDereferenceRule(), ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000").rendered)
     #expect(
       zero?.hasPrefix(
         "The app accessed address `0x0`, inside the unmapped zero page: it dereferenced a null pointer. The faulting frame is `"
       ) == true)
-    let jump = #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":0}}"#
+    let jump = ExampleReport.Registers(pc: 0)
     let jumped = try Self.summary(
-      NullPointerDereferenceRule(), E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000", threadState: jump))
+      NullPointerDereferenceRule(),
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000", registers: jump).rendered)
     #expect(
       jumped?.hasPrefix(
         "The app jumped to address `0x0`: it called a null function pointer, block or closure. The faulting frame is `")
@@ -278,10 +290,11 @@ struct MemorySummaryTextTests {
   }
 
   @Test func invalidAddressSummary() throws {
-    let text = E.badAccess(
+    let text = ExampleReport.badAccess(
       "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
       vmRegionInfo:
-        "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES")
+        "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES"
+    ).rendered
     let summary = try Self.summary(InvalidAddressRule(), text)
     #expect(
       summary?.hasPrefix(
@@ -298,7 +311,6 @@ struct MemorySummaryTextTests {
 /// its byte) and `appendLocationSentence(to:in:evidence:)` answer as the code they replaced (kept
 /// here as it was, the reference).
 struct SwiftFailureTextTests {
-  typealias E = LanguageRuntimeExamples
 
   /// The new-format location as `parse` found it: the prefix trimmed again, `dropLast()`.
   static func plainLocation(_ text: String, before marker: String) -> (file: String, line: Int)? {
@@ -355,11 +367,16 @@ struct SwiftFailureTextTests {
 
   @Test func appendedLocationSentenceIsThePlainOne() throws {
     let texts = [
-      E.trap(
-        frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Router.route(for:)")],
-        asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#),
-      E.trap(frames: [E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app)]),
-      E.trap(frames: [E.F(.swiftCore, "x")], asi: #"{"libswiftCore.dylib":["Fatal error: no location"]}"#),
+      ExampleReport.trap(
+        frames: [.frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app, "Router.route(for:)")],
+        asi: ["libswiftCore.dylib": ["Example/Router.swift:88: Fatal error: Unknown route"]]
+      ).rendered,
+      ExampleReport.trap(frames: [
+        .frame(.app, "Swift runtime failure: precondition failure", inline: true), .frame(.app),
+      ]).rendered,
+      ExampleReport.trap(
+        frames: [.frame(.libswiftCore, "x")], asi: ["libswiftCore.dylib": ["Fatal error: no location"]]
+      ).rendered,
     ]
     let contexts = try FiringMemorySwiftFastPathTests.contexts(generated: texts)
     var compared = 0
@@ -382,17 +399,20 @@ struct SwiftFailureTextTests {
 /// swift-trap-unknown's summary, now written piece by piece, reads as its interpolations did
 /// (rebuilt here from the context the old way).
 struct TrapSummaryTextTests {
-  typealias E = LanguageRuntimeExamples
 
   @Test func summariesReadAsTheInterpolatedOnes() throws {
     let texts = [
-      E.trap(frames: [E.F(.app, offset: 0x1c2f4), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
-      E.trap(frames: [
-        E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app),
-        E.F(.uiKit, "-[UIViewController loadViewIfRequired]"),
-      ]),
-      E.trap(
-        frames: [E.F(.app, "Parser.next()"), E.F(.app, "Parser.run()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
+      ExampleReport.trap(frames: [
+        .frame(.app, offset: 0x1c2f4), .frame(.uiKit, "-[UIViewController loadViewIfRequired]"),
+      ]).rendered,
+      ExampleReport.trap(frames: [
+        .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app),
+        .frame(.uiKit, "-[UIViewController loadViewIfRequired]"),
+      ]).rendered,
+      ExampleReport.trap(
+        frames: [.frame(.app, "Parser.next()"), .frame(.app, "Parser.run()")], type: "EXC_BAD_INSTRUCTION",
+        signal: "SIGILL"
+      ).rendered,
     ]
     for text in texts {
       let context = DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))

@@ -122,9 +122,11 @@ struct FiringRulesFastPathTests {
       if case .inline(let text) = example.input { return text }
       return nil
     }
-    let extra = ExampleReport.ips(
-      #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"é`x","rpages":0},{"pid":-3},{"name":"","pid":0,"reason":"","rpages":281474976710655}]}"#,
-      bugType: "298")
+    let extra = ExampleReport(
+      .jetsam,
+      payload:
+        #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"é`x","rpages":0},{"pid":-3},{"name":"","pid":0,"reason":"","rpages":281474976710655}]}"#
+    ).rendered
     for text in examples + [extra] {
       guard let report = try? ReportReader.read(text), let analysis = JetsamAnalysis(DiagnosisContext(report: report))
       else {

@@ -23,20 +23,20 @@ struct FiringRulesTextTests {
       if case .inline(let text) = example.input { texts.append((example.name, text)) }
     }
     // The concurrency runtime both above and below the app frame, and in the crashed thread only.
-    let runtimeAbove = AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: nil)
+    let runtimeAbove = AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: nil).rendered
       .replacingOccurrences(of: "__exceptionPreprocess", with: "swift::runJobInEstablishedExecutorContext")
     texts.append(("runtime above and below", runtimeAbove))
     texts.append(
       (
         "runtime in the crashed thread only",
-        AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: nil, concurrencyFrames: false)
+        AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: nil, concurrencyFrames: false).rendered
           .replacingOccurrences(of: #""symbol":"__pthread_kill""#, with: #""symbol":"swift_job_run""#)
       ))
     // A symbol holding a NUL: no symbol text, so the frame walk answers.
     texts.append(
       (
         "NUL in a symbol",
-        AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: #"caf\u0000é swift_job_run"#)
+        AsyncBridgeCompletionOffMainRule.Examples.report(appSymbol: "caf\u{0}é swift_job_run").rendered
       ))
     for (name, text) in texts {
       guard let report = try? ReportReader.read(text) else { continue }

@@ -179,24 +179,13 @@ package struct ActorExecutorAssumptionFailedRule: DiagnosisRule {
 
 extension ActorExecutorAssumptionFailedRule {
   enum Examples {
+    /// A trap on thread 1 (on `queue`) with the Swift runtime's message `asi`, under `frames`.
     static func report(
-      asi: String?, frames: [String], queue: String = "com.apple.root.default-qos",
-      exception: String = #"{"type":"EXC_BREAKPOINT","signal":"SIGTRAP"}"#
-    ) -> String {
-      let asiJSON = asi.map { #""asi":{"libswiftCore.dylib":["\#($0)"]},"# } ?? ""
-      let frameJSON = frames.enumerated().map { index, symbol in
-        let image = symbol.hasPrefix("app:") ? 0 : 1
-        let name = symbol.hasPrefix("app:") ? String(symbol.dropFirst(4)) : symbol
-        return #"{"imageIndex":\#(image),"imageOffset":\#(4096 + index * 16),"symbol":"\#(name)"}"#
-      }.joined(separator: ",")
-      return ExampleReport.ips(
-        """
-        {"exception":\(exception),\(asiJSON)
-         "faultingThread":1,
-         "threads":[{"id":1,"queue":"com.apple.main-thread","frames":[]},
-           {"id":2,"triggered":true,"queue":"\(queue)","frames":[\(frameJSON)]}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libswiftCore.dylib"))]}
-        """)
+      asi: String, frames: [ExampleReport.Frame], queue: String = "com.apple.root.default-qos"
+    ) -> ExampleReport {
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"), asi: ["libswiftCore.dylib": [asi]],
+        threads: [.main([]), ExampleReport.Thread(queue: queue, frames)], crashedThread: 1)
     }
 
     static let all: [RuleExample] = [
@@ -206,11 +195,11 @@ extension ActorExecutorAssumptionFailedRule {
           asi:
             "Concurrency/ExecutorAssertions.swift:356: Fatal error: Incorrect actor executor assumption; Expected same executor as MainActor.",
           frames: [
-            "closure #1 in closure #1 in closure #1 in _assertionFailure(_:_:file:line:flags:)",
-            "_assertionFailure(_:_:file:line:flags:)",
-            "app:static MainActor.assumeIsolated<A>(_:file:line:)",
-            "app:LocationRelay.locationManager(_:didUpdateLocations:)",
-            "app:@objc LocationRelay.locationManager(_:didUpdateLocations:)",
+            .frame(.libswiftCore, "closure #1 in closure #1 in closure #1 in _assertionFailure(_:_:file:line:flags:)"),
+            .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+            .frame(.app, "static MainActor.assumeIsolated<A>(_:file:line:)"),
+            .frame(.app, "LocationRelay.locationManager(_:didUpdateLocations:)"),
+            .frame(.app, "@objc LocationRelay.locationManager(_:didUpdateLocations:)"),
           ]),
         .definite,
         summaryContains: [
@@ -221,7 +210,10 @@ extension ActorExecutorAssumptionFailedRule {
         "preconditionIsolated on a custom actor",
         report(
           asi: "Fatal error: Incorrect actor executor assumption; Expected 'ImageStore' executor.",
-          frames: ["_assertionFailure(_:_:file:line:flags:)", "app:ImageStore.cachedImage(for:)"]),
+          frames: [
+            .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+            .frame(.app, "ImageStore.cachedImage(for:)"),
+          ]),
         .definite, summaryContains: ["`ImageStore` executor", "ImageStore.cachedImage(for:)"]),
       .triggers(
         "newer runtime: assumeIsolated traps through libdispatch",
@@ -229,10 +221,14 @@ extension ActorExecutorAssumptionFailedRule {
           asi:
             "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]",
           frames: [
-            "_dispatch_assert_queue_fail", "dispatch_assert_queue", "_swift_task_checkIsolatedSwift",
-            "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)",
-            "app:static MainActor.assumeIsolated<A>(_:file:line:)",
-            "app:PlayerObserver.observeValue(forKeyPath:of:change:context:)",
+            .frame(.libswiftCore, "_dispatch_assert_queue_fail"), .frame(.libswiftCore, "dispatch_assert_queue"),
+            .frame(.libswiftCore, "_swift_task_checkIsolatedSwift"),
+            .frame(
+              .libswiftCore,
+              "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"
+            ),
+            .frame(.app, "static MainActor.assumeIsolated<A>(_:file:line:)"),
+            .frame(.app, "PlayerObserver.observeValue(forKeyPath:of:change:context:)"),
           ], queue: "com.apple.avfoundation.player.notifications"),
         .definite,
         summaryContains: ["PlayerObserver.observeValue(forKeyPath:of:change:context:)", "_dispatch_assert_queue_fail"]),
@@ -243,7 +239,7 @@ extension ActorExecutorAssumptionFailedRule {
         "an ordinary fatalError",
         report(
           asi: "Fatal error: Unexpected state",
-          frames: ["_assertionFailure(_:_:file:line:flags:)", "app:Store.reduce(_:)"])),
+          frames: [.frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app, "Store.reduce(_:)")])),
     ]
   }
 }

@@ -2,44 +2,29 @@ import IPSDoctorSupport
 
 extension AsyncBridgeCompletionOffMainRule {
   enum Examples {
-    /// A minimal founding-case report: UIKit's snapshot assertion under `appFrame` on `queue`.
+    /// A minimal founding-case report: UIKit's snapshot assertion under `appSymbol` on `queue`.
     static func report(
       appSymbol: String?, queue: String = "com.apple.root.user-initiated-qos.cooperative",
       reason: String? = "Call must be made on main thread", concurrencyFrames: Bool = true,
       handlerSymbol: String = "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]",
       assertingSymbol: String = "-[UIApplication _performBlockAfterCATransactionCommitSynchronizes:]"
-    ) -> String {
-      let symbol = appSymbol.map { #","symbol":"\#($0)""# } ?? ""
-      let reasonJSON =
-        reason.map {
-          #""exceptionReason":{"name":"NSInternalInconsistencyException","type":"objc-exception","#
-            + #""class":"NSException","composed_message":"\#($0)"},"#
-        } ?? ""
-      let runtime =
+    ) -> ExampleReport {
+      let runtime: ExampleReport.Frame =
         concurrencyFrames
-        ? #",{"imageIndex":3,"imageOffset":2000,"symbol":"completeTaskWithClosure(swift::AsyncContext*, swift::SwiftError*)","symbolLocation":1}"#
-        : #",{"imageIndex":4,"imageOffset":3000,"symbol":"_dispatch_call_block_and_release","symbolLocation":32}"#
-      let backtrace = """
-        [{"imageIndex":1,"imageOffset":100,"symbol":"__exceptionPreprocess","symbolLocation":164},
-        {"imageIndex":1,"imageOffset":200,"symbol":"objc_exception_throw","symbolLocation":60},
-        {"imageIndex":2,"imageOffset":300,"symbol":"\(handlerSymbol)","symbolLocation":288},
-        {"imageIndex":5,"imageOffset":400,"symbol":"\(assertingSymbol)","symbolLocation":404},
-        {"imageIndex":5,"imageOffset":500,"symbol":"-[UIApplication _updateSnapshotAndStateRestorationWithAction:windowScene:]","symbolLocation":136},
-        {"imageIndex":0,"imageOffset":81920\(symbol)}\(runtime)]
-        """
-      return ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_CRASH","signal":"SIGABRT"},\(reasonJSON)
-         "asi":{"libsystem_c.dylib":["abort() called"]},
-         "faultingThread":1,
-         "threads":[{"id":1,"queue":"com.apple.main-thread","frames":[]},
-                    {"id":2,"triggered":true,"queue":"\(queue)","frames":[{"imageIndex":6,"imageOffset":10,"symbol":"__pthread_kill"}]}],
-         "lastExceptionBacktrace":\(backtrace),
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("CoreFoundation")),
-           \(ExampleReport.systemImage("Foundation")),\(ExampleReport.systemImage("libswift_Concurrency.dylib")),
-           \(ExampleReport.systemImage("libdispatch.dylib")),\(ExampleReport.systemImage("UIKitCore")),
-           \(ExampleReport.systemImage("libsystem_kernel.dylib"))]}
-        """)
+        ? .frame(.libswiftConcurrency, "completeTaskWithClosure(swift::AsyncContext*, swift::SwiftError*)")
+        : .frame(.libdispatch, "_dispatch_call_block_and_release")
+      return ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+        asi: ["libsystem_c.dylib": ["abort() called"]],
+        languageException: reason.map { .objc("NSInternalInconsistencyException", reason: $0) },
+        lastExceptionBacktrace: [
+          .frame(.coreFoundation, "__exceptionPreprocess"), .frame(.coreFoundation, "objc_exception_throw"),
+          .frame(.foundation, handlerSymbol), .frame(.uiKit, assertingSymbol),
+          .frame(.uiKit, "-[UIApplication _updateSnapshotAndStateRestorationWithAction:windowScene:]"),
+          .frame(.app, appSymbol, offset: 81_920), runtime,
+        ],
+        threads: [.main([]), ExampleReport.Thread(queue: queue, [.frame(.libsystemKernel, "__pthread_kill")])],
+        crashedThread: 1)
     }
 
     static let all: [RuleExample] = [

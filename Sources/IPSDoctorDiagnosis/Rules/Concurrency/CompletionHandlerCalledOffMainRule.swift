@@ -206,7 +206,7 @@ extension CompletionHandlerCalledOffMainRule {
     static func report(
       _ appSymbol: String?, queue: String = "com.apple.root.default-qos",
       concurrencyFrames: Bool = false, reason: String? = "Call must be made on main thread"
-    ) -> String {
+    ) -> ExampleReport {
       AsyncBridgeCompletionOffMainRule.Examples.report(
         appSymbol: appSymbol, queue: queue, reason: reason, concurrencyFrames: concurrencyFrames)
     }

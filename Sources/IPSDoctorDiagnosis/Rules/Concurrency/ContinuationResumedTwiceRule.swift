@@ -111,21 +111,20 @@ package struct ContinuationResumedTwiceRule: DiagnosisRule {
 
 extension ContinuationResumedTwiceRule {
   enum Examples {
-    static func report(_ message: String, resumeFrame: Bool = true) -> String {
-      let resume =
-        resumeFrame
-        ? #"{"imageIndex":1,"imageOffset":300,"symbol":"CheckedContinuation.resume(returning:)"},"# : ""
-      return ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_BREAKPOINT","signal":"SIGTRAP"},
-         "asi":{"libswiftCore.dylib":["\(message)"]},
-         "faultingThread":0,
-         "threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","frames":[
-           {"imageIndex":1,"imageOffset":100,"symbol":"_assertionFailure(_:_:file:line:flags:)"},\(resume)
-           {"imageIndex":0,"imageOffset":4096,"symbol":"LocationProvider.locationManager(_:didUpdateLocations:)"},
-           {"imageIndex":0,"imageOffset":4196,"symbol":"@objc LocationProvider.locationManager(_:didUpdateLocations:)"}]}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libswift_Concurrency.dylib"))]}
-        """)
+    /// A Swift runtime trap with `message`, raised from `CheckedContinuation.resume(returning:)`
+    /// when `resumeFrame`, in the app's location delegate.
+    static func report(_ message: String, resumeFrame: Bool = true) -> ExampleReport {
+      let resume: [ExampleReport.Frame] =
+        resumeFrame ? [.frame(.libswiftConcurrency, "CheckedContinuation.resume(returning:)")] : []
+      return ExampleReport(
+        exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"), asi: ["libswiftCore.dylib": [message]],
+        threads: [
+          .main(
+            [.frame(.libswiftConcurrency, "_assertionFailure(_:_:file:line:flags:)")] + resume + [
+              .frame(.app, "LocationProvider.locationManager(_:didUpdateLocations:)"),
+              .frame(.app, "@objc LocationProvider.locationManager(_:didUpdateLocations:)"),
+            ])
+        ])
     }
 
     static let all: [RuleExample] = [

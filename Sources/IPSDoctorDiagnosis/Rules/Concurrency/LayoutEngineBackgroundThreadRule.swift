@@ -105,9 +105,9 @@ package struct LayoutEngineBackgroundThreadRule: DiagnosisRule {
 
 extension LayoutEngineBackgroundThreadRule {
   enum Examples {
-    static func report(reason: String, queue: String = "com.apple.NSURLSession-delegate") -> String {
+    static func report(reason: String, queue: String = "com.apple.NSURLSession-delegate") -> ExampleReport {
       ExampleReport.addSubviewOffMain(
-        reason: reason, queue: queue, assertion: "_AssertAutoLayoutOnAllowedThreadsOnly", in: "CoreAutoLayout",
+        reason: reason, queue: queue, assertion: "_AssertAutoLayoutOnAllowedThreadsOnly", in: .coreAutoLayout,
         appSymbol: "closure #1 in AvatarLoader.load(into:)")
     }
 

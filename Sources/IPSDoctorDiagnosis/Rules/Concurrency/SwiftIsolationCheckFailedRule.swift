@@ -267,32 +267,31 @@ extension SwiftIsolationCheckFailedRule {
       asi: String =
         "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]",
       extraFrame: String? = nil
-    ) -> String {
-      let symbol = appSymbol.map { #","symbol":"\#($0)""# } ?? ""
-      let check =
-        runtimeCheck
-        ? #"{"imageIndex":2,"imageOffset":300,"symbol":"_swift_task_checkIsolatedSwift"},"#
-          + #"{"imageIndex":2,"imageOffset":310,"symbol":"swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"},"#
-        : ""
-      let extra = extraFrame.map { #"{"imageIndex":2,"imageOffset":320,"symbol":"\#($0)"},"# } ?? ""
-      return ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_BREAKPOINT","signal":"SIGTRAP","codes":"0x0000000000000001, 0x000000019a0ca5b8"},
-         "termination":{"namespace":"SIGNAL","code":5,"indicator":"Trace/BPT trap: 5"},
-         "asi":{"libdispatch.dylib":["\(asi)"]},
-         "faultingThread":1,
-         "threads":[{"id":1,"queue":"com.apple.main-thread","frames":[]},
-           {"id":2,"triggered":true,"queue":"\(queue)","frames":[
-             {"imageIndex":1,"imageOffset":100,"symbol":"_dispatch_assert_queue_fail"},
-             {"imageIndex":1,"imageOffset":110,"symbol":"dispatch_assert_queue"},
-             \(check)\(extra)
-             {"imageIndex":0,"imageOffset":4096\(symbol)},
-             {"imageIndex":0,"imageOffset":4200,"symbol":"thunk for @escaping @callee_guaranteed (@unowned Bool, @guaranteed Error?) -> ()"},
-             {"imageIndex":3,"imageOffset":500,"symbol":"\(callerSymbol)"},
-             {"imageIndex":1,"imageOffset":120,"symbol":"_dispatch_call_block_and_release"}]}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libdispatch.dylib")),
-           \(ExampleReport.systemImage("libswift_Concurrency.dylib")),\(ExampleReport.systemImage("UserNotifications"))]}
-        """)
+    ) -> ExampleReport {
+      var frames: [ExampleReport.Frame] = [
+        .frame(.libdispatch, "_dispatch_assert_queue_fail"), .frame(.libdispatch, "dispatch_assert_queue"),
+      ]
+      if runtimeCheck {
+        frames += [
+          .frame(.libswiftConcurrency, "_swift_task_checkIsolatedSwift"),
+          .frame(
+            .libswiftConcurrency,
+            "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"
+          ),
+        ]
+      }
+      if let extraFrame { frames.append(.frame(.libswiftConcurrency, extraFrame)) }
+      frames += [
+        .frame(.app, appSymbol),
+        .frame(.app, "thunk for @escaping @callee_guaranteed (@unowned Bool, @guaranteed Error?) -> ()", offset: 4200),
+        .frame(.userNotifications, callerSymbol), .frame(.libdispatch, "_dispatch_call_block_and_release"),
+      ]
+      return ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BREAKPOINT", signal: "SIGTRAP", codes: "0x0000000000000001, 0x000000019a0ca5b8"),
+        termination: ExampleReport.Termination(namespace: "SIGNAL", code: 5, indicator: "Trace/BPT trap: 5"),
+        asi: ["libdispatch.dylib": [asi]], threads: [.main([]), ExampleReport.Thread(queue: queue, frames)],
+        crashedThread: 1)
     }
 
     static let all: [RuleExample] = [

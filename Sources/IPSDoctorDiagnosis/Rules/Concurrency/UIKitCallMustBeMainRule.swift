@@ -121,10 +121,10 @@ package struct UIKitCallMustBeMainRule: DiagnosisRule {
 
 extension UIKitCallMustBeMainRule {
   enum Examples {
-    static func report(appSymbol: String?, queue: String = "com.apple.root.utility-qos") -> String {
+    static func report(appSymbol: String?, queue: String = "com.apple.root.utility-qos") -> ExampleReport {
       ExampleReport.addSubviewOffMain(
         reason: "Call must be made on main thread", queue: queue,
-        assertion: "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]", in: "Foundation",
+        assertion: "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]", in: .foundation,
         appSymbol: appSymbol)
     }
 

@@ -185,23 +185,20 @@ package struct CompletionHandlerNotCalledRule: DiagnosisRule {
 
 extension CompletionHandlerNotCalledRule {
   enum Examples {
-    static func report(reason: String?) -> String {
-      let reasonJSON =
-        reason.map {
-          #""exceptionReason":{"name":"NSInternalInconsistencyException","type":"objc-exception","composed_message":"\#($0)"},"#
-        } ?? ""
-      return ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_CRASH","signal":"SIGABRT"},\(reasonJSON)
-         "asi":{"libsystem_c.dylib":["abort() called"]},
-         "faultingThread":0,
-         "threads":[{"id":1,"triggered":true,"queue":"com.apple.main-thread","frames":[
-           {"imageIndex":1,"imageOffset":10,"symbol":"__pthread_kill"},
-           {"imageIndex":2,"imageOffset":20,"symbol":"WebKit::CompletionHandlerCallChecker::~CompletionHandlerCallChecker()"},
-           {"imageIndex":3,"imageOffset":30,"symbol":"_Block_release"}]}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("libsystem_kernel.dylib")),
-           \(ExampleReport.systemImage("WebKit")),\(ExampleReport.systemImage("libsystem_blocks.dylib"))]}
-        """)
+    /// WebKit's completion-handler checker aborting on the main thread, with an
+    /// `NSInternalInconsistencyException` of `reason` when there is one.
+    static func report(reason: String?) -> ExampleReport {
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+        asi: ["libsystem_c.dylib": ["abort() called"]],
+        languageException: reason.map { .objc("NSInternalInconsistencyException", reason: $0) },
+        threads: [
+          .main([
+            .frame(.libsystemKernel, "__pthread_kill"),
+            .frame(.webKit, "WebKit::CompletionHandlerCallChecker::~CompletionHandlerCallChecker()"),
+            .frame(.libsystemBlocks, "_Block_release"),
+          ])
+        ])
     }
 
     static let all: [RuleExample] = [
@@ -235,9 +232,10 @@ extension CompletionHandlerNotCalledRule {
         .fixture("reports/async-bridge-webview-decide-policy.ips"), .doesNotTrigger),
       .ignores(
         "another NSInternalInconsistencyException",
-        ExampleReport.ips(
-          #"{"exception":{"type":"EXC_CRASH","signal":"SIGABRT"},"exceptionReason":{"name":"NSInternalInconsistencyException","composed_message":"Invalid update: invalid number of rows in section 0"},"threads":[],"usedImages":[]}"#
-        )),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          languageException: .objc(
+            "NSInternalInconsistencyException", reason: "Invalid update: invalid number of rows in section 0"))),
     ]
   }
 }

@@ -99,19 +99,20 @@ package struct CoreDataConcurrencyViolationRule: DiagnosisRule {
 
 extension CoreDataConcurrencyViolationRule {
   enum Examples {
-    static func report(topSymbol: String) -> String {
-      ExampleReport.ips(
-        """
-        {"exception":{"type":"EXC_BREAKPOINT","signal":"SIGTRAP"},
-         "faultingThread":1,
-         "threads":[{"id":1,"queue":"com.apple.main-thread","frames":[]},
-           {"id":2,"triggered":true,"queue":"com.apple.root.utility-qos","frames":[
-             {"imageIndex":1,"imageOffset":100,"symbol":"\(topSymbol)"},
-             {"imageIndex":1,"imageOffset":200,"symbol":"-[NSManagedObjectContext executeFetchRequest:error:]"},
-             {"imageIndex":0,"imageOffset":4096,"symbol":"RecipeRepository.fetchFavorites()"},
-             {"imageIndex":0,"imageOffset":4196,"symbol":"closure #1 in FavoritesSync.run()"}]}],
-         "usedImages":[\(ExampleReport.appImage),\(ExampleReport.systemImage("CoreData"))]}
-        """)
+    /// A trap in Core Data's `topSymbol` under a fetch that the app made on a utility queue.
+    static func report(topSymbol: String) -> ExampleReport {
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"),
+        threads: [
+          .main([]),
+          ExampleReport.Thread(
+            queue: "com.apple.root.utility-qos",
+            [
+              .frame(.coreData, topSymbol), .frame(.coreData, "-[NSManagedObjectContext executeFetchRequest:error:]"),
+              .frame(.app, "RecipeRepository.fetchFavorites()"), .frame(.app, "closure #1 in FavoritesSync.run()"),
+            ]),
+        ],
+        crashedThread: 1)
     }
 
     static let all: [RuleExample] = [

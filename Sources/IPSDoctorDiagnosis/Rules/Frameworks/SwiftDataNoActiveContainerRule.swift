@@ -88,9 +88,9 @@ package struct SwiftDataNoActiveContainerRule: DiagnosisRule {
 
 extension SwiftDataNoActiveContainerRule {
   enum Examples {
-    static func report(_ message: String) -> String {
+    static func report(_ message: String) -> ExampleReport {
       ExampleReport.swiftFatalError(
-        message, from: "static PersistentModel.createBackingData<A>()", in: "SwiftData",
+        message, from: "static PersistentModel.createBackingData<A>()", in: .swiftData,
         calledBy: "Trip.init(name:)")
     }
 

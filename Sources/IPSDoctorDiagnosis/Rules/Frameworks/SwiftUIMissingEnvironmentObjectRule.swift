@@ -137,9 +137,9 @@ package struct SwiftUIMissingEnvironmentObjectRule: DiagnosisRule {
 
 extension SwiftUIMissingEnvironmentObjectRule {
   enum Examples {
-    static func report(_ message: String) -> String {
+    static func report(_ message: String) -> ExampleReport {
       ExampleReport.swiftFatalError(
-        message, from: "EnvironmentObject.error()", in: "SwiftUICore", calledBy: "SettingsView.body.getter")
+        message, from: "EnvironmentObject.error()", in: .swiftUICore, calledBy: "SettingsView.body.getter")
     }
 
     static let all: [RuleExample] = [

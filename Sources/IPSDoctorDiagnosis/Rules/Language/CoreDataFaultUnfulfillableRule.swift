@@ -61,25 +61,23 @@ package struct CoreDataFaultUnfulfillableRule: DiagnosisRule {
     return finding(confidence: text != nil ? .definite : .likely, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "deleted object",
-        E.exception(
-          name: "NSObjectInaccessibleException",
-          reason:
-            "CoreData could not fulfill a fault for '0x8f2c1e0a <x-coredata://5E3B0C2A-1D4F-4B7A-9C1E-2F3A4B5C6D7E/Message/p42>'",
-          middle: [E.F(.coreData, "_PFFaultHandlerLookupRow"), E.F(.coreData, "_PF_FulfillDeferredFault")],
-          app: "ThreadViewController.render(_:)"),
-        .definite, summaryContains: ["`Message`", "x-coredata://", "ThreadViewController.render(_:)"]),
-      .ignores(
-        "another Core Data exception",
-        E.exception(
-          name: "NSInternalInconsistencyException",
-          reason:
-            "This NSPersistentStoreCoordinator has no persistent stores (unknown). It cannot perform a save operation.")
-      ),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "deleted object",
+      ExampleReport.uncaughtException(
+        name: "NSObjectInaccessibleException",
+        reason:
+          "CoreData could not fulfill a fault for '0x8f2c1e0a <x-coredata://5E3B0C2A-1D4F-4B7A-9C1E-2F3A4B5C6D7E/Message/p42>'",
+        throwingFrames: [
+          .frame(.coreData, "_PFFaultHandlerLookupRow"), .frame(.coreData, "_PF_FulfillDeferredFault"),
+        ], appFrame: "ThreadViewController.render(_:)"),
+      .definite, summaryContains: ["`Message`", "x-coredata://", "ThreadViewController.render(_:)"]),
+    .ignores(
+      "another Core Data exception",
+      ExampleReport.uncaughtException(
+        name: "NSInternalInconsistencyException",
+        reason:
+          "This NSPersistentStoreCoordinator has no persistent stores (unknown). It cannot perform a save operation.")
+    ),
+  ]
 }

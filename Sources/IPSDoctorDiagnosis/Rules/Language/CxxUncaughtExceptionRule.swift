@@ -117,35 +117,35 @@ package struct CxxUncaughtExceptionRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let cxxFrames: [E.F] = [
-      E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libcxxabi, "__abort_message"),
-      E.F(.libcxxabi, "demangling_terminate_handler()"), E.F(.libobjc, "_objc_terminate()"),
-      E.F(.libcxxabi, "std::__terminate(void (*)())"),
-      E.F(.libcxxabi, "__cxxabiv1::failed_throw(__cxxabiv1::__cxa_exception*)"),
-      E.F(.libcxxabi, "__cxa_throw"),
-      E.F(.app, "std::__1::__throw_out_of_range[abi:ne180100](char const*)", inline: true),
-      E.F(.app, "RouteTable::lookup(int) const"), E.F(.app, "RouteBridge.route(for:)"),
+    let cxxFrames: [ExampleReport.Frame] = [
+      .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"), .frame(.libcxxabi, "__abort_message"),
+      .frame(.libcxxabi, "demangling_terminate_handler()"), .frame(.libobjc, "_objc_terminate()"),
+      .frame(.libcxxabi, "std::__terminate(void (*)())"),
+      .frame(.libcxxabi, "__cxxabiv1::failed_throw(__cxxabiv1::__cxa_exception*)"),
+      .frame(.libcxxabi, "__cxa_throw"),
+      .frame(.app, "std::__1::__throw_out_of_range[abi:ne180100](char const*)", inline: true),
+      .frame(.app, "RouteTable::lookup(int) const"), .frame(.app, "RouteBridge.route(for:)"),
     ]
     return [
       .triggers(
         "std::out_of_range with the libc++abi message",
-        E.exception(
-          name: nil, reason: nil, backtrace: false,
-          asi: #"{"libc++abi.dylib":["terminating due to uncaught exception of type std::out_of_range: vector"]}"#,
-          crashed: cxxFrames),
+        ExampleReport.uncaughtException(
+          name: nil, reason: nil, hasBacktrace: false,
+          asi: ["libc++abi.dylib": ["terminating due to uncaught exception of type std::out_of_range: vector"]],
+          crashedFrames: cxxFrames),
         .definite,
         summaryContains: ["std::out_of_range", "vector", "RouteTable::lookup(int) const", "threads[0].frames[9]"]),
       .triggers(
         "frames only",
-        E.exception(name: nil, reason: nil, backtrace: false, crashed: cxxFrames), .likely,
+        ExampleReport.uncaughtException(name: nil, reason: nil, hasBacktrace: false, crashedFrames: cxxFrames), .likely,
         summaryContains: ["std::terminate"]),
       .ignores(
         "Objective-C exception (the same terminate frames plus objc_exception_throw)",
-        E.exception(name: "NSGenericException", reason: "Collection was mutated while being enumerated.")),
+        ExampleReport.uncaughtException(
+          name: "NSGenericException", reason: "Collection was mutated while being enumerated.")),
       .ignores(
         "Objective-C exception with the reason elided",
-        E.exception(name: nil, reason: nil)),
+        ExampleReport.uncaughtException(name: nil, reason: nil)),
     ]
   }()
 }

@@ -31,21 +31,27 @@ package struct DotNetUnhandledExceptionRule: DiagnosisRule {
     examples: [
       .triggers(
         "Xamarin unhandled exception handler aborting",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort",
-            "Example`xamarin_unhandled_exception_handler",
-            "Example`mono_invoke_unhandled_exception_hook", "Example`mono_handle_exception_internal", "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.app, "xamarin_unhandled_exception_handler"),
+              .frame(.app, "mono_invoke_unhandled_exception_hook"), .frame(.app, "mono_handle_exception_internal"),
+              .frame(.app, "main"),
+            ])
           ]),
         .likely, summaryContains: ["xamarin_unhandled_exception_handler", "managed"]),
       .ignores(
         "a Mono app blocked by the watchdog",
-        SystemExampleReport.report(
-          signal: "SIGKILL",
-          mainFrames: [
-            "libsystem_kernel.dylib`__psynch_cvwait", "Example`mono_os_cond_timedwait", "Example`mono_jit_exec",
-            "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__psynch_cvwait"), .frame(.app, "mono_os_cond_timedwait"),
+              .frame(.app, "mono_jit_exec"),
+              .frame(.app, "main"),
+            ])
           ])),
     ])
 

@@ -30,36 +30,37 @@ package struct LibcxxAssertionRule: DiagnosisRule {
     examples: [
       .triggers(
         "vector index out of bounds",
-        LanguageRuntimeExamples.trap(
+        ExampleReport.trap(
           frames: [
-            LanguageRuntimeExamples.F(.app),
-            LanguageRuntimeExamples.F(.app, "Router::path(unsigned long)"),
+            .frame(.app),
+            .frame(.app, "Router::path(unsigned long)"),
           ],
-          asi:
-            #"{"Example":["/Applications/Xcode.app/Contents/Developer/Platforms/iPhoneSimulator.platform/Developer/SDKs/iPhoneSimulator18.2.sdk/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds"]}"#
-        ),
+          asi: [
+            "Example": [
+              "/Applications/Xcode.app/Contents/Developer/Platforms/iPhoneSimulator.platform/Developer/SDKs/iPhoneSimulator18.2.sdk/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds"
+            ]
+          ]),
         .definite, summaryContains: ["vector[] index out of bounds", "Router::path(unsigned long)"]),
       .triggers(
         "verbose trap: the message is the inlined top frame",
-        LanguageRuntimeExamples.trap(frames: [
-          LanguageRuntimeExamples.F(
+        ExampleReport.trap(frames: [
+          .frame(
             .app, "/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
             inline: true),
-          LanguageRuntimeExamples.F(.app, "std::__1::vector<int>::operator[](unsigned long)"),
-          LanguageRuntimeExamples.F(.app, "Router::path(unsigned long)"),
+          .frame(.app, "std::__1::vector<int>::operator[](unsigned long)"),
+          .frame(.app, "Router::path(unsigned long)"),
         ]),
         .definite,
         summaryContains: ["vector[] index out of bounds", "threads[0].frames[0]", "Router::path(unsigned long)"]),
       .ignores(
         "a C assert (abort-called)",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
           asi: [
             "libsystem_c.dylib": [
               "abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212.",
             ]
-          ],
-          mainFrames: SystemExampleReport.abortFrames())),
+          ], threads: [.main(ExampleReport.abortFrames())])),
     ])
 
   /// libc++'s format: "<file>:<line>: assertion <condition> failed: <message>", the file in a

@@ -56,25 +56,22 @@ package struct ObjCConcurrentPropertyAccessRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "PAC-flagged 0xbad0",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x400000000000bad0 -> 0x000000000000bad0 (possible pointer authentication failure)",
-          frames: [E.F(.libobjc, "objc_release"), E.F(.app, "SessionStore.token.setter")],
-          queue: "com.example.sync"),
-        .definite, summaryContains: ["0xbad0", "objc_release", "SessionStore.token.setter", "com.example.sync"]),
-      .triggers(
-        "32-bit watchOS",
-        E.badAccess("KERN_INVALID_ADDRESS at 0x0000bad0", frames: [E.F(.libobjc, "objc_msgSend")]),
-        .definite),
-      .ignores(
-        "a real PAC failure",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x41fc821e000001b0 -> 0x00000001000001b0 (possible pointer authentication failure)")),
-      .ignores("null dereference", E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "PAC-flagged 0xbad0",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x400000000000bad0 -> 0x000000000000bad0 (possible pointer authentication failure)",
+        frames: [.frame(.libobjc, "objc_release"), .frame(.app, "SessionStore.token.setter")],
+        queue: "com.example.sync"),
+      .definite, summaryContains: ["0xbad0", "objc_release", "SessionStore.token.setter", "com.example.sync"]),
+    .triggers(
+      "32-bit watchOS",
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000bad0", frames: [.frame(.libobjc, "objc_msgSend")]),
+      .definite),
+    .ignores(
+      "a real PAC failure",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x41fc821e000001b0 -> 0x00000001000001b0 (possible pointer authentication failure)")),
+    .ignores("null dereference", ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000")),
+  ]
 }

@@ -88,42 +88,39 @@ package struct ObjCInvalidArgumentRule: DiagnosisRule {
       evidence: evidence, remedy: remedy)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "nil into a mutable dictionary",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason: "*** -[__NSDictionaryM setObject:forKey:]: object cannot be nil (key: route)",
-          middle: [E.F(.coreFoundation, "-[__NSDictionaryM setObject:forKey:]")],
-          app: "NotificationRouter.park(_:)"),
-        .definite,
-        summaryContains: ["nil", "-[__NSDictionaryM setObject:forKey:]", "`route`", "NotificationRouter.park(_:)"]),
-      .triggers(
-        "nil in a dictionary literal",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason:
-            "*** -[__NSPlaceholderDictionary initWithObjects:forKeys:count:]: attempt to insert nil object from objects[1]"
-        ),
-        .definite, summaryContains: ["element 1"]),
-      .triggers(
-        "another invalid argument",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason:
-            "Storyboard (<UIStoryboard: 0x600002d4c000>) doesn't contain a view controller with identifier 'Settings'"),
-        .likely, summaryContains: ["Settings"]),
-      .ignores(
-        "unrecognized selector (objc-unrecognized-selector)",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0")),
-      .ignores(
-        "NSRangeException",
-        E.exception(
-          name: "NSRangeException", reason: "*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "nil into a mutable dictionary",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason: "*** -[__NSDictionaryM setObject:forKey:]: object cannot be nil (key: route)",
+        throwingFrames: [.frame(.coreFoundation, "-[__NSDictionaryM setObject:forKey:]")],
+        appFrame: "NotificationRouter.park(_:)"),
+      .definite,
+      summaryContains: ["nil", "-[__NSDictionaryM setObject:forKey:]", "`route`", "NotificationRouter.park(_:)"]),
+    .triggers(
+      "nil in a dictionary literal",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason:
+          "*** -[__NSPlaceholderDictionary initWithObjects:forKeys:count:]: attempt to insert nil object from objects[1]"
+      ),
+      .definite, summaryContains: ["element 1"]),
+    .triggers(
+      "another invalid argument",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason:
+          "Storyboard (<UIStoryboard: 0x600002d4c000>) doesn't contain a view controller with identifier 'Settings'"),
+      .likely, summaryContains: ["Settings"]),
+    .ignores(
+      "unrecognized selector (objc-unrecognized-selector)",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0")),
+    .ignores(
+      "NSRangeException",
+      ExampleReport.uncaughtException(
+        name: "NSRangeException", reason: "*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]")),
+  ]
 }

@@ -110,33 +110,31 @@ package struct ObjCKVCUndefinedKeyRule: DiagnosisRule {
     return key.isEmpty ? nil : key
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "stale outlet in a storyboard",
-        E.exception(
-          name: "NSUnknownKeyException",
-          reason:
-            "[<Example.SettingsViewController 0x10a80b600> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key titleLabel.",
-          middle: [
-            E.F(.foundation, "-[NSObject(NSKeyValueCoding) setValue:forKey:]"),
-            E.F(.uiKit, "-[UIRuntimeOutletConnection connect]"),
-            E.F(.uiKit, "-[UINib instantiateWithOwner:options:]"),
-          ], app: "AppCoordinator.showSettings()"),
-        .definite,
-        summaryContains: ["titleLabel", "Example.SettingsViewController", "UIRuntimeOutletConnection connect"]),
-      .triggers(
-        "KVC from code",
-        E.exception(
-          name: "NSUnknownKeyException",
-          reason:
-            "[<Example.Profile 0x600001234560> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nickname.",
-          app: "ProfileExporter.export(_:)"),
-        .definite, summaryContains: ["read the key `nickname`", "ProfileExporter.export(_:)"]),
-      .ignores(
-        "another exception",
-        E.exception(name: "NSInternalInconsistencyException", reason: "Invalid update: invalid number of rows")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "stale outlet in a storyboard",
+      ExampleReport.uncaughtException(
+        name: "NSUnknownKeyException",
+        reason:
+          "[<Example.SettingsViewController 0x10a80b600> setValue:forUndefinedKey:]: this class is not key value coding-compliant for the key titleLabel.",
+        throwingFrames: [
+          .frame(.foundation, "-[NSObject(NSKeyValueCoding) setValue:forKey:]"),
+          .frame(.uiKit, "-[UIRuntimeOutletConnection connect]"),
+          .frame(.uiKit, "-[UINib instantiateWithOwner:options:]"),
+        ], appFrame: "AppCoordinator.showSettings()"),
+      .definite,
+      summaryContains: ["titleLabel", "Example.SettingsViewController", "UIRuntimeOutletConnection connect"]),
+    .triggers(
+      "KVC from code",
+      ExampleReport.uncaughtException(
+        name: "NSUnknownKeyException",
+        reason:
+          "[<Example.Profile 0x600001234560> valueForUndefinedKey:]: this class is not key value coding-compliant for the key nickname.",
+        appFrame: "ProfileExporter.export(_:)"),
+      .definite, summaryContains: ["read the key `nickname`", "ProfileExporter.export(_:)"]),
+    .ignores(
+      "another exception",
+      ExampleReport.uncaughtException(
+        name: "NSInternalInconsistencyException", reason: "Invalid update: invalid number of rows")),
+  ]
 }

@@ -58,27 +58,24 @@ package struct ObjCMutatingImmutableRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "appendString: on an immutable string",
-        E.exception(
-          name: "NSInternalInconsistencyException",
-          reason: "-[__NSCFString appendString:]: mutating method sent to immutable object",
-          app: "LogFormatter.append(_:)"),
-        .definite, summaryContains: ["appendString:", "__NSCFString", "LogFormatter.append(_:)"]),
-      .triggers(
-        "addObject: on an immutable array",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason: "-[__NSArrayI addObject:]: unrecognized selector sent to instance 0x600003a2c0e0"),
-        .definite, summaryContains: ["__NSArrayI", "addObject:"]),
-      .ignores(
-        "unrecognized selector on an unrelated class",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "appendString: on an immutable string",
+      ExampleReport.uncaughtException(
+        name: "NSInternalInconsistencyException",
+        reason: "-[__NSCFString appendString:]: mutating method sent to immutable object",
+        appFrame: "LogFormatter.append(_:)"),
+      .definite, summaryContains: ["appendString:", "__NSCFString", "LogFormatter.append(_:)"]),
+    .triggers(
+      "addObject: on an immutable array",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason: "-[__NSArrayI addObject:]: unrecognized selector sent to instance 0x600003a2c0e0"),
+      .definite, summaryContains: ["__NSArrayI", "addObject:"]),
+    .ignores(
+      "unrecognized selector on an unrelated class",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0")),
+  ]
 }

@@ -90,40 +90,36 @@ package struct ObjCRangeExceptionRule: DiagnosisRule {
     return Int(bounds)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "index beyond bounds",
-        E.exception(
-          name: "NSRangeException",
-          reason: "*** -[__NSArrayI objectAtIndexedSubscript:]: index 5 beyond bounds [0 .. 2]",
-          middle: [E.F(.coreFoundation, "-[__NSArrayI objectAtIndexedSubscript:]")],
-          app: "FeedViewController.tableView(_:cellForRowAt:)"),
-        .definite,
-        summaryContains: [
-          "NSRangeException", "index 5", "0 to 2", "FeedViewController.tableView(_:cellForRowAt:)",
-        ]),
-      .triggers(
-        "empty array",
-        E.exception(
-          name: "NSRangeException",
-          reason: "*** -[__NSArray0 objectAtIndex:]: index 0 beyond bounds for empty NSArray"),
-        .definite, summaryContains: ["empty collection"]),
-      .triggers(
-        "NSNotFound used as an index",
-        E.exception(
-          name: "NSRangeException",
-          reason: "*** -[__NSArrayM objectAtIndex:]: index 9223372036854775807 beyond bounds [0 .. 3]"),
-        .definite, summaryContains: ["NSNotFound"]),
-      .ignores(
-        "a Swift array index out of range is not an NSRangeException",
-        E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Feed.item(at:)")],
-          asi: #"{"libswiftCore.dylib":["Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range"]}"#)),
-      .ignores(
-        "another exception",
-        E.exception(name: "NSInternalInconsistencyException", reason: "Invalid update")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "index beyond bounds",
+      ExampleReport.uncaughtException(
+        name: "NSRangeException",
+        reason: "*** -[__NSArrayI objectAtIndexedSubscript:]: index 5 beyond bounds [0 .. 2]",
+        throwingFrames: [.frame(.coreFoundation, "-[__NSArrayI objectAtIndexedSubscript:]")],
+        appFrame: "FeedViewController.tableView(_:cellForRowAt:)"),
+      .definite,
+      summaryContains: [
+        "NSRangeException", "index 5", "0 to 2", "FeedViewController.tableView(_:cellForRowAt:)",
+      ]),
+    .triggers(
+      "empty array",
+      ExampleReport.uncaughtException(
+        name: "NSRangeException", reason: "*** -[__NSArray0 objectAtIndex:]: index 0 beyond bounds for empty NSArray"),
+      .definite, summaryContains: ["empty collection"]),
+    .triggers(
+      "NSNotFound used as an index",
+      ExampleReport.uncaughtException(
+        name: "NSRangeException",
+        reason: "*** -[__NSArrayM objectAtIndex:]: index 9223372036854775807 beyond bounds [0 .. 3]"),
+      .definite, summaryContains: ["NSNotFound"]),
+    .ignores(
+      "a Swift array index out of range is not an NSRangeException",
+      ExampleReport.trap(
+        frames: [.frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app, "Feed.item(at:)")],
+        asi: ["libswiftCore.dylib": ["Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range"]])),
+    .ignores(
+      "another exception",
+      ExampleReport.uncaughtException(name: "NSInternalInconsistencyException", reason: "Invalid update")),
+  ]
 }

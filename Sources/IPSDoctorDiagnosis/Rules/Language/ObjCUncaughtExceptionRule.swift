@@ -78,47 +78,51 @@ package struct ObjCUncaughtExceptionRule: DiagnosisRule {
     return diagnosis
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "NSInternalInconsistencyException with a backtrace",
-        E.exception(
-          name: "NSInternalInconsistencyException",
-          reason: "Invalid update: invalid number of rows in section 0",
-          middle: [E.F(.foundation, "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]")]),
-        .likely,
-        summaryContains: [
-          "NSInternalInconsistencyException", "Invalid update: invalid number of rows",
-          "ViewController.viewDidLoad()", "lastExceptionBacktrace[3]",
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "NSInternalInconsistencyException with a backtrace",
+      ExampleReport.uncaughtException(
+        name: "NSInternalInconsistencyException", reason: "Invalid update: invalid number of rows in section 0",
+        throwingFrames: [
+          .frame(.foundation, "-[NSAssertionHandler handleFailureInMethod:object:file:lineNumber:description:]")
         ]),
-      .triggers(
-        "reason elided: the exception backtrace alone", E.exception(name: nil, reason: nil), .possible,
-        summaryContains: ["lastExceptionBacktrace"]),
-      .triggers(
-        "older report: Terminating app due to uncaught exception",
-        E.exception(
-          name: nil, reason: nil, backtrace: false,
-          asi:
-            #"{"UIKitCore":["*** Terminating app due to uncaught exception 'NSGenericException', reason: 'Your application has presented a UIAlertController of style UIAlertControllerStyleActionSheet.'"]}"#
-        ),
-        .possible, summaryContains: ["NSGenericException", "UIAlertControllerStyleActionSheet"]),
-      .ignores(
-        "abort() called without an exception (abort-called)",
-        E.exception(
-          name: nil, reason: nil, backtrace: false,
-          crashed: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.app, "fail(_:)")])),
-      .ignores(
-        "C++ exception (cxx-uncaught-exception)",
-        E.exception(
-          name: nil, reason: nil, backtrace: false,
-          asi: #"{"libc++abi.dylib":["terminating due to uncaught exception of type std::out_of_range: vector"]}"#,
-          crashed: [
-            E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libcxxabi, "__abort_message"),
-            E.F(.libcxxabi, "demangling_terminate_handler()"), E.F(.libobjc, "_objc_terminate()"),
-            E.F(.libcxxabi, "std::__terminate(void (*)())"), E.F(.libcxxabi, "__cxa_throw"),
-            E.F(.app, "Parser::parse()"),
-          ])),
-    ]
-  }()
+      .likely,
+      summaryContains: [
+        "NSInternalInconsistencyException", "Invalid update: invalid number of rows",
+        "ViewController.viewDidLoad()", "lastExceptionBacktrace[3]",
+      ]),
+    .triggers(
+      "reason elided: the exception backtrace alone", ExampleReport.uncaughtException(name: nil, reason: nil),
+      .possible,
+      summaryContains: ["lastExceptionBacktrace"]),
+    .triggers(
+      "older report: Terminating app due to uncaught exception",
+      ExampleReport.uncaughtException(
+        name: nil, reason: nil, hasBacktrace: false,
+        asi: [
+          "UIKitCore": [
+            "*** Terminating app due to uncaught exception 'NSGenericException', reason: 'Your application has presented a UIAlertController of style UIAlertControllerStyleActionSheet.'"
+          ]
+        ]),
+      .possible, summaryContains: ["NSGenericException", "UIAlertControllerStyleActionSheet"]),
+    .ignores(
+      "abort() called without an exception (abort-called)",
+      ExampleReport.uncaughtException(
+        name: nil, reason: nil, hasBacktrace: false,
+        crashedFrames: [
+          .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"), .frame(.app, "fail(_:)"),
+        ])),
+    .ignores(
+      "C++ exception (cxx-uncaught-exception)",
+      ExampleReport.uncaughtException(
+        name: nil, reason: nil, hasBacktrace: false,
+        asi: ["libc++abi.dylib": ["terminating due to uncaught exception of type std::out_of_range: vector"]],
+        crashedFrames: [
+          .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+          .frame(.libcxxabi, "__abort_message"),
+          .frame(.libcxxabi, "demangling_terminate_handler()"), .frame(.libobjc, "_objc_terminate()"),
+          .frame(.libcxxabi, "std::__terminate(void (*)())"), .frame(.libcxxabi, "__cxa_throw"),
+          .frame(.app, "Parser::parse()"),
+        ])),
+  ]
 }

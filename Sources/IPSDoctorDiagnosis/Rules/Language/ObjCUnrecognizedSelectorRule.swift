@@ -176,18 +176,17 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let forwarding: [E.F] = [
-      E.F(.coreFoundation, "-[NSObject(NSObject) doesNotRecognizeSelector:]"),
-      E.F(.coreFoundation, "___forwarding___"), E.F(.coreFoundation, "_CF_forwarding_prep_0"),
+    let forwarding: [ExampleReport.Frame] = [
+      .frame(.coreFoundation, "-[NSObject(NSObject) doesNotRecognizeSelector:]"),
+      .frame(.coreFoundation, "___forwarding___"), .frame(.coreFoundation, "_CF_forwarding_prep_0"),
     ]
     return [
       .triggers(
         "NSNull from JSON",
-        E.exception(
+        ExampleReport.uncaughtException(
           name: "NSInvalidArgumentException",
-          reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0",
-          middle: forwarding, app: "ProfileViewController.render(_:)"),
+          reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0", throwingFrames: forwarding,
+          appFrame: "ProfileViewController.render(_:)"),
         .definite,
         summaryContains: [
           "-[NSNull length]", "`length`", "NSNull", "null", "string",
@@ -195,35 +194,36 @@ package struct ObjCUnrecognizedSelectorRule: DiagnosisRule {
         ]),
       .triggers(
         "unrelated receiver: a possible zombie",
-        E.exception(
+        ExampleReport.uncaughtException(
           name: "NSInvalidArgumentException",
           reason: "-[NSNumberFormatter playSound]: unrecognized selector sent to instance 0x283f1c0a0",
-          middle: forwarding),
+          throwingFrames: forwarding),
         .definite, summaryContains: ["NSNumberFormatter", "playSound", "zombie"]),
       .triggers(
         "mutating an immutable array",
-        E.exception(
+        ExampleReport.uncaughtException(
           name: "NSInvalidArgumentException",
           reason: "-[__NSArrayI addObject:]: unrecognized selector sent to instance 0x600003a2c0e0",
-          middle: forwarding),
+          throwingFrames: forwarding),
         .definite, summaryContains: ["__NSArrayI", "immutable"]),
       .triggers(
         "class method from an unlinked category",
-        E.exception(
+        ExampleReport.uncaughtException(
           name: "NSInvalidArgumentException",
-          reason: "+[UIColor brandColor]: unrecognized selector sent to class 0x1f2a3b4c8",
-          middle: forwarding),
+          reason: "+[UIColor brandColor]: unrecognized selector sent to class 0x1f2a3b4c8", throwingFrames: forwarding),
         .definite, summaryContains: ["class method", "-ObjC"]),
       .triggers(
         "no reason recorded, doesNotRecognizeSelector: in the exception backtrace",
-        E.exception(name: nil, reason: nil, middle: forwarding, app: "ProfileViewController.render(_:)"),
+        ExampleReport.uncaughtException(
+          name: nil, reason: nil, throwingFrames: forwarding, appFrame: "ProfileViewController.render(_:)"),
         .likely, summaryContains: ["doesNotRecognizeSelector:", "no reason", "ProfileViewController.render(_:)"]),
       .ignores(
         "no reason, an exception raised by the app (objc-uncaught-exception)",
-        E.exception(name: nil, reason: nil, middle: [E.F(.coreFoundation, "-[NSException raise]")])),
+        ExampleReport.uncaughtException(
+          name: nil, reason: nil, throwingFrames: [.frame(.coreFoundation, "-[NSException raise]")])),
       .ignores(
         "other NSInvalidArgumentException",
-        E.exception(
+        ExampleReport.uncaughtException(
           name: "NSInvalidArgumentException",
           reason: "*** -[__NSDictionaryM setObject:forKey:]: object cannot be nil (key: route)")),
     ]

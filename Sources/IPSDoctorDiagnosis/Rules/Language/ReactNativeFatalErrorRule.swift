@@ -29,19 +29,19 @@ package struct ReactNativeFatalErrorRule: DiagnosisRule {
     examples: [
       .triggers(
         "RCTFatal with the JS message",
-        LanguageRuntimeExamples.exception(
+        ExampleReport.uncaughtException(
           name:
             "RCTFatalException: Unhandled JS Exception: TypeError: undefined is not an object (evaluating 'user.name')",
           reason:
             "Unhandled JS Exception: TypeError: undefined is not an object (evaluating 'user.name'), stack: render@1:2345",
-          middle: [
-            LanguageRuntimeExamples.F(.app, "RCTFatal"),
-            LanguageRuntimeExamples.F(.app, "-[RCTExceptionsManager reportFatal:stack:exceptionId:extraDataAsJSON:]"),
+          throwingFrames: [
+            .frame(.app, "RCTFatal"),
+            .frame(.app, "-[RCTExceptionsManager reportFatal:stack:exceptionId:extraDataAsJSON:]"),
           ]),
         .definite, summaryContains: ["undefined is not an object", "RCTFatal"]),
       .ignores(
         "an Objective-C exception in a React Native app (objc-uncaught-exception)",
-        LanguageRuntimeExamples.exception(name: "NSInternalInconsistencyException", reason: "Invalid update")),
+        ExampleReport.uncaughtException(name: "NSInternalInconsistencyException", reason: "Invalid update")),
     ])
 
   static let markers = ["RCTFatal", "RCTExceptionsManager reportFatal"]

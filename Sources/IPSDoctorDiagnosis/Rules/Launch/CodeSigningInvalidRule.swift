@@ -39,21 +39,24 @@ package struct CodeSigningInvalidRule: DiagnosisRule {
     examples: [
       .triggers(
         "invalid page",
-        SystemExampleReport.report(
-          signal: "SIGKILL (Code Signature Invalid)", namespace: "CODESIGNING", code: 2, indicator: "Invalid Page",
-          mainFrames: ["Example`PluginLoader.load()", "Example`main"]),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL (Code Signature Invalid)"),
+          termination: ExampleReport.Termination(namespace: "CODESIGNING", code: 2, indicator: "Invalid Page"),
+          threads: [.main([.frame(.app, "PluginLoader.load()"), .frame(.app, "main")])]),
         .definite, summaryContains: ["`CODESIGNING`", "Invalid Page", "modified after it was signed"]),
       .triggers(
         "EXC_BAD_ACCESS with code 0x32",
-        SystemExampleReport.report(
-          exceptionType: "EXC_BAD_ACCESS", signal: "SIGKILL", codes: "0x0000000000000032, 0x0000000104a8c000",
-          subtype: "UNKNOWN_0x32 at 0x0000000104a8c000", mainFrames: ["Example`", "Example`main"]),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_BAD_ACCESS", signal: "SIGKILL", codes: "0x0000000000000032, 0x0000000104a8c000",
+            subtype: "UNKNOWN_0x32 at 0x0000000104a8c000"), threads: [.main([.frame(.app), .frame(.app, "main")])]),
         .likely, summaryContains: ["0x32"]),
       .ignores(
         "invalid address (memory access)",
-        SystemExampleReport.report(
-          exceptionType: "EXC_BAD_ACCESS", signal: "SIGSEGV", codes: "0x0000000000000001, 0x0000000000000032",
-          subtype: "KERN_INVALID_ADDRESS at 0x0000000000000032", mainFrames: ["Example`Parser.run()"])),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_BAD_ACCESS", signal: "SIGSEGV", codes: "0x0000000000000001, 0x0000000000000032",
+            subtype: "KERN_INVALID_ADDRESS at 0x0000000000000032"), threads: [.main([.frame(.app, "Parser.run()")])])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

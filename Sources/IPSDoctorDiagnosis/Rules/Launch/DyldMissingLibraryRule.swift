@@ -143,17 +143,20 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
   static let examples: [RuleExample] = [
     .triggers(
       "framework not embedded (iOS 15+ reasons)",
-      SystemExampleReport.report(
-        signal: "SIGABRT", namespace: "DYLD", code: 1, indicator: "Library missing",
-        reasons: [
-          "Library not loaded: @rpath/Analytics.framework/Analytics",
-          "Referenced from: <8A3C5E0F-1B2D-4E6F-9A0B-1C2D3E4F5A6B> /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
-          "Reason: tried: '/usr/lib/swift/Analytics.framework/Analytics' (no such file), '/private/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/Analytics.framework/Analytics' (no such file)",
-        ],
-        details: ["(terminated at launch; ignore backtrace)"],
-        mainFrames: [
-          "dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal",
-          "dyld`dyld4::halt(char const*, dyld4::StructuredError const*)",
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+        termination: ExampleReport.Termination(
+          namespace: "DYLD", code: 1, indicator: "Library missing",
+          reasons: [
+            "Library not loaded: @rpath/Analytics.framework/Analytics",
+            "Referenced from: <8A3C5E0F-1B2D-4E6F-9A0B-1C2D3E4F5A6B> /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
+            "Reason: tried: '/usr/lib/swift/Analytics.framework/Analytics' (no such file), '/private/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/Analytics.framework/Analytics' (no such file)",
+          ], details: ["(terminated at launch; ignore backtrace)"]),
+        threads: [
+          .main([
+            .frame(.dyld, "__abort_with_payload"), .frame(.dyld, "abort_with_payload_wrapper_internal"),
+            .frame(.dyld, "dyld4::halt(char const*, dyld4::StructuredError const*)"),
+          ])
         ]),
       .definite,
       summaryContains: [
@@ -161,39 +164,41 @@ package struct DyldMissingLibraryRule: DiagnosisRule {
       ]),
     .triggers(
       "legacy Termination Description text",
-      SystemExampleReport.report(
-        signal: "SIGABRT", namespace: "DYLD", code: 1,
-        details: [
-          "DYLD, dependent dylib '@rpath/Alamofire.framework/Alamofire' not found for '/private/var/containers/Bundle/Application/0C7E/Example.app/Example', tried but didn't find: '/usr/lib/swift/Alamofire.framework/Alamofire'"
-        ],
-        mainFrames: ["dyld`__abort_with_payload"]),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+        termination: ExampleReport.Termination(
+          namespace: "DYLD", code: 1,
+          details: [
+            "DYLD, dependent dylib '@rpath/Alamofire.framework/Alamofire' not found for '/private/var/containers/Bundle/Application/0C7E/Example.app/Example', tried but didn't find: '/usr/lib/swift/Alamofire.framework/Alamofire'"
+          ]), threads: [.main([.frame(.dyld, "__abort_with_payload")])]),
       .definite, summaryContains: ["`@rpath/Alamofire.framework/Alamofire`"]),
     .triggers(
       "asi dyld lines only",
-      SystemExampleReport.report(
-        signal: "SIGABRT",
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
         asi: [
           "dyld": [
             "dyld: Library not loaded: /usr/local/opt/openssl/lib/libssl.1.1.dylib",
             "Referenced from: /Applications/Example.app/Contents/MacOS/Example", "Reason: image not found",
           ]
-        ],
-        mainFrames: ["dyld`__abort_with_payload"]),
+        ], threads: [.main([.frame(.dyld, "__abort_with_payload")])]),
       .definite, summaryContains: ["libssl.1.1.dylib", "/Applications/Example.app/Contents/MacOS/Example"]),
     .ignores(
       "missing symbol (dyld-missing-symbol)",
-      SystemExampleReport.report(
-        signal: "SIGABRT", namespace: "DYLD", code: 4, indicator: "Symbol missing",
-        reasons: [
-          "Symbol not found: _OBJC_CLASS_$_UISheetPresentationController",
-          "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
-          "Expected in: /System/Library/Frameworks/UIKit.framework/UIKit",
-        ],
-        mainFrames: ["dyld`__abort_with_payload"])),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+        termination: ExampleReport.Termination(
+          namespace: "DYLD", code: 4, indicator: "Symbol missing",
+          reasons: [
+            "Symbol not found: _OBJC_CLASS_$_UISheetPresentationController",
+            "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
+            "Expected in: /System/Library/Frameworks/UIKit.framework/UIKit",
+          ]), threads: [.main([.frame(.dyld, "__abort_with_payload")])])),
     .ignores(
       "an abort that mentions dyld only as a mode",
-      SystemExampleReport.report(
-        signal: "SIGABRT", asi: ["dyld": ["dyld4 config: DYLD_LIBRARY_PATH=/usr/lib/system/introspection"]],
-        mainFrames: SystemExampleReport.abortFrames())),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+        asi: ["dyld": ["dyld4 config: DYLD_LIBRARY_PATH=/usr/lib/system/introspection"]],
+        threads: [.main(ExampleReport.abortFrames())])),
   ]
 }

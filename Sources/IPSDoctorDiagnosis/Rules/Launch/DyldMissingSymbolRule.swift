@@ -34,14 +34,15 @@ package struct DyldMissingSymbolRule: DiagnosisRule {
     examples: [
       .triggers(
         "class missing on an older iOS",
-        SystemExampleReport.report(
-          signal: "SIGABRT", namespace: "DYLD", code: 4, indicator: "Symbol missing",
-          reasons: [
-            "Symbol not found: _OBJC_CLASS_$_UISheetPresentationController",
-            "Referenced from: <8A3C5E0F-1B2D-4E6F-9A0B-1C2D3E4F5A6B> /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
-            "Expected in: <11111111-2222-3333-4444-555555555555> /System/Library/Frameworks/UIKit.framework/UIKit",
-          ],
-          mainFrames: ["dyld`__abort_with_payload"]),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          termination: ExampleReport.Termination(
+            namespace: "DYLD", code: 4, indicator: "Symbol missing",
+            reasons: [
+              "Symbol not found: _OBJC_CLASS_$_UISheetPresentationController",
+              "Referenced from: <8A3C5E0F-1B2D-4E6F-9A0B-1C2D3E4F5A6B> /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
+              "Expected in: <11111111-2222-3333-4444-555555555555> /System/Library/Frameworks/UIKit.framework/UIKit",
+            ]), threads: [.main([.frame(.dyld, "__abort_with_payload")])]),
         .definite,
         summaryContains: [
           "`_OBJC_CLASS_$_UISheetPresentationController`", "`/System/Library/Frameworks/UIKit.framework/UIKit`",
@@ -49,21 +50,24 @@ package struct DyldMissingSymbolRule: DiagnosisRule {
         ]),
       .triggers(
         "mangled Swift symbol from an embedded framework",
-        SystemExampleReport.report(
-          signal: "SIGABRT", namespace: "DYLD", code: 4,
-          reasons: [
-            "Symbol not found: _$s7Network6ClientC5fetchyyF",
-            "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
-            "Expected in: /private/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/Network.framework/Network",
-          ],
-          mainFrames: ["dyld`__abort_with_payload"]),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          termination: ExampleReport.Termination(
+            namespace: "DYLD", code: 4,
+            reasons: [
+              "Symbol not found: _$s7Network6ClientC5fetchyyF",
+              "Referenced from: /private/var/containers/Bundle/Application/0C7E/Example.app/Example",
+              "Expected in: /private/var/containers/Bundle/Application/0C7E/Example.app/Frameworks/Network.framework/Network",
+            ]), threads: [.main([.frame(.dyld, "__abort_with_payload")])]),
         .definite, summaryContains: ["Client.fetch()", "Frameworks/Network.framework/Network"]),
       .ignores(
         "missing library (dyld-missing-library)",
-        SystemExampleReport.report(
-          signal: "SIGABRT", namespace: "DYLD", code: 1, indicator: "Library missing",
-          reasons: ["Library not loaded: @rpath/Analytics.framework/Analytics"],
-          mainFrames: ["dyld`__abort_with_payload"])),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          termination: ExampleReport.Termination(
+            namespace: "DYLD", code: 1, indicator: "Library missing",
+            reasons: ["Library not loaded: @rpath/Analytics.framework/Analytics"]),
+          threads: [.main([.frame(.dyld, "__abort_with_payload")])])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

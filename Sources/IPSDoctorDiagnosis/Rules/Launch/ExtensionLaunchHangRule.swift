@@ -30,22 +30,28 @@ package struct ExtensionLaunchHangRule: DiagnosisRule {
     examples: [
       .triggers(
         "LAUNCH_HANG subtype",
-        SystemExampleReport.report(
-          signal: "SIGABRT", subtype: "LAUNCH_HANG",
-          mainFrames: [
-            "libsystem_kernel.dylib`read", "Example`ThemeLoader.init()", "Example`static ThemeLoader.shared",
-          ],
-          procPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share"),
+        ExampleReport(
+          processPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share",
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT", subtype: "LAUNCH_HANG"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "read"), .frame(.app, "ThemeLoader.init()"),
+              .frame(.app, "static ThemeLoader.shared"),
+            ])
+          ]),
         .definite, summaryContains: ["LAUNCH_HANG", "ThemeLoader.init()"]),
       .triggers(
         "keyboard extension killed with SIGQUIT",
-        SystemExampleReport.report(
-          signal: "SIGQUIT", mainFrames: SystemExampleReport.blockedMainThread,
-          procPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Keyboard.appex/Keyboard"),
+        ExampleReport(
+          processPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Keyboard.appex/Keyboard",
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGQUIT"),
+          threads: [.main(ExampleReport.blockedMainThread)]),
         .likely, summaryContains: ["SIGQUIT", "Keyboard.appex"]),
       .ignores(
         "SIGQUIT in the app itself",
-        SystemExampleReport.report(signal: "SIGQUIT", mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGQUIT"),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -43,22 +43,24 @@ package struct GuardFileDescriptorRule: DiagnosisRule {
     examples: [
       .triggers(
         "CLOSE on a guarded descriptor",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", codes: "0x4000000100000011, 0x08fd4dbfade2dead",
-          subtype: "GUARD_TYPE_FD", message: "CLOSE on file descriptor 17 (guarded with 0x08fd4dbfade2dead)",
-          mainFrames: ["libsystem_kernel.dylib`close", "Example`LogFile.deinit", "Example`main"]),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", codes: "0x4000000100000011, 0x08fd4dbfade2dead", subtype: "GUARD_TYPE_FD",
+            message: "CLOSE on file descriptor 17 (guarded with 0x08fd4dbfade2dead)"),
+          threads: [.main([.frame(.libsystemKernel, "close"), .frame(.app, "LogFile.deinit"), .frame(.app, "main")])]),
         .definite, summaryContains: ["`CLOSE`", "file descriptor 17", "called `close()`", "LogFile.deinit"]),
       .triggers(
         "decoded from codes",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", codes: "0x4000000200000005, 0x0",
-          mainFrames: ["libsystem_kernel.dylib`dup", "Example`Pipe.clone()"]),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_GUARD", signal: "SIGKILL", codes: "0x4000000200000005, 0x0"),
+          threads: [.main([.frame(.libsystemKernel, "dup"), .frame(.app, "Pipe.clone()")])]),
         .likely, summaryContains: ["`DUP`", "file descriptor 5"]),
       .ignores(
         "mach port guard (guard-mach-port)",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", codes: "0x2000000200000b03, 0x0",
-          subtype: "GUARD_TYPE_MACH_PORT", mainFrames: ["libsystem_kernel.dylib`mach_port_deallocate"])),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", codes: "0x2000000200000b03, 0x0", subtype: "GUARD_TYPE_MACH_PORT"),
+          threads: [.main([.frame(.libsystemKernel, "mach_port_deallocate")])])),
     ])
 
   static let databaseFrames = ["sqlite3", "NSSQLite"]

@@ -31,17 +31,20 @@ package struct GuardMachPortRule: DiagnosisRule {
     examples: [
       .triggers(
         "INVALID_NAME with message",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_MACH_PORT",
-          message: "INVALID_NAME on mach port 2819 (guarded with 0x0000000000000000)",
-          namespace: "GUARD", code: 0x2000_0200_0000_0b03,
-          mainFrames: ["libsystem_kernel.dylib`mach_port_deallocate", "Example`DeviceMonitor.stop()"]),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_MACH_PORT",
+            message: "INVALID_NAME on mach port 2819 (guarded with 0x0000000000000000)"),
+          termination: ExampleReport.Termination(namespace: "GUARD", code: 0x2000_0200_0000_0b03),
+          threads: [.main([.frame(.libsystemKernel, "mach_port_deallocate"), .frame(.app, "DeviceMonitor.stop()")])]),
         .definite, summaryContains: ["`INVALID_NAME`", "port 2819", "DeviceMonitor.stop()"]),
       .ignores(
         "file-descriptor guard",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_FD",
-          message: "CLOSE on file descriptor 17 (guarded with 0x1)", mainFrames: ["libsystem_kernel.dylib`close"])),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_FD",
+            message: "CLOSE on file descriptor 17 (guarded with 0x1)"),
+          threads: [.main([.frame(.libsystemKernel, "close")])])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -69,39 +69,50 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
     examples: [
       .triggers(
         "iOS 15+ TCC termination with details",
-        SystemExampleReport.report(
-          signal: "SIGABRT", namespace: "TCC", code: 0,
-          details: [
-            "This app has crashed because it attempted to access privacy-sensitive data without a usage description.  The app's Info.plist must contain an NSCameraUsageDescription key with a string value explaining to the user how the app uses this data."
-          ],
-          mainFrames: SystemExampleReport.idleMainThread,
-          otherThreads: [
-            [
-              "libsystem_kernel.dylib`__abort_with_payload", "TCC`__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__",
-              "TCC`__TCCAccessRequest_block_invoke",
-            ]
-          ],
-          faultingThread: 1),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          termination: ExampleReport.Termination(
+            namespace: "TCC", code: 0,
+            details: [
+              "This app has crashed because it attempted to access privacy-sensitive data without a usage description.  The app's Info.plist must contain an NSCameraUsageDescription key with a string value explaining to the user how the app uses this data."
+            ]),
+          threads: [
+            .main(ExampleReport.idleMainThread),
+            ExampleReport.Thread([
+              .frame(.libsystemKernel, "__abort_with_payload"),
+              .frame(.tcc, "__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__"),
+              .frame(.tcc, "__TCCAccessRequest_block_invoke"),
+            ]),
+          ], crashedThread: 1),
         .definite, summaryContains: ["`NSCameraUsageDescription`", "threads[1].frames[1]"]),
       .triggers(
         "legacy report: namespace TCC, key inferred from frames",
-        SystemExampleReport.report(
-          signal: "SIGABRT", namespace: "TCC", code: 0,
-          mainFrames: [
-            "libsystem_kernel.dylib`mach_msg_trap",
-            "AVFCapture`+[AVCaptureDevice requestAccessForMediaType:completionHandler:]",
-            "Example`ScannerViewController.viewDidAppear(_:)",
-          ],
-          otherThreads: [
-            ["libsystem_kernel.dylib`__abort_with_payload", "TCC`__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__"]
-          ],
-          faultingThread: 1),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          termination: ExampleReport.Termination(namespace: "TCC", code: 0),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "mach_msg_trap"),
+              .frame(.avfCapture, "+[AVCaptureDevice requestAccessForMediaType:completionHandler:]"),
+              .frame(.app, "ScannerViewController.viewDidAppear(_:)"),
+            ]),
+            ExampleReport.Thread([
+              .frame(.libsystemKernel, "__abort_with_payload"),
+              .frame(.tcc, "__TCC_CRASHING_DUE_TO_PRIVACY_VIOLATION__"),
+            ]),
+          ], crashedThread: 1),
         .likely, summaryContains: ["`NSCameraUsageDescription`", "AVCaptureDevice"]),
       .ignores(
         "an abort in a TCC-adjacent frame without the privacy crash",
-        SystemExampleReport.report(
-          signal: "SIGABRT", asi: ["libsystem_c.dylib": ["abort() called"]],
-          mainFrames: ["libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "TCC`TCCAccessPreflight"])),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          asi: ["libsystem_c.dylib": ["abort() called"]],
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.tcc, "TCCAccessPreflight"),
+            ])
+          ])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -29,24 +29,27 @@ package struct UserFaultRule: DiagnosisRule {
     examples: [
       .triggers(
         "simulated user fault",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", codes: "0x6000000000000012, 0x0000000000000002",
-          subtype: "GUARD_TYPE_USER", message: "namespace 18 reason_code 0x0000000000000002",
-          mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload", "Example`XPCClient.send(_:)"],
-          extra: ",\"isSimulated\":true"),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", codes: "0x6000000000000012, 0x0000000000000002", subtype: "GUARD_TYPE_USER",
+            message: "namespace 18 reason_code 0x0000000000000002"),
+          threads: [.main([.frame(.libsystemKernel, "os_fault_with_payload"), .frame(.app, "XPCClient.send(_:)")])],
+          isSimulated: true),
         .definite, summaryContains: ["GUARD_TYPE_USER", "namespace 18", "not a crash"]),
       .ignores(
         "a resource-kind report (resource-report summarises it)",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
-          message: "namespace 18 reason_code 0x0000000000000002",
-          mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
-          bugType: "385")),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
+            message: "namespace 18 reason_code 0x0000000000000002"),
+          threads: [.main([.frame(.libsystemKernel, "os_fault_with_payload")])], kind: .userFault)),
       .ignores(
         "file-descriptor guard",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_FD",
-          message: "CLOSE on file descriptor 17 (guarded with 0x1)", mainFrames: ["libsystem_kernel.dylib`close"])),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_FD",
+            message: "CLOSE on file descriptor 17 (guarded with 0x1)"),
+          threads: [.main([.frame(.libsystemKernel, "close")])])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

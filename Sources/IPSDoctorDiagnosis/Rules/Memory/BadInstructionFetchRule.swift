@@ -134,48 +134,59 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     return dataPrefixes.contains { type.hasPrefix($0) } ? String(type) : nil
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .ignores(
-        "branch through a pointer flagged as a possible authentication failure (pointer-authentication-failure)",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV",
+  private static let examples: [RuleExample] = [
+    .ignores(
+      "branch through a pointer flagged as a possible authentication failure (pointer-authentication-failure)",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV",
           subtype:
-            "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
-          frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
-        )),
-      .triggers(
-        "pc equals the fault address",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000280f1c2a0",
-          frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"lr":{"value":4295032832},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
+            "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)"
         ),
-        .definite, summaryContains: ["`0x280f1c2a0`", "DownloadTask.finish()", "frame 1"]),
-      .triggers(
-        "pc in a constant data region of a framework (a vtable or method list)",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_PROTECTION_FAILURE at 0x00000001f0a2b3c0",
-          frames: [E.F(.uiKit, nil), E.F(.app, "ImageCell.prepareForReuse()")],
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":8332161984},"far":{"value":8332161984},"esr":{"value":2181038095,"description":"(Instruction Abort) Permission fault"}}"#,
-          vmRegionInfo: """
-            0x1f0a2b3c0 is in 0x1f0a10000-0x1f0a40000;  bytes after start: 110528  bytes before end: 85055
-                  REGION TYPE                    START - END         [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL
-            --->  __AUTH_CONST                1f0a10000-1f0a40000    [  192K] r--/rw- SM=COW  /System/Library/Frameworks/UIKitCore.framework/UIKitCore
-            """),
-        .definite, summaryContains: ["`__AUTH_CONST` region", "use after free", "ImageCell.prepareForReuse()"]),
-      .ignores(
-        "data access (pc differs from the fault address)",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4382418216},"far":{"value":20635645848},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#
-        )),
-    ]
-  }()
+        threads: [
+          .main(
+            [.frame(.app), .frame(.app, "DownloadTask.finish()")],
+            registers: ExampleReport.Registers(
+              pc: 10753262240, far: 10753262240, esr: 2181038086,
+              esrDescription: "(Instruction Abort) Translation fault"))
+        ])),
+    .triggers(
+      "pc equals the fault address",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000280f1c2a0"),
+        threads: [
+          .main(
+            [.frame(.app), .frame(.app, "DownloadTask.finish()")],
+            registers: ExampleReport.Registers(
+              pc: 10753262240, lr: 4295032832, far: 10753262240, esr: 2181038086,
+              esrDescription: "(Instruction Abort) Translation fault"))
+        ]),
+      .definite, summaryContains: ["`0x280f1c2a0`", "DownloadTask.finish()", "frame 1"]),
+    .triggers(
+      "pc in a constant data region of a framework (a vtable or method list)",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_PROTECTION_FAILURE at 0x00000001f0a2b3c0"),
+        vmRegionInfo: """
+          0x1f0a2b3c0 is in 0x1f0a10000-0x1f0a40000;  bytes after start: 110528  bytes before end: 85055
+                REGION TYPE                    START - END         [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL
+          --->  __AUTH_CONST                1f0a10000-1f0a40000    [  192K] r--/rw- SM=COW  /System/Library/Frameworks/UIKitCore.framework/UIKitCore
+          """,
+        threads: [
+          .main(
+            [.frame(.uiKit), .frame(.app, "ImageCell.prepareForReuse()")],
+            registers: ExampleReport.Registers(
+              pc: 8332161984, far: 8332161984, esr: 2181038095, esrDescription: "(Instruction Abort) Permission fault"
+            ))
+        ]),
+      .definite, summaryContains: ["`__AUTH_CONST` region", "use after free", "ImageCell.prepareForReuse()"]),
+    .ignores(
+      "data access (pc differs from the fault address)",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+        registers: ExampleReport.Registers(
+          pc: 4382418216, far: 20635645848, esr: 2449473542,
+          esrDescription: "(Data Abort) byte read Translation fault"))),
+  ]
 }

@@ -28,22 +28,27 @@ package struct GPUDriverKillRule: DiagnosisRule {
     examples: [
       .triggers(
         "GPU restart blamed on the app",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_CRASH", signal: "SIGABRT",
-          frames: [
-            LanguageRuntimeExamples.F(.kernel, "__pthread_kill"), LanguageRuntimeExamples.F(.libc, "abort"),
-            LanguageRuntimeExamples.F(.openGL, "gpusKillClient"),
-            LanguageRuntimeExamples.F(.openGL, "gpus_ReturnGuiltyForHardwareRestart"),
-            LanguageRuntimeExamples.F(.app, "Renderer.draw(in:)"),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.gpuSupport, "gpusKillClient"),
+              .frame(.gpuSupport, "gpus_ReturnGuiltyForHardwareRestart"),
+              .frame(.app, "Renderer.draw(in:)"),
+            ])
           ]),
         .definite, summaryContains: ["gpus_ReturnGuiltyForHardwareRestart", "Renderer.draw(in:)"]),
       .ignores(
         "OpenGL in the background (opengl-background-render)",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000001",
-          frames: [
-            LanguageRuntimeExamples.F(.openGL, "gpus_ReturnNotPermittedKillClient"),
-            LanguageRuntimeExamples.F(.app, "GLView.render()"),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000001"),
+          threads: [
+            .main([
+              .frame(.gpuSupport, "gpus_ReturnNotPermittedKillClient"),
+              .frame(.app, "GLView.render()"),
+            ])
           ])),
     ])
 

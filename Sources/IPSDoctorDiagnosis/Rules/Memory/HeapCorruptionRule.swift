@@ -29,40 +29,48 @@ package struct HeapCorruptionRule: DiagnosisRule {
     examples: [
       .triggers(
         "pointer being freed was not allocated",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
           asi: [
             "libsystem_malloc.dylib": [
               "Example(812,0x1f0) malloc: *** error for object 0x280c3c000: pointer being freed was not allocated",
               "abort() called",
             ]
           ],
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_malloc.dylib`malloc_vreport",
-            "libsystem_malloc.dylib`malloc_report", "Example`Buffer.deinit", "Example`main",
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.libsystemMalloc, "malloc_vreport"),
+              .frame(.libsystemMalloc, "malloc_report"), .frame(.app, "Buffer.deinit"), .frame(.app, "main"),
+            ])
           ]),
         .definite, summaryContains: ["pointer being freed was not allocated", "Buffer.deinit"]),
       .triggers(
         "free list checksum in the allocator's frames",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_c.dylib`szone_error",
-            "libsystem_c.dylib`free_list_checksum_botch", "libsystem_c.dylib`tiny_malloc_from_free_list",
-            "Example`Cache.store(_:)",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.libsystemC, "szone_error"),
+              .frame(.libsystemC, "free_list_checksum_botch"), .frame(.libsystemC, "tiny_malloc_from_free_list"),
+              .frame(.app, "Cache.store(_:)"),
+            ])
           ]),
         .likely, summaryContains: ["free_list_checksum_botch", "Cache.store(_:)"]),
       .triggers(
         "a trap in the allocator's client-bug function (newer systems)",
-        LanguageRuntimeExamples.trap(frames: [
-          LanguageRuntimeExamples.F(
+        ExampleReport.trap(frames: [
+          .frame(
             .libsystemMalloc, "___BUG_IN_CLIENT_OF_LIBMALLOC_POINTER_BEING_FREED_WAS_NOT_ALLOCATED"),
-          LanguageRuntimeExamples.F(.libsystemMalloc, "free"), LanguageRuntimeExamples.F(.app, "Buffer.deinit"),
+          .frame(.libsystemMalloc, "free"), .frame(.app, "Buffer.deinit"),
         ]),
         .definite, summaryContains: ["___BUG_IN_CLIENT_OF_LIBMALLOC", "Buffer.deinit"]),
       .ignores(
         "plain abort (abort-called)",
-        SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [.main(ExampleReport.abortFrames())])),
     ])
 
   /// What malloc writes to the Application Specific Information when it finds damage.

@@ -78,25 +78,23 @@ package struct IllegalInstructionRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let translated = E.trap(
-      frames: [E.F(.app, "blend_rows_avx2"), E.F(.app, "ImageFilter.apply(to:)")], type: "EXC_BAD_INSTRUCTION",
+    let translated = ExampleReport.trap(
+      frames: [.frame(.app, "blend_rows_avx2"), .frame(.app, "ImageFilter.apply(to:)")], type: "EXC_BAD_INSTRUCTION",
       signal: "SIGILL"
-    ).replacing(#"{"exception":"#, with: #"{"translated":true,"cpuType":"X86-64","exception":"#)
+    ).translatedByRosetta()
     return [
       .triggers(
         "an AVX routine in a translated process", translated, .likely,
         summaryContains: ["Rosetta", "blend_rows_avx2", "AVX"]),
       .ignores(
         "a Swift check trapping with ud2 in a translated process",
-        E.trap(
-          frames: [E.F(.app, "CartViewModel.total.getter"), E.F(.app, "CartView.body.getter")],
+        ExampleReport.trap(
+          frames: [.frame(.app, "CartViewModel.total.getter"), .frame(.app, "CartView.body.getter")],
           type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"
-        ).replacing(#"{"exception":"#, with: #"{"translated":true,"cpuType":"X86-64","exception":"#)),
+        ).translatedByRosetta()),
       .ignores(
         "a breakpoint trap is not an illegal instruction",
-        E.trap(frames: [E.F(.app, "blend_rows_avx2")]).replacing(
-          #"{"exception":"#, with: #"{"translated":true,"cpuType":"X86-64","exception":"#)),
+        ExampleReport.trap(frames: [.frame(.app, "blend_rows_avx2")]).translatedByRosetta()),
     ]
   }()
 }

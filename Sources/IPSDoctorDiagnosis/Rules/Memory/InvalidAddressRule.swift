@@ -77,35 +77,35 @@ package struct InvalidAddressRule: DiagnosisRule {
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "wild pointer in a JavaScript engine's GC",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
-          frames: [E.F(.coreFoundation, "hermes::vm::GCScope::_newChunkAndPHV(hermes::vm::HermesValue)"), E.F(.app)],
-          vmRegionInfo:
-            "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES",
-          queue: "com.facebook.react.JavaScript"),
-        .likely,
-        summaryContains: ["`0x4cdfaf798`", "not in any region", "symptom", "Address Sanitizer"]),
-      .triggers(
-        "SEGV_MAPERR from an older third-party report",
-        LanguageRuntimeExamples.signal(
-          type: "SIGSEGV", signal: "SIGSEGV", codes: "SEGV_MAPERR at 0x88000", frames: [E.F(.app)]),
-        .likely, summaryContains: ["`0x88000`"]),
-      .triggers(
-        "Intel general protection fault",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "EXC_I386_GPFLT",
-          codes: "0x000000000000000d, 0x0000000000000000",
-          frames: [E.F(.app, "Mesh.vertex(at:)")]),
-        .likely, summaryContains: ["EXC_I386_GPFLT", "non-canonical", "Mesh.vertex(at:)"]),
-      .ignores("null dereference", E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000")),
-      .ignores(
-        "protection failure",
-        E.badAccess("KERN_PROTECTION_FAILURE at 0x0000000104c2c000")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "wild pointer in a JavaScript engine's GC",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+        frames: [
+          .frame(.coreFoundation, "hermes::vm::GCScope::_newChunkAndPHV(hermes::vm::HermesValue)"), .frame(.app),
+        ],
+        vmRegionInfo:
+          "0x4cdfaf798 is not in any region.  Bytes after previous region: 4667930521\n--->  GAP OF 0xc08400000 BYTES",
+        queue: "com.facebook.react.JavaScript"),
+      .likely,
+      summaryContains: ["`0x4cdfaf798`", "not in any region", "symptom", "Address Sanitizer"]),
+    .triggers(
+      "SEGV_MAPERR from an older third-party report",
+      ExampleReport(
+        exception: ExampleReport.Exception("SIGSEGV", signal: "SIGSEGV", codes: "SEGV_MAPERR at 0x88000"),
+        threads: [.main([.frame(.app)])]),
+      .likely, summaryContains: ["`0x88000`"]),
+    .triggers(
+      "Intel general protection fault",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV", codes: "0x000000000000000d, 0x0000000000000000",
+          subtype: "EXC_I386_GPFLT"), threads: [.main([.frame(.app, "Mesh.vertex(at:)")])]),
+      .likely, summaryContains: ["EXC_I386_GPFLT", "non-canonical", "Mesh.vertex(at:)"]),
+    .ignores("null dereference", ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000000000")),
+    .ignores(
+      "protection failure",
+      ExampleReport.badAccess("KERN_PROTECTION_FAILURE at 0x0000000104c2c000")),
+  ]
 }

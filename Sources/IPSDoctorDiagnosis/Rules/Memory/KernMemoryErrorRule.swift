@@ -45,20 +45,16 @@ package struct KernMemoryErrorRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "mapped file truncated",
-        E.badAccess(
-          "KERN_MEMORY_ERROR at 0x0000000108a4c000",
-          frames: [E.F(.libc, "_platform_memmove"), E.F(.app, "AssetPack.read(at:)")],
-          signal: "SIGBUS",
-          vmRegionInfo:
-            "0x108a4c000 is in 0x108a00000-0x108b00000\n--->  mapped file  108a00000-108b00000 [ 1024K] r--/r-- SM=PRV  Object_id=1a2b3c4d"
-        ),
-        .definite, summaryContains: ["KERN_MEMORY_ERROR", "`0x108a4c000`", "mapped file", "AssetPack.read(at:)"]),
-      .ignores("invalid address", E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "mapped file truncated",
+      ExampleReport.badAccess(
+        "KERN_MEMORY_ERROR at 0x0000000108a4c000",
+        frames: [.frame(.libsystemC, "_platform_memmove"), .frame(.app, "AssetPack.read(at:)")], signal: "SIGBUS",
+        vmRegionInfo:
+          "0x108a4c000 is in 0x108a00000-0x108b00000\n--->  mapped file  108a00000-108b00000 [ 1024K] r--/r-- SM=PRV  Object_id=1a2b3c4d"
+      ),
+      .definite, summaryContains: ["KERN_MEMORY_ERROR", "`0x108a4c000`", "mapped file", "AssetPack.read(at:)"]),
+    .ignores("invalid address", ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
+  ]
 }

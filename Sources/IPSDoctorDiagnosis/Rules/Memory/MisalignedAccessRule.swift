@@ -47,21 +47,21 @@ package struct MisalignedAccessRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "EXC_ARM_DA_ALIGN",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGBUS", subtype: "EXC_ARM_DA_ALIGN at 0x0000000282f1c0a3",
-          frames: [E.F(.app, "PacketParser.readUInt32(at:)")]),
-        .definite, summaryContains: ["`0x282f1c0a3`", "3 bytes", "PacketParser.readUInt32(at:)"]),
-      .triggers(
-        "BUS_ADRALN in an older third-party report",
-        LanguageRuntimeExamples.signal(
-          type: "SIGBUS", signal: "SIGBUS", codes: "BUS_ADRALN at 0xcd0b1c", frames: [E.F(.app)]),
-        .definite, summaryContains: ["`0xcd0b1c`"]),
-      .ignores("invalid address", E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798", signal: "SIGBUS")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "EXC_ARM_DA_ALIGN",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGBUS", subtype: "EXC_ARM_DA_ALIGN at 0x0000000282f1c0a3"),
+        threads: [.main([.frame(.app, "PacketParser.readUInt32(at:)")])]),
+      .definite, summaryContains: ["`0x282f1c0a3`", "3 bytes", "PacketParser.readUInt32(at:)"]),
+    .triggers(
+      "BUS_ADRALN in an older third-party report",
+      ExampleReport(
+        exception: ExampleReport.Exception("SIGBUS", signal: "SIGBUS", codes: "BUS_ADRALN at 0xcd0b1c"),
+        threads: [.main([.frame(.app)])]),
+      .definite, summaryContains: ["`0xcd0b1c`"]),
+    .ignores(
+      "invalid address", ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798", signal: "SIGBUS")),
+  ]
 }

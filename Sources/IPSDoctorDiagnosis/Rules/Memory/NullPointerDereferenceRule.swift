@@ -68,56 +68,56 @@ package struct NullPointerDereferenceRule: DiagnosisRule {
     return finding(confidence: definite ? .definite : .likely, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "read at 0x8 in C++ on the cooperative pool",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x0000000000000008",
-          frames: [
-            E.F(.app, "std::__1::unordered_map<std::string, std::string>::find(std::string const&)", inline: true),
-            E.F(.app, "mlx::core::fast::CustomKernel::eval_gpu(std::vector<mlx::core::array> const&)"),
-          ],
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":4295000000},"far":{"value":8},"esr":{"value":2449473542,"description":"(Data Abort) byte read Translation fault"}}"#,
-          vmRegionInfo:
-            "0x8 is not in any region.  Bytes before following region: 4366024696\n--->  \n      __TEXT 1043c4000-108288000",
-          queue: "com.apple.root.user-initiated-qos.cooperative"),
-        .definite,
-        summaryContains: ["read from address `0x8`", "null pointer", "threads[0].frames[0]", "cooperative"]),
-      .triggers(
-        "0x1 in a JavaScript engine",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x0000000000000001",
-          frames: [E.F(.coreFoundation, "hermes::vm::objectPrototypeHasOwnProperty(void*)"), E.F(.app)]),
-        .definite, summaryContains: ["`0x1`", "Example + 0x1000"]),
-      .triggers(
-        "0x3a10: likely",
-        E.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"), .likely,
-        summaryContains: ["`0x3a10`"]),
-      .ignores(
-        "large address (invalid-address)",
-        E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
-      .ignores(
-        "small address inside objc_msgSend (zombie-object)",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x0000000000000010",
-          frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "ChatCell.configure(with:)")])),
-      .ignores(
-        "small address while objc_msgSend sent a message (zombie-object)",
-        E.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088",
-          frames: [E.F(.kernel), E.F(.app, "-[Inbox refresh]")],
-          asi: #"{"libobjc.A.dylib":["objc_msgSend() selector name: respondsToSelector:"]}"#)),
-      .ignores(
-        "watchdog kill while the main thread was in a bad state (EXC_BAD_ACCESS (SIGKILL))",
-        LanguageRuntimeExamples.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGKILL", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000000",
-          frames: [E.F(.app)], termination: #"{"namespace":"SPRINGBOARD","code":2343432205}"#)),
-      .ignores(
-        "0xbad0 (objc-concurrent-property-access)",
-        E.badAccess("KERN_INVALID_ADDRESS at 0x000000000000bad0")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "read at 0x8 in C++ on the cooperative pool",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x0000000000000008",
+        frames: [
+          .frame(.app, "std::__1::unordered_map<std::string, std::string>::find(std::string const&)", inline: true),
+          .frame(.app, "mlx::core::fast::CustomKernel::eval_gpu(std::vector<mlx::core::array> const&)"),
+        ],
+        registers: ExampleReport.Registers(
+          pc: 4295000000, far: 8, esr: 2449473542, esrDescription: "(Data Abort) byte read Translation fault"),
+        vmRegionInfo:
+          "0x8 is not in any region.  Bytes before following region: 4366024696\n--->  \n      __TEXT 1043c4000-108288000",
+        queue: "com.apple.root.user-initiated-qos.cooperative"),
+      .definite,
+      summaryContains: ["read from address `0x8`", "null pointer", "threads[0].frames[0]", "cooperative"]),
+    .triggers(
+      "0x1 in a JavaScript engine",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x0000000000000001",
+        frames: [.frame(.coreFoundation, "hermes::vm::objectPrototypeHasOwnProperty(void*)"), .frame(.app)]),
+      .definite, summaryContains: ["`0x1`", "Example + 0x1000"]),
+    .triggers(
+      "0x3a10: likely",
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x0000000000003a10"), .likely,
+      summaryContains: ["`0x3a10`"]),
+    .ignores(
+      "large address (invalid-address)",
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
+    .ignores(
+      "small address inside objc_msgSend (zombie-object)",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x0000000000000010",
+        frames: [.frame(.libobjc, "objc_msgSend"), .frame(.app, "ChatCell.configure(with:)")])),
+    .ignores(
+      "small address while objc_msgSend sent a message (zombie-object)",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088"),
+        asi: ["libobjc.A.dylib": ["objc_msgSend() selector name: respondsToSelector:"]],
+        threads: [.main([.frame(.libsystemKernel), .frame(.app, "-[Inbox refresh]")])])),
+    .ignores(
+      "watchdog kill while the main thread was in a bad state (EXC_BAD_ACCESS (SIGKILL))",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGKILL", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000000"),
+        termination: ExampleReport.Termination(namespace: "SPRINGBOARD", code: 2343432205),
+        threads: [.main([.frame(.app)])])),
+    .ignores(
+      "0xbad0 (objc-concurrent-property-access)",
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x000000000000bad0")),
+  ]
 }

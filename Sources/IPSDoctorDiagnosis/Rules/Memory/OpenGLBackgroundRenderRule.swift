@@ -46,23 +46,20 @@ package struct OpenGLBackgroundRenderRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "render loop in the background",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x0000000000000001",
-          frames: [
-            E.F(.openGL, "gpus_ReturnNotPermittedKillClient"), E.F(.openGL, "gpusSubmitDataBuffers"),
-            E.F(.openGL, "glFlush"), E.F(.app, "GameRenderer.drawFrame(_:)"),
-          ]),
-        .definite, summaryContains: ["gpus_ReturnNotPermittedKillClient", "GameRenderer.drawFrame(_:)"]),
-      .ignores(
-        "a crash in OpenGL code in the foreground",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
-          frames: [E.F(.openGL, "gleRunVertexSubmitImmediate"), E.F(.app, "GameRenderer.drawFrame(_:)")])),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "render loop in the background",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x0000000000000001",
+        frames: [
+          .frame(.gpuSupport, "gpus_ReturnNotPermittedKillClient"), .frame(.gpuSupport, "gpusSubmitDataBuffers"),
+          .frame(.gpuSupport, "glFlush"), .frame(.app, "GameRenderer.drawFrame(_:)"),
+        ]),
+      .definite, summaryContains: ["gpus_ReturnNotPermittedKillClient", "GameRenderer.drawFrame(_:)"]),
+    .ignores(
+      "a crash in OpenGL code in the foreground",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
+        frames: [.frame(.gpuSupport, "gleRunVertexSubmitImmediate"), .frame(.app, "GameRenderer.drawFrame(_:)")])),
+  ]
 }

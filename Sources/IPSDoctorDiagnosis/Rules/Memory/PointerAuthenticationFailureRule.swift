@@ -61,32 +61,34 @@ package struct PointerAuthenticationFailureRule: DiagnosisRule {
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "branch through a corrupted code pointer",
-        E.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV",
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "branch through a corrupted code pointer",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV",
           subtype:
-            "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)",
-          frames: [E.F(.app, nil), E.F(.app, "DownloadTask.finish()")],
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","pc":{"value":10753262240},"far":{"value":10753262240},"esr":{"value":2181038086,"description":"(Instruction Abort) Translation fault"}}"#
+            "KERN_INVALID_ADDRESS at 0x0020000280f1c2a0 -> 0x0000000280f1c2a0 (possible pointer authentication failure)"
         ),
-        .likely, summaryContains: ["pointer authentication", "fetching an instruction"]),
-      .triggers(
-        "corrupted pointer",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x41fc821e000001b0 -> 0x00000001000001b0 (possible pointer authentication failure)",
-          frames: [E.F(.app, "GameScene.update(_:)")], signal: "SIGBUS"),
-        .likely,
-        summaryContains: ["`0x41fc821e000001b0`", "`0x1000001b0`", "pointer authentication", "GameScene.update(_:)"]),
-      .ignores(
-        "0xbad0 (objc-concurrent-property-access)",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x400000000000bad0 -> 0x000000000000bad0 (possible pointer authentication failure)")),
-      .ignores("plain invalid address", E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
-    ]
-  }()
+        threads: [
+          .main(
+            [.frame(.app), .frame(.app, "DownloadTask.finish()")],
+            registers: ExampleReport.Registers(
+              pc: 10753262240, far: 10753262240, esr: 2181038086,
+              esrDescription: "(Instruction Abort) Translation fault"))
+        ]),
+      .likely, summaryContains: ["pointer authentication", "fetching an instruction"]),
+    .triggers(
+      "corrupted pointer",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x41fc821e000001b0 -> 0x00000001000001b0 (possible pointer authentication failure)",
+        frames: [.frame(.app, "GameScene.update(_:)")], signal: "SIGBUS"),
+      .likely,
+      summaryContains: ["`0x41fc821e000001b0`", "`0x1000001b0`", "pointer authentication", "GameScene.update(_:)"]),
+    .ignores(
+      "0xbad0 (objc-concurrent-property-access)",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x400000000000bad0 -> 0x000000000000bad0 (possible pointer authentication failure)")),
+    .ignores("plain invalid address", ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
+  ]
 }

@@ -56,30 +56,26 @@ package struct ProtectionFailureRule: DiagnosisRule {
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "write to read-only data",
-        E.badAccess(
-          "KERN_PROTECTION_FAILURE at 0x0000000104c2c010",
-          frames: [E.F(.libc, "_platform_memmove"), E.F(.app, "Obfuscator.patch(_:)")],
-          signal: "SIGBUS",
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","esr":{"value":2449473615,"description":"(Data Abort) byte write Permission fault"}}"#,
-          vmRegionInfo:
-            "0x104c2c010 is in 0x104c28000-0x104c30000;  bytes after start: 16400  bytes before end: 16367\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n--->  __DATA_CONST  104c28000-104c30000  [   32K] r--/rw- SM=COW  /private/var/containers/Bundle/Application/0C7E/Example.app/Example"
-        ),
-        .likely,
-        summaryContains: ["wrote to", "`0x104c2c010`", "__DATA_CONST", "read-only memory", "Obfuscator.patch(_:)"]),
-      .ignores(
-        "stack guard (stack-overflow)",
-        E.badAccess(
-          "KERN_PROTECTION_FAILURE at 0x000000016f603ff8", signal: "SIGBUS",
-          vmRegionInfo:
-            "0x16f603ff8 is in 0x16f600000-0x16f604000\n--->  STACK GUARD  16f600000-16f604000 [ 16K] ---/rwx SM=NUL  stack guard for thread 1"
-        )),
-      .ignores("invalid address", E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "write to read-only data",
+      ExampleReport.badAccess(
+        "KERN_PROTECTION_FAILURE at 0x0000000104c2c010",
+        frames: [.frame(.libsystemC, "_platform_memmove"), .frame(.app, "Obfuscator.patch(_:)")], signal: "SIGBUS",
+        registers: ExampleReport.Registers(
+          esr: 2449473615, esrDescription: "(Data Abort) byte write Permission fault"),
+        vmRegionInfo:
+          "0x104c2c010 is in 0x104c28000-0x104c30000;  bytes after start: 16400  bytes before end: 16367\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n--->  __DATA_CONST  104c28000-104c30000  [   32K] r--/rw- SM=COW  /private/var/containers/Bundle/Application/0C7E/Example.app/Example"
+      ),
+      .likely,
+      summaryContains: ["wrote to", "`0x104c2c010`", "__DATA_CONST", "read-only memory", "Obfuscator.patch(_:)"]),
+    .ignores(
+      "stack guard (stack-overflow)",
+      ExampleReport.badAccess(
+        "KERN_PROTECTION_FAILURE at 0x000000016f603ff8", signal: "SIGBUS",
+        vmRegionInfo:
+          "0x16f603ff8 is in 0x16f600000-0x16f604000\n--->  STACK GUARD  16f600000-16f604000 [ 16K] ---/rwx SM=NUL  stack guard for thread 1"
+      )),
+    .ignores("invalid address", ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
+  ]
 }

@@ -30,25 +30,34 @@ package struct StackBufferOverflowRule: DiagnosisRule {
     examples: [
       .triggers(
         "stack buffer overflow stated",
-        SystemExampleReport.report(
-          signal: "SIGABRT", asi: ["libsystem_c.dylib": ["stack buffer overflow"]],
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`__abort", "libsystem_c.dylib`__stack_chk_fail",
-            "Example`parse_header", "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          asi: ["libsystem_c.dylib": ["stack buffer overflow"]],
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "__abort"),
+              .frame(.libsystemC, "__stack_chk_fail"),
+              .frame(.app, "parse_header"), .frame(.app, "main"),
+            ])
           ]),
         .definite, summaryContains: ["stack buffer overflow", "parse_header"]),
       .triggers(
         "__stack_chk_fail without the message",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_c.dylib`__stack_chk_fail",
-            "Example`parse_header",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.libsystemC, "__stack_chk_fail"),
+              .frame(.app, "parse_header"),
+            ])
           ]),
         .likely, summaryContains: ["__stack_chk_fail", "parse_header"]),
       .ignores(
         "plain abort (abort-called)",
-        SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [.main(ExampleReport.abortFrames())])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

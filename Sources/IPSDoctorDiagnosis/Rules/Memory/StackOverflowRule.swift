@@ -120,17 +120,16 @@ package struct StackOverflowRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let recursion: [E.F] =
-      [E.F(.libsystemMalloc, "_malloc_zone_malloc", offset: 100)]
+    let recursion: [ExampleReport.Frame] =
+      [.frame(.libsystemMalloc, "_malloc_zone_malloc", offset: 100)]
       + Array(
-        repeating: [E.F(.app, "Node.depth.getter", offset: 2000), E.F(.app, "Node.height.getter", offset: 3000)],
+        repeating: [.frame(.app, "Node.depth.getter", offset: 2000), .frame(.app, "Node.height.getter", offset: 3000)],
         count: 60
       ).flatMap { $0 }
     return [
       .triggers(
         "stack guard and mutual recursion",
-        E.badAccess(
+        ExampleReport.badAccess(
           "KERN_PROTECTION_FAILURE at 0x000000016f603ff8", frames: recursion, signal: "SIGBUS",
           vmRegionInfo:
             "0x16f603ff8 is in 0x16f600000-0x16f604000;  bytes after start: 16376  bytes before end: 7\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n--->  STACK GUARD  16f600000-16f604000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0"
@@ -139,43 +138,43 @@ package struct StackOverflowRule: DiagnosisRule {
         summaryContains: ["stack guard", "Node.depth.getter", "Node.height.getter", "60 times", "threads[0].frames[1]"]),
       .triggers(
         "recursion only",
-        E.badAccess(
+        ExampleReport.badAccess(
           "KERN_INVALID_ADDRESS at 0x000000016b1fbff0",
-          frames: Array(repeating: E.F(.app, "Formatter.description.getter", offset: 500), count: 512)),
+          frames: Array(
+            repeating: .frame(.app, "Formatter.description.getter", offset: 500, symbolLocation: 24), count: 512)),
         .likely, summaryContains: ["`Example Formatter.description.getter + 24` calls itself"]),
       .triggers(
         "___chkstk_darwin on top",
-        E.badAccess(
+        ExampleReport.badAccess(
           "KERN_PROTECTION_FAILURE at 0x0000000170a2bff0",
-          frames: [E.F(.libc, "___chkstk_darwin"), E.F(.app, "BigView.body.getter")],
-          signal: "SIGBUS"),
+          frames: [.frame(.libsystemC, "___chkstk_darwin"), .frame(.app, "BigView.body.getter")], signal: "SIGBUS"),
         .definite, summaryContains: ["___chkstk_darwin", "BigView.body.getter"]),
       .triggers(
         "stack guard row without an arrow, short recursion",
-        E.badAccess(
+        ExampleReport.badAccess(
           "KERN_INVALID_ADDRESS at 0x0000000000003000",
-          frames: Array(repeating: E.F(.app, "recurse(_:)", offset: 700), count: 5) + [E.F(.app, "main")],
+          frames: Array(repeating: .frame(.app, "recurse(_:)", offset: 700), count: 5) + [.frame(.app, "main")],
           vmRegionInfo:
             "0x3000 is in a 16K region.  Bytes into region: 0\n      REGION TYPE  START - END  [ VSIZE] PRT/MAX SHRMOD  REGION DETAIL\n      STACK GUARD  0000000-0004000  [   16K] ---/--- SM=NUL"
         ),
         .definite, summaryContains: ["stack guard", "recurse(_:)", "5 times"]),
       .triggers(
         "fault just below the stack pointer in a recursion",
-        E.badAccess(
+        ExampleReport.badAccess(
           "KERN_INVALID_ADDRESS at 0x000000002fd59ff8",
           frames: Array(
-            repeating: [E.F(.app, "Parser.value()", offset: 700), E.F(.app, "Parser.array()", offset: 900)], count: 10
-          ).flatMap { $0 },
-          threadState: #"{"flavor":"ARM_THREAD_STATE64","sp":{"value":802529288},"pc":{"value":4295000000}}"#),
+            repeating: [.frame(.app, "Parser.value()", offset: 700), .frame(.app, "Parser.array()", offset: 900)],
+            count: 10
+          ).flatMap { $0 }, registers: ExampleReport.Registers(pc: 4295000000, sp: 802529288)),
         .likely, summaryContains: ["stack pointer", "Parser.value()", "call each other"]),
       .ignores(
         "a short repetition is normal",
-        E.badAccess(
+        ExampleReport.badAccess(
           "KERN_INVALID_ADDRESS at 0x00000004cdfaf798",
-          frames: Array(repeating: E.F(.app, "Tree.visit(_:)", offset: 700), count: 12))),
+          frames: Array(repeating: .frame(.app, "Tree.visit(_:)", offset: 700), count: 12))),
       .ignores(
         "protection failure elsewhere",
-        E.badAccess(
+        ExampleReport.badAccess(
           "KERN_PROTECTION_FAILURE at 0x0000000104c2c010",
           vmRegionInfo:
             "0x104c2c010 is in 0x104c28000-0x104c30000\n--->  __DATA_CONST  104c28000-104c30000  [   32K] r--/rw- SM=COW"

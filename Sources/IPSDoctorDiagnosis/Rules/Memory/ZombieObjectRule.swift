@@ -152,70 +152,67 @@ package struct ZombieObjectRule: DiagnosisRule {
     return nil
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "objc_msgSend on a freed object",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x00000008e1a2b3c0",
-          frames: [E.F(.libobjc, "objc_msgSend"), E.F(.app, "ChatCell.configure(with:)")],
-          threadState:
-            #"{"flavor":"ARM_THREAD_STATE64","x":[{"value":1},{"value":7000000000,"symbol":"didUnlockScreen:"}]}"#),
-        .likely,
-        summaryContains: [
-          "objc_msgSend", "threads[0].frames[0]", "freed", "didUnlockScreen:", "ChatCell.configure(with:)",
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "objc_msgSend on a freed object",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x00000008e1a2b3c0",
+        frames: [.frame(.libobjc, "objc_msgSend"), .frame(.app, "ChatCell.configure(with:)")],
+        registers: ExampleReport.Registers(x: [(1, nil), (7000000000, "didUnlockScreen:")])),
+      .likely,
+      summaryContains: [
+        "objc_msgSend", "threads[0].frames[0]", "freed", "didUnlockScreen:", "ChatCell.configure(with:)",
+      ]),
+    .triggers(
+      "objc_release with a PAC-flagged isa",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x0021000103f2a8c0 -> 0x0000000103f2a8c0 (possible pointer authentication failure)",
+        frames: [.frame(.libobjc, "objc_release"), .frame(.app, "Downloader.deinit")]),
+      .likely, summaryContains: ["objc_release", "already been deallocated"]),
+    .triggers(
+      "unrelated receiver of an unrecognized selector",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason: "-[NSNumberFormatter playSound]: unrecognized selector sent to instance 0x283f1c0a0"),
+      .possible, summaryContains: ["NSNumberFormatter", "playSound", "deallocated"]),
+    .ignores(
+      "NSNull from JSON is not a zombie",
+      ExampleReport.uncaughtException(
+        name: "NSInvalidArgumentException",
+        reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0")),
+    .triggers(
+      "a framework messaging a freed delegate",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x0000003dd2a8c3e8",
+        frames: [
+          .frame(.libobjc, "objc_msgSend"), .frame(.uiKit, "-[UIScrollView(UIScrollViewInternal) _notifyDidScroll]"),
+          .frame(.uiKit, "-[UIScrollView setContentOffset:]"),
         ]),
-      .triggers(
-        "objc_release with a PAC-flagged isa",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x0021000103f2a8c0 -> 0x0000000103f2a8c0 (possible pointer authentication failure)",
-          frames: [E.F(.libobjc, "objc_release"), E.F(.app, "Downloader.deinit")]),
-        .likely, summaryContains: ["objc_release", "already been deallocated"]),
-      .triggers(
-        "unrelated receiver of an unrecognized selector",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason: "-[NSNumberFormatter playSound]: unrecognized selector sent to instance 0x283f1c0a0"),
-        .possible, summaryContains: ["NSNumberFormatter", "playSound", "deallocated"]),
-      .ignores(
-        "NSNull from JSON is not a zombie",
-        E.exception(
-          name: "NSInvalidArgumentException",
-          reason: "-[NSNull length]: unrecognized selector sent to instance 0x206db76c0")),
-      .triggers(
-        "a framework messaging a freed delegate",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x0000003dd2a8c3e8",
-          frames: [
-            E.F(.libobjc, "objc_msgSend"), E.F(.uiKit, "-[UIScrollView(UIScrollViewInternal) _notifyDidScroll]"),
-            E.F(.uiKit, "-[UIScrollView setContentOffset:]"),
-          ]),
-        .likely, summaryContains: ["_notifyDidScroll", "delegate"]),
-      .ignores(
-        "swift_retain at the stack guard (stack-overflow)",
-        E.badAccess(
-          "KERN_PROTECTION_FAILURE at 0x000000016b1cbff0",
-          frames: [E.F(.swiftCore, "swift_retain"), E.F(.app, "CommentNode.flatten(into:depth:)")],
-          signal: "SIGBUS",
-          vmRegionInfo:
-            "0x16b1cbff0 is in 0x16b1c8000-0x16b1cc000\n--->  STACK GUARD  16b1c8000-16b1cc000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0"
-        )),
-      .triggers(
-        "the reporter names the message being sent when the fault happened",
-        E.signal(
-          type: "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088",
-          frames: [E.F(.kernel), E.F(.app, "-[Inbox refresh]")],
-          asi: #"{"libobjc.A.dylib":["objc_msgSend() selector name: respondsToSelector:"]}"#),
-        .likely, summaryContains: ["objc_msgSend", "respondsToSelector:"]),
-      .ignores(
-        "crash in app code",
-        E.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
-      .ignores(
-        "0xbad0 in objc_release (objc-concurrent-property-access)",
-        E.badAccess(
-          "KERN_INVALID_ADDRESS at 0x400000000000bad0 -> 0x000000000000bad0 (possible pointer authentication failure)",
-          frames: [E.F(.libobjc, "objc_release")])),
-    ]
-  }()
+      .likely, summaryContains: ["_notifyDidScroll", "delegate"]),
+    .ignores(
+      "swift_retain at the stack guard (stack-overflow)",
+      ExampleReport.badAccess(
+        "KERN_PROTECTION_FAILURE at 0x000000016b1cbff0",
+        frames: [.frame(.libswiftCore, "swift_retain"), .frame(.app, "CommentNode.flatten(into:depth:)")],
+        signal: "SIGBUS",
+        vmRegionInfo:
+          "0x16b1cbff0 is in 0x16b1c8000-0x16b1cc000\n--->  STACK GUARD  16b1c8000-16b1cc000 [ 16K] ---/rwx SM=NUL  stack guard for thread 0"
+      )),
+    .triggers(
+      "the reporter names the message being sent when the fault happened",
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV", subtype: "KERN_INVALID_ADDRESS at 0x0000000000000088"),
+        asi: ["libobjc.A.dylib": ["objc_msgSend() selector name: respondsToSelector:"]],
+        threads: [.main([.frame(.libsystemKernel), .frame(.app, "-[Inbox refresh]")])]),
+      .likely, summaryContains: ["objc_msgSend", "respondsToSelector:"]),
+    .ignores(
+      "crash in app code",
+      ExampleReport.badAccess("KERN_INVALID_ADDRESS at 0x00000004cdfaf798")),
+    .ignores(
+      "0xbad0 in objc_release (objc-concurrent-property-access)",
+      ExampleReport.badAccess(
+        "KERN_INVALID_ADDRESS at 0x400000000000bad0 -> 0x000000000000bad0 (possible pointer authentication failure)",
+        frames: [.frame(.libobjc, "objc_release")])),
+  ]
 }

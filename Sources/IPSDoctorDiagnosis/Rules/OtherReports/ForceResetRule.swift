@@ -29,15 +29,19 @@ package struct ForceResetRule: DiagnosisRule {
     examples: [
       .triggers(
         "full panic log of a button reset",
-        ExampleReport.ips(
-          #"{"build":"iPhone OS 16.2 (20C65)","product":"iPhone11,8","string":"panic(cpu 1 caller 0xfffffff02e156784): btn_rst\nDebugger message: panic\n"}"#,
-          bugType: "151"),
+        ExampleReport(
+          .fullPanic,
+          payload:
+            #"{"build":"iPhone OS 16.2 (20C65)","product":"iPhone11,8","string":"panic(cpu 1 caller 0xfffffff02e156784): btn_rst\nDebugger message: panic\n"}"#
+        ),
         .definite, summaryContains: ["btn_rst", "force"]),
       .ignores(
         "another panic (kernel-panic)",
-        ExampleReport.ips(
-          #"{"product":"iBridge2,3","panicString":"panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected\n"}"#,
-          bugType: "210")),
+        ExampleReport(
+          .panic,
+          payload:
+            #"{"product":"iBridge2,3","panicString":"panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected\n"}"#
+        )),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -44,30 +44,44 @@ package struct JetsamEventRule: DiagnosisRule {
     examples: [
       .triggers(
         "system daemon over its highwater mark",
-        ExampleReport.ips(
-          #"{"memoryStatus":{"pageSize":4096},"largestProcess":"SpringBoard","processes":[{"name":"heard","pid":2,"rpages":652,"states":["daemon","idle"]},{"name":"SpringBoard","pid":57,"rpages":61443,"reason":"highwater","states":[]}]}"#,
-          bugType: "298"),
+        ExampleReport.jetsam(
+          pageSize: 4096, largestProcess: "SpringBoard",
+          processes: [
+            .init("heard", pid: 2, residentPages: 652, states: ["daemon", "idle"]),
+            .init("SpringBoard", pid: 57, residentPages: 61443, reason: "highwater", states: []),
+          ]),
         .definite, summaryContains: ["`SpringBoard` (pid 57, 240.0 MB, highwater)", "system process"]),
       .triggers(
         "many background apps killed for vm-pageshortage",
-        ExampleReport.ips(
-          #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Game","processes":[{"name":"Example","pid":812,"rpages":9000,"reason":"vm-pageshortage","states":["suspended"]},{"name":"Mail","pid":813,"rpages":4000,"reason":"vm-pageshortage"},{"name":"Maps","pid":814,"rpages":5000,"reason":"vm-pageshortage"},{"name":"Game","pid":90,"rpages":120000,"states":["frontmost"]}]}"#,
-          bugType: "298"),
+        ExampleReport.jetsam(
+          pageSize: 16384, largestProcess: "Game",
+          processes: [
+            .init("Example", pid: 812, residentPages: 9000, reason: "vm-pageshortage", states: ["suspended"]),
+            .init("Mail", pid: 813, residentPages: 4000, reason: "vm-pageshortage"),
+            .init("Maps", pid: 814, residentPages: 5000, reason: "vm-pageshortage"),
+            .init("Game", pid: 90, residentPages: 120000, states: ["frontmost"]),
+          ]),
         .definite, summaryContains: ["3 processes", "vm-pageshortage", "`Game`", "not the fault"]),
       .triggers(
         "the app crossed its own limit: summary beside jetsam-memory-limit",
-        ExampleReport.ips(
-          #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Example","processes":[{"name":"Example","pid":812,"rpages":92802,"reason":"per-process-limit","states":["frontmost"]}]}"#,
-          bugType: "298"),
+        ExampleReport.jetsam(
+          pageSize: 16384, largestProcess: "Example",
+          processes: [
+            .init("Example", pid: 812, residentPages: 92802, reason: "per-process-limit", states: ["frontmost"])
+          ]),
         .definite, summaryContains: ["jetsam-memory-limit"]),
       .triggers(
         "an old jetsam report that holds its header only",
-        #"{"bug_type":"298","timestamp":"2016-05-14 09:12:33.54 +0200","os_version":"iPhone OS 9.3.2 (13F69)","incident_id":"8A1B2C3D-4E5F-4061-9728-3A4B5C6D7E8F"}"#,
+        .text(
+          #"{"bug_type":"298","timestamp":"2016-05-14 09:12:33.54 +0200","os_version":"iPhone OS 9.3.2 (13F69)","incident_id":"8A1B2C3D-4E5F-4061-9728-3A4B5C6D7E8F"}"#
+        ),
         .likely, summaryContains: ["bug_type 298", "2016-05-14 09:12:33.54 +0200", "only its header"]),
       .ignores(
         "a crash report",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0x8badf00d),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

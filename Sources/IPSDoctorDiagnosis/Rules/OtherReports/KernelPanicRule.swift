@@ -29,31 +29,36 @@ package struct KernelPanicRule: DiagnosisRule {
     examples: [
       .triggers(
         "bridgeOS panic",
-        ExampleReport.ips(
-          #"{"build":"Bridge OS 2.4.1 (15P6703)","product":"iBridge2,3","panicString":"panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected\nDebugger message: panic\nPanicked task 0xffffffe000121720: 3422 pages, 204 threads: pid 0: kernel_task\nPanicked thread: 0xffffffe0005b2d90, backtrace: 0xffffffe037663530, tid: 342\n"}"#,
-          bugType: "210"),
+        ExampleReport(
+          .panic,
+          payload:
+            #"{"build":"Bridge OS 2.4.1 (15P6703)","product":"iBridge2,3","panicString":"panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected\nDebugger message: panic\nPanicked task 0xffffffe000121720: 3422 pages, 204 threads: pid 0: kernel_task\nPanicked thread: 0xffffffe0005b2d90, backtrace: 0xffffffe037663530, tid: 342\n"}"#
+        ),
         .definite, summaryContains: ["x86 global reset detected", "pid 0: kernel_task", "not a crash of the app"]),
       .triggers(
         "old kernel panic file with the GPU driver in the backtrace",
-        """
-        Incident Identifier: 3E8D2B10-4C71-4B5E-9A0F-1D2C3B4A5F60
-        Hardware Model:      iPad4,1
-        Date/Time:       2014-05-02 10:10:10 +0100
-        OS Version:      iOS 7.1.1 (11D201)
+        .text(
+          """
+          Incident Identifier: 3E8D2B10-4C71-4B5E-9A0F-1D2C3B4A5F60
+          Hardware Model:      iPad4,1
+          Date/Time:       2014-05-02 10:10:10 +0100
+          OS Version:      iOS 7.1.1 (11D201)
 
-        panic(cpu 1 caller 0x8a12c3d4): "AGX: GPU hang, restarting (channel 2)"
-        Debugger message: panic
-        Panicked task 0xffffff80d1e2f3a0: 4521 pages, 12 threads: pid 47: backboardd
-        panicked thread: 0xffffff80d2a3b4c0, backtrace: 0xffffff80ee3b3a60
-        \t\tlr: 0xffffff8004f0a2b8  fp: 0xffffff80ee3b3ab0
-        \t  Kernel Extensions in backtrace:
-        \t     com.apple.AGX(1.0)[9F8E7D6C-5B4A-3928-1706-F5E4D3C2B1A0]@0xffffff8005a00000->0xffffff8005aff000
-        """,
+          panic(cpu 1 caller 0x8a12c3d4): "AGX: GPU hang, restarting (channel 2)"
+          Debugger message: panic
+          Panicked task 0xffffff80d1e2f3a0: 4521 pages, 12 threads: pid 47: backboardd
+          panicked thread: 0xffffff80d2a3b4c0, backtrace: 0xffffff80ee3b3a60
+          \t\tlr: 0xffffff8004f0a2b8  fp: 0xffffff80ee3b3ab0
+          \t  Kernel Extensions in backtrace:
+          \t     com.apple.AGX(1.0)[9F8E7D6C-5B4A-3928-1706-F5E4D3C2B1A0]@0xffffff8005a00000->0xffffff8005aff000
+          """),
         .definite,
         summaryContains: ["`iPad4,1`", "GPU hang, restarting", "pid 47: backboardd", "GPU driver `com.apple.AGX`"]),
       .ignores(
         "a crash report",
-        SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [.main(ExampleReport.abortFrames())])),
     ])
 
   /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"

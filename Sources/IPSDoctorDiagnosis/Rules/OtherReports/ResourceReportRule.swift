@@ -29,29 +29,33 @@ package struct ResourceReportRule: DiagnosisRule {
     examples: [
       .triggers(
         "CPU usage report where the process was killed",
-        ExampleReport.ips(
-          "Date/Time:       2018-09-22 08:58:50 -0500\nCommand:         Example\nPID:             2489\n\nEvent:           cpu usage\nAction taken:    Process killed\nCPU:             48 seconds cpu time over 54 seconds (88% cpu average), exceeding limit of 80% cpu over 60 seconds\n",
-          bugType: "206"),
+        ExampleReport(
+          .wakeupsResource,
+          payload:
+            "Date/Time:       2018-09-22 08:58:50 -0500\nCommand:         Example\nPID:             2489\n\nEvent:           cpu usage\nAction taken:    Process killed\nCPU:             48 seconds cpu time over 54 seconds (88% cpu average), exceeding limit of 80% cpu over 60 seconds\n"
+        ),
         .likely, summaryContains: ["cpu usage", "Process killed", "88% cpu average"]),
       .triggers(
         "JSON disk writes report",
-        ExampleReport.ips(
-          #"{"event":"disk writes","action":"none","procName":"Example","writes":"2147.65 MB"}"#, bugType: "145"),
+        ExampleReport(
+          .diskWritesResource,
+          payload: #"{"event":"disk writes","action":"none","procName":"Example","writes":"2147.65 MB"}"#),
         .likely, summaryContains: ["disk writes"]),
       .triggers(
         "ExcUserFault report (bug_type 385)",
-        SystemExampleReport.report(
-          exceptionType: "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
-          message: "namespace 18 reason_code 0x0000000000000002",
-          mainFrames: ["libsystem_kernel.dylib`os_fault_with_payload"],
-          extra: ",\"isNonFatal\":true", bugType: "385"),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_GUARD", signal: "SIGKILL", subtype: "GUARD_TYPE_USER",
+            message: "namespace 18 reason_code 0x0000000000000002"),
+          threads: [.main([.frame(.libsystemKernel, "os_fault_with_payload")])], isNonFatal: true, kind: .userFault),
         .definite, summaryContains: ["GUARD_TYPE_USER", "kept running"]),
       .ignores(
         "EXC_RESOURCE crash report (wakeups-resource-limit)",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "WAKEUPS",
-          message: "(Limit 150/sec) Observed 195/sec over 300 secs", mainFrames: SystemExampleReport.idleMainThread,
-          bugType: "185")),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "WAKEUPS",
+            message: "(Limit 150/sec) Observed 195/sec over 300 secs"), threads: [.main(ExampleReport.idleMainThread)],
+          kind: .resourceException)),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -28,14 +28,18 @@ package struct StackshotRule: DiagnosisRule {
     examples: [
       .triggers(
         "hang stackshot",
-        ExampleReport.ips(
-          #"{"reason":"watchdog timeout: no checkins from watchdogd in 180 seconds","product":"iPhone14,2","frontmostPids":[412],"processByPid":{"412":{"procname":"Example"},"1":{"procname":"launchd"}}}"#,
-          bugType: "288"),
+        ExampleReport(
+          .stackshot,
+          payload:
+            #"{"reason":"watchdog timeout: no checkins from watchdogd in 180 seconds","product":"iPhone14,2","frontmostPids":[412],"processByPid":{"412":{"procname":"Example"},"1":{"procname":"launchd"}}}"#
+        ),
         .definite, summaryContains: ["watchdog timeout", "`Example`", "2 processes"]),
       .ignores(
         "a crash report",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0x8badf00d),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

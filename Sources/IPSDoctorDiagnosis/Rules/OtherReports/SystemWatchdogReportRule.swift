@@ -25,13 +25,15 @@ package struct SystemWatchdogReportRule: DiagnosisRule {
     examples: [
       .triggers(
         "watchdog report",
-        ExampleReport.ips(
-          #"{"procName":"WindowServer","event":"userspace watchdog timeout","reason":"no successful checkins from com.apple.WindowServer in 120 seconds"}"#,
-          bugType: "409"),
+        ExampleReport(
+          .systemWatchdog,
+          payload:
+            #"{"procName":"WindowServer","event":"userspace watchdog timeout","reason":"no successful checkins from com.apple.WindowServer in 120 seconds"}"#
+        ),
         .definite, summaryContains: ["WindowServer", "no successful checkins"]),
       .ignores(
         "a stackshot",
-        ExampleReport.ips(#"{"reason":"hang","processByPid":{}}"#, bugType: "288")),
+        ExampleReport(.stackshot, payload: #"{"reason":"hang","processByPid":{}}"#)),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -28,36 +28,43 @@ package struct CPUResourceLimitRule: DiagnosisRule {
     examples: [
       .triggers(
         "fatal CPU limit",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "CPU_FATAL",
-          message: "(Limit 80%) Observed 89% over 60 secs",
-          mainFrames: SystemExampleReport.idleMainThread,
-          otherThreads: [["Example`TileRenderer.renderAll()", "libdispatch.dylib`_dispatch_call_block_and_release"]],
-          faultingThread: 1),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "CPU_FATAL", message: "(Limit 80%) Observed 89% over 60 secs"),
+          threads: [
+            .main(ExampleReport.idleMainThread),
+            ExampleReport.Thread([
+              .frame(.app, "TileRenderer.renderAll()"), .frame(.libdispatch, "_dispatch_call_block_and_release"),
+            ]),
+          ], crashedThread: 1),
         .definite,
         summaryContains: ["`CPU_FATAL`", "(Limit 80%) Observed 89% over 60 secs", "TileRenderer.renderAll()"]),
       .triggers(
         "non-fatal CPU report",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "CPU",
-          message: "(Limit 50%) Observed 60% over 180 secs", mainFrames: ["Example`Indexer.run()"],
-          extra: ",\"isNonFatal\":true"),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "CPU", message: "(Limit 50%) Observed 60% over 180 secs"),
+          threads: [.main([.frame(.app, "Indexer.run()")])], isNonFatal: true),
         .definite, summaryContains: ["not killed"]),
       .triggers(
         "cpu usage resource report (bug_type 202)",
-        ExampleReport.ips(
-          "Command:         Example\nEvent:           cpu usage\nAction taken:    none\nCPU:             90 seconds cpu time over 151 seconds (60% cpu average), exceeding limit of 50% cpu over 180 seconds\n",
-          bugType: "202"),
+        ExampleReport(
+          .cpuResource,
+          payload:
+            "Command:         Example\nEvent:           cpu usage\nAction taken:    none\nCPU:             90 seconds cpu time over 151 seconds (60% cpu average), exceeding limit of 50% cpu over 180 seconds\n"
+        ),
         .definite, summaryContains: ["60% cpu average", "not killed"]),
       .ignores(
         "disk writes resource report",
-        ExampleReport.ips(
-          "Command:         Example\nEvent:           disk writes\nAction taken:    none\n", bugType: "145")),
+        ExampleReport(
+          .diskWritesResource,
+          payload: "Command:         Example\nEvent:           disk writes\nAction taken:    none\n")),
       .ignores(
         "wakeups limit",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "WAKEUPS",
-          message: "(Limit 150/sec) Observed 195/sec over 300 secs", mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "WAKEUPS",
+            message: "(Limit 150/sec) Observed 195/sec over 300 secs"), threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

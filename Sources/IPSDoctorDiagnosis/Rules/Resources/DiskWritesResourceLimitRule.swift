@@ -26,27 +26,33 @@ package struct DiskWritesResourceLimitRule: DiagnosisRule {
     examples: [
       .triggers(
         "disk writes",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "IO",
-          message: "(Limit 2147.48 MB/day) Observed 2147.65 MB/day",
-          mainFrames: ["libsystem_kernel.dylib`pwrite", "libsqlite3.dylib`unixWrite", "Example`EventLog.append(_:)"],
-          extra: ",\"isNonFatal\":true"),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "IO", message: "(Limit 2147.48 MB/day) Observed 2147.65 MB/day"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "pwrite"), .frame(.libsqlite3, "unixWrite"), .frame(.app, "EventLog.append(_:)"),
+            ])
+          ], isNonFatal: true),
         .definite, summaryContains: ["`IO`", "2147.65 MB/day", "EventLog.append(_:)"]),
       .triggers(
         "disk writes resource report (bug_type 145)",
-        ExampleReport.ips(
-          "Command:          Example\nEvent:            disk writes\nAction taken:     none\nWrites:           1073.74 MB of file backed memory dirtied over 8588 seconds, exceeding limit of 12.43 KB per second over 86400 seconds\n",
-          bugType: "145"),
+        ExampleReport(
+          .diskWritesResource,
+          payload:
+            "Command:          Example\nEvent:            disk writes\nAction taken:     none\nWrites:           1073.74 MB of file backed memory dirtied over 8588 seconds, exceeding limit of 12.43 KB per second over 86400 seconds\n"
+        ),
         .definite, summaryContains: ["1073.74 MB", "not killed"]),
       .ignores(
         "cpu usage resource report (cpu-resource-limit)",
-        ExampleReport.ips(
-          "Command:         Example\nEvent:           cpu usage\nAction taken:    none\n", bugType: "202")),
+        ExampleReport(
+          .cpuResource, payload: "Command:         Example\nEvent:           cpu usage\nAction taken:    none\n")),
       .ignores(
         "memory limit",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "MEMORY",
-          message: "(Limit 120 MB) Crossed High Water Mark", mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "MEMORY", message: "(Limit 120 MB) Crossed High Water Mark"),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -41,39 +41,50 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
     examples: [
       .triggers(
         "jetsam event: per-process-limit of the app",
-        ExampleReport.ips(
-          #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Example","processes":[{"name":"Example","pid":812,"rpages":92802,"reason":"per-process-limit","states":["frontmost"]},{"name":"backboardd","pid":61,"rpages":5000,"states":["daemon"]}]}"#,
-          bugType: "298"),
+        ExampleReport.jetsam(
+          pageSize: 16384, largestProcess: "Example",
+          processes: [
+            .init("Example", pid: 812, residentPages: 92802, reason: "per-process-limit", states: ["frontmost"]),
+            .init("backboardd", pid: 61, residentPages: 5000, states: ["daemon"]),
+          ]),
         .definite, summaryContains: ["`Example` (pid 812, 1450.0 MB, per-process-limit)", "processes[0]", "foreground"]),
       .triggers(
         "EXC_RESOURCE MEMORY in a crash report",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "MEMORY",
-          message: "(Limit 120 MB) Crossed High Water Mark",
-          mainFrames: ["Example`ImageCache.decode(_:)", "Example`main"],
-          procPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share"),
+        ExampleReport(
+          processPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Share.appex/Share",
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "MEMORY", message: "(Limit 120 MB) Crossed High Water Mark"),
+          threads: [.main([.frame(.app, "ImageCache.decode(_:)"), .frame(.app, "main")])]),
         .definite, summaryContains: ["120 MB", "app extension"]),
       .triggers(
         "JETSAM termination for the per-process limit",
-        SystemExampleReport.report(
-          namespace: "JETSAM", code: 0, indicator: "per-process-limit",
-          reasons: ["350808KB exceeds task limit 335872KB"], mainFrames: ["Example`ImageCache.decode(_:)"]),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(
+            namespace: "JETSAM", code: 0, indicator: "per-process-limit",
+            reasons: ["350808KB exceeds task limit 335872KB"]),
+          threads: [.main([.frame(.app, "ImageCache.decode(_:)")])]),
         .definite, summaryContains: ["per-process-limit"]),
       .ignores(
         "JETSAM termination for a system-wide page shortage (jetsam-system-memory-pressure)",
-        SystemExampleReport.report(
-          namespace: "JETSAM", code: 0, indicator: "vm-pageshortage", reasons: ["vm-pageshortage 512000KB"],
-          mainFrames: ["Example`ImageCache.decode(_:)"])),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(
+            namespace: "JETSAM", code: 0, indicator: "vm-pageshortage", reasons: ["vm-pageshortage 512000KB"]),
+          threads: [.main([.frame(.app, "ImageCache.decode(_:)")])])),
       .ignores(
         "jetsam event where only other processes hit vm-pageshortage",
-        ExampleReport.ips(
-          #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Game","processes":[{"name":"Example","pid":812,"rpages":9000,"reason":"vm-pageshortage","states":["suspended"]},{"name":"Game","pid":90,"rpages":120000,"states":["frontmost"]}]}"#,
-          bugType: "298")),
+        ExampleReport.jetsam(
+          pageSize: 16384, largestProcess: "Game",
+          processes: [
+            .init("Example", pid: 812, residentPages: 9000, reason: "vm-pageshortage", states: ["suspended"]),
+            .init("Game", pid: 90, residentPages: 120000, states: ["frontmost"]),
+          ])),
       .ignores(
         "a system daemon over its highwater mark",
-        ExampleReport.ips(
-          #"{"memoryStatus":{"pageSize":4096},"largestProcess":"SpringBoard","processes":[{"name":"SpringBoard","pid":57,"rpages":61443,"reason":"highwater","states":[]}]}"#,
-          bugType: "298")),
+        ExampleReport.jetsam(
+          pageSize: 4096, largestProcess: "SpringBoard",
+          processes: [.init("SpringBoard", pid: 57, residentPages: 61443, reason: "highwater", states: [])])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -33,14 +33,18 @@ package struct JetsamSystemMemoryPressureRule: DiagnosisRule {
     examples: [
       .triggers(
         "vm-pageshortage",
-        SystemExampleReport.report(
-          namespace: "JETSAM", code: 0, indicator: "vm-pageshortage", reasons: ["vm-pageshortage 512000KB"],
-          mainFrames: ["Example`ImageCache.decode(_:)"]),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(
+            namespace: "JETSAM", code: 0, indicator: "vm-pageshortage", reasons: ["vm-pageshortage 512000KB"]),
+          threads: [.main([.frame(.app, "ImageCache.decode(_:)")])]),
         .definite, summaryContains: ["vm-pageshortage", "whole system"]),
       .ignores(
         "per-process limit (jetsam-memory-limit)",
-        SystemExampleReport.report(
-          namespace: "JETSAM", code: 0, indicator: "per-process-limit", mainFrames: ["Example`ImageCache.decode(_:)"])),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "JETSAM", code: 0, indicator: "per-process-limit"),
+          threads: [.main([.frame(.app, "ImageCache.decode(_:)")])])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

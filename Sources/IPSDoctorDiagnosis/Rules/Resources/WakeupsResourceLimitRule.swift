@@ -27,18 +27,21 @@ package struct WakeupsResourceLimitRule: DiagnosisRule {
     examples: [
       .triggers(
         "wakeups over 300 seconds",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "WAKEUPS",
-          message: "(Limit 150/sec) Observed 195/sec over 300 secs",
-          mainFrames: SystemExampleReport.idleMainThread,
-          otherThreads: [["libsystem_kernel.dylib`__semwait_signal", "Example`Poller.loop()"]], faultingThread: 1,
-          extra: ",\"isNonFatal\":true"),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "WAKEUPS",
+            message: "(Limit 150/sec) Observed 195/sec over 300 secs"),
+          threads: [
+            .main(ExampleReport.idleMainThread),
+            ExampleReport.Thread([.frame(.libsystemKernel, "__semwait_signal"), .frame(.app, "Poller.loop()")]),
+          ], crashedThread: 1, isNonFatal: true),
         .definite, summaryContains: ["`WAKEUPS`", "195/sec", "Poller.loop()"]),
       .ignores(
         "CPU limit",
-        SystemExampleReport.report(
-          exceptionType: "EXC_RESOURCE", signal: "SIGKILL", subtype: "CPU_FATAL",
-          message: "(Limit 80%) Observed 89% over 60 secs", mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_RESOURCE", signal: "SIGKILL", subtype: "CPU_FATAL", message: "(Limit 80%) Observed 89% over 60 secs"),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

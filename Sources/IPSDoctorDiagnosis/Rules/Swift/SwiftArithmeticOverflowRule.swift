@@ -61,31 +61,31 @@ package struct SwiftArithmeticOverflowRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "release build: inline runtime-failure frame",
-        E.trap(frames: [
-          E.F(.app, "Swift runtime failure: arithmetic overflow", inline: true),
-          E.F(.app, "Budget.remaining(after:)"),
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "release build: inline runtime-failure frame",
+      ExampleReport.trap(frames: [
+        .frame(.app, "Swift runtime failure: arithmetic overflow", inline: true),
+        .frame(.app, "Budget.remaining(after:)"),
+      ]),
+      .definite, summaryContains: ["overflowed", "Budget.remaining(after:)", "threads[0].frames[0]"]),
+    .triggers(
+      "Double to Int conversion",
+      ExampleReport.trap(
+        frames: [
+          .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+          .frame(.app, "ProgressView.percent.getter"),
+        ],
+        asi: [
+          "libswiftCore.dylib": [
+            "Swift/IntegerTypes.swift:14590: Fatal error: Double value cannot be converted to Int because it is either infinite or NaN"
+          ]
         ]),
-        .definite, summaryContains: ["overflowed", "Budget.remaining(after:)", "threads[0].frames[0]"]),
-      .triggers(
-        "Double to Int conversion",
-        E.trap(
-          frames: [
-            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "ProgressView.percent.getter"),
-          ],
-          asi:
-            #"{"libswiftCore.dylib":["Swift/IntegerTypes.swift:14590: Fatal error: Double value cannot be converted to Int because it is either infinite or NaN"]}"#
-        ),
-        .definite, summaryContains: ["conversion", "infinite or NaN"]),
-      .ignores(
-        "another fatal error",
-        E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app)],
-          asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#)),
-    ]
-  }()
+      .definite, summaryContains: ["conversion", "infinite or NaN"]),
+    .ignores(
+      "another fatal error",
+      ExampleReport.trap(
+        frames: [.frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app)],
+        asi: ["libswiftCore.dylib": ["Example/Router.swift:88: Fatal error: Unknown route"]])),
+  ]
 }

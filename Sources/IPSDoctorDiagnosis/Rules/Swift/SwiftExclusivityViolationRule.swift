@@ -64,29 +64,31 @@ package struct SwiftExclusivityViolationRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let frames: [E.F] =
-      E.swiftRuntimeAbortFrames + [
-        E.F(
-          .swiftCore,
+    let frames: [ExampleReport.Frame] =
+      ExampleReport.swiftRuntimeAbortFrames + [
+        .frame(
+          .libswiftCore,
           "swift::runtime::AccessSet::insert(swift::runtime::Access*, void*, void*, swift::ExclusivityFlags)"),
-        E.F(.swiftCore, "swift_beginAccess"), E.F(.app, "Playlist.shuffle()"),
+        .frame(.libswiftCore, "swift_beginAccess"), .frame(.app, "Playlist.shuffle()"),
       ]
     return [
       .triggers(
         "overlapping modification",
-        E.signal(
-          type: "EXC_CRASH", signal: "SIGABRT", frames: frames,
-          asi:
-            #"{"libswiftCore.dylib":["Simultaneous accesses to 0x600000c3d1f0, but modification requires exclusive access.","Previous access (a modification) started at Example`Playlist.shuffle() + 64 (0x100f3c2a0)."]}"#
-        ),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          asi: [
+            "libswiftCore.dylib": [
+              "Simultaneous accesses to 0x600000c3d1f0, but modification requires exclusive access.",
+              "Previous access (a modification) started at Example`Playlist.shuffle() + 64 (0x100f3c2a0).",
+            ]
+          ], threads: [.main(frames)]),
         .definite,
         summaryContains: ["Simultaneous accesses to 0x600000c3d1f0", "Previous access", "Playlist.shuffle()"]),
       .ignores(
         "swift_beginAccess deep in an unrelated trap",
-        E.trap(
-          frames: [E.F(.app, "Playlist.next()")] + Array(repeating: E.F(.app, "Playlist.next()"), count: 8) + [
-            E.F(.swiftCore, "swift_beginAccess")
+        ExampleReport.trap(
+          frames: [.frame(.app, "Playlist.next()")] + Array(repeating: .frame(.app, "Playlist.next()"), count: 8) + [
+            .frame(.libswiftCore, "swift_beginAccess")
           ])),
     ]
   }()

@@ -78,59 +78,73 @@ package struct SwiftFatalErrorRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let frames: [E.F] = [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "Router.route(for:)")]
+    let frames: [ExampleReport.Frame] = [
+      .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app, "Router.route(for:)"),
+    ]
     return [
       .triggers(
         "fatalError with file and line",
-        E.trap(
+        ExampleReport.trap(
           frames: frames,
-          asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route: settings/privacy"]}"#),
+          asi: ["libswiftCore.dylib": ["Example/Router.swift:88: Fatal error: Unknown route: settings/privacy"]]),
         .definite,
         summaryContains: [
           "fatalError", "Unknown route: settings/privacy", "Example/Router.swift:88", "Router.route(for:)",
         ]),
       .triggers(
         "precondition",
-        E.trap(
+        ExampleReport.trap(
           frames: frames,
-          asi: #"{"libswiftCore.dylib":["Example/Cache.swift:12: Precondition failed: capacity must be positive"]}"#),
+          asi: ["libswiftCore.dylib": ["Example/Cache.swift:12: Precondition failed: capacity must be positive"]]),
         .definite, summaryContains: ["precondition", "capacity must be positive"]),
       .triggers(
         "release build: precondition failure frame",
-        E.trap(frames: [
-          E.F(.app, "Swift runtime failure: precondition failure", inline: true), E.F(.app, "Cache.init(capacity:)"),
+        ExampleReport.trap(frames: [
+          .frame(.app, "Swift runtime failure: precondition failure", inline: true),
+          .frame(.app, "Cache.init(capacity:)"),
         ]),
         .definite, summaryContains: ["optimised build", "Cache.init(capacity:)"]),
       .ignores(
         "force unwrap (swift-force-unwrap-nil)",
-        E.trap(
+        ExampleReport.trap(
           frames: frames,
-          asi:
-            #"{"libswiftCore.dylib":["Example/A.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#
-        )),
+          asi: [
+            "libswiftCore.dylib": [
+              "Example/A.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value"
+            ]
+          ])),
       .ignores(
         "continuation resumed twice (continuation-resumed-twice)",
-        E.trap(
+        ExampleReport.trap(
           frames: frames,
-          asi:
-            #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#
-        )),
+          asi: [
+            "libswiftCore.dylib": [
+              "_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"
+            ]
+          ])),
       .ignores(
         "libdispatch assertion",
-        E.trap(
+        ExampleReport.trap(
           frames: [
-            E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app),
+            .frame(.libdispatch, "_dispatch_assert_queue_fail"), .frame(.libdispatch, "dispatch_assert_queue"),
+            .frame(.app),
           ],
-          asi:
-            #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#
-        )),
+          asi: [
+            "libdispatch.dylib": [
+              "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"
+            ]
+          ])),
       .ignores(
         "C assert()",
-        E.signal(
-          type: "EXC_CRASH", signal: "SIGABRT",
-          frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.libc, "__assert_rtn"), E.F(.app)],
-          asi: #"{"libsystem_c.dylib":["Assertion failed: (count > 0), function pop, file stack.c, line 12."]}"#)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          asi: ["libsystem_c.dylib": ["Assertion failed: (count > 0), function pop, file stack.c, line 12."]],
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.libsystemC, "__assert_rtn"), .frame(.app),
+            ])
+          ])),
     ]
   }()
 }

@@ -70,34 +70,37 @@ package struct SwiftForceCastFailedRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let frames: [E.F] =
-      E.swiftRuntimeAbortFrames + [
-        E.F(
-          .swiftCore, "swift::swift_dynamicCastFailure(void const*, char const*, void const*, char const*, char const*)"
+    let frames: [ExampleReport.Frame] =
+      ExampleReport.swiftRuntimeAbortFrames + [
+        .frame(
+          .libswiftCore,
+          "swift::swift_dynamicCastFailure(void const*, char const*, void const*, char const*, char const*)"
         ),
-        E.F(.swiftCore, "swift_dynamicCast"), E.F(.app, "ItemsViewController.tableView(_:cellForRowAt:)"),
+        .frame(.libswiftCore, "swift_dynamicCast"), .frame(.app, "ItemsViewController.tableView(_:cellForRowAt:)"),
       ]
     return [
       .triggers(
         "cell of the wrong class",
-        E.signal(
-          type: "EXC_CRASH", signal: "SIGABRT", frames: frames,
-          asi:
-            #"{"libswiftCore.dylib":["Could not cast value of type 'UITableViewCell' (0x1f2a3b4c8) to 'Example.ItemCell' (0x100f3c2a0)."]}"#
-        ),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          asi: [
+            "libswiftCore.dylib": [
+              "Could not cast value of type 'UITableViewCell' (0x1f2a3b4c8) to 'Example.ItemCell' (0x100f3c2a0)."
+            ]
+          ], threads: [.main(frames)]),
         .definite,
         summaryContains: ["`Example.ItemCell`", "`UITableViewCell`", "ItemsViewController.tableView(_:cellForRowAt:)"]),
       .triggers(
         "frames only",
-        E.signal(
-          type: "EXC_CRASH", signal: "SIGABRT", frames: frames, asi: #"{"libsystem_c.dylib":["abort() called"]}"#),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          asi: ["libsystem_c.dylib": ["abort() called"]], threads: [.main(frames)]),
         .likely, summaryContains: ["swift_dynamicCastFailure"]),
       .ignores(
         "abort without a cast",
-        E.signal(
-          type: "EXC_CRASH", signal: "SIGABRT",
-          frames: [E.F(.kernel, "__pthread_kill"), E.F(.libc, "abort"), E.F(.app)])),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [.main([.frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"), .frame(.app)])])),
     ]
   }()
 }

@@ -61,49 +61,52 @@ package struct SwiftForceUnwrapNilRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "debug build: message with file and line",
-        E.trap(
-          frames: [
-            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"),
-            E.F(.app, "ProfileViewController.viewDidLoad()"),
-          ],
-          asi:
-            #"{"libswiftCore.dylib":["Example/ProfileViewController.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"]}"#
-        ),
-        .definite,
-        summaryContains: [
-          "force-unwrapped", "Example/ProfileViewController.swift:42", "ProfileViewController.viewDidLoad()",
-          "threads[0].frames[1]",
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "debug build: message with file and line",
+      ExampleReport.trap(
+        frames: [
+          .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+          .frame(.app, "ProfileViewController.viewDidLoad()"),
+        ],
+        asi: [
+          "libswiftCore.dylib": [
+            "Example/ProfileViewController.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"
+          ]
         ]),
-      .triggers(
-        "implicitly unwrapped outlet, old message format",
-        E.trap(
-          frames: [
-            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app, "LoginViewController.configure()"),
-          ],
-          asi:
-            #"{"libswiftCore.dylib":["Fatal error: Unexpectedly found nil while implicitly unwrapping an Optional value: file Example/LoginViewController.swift, line 17"]}"#
-        ),
-        .definite, summaryContains: ["implicitly unwrapped", "Example/LoginViewController.swift:17"]),
-      .triggers(
-        "release build symbolicated: inline runtime-failure frame",
-        E.trap(frames: [
-          E.F(.app, "Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value", inline: true),
-          E.F(.app, "CartStore.total.getter"),
+      .definite,
+      summaryContains: [
+        "force-unwrapped", "Example/ProfileViewController.swift:42", "ProfileViewController.viewDidLoad()",
+        "threads[0].frames[1]",
+      ]),
+    .triggers(
+      "implicitly unwrapped outlet, old message format",
+      ExampleReport.trap(
+        frames: [
+          .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+          .frame(.app, "LoginViewController.configure()"),
+        ],
+        asi: [
+          "libswiftCore.dylib": [
+            "Fatal error: Unexpectedly found nil while implicitly unwrapping an Optional value: file Example/LoginViewController.swift, line 17"
+          ]
         ]),
-        .definite, summaryContains: ["CartStore.total.getter"]),
-      .ignores(
-        "trap without a message (swift-trap-unknown)",
-        E.trap(frames: [E.F(.app), E.F(.app)])),
-      .ignores(
-        "another fatal error",
-        E.trap(
-          frames: [E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app)],
-          asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#)),
-    ]
-  }()
+      .definite, summaryContains: ["implicitly unwrapped", "Example/LoginViewController.swift:17"]),
+    .triggers(
+      "release build symbolicated: inline runtime-failure frame",
+      ExampleReport.trap(frames: [
+        .frame(
+          .app, "Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value", inline: true),
+        .frame(.app, "CartStore.total.getter"),
+      ]),
+      .definite, summaryContains: ["CartStore.total.getter"]),
+    .ignores(
+      "trap without a message (swift-trap-unknown)",
+      ExampleReport.trap(frames: [.frame(.app), .frame(.app)])),
+    .ignores(
+      "another fatal error",
+      ExampleReport.trap(
+        frames: [.frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app)],
+        asi: ["libswiftCore.dylib": ["Example/Router.swift:88: Fatal error: Unknown route"]])),
+  ]
 }

@@ -62,40 +62,37 @@ package struct SwiftIndexOutOfRangeRule: DiagnosisRule {
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "Array subscript",
-        E.trap(
-          frames: [
-            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.swiftCore, "Array.subscript.getter"),
-            E.F(.app, "FeedViewController.tableView(_:cellForRowAt:)"),
-          ],
-          asi: #"{"libswiftCore.dylib":["Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range"]}"#),
-        .definite,
-        summaryContains: [
-          "Index out of range", "standard library", "FeedViewController.tableView(_:cellForRowAt:)",
-          "threads[0].frames[2]",
-        ]),
-      .triggers(
-        "release build: inline runtime-failure frame",
-        E.trap(frames: [
-          E.F(.app, "Swift runtime failure: Index out of range", inline: true), E.F(.app, "Board.cell(at:)"),
-        ]),
-        .definite, summaryContains: ["Board.cell(at:)"]),
-      .ignores(
-        "libc++ hardening assertion (vector[] index out of bounds) is C++, not Swift",
-        E.trap(frames: [
-          E.F(
-            .app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
-            inline: true),
-          E.F(.app, "std::__1::vector<int>::operator[](unsigned long)"), E.F(.app, "Pathfinder::route(int)"),
-        ])),
-      .ignores(
-        "NSRangeException from Foundation (objc-range-exception)",
-        E.exception(
-          name: "NSRangeException", reason: "*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]")),
-    ]
-  }()
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "Array subscript",
+      ExampleReport.trap(
+        frames: [
+          .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+          .frame(.libswiftCore, "Array.subscript.getter"),
+          .frame(.app, "FeedViewController.tableView(_:cellForRowAt:)"),
+        ], asi: ["libswiftCore.dylib": ["Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range"]]),
+      .definite,
+      summaryContains: [
+        "Index out of range", "standard library", "FeedViewController.tableView(_:cellForRowAt:)",
+        "threads[0].frames[2]",
+      ]),
+    .triggers(
+      "release build: inline runtime-failure frame",
+      ExampleReport.trap(frames: [
+        .frame(.app, "Swift runtime failure: Index out of range", inline: true), .frame(.app, "Board.cell(at:)"),
+      ]),
+      .definite, summaryContains: ["Board.cell(at:)"]),
+    .ignores(
+      "libc++ hardening assertion (vector[] index out of bounds) is C++, not Swift",
+      ExampleReport.trap(frames: [
+        .frame(
+          .app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
+          inline: true),
+        .frame(.app, "std::__1::vector<int>::operator[](unsigned long)"), .frame(.app, "Pathfinder::route(int)"),
+      ])),
+    .ignores(
+      "NSRangeException from Foundation (objc-range-exception)",
+      ExampleReport.uncaughtException(
+        name: "NSRangeException", reason: "*** -[__NSArrayI objectAtIndex:]: index 5 beyond bounds [0 .. 2]")),
+  ]
 }

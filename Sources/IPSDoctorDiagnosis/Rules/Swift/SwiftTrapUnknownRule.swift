@@ -158,100 +158,114 @@ package struct SwiftTrapUnknownRule: DiagnosisRule {
     return name.contains("closure #") || name.contains(".") || name.contains("(_:")
   }
 
-  private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    return [
-      .triggers(
-        "unsymbolicated app frame",
-        E.trap(frames: [E.F(.app, offset: 0x1c2f4), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")]),
-        .likely, summaryContains: ["Example + 0x1c2f4", "threads[0].frames[0]", "Symbolicate", "dSYM"]),
-      .triggers(
-        "_assertionFailure called from an unsymbolicated frame (no message)",
-        E.trap(frames: [
-          E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"), E.F(.app),
-          E.F(.uiKit, "-[UIViewController loadViewIfRequired]"),
-        ]),
-        .likely, summaryContains: ["_assertionFailure", "threads[0].frames[1]"]),
-      .triggers(
-        "unsymbolicated libswiftCore frame called from the app",
-        E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.app, offset: 0xc4c), E.F(.app, offset: 0x9dc)]),
-        .likely, summaryContains: ["Swift standard library", "libswiftCore.dylib + 0x137d20", "threads[0].frames[1]"]),
-      .ignores(
-        "unsymbolicated frame in an app image whose named frames are C++",
-        E.trap(frames: [
-          E.F(.app, offset: 0x1c2f4), E.F(.app, "hermes::vm::Interpreter::interpretFunction(hermes::vm::Runtime&)"),
-          E.F(.app, "hermes::vm::Runtime::interpretFunctionImpl(hermes::vm::CodeBlock*)"),
-          E.F(.uiKit, "-[UIViewController loadViewIfRequired]"),
+  private static let examples: [RuleExample] = [
+    .triggers(
+      "unsymbolicated app frame",
+      ExampleReport.trap(frames: [
+        .frame(.app, offset: 0x1c2f4), .frame(.uiKit, "-[UIViewController loadViewIfRequired]"),
+      ]),
+      .likely, summaryContains: ["Example + 0x1c2f4", "threads[0].frames[0]", "Symbolicate", "dSYM"]),
+    .triggers(
+      "_assertionFailure called from an unsymbolicated frame (no message)",
+      ExampleReport.trap(frames: [
+        .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"), .frame(.app),
+        .frame(.uiKit, "-[UIViewController loadViewIfRequired]"),
+      ]),
+      .likely, summaryContains: ["_assertionFailure", "threads[0].frames[1]"]),
+    .triggers(
+      "unsymbolicated libswiftCore frame called from the app",
+      ExampleReport.trap(frames: [
+        .frame(.libswiftCore, offset: 0x137d20), .frame(.app, offset: 0xc4c), .frame(.app, offset: 0x9dc),
+      ]),
+      .likely, summaryContains: ["Swift standard library", "libswiftCore.dylib + 0x137d20", "threads[0].frames[1]"]),
+    .ignores(
+      "unsymbolicated frame in an app image whose named frames are C++",
+      ExampleReport.trap(frames: [
+        .frame(.app, offset: 0x1c2f4),
+        .frame(.app, "hermes::vm::Interpreter::interpretFunction(hermes::vm::Runtime&)"),
+        .frame(.app, "hermes::vm::Runtime::interpretFunctionImpl(hermes::vm::CodeBlock*)"),
+        .frame(.uiKit, "-[UIViewController loadViewIfRequired]"),
+      ])),
+    .triggers(
+      "unsymbolicated frame in an app image whose named frames are Swift",
+      ExampleReport.trap(frames: [
+        .frame(.app, offset: 0x1c2f4), .frame(.app, "CartViewModel.total.getter"),
+        .frame(.app, "CartView.body.getter"),
+      ]),
+      .likely, summaryContains: ["Example + 0x1c2f4"]),
+    .ignores(
+      "unsymbolicated libswiftCore frame called from a system framework",
+      ExampleReport.trap(frames: [
+        .frame(.libswiftCore, offset: 0x137d20), .frame(.uiKit, "-[UIViewController loadViewIfRequired]"),
+      ])),
+    .triggers(
+      "Intel: EXC_BAD_INSTRUCTION",
+      ExampleReport.trap(frames: [.frame(.app, "Parser.next()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
+      .likely, summaryContains: ["EXC_BAD_INSTRUCTION", "Parser.next()"]),
+    .ignores(
+      "message present (swift-fatal-error)",
+      ExampleReport.trap(
+        frames: [.frame(.app)], asi: ["libswiftCore.dylib": ["Example/Router.swift:88: Fatal error: Unknown route"]])),
+    .ignores(
+      "libdispatch client bug",
+      ExampleReport.trap(
+        frames: [
+          .frame(.libdispatch, "_dispatch_assert_queue_fail"), .frame(.libdispatch, "dispatch_assert_queue"),
+          .frame(.app),
+        ],
+        asi: [
+          "libdispatch.dylib": [
+            "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"
+          ]
         ])),
-      .triggers(
-        "unsymbolicated frame in an app image whose named frames are Swift",
-        E.trap(frames: [
-          E.F(.app, offset: 0x1c2f4), E.F(.app, "CartViewModel.total.getter"), E.F(.app, "CartView.body.getter"),
-        ]),
-        .likely, summaryContains: ["Example + 0x1c2f4"]),
-      .ignores(
-        "unsymbolicated libswiftCore frame called from a system framework",
-        E.trap(frames: [E.F(.swiftCore, offset: 0x137d20), E.F(.uiKit, "-[UIViewController loadViewIfRequired]")])),
-      .triggers(
-        "Intel: EXC_BAD_INSTRUCTION",
-        E.trap(frames: [E.F(.app, "Parser.next()")], type: "EXC_BAD_INSTRUCTION", signal: "SIGILL"),
-        .likely, summaryContains: ["EXC_BAD_INSTRUCTION", "Parser.next()"]),
-      .ignores(
-        "message present (swift-fatal-error)",
-        E.trap(
-          frames: [E.F(.app)], asi: #"{"libswiftCore.dylib":["Example/Router.swift:88: Fatal error: Unknown route"]}"#)),
-      .ignores(
-        "libdispatch client bug",
-        E.trap(
-          frames: [
-            E.F(.libdispatch, "_dispatch_assert_queue_fail"), E.F(.libdispatch, "dispatch_assert_queue"), E.F(.app),
-          ],
-          asi:
-            #"{"libdispatch.dylib":["BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread]"]}"#
-        )),
-      .ignores(
-        "Swift 6 isolation check without a message",
-        E.trap(frames: [
-          E.F(.libdispatch, "_dispatch_assert_queue_fail"),
-          E.F(
-            .swiftCore,
-            "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"
-          ),
-          E.F(.app),
+    .ignores(
+      "Swift 6 isolation check without a message",
+      ExampleReport.trap(frames: [
+        .frame(.libdispatch, "_dispatch_assert_queue_fail"),
+        .frame(
+          .libswiftCore,
+          "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"
+        ),
+        .frame(.app),
+      ])),
+    .triggers(
+      "unsymbolicated app frames called from a dispatch block",
+      ExampleReport.trap(frames: [
+        .frame(.app, offset: 0x7d38), .frame(.app, offset: 0x7a10),
+        .frame(.libdispatch, "_dispatch_call_block_and_release"),
+        .frame(.libdispatch, "_dispatch_client_callout"),
+      ]),
+      .likely, summaryContains: ["Example + 0x7d38"]),
+    .ignores(
+      "Core Data concurrency debugging trap",
+      ExampleReport.trap(frames: [
+        .frame(.coreData, "+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"),
+        .frame(.app),
+      ])),
+    .ignores(
+      "continuation misuse",
+      ExampleReport.trap(
+        frames: [
+          .frame(.libswiftCore, "_assertionFailure(_:_:file:line:flags:)"),
+          .frame(.libswiftCore, "CheckedContinuation.resume(returning:)"), .frame(.app),
+        ],
+        asi: [
+          "libswiftCore.dylib": [
+            "_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"
+          ]
         ])),
-      .triggers(
-        "unsymbolicated app frames called from a dispatch block",
-        E.trap(frames: [
-          E.F(.app, offset: 0x7d38), E.F(.app, offset: 0x7a10), E.F(.libdispatch, "_dispatch_call_block_and_release"),
-          E.F(.libdispatch, "_dispatch_client_callout"),
-        ]),
-        .likely, summaryContains: ["Example + 0x7d38"]),
-      .ignores(
-        "Core Data concurrency debugging trap",
-        E.trap(frames: [
-          E.F(.coreData, "+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"), E.F(.app),
-        ])),
-      .ignores(
-        "continuation misuse",
-        E.trap(
-          frames: [
-            E.F(.swiftCore, "_assertionFailure(_:_:file:line:flags:)"),
-            E.F(.swiftCore, "CheckedContinuation.resume(returning:)"), E.F(.app),
-          ],
-          asi:
-            #"{"libswiftCore.dylib":["_Concurrency/CheckedContinuation.swift:167: Fatal error: SWIFT TASK CONTINUATION MISUSE: load() tried to resume its continuation more than once, returning ()!"]}"#
-        )),
-      .ignores(
-        "Objective-C __builtin_trap in a test",
-        E.trap(frames: [E.F(.app, "-[TpxUnitTests testExample1]"), E.F(.coreFoundation, "__invoking___")])),
-      .ignores(
-        "libc++ hardening assertion",
-        E.trap(frames: [
-          E.F(
-            .app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
-            inline: true),
-          E.F(.app, "std::__1::vector<int>::operator[](unsigned long)"),
-        ])),
-    ]
-  }()
+    .ignores(
+      "Objective-C __builtin_trap in a test",
+      ExampleReport.trap(frames: [
+        .frame(.app, "-[TpxUnitTests testExample1]"), .frame(.coreFoundation, "__invoking___"),
+      ])),
+    .ignores(
+      "libc++ hardening assertion",
+      ExampleReport.trap(frames: [
+        .frame(
+          .app, "*/usr/include/c++/v1/vector:1393: assertion __n < size() failed: vector[] index out of bounds",
+          inline: true),
+        .frame(.app, "std::__1::vector<int>::operator[](unsigned long)"),
+      ])),
+  ]
 }

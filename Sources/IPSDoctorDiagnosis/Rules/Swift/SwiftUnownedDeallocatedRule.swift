@@ -60,24 +60,27 @@ package struct SwiftUnownedDeallocatedRule: DiagnosisRule {
   }
 
   private static let examples: [RuleExample] = {
-    typealias E = LanguageRuntimeExamples
-    let frames: [E.F] = [
-      E.F(.swiftCore, "swift::swift_abortRetainUnowned(void const*)"),
-      E.F(.swiftCore, "swift_unknownObjectUnownedLoadStrong"),
-      E.F(.app, "closure #1 in PlayerViewController.startTimer()"),
+    let frames: [ExampleReport.Frame] = [
+      .frame(.libswiftCore, "swift::swift_abortRetainUnowned(void const*)"),
+      .frame(.libswiftCore, "swift_unknownObjectUnownedLoadStrong"),
+      .frame(.app, "closure #1 in PlayerViewController.startTimer()"),
     ]
     return [
       .triggers(
         "closure with [unowned self]",
-        E.trap(
+        ExampleReport.trap(
           frames: frames,
-          asi:
-            #"{"libswiftCore.dylib":["Fatal error: Attempted to read an unowned reference but object 0x600003a2c0e0 was already deallocated"]}"#
-        ),
+          asi: [
+            "libswiftCore.dylib": [
+              "Fatal error: Attempted to read an unowned reference but object 0x600003a2c0e0 was already deallocated"
+            ]
+          ]),
         .definite, summaryContains: ["unowned", "0x600003a2c0e0", "closure #1 in PlayerViewController.startTimer()"]),
-      .triggers("frames only", E.trap(frames: frames), .likely, summaryContains: ["swift_abortRetainUnowned"]),
+      .triggers(
+        "frames only", ExampleReport.trap(frames: frames), .likely, summaryContains: ["swift_abortRetainUnowned"]),
       .ignores(
-        "weak reference use is fine", E.trap(frames: [E.F(.app, "closure #1 in PlayerViewController.startTimer()")])),
+        "weak reference use is fine",
+        ExampleReport.trap(frames: [.frame(.app, "closure #1 in PlayerViewController.startTimer()")])),
     ]
   }()
 }

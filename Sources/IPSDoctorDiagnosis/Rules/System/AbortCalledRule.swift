@@ -90,43 +90,47 @@ package struct AbortCalledRule: DiagnosisRule {
     examples: [
       .triggers(
         "C assert",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
           asi: [
             "libsystem_c.dylib": [
               "abort() called", "Assertion failed: (buffer != NULL), function decode_frame, file decoder.c, line 212.",
             ]
           ],
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort", "libsystem_c.dylib`__assert_rtn",
-            "Example`decode_frame", "Example`Decoder.next()", "Example`main",
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.libsystemC, "__assert_rtn"),
+              .frame(.app, "decode_frame"), .frame(.app, "Decoder.next()"), .frame(.app, "main"),
+            ])
           ]),
         .likely,
         summaryContains: ["Assertion failed: (buffer != NULL)", "`Example decode_frame`", "threads[0].frames[3]"]),
       .triggers(
         "library abort with a message",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
           asi: [
             "libsystem_c.dylib": ["crashed on child side of fork pre-exec", "abort() called"],
             "libsystem_kernel.dylib": ["*** multi-threaded process forked ***"],
-          ],
-          mainFrames: SystemExampleReport.abortFrames(caller: "Example`Launcher.spawn()")),
+          ], threads: [.main(ExampleReport.abortFrames(caller: .frame(.app, "Launcher.spawn()")))]),
         .likely, summaryContains: ["multi-threaded process forked", "Launcher.spawn()"]),
       .triggers(
         "Rust panic that cannot unwind: the panic and its caller, not the machinery",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort",
-            "Example`std::sys::pal::unix::abort_internal::hb2eff0c11ee55adc",
-            "Example`std::process::abort::h4aa5c6a95b45c783",
-            "Example`std::panicking::panic_with_hook::h9d9f4b295fd289e2",
-            "Example`_RNvCsbgTEAFGLn1v_7___rustc17rust_begin_unwind",
-            "Example`core::panicking::panic_nounwind_fmt::h6d33e9447de094e9",
-            "Example`core::panicking::panic_null_pointer_dereference::hc6531458ea594ca3",
-            "Example`tao::platform_impl::platform::app::send_event::hee0c284e9de7c1e2",
-            "AppKit`-[NSApplication run]",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+              .frame(.app, "std::sys::pal::unix::abort_internal::hb2eff0c11ee55adc"),
+              .frame(.app, "std::process::abort::h4aa5c6a95b45c783"),
+              .frame(.app, "std::panicking::panic_with_hook::h9d9f4b295fd289e2"),
+              .frame(.app, "_RNvCsbgTEAFGLn1v_7___rustc17rust_begin_unwind"),
+              .frame(.app, "core::panicking::panic_nounwind_fmt::h6d33e9447de094e9"),
+              .frame(.app, "core::panicking::panic_null_pointer_dereference::hc6531458ea594ca3"),
+              .frame(.app, "tao::platform_impl::platform::app::send_event::hee0c284e9de7c1e2"),
+              .frame(.appKit, "-[NSApplication run]"),
+            ])
           ]),
         .possible,
         summaryContains: [
@@ -135,30 +139,37 @@ package struct AbortCalledRule: DiagnosisRule {
         ]),
       .ignores(
         "uncaught Objective-C exception",
-        SystemExampleReport.report(
-          signal: "SIGABRT", asi: ["libsystem_c.dylib": ["abort() called"]],
-          mainFrames: SystemExampleReport.abortFrames(),
-          extra:
-            ",\"exceptionReason\":{\"name\":\"NSInvalidArgumentException\",\"composed_message\":\"*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\"}"
-        )),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          asi: ["libsystem_c.dylib": ["abort() called"]],
+          languageException: .objc(
+            "NSInvalidArgumentException", reason: "*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil"),
+          threads: [.main(ExampleReport.abortFrames())])),
       .triggers(
         "Swift fatal error: recorded as the mechanism only",
-        SystemExampleReport.report(
-          signal: "SIGABRT",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
           asi: [
             "libswiftCore.dylib": [
               "Example/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value"
             ], "libsystem_c.dylib": ["abort() called"],
           ],
-          mainFrames: SystemExampleReport.abortFrames(
-            caller: "libswiftCore.dylib`swift::fatalErrorv(unsigned int, char const*, char*)")),
+          threads: [
+            .main(
+              ExampleReport.abortFrames(
+                caller: .frame(.libswiftCore, "swift::fatalErrorv(unsigned int, char const*, char*)")))
+          ]),
         .possible, summaryContains: ["only the mechanism", "Unexpectedly found nil"]),
       .ignores(
         "dyld launch failure",
-        SystemExampleReport.report(
-          signal: "SIGABRT", namespace: "DYLD", code: 1, indicator: "Library missing",
-          reasons: ["Library not loaded: @rpath/Analytics.framework/Analytics"],
-          mainFrames: ["dyld`__abort_with_payload", "dyld`abort_with_payload_wrapper_internal"])),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          termination: ExampleReport.Termination(
+            namespace: "DYLD", code: 1, indicator: "Library missing",
+            reasons: ["Library not loaded: @rpath/Analytics.framework/Analytics"]),
+          threads: [
+            .main([.frame(.dyld, "__abort_with_payload"), .frame(.dyld, "abort_with_payload_wrapper_internal")])
+          ])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -71,17 +71,23 @@ package struct BackgroundTaskTimeoutRule: DiagnosisRule {
   static let examples: [RuleExample] = [
     .triggers(
       "background URL session overran",
-      SystemExampleReport.report(
-        namespace: "RUNNINGBOARD", code: 0x2182bad3, mainFrames: SystemExampleReport.idleMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "RUNNINGBOARD", code: 0x2182bad3),
+        threads: [.main(ExampleReport.idleMainThread)]),
       .definite, summaryContains: ["0x2182bad3", "background URL session"]),
     .triggers(
       "background task overran",
-      SystemExampleReport.report(
-        namespace: "RUNNINGBOARD", code: 0x2182bad2, mainFrames: SystemExampleReport.idleMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "RUNNINGBOARD", code: 0x2182bad2),
+        threads: [.main(ExampleReport.idleMainThread)]),
       .definite, summaryContains: ["0x2182bad2", "background task"]),
     .ignores(
       "file lock at suspension (0xdead10cc)",
-      SystemExampleReport.report(
-        namespace: "RUNNINGBOARD", code: 0xdead10cc, mainFrames: SystemExampleReport.idleMainThread)),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "RUNNINGBOARD", code: 0xdead10cc),
+        threads: [.main(ExampleReport.idleMainThread)])),
   ]
 }

@@ -26,13 +26,18 @@ package struct BadSystemCallRule: DiagnosisRule {
     examples: [
       .triggers(
         "SIGSYS from syscall()",
-        SystemExampleReport.report(
-          signal: "SIGSYS", namespace: "SIGNAL", code: 12, indicator: "Bad system call: 12",
-          mainFrames: ["libsystem_kernel.dylib`syscall", "Example`JailbreakCheck.run()", "Example`main"]),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGSYS"),
+          termination: ExampleReport.Termination(namespace: "SIGNAL", code: 12, indicator: "Bad system call: 12"),
+          threads: [
+            .main([.frame(.libsystemKernel, "syscall"), .frame(.app, "JailbreakCheck.run()"), .frame(.app, "main")])
+          ]),
         .definite, summaryContains: ["SIGSYS", "syscall", "JailbreakCheck.run()"]),
       .ignores(
         "SIGABRT",
-        SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [.main(ExampleReport.abortFrames())])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

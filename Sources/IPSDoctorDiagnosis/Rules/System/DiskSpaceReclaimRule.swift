@@ -27,13 +27,17 @@ package struct DiskSpaceReclaimRule: DiagnosisRule {
     examples: [
       .triggers(
         "0xbaddd15c",
-        SystemExampleReport.report(
-          namespace: "SPRINGBOARD", code: 0xbaddd15c, mainFrames: SystemExampleReport.idleMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "SPRINGBOARD", code: 0xbaddd15c),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .definite, summaryContains: ["0xbaddd15c"]),
       .ignores(
         "thermal kill",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0xc00010ff, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0xc00010ff),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   /// Inline (see `TerminationCodes`).

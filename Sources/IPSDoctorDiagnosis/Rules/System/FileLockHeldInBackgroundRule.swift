@@ -84,31 +84,38 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
   static let examples: [RuleExample] = [
     .triggers(
       "SQLite write on a background thread at suspension",
-      SystemExampleReport.report(
-        namespace: "RUNNINGBOARD", code: 0xdead10cc, mainFrames: SystemExampleReport.idleMainThread,
-        otherThreads: [
-          [
-            "libsystem_kernel.dylib`pwrite", "libsqlite3.dylib`unixWrite",
-            "libsqlite3.dylib`sqlite3_step", "Example`MessageStore.insert(_:)",
-          ]
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "RUNNINGBOARD", code: 0xdead10cc),
+        threads: [
+          .main(ExampleReport.idleMainThread),
+          ExampleReport.Thread([
+            .frame(.libsystemKernel, "pwrite"), .frame(.libsqlite3, "unixWrite"),
+            .frame(.libsqlite3, "sqlite3_step"), .frame(.app, "MessageStore.insert(_:)"),
+          ]),
         ]),
       .definite, summaryContains: ["0xdead10cc", "RUNNINGBOARD", "sqlite3_step", "threads[1].frames[2]"]),
     .triggers(
       "RunningBoard names the locked App Group database",
-      SystemExampleReport.report(
-        namespace: "RUNNINGBOARD", code: 0xdead10cc,
-        reasons: [
-          "<RBSTerminateContext| domain:15 code:0xDEAD10CC explanation:[app<com.example.app>:812] was suspended with locked system files:\n/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite\n reportType:CrashLog>"
-        ],
-        mainFrames: SystemExampleReport.idleMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(
+          namespace: "RUNNINGBOARD", code: 0xdead10cc,
+          reasons: [
+            "<RBSTerminateContext| domain:15 code:0xDEAD10CC explanation:[app<com.example.app>:812] was suspended with locked system files:\n/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite\n reportType:CrashLog>"
+          ]), threads: [.main(ExampleReport.idleMainThread)]),
       .definite, summaryContains: ["`/var/mobile/Containers/Shared/AppGroup/4B1E/Library/chat.sqlite`", "App Group"]),
     .triggers(
       "legacy exception codes",
-      SystemExampleReport.report(codes: "0x00000000dead10cc", mainFrames: SystemExampleReport.idleMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL", codes: "0x00000000dead10cc"),
+        threads: [.main(ExampleReport.idleMainThread)]),
       .definite, summaryContains: ["0xdead10cc"]),
     .ignores(
       "watchdog timeout (0x8badf00d)",
-      SystemExampleReport.report(
-        namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.blockedMainThread)),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0x8badf00d),
+        threads: [.main(ExampleReport.blockedMainThread)])),
   ]
 }

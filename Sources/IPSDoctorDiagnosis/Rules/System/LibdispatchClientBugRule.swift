@@ -84,55 +84,61 @@ package struct LibdispatchClientBugRule: DiagnosisRule {
     examples: [
       .triggers(
         "semaphore deallocated while in use",
-        SystemExampleReport.report(
-          exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"),
           asi: [
             "libdispatch.dylib": [
               "BUG IN CLIENT OF LIBDISPATCH: Semaphore object deallocated while in use", "Abort Cause 1",
             ]
           ],
-          mainFrames: [
-            "libdispatch.dylib`_dispatch_semaphore_dispose.cold.1", "libdispatch.dylib`_dispatch_dispose",
-            "Example`use_sema", "Example`main",
+          threads: [
+            .main([
+              .frame(.libdispatch, "_dispatch_semaphore_dispose.cold.1"), .frame(.libdispatch, "_dispatch_dispose"),
+              .frame(.app, "use_sema"), .frame(.app, "main"),
+            ])
           ]),
         .definite, summaryContains: ["Semaphore object deallocated while in use", "`wait()`", "use_sema"]),
       .triggers(
         "dispatch_sync on the current queue",
-        SystemExampleReport.report(
-          exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"),
           asi: [
             "libdispatch.dylib": [
               "BUG IN CLIENT OF LIBDISPATCH: dispatch_sync called on queue already owned by current thread"
             ]
           ],
-          mainFrames: [
-            "libdispatch.dylib`__DISPATCH_WAIT_FOR_QUEUE__", "libdispatch.dylib`_dispatch_sync_f_slow",
-            "Example`Cache.value(for:)",
+          threads: [
+            .main([
+              .frame(.libdispatch, "__DISPATCH_WAIT_FOR_QUEUE__"), .frame(.libdispatch, "_dispatch_sync_f_slow"),
+              .frame(.app, "Cache.value(for:)"),
+            ])
           ]),
         .definite, summaryContains: ["already running on", "Cache.value(for:)"]),
       .ignores(
         "Swift 6 isolation check (swift-isolation-check-failed)",
-        SystemExampleReport.report(
-          exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"),
           asi: [
             "libdispatch.dylib": [
               "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was expected to execute on queue [com.apple.main-thread (0x1f2e3d4c0)]"
             ]
           ],
-          mainFrames: SystemExampleReport.idleMainThread,
-          otherThreads: [
-            [
-              "libdispatch.dylib`_dispatch_assert_queue_fail", "libdispatch.dylib`dispatch_assert_queue",
-              "libswift_Concurrency.dylib`swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)",
-              "Example`closure #1 in SettingsModel.requestAuthorization()",
-            ]
-          ],
-          faultingThread: 1)),
+          threads: [
+            .main(ExampleReport.idleMainThread),
+            ExampleReport.Thread([
+              .frame(.libdispatch, "_dispatch_assert_queue_fail"), .frame(.libdispatch, "dispatch_assert_queue"),
+              .frame(
+                .libswiftConcurrency,
+                "swift_task_isCurrentExecutorWithFlagsImpl(swift::SerialExecutorRef, swift::swift_task_is_current_executor_flag)"
+              ),
+              .frame(.app, "closure #1 in SettingsModel.requestAuthorization()"),
+            ]),
+          ], crashedThread: 1)),
       .ignores(
         "a Swift trap without a libdispatch message",
-        SystemExampleReport.report(
-          exceptionType: "EXC_BREAKPOINT", signal: "SIGTRAP",
-          mainFrames: ["Example`Parser.parse()", "Example`main"])),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_BREAKPOINT", signal: "SIGTRAP"),
+          threads: [.main([.frame(.app, "Parser.parse()"), .frame(.app, "main")])])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

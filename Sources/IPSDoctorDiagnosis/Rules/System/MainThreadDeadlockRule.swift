@@ -32,20 +32,27 @@ package struct MainThreadDeadlockRule: DiagnosisRule {
     examples: [
       .triggers(
         "the reporter says the main thread deadlocked",
-        SystemExampleReport.report(
-          exceptionType: "EXC_CRASH", signal: "SIGKILL", asi: ["Example": ["Application main thread deadlocked"]],
-          mainFrames: [
-            "libsystem_kernel.dylib`__psynch_mutexwait", "libsystem_pthread.dylib`pthread_mutex_lock",
-            "Foundation`-[NSLock lock]", "Example`Store.reload()", "libdispatch.dylib`_dispatch_call_block_and_release",
-            "UIKitCore`UIApplicationMain", "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          asi: ["Example": ["Application main thread deadlocked"]],
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__psynch_mutexwait"), .frame(.libsystemPthread, "pthread_mutex_lock"),
+              .frame(.foundation, "-[NSLock lock]"), .frame(.app, "Store.reload()"),
+              .frame(.libdispatch, "_dispatch_call_block_and_release"),
+              .frame(.uiKit, "UIApplicationMain"), .frame(.app, "main"),
+            ])
           ]),
         .likely, summaryContains: ["deadlocked", "-[NSLock lock]", "Store.reload()"]),
       .ignores(
         "a main thread in a lock without the statement",
-        SystemExampleReport.report(
-          exceptionType: "EXC_CRASH", signal: "SIGABRT",
-          mainFrames: [
-            "libsystem_kernel.dylib`__psynch_mutexwait", "libsystem_pthread.dylib`pthread_mutex_lock", "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__psynch_mutexwait"), .frame(.libsystemPthread, "pthread_mutex_lock"),
+              .frame(.app, "main"),
+            ])
           ])),
     ])
 

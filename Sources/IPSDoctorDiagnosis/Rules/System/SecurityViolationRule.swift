@@ -31,22 +31,31 @@ package struct SecurityViolationRule: DiagnosisRule {
     examples: [
       .triggers(
         "insecure drawing while in secure mode",
-        SystemExampleReport.report(
-          namespace: "SPRINGBOARD", code: 0x2bad45ec,
-          details: ["SPRINGBOARD, Process detected doing insecure drawing while in secure mode"],
-          mainFrames: [
-            "CoreUI`-[CUICatalog namedLookupWithName:scaleFactor:]", "UIKitCore`-[UIImageView setImage:]",
-            "Example`BadgeView.refresh()",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(
+            namespace: "SPRINGBOARD", code: 0x2bad45ec,
+            details: ["SPRINGBOARD, Process detected doing insecure drawing while in secure mode"]),
+          threads: [
+            .main([
+              .frame(.coreUI, "-[CUICatalog namedLookupWithName:scaleFactor:]"),
+              .frame(.uiKit, "-[UIImageView setImage:]"),
+              .frame(.app, "BadgeView.refresh()"),
+            ])
           ]),
         .likely, summaryContains: ["0x2bad45ec", "insecure drawing", "CUICatalog"]),
       .triggers(
         "code only",
-        SystemExampleReport.report(codes: "0x000000002bad45ec", mainFrames: SystemExampleReport.idleMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL", codes: "0x000000002bad45ec"),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .possible, summaryContains: ["0x2bad45ec"]),
       .ignores(
         "thermal",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0xc00010ff, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0xc00010ff),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   /// Inline (see `TerminationCodes`).

@@ -29,33 +29,44 @@ package struct SelfRaisedSignalRule: DiagnosisRule {
     examples: [
       .triggers(
         "raise(SIGSEGV) from a button action",
-        SystemExampleReport.report(
-          signal: "SIGSEGV", codes: "0x0000000000000000, 0x0000000000000000",
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_pthread.dylib`pthread_kill",
-            "libsystem_c.dylib`raise", "Example`SettingsView.crashButtonTapped()", "UIKitCore`UIApplicationMain",
-            "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception(
+            "EXC_CRASH", signal: "SIGSEGV", codes: "0x0000000000000000, 0x0000000000000000"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemPthread, "pthread_kill"),
+              .frame(.libsystemC, "raise"), .frame(.app, "SettingsView.crashButtonTapped()"),
+              .frame(.uiKit, "UIApplicationMain"),
+              .frame(.app, "main"),
+            ])
           ]),
         .likely, summaryContains: ["`raise`", "SettingsView.crashButtonTapped()", "SIGSEGV"]),
       .ignores(
         "a crash reporter's signal handler re-raising a caught signal",
-        SystemExampleReport.report(
-          signal: "SIGSEGV",
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`raise",
-            "Example`CrashReporter.handleSignal(_:)",
-            "libsystem_platform.dylib`_sigtramp", "Example`Parser.next()", "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGSEGV"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "raise"),
+              .frame(.app, "CrashReporter.handleSignal(_:)"),
+              .frame(.libsystemPlatform, "_sigtramp"), .frame(.app, "Parser.next()"), .frame(.app, "main"),
+            ])
           ])),
       .ignores(
         "abort() (abort-called)",
-        SystemExampleReport.report(signal: "SIGABRT", mainFrames: SystemExampleReport.abortFrames())),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
+          threads: [.main(ExampleReport.abortFrames())])),
       .ignores(
         "raise called by a system library",
-        SystemExampleReport.report(
-          signal: "SIGTERM",
-          mainFrames: [
-            "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`raise", "Foundation`-[NSTask terminate]",
-            "Example`main",
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGTERM"),
+          threads: [
+            .main([
+              .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "raise"),
+              .frame(.foundation, "-[NSTask terminate]"),
+              .frame(.app, "main"),
+            ])
           ])),
     ])
 

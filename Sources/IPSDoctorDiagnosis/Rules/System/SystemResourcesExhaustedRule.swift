@@ -27,13 +27,17 @@ package struct SystemResourcesExhaustedRule: DiagnosisRule {
     examples: [
       .triggers(
         "0xd00d2bad",
-        SystemExampleReport.report(
-          namespace: "RUNNINGBOARD", code: 0xd00d2bad, mainFrames: SystemExampleReport.idleMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "RUNNINGBOARD", code: 0xd00d2bad),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .definite, summaryContains: ["0xd00d2bad"]),
       .ignores(
         "disk space reclaim",
-        SystemExampleReport.report(
-          namespace: "SPRINGBOARD", code: 0xbaddd15c, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "SPRINGBOARD", code: 0xbaddd15c),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   /// Inline (see `TerminationCodes`).

@@ -53,21 +53,24 @@ package struct TerminatedBySignalRule: DiagnosisRule {
     examples: [
       .triggers(
         "SIGTERM from launchd",
-        SystemExampleReport.report(
-          signal: "SIGTERM", mainFrames: SystemExampleReport.idleMainThread,
-          extra:
-            ",\"termination\":{\"namespace\":\"SIGNAL\",\"code\":15,\"indicator\":\"Terminated: 15\",\"byProc\":\"launchd\",\"byPid\":1}"
-        ),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGTERM"),
+          termination: ExampleReport.Termination(
+            namespace: "SIGNAL", code: 15, indicator: "Terminated: 15", byProcess: "launchd", byPID: 1),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .likely, summaryContains: ["SIGTERM", "`launchd`"]),
       .ignores(
         "SIGQUIT in an extension (extension-launch-hang)",
-        SystemExampleReport.report(
-          signal: "SIGQUIT", mainFrames: SystemExampleReport.idleMainThread,
-          procPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Keyboard.appex/Keyboard")),
+        ExampleReport(
+          processPath: "/private/var/containers/Bundle/Application/0C7E/Example.app/PlugIns/Keyboard.appex/Keyboard",
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGQUIT"),
+          threads: [.main(ExampleReport.idleMainThread)])),
       .ignores(
         "SIGKILL from the watchdog",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0x8badf00d),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -36,15 +36,19 @@ package struct ThermalShutdownRule: DiagnosisRule {
     examples: [
       .triggers(
         "thermal kill with ThermalInfo",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0xc00010ff,
-          reasons: ["<RBSTerminateContext| domain:10 code:0xC00010FF explanation:ThermalInfo: Thermal Level 4"],
-          mainFrames: SystemExampleReport.idleMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(
+            namespace: "FRONTBOARD", code: 0xc00010ff,
+            reasons: ["<RBSTerminateContext| domain:10 code:0xC00010FF explanation:ThermalInfo: Thermal Level 4"]),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .definite, summaryContains: ["0xc00010ff", "Thermal Level 4"]),
       .ignores(
         "watchdog timeout",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0x8badf00d),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   /// Inline (see `TerminationCodes`).

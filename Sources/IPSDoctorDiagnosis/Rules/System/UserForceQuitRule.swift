@@ -27,13 +27,17 @@ package struct UserForceQuitRule: DiagnosisRule {
     examples: [
       .triggers(
         "0xdeadfa11",
-        SystemExampleReport.report(
-          namespace: "SPRINGBOARD", code: 0xdeadfa11, mainFrames: SystemExampleReport.blockedMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "SPRINGBOARD", code: 0xdeadfa11),
+          threads: [.main(ExampleReport.blockedMainThread)]),
         .likely, summaryContains: ["0xdeadfa11", "semaphore_wait_trap"]),
       .ignores(
         "watchdog timeout",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0x8badf00d, mainFrames: SystemExampleReport.blockedMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0x8badf00d),
+          threads: [.main(ExampleReport.blockedMainThread)])),
     ])
 
   /// Inline (see `TerminationCodes`).

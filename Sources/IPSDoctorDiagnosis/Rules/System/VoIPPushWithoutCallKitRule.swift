@@ -82,27 +82,33 @@ package struct VoIPPushWithoutCallKitRule: DiagnosisRule {
   static let examples: [RuleExample] = [
     .triggers(
       "PushKit assertion",
-      SystemExampleReport.report(
-        signal: "SIGABRT",
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGABRT"),
         asi: [
           "PushKit": [
             "Killing app because it never posted an incoming call to the system after receiving a PushKit VoIP push."
           ]
         ],
-        mainFrames: [
-          "libsystem_kernel.dylib`__pthread_kill", "libsystem_c.dylib`abort",
-          "PushKit`-[PKPushRegistry _terminateAppIfThereAreUnhandledVoIPPushes]",
-          "libdispatch.dylib`_dispatch_call_block_and_release",
+        threads: [
+          .main([
+            .frame(.libsystemKernel, "__pthread_kill"), .frame(.libsystemC, "abort"),
+            .frame(.pushKit, "-[PKPushRegistry _terminateAppIfThereAreUnhandledVoIPPushes]"),
+            .frame(.libdispatch, "_dispatch_call_block_and_release"),
+          ])
         ]),
       .definite, summaryContains: ["never posted an incoming call"]),
     .triggers(
       "termination code 0xbaadca11",
-      SystemExampleReport.report(
-        namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0xbaadca11),
+        threads: [.main(ExampleReport.idleMainThread)]),
       .definite, summaryContains: ["0xbaadca11", "CallKit"]),
     .ignores(
       "VoIP app resumed too often (0xbad22222)",
-      SystemExampleReport.report(
-        namespace: "SPRINGBOARD", code: 0xbad22222, mainFrames: SystemExampleReport.idleMainThread)),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "SPRINGBOARD", code: 0xbad22222),
+        threads: [.main(ExampleReport.idleMainThread)])),
   ]
 }

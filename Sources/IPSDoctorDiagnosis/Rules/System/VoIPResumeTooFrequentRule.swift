@@ -26,13 +26,17 @@ package struct VoIPResumeTooFrequentRule: DiagnosisRule {
     examples: [
       .triggers(
         "termination code 0xbad22222",
-        SystemExampleReport.report(
-          namespace: "SPRINGBOARD", code: 0xbad22222, mainFrames: SystemExampleReport.idleMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "SPRINGBOARD", code: 0xbad22222),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .definite, summaryContains: ["0xbad22222"]),
       .ignores(
         "VoIP push not reported (0xbaadca11)",
-        SystemExampleReport.report(
-          namespace: "FRONTBOARD", code: 0xbaadca11, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0xbaadca11),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   /// Inline (see `TerminationCodes`).

@@ -37,18 +37,24 @@ package struct WatchOSBackgroundBudgetRule: DiagnosisRule {
     examples: [
       .triggers(
         "background CPU budget",
-        SystemExampleReport.report(
-          namespace: "CAROUSEL", code: 0xc51bad01, mainFrames: SystemExampleReport.idleMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "CAROUSEL", code: 0xc51bad01),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .definite, summaryContains: ["0xc51bad01", "CPU time"]),
       .triggers(
         "system busy (warning)",
-        SystemExampleReport.report(
-          namespace: "CAROUSEL", code: 0xc51bad03, mainFrames: SystemExampleReport.idleMainThread),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "CAROUSEL", code: 0xc51bad03),
+          threads: [.main(ExampleReport.idleMainThread)]),
         .definite, summaryContains: ["0xc51bad03", "system was busy"]),
       .ignores(
         "iOS background task (0x2182bad2)",
-        SystemExampleReport.report(
-          namespace: "RUNNINGBOARD", code: 0x2182bad2, mainFrames: SystemExampleReport.idleMainThread)),
+        ExampleReport(
+          exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+          termination: ExampleReport.Termination(namespace: "RUNNINGBOARD", code: 0x2182bad2),
+          threads: [.main(ExampleReport.idleMainThread)])),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -93,32 +93,33 @@ package struct WatchdogBackgroundAssertionRule: DiagnosisRule {
   static let examples: [RuleExample] = [
     .triggers(
       "BKProcessAssertion past permittedBackgroundDuration",
-      SystemExampleReport.report(
-        codes: "0x000000008badf00d",
-        details: [
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL", codes: "0x000000008badf00d"),
+        termination: ExampleReport.Termination(details: [
           "<BKNewProcess: 0x14dd2e3a0; com.example.app; pid: 423; hostpid: -1> has active assertions beyond permitted time: {(<BKProcessAssertion: 0x14de4e6e0; id: 423-9A2B; name: Called by UIKitCore, from -[UIApplication _beginBackgroundTaskWithName:expirationHandler:] process: <BKNewProcess: 0x14dd2e3a0; com.example.app; pid: 423> permittedBackgroundDuration: 180.000000 reason: finishTask owner pid:423 preventSuspend preventIdleSleep preventSuspendOnSleep>)}"
-        ],
-        mainFrames: SystemExampleReport.idleMainThread),
+        ]), threads: [.main(ExampleReport.idleMainThread)]),
       .definite,
       summaryContains: [
         "0x8badf00d", "180 seconds", "_beginBackgroundTaskWithName:expirationHandler:", "endBackgroundTask",
       ]),
     .triggers(
       "RunningBoard reason without details",
-      SystemExampleReport.report(
-        namespace: "RUNNINGBOARD", code: 0x8badf00d,
-        reasons: [
-          "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:[application<com.example.app>:423] has active assertions beyond permitted time"
-        ],
-        mainFrames: SystemExampleReport.idleMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(
+          namespace: "RUNNINGBOARD", code: 0x8badf00d,
+          reasons: [
+            "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:[application<com.example.app>:423] has active assertions beyond permitted time"
+          ]), threads: [.main(ExampleReport.idleMainThread)]),
       .definite, summaryContains: ["background-task assertion"]),
     .ignores(
       "scene-update watchdog (watchdog-timeout)",
-      SystemExampleReport.report(
-        namespace: "FRONTBOARD", code: 0x8badf00d,
-        reasons: [
-          "scene-update watchdog transgression: app exhausted real (wall clock) time allowance of 10.00 seconds"
-        ],
-        mainFrames: SystemExampleReport.blockedMainThread)),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(
+          namespace: "FRONTBOARD", code: 0x8badf00d,
+          reasons: [
+            "scene-update watchdog transgression: app exhausted real (wall clock) time allowance of 10.00 seconds"
+          ]), threads: [.main(ExampleReport.blockedMainThread)])),
   ]
 }

@@ -193,17 +193,18 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
   static let examples: [RuleExample] = [
     .triggers(
       "scene-create watchdog with CPU statistics",
-      SystemExampleReport.report(
-        namespace: "FRONTBOARD", code: 0x8badf00d,
-        reasons: [
-          "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<com.example.app>:667 exhausted real (wall clock) time allowance of 19.97 seconds",
-          "ProcessVisibility: Foreground", "ProcessState: Running", "WatchdogEvent: scene-create",
-          "WatchdogVisibility: Foreground", "WatchdogCPUStatistics: (",
-          "\"Elapsed total CPU time (seconds): 15.290 (user 15.290, system 0.000), 28% CPU\",",
-          "\"Elapsed application CPU time (seconds): 0.367, 1% CPU\"",
-          ") reportType:CrashLog maxTerminationResistance:Interactive>",
-        ],
-        mainFrames: SystemExampleReport.blockedMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(
+          namespace: "FRONTBOARD", code: 0x8badf00d,
+          reasons: [
+            "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<com.example.app>:667 exhausted real (wall clock) time allowance of 19.97 seconds",
+            "ProcessVisibility: Foreground", "ProcessState: Running", "WatchdogEvent: scene-create",
+            "WatchdogVisibility: Foreground", "WatchdogCPUStatistics: (",
+            "\"Elapsed total CPU time (seconds): 15.290 (user 15.290, system 0.000), 28% CPU\",",
+            "\"Elapsed application CPU time (seconds): 0.367, 1% CPU\"",
+            ") reportType:CrashLog maxTerminationResistance:Interactive>",
+          ]), threads: [.main(ExampleReport.blockedMainThread)]),
       .definite,
       summaryContains: [
         "0x8badf00d", "`scene-create`", "19.97-second", "0.367 s", "mostly waiting",
@@ -211,47 +212,57 @@ package struct WatchdogTimeoutRule: DiagnosisRule {
       ]),
     .triggers(
       "legacy description with scene-update in one string",
-      SystemExampleReport.report(
-        exceptionType: "EXC_CRASH", namespace: "SPRINGBOARD", code: 0x8badf00d,
-        details: [
-          "SPRINGBOARD, scene-update watchdog transgression: com.example.app exhausted real (wall clock) time allowance of 10.00 seconds | ProcessVisibility: Foreground | ProcessState: Running | WatchdogEvent: scene-update | WatchdogVisibility: Foreground | WatchdogCPUStatistics: ( | \"Elapsed total CPU time (seconds): 11.480 (user 11.480, system 0.000), 57% CPU\", | \"Elapsed application CPU time (seconds): 5.812, 29% CPU\" | )"
-        ],
-        mainFrames: SystemExampleReport.blockedMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(
+          namespace: "SPRINGBOARD", code: 0x8badf00d,
+          details: [
+            "SPRINGBOARD, scene-update watchdog transgression: com.example.app exhausted real (wall clock) time allowance of 10.00 seconds | ProcessVisibility: Foreground | ProcessState: Running | WatchdogEvent: scene-update | WatchdogVisibility: Foreground | WatchdogCPUStatistics: ( | \"Elapsed total CPU time (seconds): 11.480 (user 11.480, system 0.000), 57% CPU\", | \"Elapsed application CPU time (seconds): 5.812, 29% CPU\" | )"
+          ]), threads: [.main(ExampleReport.blockedMainThread)]),
       .definite, summaryContains: ["`scene-update`", "10.00-second", "busy computing"]),
     .triggers(
       "code only in the exception codes (iOS 12 and earlier)",
-      SystemExampleReport.report(
-        codes: "0x000000008badf00d", mainFrames: SystemExampleReport.blockedMainThread),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL", codes: "0x000000008badf00d"),
+        threads: [.main(ExampleReport.blockedMainThread)]),
       .definite, summaryContains: ["0x8badf00d", "did not respond in time"]),
     .triggers(
       "process-exit: failed to terminate gracefully",
-      SystemExampleReport.report(
-        namespace: "FRONTBOARD", code: 0x8badf00d,
-        reasons: [
-          "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:Failed to terminate gracefully after 5.0s"
-        ],
-        mainFrames: [
-          "libsystem_kernel.dylib`__psynch_mutexwait", "Example`SessionStore.flush()",
-          "Example`AppDelegate.applicationWillTerminate(_:)", "UIKitCore`UIApplicationMain",
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(
+          namespace: "FRONTBOARD", code: 0x8badf00d,
+          reasons: [
+            "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:Failed to terminate gracefully after 5.0s"
+          ]),
+        threads: [
+          .main([
+            .frame(.libsystemKernel, "__psynch_mutexwait"), .frame(.app, "SessionStore.flush()"),
+            .frame(.app, "AppDelegate.applicationWillTerminate(_:)"), .frame(.uiKit, "UIApplicationMain"),
+          ])
         ]),
       .definite, summaryContains: ["`process-exit`", "did not exit in time", "SessionStore.flush()"]),
     .ignores(
       "background assertion overrun (watchdog-background-assertion)",
-      SystemExampleReport.report(
-        namespace: "RUNNINGBOARD", code: 0x8badf00d,
-        reasons: [
-          "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:[application<com.example.app>:423] has active assertions beyond permitted time"
-        ],
-        mainFrames: SystemExampleReport.idleMainThread)),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(
+          namespace: "RUNNINGBOARD", code: 0x8badf00d,
+          reasons: [
+            "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:[application<com.example.app>:423] has active assertions beyond permitted time"
+          ]), threads: [.main(ExampleReport.idleMainThread)])),
     .ignores(
       "user force-quit (0xdeadfa11) is not a watchdog kill",
-      SystemExampleReport.report(
-        namespace: "FRONTBOARD", code: 0xdeadfa11, mainFrames: SystemExampleReport.blockedMainThread)),
+      ExampleReport(
+        exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+        termination: ExampleReport.Termination(namespace: "FRONTBOARD", code: 0xdeadfa11),
+        threads: [.main(ExampleReport.blockedMainThread)])),
     .ignores(
       "a SIGNAL code that is not 0x8badf00d",
-      SystemExampleReport.report(
-        exceptionType: "EXC_BAD_ACCESS", signal: "SIGSEGV", codes: "0x0000000000000001, 0x0000000000000000",
-        namespace: "SIGNAL", code: 11, indicator: "Segmentation fault: 11",
-        mainFrames: SystemExampleReport.blockedMainThread)),
+      ExampleReport(
+        exception: ExampleReport.Exception(
+          "EXC_BAD_ACCESS", signal: "SIGSEGV", codes: "0x0000000000000001, 0x0000000000000000"),
+        termination: ExampleReport.Termination(namespace: "SIGNAL", code: 11, indicator: "Segmentation fault: 11"),
+        threads: [.main(ExampleReport.blockedMainThread)])),
   ]
 }
