@@ -134,7 +134,34 @@ package struct BadInstructionFetchRule: DiagnosisRule {
     return dataPrefixes.contains { type.hasPrefix($0) } ? String(type) : nil
   }
 
+  /// A launch watchdog kill (`0x8badf00d`) of a main thread at `pc` with the syndrome `esr`.
+  private static func watchdogKill(pc: UInt64, esr: String?, frames: [ExampleReport.Frame]) -> ExampleReport {
+    ExampleReport(
+      exception: ExampleReport.Exception("EXC_CRASH", signal: "SIGKILL"),
+      termination: ExampleReport.Termination(
+        namespace: "FRONTBOARD", code: 0x8bad_f00d,
+        reasons: ["scene-create watchdog transgression: exhausted real (wall clock) time allowance of 19.83 seconds"]),
+      threads: [
+        .main(frames, registers: ExampleReport.Registers(pc: pc, lr: 4_295_032_832, esr: 0, esrDescription: esr))
+      ])
+  }
+
   private static let examples: [RuleExample] = [
+    .triggers(
+      "watchdog kill of a main thread stopped at pc 0 after an instruction abort",
+      watchdogKill(
+        pc: 0, esr: "(Instruction Abort) Translation fault",
+        frames: [.frame(.app), .frame(.app, "AnalyticsBridge.flush()"), .frame(.app, "AppDelegate.bootstrap()")]),
+      .definite, summaryContains: ["NULL function pointer", "AnalyticsBridge.flush()", "watchdog killed the app"]),
+    .triggers(
+      "watchdog kill of a main thread at pc 0, no syndrome",
+      watchdogKill(pc: 0, esr: nil, frames: [.frame(.app), .frame(.app, "AnalyticsBridge.flush()")]),
+      .likely, summaryContains: ["program counter is `0x0`"]),
+    .ignores(
+      "watchdog kill of a main thread waiting on a semaphore (watchdog-timeout)",
+      watchdogKill(
+        pc: 8_274_135_204, esr: "(Syscall)",
+        frames: [.frame(.libsystemKernel, "semaphore_wait_trap"), .frame(.app, "APIClient.fetchConfigSync()")])),
     .ignores(
       "branch through a pointer flagged as a possible authentication failure (pointer-authentication-failure)",
       ExampleReport(

@@ -37,24 +37,27 @@ package struct MainThreadHangRule: DiagnosisRule {
     examples: [
       .triggers(
         "MetricKit hang waiting in the kernel under the app's code",
-        Self.examplePayload(
-          list: "hangDiagnostics", meta: #""hangDuration":"3.5 sec""#,
-          frames: ["libsystem_kernel.dylib", "libdispatch.dylib", "ShopApp", "UIKitCore", "ShopApp", "dyld"]),
+        .text(
+          Self.examplePayload(
+            list: "hangDiagnostics", meta: #""hangDuration":"3.5 sec""#,
+            frames: ["libsystem_kernel.dylib", "libdispatch.dylib", "ShopApp", "UIKitCore", "ShopApp", "dyld"])),
         .likely, summaryContains: ["3.5 sec", "main thread", "system call", "ShopApp + 0x1002"]),
       .triggers(
         "MetricKit hang busy in the app's own code",
-        Self.examplePayload(
-          list: "hangDiagnostics", meta: #""hangDuration":"2 sec""#,
-          frames: ["ShopApp", "ShopApp", "UIKitCore", "ShopApp", "dyld"]),
+        .text(
+          Self.examplePayload(
+            list: "hangDiagnostics", meta: #""hangDuration":"2 sec""#,
+            frames: ["ShopApp", "ShopApp", "UIKitCore", "ShopApp", "dyld"])),
         .likely, summaryContains: ["busy", "ShopApp + 0x1000"]),
       .ignores(
         "MetricKit CPU exception (resource-report)",
-        Self.examplePayload(
-          list: "cpuExceptionDiagnostics", meta: #""totalCPUTime":"20 sec""#,
-          frames: ["ShopApp", "ShopApp", "dyld"])),
+        .text(
+          Self.examplePayload(
+            list: "cpuExceptionDiagnostics", meta: #""totalCPUTime":"20 sec""#,
+            frames: ["ShopApp", "ShopApp", "dyld"]))),
     ])
 
-  /// A MetricKit payload with one diagnostic whose one call stack runs through `frames` (the top
+  /// A MetricKit payload (``ExampleReport`` writes Apple's reports; this is the SDK's JSON) with one diagnostic whose one call stack runs through `frames` (the top
   /// first), each frame in the binary it names at offset 0x1000 plus its position.
   static func examplePayload(list: String, meta: String, frames: [String]) -> String {
     var frame = ""
