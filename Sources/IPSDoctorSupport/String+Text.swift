@@ -9,7 +9,7 @@ extension UInt8 {
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs, carriage returns and line feeds, each a
   /// `Character` of its own (a carriage return and line feed pair is one `Character`, kept).
-  package func trimmingWhitespace() -> String {
+  @inlinable package func trimmingWhitespace() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
     guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
     let last = lastIndex(where: { !isSpace($0) })!
@@ -17,7 +17,7 @@ extension StringProtocol {
   }
 
   /// Whether the text contains `other`, both lowercased.
-  package func containsIgnoringCase(_ other: String) -> Bool {
+  @inlinable package func containsIgnoringCase(_ other: String) -> Bool {
     String.characterContains(lowercased(), other.lowercased())
   }
 }
@@ -59,7 +59,7 @@ extension String {
   }
 
   /// Parses "0x1f", "0X1F" (hexadecimal) or a decimal integer, between whitespace.
-  package static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
+  @inlinable package static func parseUInt64(_ text: some StringProtocol) -> UInt64? {
     let trimmed = text.trimmingWhitespace()
     if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
       return UInt64(trimmed.dropFirst(2), radix: 16)

@@ -81,9 +81,10 @@ extension DiagnosisContext {
     return nil
   }
 
-  /// The numbers between the commas of `text`, `nil` for a part that is not one.
+  /// The numbers between the commas of `text` (every comma scalar separates, also one a
+  /// combining mark follows), `nil` for a part that is not one; empty parts are left out.
   static func parseCodes(_ text: String) -> [UInt64?] {
-    text.split(separator: ",").map { String.parseUInt64($0) }
+    text.unicodeScalars.split(separator: ",").map { String.parseUInt64(Substring($0)) }
   }
 
   /// The `0x…` numbers in `text` in order (`0X…` ones only when there is no `0x`); found once per
