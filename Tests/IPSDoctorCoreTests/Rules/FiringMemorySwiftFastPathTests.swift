@@ -288,47 +288,46 @@ struct MemorySummaryTextTests {
   }
 }
 
-/// `SwiftFailure.parse` (the location taken from the prefix trimmed once, its colon dropped by
-/// its byte) and `appendLocationSentence(to:in:evidence:)` answer as the code they replaced (kept
-/// here as it was, the reference).
+/// `SwiftFailure.parse`, input → expected, and `appendLocationSentence(to:in:evidence:)`
+/// against the sentence as it was built of interpolations (kept here as it was, the reference).
 struct SwiftFailureTextTests {
   typealias E = LanguageRuntimeExamples
 
-  /// The new-format location as `parse` found it: the prefix trimmed again, `dropLast()`.
-  static func plainLocation(_ text: String, before marker: String) -> (file: String, line: Int)? {
-    guard let range = text.firstRange(of: marker) else { return nil }
-    let prefix = text[..<range.lowerBound].trimmingWhitespace()
-    guard prefix.hasSuffix(":") else { return nil }
-    let location = prefix.dropLast()
-    guard let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) else {
-      return nil
-    }
-    return (String(location[..<colon]), line)
+  @Test(
+    "A Swift failure's kind and the file and line it names",
+    arguments: [
+      (
+        "Example/Router.swift:88: Fatal error: Unknown route: settings/privacy", "Fatal error", "Example/Router.swift",
+        88
+      ),
+      (
+        "Example/Cache.swift:12: Precondition failed: capacity must be positive", "Precondition failed",
+        "Example/Cache.swift", 12
+      ),
+      ("  Ünïcödé/Fïlé.swift:7:  Assertion failed: é", "Assertion failed", "Ünïcödé/Fïlé.swift", 7),
+      ("a:b: Fatal error", "Fatal error", nil, nil), (":Fatal error: x", "Fatal error", nil, nil),
+      ("x: Fatal error", "Fatal error", nil, nil),
+      ("Fatal error: message: file Module/File.swift, line 42", "Fatal error", "Module/File.swift", 42),
+      ("Fatal error: file Module/File.swift, line 9", "Fatal error", "Module/File.swift", 9),
+      ("Swift runtime failure: Index out of range", "Swift runtime failure", nil, nil),
+      // Neither a combining mark after the line nor Arabic-Indic digits make a line number.
+      ("Module/File.swift:4:\u{301}: Fatal error: mark", "Fatal error", nil, nil),
+      ("Module/File.swift:\u{661}\u{662}: Fatal error: arabic digits", "Fatal error", nil, nil),
+      ("F.swift:-3: Fatal error: negative", "Fatal error", "F.swift", -3),
+      ("\tF.swift:3:\t Fatal error:\tmessage\n", "Fatal error", "F.swift", 3),
+    ] as [(String, String, String?, Int?)])
+  func parse(line: String, kind: String, file: String?, number: Int?) throws {
+    let failure = try #require(SwiftFailure.parse(line, evidence: Evidence("p", line)))
+    #expect(failure.kind.rawValue == kind)
+    #expect(failure.file == file)
+    #expect(failure.line == number)
   }
 
-  static let lines = [
-    "Example/Router.swift:88: Fatal error: Unknown route: settings/privacy",
-    "Example/Cache.swift:12: Precondition failed: capacity must be positive",
-    "  Ünïcödé/Fïlé.swift:7:  Assertion failed: é", "a:b: Fatal error", ":Fatal error: x", "x: Fatal error",
-    "Fatal error: message: file Module/File.swift, line 42", "Fatal error: file Module/File.swift, line 9",
-    "Swift runtime failure: Index out of range", "Module/File.swift:4:\u{301}: Fatal error: mark",
-    "Module/File.swift:\u{661}\u{662}: Fatal error: arabic digits", "F.swift:-3: Fatal error: negative",
-    "\tF.swift:3:\t Fatal error:\tmessage\n", "prefix Fatal error: not at the start", "",
-  ]
-
-  @Test func parseAgreesWithTheTwiceTrimmedLocation() {
-    for line in Self.lines {
-      let failure = SwiftFailure.parse(line, evidence: Evidence("p", line))
-      var expected: (file: String, line: Int)?
-      if let failure, failure.kind != .runtimeFailure {
-        expected = Self.plainLocation(line, before: failure.kind.rawValue)
-      }
-      if let expected {
-        #expect(failure?.file == expected.file && failure?.line == expected.line, "\(line)")
-      } else if let failure, !line.contains(", line ") {
-        #expect(failure.file == nil && failure.line == nil, "\(line)")
-      }
-    }
+  @Test(
+    "Text without a failure marker at a line's start is no Swift failure",
+    arguments: ["prefix Fatal error: not at the start", ""])
+  func notAFailure(line: String) {
+    #expect(SwiftFailure.parse(line, evidence: Evidence("p", line)) == nil)
   }
 
   /// The sentence as `SwiftFailure.locationSentence(in:evidence:)` built it.
