@@ -41,10 +41,10 @@ extension BinaryImage {
     appBundle(ofProcessPath: path)?.component
   }
 
-  /// The process's app bundle: the process path through its first ".app/" (`prefix`), and that
-  /// last component as ``bundleComponent(ofProcessPath:)`` spells it.
+  /// The process's app bundle: the last component of the process path through its first ".app/".
   package struct AppBundle: Sendable {
-    var prefix: String
+    /// The component between slashes, "/Example.app/", as ``bundleComponent(ofProcessPath:)``
+    /// spells it.
     var component: String
   }
 
@@ -55,7 +55,7 @@ extension BinaryImage {
       path.utf8[..<range.lowerBound].lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) }
       ?? path.startIndex
     guard start < range.lowerBound else { return nil }
-    return AppBundle(prefix: String(path[..<range.upperBound]), component: "/" + path[start..<range.upperBound])
+    return AppBundle(component: "/" + path[start..<range.upperBound])
   }
 
   /// ``isAppImage(name:path:source:)`` decided from the report: with the process's bundle known
@@ -65,42 +65,15 @@ extension BinaryImage {
   package static func isAppImage(name: String?, path: String?, source: String?, bundle: AppBundle?) -> Bool {
     guard isAppImage(name: name, path: path, source: source) else { return false }
     guard let bundle, let path else { return true }
-    // Compared as bytes: a game's report lists hundreds of images inside its bundle, and most
-    // start with the process's own spelling of it.
-    let found = path.utf8.withContiguousStorageIfAvailable { path -> Bool in
-      let raw = UnsafeRawBufferPointer(path)
-      func find(_ text: String, from start: Int = 0) -> Int? {
-        var text = text
-        return text.withUTF8 { ByteSearch.firstIndex(of: UnsafeRawBufferPointer($0), in: raw, from: start) }
-      }
-      var prefix = bundle.prefix
-      let samePrefix = prefix.withUTF8 { prefix in
-        prefix.count <= raw.count && memcmp(raw.baseAddress!, prefix.baseAddress!, prefix.count) == 0
-      }
-      if samePrefix { return true }
-      let marker: StaticString = ".app/"
-      guard ByteSearch.firstIndex(of: marker, in: path) != nil else { return true }
-      if find(bundle.component) != nil { return true }
-      // "Example.app/…" with nothing before it.
-      return find(String(bundle.component.dropFirst())) == 0
-    }
-    if let found { return found }
+    // Outside every bundle, or inside this one ("Example.app/…" with nothing before it too).
     guard path.prefilteredContains(".app/") else { return true }
     return path.prefilteredContains(bundle.component) || path.hasPrefix(bundle.component.dropFirst())
   }
 
-  /// ``isAppImage`` from the three fields it reads. A loop over a report's images passes them in
-  /// place: asking each image for the property copies the whole image (retaining each of its
-  /// texts) and destroys the copy.
+  /// ``isAppImage`` from the three fields it reads.
   package static func isAppImage(name: String?, path: String?, source: String?) -> Bool {
-    // Swift runtime libraries that old apps embedded are Apple's code, not the app's. (No
-    // character but "l" itself is canonically equivalent to "l", so a name starting with another
-    // ASCII byte cannot start with "libswift": most names skip the `Character`-wise test.)
-    if let name, name.utf8.first.map({ $0 == UInt8(ascii: "l") || $0 >= 0x80 }) ?? false,
-      name.hasPrefix("libswift") && name.hasSuffix(".dylib")
-    {
-      return false
-    }
+    // Swift runtime libraries that old apps embedded are Apple's code, not the app's.
+    if let name, name.hasPrefix("libswift") && name.hasSuffix(".dylib") { return false }
     guard let path else { return source == "P" && name != nil }
     switch pathKind(path) {
     case .system: return false
@@ -119,48 +92,8 @@ extension BinaryImage {
     case other
   }
 
-  /// ``PathKind`` of `path`. Legacy reports name hundreds of images, and the `String` tests
-  /// (`hasSuffix` walks `Character`s backwards) would cost more than reading the image's line. In
-  /// ASCII text every byte is a `Character` except a "\r\n" pair, which no marker here has or
-  /// can split, so there the byte tests give the `String` answers; other text takes the `String`
-  /// tests.
+  /// ``PathKind`` of `path`.
   static func pathKind(_ path: String) -> PathKind {
-    let kind = path.utf8.withContiguousStorageIfAvailable { path -> PathKind? in
-      guard ByteSearch.isASCII(path) else { return nil }
-      func hasPrefix(_ prefix: StaticString) -> Bool {
-        path.count >= prefix.utf8CodeUnitCount
-          && memcmp(path.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
-      }
-      func contains(_ needle: StaticString) -> Bool {
-        ByteSearch.firstIndex(of: needle, in: path) != nil
-      }
-      // Apple's code wherever it is installed: the OS, simulator runtimes (under
-      // /Library/Developer, or redacted to /Volumes/VOLUME), cryptexes.
-      if hasPrefix("/System/") || hasPrefix("/usr/lib/") || hasPrefix("/usr/libexec/")
-        || hasPrefix("/Library/Apple/") || hasPrefix("/sbin/") || hasPrefix("/bin/")
-        || hasPrefix("/Library/Developer/") || hasPrefix("/Volumes/VOLUME/")
-        || hasPrefix("/private/preboot/Cryptexes/") || hasPrefix("/preboot/Cryptexes/")
-      {
-        return .system
-      }
-      if hasPrefix("/private/var/containers/Bundle/Application/")
-        || hasPrefix("/var/containers/Bundle/Application/")
-      {
-        return .app
-      }
-      // Inside a bundle, except Xcode's developer directory (any Xcode-*.app) and what it holds,
-      // simulator runtimes included. The extra searches run only for paths that hold the first
-      // marker, so other images pay nothing for them.
-      if contains(".app/") { return contains(".app/Contents/Developer/") ? .system : .app }
-      if path.count >= 4 && memcmp(path.baseAddress! + (path.count - 4), ".app", 4) == 0 { return .app }
-      if contains("/Developer/CoreSimulator/") { return contains("/RuntimeRoot/") ? .system : .app }
-      return hasPrefix("/System") ? .system : .other
-    }
-    return (kind ?? nil) ?? pathKindByCharacters(path)
-  }
-
-  /// ``pathKind(_:)`` by the `String` tests, for any text.
-  static func pathKindByCharacters(_ path: String) -> PathKind {
     if path.hasPrefix("/System/") || path.hasPrefix("/usr/lib/") || path.hasPrefix("/usr/libexec/")
       || path.hasPrefix("/Library/Apple/") || path.hasPrefix("/sbin/") || path.hasPrefix("/bin/")
       || path.hasPrefix("/Library/Developer/") || path.hasPrefix("/Volumes/VOLUME/")
@@ -173,6 +106,8 @@ extension BinaryImage {
     {
       return .app
     }
+    // Inside a bundle, except Xcode's developer directory (any Xcode-*.app) and what it holds,
+    // simulator runtimes included.
     if path.prefilteredContains(".app/") {
       return path.prefilteredContains(".app/Contents/Developer/") ? .system : .app
     }

@@ -50,7 +50,7 @@
 
   /// What a byte search says about a `Character`-wise one (`StringProtocol.byteSearch`), or about
   /// which frame matches (`FrameSymbolText`).
-  @usableFromInline package enum Outcome: Equatable {
+  @usableFromInline package enum Outcome: Equatable, Sendable {
     /// Found, at this UTF-8 offset (or frame index).
     case found(Int)
     case absent

@@ -81,39 +81,10 @@ extension DiagnosisContext {
     return nil
   }
 
-  /// `text.split(separator: ",").map(String.parseUInt64)`. In ASCII text every comma byte is a
-  /// comma character (only CR LF joins two ASCII characters), so cutting the UTF-8 view at commas
-  /// gives the same parts without String's walk character by character.
+  /// The numbers between the commas of `text` (every comma scalar separates, also one a
+  /// combining mark follows), `nil` for a part that is not one; empty parts are left out.
   static func parseCodes(_ text: String) -> [UInt64?] {
-    let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> [UInt64?]? in
-      guard ByteSearch.isASCII(bytes) else { return nil }
-      var values: [UInt64?] = []
-      // One part per comma at most, and one more.
-      var commas = 0
-      for byte in bytes where byte == UInt8(ascii: ",") { commas += 1 }
-      values.reserveCapacity(commas + 1)
-      var start = 0
-      while start < bytes.count {
-        var end = start
-        while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-        // `split` omits empty parts.
-        if start < end {
-          let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-          values.append(
-            String.asciiParseUInt64(bytes: part) ?? String.characterParseUInt64(Self.substring(text, start, end)))
-        }
-        start = end + 1
-      }
-      return values
-    }
-    if let fast, let values = fast { return values }
-    return text.split(separator: ",").map { String.parseUInt64($0) }
-  }
-
-  /// The part of `text` between two UTF-8 offsets.
-  private static func substring(_ text: String, _ start: Int, _ end: Int) -> Substring {
-    let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
-    return text[lower..<text.utf8.index(lower, offsetBy: end - start)]
+    text.unicodeScalars.split(separator: ",").map { String.parseUInt64(Substring($0)) }
   }
 
   /// The `0x…` numbers in `text` in order (`0X…` ones only when there is no `0x`); found once per

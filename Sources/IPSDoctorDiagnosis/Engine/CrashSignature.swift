@@ -66,18 +66,10 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     return hexDigits(hash)
   }
 
-  /// `hash` as 16 lowercase hexadecimal digits, zero-padded: what `String(hash, radix: 16)` padded
-  /// with zeros gives, written straight into the string's storage (no conversion, `Character`
-  /// count or padding).
+  /// `hash` as 16 lowercase hexadecimal digits, zero-padded.
   static func hexDigits(_ hash: UInt64) -> String {
-    String(unsafeUninitializedCapacity: 16) { buffer in
-      let digits: StaticString = "0123456789abcdef"
-      for index in 0..<16 {
-        let nibble = Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index)) & 0xF
-        buffer[index] = digits.utf8Start[nibble]
-      }
-      return 16
-    }
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
   /// The version of how signatures are made. Version 1 also hashed the reason beside the frames
@@ -200,15 +192,12 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
     }
   }
 
-  /// Masks what varies between occurrences of one crash: hexadecimal addresses, numbers, UUIDs.
+  /// Masks what varies between occurrences of one crash in the first 300 characters of `text`:
+  /// hexadecimal addresses (`0x1f40` → `0x…`), numbers (`12`, `1.2.3` → `#`) and UUIDs
+  /// (→ `<uuid>`).
   package static func normalise(_ text: String) -> String {
-    normaliseASCII(text) ?? normaliseCharacters(text)
-  }
-
-  /// `normalise(_:)`, `Character` by `Character`.
-  static func normaliseCharacters(_ text: String) -> String {
     var output = ""
-    var characters = Array(text.prefix(300))
+    let characters = Array(text.prefix(300))
     var index = 0
     while index < characters.count {
       let character = characters[index]
@@ -237,69 +226,6 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
       output.append(character)
       index += 1
     }
-    characters.removeAll()
     return output
-  }
-
-  /// `normalise(_:)` over bytes, for text whose first 300 bytes are ASCII without carriage returns
-  /// and whose 301st byte, if any, is ASCII (there every byte of the first 300 is one `Character`,
-  /// no combining mark extends the last one, and `isNumber`/`isHexDigit` are the ASCII digit
-  /// tests); `nil` for any other text.
-  static func normaliseASCII(_ text: String) -> String? {
-    // Only the first 301 bytes are read: 300 normalised, the 301st checked as said above.
-    text.withBorrowedUTF8 { utf8 in
-      let checked = UnsafeBufferPointer(rebasing: utf8.prefix(301))
-      guard ByteSearch.isASCII(checked) else { return nil }
-      let bytes = UnsafeBufferPointer(rebasing: checked.prefix(300))
-      guard !bytes.contains(UInt8(ascii: "\r")) else { return nil }
-      return normaliseASCII(bytes)
-    }
-  }
-
-  /// The loop of `normaliseASCII(_:)` over bytes already checked.
-  private static func normaliseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-    func isHexDigit(_ byte: UInt8) -> Bool {
-      isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
-        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
-    }
-    // At most 2.5 bytes out for each byte in ("0x" becomes "0x…").
-    return String(unsafeUninitializedCapacity: bytes.count * 5 / 2 + 3) { output in
-      var written = 0
-      func write(_ text: StaticString) {
-        for offset in 0..<text.utf8CodeUnitCount { output[written + offset] = text.utf8Start[offset] }
-        written += text.utf8CodeUnitCount
-      }
-      var index = 0
-      while index < bytes.count {
-        let byte = bytes[index]
-        if byte == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "x") {
-          var end = index + 2
-          while end < bytes.count, isHexDigit(bytes[end]) { end += 1 }
-          write("0x…")
-          index = end
-          continue
-        }
-        if isDigit(byte) {
-          var end = index
-          while end < bytes.count, isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
-          write("#")
-          index = end
-          continue
-        }
-        if isHexDigit(byte), index + 36 <= bytes.count,
-          bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
-          bytes[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: "-") })
-        {
-          write("<uuid>")
-          index += 36
-          continue
-        }
-        output[written] = byte
-        written += 1
-        index += 1
-      }
-      return written
-    }
   }
 }

@@ -149,13 +149,14 @@ import Testing
   }
 
   /// Cut anywhere, or with bytes thrown in, a file is fixed or refused without a trap, and what
-  /// comes out scans again.
+  /// comes out scans again: 60 cuts a file in a full sweep, 15 otherwise.
   @Test func truncatedAndDamagedSourcesNeverTrap() throws {
     var sources = Self.families.map { "swift-fix/\($0).swift" }
     sources += Fixtures.files(in: "swift", extensions: ["swift"])
+    let cuts = Sweeps.size(60, sample: 15)
     for name in sources {
       let bytes = try Fixtures.bytes(name)
-      for cut in stride(from: 0, through: bytes.count, by: max(1, bytes.count / 60)) {
+      for cut in stride(from: 0, through: bytes.count, by: max(1, bytes.count / cuts)) {
         for damaged in [Array(bytes[..<cut]), Array(bytes[..<cut]) + [0x7D, 0x28, 0x22] + bytes[cut...]] {
           let fix = Self.fix([(name, damaged)])
           _ = SwiftDeclarationScanner.scan(fix.fixed)

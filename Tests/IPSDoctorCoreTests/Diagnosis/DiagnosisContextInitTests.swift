@@ -39,34 +39,6 @@ struct DiagnosisContextInitTests {
     )
   }
 
-  @Test("leadingHexNumber answers UInt64(prefix(while: isHexDigit), radix: 16)")
-  func leadingHexNumber() {
-    let texts = [
-      "8badf00d", "0000000000000000001", "ffffffffffffffff", "10000000000000000", "", "g", "1f rest", "1f\u{301}",
-      "abc\u{FF11}", "\u{FF11}", "dead10cc, code", "DEADBEEF)", "12\r\n", "7é",
-    ]
-    for text in texts {
-      for start in [0, 1] where start <= text.count {
-        let rest = text.dropFirst(start)
-        #expect(
-          rest.leadingHexNumber() == UInt64(rest.prefix(while: \.isHexDigit), radix: 16), "\(text.debugDescription)")
-      }
-    }
-  }
-
-  @Test("parseCodes answers split and parseUInt64")
-  func parseCodes() {
-    let texts = [
-      "0x0000000000000001, 0x0000000000000000", "KERN_INVALID_ADDRESS at 0x8", ",,0x1,,2,", "", " 12 , -3, +4", "0x",
-      "0xffffffffffffffff, 0x10000000000000000", "１２, 0x1", "0x1\r\n, 2",
-    ]
-    for text in texts {
-      #expect(
-        DiagnosisContext.parseCodes(text) == text.split(separator: ",").map { String.parseUInt64($0) },
-        "\(text.debugDescription)")
-    }
-  }
-
   @Test("containsIgnoringCase answers lowercased().contains")
   func containsIgnoringCase() {
     let texts = ["--->  STACK GUARD  16f600000", "stack guard", "Stack Guar", "", "straße STACK GUARD", "a\r\nb"]

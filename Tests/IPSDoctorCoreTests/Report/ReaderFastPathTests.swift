@@ -6,7 +6,9 @@ import Testing
 @testable import IPSDoctorReport
 @testable import IPSDoctorSupport
 
-/// The reader's byte-level fast paths against the plain code they replaced.
+/// What the reader takes from headers, panic strings and wrapped reports, input → expected; where
+/// the reader keeps a byte path beside a `Character` one, a sample of generated texts checks that
+/// they agree (every text under a full sweep).
 @Suite("Reader fast paths")
 struct ReaderFastPathTests {
   /// Deterministic pseudo-random texts over `alphabet` (a linear congruential generator).
@@ -21,20 +23,41 @@ struct ReaderFastPathTests {
     }
   }
 
-  @Test("OSVersion display strings: the byte parse answers as the index parse")
-  func osVersionDisplayStrings() {
-    let fixed = [
-      "", " ", "\t\n ", "iPhone OS 26.6 (23G80)", "macOS 15.5 (24F74)", "  iPhone OS 17.5  (21F79)  ",
-      "()", ")", "(", "(x)", "a(b)c)", "a (b) (c)", "((x))", "x ()", " ( ) ", "iOS 18\n(22A)", "iOS\r(1)",
-      "iOS é (1)", "iOS (é)", "No build",
-    ]
-    let generated = Self.texts(
-      from: [" ", "\t", "\n", "(", ")", "a", "1", "OS", "\r", "é"], count: 4_000, maxLength: 12, seed: 7)
-    for text in fixed + generated {
-      #expect(OSVersion.parsedASCII(text) == OSVersion.parsedASCIIByIndices(text), "\(text.debugDescription)")
+  @Test(
+    "An OS version's display string is the train and, in the last parentheses, the build",
+    arguments: [
+      ("", "", nil), (" ", "", nil), ("\t\n ", "", nil), ("iPhone OS 26.6 (23G80)", "iPhone OS 26.6", "23G80"),
+      ("macOS 15.5 (24F74)", "macOS 15.5", "24F74"), ("  iPhone OS 17.5  (21F79)  ", "iPhone OS 17.5", "21F79"),
+      ("()", "", ""), (")", ")", nil), ("(", "(", nil), ("(x)", "", "x"), ("a(b)c)", "a", "b)c"),
+      ("a (b) (c)", "a (b)", "c"), ("((x))", "(", "x)"), ("x ()", "x", ""), (" ( ) ", "", " "),
+      ("iOS 18\n(22A)", "iOS 18", "22A"), ("No build", "No build", nil),
+    ] as [(String, String, String?)])
+  func osVersion(text: String, train: String, build: String?) {
+    for parse in [OSVersion.parsedASCII, OSVersion.parsedASCIIByIndices] {
+      let version = parse(text)
+      #expect(version?.train == train && version?.build == build)
       // And a text that shares its storage with a larger string (a slice made into a String).
-      let embedded = String(("<" + text + ">").dropFirst().dropLast())
-      #expect(OSVersion.parsedASCII(embedded) == OSVersion.parsedASCIIByIndices(embedded))
+      let embedded = parse(String(("<" + text + ">").dropFirst().dropLast()))
+      #expect(embedded?.train == train && embedded?.build == build)
+    }
+  }
+
+  @Test(
+    "An OS version's display string with a carriage return or a letter that is not ASCII is not read from bytes",
+    arguments: ["iOS\r(1)", "iOS é (1)", "iOS (é)"])
+  func osVersionNotASCII(text: String) {
+    #expect(OSVersion.parsedASCII(text) == nil)
+    #expect(OSVersion.parsedASCIIByIndices(text) == nil)
+  }
+
+  @Test("OS version display strings: the byte parse answers as the index parse (a sample; all under a full sweep)")
+  func osVersionDisplayStrings() {
+    let generated = Self.texts(
+      from: [" ", "\t", "\n", "(", ")", "a", "1", "OS", "\r", "é"], count: Sweeps.size(4_000, sample: 400),
+      maxLength: 12,
+      seed: 7)
+    for text in generated {
+      #expect(OSVersion.parsedASCII(text) == OSVersion.parsedASCIIByIndices(text), "\(text.debugDescription)")
     }
   }
 
@@ -50,61 +73,71 @@ struct ReaderFastPathTests {
     }
   }
 
-  /// The panic-string reading as it was: every line split out first, "pid " found by `Character`s.
-  static func referenceFill(_ summary: inout PanicSummary, fromPanicString text: String) {
-    for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
-      let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-      guard let first = rawLine.firstIndex(where: { !isSpace($0) }) else { continue }
-      let bytes = rawLine[first...]
-      let isHeadline = summary.headline == nil
-      guard isHeadline || bytes.starts(with: "Panicked ".utf8) else { continue }
-      let line = String(Substring(bytes)).trimmingWhitespace()
-      if summary.headline == nil, !line.isEmpty { summary.headline = line }
-      if line.hasPrefix("Panicked task") {
-        if let range = line.firstRange(of: "pid ") {
-          summary.panickedTask = String(line[range.lowerBound...])
-        } else {
-          summary.panickedTask = line
-        }
-      } else if line.hasPrefix("Panicked thread") {
-        summary.panickedThread = line
+  @Test(
+    "A panic string's headline, panicked task (from \"pid \") and panicked thread",
+    arguments: [
+      ("", nil, nil, nil), ("\n", nil, nil, nil), ("\r\n\r\n", nil, nil, nil),
+      (
+        "panic(cpu 0 caller 0x1): watchdog timeout\nPanicked task 0xffff: 5 threads: pid 0: kernel_task\nPanicked thread: 0x1, backtrace",
+        "panic(cpu 0 caller 0x1): watchdog timeout", "pid 0: kernel_task", "Panicked thread: 0x1, backtrace"
+      ),
+      (
+        "  \t\n  panic(cpu 1): x\r\r\nPanicked task 0x1: no pid here\n  Panicked thread: 0x2\n", "panic(cpu 1): x",
+        "pid here", "Panicked thread: 0x2"
+      ),
+      // "pid\u{301}" is no "pid ": the last task line with one wins.
+      (
+        "\u{301}panic\nPanicked task é pid 3: é\nPanicked task pid\u{301} 4: x\nPanicked task a pid  5\r",
+        "\u{301}panic",
+        "pid  5", nil
+      ),
+      ("only one line", "only one line", nil, nil),
+      (
+        "first\rPanicked task: pid 9: launchd\rPanicked thread: 3", "first", "pid 9: launchd", "Panicked thread: 3"
+      ),
+    ] as [(String, String?, String?, String?)])
+  func panicString(text: String, headline: String?, task: String?, thread: String?) {
+    var summary = PanicSummary()
+    PanicSummary.fill(&summary, fromPanicString: text)
+    #expect(summary.headline == headline)
+    #expect(summary.panickedTask == task)
+    #expect(summary.panickedThread == thread)
+  }
+
+  @Test(
+    "Where \"pid \" starts in a line (a UTF-8 offset), found by Characters",
+    arguments: [
+      ("pid 3", 0), ("a pid 3", 2), ("pi pid ", 3), ("é pid 3", 3), ("pid", nil), ("pid\u{301} 4", nil),
+      ("pid \u{301}4", nil), ("ppid 1", 1), ("p\u{301}id 2 pid 3", 8), ("d pid ", 2), ("", nil),
+    ] as [(String, Int?)])
+  func pidOffset(line: String, expected: Int?) {
+    #expect(PanicSummary.pidOffset(in: line).map { line.utf8.distance(from: line.utf8.startIndex, to: $0) } == expected)
+  }
+
+  @Test(
+    "A damaged header's values, from its bytes and from its characters",
+    arguments: [
+      (#"{"app_name":"Acme","platform":2,"bug_type":"309","name" : "x"}"#, ["Acme", "x", "2", "309"]),
+      // An escaped quote, a line feed or a line break before the value: not salvaged.
+      (#""name":"a\"b""#, [nil, nil, nil, nil]), ("\"name\":\"a\nb\"", [nil, nil, nil, nil]),
+      ("\"name\": \r\n\"a\"", [nil, nil, nil, nil]), ("\"name\":\"a\r\nb\"", [nil, "a\r\nb", nil, nil]),
+      ("\"platform\":  12x", [nil, nil, "12", nil]), ("\"platform\":\"\"", [nil, nil, "", nil]),
+      ("\"name\":", [nil, nil, nil, nil]), ("", [nil, nil, nil, nil]),
+    ] as [(String, [String?])])
+  func salvagedValues(text: String, expected: [String?]) {
+    let keys = ["app_name", "name", "platform", "bug_type"]
+    Array(text.utf8).withUnsafeBufferPointer { buffer in
+      for (key, value) in zip(keys, expected) {
+        #expect(Scan.salvagedValue(key, in: buffer) == value, "\(key)")
+        #expect(Scan.salvagedValue(key, in: text) == value, "\(key)")
       }
+      let header = Scan.salvageHeader(buffer, before: buffer.count)
+      #expect(header.appName == expected[0] && header.name == expected[1] && header.bugType == expected[3])
+      #expect(header.platform == expected[2].flatMap { Int($0) })
     }
   }
 
-  @Test("Panic strings: lines found with memchr give the split's summary")
-  func panicStrings() {
-    let fixed = [
-      "", "\n", "\r\n\r\n",
-      "panic(cpu 0 caller 0x1): watchdog timeout\nPanicked task 0xffff: 5 threads: pid 0: kernel_task\nPanicked thread: 0x1, backtrace",
-      "  \t\n  panic(cpu 1): x\r\r\nPanicked task 0x1: no pid here\n  Panicked thread: 0x2\n",
-      "\u{301}panic\nPanicked task é pid 3: é\nPanicked task pid\u{301} 4: x\nPanicked task a pid  5\r",
-      "only one line", "first\rPanicked task: pid 9: launchd\rPanicked thread: 3",
-    ]
-    let generated = Self.texts(
-      from: [
-        "\n", "\r", " ", "\t", "panic(cpu 0)", "Panicked task 0x1: ", "Panicked thread: 0x2", "pid ", "pid", "é",
-        "\u{301}", "x", "Panicked ",
-      ], count: 3_000, maxLength: 10, seed: 5)
-    for text in fixed + generated {
-      var fast = PanicSummary()
-      PanicSummary.fill(&fast, fromPanicString: text)
-      var reference = PanicSummary()
-      Self.referenceFill(&reference, fromPanicString: text)
-      #expect(fast == reference, "\(text.debugDescription)")
-    }
-  }
-
-  @Test("\"pid \" offsets: the byte search answers as the Character search")
-  func pidOffsets() {
-    let lines = Self.texts(
-      from: ["pid ", "pid", " ", "p", "é", "\u{301}", "x", "d "], count: 3_000, maxLength: 8, seed: 3)
-    for line in lines {
-      #expect(PanicSummary.pidOffset(in: line) == line.firstRange(of: "pid ")?.lowerBound, "\(line.debugDescription)")
-    }
-  }
-
-  @Test("A damaged header's values read from the bytes of ASCII text are the values the characters give")
+  @Test("A damaged header's values: bytes and characters agree (a sample; all under a full sweep)")
   func salvagedHeaderValues() {
     let keys = ["app_name", "name", "platform", "bug_type"]
     let texts =
@@ -114,7 +147,7 @@ struct ReaderFastPathTests {
       ]
       + Self.texts(
         from: ["\"", "\"name\"", "\"platform\"", "app_", ":", " ", "\\", "\n", "\r", "\r\n", "7", "x", "{", "\t"],
-        count: 3_000,
+        count: Sweeps.size(3_000, sample: 300),
         maxLength: 10, seed: 29)
     for text in texts {
       let bytes = Array(text.utf8)
@@ -131,56 +164,24 @@ struct ReaderFastPathTests {
     }
   }
 
-  @Test("Xcode's translated report: the anchored searches find the marker and the full report a plain search finds")
-  func fullReportMarker() {
-    func naive(_ bytes: [UInt8]) -> Int? {
-      let marker = Array("Translated Report".utf8)
-      guard bytes.count >= marker.count else { return nil }
-      for start in 0...(bytes.count - marker.count) where Array(bytes[start..<start + marker.count]) == marker {
-        return start
-      }
-      return nil
-    }
-    // Where the full report starts: after the first line that opens with "Full Report" past the
-    // marker, and the dashed lines after it; found a byte at a time.
-    func naiveStart(_ bytes: [UInt8]) -> Int? {
-      guard let marker = naive(bytes) else { return nil }
-      let full = Array("Full Report".utf8)
-      var index = marker + "Translated Report".utf8.count
-      while index + full.count <= bytes.count {
-        if bytes[index - 1] == 0x0A && Array(bytes[index..<index + full.count]) == full {
-          return bytes.withUnsafeBufferPointer { buffer in
-            var next = Scan.endOfLine(buffer, from: index)
-            while let content = Scan.firstNonWhitespace(buffer, from: next), buffer[content] == 0x2D {
-              next = Scan.endOfLine(buffer, from: content)
-            }
-            return next
-          }
-        }
-        index += 1
-      }
-      return nil
-    }
-    let texts =
-      [
-        "Translated Report (Full Report Below)\n---\nFull Report\n---\n{}",
-        "Translated Report\nFull Report", "Translated ReportFull Report\n\nFull Report\n - \n-\n{}",
-        "RRR Translated Repor Translated Report\nFull Report\n",
-        "Report Translated Report", "Translated Report", "ranslated Report", "R", "",
-      ]
-      + Self.texts(
-        from: ["Translated ", "Report", "R", "T", " ", "\n", "Full Report", "-"], count: 2_000, maxLength: 8, seed: 13)
-    for text in texts {
-      let bytes = Array(text.utf8)
-      bytes.withUnsafeBufferPointer { buffer in
-        // The full report starts after the marker only when the marker is there.
-        #expect(Scan.fullReportStart(buffer, from: 0) == naiveStart(bytes), "\(text.debugDescription)")
-        let marker: StaticString = "Translated Report"
-        let found = ByteSearch.firstIndex(
-          of: UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount),
-          in: UnsafeRawBufferPointer(buffer), anchor: 11)
-        #expect(found == naive(bytes), "\(text.debugDescription)")
-      }
+  @Test(
+    "Xcode's translated report: where its marker is, and where the full report after it starts",
+    arguments: [
+      ("Translated Report (Full Report Below)\n---\nFull Report\n---\n{}", 0, 58),
+      ("Translated Report\nFull Report", 0, 29),
+      // "Full Report" counts only at the start of a line; the dashed lines after it are skipped.
+      ("Translated ReportFull Report\n\nFull Report\n - \n-\n{}", 0, 48),
+      ("RRR Translated Repor Translated Report\nFull Report\n", 21, 51), ("Report Translated Report", 7, nil),
+      ("Translated Report", 0, nil), ("ranslated Report", nil, nil), ("R", nil, nil), ("", nil, nil),
+    ] as [(String, Int?, Int?)])
+  func fullReportMarker(text: String, marker: Int?, start: Int?) {
+    Array(text.utf8).withUnsafeBufferPointer { buffer in
+      #expect(Scan.fullReportStart(buffer, from: 0) == start)
+      let needle: StaticString = "Translated Report"
+      let found = ByteSearch.firstIndex(
+        of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
+        in: UnsafeRawBufferPointer(buffer), anchor: 11)
+      #expect(found == marker)
     }
   }
 

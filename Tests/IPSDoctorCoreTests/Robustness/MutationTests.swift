@@ -62,7 +62,7 @@ func exerciseEverything(_ bytes: [UInt8]) -> CrashReport? {
 @Suite("Hostile input: truncation and mutation")
 struct MutationTests {
   static let cuts = Sweeps.size(64, sample: 8)
-  static let mutations = Sweeps.size(1000, sample: 40)
+  static let mutations = Sweeps.size(1000, sample: 20)
 
   @Test("Every file truncated at 64 cut points gives a result or an error", arguments: MutationInput.all)
   func truncation(_ input: MutationInput) throws {

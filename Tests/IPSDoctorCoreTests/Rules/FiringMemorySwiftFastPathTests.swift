@@ -4,9 +4,9 @@ import Testing
 @testable import IPSDoctorReport
 @testable import IPSDoctorSupport
 
-/// The shortcuts of the memory and Swift rules that fire most (null-pointer-dereference,
-/// invalid-address, swift-trap-unknown, swift-fatal-error and the Swift failures they read) must
-/// answer exactly as the code they replaced.
+/// The frames the memory and Swift rules that fire most (null-pointer-dereference,
+/// invalid-address, swift-trap-unknown, swift-fatal-error and the Swift failures they read) look
+/// at: the top frames only, and the app frame with its index.
 struct FiringMemorySwiftFastPathTests {
 
   /// A trap whose crashed thread has `count` app frames and `marker` as the symbol of each frame
@@ -36,59 +36,53 @@ struct FiringMemorySwiftFastPathTests {
     return texts
   }
 
-  /// The contexts of the reports above and of every fixture report.
-  static func contexts() throws -> [(name: String, context: DiagnosisContext)] {
-    try contexts(generated: reportTexts)
+  /// Every fixture report's context, read once for the tests in this file.
+  static let fixtureContexts: [(name: String, context: DiagnosisContext)] = Fixtures.files(
+    in: "reports", extensions: ["ips", "crash"]
+  ).compactMap { path in
+    guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { return nil }
+    return (path, DiagnosisContext(report: report))
   }
 
-  /// The contexts of the reports `texts` ("generated 0", …) and of every fixture report, for the
-  /// suites in this file that compare a fast path with the code it replaced.
+  /// The contexts of the reports above and of every fixture report.
+  static let everyContext: [(name: String, context: DiagnosisContext)] =
+    (try? contexts(generated: reportTexts)) ?? []
+
+  /// The contexts of the reports `texts` ("generated 0", …) and of every fixture report.
   static func contexts(generated texts: [String]) throws -> [(name: String, context: DiagnosisContext)] {
     var result: [(String, DiagnosisContext)] = []
     for (index, text) in texts.enumerated() {
       result.append(("generated \(index)", DiagnosisContext(report: try ReportReader.read(Array(text.utf8)))))
     }
-    for path in Fixtures.files(in: "reports", extensions: ["ips", "crash"]) {
-      guard let report = try? ReportReader.read(Fixtures.bytes(path)) else { continue }
-      result.append((path, DiagnosisContext(report: report)))
-    }
-    return result
+    return result + fixtureContexts
   }
 
-  /// The old test, on the whole backtrace's bytes: absent, or first found at or past `limit`.
-  static func absentBeforeOnWholeText(_ backtrace: DiagnosisContext.Backtrace, _ fragment: String, _ limit: Int) -> Bool
-  {
-    switch backtrace.symbolText?.firstFrame(containing: fragment) {
-    case .absent?: return true
-    case .found(let index)? where index >= limit: return true
-    default: return false
-    }
+  /// Symbols of `count` frames, `marker` in each frame of `at` and an app function elsewhere.
+  static func symbols(count: Int, marker: String, at indexes: [Int]) -> [String?] {
+    (0..<count).map { indexes.contains($0) ? marker : "Worker.step\($0)()" }
   }
 
-  /// What the searches bounded to the top frames answer agrees with the whole-text search they
-  /// replaced, and both agree with the frame walk where they decide.
-  @Test func topFrameSearchesAgreeWithWholeBacktraceSearch() throws {
-    var decided = 0
-    let fragments = SwiftTrapUnknownRule.otherTrapFrames + ["Swift runtime failure: "]
-    for (name, context) in try Self.contexts() {
-      context.forEachBacktrace { backtrace in
-        for fragment in fragments {
-          for limit in [6, 12] {
-            let bounded = backtrace.symbolText?.firstFrame(containing: fragment, before: limit)
-            var boundedAbsent = false
-            if case .absent? = bounded { boundedAbsent = true }
-            #expect(
-              boundedAbsent == Self.absentBeforeOnWholeText(backtrace, fragment, limit), "\(name) \(fragment) \(limit)")
-            if boundedAbsent {
-              decided += 1
-              let walked = backtrace.frames.prefix(limit).contains { $0.symbol?.prefilteredContains(fragment) == true }
-              #expect(!walked, "\(name) \(fragment) \(limit)")
-            }
-          }
-        }
-      }
+  /// A search bounded to the top frames finds the first frame above the limit that holds the
+  /// marker, and nothing below the limit: long backtraces, short ones (searched from the needle's
+  /// first byte), a marker in several frames and in none.
+  @Test(
+    "A search bounded to the top frames finds the marker above the limit only",
+    arguments: [
+      (45, [0], 6, .found(0)), (45, [5], 6, .found(5)), (45, [6], 6, .absent), (45, [7], 6, .absent),
+      (45, [7], 12, .found(7)), (45, [11], 12, .found(11)), (45, [12], 12, .absent), (45, [13], 12, .absent),
+      (45, [30], 12, .absent), (45, [3, 30], 6, .found(3)), (45, [3, 30], 12, .found(3)), (45, [], 12, .absent),
+      (45, [12, 40], 12, .absent), (45, [12, 40], 41, .found(12)), (3, [2], 6, .found(2)), (3, [2], 2, .absent),
+      (8, [7], 6, .absent), (8, [7], 12, .found(7)),
+    ] as [(Int, [Int], Int, ByteSearch.Outcome)])
+  func boundedSearch(count: Int, indexes: [Int], limit: Int, expected: ByteSearch.Outcome) throws {
+    for (marker, fragment) in [
+      ("Swift runtime failure: Index out of range", "Swift runtime failure: "),
+      ("x swift_task_isCurrentExecutor y", "swift_task_isCurrentExecutor"),
+      ("objc_exception_rethrow", "objc_exception"),
+    ] {
+      let text = try #require(FrameSymbolText(texts: Self.symbols(count: count, marker: marker, at: indexes)))
+      #expect(text.firstFrame(containing: fragment, before: limit) == expected, "\(fragment)")
     }
-    #expect(decided > 1000)
   }
 
   /// The marker of an inlined failure frame counts in the top 12 frames only, wherever else the
@@ -119,7 +113,7 @@ struct FiringMemorySwiftFastPathTests {
   /// `firstFrameIndex(…dispatchAssert…) != nil` is `SwiftIsolationTrap.evidence(in:) != nil`.
   @Test func isolationTrapTestAgreesWithItsEvidence() throws {
     var present = 0
-    for (name, context) in try Self.contexts() {
+    for (name, context) in Self.everyContext {
       guard let backtrace = context.crashedBacktrace else { continue }
       let fast = context.firstFrameIndex(in: backtrace, containing: SwiftIsolationTrap.dispatchAssert) != nil
       #expect(fast == (SwiftIsolationTrap.evidence(in: context) != nil), "\(name)")
@@ -132,7 +126,7 @@ struct FiringMemorySwiftFastPathTests {
   /// (which `crashSiteSentence` parsed back out of the path).
   @Test func indexedAppFrameAgreesWithAppFrameEvidence() throws {
     var found = 0
-    for (name, context) in try Self.contexts() {
+    for (name, context) in Self.everyContext {
       context.forEachBacktrace { backtrace in
         for start in [0, 1, 2, 7, backtrace.frames.count - 1, backtrace.frames.count, backtrace.frames.count + 3] {
           let plain = context.appFrameEvidence(in: backtrace, from: max(0, start))
@@ -307,46 +301,45 @@ struct MemorySummaryTextTests {
   }
 }
 
-/// `SwiftFailure.parse` (the location taken from the prefix trimmed once, its colon dropped by
-/// its byte) and `appendLocationSentence(to:in:evidence:)` answer as the code they replaced (kept
-/// here as it was, the reference).
+/// `SwiftFailure.parse`, input → expected, and `appendLocationSentence(to:in:evidence:)`
+/// against the sentence as it was built of interpolations (kept here as it was, the reference).
 struct SwiftFailureTextTests {
 
-  /// The new-format location as `parse` found it: the prefix trimmed again, `dropLast()`.
-  static func plainLocation(_ text: String, before marker: String) -> (file: String, line: Int)? {
-    guard let range = text.firstRange(of: marker) else { return nil }
-    let prefix = text[..<range.lowerBound].trimmingWhitespace()
-    guard prefix.hasSuffix(":") else { return nil }
-    let location = prefix.dropLast()
-    guard let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) else {
-      return nil
-    }
-    return (String(location[..<colon]), line)
+  @Test(
+    "A Swift failure's kind and the file and line it names",
+    arguments: [
+      (
+        "Example/Router.swift:88: Fatal error: Unknown route: settings/privacy", "Fatal error", "Example/Router.swift",
+        88
+      ),
+      (
+        "Example/Cache.swift:12: Precondition failed: capacity must be positive", "Precondition failed",
+        "Example/Cache.swift", 12
+      ),
+      ("  Ünïcödé/Fïlé.swift:7:  Assertion failed: é", "Assertion failed", "Ünïcödé/Fïlé.swift", 7),
+      ("a:b: Fatal error", "Fatal error", nil, nil), (":Fatal error: x", "Fatal error", nil, nil),
+      ("x: Fatal error", "Fatal error", nil, nil),
+      ("Fatal error: message: file Module/File.swift, line 42", "Fatal error", "Module/File.swift", 42),
+      ("Fatal error: file Module/File.swift, line 9", "Fatal error", "Module/File.swift", 9),
+      ("Swift runtime failure: Index out of range", "Swift runtime failure", nil, nil),
+      // Neither a combining mark after the line nor Arabic-Indic digits make a line number.
+      ("Module/File.swift:4:\u{301}: Fatal error: mark", "Fatal error", nil, nil),
+      ("Module/File.swift:\u{661}\u{662}: Fatal error: arabic digits", "Fatal error", nil, nil),
+      ("F.swift:-3: Fatal error: negative", "Fatal error", "F.swift", -3),
+      ("\tF.swift:3:\t Fatal error:\tmessage\n", "Fatal error", "F.swift", 3),
+    ] as [(String, String, String?, Int?)])
+  func parse(line: String, kind: String, file: String?, number: Int?) throws {
+    let failure = try #require(SwiftFailure.parse(line, evidence: Evidence("p", line)))
+    #expect(failure.kind.rawValue == kind)
+    #expect(failure.file == file)
+    #expect(failure.line == number)
   }
 
-  static let lines = [
-    "Example/Router.swift:88: Fatal error: Unknown route: settings/privacy",
-    "Example/Cache.swift:12: Precondition failed: capacity must be positive",
-    "  Ünïcödé/Fïlé.swift:7:  Assertion failed: é", "a:b: Fatal error", ":Fatal error: x", "x: Fatal error",
-    "Fatal error: message: file Module/File.swift, line 42", "Fatal error: file Module/File.swift, line 9",
-    "Swift runtime failure: Index out of range", "Module/File.swift:4:\u{301}: Fatal error: mark",
-    "Module/File.swift:\u{661}\u{662}: Fatal error: arabic digits", "F.swift:-3: Fatal error: negative",
-    "\tF.swift:3:\t Fatal error:\tmessage\n", "prefix Fatal error: not at the start", "",
-  ]
-
-  @Test func parseAgreesWithTheTwiceTrimmedLocation() {
-    for line in Self.lines {
-      let failure = SwiftFailure.parse(line, evidence: Evidence("p", line))
-      var expected: (file: String, line: Int)?
-      if let failure, failure.kind != .runtimeFailure {
-        expected = Self.plainLocation(line, before: failure.kind.rawValue)
-      }
-      if let expected {
-        #expect(failure?.file == expected.file && failure?.line == expected.line, "\(line)")
-      } else if let failure, !line.contains(", line ") {
-        #expect(failure.file == nil && failure.line == nil, "\(line)")
-      }
-    }
+  @Test(
+    "Text without a failure marker at a line's start is no Swift failure",
+    arguments: ["prefix Fatal error: not at the start", ""])
+  func notAFailure(line: String) {
+    #expect(SwiftFailure.parse(line, evidence: Evidence("p", line)) == nil)
   }
 
   /// The sentence as `SwiftFailure.locationSentence(in:evidence:)` built it.

@@ -22,6 +22,9 @@ struct JSONSchemaValidator {
 
   let root: JSONValue
   private let definitions: [String: JSONValue]
+  /// Each `pattern` of the schema, compiled once when the validator is made (`nil` when it does
+  /// not compile).
+  private let patterns: [String: Regex<AnyRegexOutput>?]
 
   init(schema: JSONValue) throws(SchemaError) {
     root = schema
@@ -30,12 +33,16 @@ struct JSONSchemaValidator {
       definitions[member.key] = member.value
     }
     self.definitions = definitions
-    try Self.checkKeywords(schema, at: "#", definitions: definitions)
+    var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+    try Self.checkKeywords(schema, at: "#", definitions: definitions, patterns: &patterns)
+    self.patterns = patterns
   }
 
-  /// Every schema reachable from `schema` uses known keywords and resolvable references.
+  /// Every schema reachable from `schema` uses known keywords and resolvable references; its
+  /// patterns go into `patterns`.
   private static func checkKeywords(
-    _ schema: JSONValue, at path: String, definitions: [String: JSONValue]
+    _ schema: JSONValue, at path: String, definitions: [String: JSONValue],
+    patterns: inout [String: Regex<AnyRegexOutput>?]
   ) throws(SchemaError) {
     guard let object = schema.objectValue else {
       if schema.boolValue != nil { return }
@@ -49,13 +56,17 @@ struct JSONSchemaValidator {
       switch member.key {
       case "properties", "definitions":
         for property in member.value.objectValue?.members ?? [] {
-          try checkKeywords(property.value, at: at + "/" + property.key, definitions: definitions)
+          try checkKeywords(property.value, at: at + "/" + property.key, definitions: definitions, patterns: &patterns)
         }
       case "items", "additionalProperties":
-        try checkKeywords(member.value, at: at, definitions: definitions)
+        try checkKeywords(member.value, at: at, definitions: definitions, patterns: &patterns)
       case "oneOf", "anyOf", "allOf":
         for (index, element) in (member.value.arrayValue ?? []).enumerated() {
-          try checkKeywords(element, at: at + "/\(index)", definitions: definitions)
+          try checkKeywords(element, at: at + "/\(index)", definitions: definitions, patterns: &patterns)
+        }
+      case "pattern":
+        if let pattern = member.value.stringValue, patterns[pattern] == nil {
+          patterns[pattern] = .some(try? Regex(pattern))
         }
       case "$ref":
         guard let name = referenceName(member.value.stringValue), definitions[name] != nil else {
@@ -74,13 +85,22 @@ struct JSONSchemaValidator {
 
   /// Every way `instance` breaks the schema, as "path: what"; empty when it is valid.
   func errors(_ instance: JSONValue) -> [String] {
+    errors(instance, skipping: [])
+  }
+
+  /// ``errors(_:)`` without the values at `skipped` (paths as the errors spell them, such as
+  /// `$.runs[0].tool.driver.rules`): for a part already checked in a value equal to it.
+  func errors(_ instance: JSONValue, skipping skipped: Set<String>) -> [String] {
     var errors: [String] = []
-    validate(instance, against: root, at: "$", into: &errors)
+    validate(instance, against: root, at: "$", skipping: skipped, into: &errors)
     return errors
   }
 
-  private func validate(_ instance: JSONValue, against schema: JSONValue, at path: String, into errors: inout [String])
-  {
+  private func validate(
+    _ instance: JSONValue, against schema: JSONValue, at path: String, skipping skipped: Set<String> = [],
+    into errors: inout [String]
+  ) {
+    if !skipped.isEmpty && skipped.contains(path) { return }
     if let allowed = schema.boolValue {
       if !allowed { errors.append("\(path): no value is allowed here") }
       return
@@ -90,7 +110,7 @@ struct JSONSchemaValidator {
     if let reference = schema["$ref"]?.stringValue {
       // init made sure it resolves.
       if let name = Self.referenceName(reference), let target = definitions[name] {
-        validate(instance, against: target, at: path, into: &errors)
+        validate(instance, against: target, at: path, skipping: skipped, into: &errors)
       }
     }
     if let type = schema["type"] {
@@ -113,7 +133,8 @@ struct JSONSchemaValidator {
     }
     if let text = instance.stringValue, let pattern = schema["pattern"]?.stringValue {
       // JSON Schema patterns are unanchored ECMA 262 expressions.
-      if let regex = try? Regex(pattern) {
+      let regex: Regex<AnyRegexOutput>? = patterns[pattern] ?? (try? Regex(pattern))
+      if let regex {
         if !text.contains(regex) { errors.append("\(path): does not match /\(pattern)/") }
       } else {
         errors.append("\(path): the schema's pattern /\(pattern)/ does not compile")
@@ -130,7 +151,7 @@ struct JSONSchemaValidator {
       }
       if let items = schema["items"] {
         for (index, element) in elements.enumerated() {
-          validate(element, against: items, at: "\(path)[\(index)]", into: &errors)
+          validate(element, against: items, at: "\(path)[\(index)]", skipping: skipped, into: &errors)
         }
       }
     }
@@ -142,19 +163,19 @@ struct JSONSchemaValidator {
       for member in object.members {
         let at = "\(path).\(member.key)"
         if let property = properties?[member.key] {
-          validate(member.value, against: property, at: at, into: &errors)
+          validate(member.value, against: property, at: at, skipping: skipped, into: &errors)
         } else if let additional = schema["additionalProperties"] {
           if additional.boolValue == false {
             errors.append("\(at): property not allowed")
           } else {
-            validate(member.value, against: additional, at: at, into: &errors)
+            validate(member.value, against: additional, at: at, skipping: skipped, into: &errors)
           }
         }
       }
     }
 
     for sub in schema["allOf"]?.arrayValue ?? [] {
-      validate(instance, against: sub, at: path, into: &errors)
+      validate(instance, against: sub, at: path, skipping: skipped, into: &errors)
     }
     if let choices = schema["anyOf"]?.arrayValue,
       !choices.contains(where: { isValid(instance, against: $0, at: path) })

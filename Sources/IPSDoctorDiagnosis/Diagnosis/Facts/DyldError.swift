@@ -77,10 +77,7 @@ struct DyldError: DyldLineLookup, Sendable {
 
   /// `pieces(text)` split at every separator, the reference answer.
   static func splitPieces(_ text: String) -> [String] {
-    let pieces =
-      text.asciiSplit(separators: [UInt8(ascii: "\n"), UInt8(ascii: "|")])
-      ?? text.split(whereSeparator: { $0 == "\n" || $0 == "|" })
-    return pieces.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
   }
 
   /// The first line containing `marker` and the text after it (up to the end of the line).

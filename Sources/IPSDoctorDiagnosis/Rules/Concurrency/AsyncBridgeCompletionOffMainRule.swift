@@ -288,8 +288,8 @@ struct CompletionHandlerMethod: Sendable {
     verification = AsyncBridgeCompletionOffMainRule.verification(name: swiftName)
     implementationAfterTypeName = """
        {
-        \(declaration.replacingLineFeeds(with: "\n  ")) {
-          \(body.replacingLineFeeds(with: "\n    "))
+        \(declaration.replacing("\n", with: "\n  ")) {
+          \(body.replacing("\n", with: "\n    "))
         }
 
         \(Self.indentedOnMainHelper)
@@ -309,7 +309,7 @@ struct CompletionHandlerMethod: Sendable {
     """
 
   /// `onMainHelper` indented for `fixedImplementation(typeName:)`.
-  private static let indentedOnMainHelper = onMainHelper.replacingLineFeeds(with: "\n  ")
+  private static let indentedOnMainHelper = onMainHelper.replacing("\n", with: "\n  ")
 
   func fixedImplementation(typeName: String) -> String {
     "extension " + typeName + implementationAfterTypeName

@@ -98,9 +98,10 @@ struct JetsamAnalysis: Sendable {
     return Self.megabytes(bytes)
   }
 
-  /// "240.0 MB": `bytes` in mebibytes, rounded to a tenth.
+  /// "240.0 MB": `bytes` in mebibytes, rounded to a tenth. The whole mebibytes and the rest are
+  /// scaled apart, so that any `UInt64` (a page count times a page size from the file) fits.
   static func megabytes(_ bytes: UInt64) -> String {
-    let tenths = (bytes * 10 + 524_288) / 1_048_576
+    let tenths = bytes / 1_048_576 * 10 + (bytes % 1_048_576 * 10 + 524_288) / 1_048_576
     return "\(tenths / 10).\(tenths % 10) MB"
   }
 

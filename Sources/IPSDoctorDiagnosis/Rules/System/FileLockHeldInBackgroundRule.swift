@@ -63,7 +63,7 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
         " The backtraces show where the app was when it was suspended, not necessarily where the lock was taken."
     }
     if let locked = context.terminationText(containing: "locked system files:") {
-      let lines = locked.detail.asciiSplit(separators: [UInt8(ascii: "\n")]) ?? locked.detail.split(separator: "\n")
+      let lines = locked.detail.split(separator: "\n")
       let files = lines.dropFirst().map { $0.trimmingWhitespace() }
         .filter { $0.hasPrefix("/") }
       if !files.isEmpty {
