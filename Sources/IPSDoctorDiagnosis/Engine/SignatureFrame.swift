@@ -67,19 +67,19 @@ enum SignatureFrame {
     return text.index(before: open)
   }
 
-  /// Where ` + 164` or ` + 0xa4` starts at the end of `text`.
+  /// Where ` + 164` or ` + 0xa4` starts at the end of `text`: its last word is the number and the
+  /// one before it `+`.
   private static func trailingOffset(_ text: Substring) -> Substring.Index? {
-    guard let plus = text.lastIndex(of: "+"), plus > text.startIndex,
-      text[text.index(before: plus)] == " "
-    else { return nil }
-    var number = text[text.index(after: plus)...]
-    guard number.first == " " else { return nil }
-    number = number.dropFirst()
-    let digits = number.hasPrefix("0x") ? number.dropFirst(2) : number
-    guard !digits.isEmpty,
-      digits.allSatisfy({ $0.isASCII && (number.hasPrefix("0x") ? $0.isHexDigit : $0.isNumber) })
-    else { return nil }
-    return text.index(before: plus)
+    guard let last = text.last, last.isHexDigit, let space = text.lastIndex(of: " ") else { return nil }
+    let number = text[text.index(after: space)...]
+    let isHex = number.hasPrefix("0x")
+    let digits = isHex ? number.dropFirst(2) : number
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && (isHex ? $0.isHexDigit : $0.isNumber) }) else {
+      return nil
+    }
+    let beforeNumber = text[..<space]
+    guard beforeNumber.hasSuffix(" +") else { return nil }
+    return beforeNumber.index(beforeNumber.endIndex, offsetBy: -2)
   }
 
   /// Where `::h` and 16 hexadecimal digits, a Rust legacy mangling hash, start at the end of `text`.

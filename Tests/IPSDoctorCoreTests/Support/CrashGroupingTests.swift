@@ -117,6 +117,14 @@ import Testing
     ("app::parse::h0123456789abcdeg", "app::parse::h0123456789abcdeg"),
     ("operator+(Money, Money)", "operator+(_:_:)"),
     ("-[View layout:(in)]", "-[View layout:(in)]"),
+    ("Cache.evict() + 0xa4", "Cache.evict()"),
+    ("Cache.evict() + 12 + 4", "Cache.evict()"),
+    ("Cache.add(_:) +12", "Cache.add(_:) +12"),
+    ("Cache.add(_:) + 0x", "Cache.add(_:) + 0x"),
+    ("Cache.add(_:) + 12a", "Cache.add(_:) + 12a"),
+    ("Cache.add(_:) + 0xg1", "Cache.add(_:) + 0xg1"),
+    ("+ 12", "+ 12"),
+    ("naïve_café + 8", "naïve_café"),
   ])
   func atosAndRustSpellingsKeyAsOne(name: String, expected: String) {
     #expect(SignatureFrame.key(name) == expected)
