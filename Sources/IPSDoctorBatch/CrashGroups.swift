@@ -35,6 +35,9 @@ package struct CrashGroup: Sendable, Equatable {
 
   fileprivate var firstKey: Int64?
   fileprivate var lastKey: Int64?
+  /// The order groups were made in: the tie-break between the diagnostics of one file (a
+  /// MetricKit payload's), which share its input position.
+  fileprivate var arrival = 0
 }
 
 /// Accumulates groups as outcomes stream past; memory grows with the number of distinct crashes,
@@ -50,6 +53,8 @@ package struct CrashGroups: Sendable {
   private var owners: [String: String] = [:]
   /// A group that joined another, to that one.
   private var joined: [String: String] = [:]
+  /// How many groups were made.
+  private var made = 0
 
   package init() {}
 
@@ -69,6 +74,8 @@ package struct CrashGroups: Sendable {
         lastSeen: nil, appVersions: [], osVersions: [], examples: [], baseline: outcome.baseline,
         firstIndex: outcome.index)
       Self.count(outcome, facts: facts, into: &group)
+      group.arrival = made
+      made += 1
       groups[signature.id] = group
       for id in signature.ids { owners[id] = signature.id }
       return
@@ -97,6 +104,7 @@ package struct CrashGroups: Sendable {
   /// Adds `other`'s reports to `group`, whose first report comes first.
   private static func merge(_ other: CrashGroup, into group: inout CrashGroup) {
     group.count += other.count
+    group.arrival = min(group.arrival, other.arrival)
     if let severity = other.severity { group.severity = max(group.severity ?? severity, severity) }
     if let time = other.firstSeen,
       group.firstSeen == nil || Timestamp.isBefore(other.firstKey, time, group.firstKey, group.firstSeen!)
@@ -153,7 +161,9 @@ package struct CrashGroups: Sendable {
   /// Groups by count (most first), then by first appearance in the input.
   package var sorted: [CrashGroup] {
     groups.values.sorted { lhs, rhs in
-      lhs.count != rhs.count ? lhs.count > rhs.count : lhs.firstIndex < rhs.firstIndex
+      if lhs.count != rhs.count { return lhs.count > rhs.count }
+      if lhs.firstIndex != rhs.firstIndex { return lhs.firstIndex < rhs.firstIndex }
+      return lhs.arrival < rhs.arrival
     }
   }
 

@@ -100,4 +100,21 @@ import Testing
     #expect(groups.sorted.map(\.count) == [2, 1])
     #expect(groups.sorted.first?.examples == ["crashes/1.ips", "crashes/2.ips"])
   }
+
+  @Test("Groups of one input position (a payload's diagnostics) keep the order they were made in")
+  func diagnosticsOfOneFileKeepTheirOrder() throws {
+    let files = [
+      "null-pointer-dereference.ips", "watchdog-launch-8badf00d.ips", "stack-overflow.ips",
+      "zombie-object.ips", "thermal-shutdown.ips", "background-task-timeout.ips", "invalid-address.ips",
+      "swift-force-cast-failed.ips",
+    ]
+    var groups = CrashGroups()
+    for file in files {
+      groups.add(
+        ReportOutcome.diagnose(
+          bytes: try Fixtures.bytes("reports/" + file), index: 0, path: "payload.json#" + file,
+          options: Options(), baseline: nil))
+    }
+    #expect(groups.sorted.map(\.examples) == files.map { ["payload.json#" + $0] })
+  }
 }
