@@ -391,65 +391,33 @@ public struct DiagnosisContext: Sendable {
     return fallback
   }
 
+  /// Whether `name` is compiler glue rather than code someone wrote: a thunk, a merged or outlined
+  /// function, a runtime helper.
   static func isThunk(_ name: String) -> Bool {
-    // Every prefix starts with one of these bytes, and a name starting with any other scalar has
-    // none of them (`hasPrefix` compares `Character`s, and no other character is canonically
-    // equivalent to these): one byte test rules out most names before five `hasPrefix` calls
-    // (the signature and the summary test every app frame they meet).
-    guard let first = name.utf8.first,
-      first == UInt8(ascii: "t") || first == UInt8(ascii: "r") || first == UInt8(ascii: "m")
-        || first == UInt8(ascii: "o") || first == UInt8(ascii: "_")
-    else { return false }
-    return name.hasPrefix("thunk for ") || name.hasPrefix("reabstraction thunk") || name.hasPrefix("merged ")
-      || name.hasPrefix("outlined ") || name.hasPrefix("__swift_")
+    thunkPrefixes.contains { name.hasPrefix($0) }
   }
+
+  private static let thunkPrefixes = ["thunk for ", "reabstraction thunk", "merged ", "outlined ", "__swift_"]
 
   /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
   /// `ChatApp + 0x13c40` when unsymbolicated.
   package func describe(_ frame: Frame) -> String {
-    // The parts joined by spaces as bytes and made a `String` once, the numbers written as
-    // digits: no `String` appends and no `String` per number.
-    var text = UTF8TextBuilder(capacity: 128)
-    var parts = 0
-    func separate() {
-      if parts > 0 { text.append(ascii: UInt8(ascii: " ")) }
-      parts += 1
-    }
-    if let image = frame.imageName {
-      separate()
-      text.append(image)
-    }
+    var parts: [String] = []
+    if let image = frame.imageName { parts.append(image) }
     if let name = displayName(frame) {
-      separate()
-      text.append(name)
-      if let location = frame.symbolLocation {
-        text.append(" + ")
-        text.appendDecimal(location)
-      }
+      parts.append(name + (frame.symbolLocation.map { " + \($0)" } ?? ""))
     } else if frame.imageName == nil, let offset = frame.imageOffset {
       // An offset in no image (Apple's placeholder image for unmapped addresses) is the address.
-      separate()
-      text.append("??? ")
-      text.appendHex(frame.address ?? offset)
+      parts.append("??? " + String.hex(frame.address ?? offset))
     } else if let offset = frame.imageOffset {
-      separate()
-      text.append("+ ")
-      text.appendHex(offset)
+      parts.append("+ " + String.hex(offset))
     } else if let address = frame.address {
-      separate()
-      text.appendHex(address)
+      parts.append(String.hex(address))
     }
     if let file = frame.sourceFile {
-      separate()
-      text.append(ascii: UInt8(ascii: "("))
-      text.append(file)
-      if let line = frame.sourceLine {
-        text.append(ascii: UInt8(ascii: ":"))
-        text.append(String(line))
-      }
-      text.append(ascii: UInt8(ascii: ")"))
+      parts.append("(" + file + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
     }
-    return parts == 0 ? "???" : text.string
+    return parts.isEmpty ? "???" : parts.joined(separator: " ")
   }
 
   /// Whether any app frame in the crashed thread or the exception backtrace lacks a symbol.
