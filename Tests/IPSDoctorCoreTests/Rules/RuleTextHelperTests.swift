@@ -134,21 +134,24 @@ struct RuleTextHelperTests {
   }
 
   @Test(
-    "A jetsam process is named with its pid, footprint and reason",
+    "A jetsam process is named with its pid, footprint and reason, report text in code spans",
     arguments: [
       (
         #"{"memoryStatus":{"pageSize":16384},"largestProcess":"Example","processes":["#
           + #"{"name":"Example","pid":412,"reason":"per-process-limit","rpages":51200},{"name":"é`x","rpages":0},"#
           + #"{"pid":-3},{"name":"","pid":0,"reason":"","rpages":1125899906842623},{"name":"backboardd","pid":35,"rpages":1}]}"#,
         [
-          "`Example` (pid 412, 800.0 MB, per-process-limit)", "`é`x` (0.0 MB)", "`unnamed` (pid -3)",
-          "`` (pid 0, 17592186044416.0 MB, )", "`backboardd` (pid 35, 0.0 MB)",
+          "`Example` (pid 412, 800.0 MB, `per-process-limit`)", "``é`x`` (0.0 MB)", "`unnamed` (pid -3)",
+          "`unnamed` (pid 0, 17592186044416.0 MB)", "`backboardd` (pid 35, 0.0 MB)",
         ]
       ),
       (
         #"{"memoryStatus":{"pageSize":4096},"processes":[{"name":"a","rpages":256},{"name":"b","rpages":1},"#
           + #"{"name":"é`x","rpages":0},{"pid":-3},{"name":"","pid":0,"reason":"","rpages":281474976710655}]}"#,
-        ["`a` (1.0 MB)", "`b` (0.0 MB)", "`é`x` (0.0 MB)", "`unnamed` (pid -3)", "`` (pid 0, 1099511627776.0 MB, )"]
+        [
+          "`a` (1.0 MB)", "`b` (0.0 MB)", "``é`x`` (0.0 MB)", "`unnamed` (pid -3)",
+          "`unnamed` (pid 0, 1099511627776.0 MB)",
+        ]
       ),
     ])
   func jetsamProcesses(body: String, expected: [String]) throws {

@@ -50,7 +50,7 @@ package struct JetsamEventRule: DiagnosisRule {
             .init("heard", pid: 2, residentPages: 652, states: ["daemon", "idle"]),
             .init("SpringBoard", pid: 57, residentPages: 61443, reason: "highwater", states: []),
           ]),
-        .definite, summaryContains: ["`SpringBoard` (pid 57, 240.0 MB, highwater)", "system process"]),
+        .definite, summaryContains: ["`SpringBoard` (pid 57, 240.0 MB, `highwater`)", "system process"]),
       .triggers(
         "many background apps killed for vm-pageshortage",
         ExampleReport.jetsam(

@@ -110,8 +110,8 @@ struct JetsamAnalysis: Sendable {
     var details: [String] = []
     if let pid = process.pid { details.append("pid \(pid)") }
     if let bytes = jetsam.residentBytes(process) { details.append(Self.megabytes(bytes)) }
-    if let reason = process.reason { details.append(reason) }
-    let name = "`\(process.name ?? "unnamed")`"
+    if let reason = process.reason, !reason.isEmpty { details.append(CodeSpan.markdown(reason)) }
+    let name = CodeSpan.markdown(process.name.flatMap { $0.isEmpty ? nil : $0 } ?? "unnamed")
     return details.isEmpty ? name : name + " (" + details.joined(separator: ", ") + ")"
   }
 }

@@ -47,7 +47,8 @@ package struct JetsamMemoryLimitRule: DiagnosisRule {
             .init("Example", pid: 812, residentPages: 92802, reason: "per-process-limit", states: ["frontmost"]),
             .init("backboardd", pid: 61, residentPages: 5000, states: ["daemon"]),
           ]),
-        .definite, summaryContains: ["`Example` (pid 812, 1450.0 MB, per-process-limit)", "processes[0]", "foreground"]),
+        .definite,
+        summaryContains: ["`Example` (pid 812, 1450.0 MB, `per-process-limit`)", "processes[0]", "foreground"]),
       .triggers(
         "EXC_RESOURCE MEMORY in a crash report",
         ExampleReport(
