@@ -145,6 +145,15 @@ package struct ReportOutcome: Sendable, Equatable {
   /// What symbolicating with the run's debug files did (`nil` when there were none): the images
   /// matched, and the debug files named like an image but of another UUID (never used).
   package var symbolication: SymbolicationSummary?
+  /// Which report of a file that holds several (`hangDiagnostics[0]` of a MetricKit payload),
+  /// written after `#` in ``path``; `nil` for a file that is one report.
+  package var label: String?
+
+  /// The file the report was read from: ``path`` without its `#label`.
+  package var filePath: String {
+    guard let label, path.hasSuffix("#" + label) else { return path }
+    return String(path.dropLast(label.count + 1))
+  }
 
   package init(
     index: Int, path: String, facts: ReportFacts? = nil, result: DiagnosisResult? = nil,
@@ -278,9 +287,11 @@ extension ReportOutcome {
       return [diagnose(report: reports[0].report, index: index, path: path, options: options, baseline: baseline)]
     }
     return reports.map { entry in
-      diagnose(
+      var outcome = diagnose(
         report: entry.report, index: index, path: path + (entry.label.map { "#" + $0 } ?? ""), options: options,
         baseline: baseline)
+      outcome.label = entry.label
+      return outcome
     }
   }
 

@@ -197,7 +197,7 @@ package struct MarkdownReporter: Reporter {
     if let hint = result.symbolication, result.isInconclusive || context.options.verbose {
       text += "Symbolicate the app's frames with the build's dSYM (the `mdfind` and `atos` lines on a Mac):\n\n```sh\n"
       // The path is the report's: it may not close the fence.
-      let command = hint.ipsDoctorCommand(reportPath: outcome.path)
+      let command = hint.ipsDoctorCommand(reportPath: outcome.filePath)
       if !command.contains("`") && !command.contains("~~~") { text += TerminalText.escaped(command) + "\n" }
       for image in hint.images {
         if let find = image.findDSYM { text += TerminalText.escaped(find) + "\n" }

@@ -135,7 +135,7 @@ struct TextReporter: Reporter {
             }
           }
         }
-        if let hint = result.symbolication { lines += symbolicationLines(hint, path: outcome.path) }
+        if let hint = result.symbolication { lines += symbolicationLines(hint, path: outcome.filePath) }
       } else {
         lines += inconclusiveLines(result, outcome: outcome)
       }
@@ -303,7 +303,7 @@ struct TextReporter: Reporter {
           indent: String(repeating: " ", count: head.count), hanging: head)
       }
     }
-    if let hint = result.symbolication { lines += symbolicationLines(hint, path: outcome.path) }
+    if let hint = result.symbolication { lines += symbolicationLines(hint, path: outcome.filePath) }
     return lines
   }
 
