@@ -5,6 +5,11 @@
 #
 #   Benchmarks/check-bench.sh              # 100,000 lines
 #   LINES=1000000 Benchmarks/check-bench.sh
+#   HOSTILE=1 Benchmarks/check-bench.sh    # the lexer's worst shapes, one file each
+#
+# HOSTILE=1 times `check` on the files SwiftLexerBoundsTests reads (long runs of `#`, deeply
+# nested interpolations, raw multi-line openings on one line). Each should take about as long as
+# a plain file of its size; a quadratic lexer needed 41 s for 200 KB of `#`.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -73,6 +78,29 @@ enum Route$index {
 }
 SWIFT
 }
+
+# One hostile file: its name, then a Python expression for its text.
+hostile() {
+  python3 -c "import sys; sys.stdout.write($2)" > "$TREE/$1.swift"
+  local start end
+  start=$(date +%s%N)
+  "$BIN" check "$TREE/$1.swift" --format json --output /dev/null --fail-on never
+  end=$(date +%s%N)
+  awk -v name="$1" -v bytes="$(wc -c < "$TREE/$1.swift")" -v ns="$((end - start))" 'BEGIN {
+    printf "check hostile %-22s %8.1f KB in %.3f s\n", name, bytes / 1e3, ns / 1e9
+  }'
+}
+
+if [ "${HOSTILE:-0}" = "1" ]; then
+  swift build -c release --product ips-doctor --package-path "$ROOT" >/dev/null
+  BIN="$ROOT/.build/release/ips-doctor"
+  hostile hash-run "'#' * (4 << 20) + 'if'"
+  hostile nested-closed "'\"\\\\(' * 200000 + 'x' + ')\"' * 200000 + '\\nfunc after() {}\\n'"
+  hostile nested-open "'\"\\\\(' * 80000"
+  hostile raw-openings "'#\"\"\"\\\\#(' * 60000 + '\\nz'"
+  hostile raw-nested "'#\"\\\\#((' * 50000 + '))\"#' * 50000 + ' class C {}'"
+  exit 0
+fi
 
 mkdir -p "$TREE/Sources/App"
 cp "$ROOT"/Fixtures/swift/*.swift "$TREE/Sources/App/"

@@ -32,7 +32,7 @@ import Testing
     for name in ["a", "b"] {
       var waited = 0
       while !SignalCleanupTests.names(in: directory + "/" + name).contains(where: { $0.contains(".tmp-") }),
-        waited < 1000
+        waited < 6_000
       {
         usleep(10_000)
         waited += 1

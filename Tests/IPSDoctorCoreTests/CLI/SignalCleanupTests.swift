@@ -90,7 +90,7 @@ import Testing
     let child = try Child(
       ["-", "-o", directory + "/out.json", "-o", directory + "/out.sarif"], directory: directory)
     var temporary: [String] = []
-    for _ in 0..<500 where temporary.count < 2 {
+    for _ in 0..<6_000 where temporary.count < 2 {
       temporary = Self.names(in: directory).filter { $0.contains(".tmp-") }
       usleep(10_000)
     }

@@ -104,7 +104,7 @@ import Testing
           feed.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"test"}}"#)
           feed.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#)
           var waited = 0
-          while waited < 2000,
+          while waited < 12_000,
             box.server?.hasCancelled(.number(7)) != true || box.server?.hasCancelled(.number(9)) != true
           {
             usleep(5000)
