@@ -454,9 +454,15 @@ struct LegacyTextWriter {
     guard !report.images.isEmpty else { return }
     lines.append("Binary Images:")
     for image in report.images {
+      // "0x0 - ???" is an image whose base is not known; Apple's placeholder for frames outside
+      // every image is at zero and spans everything ("0x0 - 0xffffffffffffffff").
       let base = image.base ?? 0
       var end = "???"
-      if let size = image.size, size > 0 { end = String.hex(base &+ (size - 1)) }
+      if let size = image.size, size > 0 {
+        end = String.hex(base &+ (size - 1))
+      } else if image.base == 0 {
+        end = String.hex(UInt64.max)
+      }
       var line = Self.leftPadded(String.hex(base), 18) + " - " + Self.leftPadded(end, 18) + " "
       line += image.source == "P" ? "+" : " "
       line += Self.escaped(Self.nameColumn(image))

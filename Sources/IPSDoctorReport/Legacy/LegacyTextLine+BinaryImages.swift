@@ -198,8 +198,10 @@ extension LegacyTextLine {
         slots.name = slot(column)
       }
     }
+    // "0x0 - ???" is how `show` writes an image whose base its report did not know.
+    let knownBase = base == 0 && end == nil ? nil : base
     return BinaryImage(
-      uuidStorage: uuid, base: base, size: size, arch: arch, name: name, path: pathText, source: source,
+      uuidStorage: uuid, base: knownBase, size: size, arch: arch, name: name, path: pathText, source: source,
       bundleID: bundleID, bundleShortVersion: shortVersion, bundleVersion: version)
   }
 

@@ -23,9 +23,35 @@ extension LegacyTextLine {
     let rest = ByteScanner.trimmed(bytes, index..<text.upperBound)
     guard let (addressRange, address) = addressColumn(bytes, rest) else { return nil }
     let name = ByteScanner.trimmed(bytes, rest.lowerBound..<addressRange.lowerBound)
-    let imageName = !name.isEmpty && !isQuestionMarks(bytes, name) ? string(bytes, name, texts) : nil
     let tailRange = ByteScanner.trimmed(bytes, addressRange.upperBound..<rest.upperBound)
+    if let image = offsetOnlyImage(bytes, name) {
+      // "ShopApp   ShopApp + 0x4f2a8 …": no address, only the offset into the image.
+      var frame = frame(bytes, tail: tailRange, imageName: string(bytes, image, texts), address: nil, texts: texts)
+      frame.imageOffset = address
+      return (number, frame)
+    }
+    let imageName = !name.isEmpty && !isQuestionMarks(bytes, name) ? string(bytes, name, texts) : nil
     return (number, frame(bytes, tail: tailRange, imageName: imageName, address: address, texts: texts))
+  }
+
+  /// The image of a frame whose address column is an offset into it: `bytes[name]` is the image
+  /// column and "Image +" before the offset ("ShopApp   ShopApp +"), as `show` writes a frame
+  /// whose report knows only the offset (MetricKit, Crashlytics). Apple's frames never put a "+"
+  /// before the address. The image is the column's name when it is written twice, else all of
+  /// the text before the "+"; `nil` when the text does not end in " +".
+  static func offsetOnlyImage(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Range<Int>? {
+    guard name.count >= 2, bytes[name.upperBound - 1] == 0x2B, isSpaceByte(bytes[name.upperBound - 2]) else {
+      return nil
+    }
+    let names = ByteScanner.trimmed(bytes, name.lowerBound..<(name.upperBound - 1))
+    guard !names.isEmpty, !isQuestionMarks(bytes, names) else { return nil }
+    // The column and the repeated name are split by a run of spaces; a name may hold spaces too.
+    for split in names where isSpaceByte(bytes[split]) && !isSpaceByte(bytes[split - 1]) {
+      let left = names.lowerBound..<split
+      let right = ByteScanner.trimmed(bytes, split..<names.upperBound)
+      if left.count == right.count && bytes[left].elementsEqual(bytes[right]) { return left }
+    }
+    return names
   }
 
   /// Finds the address column: the first "0x…" token preceded by white space; failing that, a

@@ -204,4 +204,56 @@ struct LegacyTextRendererTests {
     #expect(text.contains("CPU limit:           48s"))
     #expect(text.components(separatedBy: "cpu usage").count == 2)
   }
+
+  /// Frames as `show` writes those whose report knows only the offset into their image
+  /// (Crashlytics, MetricKit): the image column, then "Image + 0xOFFSET" where the address goes.
+  @Test(
+    "A frame known only by its offset is read back as that image and offset, without an address",
+    arguments: [
+      ("0   TrailMap                      TrailMap + 0x3a1f4", "TrailMap", 0x3a1f4, nil, nil),
+      (
+        "2   UIKitCore                     UIKitCore + 0x1a2b3c -[UIViewController viewDidLoad] + 104",
+        "UIKitCore", 0x1a2b3c, "-[UIViewController viewDidLoad]", 104
+      ),
+      ("4   My Helper   My Helper + 0x10 helper() + 8", "My Helper", 0x10, "helper()", 8),
+      // Only one name before the "+": the image is that name.
+      ("1   Reader + 0x2000", "Reader", 0x2000, nil, nil),
+    ] as [(String, String, UInt64, String?, UInt64?)])
+  func offsetOnlyFrame(line: String, image: String, offset: UInt64, symbol: String?, location: UInt64?) throws {
+    let frame = try #require(LegacyTextLine.frame(line)).frame
+    #expect(frame.imageName == image)
+    #expect(frame.imageOffset == offset)
+    #expect(frame.address == nil)
+    #expect(frame.symbol == symbol)
+    #expect(frame.symbolLocation == location)
+  }
+
+  @Test("Apple's frame lines keep their address: no \"+\" comes before it")
+  func appleFramesKeepTheirAddress() throws {
+    let line = "1   Demo                          0x0000000100001000 0x100000000 + 4096"
+    let frame = try #require(LegacyTextLine.frame(line)).frame
+    #expect(frame.imageName == "Demo")
+    #expect(frame.address == 0x1_0000_1000)
+    #expect(frame.imageOffset == 4096)
+    // "??? + 0x10" names no image; the line is read as before (the address column).
+    #expect(try #require(LegacyTextLine.frame("0   ??? + 0x10")).frame.imageName == "??? +")
+  }
+
+  @Test("A Crashlytics trace shown and read back is the same crash, and shows the same again")
+  func offsetOnlyReportRoundTrip() throws {
+    let original = try ReportReader.read(try Fixtures.bytes("pasted/crashlytics-bad-access-unsymbolicated.txt"))
+    #expect(original.threads.first?.frames.first?.imageOffset == 0x3a1f4)
+    let (text, again) = roundTrip(original)
+    #expect(text.contains("0   TrailMap                      TrailMap + 0x3a1f4\n"))
+    #expect(text.contains("               0x0 -                ???  TrailMap ???\n"))
+    let frames = { (report: CrashReport) in
+      report.threads.map { $0.frames.map { [$0.imageName, $0.imageOffset.map { String($0) }, $0.symbol] } }
+    }
+    #expect(frames(again) == frames(original))
+    #expect(again.threads.flatMap(\.frames).allSatisfy { $0.address == nil })
+    // "0x0 - ???" is an image whose base is not known, not one at address zero.
+    #expect(again.images.map(\.name) == ["TrailMap", "UIKitCore", "libsystem_kernel.dylib"])
+    #expect(again.images.allSatisfy { $0.base == nil })
+    #expect(LegacyTextRenderer.render(again) == text)
+  }
 }
