@@ -100,6 +100,18 @@ package struct ResourceSummary: Sendable, Equatable {
     case diskWrites = "disk-writes"
     /// The app took long to launch.
     case launch
+
+    /// The measure an event's text names, as resource reports and `show` write it: "hang (4.20
+    /// sec)", "cpu usage", "CPU exception (…)", "disk writes"; `nil` for any other event.
+    package init?(event: String) {
+      let words = event.lowercased().split(separator: " ")
+      switch words.first {
+      case "hang": self = .hang
+      case "cpu": self = .cpu
+      case "disk" where words.dropFirst().first == "writes": self = .diskWrites
+      default: return nil
+      }
+    }
   }
 
   package init() {

@@ -171,6 +171,7 @@ extension LegacyTextReader {
     case .resource, .watchdog:
       var summary = report.resource ?? ResourceSummary()
       summary.event = event ?? summary.event
+      summary.measure = summary.measure ?? summary.event.flatMap(ResourceSummary.Measure.init(event:))
       summary.actionTaken = actionTaken ?? summary.actionTaken
       summary.fields = headerFields.map {
         ResourceSummary.Field(

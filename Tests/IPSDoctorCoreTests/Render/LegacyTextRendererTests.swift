@@ -256,4 +256,24 @@ struct LegacyTextRendererTests {
     #expect(again.images.allSatisfy { $0.base == nil })
     #expect(LegacyTextRenderer.render(again) == text)
   }
+
+  @Test(
+    "An event names its measure in a text report",
+    arguments: [
+      ("hang (4.20 sec)", .hang), ("hang", .hang), ("cpu usage", .cpu), ("CPU exception (90 s of CPU time)", .cpu),
+      ("disk writes", .diskWrites), ("disk", nil), ("wakeups", nil), ("", nil), ("hanging", nil),
+    ] as [(String, ResourceSummary.Measure?)])
+  func measureOfEvent(event: String, measure: ResourceSummary.Measure?) {
+    #expect(ResourceSummary.Measure(event: event) == measure)
+  }
+
+  @Test("A MetricKit hang shown and read back is still a hang report")
+  func metricKitHangRoundTrip() throws {
+    let original = try ReportReader.read(try Fixtures.bytes("thirdparty/metrickit-hang-cpu-disk-writes.json"))
+    let (text, again) = roundTrip(original)
+    #expect(text.contains("Event:               hang (4.20 sec)\n"))
+    #expect(again.resource?.measure == .hang)
+    #expect(Doctor.diagnose(again).diagnoses.map(\.ruleID) == Doctor.diagnose(original).diagnoses.map(\.ruleID))
+    #expect(Doctor.diagnose(again).diagnoses.first?.ruleID == "main-thread-hang")
+  }
 }
