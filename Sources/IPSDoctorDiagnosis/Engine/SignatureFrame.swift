@@ -54,32 +54,32 @@ enum SignatureFrame {
 
   /// Where ` (in Image)` or ` (File.swift:42)` / ` (File.swift:42:7)` starts at the end of `text`.
   private static func trailingParenthesis(_ text: Substring) -> Substring.Index? {
-    guard text.last == ")", let open = text.lastIndex(of: "("), open > text.startIndex,
-      text[text.index(before: open)] == " "
+    let bytes = text.utf8
+    guard bytes.last == close, let open = bytes.lastIndex(of: open), open > bytes.startIndex,
+      bytes[bytes.index(before: open)] == space
     else { return nil }
-    let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
-    if inside.hasPrefix("in "), inside.count > 3 { return text.index(before: open) }
+    let inside = bytes[bytes.index(after: open)..<bytes.index(before: bytes.endIndex)]
+    if inside.starts(with: "in ".utf8), inside.count > 3 { return bytes.index(before: open) }
     // "File.swift:42": a file name with an extension, then a line (and a column).
-    let parts = inside.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2 || parts.count == 3, parts[0].contains("."), !parts[0].contains(" "),
-      parts.dropFirst().allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+    let parts = inside.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+    guard parts.count == 2 || parts.count == 3, parts[0].contains(dot), !parts[0].contains(space),
+      parts.dropFirst().allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) })
     else { return nil }
-    return text.index(before: open)
+    return bytes.index(before: open)
   }
 
   /// Where ` + 164` or ` + 0xa4` starts at the end of `text`: its last word is the number and the
   /// one before it `+`.
   private static func trailingOffset(_ text: Substring) -> Substring.Index? {
-    guard let last = text.last, last.isHexDigit, let space = text.lastIndex(of: " ") else { return nil }
-    let number = text[text.index(after: space)...]
-    let isHex = number.hasPrefix("0x")
+    let bytes = text.utf8
+    guard let last = bytes.last, isHexDigit(last), let space = bytes.lastIndex(of: space) else { return nil }
+    let number = bytes[bytes.index(after: space)...]
+    let isHex = number.starts(with: "0x".utf8)
     let digits = isHex ? number.dropFirst(2) : number
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && (isHex ? $0.isHexDigit : $0.isNumber) }) else {
-      return nil
-    }
-    let beforeNumber = text[..<space]
-    guard beforeNumber.hasSuffix(" +") else { return nil }
-    return beforeNumber.index(beforeNumber.endIndex, offsetBy: -2)
+    guard !digits.isEmpty, digits.allSatisfy(isHex ? isHexDigit : isDigit) else { return nil }
+    let beforeNumber = bytes[..<space]
+    guard beforeNumber.count >= 2, beforeNumber.suffix(2).elementsEqual(" +".utf8) else { return nil }
+    return bytes.index(space, offsetBy: -2)
   }
 
   /// Where `::h` and 16 hexadecimal digits, a Rust legacy mangling hash, start at the end of `text`.
@@ -389,6 +389,8 @@ enum SignatureFrame {
   // MARK: - Byte helpers
 
   static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) }
 
   /// Whether `needle` occurs in `text` at `index`.
   static func matches(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {

@@ -125,6 +125,9 @@ import Testing
     ("Cache.add(_:) + 0xg1", "Cache.add(_:) + 0xg1"),
     ("+ 12", "+ 12"),
     ("naïve_café + 8", "naïve_café"),
+    ("Model.save() (Model.swift:12)", "Model.save()"),
+    ("Model.save() (in )", "Model.save() (in )"),
+    ("Model.save()(in App)", "Model.save()(in App)"),
   ])
   func atosAndRustSpellingsKeyAsOne(name: String, expected: String) {
     #expect(SignatureFrame.key(name) == expected)
