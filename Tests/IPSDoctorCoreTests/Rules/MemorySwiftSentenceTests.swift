@@ -107,6 +107,18 @@ struct SwiftTrapFrameSearchTests {
   }
 }
 
+/// Expects `text` to hold `holds` in this order, and none of `lacks`.
+private func expectFragments(
+  of text: String, holds: [String], lacks: [String], sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  var rest = Substring(text)
+  for fragment in holds {
+    let range = try #require(rest.range(of: fragment), "\(fragment) in \(text)", sourceLocation: sourceLocation)
+    rest = rest[range.upperBound...]
+  }
+  for fragment in lacks { #expect(!text.contains(fragment), "\(fragment) in \(text)", sourceLocation: sourceLocation) }
+}
+
 /// A report's context, read from its rendered JSON.
 private func exampleContext(_ report: ExampleReport) throws -> DiagnosisContext {
   DiagnosisContext(report: try ReportReader.read(Array(report.rendered.utf8)))
@@ -219,12 +231,7 @@ struct CrashSiteSentenceTests {
     var evidence = [Evidence("exception.type", "EXC_BAD_ACCESS")]
     let sentence = MemoryFault.crashSiteSentence(in: try exampleContext(report), evidence: &evidence)
     #expect(sentence.hasPrefix(" The faulting frame is "))
-    var rest = Substring(sentence)
-    for fragment in holds {
-      let range = try #require(rest.range(of: fragment), "\(fragment) in \(sentence)")
-      rest = rest[range.upperBound...]
-    }
-    for fragment in lacks { #expect(!sentence.contains(fragment), "\(fragment) in \(sentence)") }
+    try expectFragments(of: sentence, holds: holds, lacks: lacks)
     #expect(evidence.map(\.path) == ["exception.type"] + paths)
   }
 
@@ -358,12 +365,7 @@ struct SwiftFailureTextTests {
     let failure = try #require(SwiftFailure.all(in: context).first)
     var evidence: [Evidence] = []
     let sentence = failure.locationSentence(in: context, evidence: &evidence)
-    var rest = Substring(sentence)
-    for fragment in holds {
-      let range = try #require(rest.range(of: fragment), "\(fragment) in \(sentence)")
-      rest = rest[range.upperBound...]
-    }
-    for fragment in lacks { #expect(!sentence.contains(fragment), "\(fragment) in \(sentence)") }
+    try expectFragments(of: sentence, holds: holds, lacks: lacks)
     #expect(evidence.map(\.path) == paths)
   }
 }
@@ -401,12 +403,7 @@ struct TrapSummaryTextTests {
     ] as [(ExampleReport, [String], [String])])
   func summary(report: ExampleReport, holds: [String], lacks: [String]) throws {
     let summary = try #require(SwiftTrapUnknownRule().diagnose(try exampleContext(report))?.summary)
-    var rest = Substring(summary)
-    for fragment in holds {
-      let range = try #require(rest.range(of: fragment), "\(fragment) in \(summary)")
-      rest = rest[range.upperBound...]
-    }
-    for fragment in lacks { #expect(!summary.contains(fragment), "\(fragment) in \(summary)") }
+    try expectFragments(of: summary, holds: holds, lacks: lacks)
     #expect(summary.hasSuffix(" It happened on the main thread."), "\(summary)")
   }
 }
