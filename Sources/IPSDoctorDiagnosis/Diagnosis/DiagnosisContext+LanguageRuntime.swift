@@ -77,22 +77,11 @@ extension DiagnosisContext {
 
   /// The crashed thread's name for summaries: "thread 3 (queue `com.example.sync`)".
   var crashedThreadDisplay: String? {
-    guard let index = crashedThreadIndex else { return nil }
-    if report.threads[index].isMainThread { return "the main thread" }
-    var text = UTF8TextBuilder(capacity: 48)
-    text.append("thread ")
-    let number = report.threads[index].index
-    if number >= 0 { text.appendDecimal(UInt64(number)) } else { text.append(String(number)) }
-    if let queue = report.threads[index].queue {
-      text.append(" (queue `")
-      text.append(queue)
-      text.append("`)")
-    } else if let name = report.threads[index].name {
-      text.append(" (`")
-      text.append(name)
-      text.append("`)")
-    }
-    return text.string
+    guard let thread = crashedThread else { return nil }
+    if thread.isMainThread { return "the main thread" }
+    if let queue = thread.queue { return "thread \(thread.index) (queue `\(queue)`)" }
+    if let name = thread.name { return "thread \(thread.index) (`\(name)`)" }
+    return "thread \(thread.index)"
   }
 
   /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.

@@ -91,41 +91,40 @@ struct SearchHelperTests {
     }
   }
 
-  @Test("crashedThreadDisplay and the unsymbolicated mark match their plain forms")
-  func threadDisplayAndSymbolText() {
-    func thread(_ index: Int, queue: String? = nil, name: String? = nil) -> CrashThread {
-      var thread = CrashThread(index: index)
-      thread.queue = queue
-      thread.name = name
-      return thread
-    }
-    let threads: [CrashThread] = [
-      thread(0), thread(3, queue: "com.example.sync"), thread(12, name: "Wörker ✓"), thread(7),
-      thread(-2, name: "odd"), thread(4, name: "com.apple.main-thread"), thread(5, queue: "q", name: "n"),
-    ]
-    for thread in threads {
-      var report = CrashReport(format: .json)
-      var crashed = thread
-      crashed.triggered = true
-      report.threads = [crashed]
-      let context = DiagnosisContext(report: report)
-      let plain: String
-      if thread.isMainThread {
-        plain = "the main thread"
-      } else if let queue = thread.queue {
-        plain = "thread \(thread.index) (queue `\(queue)`)"
-      } else if let name = thread.name {
-        plain = "thread \(thread.index) (`\(name)`)"
-      } else {
-        plain = "thread \(thread.index)"
-      }
-      #expect(context.crashedThreadDisplay == plain)
-    }
-    let context = DiagnosisContext(report: CrashReport(format: .json))
-    for symbol in [nil, "", "???", "main", "$s7ChatApp3fooyyF", "?", " ??? "] as [String?] {
-      let frame = Frame(symbol: symbol)
-      #expect(frame.hasSymbolText == (context.symbol(frame) != nil), "\(String(describing: symbol))")
-    }
+  /// A thread at `index` with `queue` and `name`.
+  static func thread(_ index: Int, queue: String? = nil, name: String? = nil) -> CrashThread {
+    var thread = CrashThread(index: index)
+    thread.queue = queue
+    thread.name = name
+    return thread
+  }
+
+  @Test(
+    "The crashed thread is named the main thread, or by its number and its queue or name",
+    arguments: [
+      (thread(0), "the main thread"), (thread(4, name: "com.apple.main-thread"), "the main thread"),
+      (thread(3, queue: "com.example.sync"), "thread 3 (queue `com.example.sync`)"),
+      (thread(12, name: "Wörker ✓"), "thread 12 (`Wörker ✓`)"), (thread(7), "thread 7"),
+      (thread(-2, name: "odd"), "thread -2 (`odd`)"), (thread(5, queue: "q", name: "n"), "thread 5 (queue `q`)"),
+    ] as [(CrashThread, String)])
+  func crashedThreadDisplay(thread: CrashThread, expected: String) {
+    var report = CrashReport(format: .json)
+    var crashed = thread
+    crashed.triggered = true
+    report.threads = [crashed]
+    #expect(DiagnosisContext(report: report).crashedThreadDisplay == expected)
+  }
+
+  @Test(
+    "A frame has symbol text, and a symbol, unless its symbol is missing, empty or ???",
+    arguments: [
+      (nil, false), ("", false), ("???", false), ("main", true), ("$s7ChatApp3fooyyF", true), ("?", true),
+      (" ??? ", true),
+    ] as [(String?, Bool)])
+  func symbolText(symbol: String?, expected: Bool) {
+    let frame = Frame(symbol: symbol)
+    #expect(frame.hasSymbolText == expected)
+    #expect((DiagnosisContext(report: CrashReport(format: .json)).symbol(frame) != nil) == expected)
   }
 
   @Test("The summary's exception, reason and termination match their String-built forms")
