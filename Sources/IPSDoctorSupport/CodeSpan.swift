@@ -26,8 +26,7 @@ package enum CodeSpan {
   package static func markdown(_ text: String) -> String {
     let (fence, pad) = shape(of: text)
     let ticks = String(repeating: "`", count: fence)
-    let space = pad ? " " : ""
-    return ticks + space + text + space + ticks
+    return pad ? "\(ticks) \(text) \(ticks)" : "\(ticks)\(text)\(ticks)"
   }
 
   /// Any value as a string interpolation shows it (a substring, a number, a name).
