@@ -100,7 +100,8 @@ package struct JSONWriter: ~Copyable {
   ///
   /// Runs of printable ASCII other than `"` and `\` (nearly all of a report's text) are copied as
   /// they are, straight from the string's UTF-8; every other scalar is read from its bytes and
-  /// written by ``appendEscaped(_:to:)``, as ``appendQuotedByScalars(_:to:)`` writes every one.
+  /// written by ``appendEscaped(_:to:)``. Text holding `##[`, or without contiguous UTF-8, is
+  /// written one scalar at a time.
   static func appendQuoted(_ text: String, to output: inout ByteBuffer) {
     output.append(0x22)
     let copied: Void? =
@@ -188,41 +189,9 @@ package struct JSONWriter: ~Copyable {
     return (Unicode.Scalar(value) ?? "\u{FFFD}", width)
   }
 
-  /// ``appendQuoted(_:to:)`` one scalar at a time: for text without contiguous UTF-8, and the
-  /// reference the tests compare the runs with.
-  static func appendQuotedByScalars(_ text: String, to output: inout String) {
-    output += "\""
-    let scalars = Array(text.unicodeScalars)
-    for index in scalars.indices {
-      if isLegacyCommandMarker(scalars, index) {
-        output += "\\u0023"
-      } else {
-        appendEscaped(scalars[index], to: &output)
-      }
-    }
-    output += "\""
-  }
-
-  @inline(__always)
-  private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout String) {
-    switch scalar {
-    case "\"": output += "\\\""
-    case "\\": output += "\\\\"
-    case "\n": output += "\\n"
-    case "\r": output += "\\r"
-    case "\t": output += "\\t"
-    default:
-      let value = scalar.value
-      if isEscapedAsHex(value) {
-        let hex = String(value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        output.unicodeScalars.append(scalar)
-      }
-    }
-  }
-
-  /// ``appendEscaped(_:to:)`` in UTF-8.
+  /// Appends `scalar` as it is written inside a JSON string: a short escape for `"`, `\`, line
+  /// feed, carriage return and tab; `\u` and four lowercase hex digits for the scalars
+  /// ``isEscapedAsHex(_:)`` names; itself, in UTF-8, otherwise.
   @inline(__always)
   private static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout ByteBuffer) {
     let value = scalar.value

@@ -24,33 +24,14 @@ package enum CodeSpan {
 
   /// "`text`", or "`` a`b ``" for text with backticks.
   package static func markdown(_ text: String) -> String {
-    var result = ""
-    append(text, to: &result)
-    return result
+    let (fence, pad) = shape(of: text)
+    let ticks = String(repeating: "`", count: fence)
+    return pad ? "\(ticks) \(text) \(ticks)" : "\(ticks)\(text)\(ticks)"
   }
 
   /// Any value as a string interpolation shows it (a substring, a number, a name).
   @_disfavoredOverload
   package static func markdown(_ value: some CustomStringConvertible) -> String {
     markdown(value.description)
-  }
-
-  package static func append(_ text: String, to result: inout String) {
-    let (fence, pad) = shape(of: text)
-    let ticks = String(repeating: "`", count: fence)
-    result += ticks
-    if pad { result += " " }
-    result += text
-    if pad { result += " " }
-    result += ticks
-  }
-
-  package static func append(_ text: String, to result: inout UTF8TextBuilder) {
-    let (fence, pad) = shape(of: text)
-    for _ in 0..<fence { result.append(ascii: UInt8(ascii: "`")) }
-    if pad { result.append(ascii: UInt8(ascii: " ")) }
-    result.append(text)
-    if pad { result.append(ascii: UInt8(ascii: " ")) }
-    for _ in 0..<fence { result.append(ascii: UInt8(ascii: "`")) }
   }
 }

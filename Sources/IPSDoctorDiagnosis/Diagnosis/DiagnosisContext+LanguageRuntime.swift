@@ -50,58 +50,38 @@ extension DiagnosisContext {
 
   /// The first app frame of `backtrace` as evidence, marked when it lacks a symbol.
   func appFrameEvidence(in backtrace: Backtrace, from start: Int = 0) -> Evidence? {
+    indexedAppFrame(in: backtrace, from: start)?.evidence
+  }
+
+  /// The first app frame of `backtrace` at or after `start`, with its index.
+  func indexedAppFrame(in backtrace: Backtrace, from start: Int = 0) -> (index: Int, evidence: Evidence)? {
     guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
     else { return nil }
+    return (index, appFrameEvidence(in: backtrace, at: index))
+  }
+
+  /// The app frame at `index` as evidence, marked when it lacks a symbol.
+  func appFrameEvidence(in backtrace: Backtrace, at index: Int) -> Evidence {
     var text = describe(backtrace.frames[index])
-    // `symbol(frame) == nil`, without making the frame's `SymbolName` (and demangling it) to test
-    // it: only mangled names are in `demangledSymbols`, so the frame has none exactly when it has
-    // no text of its own.
+    // Only mangled names are in `demangledSymbols`, so `symbol(frame)` is nil exactly when the
+    // frame has no symbol text of its own.
     if !backtrace.frames[index].hasSymbolText { text += " (unsymbolicated)" }
     return Evidence(backtrace.framePath(index), text)
   }
 
-  /// "`threads[3].frames[2]` (`Example + 0x1f40`)" for summaries.
+  /// "`Example + 0x1f40` (threads[3].frames[2])" for summaries.
   /// The detail is report text: a ``CodeSpan``, whose fence no backtick in it can close.
   static func quote(_ evidence: Evidence) -> String {
-    var text = ""
-    appendQuote(evidence, to: &text)
-    return text
-  }
-
-  /// Appends `quote(evidence)` to `text`, without making it a string first.
-  static func appendQuote(_ evidence: Evidence, to text: inout String) {
-    CodeSpan.append(evidence.detail, to: &text)
-    text += " ("
-    text += evidence.path
-    text += ")"
-  }
-
-  /// Appends `quote(evidence)` to `text`.
-  static func appendQuote(_ evidence: Evidence, to text: inout UTF8TextBuilder) {
-    CodeSpan.append(evidence.detail, to: &text)
-    text.append(" (")
-    text.append(evidence.path)
-    text.append(ascii: UInt8(ascii: ")"))
+    "\(CodeSpan.markdown(evidence.detail)) (\(evidence.path))"
   }
 
   /// The crashed thread's name for summaries: "thread 3 (queue `com.example.sync`)".
   var crashedThreadDisplay: String? {
-    guard let index = crashedThreadIndex else { return nil }
-    if report.threads[index].isMainThread { return "the main thread" }
-    var text = UTF8TextBuilder(capacity: 48)
-    text.append("thread ")
-    let number = report.threads[index].index
-    if number >= 0 { text.appendDecimal(UInt64(number)) } else { text.append(String(number)) }
-    if let queue = report.threads[index].queue {
-      text.append(" (queue `")
-      text.append(queue)
-      text.append("`)")
-    } else if let name = report.threads[index].name {
-      text.append(" (`")
-      text.append(name)
-      text.append("`)")
-    }
-    return text.string
+    guard let thread = crashedThread else { return nil }
+    if thread.isMainThread { return "the main thread" }
+    if let queue = thread.queue { return "thread \(thread.index) (queue `\(queue)`)" }
+    if let name = thread.name { return "thread \(thread.index) (`\(name)`)" }
+    return "thread \(thread.index)"
   }
 
   /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.

@@ -206,17 +206,7 @@ extension DiagnosisContext {
 
   /// "`a` (threads[0].frames[0]), `b` (threads[0].frames[1])"
   package static func frameList(_ frames: [Evidence]) -> String {
-    // As bytes, made a `String` once, with no interpolated string per frame and no `joined`
-    // (the rules that list frames fire on a fifth of the corpus).
-    var text = UTF8TextBuilder(capacity: frames.count * 64)
-    for (index, frame) in frames.enumerated() {
-      if index > 0 {
-        text.append(ascii: UInt8(ascii: ","))
-        text.append(ascii: UInt8(ascii: " "))
-      }
-      appendQuote(frame, to: &text)
-    }
-    return text.string
+    frames.map(quote).joined(separator: ", ")
   }
 
   /// The first app frame on `thread`, with its path.

@@ -344,13 +344,17 @@ public struct DiagnosisContext: Sendable {
     return frame.symbolName
   }
 
-  /// `symbol(frame)?.display`, without building a `SymbolName` for a symbol that is not mangled
-  /// (its display form is the symbol itself): rules describe frames by the thousand.
+  /// `symbol(frame)?.display`: the name the frame's symbol is shown by.
   func displayName(_ frame: Frame) -> String? {
-    guard let raw = frame.symbol, !raw.isEmpty, raw != "???" else { return nil }
-    if !demangledSymbols.isEmpty, let name = demangledSymbols[raw] { return name.display }
-    guard SwiftDemangler.isMangled(raw) else { return raw }
-    return SymbolName(raw).display
+    if !demangledSymbols.isEmpty, let raw = frame.symbol, let name = demangledSymbols[raw] { return name.display }
+    return Self.displayName(ofSymbol: frame.symbol)
+  }
+
+  /// A symbol as descriptions show it: demangled when it is a mangled Swift name, itself
+  /// otherwise, and `nil` when it is missing, empty or `???`.
+  static func displayName(ofSymbol raw: String?) -> String? {
+    guard let raw, !raw.isEmpty, raw != "???" else { return nil }
+    return SwiftDemangler.isMangled(raw) ? SymbolName(raw).display : raw
   }
 
   /// The first frame in `backtrace` whose symbol (any form) contains `fragment`.
@@ -402,20 +406,37 @@ public struct DiagnosisContext: Sendable {
   /// A frame as one line: `ChatApp 0x1045b3c40 PushNotificationDelegate.refresh() + 120`, or
   /// `ChatApp + 0x13c40` when unsymbolicated.
   package func describe(_ frame: Frame) -> String {
+    Self.describeFrame(
+      image: frame.imageName, name: displayName(frame), symbolLocation: frame.symbolLocation,
+      imageOffset: frame.imageOffset, address: frame.address, sourceFile: frame.sourceFile,
+      sourceLine: frame.sourceLine)
+  }
+
+  /// A frame as one line from its parts, space-separated: the image; the symbol's display `name`
+  /// with its offset, else the offset in the image, else the address; the source location.
+  /// `???` when there is none of these.
+  ///
+  /// `image: "ChatApp", name: "Feed.load()", symbolLocation: 120` → `ChatApp Feed.load() + 120`;
+  /// `image: "ChatApp", imageOffset: 0x13c40` → `ChatApp + 0x13c40`; no image, `imageOffset: 0`
+  /// → `??? 0x0`.
+  package static func describeFrame(
+    image: String?, name: String?, symbolLocation: UInt64?, imageOffset: UInt64?, address: UInt64?,
+    sourceFile: String? = nil, sourceLine: Int? = nil
+  ) -> String {
     var parts: [String] = []
-    if let image = frame.imageName { parts.append(image) }
-    if let name = displayName(frame) {
-      parts.append(name + (frame.symbolLocation.map { " + \($0)" } ?? ""))
-    } else if frame.imageName == nil, let offset = frame.imageOffset {
+    if let image { parts.append(image) }
+    if let name {
+      parts.append(name + (symbolLocation.map { " + \($0)" } ?? ""))
+    } else if image == nil, let offset = imageOffset {
       // An offset in no image (Apple's placeholder image for unmapped addresses) is the address.
-      parts.append("??? " + String.hex(frame.address ?? offset))
-    } else if let offset = frame.imageOffset {
+      parts.append("??? " + String.hex(address ?? offset))
+    } else if let offset = imageOffset {
       parts.append("+ " + String.hex(offset))
-    } else if let address = frame.address {
+    } else if let address {
       parts.append(String.hex(address))
     }
-    if let file = frame.sourceFile {
-      parts.append("(" + file + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
+    if let sourceFile {
+      parts.append("(" + sourceFile + (sourceLine.map { ":\($0)" } ?? "") + ")")
     }
     return parts.isEmpty ? "???" : parts.joined(separator: " ")
   }

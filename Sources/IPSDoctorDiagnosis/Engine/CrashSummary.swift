@@ -63,15 +63,9 @@ package struct CrashSummary: Sendable, Equatable {
     /// "ChatApp PushNotificationDelegate.handle() + 56", as the evidence describes frames.
     package var text: String {
       if let recordedText { return recordedText }
-      var parts: [String] = []
-      if let image { parts.append(image) }
-      if let symbol, !symbol.isEmpty, symbol != "???" {
-        let name = SwiftDemangler.isMangled(symbol) ? SymbolName(symbol).display : symbol
-        parts.append(name + (symbolLocation.map { " + \($0)" } ?? ""))
-      } else if let imageOffset {
-        parts.append((image == nil ? "??? " : "+ ") + String.hex(imageOffset))
-      }
-      return parts.isEmpty ? "???" : parts.joined(separator: " ")
+      return DiagnosisContext.describeFrame(
+        image: image, name: DiagnosisContext.displayName(ofSymbol: symbol), symbolLocation: symbolLocation,
+        imageOffset: imageOffset, address: nil)
     }
   }
 

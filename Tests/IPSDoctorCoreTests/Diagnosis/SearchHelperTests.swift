@@ -4,27 +4,10 @@ import Testing
 @testable import IPSDoctorReport
 @testable import IPSDoctorSupport
 
-/// The byte-built frame descriptions and the termination-code shortcut must answer exactly what
-/// the `String`-built and field-by-field versions answered.
+/// Frame descriptions and paths, input → expected; the byte-built texts and the termination-code
+/// shortcut answer exactly what the `String`-built and field-by-field versions answered.
 @Suite("Search helpers")
 struct SearchHelperTests {
-  /// `describe(_:)` as it was built from `String`s, the reference answer.
-  static func referenceDescribe(_ context: DiagnosisContext, _ frame: Frame) -> String {
-    var parts: [String] = []
-    if let image = frame.imageName { parts.append(image) }
-    if let name = context.symbol(frame)?.display {
-      parts.append(name + (frame.symbolLocation.map { " + " + String($0) } ?? ""))
-    } else if let offset = frame.imageOffset {
-      parts.append("+ " + String.hex(offset))
-    } else if let address = frame.address {
-      parts.append(String.hex(address))
-    }
-    if let file = frame.sourceFile {
-      parts.append("(\(file)" + (frame.sourceLine.map { ":\($0)" } ?? "") + ")")
-    }
-    return parts.isEmpty ? "???" : parts.joined(separator: " ")
-  }
-
   @Test("UTF8TextBuilder numbers match String(_:) and String.hex")
   func numbers() {
     let values: [UInt64] = [
@@ -41,88 +24,107 @@ struct SearchHelperTests {
     }
   }
 
-  @Test("describe and framePath match the String-built forms")
-  func describeFrames() {
-    var frames: [Frame] = [
-      Frame(), Frame(imageName: ""), Frame(imageOffset: 0x13c40, imageName: "ChatApp"),
-      Frame(symbol: "main", symbolLocation: 120, imageName: "ChatApp", address: 0x1045b3c40),
-      Frame(symbol: "$s7ChatApp3fooyyF", symbolLocation: 0, imageName: "ChatApp"),
-      Frame(imageOffset: 16, symbol: "???", imageName: "ChatApp"), Frame(symbol: "", address: 0),
-      Frame(address: .max), Frame(symbol: "naïve ✓", symbolLocation: .max, imageName: "Bücher"),
-    ]
-    var withSource = Frame(symbol: "f", imageName: "App")
-    withSource.sourceFile = "Model.swift"
-    withSource.sourceLine = 42
-    frames.append(withSource)
-    withSource.sourceLine = nil
-    frames.append(withSource)
-    var sourceOnly = Frame()
-    sourceOnly.sourceFile = "Ünï.swift"
-    sourceOnly.sourceLine = -1
-    frames.append(sourceOnly)
+  /// A frame with a source location.
+  static func frame(_ frame: Frame, file: String, line: Int?) -> Frame {
+    var frame = frame
+    frame.sourceFile = file
+    frame.sourceLine = line
+    return frame
+  }
+
+  @Test(
+    "A frame is described by its image, then its symbol and offset, else where it is, then its source",
+    arguments: [
+      (Frame(), "???"), (Frame(imageName: ""), ""),
+      (Frame(imageOffset: 0x13c40, imageName: "ChatApp"), "ChatApp + 0x13c40"),
+      (Frame(symbol: "main", symbolLocation: 120, imageName: "ChatApp", address: 0x1045b3c40), "ChatApp main + 120"),
+      (Frame(symbol: "$s7ChatApp3fooyyF", symbolLocation: 0, imageName: "ChatApp"), "ChatApp ChatApp.foo() + 0"),
+      (Frame(imageOffset: 16, symbol: "???", imageName: "ChatApp"), "ChatApp + 0x10"),
+      (Frame(symbol: "", address: 0), "0x0"), (Frame(address: .max), "0xffffffffffffffff"),
+      (Frame(symbol: "naïve ✓", symbolLocation: .max, imageName: "Bücher"), "Bücher naïve ✓ + 18446744073709551615"),
+      // An offset in no image is the address, when there is one.
+      (Frame(imageOffset: 0), "??? 0x0"), (Frame(imageOffset: 0x20, address: 0x1000), "??? 0x1000"),
+      (frame(Frame(symbol: "f", imageName: "App"), file: "Model.swift", line: 42), "App f (Model.swift:42)"),
+      (frame(Frame(symbol: "f", imageName: "App"), file: "Model.swift", line: nil), "App f (Model.swift)"),
+      (frame(Frame(), file: "Ünï.swift", line: -1), "(Ünï.swift:-1)"),
+    ] as [(Frame, String)])
+  func describeFrame(frame: Frame, expected: String) {
     var report = CrashReport(format: .json)
-    report.threads = [CrashThread(index: 0, frames: frames)]
+    report.threads = [CrashThread(index: 0, frames: [frame])]
     report.threads[0].triggered = true
-    let context = DiagnosisContext(report: report)
-    for frame in frames {
-      #expect(context.describe(frame) == Self.referenceDescribe(context, frame), "\(frame)")
-    }
-    let backtrace = try! #require(context.crashedBacktrace)
-    for index in [0, 7, 12, 1234567] {
-      #expect(backtrace.framePath(index) == backtrace.path + "[" + String(index) + "]")
+    #expect(DiagnosisContext(report: report).describe(frame) == expected)
+  }
+
+  @Test(
+    "A summary's top frame is described from its parts as the evidence describes frames",
+    arguments: [
+      (CrashSummary.TopFrame(index: 0, image: nil, imageOffset: 0, isApp: false), "??? 0x0"),
+      (CrashSummary.TopFrame(index: 0, image: "ChatApp", imageOffset: 0x13c40, isApp: true), "ChatApp + 0x13c40"),
+      (
+        CrashSummary.TopFrame(
+          index: 1, image: "ChatApp", symbol: "$s7ChatApp3fooyyF", symbolLocation: 8, imageOffset: 64, isApp: true),
+        "ChatApp ChatApp.foo() + 8"
+      ),
+      (
+        CrashSummary.TopFrame(index: 2, image: "ChatApp", symbol: "???", imageOffset: 16, isApp: true), "ChatApp + 0x10"
+      ),
+      (CrashSummary.TopFrame(index: 3, isApp: false), "???"),
+      (
+        CrashSummary.TopFrame(index: 4, image: "A", symbol: "f", isApp: false, recordedText: "as recorded"),
+        "as recorded"
+      ),
+    ] as [(CrashSummary.TopFrame, String)])
+  func describeTopFrame(frame: CrashSummary.TopFrame, expected: String) {
+    #expect(frame.text == expected)
+  }
+
+  @Test("A frame's path is its backtrace's path and its index in brackets")
+  func framePaths() throws {
+    var report = CrashReport(format: .json)
+    report.threads = [CrashThread(index: 0, frames: [Frame()])]
+    report.threads[0].triggered = true
+    let backtrace = try #require(DiagnosisContext(report: report).crashedBacktrace)
+    for (index, path) in [
+      (0, "threads[0].frames[0]"), (7, "threads[0].frames[7]"), (1234567, "threads[0].frames[1234567]"),
+    ] {
+      #expect(backtrace.framePath(index) == path)
     }
   }
 
-  @Test("frameList matches the joined form, each detail a code span")
-  func frameList() {
-    let frames = [
-      Evidence("threads[0].frames[0]", "__pthread_kill + 8 (libsystem_kernel.dylib)"),
-      Evidence("threads[0].frames[12]", "naïve ✓ `quoted` (Bücher)"), Evidence("", ""),
-      Evidence("lastExceptionBacktrace[3]", String(repeating: "x", count: 300)),
-    ]
-    for count in 0...frames.count {
-      let part = Array(frames.prefix(count))
-      #expect(
-        DiagnosisContext.frameList(part)
-          == part.map { "\(CodeSpan.markdown($0.detail)) (\($0.path))" }.joined(separator: ", "))
-    }
+  /// A thread at `index` with `queue` and `name`.
+  static func thread(_ index: Int, queue: String? = nil, name: String? = nil) -> CrashThread {
+    var thread = CrashThread(index: index)
+    thread.queue = queue
+    thread.name = name
+    return thread
   }
 
-  @Test("crashedThreadDisplay and the unsymbolicated mark match their plain forms")
-  func threadDisplayAndSymbolText() {
-    func thread(_ index: Int, queue: String? = nil, name: String? = nil) -> CrashThread {
-      var thread = CrashThread(index: index)
-      thread.queue = queue
-      thread.name = name
-      return thread
-    }
-    let threads: [CrashThread] = [
-      thread(0), thread(3, queue: "com.example.sync"), thread(12, name: "Wörker ✓"), thread(7),
-      thread(-2, name: "odd"), thread(4, name: "com.apple.main-thread"), thread(5, queue: "q", name: "n"),
-    ]
-    for thread in threads {
-      var report = CrashReport(format: .json)
-      var crashed = thread
-      crashed.triggered = true
-      report.threads = [crashed]
-      let context = DiagnosisContext(report: report)
-      let plain: String
-      if thread.isMainThread {
-        plain = "the main thread"
-      } else if let queue = thread.queue {
-        plain = "thread \(thread.index) (queue `\(queue)`)"
-      } else if let name = thread.name {
-        plain = "thread \(thread.index) (`\(name)`)"
-      } else {
-        plain = "thread \(thread.index)"
-      }
-      #expect(context.crashedThreadDisplay == plain)
-    }
-    let context = DiagnosisContext(report: CrashReport(format: .json))
-    for symbol in [nil, "", "???", "main", "$s7ChatApp3fooyyF", "?", " ??? "] as [String?] {
-      let frame = Frame(symbol: symbol)
-      #expect(frame.hasSymbolText == (context.symbol(frame) != nil), "\(String(describing: symbol))")
-    }
+  @Test(
+    "The crashed thread is named the main thread, or by its number and its queue or name",
+    arguments: [
+      (thread(0), "the main thread"), (thread(4, name: "com.apple.main-thread"), "the main thread"),
+      (thread(3, queue: "com.example.sync"), "thread 3 (queue `com.example.sync`)"),
+      (thread(12, name: "Wörker ✓"), "thread 12 (`Wörker ✓`)"), (thread(7), "thread 7"),
+      (thread(-2, name: "odd"), "thread -2 (`odd`)"), (thread(5, queue: "q", name: "n"), "thread 5 (queue `q`)"),
+    ] as [(CrashThread, String)])
+  func crashedThreadDisplay(thread: CrashThread, expected: String) {
+    var report = CrashReport(format: .json)
+    var crashed = thread
+    crashed.triggered = true
+    report.threads = [crashed]
+    #expect(DiagnosisContext(report: report).crashedThreadDisplay == expected)
+  }
+
+  @Test(
+    "A frame has symbol text, and a symbol, unless its symbol is missing, empty or ???",
+    arguments: [
+      (nil, false), ("", false), ("???", false), ("main", true), ("$s7ChatApp3fooyyF", true), ("?", true),
+      (" ??? ", true),
+    ] as [(String?, Bool)])
+  func symbolText(symbol: String?, expected: Bool) {
+    let frame = Frame(symbol: symbol)
+    #expect(frame.hasSymbolText == expected)
+    #expect((DiagnosisContext(report: CrashReport(format: .json)).symbol(frame) != nil) == expected)
   }
 
   @Test("The summary's exception, reason and termination match their String-built forms")

@@ -3,71 +3,115 @@ import Testing
 @testable import IPSDoctorDiagnosis
 @testable import IPSDoctorJSON
 
-/// `JSONWriter.appendQuoted` copies runs of plain ASCII as they are; these tests hold it to the
-/// scalar-at-a-time writer it replaced.
-@Suite("JSON writer: quoting runs against one scalar at a time")
+/// `JSONWriter.quoted`: text → the exact JSON string literal, and back through our parser.
+@Suite("JSON writer: quoting")
 struct JSONWriterQuotingTests {
-  static func byScalars(_ text: String) -> String {
-    var output = ""
-    JSONWriter.appendQuotedByScalars(text, to: &output)
-    return output
+
+  @Test(
+    "Quotes, backslashes, and controls take their short escape or \\u and four lowercase hex digits",
+    arguments: [
+      ("", #""""#), ("a", #""a""#), ("\"", #""\"""#), ("\\", #""\\""#), ("/", #""/""#),
+      ("\n", #""\n""#), ("\r", #""\r""#), ("\t", #""\t""#), ("\r\n", #""\r\n""#),
+      ("\u{0}", #""\u0000""#), ("\u{8}", #""\u0008""#), ("\u{C}", #""\u000c""#), ("\u{1B}", #""\u001b""#),
+      ("\u{1F}", #""\u001f""#), (" ", #"" ""#), ("~", #""~""#), ("\u{7F}", #""\u007f""#),
+      ("\u{80}", #""\u0080""#), ("\u{85}", #""\u0085""#), ("\u{9F}", #""\u009f""#),
+      ("quote \" backslash \\ tab \t end", #""quote \" backslash \\ tab \t end""#),
+    ] as [(String, String)])
+  func asciiAndControls(text: String, expected: String) {
+    #expect(JSONWriter.quoted(text) == expected)
   }
 
-  static func byRuns(_ text: String) -> String {
-    var output = "prefix "
-    JSONWriter.appendQuoted(text, to: &output)
-    return String(output.dropFirst(7))
+  @Test(
+    "Bidirectional controls and the line and paragraph separators are escaped; their neighbours are not",
+    arguments: [
+      ("\u{061C}", #""\u061c""#), ("\u{200E}", #""\u200e""#), ("\u{200F}", #""\u200f""#),
+      ("\u{2028}", #""\u2028""#), ("\u{2029}", #""\u2029""#), ("\u{202A}", #""\u202a""#),
+      ("\u{202E}", #""\u202e""#), ("\u{2066}", #""\u2066""#), ("\u{2069}", #""\u2069""#),
+      ("bidi \u{202E}reversed\u{202C}", #""bidi \u202ereversed\u202c""#),
+      (
+        "\u{061B}\u{061D}\u{200D}\u{2010}\u{2027}\u{202F}\u{2065}\u{206A}",
+        "\"\u{061B}\u{061D}\u{200D}\u{2010}\u{2027}\u{202F}\u{2065}\u{206A}\""
+      ),
+    ] as [(String, String)])
+  func bidiAndSeparators(text: String, expected: String) {
+    #expect(Array(JSONWriter.quoted(text).utf8) == Array(expected.utf8))
   }
 
-  @Test("Every scalar that is escaped, and its neighbours, alone and inside text")
-  func specialScalars() {
-    var values: [UInt32] = Array(0...0xFF) + [0x061B, 0x061C, 0x061D, 0x200D, 0x200E, 0x200F, 0x2010]
-    values += Array(0x2027...0x202F) + Array(0x2065...0x206A) + [0xFEFF, 0xFFFD, 0x1F600, 0x10FFFF]
-    for value in values {
-      guard let scalar = Unicode.Scalar(value) else { continue }
-      let alone = String(Character(scalar))
-      for text in [alone, "a" + alone, alone + "z", "ab" + alone + alone + "cd", "\\" + alone + "\""] {
-        #expect(Self.byRuns(text) == Self.byScalars(text), "U+\(String(value, radix: 16))")
+  @Test(
+    "Other non-ASCII text is written as it is, in the same UTF-8",
+    arguments: [
+      "\u{A0}", "\u{AD}", "é", "e\u{301}\u{302}", "Å", "ﬁ", "日本語", "한", "—“”‘’…✓", "\u{FEFF}", "\u{FFFD}",
+      "😀", "🇺🇸", "👩‍👩‍👧", "\u{10FFFF}",
+    ])
+  func nonASCII(text: String) {
+    #expect(Array(JSONWriter.quoted(text).utf8) == [0x22] + Array(text.utf8) + [0x22])
+  }
+
+  @Test(
+    "The first # of every ##[ is written \\u0023, so no JSON line holds a workflow command",
+    arguments: [
+      ("##[", #""\u0023#[""#), ("a ##[error]b", #""a \u0023#[error]b""#), ("###[", "\"#\\u0023#[\""),
+      ("##[x ##[", #""\u0023#[x \u0023#[""#), ("##[\n", #""\u0023#[\n""#), ("é##[", "\"é\\u0023#[\""),
+      ("##", "\"##\""), ("#[", "\"#[\""), ("# #[", "\"# #[\""),
+    ] as [(String, String)])
+  func workflowCommandMarker(text: String, expected: String) {
+    #expect(Array(JSONWriter.quoted(text).utf8) == Array(expected.utf8))
+  }
+
+  /// An escaped scalar at every position around the eight-byte runs the writer copies whole.
+  @Test("An escape is placed where its scalar was, at any offset in a long text")
+  func escapeAtEveryOffset() {
+    for (scalar, escape) in [("\"", #"\""#), ("\u{1}", #"\u0001"#), ("\u{2028}", #"\u2028"#), ("é", "é")] {
+      for offset in 0..<20 {
+        let before = String(repeating: "a", count: offset)
+        let after = String(repeating: "b", count: 19 - offset)
+        let quoted = JSONWriter.quoted(before + scalar + after)
+        #expect(Array(quoted.utf8) == Array(("\"" + before + escape + after + "\"").utf8), "\(offset)")
       }
     }
   }
 
-  @Test("Whole texts: report-like, non-ASCII, combining marks, CR LF, emoji")
-  func texts() {
-    let texts = [
-      "", "a", "plain ASCII text of some length, longer than a small string",
-      #"/private/var/containers/Bundle/Application/6F1C/My App.app/My App"#,
-      "quote \" backslash \\ tab \t newline \n cr \r crlf \r\n end",
-      "Call must be made on main thread — “curly” ‘quotes’ … ✓",
-      "e\u{301}\u{302} combining, Å, ﬁ ligature, 日本語, 🇺🇸 flag, 👩‍👩‍👧 family",
-      "bidi \u{202E}reversed\u{202C} and \u{2028} separators \u{2029}",
-      "\u{7F}\u{80}\u{9F}\u{A0}\u{AD} around the C1 block",
-    ]
-    for text in texts {
-      #expect(Self.byRuns(text) == Self.byScalars(text), "\(text.debugDescription)")
-    }
+  /// Reads `quoted` back with the project's JSON parser.
+  static func parsed(_ quoted: String) -> String? {
+    (try? JSONParser.parse(quoted))?.stringValue
   }
 
-  @Test("Generated texts over a mix of scalars")
-  func generated() {
+  /// Whether `quoted` holds a scalar the writer must escape, or `##[`, as it is.
+  static func holdsUnescaped(_ quoted: String) -> Bool {
+    quoted.contains("##[")
+      || quoted.unicodeScalars.contains { scalar in
+        let value = scalar.value
+        return value < 0x20 || value == 0x7F || (0x80..<0xA0).contains(value)
+          || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(value) || (0x202A...0x202E).contains(value)
+          || (0x2066...0x2069).contains(value)
+      }
+  }
+
+  @Test("Generated texts read back as the same UTF-8 and hold nothing unescaped")
+  func generatedRoundTrip() {
     let pieces: [String] = [
       "a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "é", "e\u{301}",
-      "—", "\u{2028}", "\u{202A}", "\u{2066}", "\u{061C}", "😀", "日", "0x1f", "-[NSNull length]",
+      "—", "\u{2028}", "\u{202A}", "\u{2066}", "\u{061C}", "😀", "日", "0x1f", "-[NSNull length]", "#", "[", "##[",
+      "plain ASCII, longer than a word",
     ]
     var generator = SeededGenerator(seed: 0x5EED)
-    for _ in 0..<4_000 {
+    for _ in 0..<2_000 {
       var text = ""
       for _ in 0..<Int(generator.next() % 24) { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
-      #expect(Self.byRuns(text) == Self.byScalars(text), "\(text.debugDescription)")
+      let quoted = JSONWriter.quoted(text)
+      #expect(Self.parsed(quoted).map { Array($0.utf8) } == Array(text.utf8), "\(text.debugDescription)")
+      #expect(!Self.holdsUnescaped(quoted), "\(text.debugDescription)")
     }
   }
 
-  @Test("Every rule's remedy and rationale")
+  @Test("Every rule's title, summary, remedy and rationale read back as written")
   func ruleTexts() {
     for rule in RuleCatalog.all {
       let description = rule.description
       for text in [description.remedy, description.rationale, description.summary, description.title] {
-        #expect(Self.byRuns(text) == Self.byScalars(text), "\(description.id)")
+        let quoted = JSONWriter.quoted(text)
+        #expect(Self.parsed(quoted).map { Array($0.utf8) } == Array(text.utf8), "\(description.id)")
+        #expect(!Self.holdsUnescaped(quoted), "\(description.id)")
       }
     }
   }

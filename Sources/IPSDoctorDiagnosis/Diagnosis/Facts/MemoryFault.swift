@@ -209,65 +209,36 @@ struct MemoryFault: Sendable {
     return nil
   }
 
-  /// Appends a sentence naming the faulting frame and the first app frame below it to `text`.
-  static func appendCrashSiteSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
-    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return }
-    text += " The faulting frame is "
-    DiagnosisContext.appendQuote(crashing.evidence, to: &text)
+  /// " The faulting frame is `…` (threads[0].frames[0]), called from `…` (threads[0].frames[2]).
+  /// It happened on the main thread.": the faulting frame and the first app frame below it, with
+  /// what it quotes appended to `evidence`; empty without a crashed thread.
+  static func crashSiteSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    guard let crashing = context.crashingFrame, let backtrace = context.crashedBacktrace else { return "" }
+    var sentence = " The faulting frame is \(DiagnosisContext.quote(crashing.evidence))"
     evidence.append(crashing.evidence)
     // Identical functions merged by the linker carry no useful name; the next frame has one.
     if crashing.frame.symbol == "<deduplicated_symbol>", backtrace.frames.count > 1 {
       let next = context.frameEvidence(backtrace, 1)
-      text += " (a function the linker merged with identical ones), inside "
-      DiagnosisContext.appendQuote(next, to: &text)
+      sentence += " (a function the linker merged with identical ones), inside \(DiagnosisContext.quote(next))"
       evidence.append(next)
     }
     if context.isAppFrame(crashing.frame) {
-      if context.symbol(crashing.frame) == nil { text += "; symbolicate it to see the line" }
+      if context.symbol(crashing.frame) == nil { sentence += "; symbolicate it to see the line" }
     } else if let (index, app) = context.indexedAppFrame(in: backtrace) {
       if index > 6 {
         let caller = context.frameEvidence(backtrace, 1)
-        text += ", called by "
-        DiagnosisContext.appendQuote(caller, to: &text)
-        text += "; the first app frame is far below, "
-        DiagnosisContext.appendQuote(app, to: &text)
-        text += ", so the system frameworks were working on the app's behalf "
-        text += "(with an object, delegate or buffer the app gave them)"
+        sentence +=
+          ", called by \(DiagnosisContext.quote(caller)); the first app frame is far below, "
+          + "\(DiagnosisContext.quote(app)), so the system frameworks were working on the app's behalf "
+          + "(with an object, delegate or buffer the app gave them)"
         evidence.append(caller)
       } else {
-        text += ", called from "
-        DiagnosisContext.appendQuote(app, to: &text)
+        sentence += ", called from \(DiagnosisContext.quote(app))"
       }
       evidence.append(app)
     }
-    text += "."
-    if let thread = context.crashedThreadDisplay {
-      text += " It happened on "
-      text += thread
-      text += "."
-    }
-  }
-
-}
-
-// MARK: - The app frame with its index
-
-extension DiagnosisContext {
-  /// `appFrameEvidence(in:from:)` with the index of its frame, for the memory and Swift rules
-  /// that also need where the frame is: they parsed it back out of the evidence's path (splitting
-  /// the text) or described a frame they then threw away.
-  func indexedAppFrame(in backtrace: Backtrace, from start: Int = 0) -> (index: Int, evidence: Evidence)? {
-    guard start < backtrace.frames.count, let index = firstAppFrameIndex(in: backtrace.frames, from: start)
-    else { return nil }
-    return (index, appFrameEvidence(in: backtrace, at: index))
-  }
-
-  /// The evidence `appFrameEvidence(in:from:)` makes for the app frame at `index`: described,
-  /// and marked when it lacks a symbol.
-  func appFrameEvidence(in backtrace: Backtrace, at index: Int) -> Evidence {
-    let frame = backtrace.frames[index]
-    var text = describe(frame)
-    if symbol(frame) == nil { text += " (unsymbolicated)" }
-    return Evidence(backtrace.framePath(index), text)
+    sentence += "."
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
   }
 }

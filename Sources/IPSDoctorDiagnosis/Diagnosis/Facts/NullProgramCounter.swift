@@ -22,14 +22,10 @@ struct NullProgramCounter {
   /// reading certain; without it, a zero program counter is still a strong sign.
   var isInstructionAbort: Bool
 
-  /// The thread of `report` that stopped at zero: the crashed thread, else the main thread.
-  static func find(in report: CrashReport) -> NullProgramCounter? {
-    let crashed = report.threads.first { $0.triggered }
-    let main = report.threads.first { $0.isMainThread }
-    for thread in [crashed, main].compactMap({ $0 }) {
-      if let found = find(on: thread) { return found }
-    }
-    return nil
+  /// The thread that stopped at zero: the crashed thread, else the main thread (the one the
+  /// watchdog rule reads, ``DiagnosisContext/mainOrFirstThread``).
+  static func find(in context: DiagnosisContext) -> NullProgramCounter? {
+    context.crashedThread.flatMap(find(on:)) ?? context.mainOrFirstThread.flatMap(find(on:))
   }
 
   /// `thread` stopped at zero: its `pc` register is 0, or it has no registers and its frame 0 is

@@ -180,31 +180,21 @@ struct SwiftFailure: Sendable {
     return pointer("\(CodeSpan.markdown(location))") + "\n\n" + remedy
   }
 
-  /// Appends a sentence naming where the failure happened, the source location and the crashing
-  /// app frame, to `text`.
-  func appendLocationSentence(to text: inout String, in context: DiagnosisContext, evidence: inout [Evidence]) {
-    if let file {
-      text += " It was raised at `"
-      text += file
-      if let line {
-        text += ":"
-        text += String(line)
-      }
-      text += "`."
-    }
-    guard let backtrace = context.crashedBacktrace else { return }
+  /// " It was raised at `File.swift:12`. The app frame that failed is `…` (threads[0].frames[1]).
+  /// It happened on the main thread.": the source location, the app frame that failed (appended
+  /// to `evidence`) and the crashed thread, each when the report has it.
+  func locationSentence(in context: DiagnosisContext, evidence: inout [Evidence]) -> String {
+    var sentence = ""
+    if let location { sentence += " It was raised at `\(location)`." }
+    guard let backtrace = context.crashedBacktrace else { return sentence }
     // The inlined "Swift runtime failure" frame sits on top of the function that failed.
     let start = frameIndex.map { $0 + 1 } ?? 0
     if let app = context.appFrameEvidence(in: backtrace, from: start) {
-      text += " The app frame that failed is "
-      DiagnosisContext.appendQuote(app, to: &text)
-      text += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
+      sentence += " The app frame that failed is \(DiagnosisContext.quote(app))"
+      sentence += app.detail.hasSuffix("(unsymbolicated)") ? "; symbolicate it to see the line." : "."
       evidence.append(app)
     }
-    if let thread = context.crashedThreadDisplay {
-      text += " It happened on "
-      text += thread
-      text += "."
-    }
+    if let thread = context.crashedThreadDisplay { sentence += " It happened on \(thread)." }
+    return sentence
   }
 }

@@ -95,7 +95,7 @@ package struct BadInstructionFetchRule: DiagnosisRule {
   /// fault and never returned, and the kill came later.
   private func diagnoseKilledAtNull(_ context: DiagnosisContext) -> Diagnosis? {
     guard context.exceptionType == "EXC_CRASH" || context.signal == "SIGKILL",
-      let stop = NullProgramCounter.find(in: context.report)
+      let stop = NullProgramCounter.find(in: context)
     else { return nil }
     let thread = stop.thread
     var evidence = [stop.evidence]

@@ -72,7 +72,7 @@ package struct InvalidAddressRule: DiagnosisRule {
         summary += " The report flags a possible pointer authentication failure: the pointer's high bits are corrupt."
       }
     }
-    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
     summary += Self.symptomSentence
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }

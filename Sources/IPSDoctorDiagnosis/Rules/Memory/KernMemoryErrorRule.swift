@@ -41,7 +41,7 @@ package struct KernMemoryErrorRule: DiagnosisRule {
       evidence.append(region)
     }
     summary += "."
-    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

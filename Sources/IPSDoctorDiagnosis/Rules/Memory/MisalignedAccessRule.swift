@@ -43,7 +43,7 @@ package struct MisalignedAccessRule: DiagnosisRule {
       if alignment != 0 { summary += "; the address is \(alignment) bytes past an 8-byte boundary" }
     }
     summary += "."
-    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

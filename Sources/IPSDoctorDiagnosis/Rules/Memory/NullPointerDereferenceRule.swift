@@ -64,7 +64,7 @@ package struct NullPointerDereferenceRule: DiagnosisRule {
       summary += "."
     }
     var evidence = [fault.subtypeEvidence, MemoryFault.regionHeadline(in: context)].compactMap { $0 }
-    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
     return finding(confidence: definite ? .definite : .likely, summary: summary, evidence: evidence)
   }
 

@@ -51,7 +51,7 @@ package struct PointerAuthenticationFailureRule: DiagnosisRule {
       summary +=
         " The CPU faulted fetching an instruction: the pointer was a code pointer (a function pointer, block, method implementation or return address) that the app branched to."
     }
-    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
     if let crashing = context.crashingFrame, let name = context.symbol(crashing.frame)?.display,
       ZombieObjectRule.runtimeSymbols.contains(where: { name.hasPrefix($0) })
     {

@@ -52,7 +52,7 @@ package struct ProtectionFailureRule: DiagnosisRule {
       }
     }
     summary += "."
-    MemoryFault.appendCrashSiteSentence(to: &summary, in: context, evidence: &evidence)
+    summary += MemoryFault.crashSiteSentence(in: context, evidence: &evidence)
     return finding(confidence: .likely, summary: summary, evidence: evidence)
   }
 

@@ -57,7 +57,7 @@ package struct SwiftArithmeticOverflowRule: DiagnosisRule {
     default: what = "A numeric conversion could not represent its value"
     }
     var summary = "\(what): \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
-    failure.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
+    summary += failure.locationSentence(in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 

@@ -72,7 +72,7 @@ package struct SwiftFatalErrorRule: DiagnosisRule {
     } else {
       summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
     }
-    failure.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
+    summary += failure.locationSentence(in: context, evidence: &evidence)
     let remedy = failure.remedy(Self.description.remedy) { "Open \($0): the check that failed is there." }
     return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
   }

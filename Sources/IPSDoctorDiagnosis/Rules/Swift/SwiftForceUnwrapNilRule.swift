@@ -56,7 +56,7 @@ package struct SwiftForceUnwrapNilRule: DiagnosisRule {
       ? "An implicitly unwrapped optional (a `T!` property or `@IBOutlet`) was used while it was nil"
       : "The app force-unwrapped (`!`) an optional that was nil"
     summary += ": \"\(TextScan.clip(failure.message))\" (\(failure.evidence.path))."
-    failure.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
+    summary += failure.locationSentence(in: context, evidence: &evidence)
     let remedy = failure.remedy(Self.description.remedy) { "Open \($0) and replace the force unwrap there." }
     return finding(confidence: .definite, summary: summary, evidence: evidence, remedy: remedy)
   }

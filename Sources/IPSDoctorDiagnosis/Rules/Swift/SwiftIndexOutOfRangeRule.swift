@@ -58,7 +58,7 @@ package struct SwiftIndexOutOfRangeRule: DiagnosisRule {
     }
     var located = failure
     if let file = failure.file, file.hasPrefix("Swift/") { located.file = nil }
-    located.appendLocationSentence(to: &summary, in: context, evidence: &evidence)
+    summary += located.locationSentence(in: context, evidence: &evidence)
     return finding(confidence: .definite, summary: summary, evidence: evidence)
   }
 
