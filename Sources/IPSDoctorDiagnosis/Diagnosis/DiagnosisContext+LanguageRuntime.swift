@@ -79,8 +79,8 @@ extension DiagnosisContext {
   var crashedThreadDisplay: String? {
     guard let thread = crashedThread else { return nil }
     if thread.isMainThread { return "the main thread" }
-    if let queue = thread.queue { return "thread \(thread.index) (queue `\(queue)`)" }
-    if let name = thread.name { return "thread \(thread.index) (`\(name)`)" }
+    if let queue = thread.queue { return "thread \(thread.index) (queue \(CodeSpan.markdown(queue)))" }
+    if let name = thread.name { return "thread \(thread.index) (\(CodeSpan.markdown(name)))" }
     return "thread \(thread.index)"
   }
 

@@ -106,6 +106,8 @@ struct SearchHelperTests {
       (thread(3, queue: "com.example.sync"), "thread 3 (queue `com.example.sync`)"),
       (thread(12, name: "Wörker ✓"), "thread 12 (`Wörker ✓`)"), (thread(7), "thread 7"),
       (thread(-2, name: "odd"), "thread -2 (`odd`)"), (thread(5, queue: "q", name: "n"), "thread 5 (queue `q`)"),
+      // Report text in a code span no backtick in it can close.
+      (thread(6, queue: "a`b"), "thread 6 (queue ``a`b``)"), (thread(8, name: "`x"), "thread 8 (`` `x ``)"),
     ] as [(CrashThread, String)])
   func crashedThreadDisplay(thread: CrashThread, expected: String) {
     var report = CrashReport(format: .json)
