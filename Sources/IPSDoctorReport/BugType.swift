@@ -1,5 +1,3 @@
-import IPSDoctorSupport
-
 /// The `bug_type` of a report: which kind of diagnostic file it is.
 package struct BugType: Sendable, Hashable, CustomStringConvertible {
   /// As written in the header ("309"); a number in the header is kept as its decimal text.
@@ -35,29 +33,7 @@ package struct BugType: Sendable, Hashable, CustomStringConvertible {
   }
 
   package var kind: ReportKind {
-    Self.asciiKind(rawValue) ?? Self.known[rawValue]?.kind ?? .unknown
-  }
-
-  /// ``kind`` of an ASCII `rawValue`, read from its bytes (the dictionary lookup hashed the
-  /// string, and readers ask for every report): ASCII text equals one of ``known``'s keys exactly
-  /// when its bytes do. `nil` for other text, which the dictionary answers.
-  static func asciiKind(_ rawValue: String) -> ReportKind? {
-    let kind = rawValue.utf8.withContiguousStorageIfAvailable { bytes -> ReportKind? in
-      guard ByteSearch.isASCII(bytes) else { return nil }
-      guard bytes.count == 3 else { return .unknown }
-      let (a, b, c) = (bytes[0] &- 0x30, bytes[1] &- 0x30, bytes[2] &- 0x30)
-      guard a < 10 && b < 10 && c < 10 else { return .unknown }
-      switch Int(a) * 100 + Int(b) * 10 + Int(c) {
-      case 109, 309: return .crash
-      case 210, 151: return .panic
-      case 298: return .jetsam
-      case 288, 188: return .stackshot
-      case 202, 145, 385, 327, 185, 206: return .resource
-      case 409: return .watchdog
-      default: return .unknown  // 226 and codes not in the table
-      }
-    }
-    return kind ?? nil
+    Self.known[rawValue]?.kind ?? .unknown
   }
 
   /// Whether a report of this type always has a JSON object as its body: a JSON crash report,
