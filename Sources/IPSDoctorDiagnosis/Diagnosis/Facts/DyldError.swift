@@ -54,35 +54,14 @@ struct DyldError: DyldLineLookup, Sendable {
       && !(dyldErrorMessage?.utf8Contains(marker) ?? false)
   }
 
-  /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
+  /// Splits one string at newlines and " | " separators (legacy one-line descriptions), each
+  /// piece trimmed, empty pieces left out.
   static func pieces(_ text: String) -> [String] {
-    // Most texts are one line: without a "\n" or "|" byte there is no such `Character` (each is
-    // one scalar, equivalent to no other), so the text is its one piece, found without walking
-    // it byte by byte.
-    if !hasSeparatorByte(text) {
-      let piece = text.trimmingWhitespace()
-      return piece.isEmpty ? [] : [piece]
-    }
-    return splitPieces(text)
-  }
-
-  /// Whether the UTF-8 of `text` holds a "\n" or a "|".
-  static func hasSeparatorByte(_ text: String) -> Bool {
-    text.withBorrowedUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return false }
-      return memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) != nil
-        || memchr(base, Int32(UInt8(ascii: "|")), bytes.count) != nil
-    }
-  }
-
-  /// `pieces(text)` split at every separator, the reference answer.
-  static func splitPieces(_ text: String) -> [String] {
     text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
   }
 
   /// The first line containing `marker` and the text after it (up to the end of the line).
   func value(after marker: String) -> (evidence: Evidence, value: String)? {
-    // `textFollowing` finds the marker's characters, which hold its bytes.
     if isAbsent(marker) { return nil }
     for line in lines {
       if let value = line.detail.textFollowing(marker) { return (line, value) }
@@ -138,12 +117,10 @@ extension DyldLineLookup {
     return DyldError.stripTrailingNotes(DyldLines.droppingUUID(value))
   }
 
-  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), cut from the bytes
-  /// when the text is ASCII (where every `'` character is one byte), without walking the line's
-  /// characters.
+  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)").
   var triedPaths: [String] {
     guard let value = value(after: "tried: ")?.value else { return [] }
-    return DyldLines.asciiQuotedParts(value) ?? DyldLines.quotedParts(value)
+    return DyldLines.quotedParts(value)
   }
 
   /// "Symbol not found: _X" → "_X"
