@@ -309,12 +309,12 @@ package struct OSVersion: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)": the trimmed text, or, when it
   /// ends with ")", the text before its last "(" (trimmed) as the train and what is between them as
-  /// the build.
+  /// the build (a combining mark after that "(" is the build's).
   package init(displayString: String) {
     let trimmed = displayString.trimmingWhitespace()
-    if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
+    if trimmed.hasSuffix(")"), let open = trimmed.utf8.lastIndex(of: UInt8(ascii: "(")) {
       train = trimmed[..<open].trimmingWhitespace()
-      build = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+      build = String(trimmed[trimmed.utf8.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
     } else {
       train = trimmed
     }

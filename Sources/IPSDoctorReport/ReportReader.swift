@@ -455,8 +455,24 @@ extension CrashReport {
 extension PanicSummary {
   /// Reads the headline, panicked task and panicked thread out of a panic string.
   static func fill(_ summary: inout PanicSummary, fromPanicString text: String) {
-    for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
-      fillLine(&summary, rawLine)
+    // Each line is found by byte search: panic strings run to hundreds of lines, of which a few
+    // are kept.
+    text.withBorrowedUTF8 { bytes in
+      let utf8 = text.utf8
+      var start = 0
+      var lineFeed = -1  // the first line feed at or after `start` (or the end), once passed found again
+      while start < bytes.count {
+        // The line is start..<end, up to the first CR or LF (runs of them are one separator).
+        if lineFeed < start { lineFeed = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? bytes.count }
+        let end =
+          ByteSearch.firstIndex(of: 0x0D, in: UnsafeBufferPointer(rebasing: bytes[..<lineFeed]), from: start)
+          ?? lineFeed
+        if end > start {
+          let lower = utf8.index(utf8.startIndex, offsetBy: start)
+          fillLine(&summary, utf8[lower..<utf8.index(lower, offsetBy: end - start)])
+        }
+        start = end + 1
+      }
     }
   }
 

@@ -16,9 +16,10 @@ struct ReaderTextTests {
       ("()", "", ""), (")", ")", nil), ("(", "(", nil), ("(x)", "", "x"), ("a(b)c)", "a", "b)c"),
       ("a (b) (c)", "a (b)", "c"), ("((x))", "(", "x)"), ("x ()", "x", ""), (" ( ) ", "", " "),
       ("iOS 18\n(22A)", "iOS 18", "22A"), ("No build", "No build", nil),
-      // Carriage returns and letters that are not ASCII; a combining mark joins the ")" before it.
+      // Carriage returns and letters that are not ASCII; a combining mark joins the ")" before it
+      // (no build), and the one after the "(" is the build's.
       ("iOS\r(1)", "iOS", "1"), ("iOS é (1)", "iOS é", "1"), ("iOS (é)", "iOS", "é"),
-      ("iOS (1)\u{301}", "iOS (1)\u{301}", nil), ("iOS (\u{301}1)", "iOS (\u{301}1)", nil),
+      ("iOS (1)\u{301}", "iOS (1)\u{301}", nil), ("iOS (\u{301}1)", "iOS", "\u{301}1"),
     ] as [(String, String, String?)])
   func osVersion(text: String, train: String, build: String?) {
     let version = OSVersion(displayString: text)
@@ -36,7 +37,7 @@ struct ReaderTextTests {
       ("185", .resource), ("206", .resource), ("409", .watchdog), ("226", .unknown), ("000", .unknown),
       ("308", .unknown), ("999", .unknown), ("", .unknown), ("3", .unknown), ("30", .unknown), ("3090", .unknown),
       ("309 ", .unknown), (" 309", .unknown), ("30a", .unknown), ("٣٠٩", .unknown), ("309\u{301}", .unknown),
-      ("abc", .unknown),
+      ("abc", .unknown), ("+09", .unknown), ("-09", .unknown), ("0309", .unknown), ("30\u{0}", .unknown),
     ] as [(String, ReportKind)])
   func bugTypeKind(raw: String, kind: ReportKind) {
     #expect(BugType(raw).kind == kind)

@@ -79,13 +79,14 @@ struct DyldTextTests {
   }
 
   @Test(
-    "The texts between successive pairs of quotes; a combining mark joins the quote before it",
+    "The texts between successive pairs of quotes, cut at the quote bytes",
     arguments: [
       ("", []), ("'", []), ("''", [""]), ("a'b", []),
       ("tried: '/a/b' (no such file), '/c/d' (no such file, not in dyld cache)", ["/a/b", "/c/d"]),
       ("'/x' '/y", ["/x"]), ("line\r\n'/a'\r\n'/b'", ["/a", "/b"]), ("'unterminated", []),
       (String(repeating: "a", count: 300), []), (String(repeating: "a", count: 301), []),
-      ("'\u{301}/a' (no such file), '/b'", [" (no such file), "]), ("café '/é/p' (x)", ["/é/p"]),
+      ("'\u{301}/a' (no such file), '/b'", ["\u{301}/a", "/b"]), ("'a\u{301}'", ["a\u{301}"]),
+      ("café '/é/p' (x)", ["/é/p"]),
       (String(repeating: "é", count: 150), []), (String(repeating: "é", count: 300), []),
       ("e\u{301}" + String(repeating: "b", count: 299), []),
     ] as [(String, [String])])

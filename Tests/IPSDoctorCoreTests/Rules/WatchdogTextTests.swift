@@ -56,6 +56,9 @@ struct WatchdogTextTests {
       ("Élan watchdog transgression", "Élan", nil, nil, nil, nil),
       ("a\r\nb watchdog transgression", "b", nil, nil, nil, nil),
       ("Elapsed total CPU time (seconds): 1.0, é 5% CPU", nil, "1.0", "5", nil, nil),
+      // The figures are ASCII digits on the marker's line: a "%" on the next line is not its.
+      ("Elapsed total CPU time (seconds): 1.0\r\n5% CPU", nil, "1.0", nil, nil, nil),
+      ("Elapsed total CPU time (seconds): ١.٥, ٥% CPU", nil, nil, nil, nil, nil),
       ("app watchdog transgression", "app", nil, nil, nil, nil),
       ("Failed to terminate gracefully after 5.0s", "process-exit", nil, nil, nil, nil),
       ("WatchdogEvent:scene-update|Failed to terminate gracefully", "scene-update", nil, nil, nil, nil),

@@ -57,11 +57,24 @@ struct DyldError: DyldLineLookup, Sendable {
   /// Splits one string at newlines and " | " separators (legacy one-line descriptions), each
   /// piece trimmed, empty pieces left out.
   static func pieces(_ text: String) -> [String] {
-    text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    // A text without a "\n" or "|" byte holds no such `Character` (each is one scalar, equivalent
+    // to no other): it is one piece.
+    let hasSeparator = text.withBorrowedUTF8 { bytes in
+      ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: bytes, from: 0) != nil
+        || ByteSearch.firstIndex(of: UInt8(ascii: "|"), in: bytes, from: 0) != nil
+    }
+    guard hasSeparator else {
+      let piece = text.trimmingWhitespace()
+      return piece.isEmpty ? [] : [piece]
+    }
+    return text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }.filter {
+      !$0.isEmpty
+    }
   }
 
   /// The first line containing `marker` and the text after it (up to the end of the line).
   func value(after marker: String) -> (evidence: Evidence, value: String)? {
+    // `textFollowing` finds the marker's characters, which hold its bytes.
     if isAbsent(marker) { return nil }
     for line in lines {
       if let value = line.detail.textFollowing(marker) { return (line, value) }
@@ -117,7 +130,8 @@ extension DyldLineLookup {
     return DyldError.stripTrailingNotes(DyldLines.droppingUUID(value))
   }
 
-  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)").
+  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), each between a pair
+  /// of quotes.
   var triedPaths: [String] {
     guard let value = value(after: "tried: ")?.value else { return [] }
     return DyldLines.quotedParts(value)

@@ -25,15 +25,16 @@ struct DyldLines: DyldLineLookup {
     return value[value.index(after: close)...].trimmingWhitespace()
   }
 
-  /// The texts between successive pairs of `'` in `text` (a quote that a combining mark follows
-  /// is another `Character`, no quote).
+  /// The texts between successive pairs of `'` in `text`, cut at the quote bytes (a combining
+  /// mark after a quote starts the text after it).
   static func quotedParts(_ text: String) -> [String] {
+    let quote = UInt8(ascii: "'")
     var parts: [String] = []
-    var rest = Substring(text)
-    while let open = rest.firstIndex(of: "'") {
+    var rest = text.utf8[...]
+    while let open = rest.firstIndex(of: quote) {
       let after = rest[rest.index(after: open)...]
-      guard let close = after.firstIndex(of: "'") else { break }
-      parts.append(String(after[..<close]))
+      guard let close = after.firstIndex(of: quote) else { break }
+      parts.append(String(Substring(after[..<close])))
       rest = after[after.index(after: close)...]
     }
     return parts

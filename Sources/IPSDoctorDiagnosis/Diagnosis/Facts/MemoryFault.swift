@@ -176,10 +176,12 @@ struct MemoryFault: Sendable {
     return first.isEmpty ? nil : Evidence("vmRegionInfo", first)
   }
 
-  /// The first line of `text` after its leading line feeds (a carriage return and line feed pair
-  /// is one `Character`, not a line feed), `nil` when there is none.
+  /// The first line of `text` after its leading line feeds, up to the next line feed (a carriage
+  /// return before it stays on the line), `nil` when there is none.
   static func firstLine(_ text: String) -> Substring? {
-    text.split(separator: "\n", maxSplits: 1).first
+    let utf8 = text.utf8
+    guard let start = utf8.firstIndex(where: { $0 != UInt8(ascii: "\n") }) else { return nil }
+    return text[start..<(utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex)]
   }
 
   /// Whether the access was a read or a write, from the ARM exception syndrome.

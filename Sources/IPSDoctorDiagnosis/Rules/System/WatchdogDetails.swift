@@ -29,34 +29,53 @@ struct WatchdogDetails: Sendable, Equatable {
   init(text: String) {
     let separators = Self.separators
     event = text.textFollowing("WatchdogEvent:", upTo: separators)
-    if event == nil, let range = text.firstRange(of: " watchdog transgression") {
-      let word = text[..<range.lowerBound].reversed().prefix(while: { $0.isLetter || $0 == "-" })
-      if !word.isEmpty { event = String(word.reversed()) }
+    if event == nil, let range = text.prefilteredFirstRange(of: " watchdog transgression") {
+      let before = text[..<range.lowerBound]
+      let word = before[Self.start(ofRunEndingIn: before) { $0.isLetter || $0 == "-" }...]
+      if !word.isEmpty { event = String(word) }
     }
-    failedToTerminate = text.contains("Failed to terminate gracefully")
+    failedToTerminate = text.prefilteredContains("Failed to terminate gracefully")
     if event == nil, failedToTerminate { event = "process-exit" }
     wallClockAllowance = text.numberFollowing("real (wall clock) time allowance of ")
     cpuAllowance = text.numberFollowing("CPU time allowance of ")
     visibility =
       text.textFollowing("WatchdogVisibility:", upTo: separators)
       ?? text.textFollowing("ProcessVisibility:", upTo: separators)
-    stuck = text.contains(" is stuck")
+    stuck = text.prefilteredContains(" is stuck")
     (totalCPUSeconds, totalCPUPercent) = Self.cpu(in: text, marker: "Elapsed total CPU time (seconds): ")
     (appCPUSeconds, appCPUPercent) = Self.cpu(in: text, marker: "Elapsed application CPU time (seconds): ")
   }
 
-  /// "0.367, 1% CPU" → ("0.367", "1"): the number after `marker`, and the number before the first
-  /// "%" on the rest of its line (up to a line feed, `"` or `|`).
+  /// "0.367, 1% CPU" → ("0.367", "1"): the ASCII digits and dots after `marker`, and those just
+  /// before the first "%" on the rest of its line (up to a line feed, `"` or `|`).
   static func cpu(in text: String, marker: String) -> (String?, String?) {
-    guard let range = text.firstRange(of: marker) else { return (nil, nil) }
-    let line = text[range.upperBound...].prefix(while: { $0 != "\n" && $0 != "\"" && $0 != "|" })
-    let seconds = line.prefix(while: { $0.isNumber || $0 == "." })
-    var percent: String?
-    if let percentSign = line.firstIndex(of: "%") {
-      let digits = line[..<percentSign].reversed().prefix(while: { $0.isNumber || $0 == "." })
-      if !digits.isEmpty { percent = String(digits.reversed()) }
+    guard let range = text.prefilteredFirstRange(of: marker) else { return (nil, nil) }
+    let isDigitOrDot: (UInt8) -> Bool = {
+      ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
     }
-    return (seconds.isEmpty ? nil : String(seconds), percent)
+    let line = text.utf8[range.upperBound...].prefix(while: {
+      $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "|")
+    })
+    let seconds = line.prefix(while: isDigitOrDot)
+    var percent: String?
+    if let percentSign = line.firstIndex(of: UInt8(ascii: "%")) {
+      let before = line[..<percentSign]
+      let start = before.lastIndex(where: { !isDigitOrDot($0) }).map(before.index(after:)) ?? before.startIndex
+      if start < percentSign { percent = String(Substring(before[start...])) }
+    }
+    return (seconds.isEmpty ? nil : String(Substring(seconds)), percent)
+  }
+
+  /// Where the run of `Character`s that `belongs` accepts at the end of `text` starts (its end
+  /// when the last one is not accepted).
+  static func start(ofRunEndingIn text: Substring, where belongs: (Character) -> Bool) -> Substring.Index {
+    var start = text.endIndex
+    while start > text.startIndex {
+      let previous = text.index(before: start)
+      guard belongs(text[previous]) else { break }
+      start = previous
+    }
+    return start
   }
 
   /// Whether the app itself used little CPU in the interval (≤ 10 %), i.e. it was mostly waiting.
