@@ -1,5 +1,3 @@
-import IPSDoctorSupport
-
 /// The `bug_type` of a report: which kind of diagnostic file it is.
 package struct BugType: Sendable, Hashable, CustomStringConvertible {
   /// As written in the header ("309"); a number in the header is kept as its decimal text.
@@ -9,55 +7,43 @@ package struct BugType: Sendable, Hashable, CustomStringConvertible {
     self.rawValue = rawValue
   }
 
-  /// The common bug_type numbers. Sources: Apple's JSON crash report documentation and reports seen
-  /// in the wild (see docs/report-kinds.md).
-  package static let known: [String: (name: String, kind: ReportKind)] = [
-    "109": ("crash report (legacy text)", .crash),
-    "309": ("crash report", .crash),
-    "210": ("kernel panic", .panic),
-    "151": ("kernel panic (full log)", .panic),
-    "298": ("jetsam event", .jetsam),
-    "288": ("stackshot", .stackshot),
-    "188": ("stackshot (legacy)", .stackshot),
-    "202": ("CPU resource report", .resource),
-    "145": ("disk writes resource report", .resource),
-    "385": ("resource or user fault report", .resource),
-    "327": ("resource report", .resource),
-    "185": ("resource exception report", .resource),
-    "206": ("wakeups resource report", .resource),
-    "409": ("system watchdog report", .watchdog),
-    "226": ("networking analytics", .unknown),
-  ]
+  /// The name and kind of a common bug_type number. Sources: Apple's JSON crash report
+  /// documentation and reports seen in the wild (see docs/report-kinds.md).
+  static func known(_ code: Int) -> (name: String, kind: ReportKind)? {
+    switch code {
+    case 109: ("crash report (legacy text)", .crash)
+    case 309: ("crash report", .crash)
+    case 210: ("kernel panic", .panic)
+    case 151: ("kernel panic (full log)", .panic)
+    case 298: ("jetsam event", .jetsam)
+    case 288: ("stackshot", .stackshot)
+    case 188: ("stackshot (legacy)", .stackshot)
+    case 202: ("CPU resource report", .resource)
+    case 145: ("disk writes resource report", .resource)
+    case 385: ("resource or user fault report", .resource)
+    case 327: ("resource report", .resource)
+    case 185: ("resource exception report", .resource)
+    case 206: ("wakeups resource report", .resource)
+    case 409: ("system watchdog report", .watchdog)
+    case 226: ("networking analytics", .unknown)
+    default: nil
+    }
+  }
+
+  /// ``known(_:)`` of `rawValue` when it is three decimal digits.
+  private var known: (name: String, kind: ReportKind)? {
+    guard rawValue.utf8.count == 3, rawValue.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let code = Int(rawValue)
+    else { return nil }
+    return Self.known(code)
+  }
 
   /// A human name: "crash report", or "unknown (N)".
   package var name: String {
-    Self.known[rawValue]?.name ?? "unknown (\(rawValue))"
+    known?.name ?? "unknown (\(rawValue))"
   }
 
   package var kind: ReportKind {
-    Self.asciiKind(rawValue) ?? Self.known[rawValue]?.kind ?? .unknown
-  }
-
-  /// ``kind`` of an ASCII `rawValue`, read from its bytes (the dictionary lookup hashed the
-  /// string, and readers ask for every report): ASCII text equals one of ``known``'s keys exactly
-  /// when its bytes do. `nil` for other text, which the dictionary answers.
-  static func asciiKind(_ rawValue: String) -> ReportKind? {
-    let kind = rawValue.utf8.withContiguousStorageIfAvailable { bytes -> ReportKind? in
-      guard ByteSearch.isASCII(bytes) else { return nil }
-      guard bytes.count == 3 else { return .unknown }
-      let (a, b, c) = (bytes[0] &- 0x30, bytes[1] &- 0x30, bytes[2] &- 0x30)
-      guard a < 10 && b < 10 && c < 10 else { return .unknown }
-      switch Int(a) * 100 + Int(b) * 10 + Int(c) {
-      case 109, 309: return .crash
-      case 210, 151: return .panic
-      case 298: return .jetsam
-      case 288, 188: return .stackshot
-      case 202, 145, 385, 327, 185, 206: return .resource
-      case 409: return .watchdog
-      default: return .unknown  // 226 and codes not in the table
-      }
-    }
-    return kind ?? nil
+    known?.kind ?? .unknown
   }
 
   /// Whether a report of this type always has a JSON object as its body: a JSON crash report,

@@ -307,79 +307,17 @@ package struct OSVersion: Sendable, Equatable, CustomStringConvertible {
     return train.hasPrefix("watchOS") || train.hasPrefix("Watch OS") ? major >= 8 : major >= 15
   }
 
-  /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)".
+  /// Parses the header's one-string form, "iPhone OS 26.6 (23G80)": the trimmed text, or, when it
+  /// ends with ")", the text before its last "(" (trimmed) as the train and what is between them as
+  /// the build (a combining mark after that "(" is the build's).
   package init(displayString: String) {
-    if let version = Self.parsedASCII(displayString) {
-      self = version
-      return
-    }
     let trimmed = displayString.trimmingWhitespace()
-    if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
-      train = String(trimmed[..<open]).trimmingWhitespace()
-      build = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+    if trimmed.hasSuffix(")"), let open = trimmed.utf8.lastIndex(of: UInt8(ascii: "(")) {
+      train = trimmed[..<open].trimmingWhitespace()
+      build = String(trimmed[trimmed.utf8.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
     } else {
       train = trimmed
     }
-  }
-
-  /// ``init(displayString:)`` on the bytes, for the usual ASCII text without carriage returns:
-  /// there every `Character` is one byte, so the answer is the same without `Character` walks.
-  /// (Read in place, not by walking `Substring.UTF8View` indices.)
-  static func parsedASCII(_ text: String) -> OSVersion? {
-    let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> OSVersion? in
-      var bits: UInt8 = 0
-      for byte in bytes {
-        guard byte != 0x0D else { return nil }
-        bits |= byte
-      }
-      guard bits < 0x80 else { return nil }
-      func string(_ lower: Int, _ upper: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
-      }
-      // The trimmed text is lower..<upper.
-      var lower = 0
-      var upper = bytes.count
-      while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
-      while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
-      var version = OSVersion()
-      if upper > lower && bytes[upper - 1] == UInt8(ascii: ")") {
-        var open = upper - 1
-        while open > lower && bytes[open - 1] != UInt8(ascii: "(") { open -= 1 }
-        if open > lower {
-          open -= 1  // the "("
-          var trainUpper = open
-          while trainUpper > lower && bytes[trainUpper - 1].isSpaceTabOrLineFeed { trainUpper -= 1 }
-          version.train = string(lower, trainUpper)
-          version.build = string(open + 1, upper - 1)
-          return version
-        }
-      }
-      version.train = string(lower, upper)
-      return version
-    }
-    return parsed ?? parsedASCIIByIndices(text)
-  }
-
-  /// ``parsedASCII(_:)`` by `String` indices, for text without contiguous UTF-8 (and as the plain
-  /// form the tests compare the byte form with).
-  static func parsedASCIIByIndices(_ text: String) -> OSVersion? {
-    let bytes = text.utf8
-    guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
-    func trimmed(_ slice: Substring.UTF8View) -> String {
-      guard let first = slice.firstIndex(where: { !$0.isSpaceTabOrLineFeed }) else { return "" }
-      let last = slice.lastIndex(where: { !$0.isSpaceTabOrLineFeed })!
-      return String(Substring(slice[first...last]))
-    }
-    let text = trimmed(Substring(text).utf8)
-    var version = OSVersion()
-    let utf8 = text.utf8
-    if utf8.last == UInt8(ascii: ")"), let open = utf8.lastIndex(of: UInt8(ascii: "(")) {
-      version.train = trimmed(Substring(utf8[..<open]).utf8)
-      version.build = String(Substring(utf8[utf8.index(after: open)..<utf8.index(before: utf8.endIndex)]))
-    } else {
-      version.train = text
-    }
-    return version
   }
 
   package var description: String {

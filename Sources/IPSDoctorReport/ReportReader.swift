@@ -455,9 +455,9 @@ extension CrashReport {
 extension PanicSummary {
   /// Reads the headline, panicked task and panicked thread out of a panic string.
   static func fill(_ summary: inout PanicSummary, fromPanicString text: String) {
-    // Lines found by byte search: panic strings run to hundreds of lines, and only a
-    // few of them are kept, so the text is not split into an array of every line.
-    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+    // Each line is found by byte search: panic strings run to hundreds of lines, of which a few
+    // are kept.
+    text.withBorrowedUTF8 { bytes in
       let utf8 = text.utf8
       var start = 0
       var lineFeed = -1  // the first line feed at or after `start` (or the end), once passed found again
@@ -469,15 +469,10 @@ extension PanicSummary {
           ?? lineFeed
         if end > start {
           let lower = utf8.index(utf8.startIndex, offsetBy: start)
-          let upper = utf8.index(lower, offsetBy: end - start)
-          fillLine(&summary, utf8[lower..<upper])
+          fillLine(&summary, utf8[lower..<utf8.index(lower, offsetBy: end - start)])
         }
         start = end + 1
       }
-    }
-    guard done == nil else { return }
-    for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
-      fillLine(&summary, rawLine)
     }
   }
 
@@ -502,17 +497,9 @@ extension PanicSummary {
     }
   }
 
-  /// Where "pid " starts in `line`. In ASCII text (a line holds no CR or LF) each `Character` is
-  /// one byte, so the byte search gives the `Character` search's answer; other text takes it.
+  /// Where "pid " starts in `line`.
   static func pidOffset(in line: String) -> String.Index? {
-    let offset = line.utf8.withContiguousStorageIfAvailable { bytes -> Int?? in
-      guard ByteSearch.isASCII(bytes) else { return nil }
-      return .some(ByteSearch.firstIndex(of: "pid ", in: bytes))
-    }
-    if let decided = offset ?? nil {
-      return decided.map { line.utf8.index(line.utf8.startIndex, offsetBy: $0) }
-    }
-    return line.firstRange(of: "pid ")?.lowerBound
+    line.firstRange(of: "pid ")?.lowerBound
   }
 }
 
@@ -653,58 +640,28 @@ enum Scan {
 
   /// Reads what it can of a damaged header line (cut at the start, say) in the text before `end`:
   /// `"key":"value"` pairs for the header's documented keys.
-  ///
-  /// ASCII text is searched as bytes, other text as characters.
-  /// The text before a JSON body can be a whole text report, too long to search a character at a
-  /// time for each key.
   static func salvageHeader(_ buffer: UnsafeBufferPointer<UInt8>, before end: Int) -> IPSHeader {
     let bytes = UnsafeBufferPointer(rebasing: buffer[0..<end])
-    if ByteSearch.isASCII(bytes) {
-      guard ByteSearch.firstIndex(of: "\":", in: bytes) != nil else { return IPSHeader() }
-      return salvageHeader { salvagedValue($0, in: bytes) }
-    }
-    let text = self.text(buffer, 0..<end)
-    guard text.contains("\":") else { return IPSHeader() }
-    return salvageHeader { salvagedValue($0, in: text) }
-  }
-
-  /// The header's documented keys, each read by `value`.
-  static func salvageHeader(_ value: (String) -> String?) -> IPSHeader {
+    guard ByteSearch.firstIndex(of: "\":", in: bytes) != nil else { return IPSHeader() }
     var header = IPSHeader()
-    header.appName = value("app_name")
-    header.appVersion = value("app_version")
-    header.buildVersion = value("build_version")
-    header.bundleID = value("bundleID")
-    header.bugType = value("bug_type")
-    header.osVersion = value("os_version")
-    header.incidentID = value("incident_id")
-    header.timestamp = value("timestamp")
-    header.name = value("name")
-    header.sliceUUID = value("slice_uuid")
-    header.platform = value("platform").flatMap { Int($0) }
+    header.appName = salvagedValue("app_name", in: bytes)
+    header.appVersion = salvagedValue("app_version", in: bytes)
+    header.buildVersion = salvagedValue("build_version", in: bytes)
+    header.bundleID = salvagedValue("bundleID", in: bytes)
+    header.bugType = salvagedValue("bug_type", in: bytes)
+    header.osVersion = salvagedValue("os_version", in: bytes)
+    header.incidentID = salvagedValue("incident_id", in: bytes)
+    header.timestamp = salvagedValue("timestamp", in: bytes)
+    header.name = salvagedValue("name", in: bytes)
+    header.sliceUUID = salvagedValue("slice_uuid", in: bytes)
+    header.platform = salvagedValue("platform", in: bytes).flatMap { Int($0) }
     return header
   }
 
-  /// The value after the first `"key"` of `text` and a colon (spaces allowed around it): a string
-  /// up to its closing quote (none for one that has an escape or a line break first), or digits.
-  static func salvagedValue(_ key: String, in text: String) -> String? {
-    guard let range = text.firstRange(of: "\"\(key)\"") else { return nil }
-    var rest = text[range.upperBound...].drop(while: { $0 == " " })
-    guard rest.first == ":" else { return nil }
-    rest = rest.dropFirst().drop(while: { $0 == " " })
-    if rest.first == "\"" {
-      let body = rest.dropFirst()
-      guard let close = body.firstIndex(where: { $0 == "\"" || $0 == "\\" || $0 == "\n" }),
-        body[close] == "\""
-      else { return nil }
-      return String(body[..<close])
-    }
-    let digits = rest.prefix(while: \.isNumber)
-    return digits.isEmpty ? nil : String(digits)
-  }
-
-  /// The same value read from the bytes of ASCII text, where each byte is a character except in
-  /// "\r\n", one character that is not a line break.
+  /// The value after the first `"key"` in the UTF-8 text `bytes` and a colon (spaces allowed
+  /// around it), as JSON delimits it: a string up to its closing quote (none for one that has an
+  /// escape or a line feed first; a carriage return and line feed pair is no line feed), or the
+  /// ASCII digits there.
   static func salvagedValue(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
     // Searched in place: every header key, quoted, fits in a small string (no array to make).
     var needle = "\"" + key + "\""

@@ -54,30 +54,22 @@ struct DyldError: DyldLineLookup, Sendable {
       && !(dyldErrorMessage?.utf8Contains(marker) ?? false)
   }
 
-  /// Splits one string at newlines and " | " separators (legacy one-line descriptions).
+  /// Splits one string at newlines and " | " separators (legacy one-line descriptions), each
+  /// piece trimmed, empty pieces left out.
   static func pieces(_ text: String) -> [String] {
-    // Most texts are one line: without a "\n" or "|" byte there is no such `Character` (each is
-    // one scalar, equivalent to no other), so the text is its one piece, found without walking
-    // it byte by byte.
-    if !hasSeparatorByte(text) {
+    // A text without a "\n" or "|" byte holds no such `Character` (each is one scalar, equivalent
+    // to no other): it is one piece.
+    let hasSeparator = text.withBorrowedUTF8 { bytes in
+      ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: bytes, from: 0) != nil
+        || ByteSearch.firstIndex(of: UInt8(ascii: "|"), in: bytes, from: 0) != nil
+    }
+    guard hasSeparator else {
       let piece = text.trimmingWhitespace()
       return piece.isEmpty ? [] : [piece]
     }
-    return splitPieces(text)
-  }
-
-  /// Whether the UTF-8 of `text` holds a "\n" or a "|".
-  static func hasSeparatorByte(_ text: String) -> Bool {
-    text.withBorrowedUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return false }
-      return memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) != nil
-        || memchr(base, Int32(UInt8(ascii: "|")), bytes.count) != nil
+    return text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }.filter {
+      !$0.isEmpty
     }
-  }
-
-  /// `pieces(text)` split at every separator, the reference answer.
-  static func splitPieces(_ text: String) -> [String] {
-    text.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
   }
 
   /// The first line containing `marker` and the text after it (up to the end of the line).
@@ -138,12 +130,11 @@ extension DyldLineLookup {
     return DyldError.stripTrailingNotes(DyldLines.droppingUUID(value))
   }
 
-  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), cut from the bytes
-  /// when the text is ASCII (where every `'` character is one byte), without walking the line's
-  /// characters.
+  /// The paths dyld tried ("Reason: tried: '/a' (no such file), '/b' (…)"), each between a pair
+  /// of quotes.
   var triedPaths: [String] {
     guard let value = value(after: "tried: ")?.value else { return [] }
-    return DyldLines.asciiQuotedParts(value) ?? DyldLines.quotedParts(value)
+    return DyldLines.quotedParts(value)
   }
 
   /// "Symbol not found: _X" → "_X"

@@ -171,34 +171,17 @@ struct MemoryFault: Sendable {
 
   /// The first line of `vmRegionInfo`, e.g. "0x8 is not in any region.".
   static func regionHeadline(in context: DiagnosisContext) -> Evidence? {
-    // The first non-empty piece of `split(separator: "\n")`, without splitting the rest.
-    guard let text = context.report.vmRegionInfo else { return nil }
-    if let line = asciiFirstLine(text) {
-      let first = line.trimmingWhitespace()
-      return first.isEmpty ? nil : Evidence("vmRegionInfo", first)
-    }
-    let rest = text.drop(while: { $0 == "\n" })
-    guard !rest.isEmpty else { return nil }
-    let first = rest.prefix(while: { $0 != "\n" }).trimmingWhitespace()
-    guard !first.isEmpty else { return nil }
-    return Evidence("vmRegionInfo", first)
+    guard let text = context.report.vmRegionInfo, let line = firstLine(text) else { return nil }
+    let first = line.trimmingWhitespace()
+    return first.isEmpty ? nil : Evidence("vmRegionInfo", first)
   }
 
-  /// Exactly `text.drop(while: { $0 == "\n" }).prefix(while: { $0 != "\n" })`, over the bytes,
-  /// when the bytes up to the line's end are ASCII without carriage returns (there every byte is
-  /// one `Character`, and a line feed after any of them is one too); `nil` otherwise.
-  static func asciiFirstLine(_ text: String) -> String? {
-    let line = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      var start = 0
-      while start < bytes.count && bytes[start] == UInt8(ascii: "\n") { start += 1 }
-      var end = start
-      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") {
-        if bytes[end] >= 0x80 || bytes[end] == UInt8(ascii: "\r") { return nil }
-        end += 1
-      }
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-    }
-    return line ?? nil
+  /// The first line of `text` after its leading line feeds, up to the next line feed (a carriage
+  /// return before it stays on the line), `nil` when there is none.
+  static func firstLine(_ text: String) -> Substring? {
+    let utf8 = text.utf8
+    guard let start = utf8.firstIndex(where: { $0 != UInt8(ascii: "\n") }) else { return nil }
+    return text[start..<(utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex)]
   }
 
   /// Whether the access was a read or a write, from the ARM exception syndrome.
