@@ -49,6 +49,13 @@ struct LegacyPanicFileTests {
         ["com.apple.driver.AppleSEPManager"], false
       ),
       ("panic(cpu 0 caller 0x1): \"no list\"\n", [], false),
+      // The list ends at its first line that is not an extension; loaded kexts after it are not in it.
+      (
+        "Kernel Extensions in backtrace:\r\n  com.apple.AGX(1.0)[9F]@0x1->0x2\n\n\n  com.nvidia.NVDAResman(1)[A]@0x3->0x4\nBSD process name corresponding to current thread: kernel_task\nloaded kexts:\ncom.apple.driver.AppleIntelGraphics(1)\n",
+        ["com.apple.AGX", "com.nvidia.NVDAResman"], true
+      ),
+      ("x \"Kernel Extensions in backtrace\"\n com.apple.AGX(1.0)\n", [], false),
+      ("Kernel Extensions in backtrace:", [], false),
     ] as [(String, [String], Bool)])
   func extensions(panicString: String, expected: [String], gpu: Bool) {
     let found = KernelPanicRule.backtraceExtensions(panicString)
