@@ -94,22 +94,18 @@ package struct KernelPanicRule: DiagnosisRule {
   }
 
   /// The bundle identifiers listed under "Kernel Extensions in backtrace:", e.g.
-  /// `com.apple.AGX(1.0)[9F8E…]@0xffffff8005a00000->…` → `com.apple.AGX`: the lines after the
-  /// header (which starts its line), up to the first that is not an extension.
+  /// `com.apple.AGX(1.0)[9F8E…]@0xffffff8005a00000->…` → `com.apple.AGX`.
   static func backtraceExtensions(_ panicString: String) -> [String] {
-    guard let header = panicString.firstRange(of: "Kernel Extensions in backtrace") else { return [] }
-    let lineStart = panicString[..<header.lowerBound].lastIndex(where: \.isNewline).map(panicString.index(after:))
-    guard panicString[(lineStart ?? panicString.startIndex)..<header.lowerBound].allSatisfy(\.isWhitespace) else {
-      return []
-    }
     var names: [String] = []
-    var rest = panicString[header.upperBound...].drop(while: { !$0.isNewline })
-    while let start = rest.firstIndex(where: { !$0.isNewline }) {
-      let line = rest[start...].prefix(while: { !$0.isNewline })
+    var inList = false
+    for line in panicString.split(whereSeparator: \.isNewline) {
       let text = line.trimmingWhitespace()
-      guard let end = text.firstIndex(of: "("), end > text.startIndex, !text.contains(" ") else { break }
-      names.append(String(text[..<end]))
-      rest = rest[line.endIndex...]
+      if text.hasPrefix("Kernel Extensions in backtrace") {
+        inList = true
+      } else if inList {
+        guard let end = text.firstIndex(of: "("), end > text.startIndex, !text.contains(" ") else { break }
+        names.append(String(text[..<end]))
+      }
     }
     return names
   }
