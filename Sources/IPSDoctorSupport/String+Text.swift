@@ -4,6 +4,11 @@ extension UInt8 {
   /// A space, tab or line feed: the whitespace the byte-level readers trim. A carriage return is
   /// left out on purpose: next to a line feed it forms one `Character`.
   @inlinable package var isSpaceTabOrLineFeed: Bool { self == 0x20 || self == 0x09 || self == 0x0A }
+
+  /// `0`–`9`, `a`–`f` or `A`–`F`.
+  @inlinable package var isASCIIHexDigit: Bool {
+    (self >= 0x30 && self <= 0x39) || (self | 0x20 >= 0x61 && self | 0x20 <= 0x66)
+  }
 }
 
 extension StringProtocol {

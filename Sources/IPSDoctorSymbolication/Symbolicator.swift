@@ -74,17 +74,13 @@ package final class Symbolicator {
   /// "82D13D98-219E-…" and "82d13d98219e…" alike: lowercase with dashes. Any other text (not 32
   /// ASCII hex digits with separators) is only lowercased.
   static func normalized(_ uuid: String) -> String {
-    func isHexDigit(_ byte: UInt8) -> Bool {
-      (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
-    }
     var text = uuid
     return text.withUTF8 { bytes in
-      guard bytes.count(where: isHexDigit) == 32 else { return uuid.lowercased() }
+      guard bytes.count(where: \.isASCIIHexDigit) == 32 else { return uuid.lowercased() }
       return String(unsafeUninitializedCapacity: 36) { output in
         var written = 0
         var digits = 0
-        for byte in bytes where isHexDigit(byte) {
+        for byte in bytes where byte.isASCIIHexDigit {
           if digits == 8 || digits == 12 || digits == 16 || digits == 20 {
             output[written] = UInt8(ascii: "-")
             written += 1

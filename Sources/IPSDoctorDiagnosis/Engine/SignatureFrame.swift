@@ -72,11 +72,11 @@ enum SignatureFrame {
   /// one before it `+`.
   private static func trailingOffset(_ text: Substring) -> Substring.Index? {
     let bytes = text.utf8
-    guard let last = bytes.last, isHexDigit(last), let space = bytes.lastIndex(of: space) else { return nil }
+    guard let last = bytes.last, last.isASCIIHexDigit, let space = bytes.lastIndex(of: space) else { return nil }
     let number = bytes[bytes.index(after: space)...]
     let isHex = number.starts(with: "0x".utf8)
     let digits = isHex ? number.dropFirst(2) : number
-    guard !digits.isEmpty, digits.allSatisfy(isHex ? isHexDigit : isDigit) else { return nil }
+    guard !digits.isEmpty, digits.allSatisfy({ isHex ? $0.isASCIIHexDigit : isDigit($0) }) else { return nil }
     let beforeNumber = bytes[..<space]
     guard beforeNumber.count >= 2, beforeNumber.suffix(2).elementsEqual(" +".utf8) else { return nil }
     return bytes.index(space, offsetBy: -2)
@@ -389,8 +389,6 @@ enum SignatureFrame {
   // MARK: - Byte helpers
 
   static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-  static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) }
 
   /// Whether `needle` occurs in `text` at `index`.
   static func matches(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {

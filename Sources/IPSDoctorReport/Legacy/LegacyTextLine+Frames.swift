@@ -73,7 +73,7 @@ extension LegacyTextLine {
       }
       var end = zero + 2
       var value: UInt64 = 0
-      while end < text.upperBound, isHexByte(bytes[end]) {
+      while end < text.upperBound, bytes[end].isASCIIHexDigit {
         value = value &<< 4 | hexValue(bytes[end])
         end += 1
       }
@@ -90,7 +90,7 @@ extension LegacyTextLine {
       if atEnd || isSpaceByte(bytes[index]) {
         if let start = tokenStart {
           let token = start..<index
-          if token.count >= 8, bytes[token].allSatisfy(isHexByte), start > text.lowerBound {
+          if token.count >= 8, bytes[token].allSatisfy(\.isASCIIHexDigit), start > text.lowerBound {
             var value: UInt64 = 0
             for byte in bytes[max(start, index - 16)..<index] { value = value &<< 4 | hexValue(byte) }
             return (token, value)

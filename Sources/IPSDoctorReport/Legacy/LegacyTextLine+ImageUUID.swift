@@ -2,7 +2,7 @@ import IPSDoctorSupport
 
 /// The UUID of a binary image line, "<6f1c…>" or "<6F1C3B2A-…>", packed from its bytes.
 extension LegacyTextLine {
-  /// Whether every byte of `bytes[range]` is a hexadecimal digit or "-" (``isHexByte(_:)``).
+  /// Whether every byte of `bytes[range]` is a hexadecimal digit or "-" (`UInt8.isASCIIHexDigit`).
   ///
   /// Eight bytes at a time: for ASCII bytes, adding `0x80 - low` sets a byte's high bit exactly
   /// when it is at least `low`, and adding `0x7F - high` when it is above `high`, with no carry
@@ -39,7 +39,7 @@ extension LegacyTextLine {
   /// A byte at a time: ``normalizedImageUUID(_:)`` handles the two usual forms a word at a time
   /// and comes here only for the others.
   static func normalizedUUID(_ text: UnsafeBufferPointer<UInt8>) -> String {
-    assert(text.allSatisfy { isHexByte($0) || $0 == 0x2D })
+    assert(text.allSatisfy { $0.isASCIIHexDigit || $0 == 0x2D })
     var digitCount = 0
     for byte in text where byte != 0x2D { digitCount += 1 }
     let dashed = digitCount == 32

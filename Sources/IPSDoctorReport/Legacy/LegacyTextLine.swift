@@ -39,12 +39,6 @@ enum LegacyTextLine {
   }
 
   @inline(__always)
-  static func isHexByte(_ byte: UInt8) -> Bool {
-    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
-      || (byte >= 0x41 && byte <= 0x46)
-  }
-
-  @inline(__always)
   static func hexValue(_ byte: UInt8) -> UInt64 {
     switch byte {
     case 0x30...0x39: UInt64(byte - 0x30)
@@ -143,7 +137,7 @@ enum LegacyTextLine {
         let digit: UInt64
         if byte &- 0x30 < 10 {
           digit = UInt64(byte &- 0x30)
-        } else if radix == 16 && isHexByte(byte) {
+        } else if radix == 16 && byte.isASCIIHexDigit {
           digit = hexValue(byte)
         } else if position == range.lowerBound && (byte == 0x2B || byte == 0x2D) {
           return UInt64(string(bytes, range), radix: Int(radix))
@@ -159,7 +153,7 @@ enum LegacyTextLine {
       let digit: UInt64
       if byte >= 0x30 && byte <= 0x39 {
         digit = UInt64(byte - 0x30)
-      } else if radix == 16 && isHexByte(byte) {
+      } else if radix == 16 && byte.isASCIIHexDigit {
         digit = hexValue(byte)
       } else if position == range.lowerBound && (byte == 0x2B || byte == 0x2D) {
         return UInt64(string(bytes, range), radix: Int(radix))

@@ -54,7 +54,7 @@ enum SentryRawTextReader {
       from = zero + 1
       var end = zero + 2
       var value: UInt64 = 0
-      while end < text.upperBound, LegacyTextLine.isHexByte(bytes[end]), end - zero - 2 < 16 {
+      while end < text.upperBound, bytes[end].isASCIIHexDigit, end - zero - 2 < 16 {
         value = value << 4 | LegacyTextLine.hexValue(bytes[end])
         end += 1
       }

@@ -86,7 +86,7 @@ struct LegacyTextByteReaderTests {
     while position < end {
       let byte = bytes[position]
       let digit: UInt64
-      if radix == 16 && LegacyTextLine.isHexByte(byte) {
+      if radix == 16 && byte.isASCIIHexDigit {
         digit = LegacyTextLine.hexValue(byte)
       } else if byte >= 0x30 && byte <= 0x39 {
         digit = UInt64(byte - 0x30)
@@ -133,12 +133,12 @@ struct LegacyTextByteReaderTests {
     }
   }
 
-  @Test("isHexOrDash is isHexByte or a dash, for every byte")
+  @Test("isHexOrDash is a hexadecimal digit or a dash, for every byte")
   func hexOrDash() {
     for byte in 0...255 {
       let bytes = [UInt8(byte)]
       let found = bytes.withUnsafeBufferPointer { LegacyTextLine.isHexOrDash($0, 0..<1) }
-      #expect(found == (LegacyTextLine.isHexByte(UInt8(byte)) || byte == 0x2D))
+      #expect(found == (UInt8(byte).isASCIIHexDigit || byte == 0x2D))
     }
   }
 
@@ -285,7 +285,7 @@ struct LegacyTextByteReaderTests {
         for byte in 0...255 {
           var bytes = (0..<length).map { valid[($0 * 7) % valid.count] }
           if length > 0 { bytes[position] = UInt8(byte) }
-          let expected = bytes.allSatisfy { LegacyTextLine.isHexByte($0) || $0 == 0x2D }
+          let expected = bytes.allSatisfy { $0.isASCIIHexDigit || $0 == 0x2D }
           // At an odd start too, so that the words are unaligned.
           let padded = [0x20] + bytes
           let found = padded.withUnsafeBufferPointer { LegacyTextLine.isHexOrDash($0, 1..<padded.count) }

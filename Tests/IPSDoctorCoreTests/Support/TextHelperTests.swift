@@ -135,4 +135,10 @@ struct TextHelperTests {
     #expect(joined == expected)
     #expect(Array(joined.utf8) == Array(expected.utf8))
   }
+
+  @Test("The hexadecimal digit bytes are 0-9, a-f and A-F, and no other of the 256")
+  func hexDigitBytes() {
+    let digits = (0...255).map(UInt8.init).filter(\.isASCIIHexDigit)
+    #expect(String(decoding: digits, as: UTF8.self) == "0123456789ABCDEFabcdef")
+  }
 }
