@@ -22,13 +22,9 @@ package enum SwiftIsolationTrap {
     return (assert.evidence, nil)
   }
 
-  /// Whether the crash is the runtime isolation trap (the dispatch assertion under a Swift runtime
-  /// isolation check).
+  /// Whether the crash is the runtime isolation trap: the dispatch assertion with a runtime
+  /// isolation check on the crashed thread (the assertion alone is libdispatch's own).
   package static func isPresent(in context: DiagnosisContext) -> Bool {
-    // `evidence(in:) != nil`: the same test, without describing the frames.
-    guard let backtrace = context.crashedBacktrace,
-      context.firstFrameIndex(in: backtrace, containing: dispatchAssert) != nil
-    else { return false }
-    return runtimeChecks.contains { context.firstFrameIndex(in: backtrace, containing: $0) != nil }
+    evidence(in: context)?.check != nil
   }
 }
