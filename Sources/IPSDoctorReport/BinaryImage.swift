@@ -7,6 +7,8 @@ public struct BinaryImage: Sendable, Equatable {
     get { uuidStorage.text }
     set { uuidStorage = ImageUUID(newValue) }
   }
+  /// ``uuid`` in upper case, as dSYMs and symbolication tools write it.
+  package var uppercaseUUID: String? { uuidStorage.uppercaseText }
   var uuidStorage: ImageUUID
   package var base: UInt64?
   package var size: UInt64?
@@ -179,6 +181,15 @@ enum ImageUUID: Sendable, Equatable {
     case .text(let text): return text
     case .lowercase(let high, let low): return Self.format(high: high, low: low, letters: 0x27)
     case .uppercase(let high, let low): return Self.format(high: high, low: low, letters: 0x07)
+    }
+  }
+
+  var uppercaseText: String? {
+    switch self {
+    case .none: return nil
+    case .text(let text): return text.uppercased()
+    case .lowercase(let high, let low), .uppercase(let high, let low):
+      return Self.format(high: high, low: low, letters: 0x07)
     }
   }
 

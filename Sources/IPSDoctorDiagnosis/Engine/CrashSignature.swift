@@ -114,13 +114,11 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
         // A standard library's code linked into the app is the same for every crash through it.
         if let displayName, LinkedLibraryFrame.contains(displayName) { continue }
         let place = frame.imageOffset.map { offset in
-          var key = (frame.imageName ?? "?") + "+" + String.hex(offset)
-          if let index = frame.imageIndex, context.report.images.indices.contains(index),
-            let uuid = context.report.images[index].uuid
-          {
-            key += "@" + uuid.uppercased()
-          }
-          return key
+          let key = "\(frame.imageName ?? "?")+\(String.hex(offset))"
+          guard let index = frame.imageIndex, context.report.images.indices.contains(index),
+            let uuid = context.report.images[index].uppercaseUUID
+          else { return key }
+          return "\(key)@\(uuid)"
         }
         // An inlined frame shares its caller's address: the caller keys both.
         let (name, isThunk) = frame.isInline ? (nil, true) : nameKey(displayName)
@@ -194,38 +192,55 @@ public struct CrashSignature: Sendable, Equatable, Hashable {
 
   /// Masks what varies between occurrences of one crash in the first 300 characters of `text`:
   /// hexadecimal addresses (`0x1f40` → `0x…`), numbers (`12`, `1.2.3` → `#`) and UUIDs
-  /// (→ `<uuid>`).
+  /// (→ `<uuid>`). Read by Unicode scalar: a number is a run of scalars with a numeric value
+  /// (any script's digits) and dots; every mark it looks for is ASCII.
   package static func normalise(_ text: String) -> String {
-    var output = ""
-    let characters = Array(text.prefix(300))
+    // A text of at most 300 bytes has at most 300 characters.
+    let end =
+      text.utf8.count <= 300
+      ? text.endIndex : text.index(text.startIndex, offsetBy: 300, limitedBy: text.endIndex) ?? text.endIndex
+    let scalars = Array(text.unicodeScalars[..<end])
+    var output: [UInt8] = []
+    output.reserveCapacity(text.utf8.count)
     var index = 0
-    while index < characters.count {
-      let character = characters[index]
-      if character == "0", index + 1 < characters.count, characters[index + 1] == "x" {
+    while index < scalars.count {
+      let scalar = scalars[index]
+      if scalar == "0", index + 1 < scalars.count, scalars[index + 1] == "x" {
         var end = index + 2
-        while end < characters.count, characters[end].isHexDigit { end += 1 }
-        output += "0x…"
+        while end < scalars.count, isHexDigit(scalars[end]) { end += 1 }
+        output.append(contentsOf: "0x…".utf8)
         index = end
         continue
       }
-      if character.isNumber {
+      if isNumber(scalar) {
         var end = index
-        while end < characters.count, characters[end].isNumber || characters[end] == "." { end += 1 }
-        output += "#"
+        while end < scalars.count, isNumber(scalars[end]) || scalars[end] == "." { end += 1 }
+        output.append(UInt8(ascii: "#"))
         index = end
         continue
       }
-      if character.isHexDigit, index + 36 <= characters.count,
-        characters[index + 8] == "-", characters[index + 13] == "-",
-        characters[index..<index + 36].allSatisfy({ $0.isHexDigit || $0 == "-" })
+      if isHexDigit(scalar), index + 36 <= scalars.count,
+        scalars[index + 8] == "-", scalars[index + 13] == "-",
+        scalars[index..<index + 36].allSatisfy({ isHexDigit($0) || $0 == "-" })
       {
-        output += "<uuid>"
+        output.append(contentsOf: "<uuid>".utf8)
         index += 36
         continue
       }
-      output.append(character)
+      UTF8.encode(scalar) { output.append($0) }
       index += 1
     }
-    return output
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Whether `scalar` has a numeric value (`Character.isNumber` of it alone).
+  private static func isNumber(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.isASCII ? scalar >= "0" && scalar <= "9" : scalar.properties.numericType != nil
+  }
+
+  /// Whether `scalar` is a hexadecimal digit (`Character.isHexDigit` of it alone: ASCII or
+  /// full-width).
+  private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.isASCII ? UInt8(scalar.value).isASCIIHexDigit : Character(scalar).isHexDigit
   }
 }

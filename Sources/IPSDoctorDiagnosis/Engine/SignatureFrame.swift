@@ -25,6 +25,7 @@ enum SignatureFrame {
   static let dot = UInt8(ascii: ".")
   static let open = UInt8(ascii: "(")
   static let close = UInt8(ascii: ")")
+  static let inlined = Array("[inlined]".utf8)
 
   /// The name of a frame as a signature keys it: ``canonical(_:)`` of the name without what
   /// symbolicators write after it (atos's ` (in Image)` and ` (File.swift:42)`, ` + 164`,
@@ -35,9 +36,9 @@ enum SignatureFrame {
     var changed = true
     while changed {
       changed = false
-      while text.last == " " { text = text.dropLast() }
-      if text.hasSuffix("[inlined]") {
-        text = text.dropLast("[inlined]".count)
+      while text.utf8.last == space { text = text[..<text.utf8.index(before: text.utf8.endIndex)] }
+      if text.utf8.count >= inlined.count, text.utf8.suffix(inlined.count).elementsEqual(inlined) {
+        text = text[..<text.utf8.index(text.utf8.endIndex, offsetBy: -inlined.count)]
         changed = true
       } else if let start = trailingParenthesis(text) {
         text = text[..<start]

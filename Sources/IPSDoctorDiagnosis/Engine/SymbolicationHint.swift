@@ -76,7 +76,7 @@ package struct SymbolicationHint: Sendable, Equatable {
       let image = context.report.images[index]
       guard let name = image.name, let base = image.base, let addresses = byImage[index] else { continue }
       let arch = image.arch.flatMap(Self.knownArchitecture) ?? Self.arch(cpuType: context.report.cpuType)
-      let uuid = image.uuid?.uppercased()
+      let uuid = image.uppercaseUUID
       let binary = Self.dSYMBinary(image: image, name: name, isMain: image == context.report.mainImage)
       let atos =
         "atos -arch \(arch) -o \(Self.shellQuoted(binary)) -l \(String.hex(base)) "

@@ -40,6 +40,20 @@ struct ReportModelTests {
     #expect(image.uuid == text)
   }
 
+  @Test(
+    "A UUID in upper case, as dSYMs write it",
+    arguments: [
+      ("7776e1e7-d921-35c9-8bae-089c0ffad3b2", "7776E1E7-D921-35C9-8BAE-089C0FFAD3B2"),
+      ("7776E1E7-D921-35C9-8BAE-089C0FFAD3B2", "7776E1E7-D921-35C9-8BAE-089C0FFAD3B2"),
+      ("7776e1e7-D921-35c9-8bae-089c0ffad3b2", "7776E1E7-D921-35C9-8BAE-089C0FFAD3B2"),
+      ("7776e1e7d92135c98bae089c0ffad3b2", "7776E1E7D92135C98BAE089C0FFAD3B2"),
+      ("abcdef", "ABCDEF"), ("", ""),
+    ])
+  func uppercaseUUID(text: String, expected: String) {
+    #expect(BinaryImage(uuid: text).uppercaseUUID == expected)
+    #expect(BinaryImage(uuid: nil).uppercaseUUID == nil)
+  }
+
   @Test("Usual UUIDs are kept as bytes, others as text")
   func uuidStorage() {
     #expect(ImageUUID("7776e1e7-d921-35c9-8bae-089c0ffad3b2").isBytes)

@@ -91,6 +91,8 @@ struct TextHelperTests {
       (String(repeating: "ab0x1f 42.5 ", count: 30), String(repeating: "ab0x… # ", count: 25)),
       (String(repeating: "ab0x1f 42.5 ", count: 30) + "é", String(repeating: "ab0x… # ", count: 25)),
       ("line\r\n12", "line\r\n#"), ("ünïcode 12", "ünïcode #"),
+      // Full-width hexadecimal digits belong to an address; a mark after a number is kept.
+      ("at 0x\u{FF11}\u{FF41}z", "at 0x…z"), ("n 7\u{301}", "n #\u{301}"), ("# \u{4E09}", "# #"),
     ])
   func normalise(text: String, expected: String) {
     #expect(CrashSignature.normalise(text) == expected)
