@@ -18,13 +18,39 @@ package struct JSONWriter: ~Copyable {
   package private(set) var buffer: ByteBuffer
   let style: Style
 
+  /// Where the bytes go as they are written, for a writer made with one; `nil` keeps them all in
+  /// ``buffer``.
+  private let sink: ((UnsafeRawBufferPointer) -> Void)?
+
+  /// How many bytes a writer with a sink holds before it hands them on (at the next value), and
+  /// from how long a string is written on its own.
+  static let flushSize = 1 << 16
+
   /// The text written so far.
   package var output: String { buffer.string }
 
-  /// `capacity`: about how many bytes will be written, when known (the buffer grows past it).
-  package init(style: Style = .pretty, capacity: Int = 8192) {
+  /// A writer that keeps what it writes in ``buffer``.
+  package init(style: Style = .pretty) {
     self.style = style
-    buffer = ByteBuffer(capacity: capacity)
+    buffer = ByteBuffer(capacity: 8192)
+    sink = nil
+  }
+
+  /// A writer that hands its bytes to `sink` as it goes, each chunk whole UTF-8 text: whenever
+  /// ``flushSize`` bytes are buffered at the end of a value, and a string of ``flushSize`` bytes or
+  /// more on its own, from a buffer made at its size. It holds at most one long string's bytes,
+  /// never a whole record's. Call ``flush()`` after the last write.
+  package init(style: Style = .pretty, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+    self.style = style
+    buffer = ByteBuffer(capacity: 8192)
+    self.sink = sink
+  }
+
+  /// Hands what is buffered to the sink, if there is one.
+  package mutating func flush() {
+    guard let sink, buffer.count > 0 else { return }
+    buffer.withUnsafeBytes(sink)
+    buffer.removeAll()
   }
 
   package static func string(_ value: JSONValue, style: Style = .pretty) -> String {
@@ -42,7 +68,12 @@ package struct JSONWriter: ~Copyable {
     case .null: append("null")
     case .bool(let flag): flag ? append("true") : append("false")
     case .number(let number): number.description.withBorrowedUTF8 { buffer.append($0) }
-    case .string(let text): Self.appendQuoted(text, to: &buffer)
+    case .string(let text):
+      if sink != nil && text.utf8.count >= Self.flushSize {
+        writeLongString(text)
+      } else {
+        Self.appendQuoted(text, to: &buffer)
+      }
     case .array(let elements):
       if elements.isEmpty {
         append("[]")
@@ -53,6 +84,7 @@ package struct JSONWriter: ~Copyable {
         if index > 0 { buffer.append(UInt8(ascii: ",")) }
         newline(indent + 1)
         write(element, indent: indent + 1)
+        if buffer.count >= Self.flushSize { flush() }
       }
       newline(indent)
       buffer.append(UInt8(ascii: "]"))
@@ -68,10 +100,22 @@ package struct JSONWriter: ~Copyable {
         Self.appendQuoted(member.key, to: &buffer)
         style == .pretty ? append(": ") : append(":")
         write(member.value, indent: indent + 1)
+        if buffer.count >= Self.flushSize { flush() }
       }
       newline(indent)
       buffer.append(UInt8(ascii: "}"))
     }
+  }
+
+  /// A long string, with a sink: what is buffered goes first, then the string from a buffer made
+  /// at its size (escapes aside), so its bytes are not grown by doubling, which would hold a copy
+  /// and one twice its size at once.
+  private mutating func writeLongString(_ text: String) {
+    flush()
+    buffer = ByteBuffer(capacity: text.utf8.count + 2)
+    Self.appendQuoted(text, to: &buffer)
+    flush()
+    buffer = ByteBuffer(capacity: 8192)
   }
 
   private mutating func newline(_ indent: Int) {

@@ -179,44 +179,17 @@ enum ReportJSON {
     return writer.output
   }
 
-  /// About how many bytes `value` takes written in `style` at `indent`: its strings' and keys'
-  /// UTF-8 and what goes around each value (escapes aside). The writer's buffer is made at this
-  /// size, so that a record with one long text is held once while it is written, not grown by
-  /// doubling (which held the text's old copy and a new one twice its size at once).
-  static func estimatedBytes(_ value: JSONValue, style: JSONWriter.Style, indent: Int) -> Int {
-    // A comma, and in `pretty` a line feed and the indentation, before each element or member.
-    let around = style == .pretty ? 2 &* indent &+ 4 : 1
-    switch value {
-    case .null, .bool: return 5
-    case .number: return 24
-    case .string(let text): return text.utf8.count &+ 2
-    case .array(let elements):
-      var total = 2 &+ around
-      for element in elements { total &+= around &+ estimatedBytes(element, style: style, indent: indent &+ 1) }
-      return total
-    case .object(let object):
-      var total = 2 &+ around
-      for member in object.members {
-        total &+=
-          around &+ member.key.utf8.count &+ 4 &+ estimatedBytes(member.value, style: style, indent: indent &+ 1)
-      }
-      return total
-    }
-  }
-
-  /// Writes `prefix`, `value` and `suffix` to `out` as the writer's bytes, without making a
-  /// `String` of them.
+  /// Writes `prefix`, `value` and `suffix` to `out` as the writer's bytes, as they are written
+  /// (a record's JSON is never held whole, however long).
   static func write(
     _ value: JSONValue, style: JSONWriter.Style = .pretty, indent: Int = 0, prefix: StaticString = "",
     suffix: StaticString = "", to out: TextOutput
   ) {
-    let size = estimatedBytes(value, style: style, indent: indent)
-    var writer = JSONWriter(
-      style: style, capacity: size &+ prefix.utf8CodeUnitCount &+ suffix.utf8CodeUnitCount)
+    var writer = JSONWriter(style: style, sink: { out.write(utf8: $0) })
     writer.append(prefix)
     writer.write(value, indent: indent)
     writer.append(suffix)
-    writer.buffer.withUnsafeBytes { out.write(utf8: $0) }
+    writer.flush()
   }
 }
 
