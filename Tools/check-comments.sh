@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# Rejects cost narration in the comments of the once-per-report layers: comments there state
+# Rejects cost narration in the comments of the shipping code: comments state
 # invariants (what holds), never what a line of code costs or once cost.
 #
 #   Tools/check-comments.sh [DIR ...]
-#   default: the Diagnosis, Output, Batch, CLI and Check targets under Sources/
+#   default: every target under Sources/
 #
 # A finding prints as file:line: text and the script exits 1. The hot readers (JSON tape, legacy
-# text reader, demangler) explain their layout in one header comment each and are not checked.
+# text reader, demangler) explain their layout in one header comment each, in these words too.
 # Performance history lives in docs/performance-history.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then
-  set -- Sources/IPSDoctorDiagnosis Sources/IPSDoctorOutput Sources/IPSDoctorBatch Sources/IPSDoctorCLI \
-    Sources/IPSDoctorCheck
+  set -- Sources
 fi
 # One extended regular expression per kind of narration, matched case-insensitively against the
 # comment part of a line (from its first `//`).

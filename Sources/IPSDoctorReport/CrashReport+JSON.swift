@@ -64,7 +64,6 @@ extension CrashReport {
 
   /// The header's `os_version`, `display`, as ``osVersion`` when the report has none.
   mutating func apply(osVersionDisplay display: String?) {
-    // Tested by its case: `osVersion == nil` copies the version (a retain of each of its texts).
     if case .none = osVersion, let display {
       osVersion = OSVersion(displayString: display)
     }
@@ -171,9 +170,7 @@ extension CrashReport {
 
   /// Reads a bug_type 309 crash report body.
   mutating func apply(crashBody object: JSONNode, decoder: inout FieldDecoder) {
-    // Paths name the root where a warning needs them (`.root`, a static): a local copy of it,
-    // captured by the paths of every image, thread and frame, was retained and released again
-    // around each of them.
+    // Paths name the root where a warning needs them (`.root`, a static), never from a local.
     let body = CrashBodyMembers(object)
     if let bugType = decoder.string(body.bugType, named: "bug_type", in: .root), self.bugType == nil {
       self.bugType = BugType(bugType)
@@ -448,8 +445,7 @@ extension CrashReport {
     _ values: JSONNode, at path: @autoclosure () -> JSONPath, decoder: inout FieldDecoder
   ) -> [Frame] {
     images.withUnsafeBufferPointer { images in
-      // Frames are written straight into the array's storage: appending a Frame copies it there and
-      // destroys the original, retaining and releasing each of its strings.
+      // Frames are made once, straight in the array's storage.
       [Frame](unsafeUninitializedCapacity: values.count) { storage, count in
         for (index, object) in values.elements.enumerated() {
           guard object.kind == .object else {
@@ -560,7 +556,7 @@ extension CrashReport {
     var address: UInt64?
     if imageIndexAt >= 0, let imageIndex = decoder.int(node(imageIndexAt), at: path().appending("imageIndex")) {
       if images.indices.contains(imageIndex) {
-        // Read the image in place: copying a BinaryImage retains each of its strings.
+        // The image is read in place, by index.
         resolvedIndex = imageIndex
         imageName = images[imageIndex].name ?? images[imageIndex].path.map(Self.lastPathComponent)
         if let base = images[imageIndex].base, let offset {

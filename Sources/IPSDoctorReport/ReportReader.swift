@@ -506,10 +506,8 @@ extension PanicSummary {
 extension CrashReport {
   /// Fills a new JSON report from its parsed body.
   ///
-  /// This is one call that is not inlined because of how the compiler returns a large struct:
-  /// when the function that returns the report has also stored into one of its fields, the
-  /// report is copied on return (a retain of each of its texts and arrays) and the original
-  /// destroyed; changed only through calls, it is moved.
+  /// Not inlined, so that the function returning the report changes it only through calls: then
+  /// the report is moved on return, never copied.
   @inline(never)
   fileprivate mutating func read(
     body: JSONDocument, header: IPSHeader?, headerDocument: JSONDocument?, warnings: [ReportWarning],

@@ -22,8 +22,7 @@ public final class SharedTexts {
     var hash: UInt64
     /// The bytes the text was read from, in memory the table owns (`keyCapacity` bytes): a JSON
     /// string's raw bytes, escapes included, or the bytes a legacy text was decoded from. A hit is
-    /// a comparison of plain memory, without reading the slot's string through `String`'s
-    /// representation checks or copying it (a retain and a release on every hit).
+    /// a comparison of plain memory; the slot's string is not read.
     var key: UnsafeMutableRawPointer?
     /// -1 when the slot answers no lookup (empty, or a text that decoding repaired).
     var keyCount: Int32
@@ -71,11 +70,9 @@ public final class SharedTexts {
 
   /// The table's memory without the class: what the readers keep while they read one report.
   ///
-  /// A decoder holding the class would retain and release it on every lookup (a JSON report's
-  /// symbols and its images' texts), since the compiler cannot tell that a lookup leaves the
-  /// decoder's reference in place. A handle is plain pointers, so a lookup costs no reference
-  /// counting. It holds no reference: it is valid only while its table is alive, and
-  /// the readers keep it only for the call that was given the table.
+  /// A handle is plain pointers and holds no reference, so a lookup through it touches no
+  /// reference count. It is valid only while its table is alive, and the readers keep it only for
+  /// the call that was given the table.
   struct Handle {
     let slots: UnsafeMutablePointer<Slot>
     let mask: Int

@@ -9,7 +9,7 @@ import IPSDoctorSupport
 /// loaded copy only while its first is borrowed. Nothing borrowed may outlive ``giveBack(_:_:)``.
 final class DebugImagePool: @unchecked Sendable {
   private let monitor = Monitor(conditions: 0)
-  /// The idle loaded copies of each file (each copy: the file's images, one per architecture).
+  /// The idle loaded instances of each file (each: the file's images, one per architecture).
   private var idle: [PathName: [[DebugImage]]] = [:]
 
   /// The images of `path`, loaded unless an idle copy is at hand.

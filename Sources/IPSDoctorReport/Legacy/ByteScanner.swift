@@ -132,9 +132,8 @@ struct ByteScanner {
     ByteSearch.firstIndex(of: byte, in: bytes, from: start)
   }
 
-  /// Where the two bytes first occur together at or after `start`. (Needles are spelled out as
-  /// bytes: an array literal here would be allocated on every call.) `memchr` looks for the
-  /// second byte, the rarer one in the needles used: the first is a space.
+  /// Where the two bytes first occur together at or after `start`. `memchr` looks for the second
+  /// byte, the rarer one in the needles used: the first is a space.
   func find(_ first: UInt8, _ second: UInt8, from start: Int) -> Int? {
     var position = start + 1
     while let hit = ByteSearch.firstIndex(of: second, in: bytes, from: position) {

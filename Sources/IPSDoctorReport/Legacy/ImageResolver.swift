@@ -61,7 +61,7 @@ struct ImageResolver {
         ranges.append((keySlots[index].base, keySlots[index].last, index))
       }
     }
-    // Fields are read in place: a copy of a whole image retains and releases all its strings.
+    // Images are read in place, by index.
     for index in images.indices {
       if keySlots != nil && byName.count >= frameImageNames.count { break }
       if byName.count < frameImageNames.count {
@@ -148,8 +148,8 @@ struct ImageResolver {
     }
   }
 
-  /// The resolver of the frames of `threads` and `lastExceptionBacktrace` (a report's: passed
-  /// apart, since passing the report copied it) when every image name a frame uses is ASCII, as is
+  /// The resolver of the frames of `threads` and `lastExceptionBacktrace` (a report's, passed
+  /// on their own) when every image name a frame uses is ASCII, as is
   /// every image key that might be one: the
   /// names are then kept and compared as bytes (``NameTable``), which for ASCII text is `String`
   /// equality, and hashed cheaply where a `Set` and a `Dictionary` of `String`s hashed each with
@@ -336,7 +336,7 @@ struct ImageResolver {
     return address >= base && address - base < size
   }
 
-  /// Fills each frame in place: a copy of a frame out and back retains and releases its strings.
+  /// Fills each frame in place.
   func resolve(_ frames: inout [Frame]) {
     // Neighbouring frames are mostly in one image: the last name's lookup answers for an equal one.
     var lastName: String?

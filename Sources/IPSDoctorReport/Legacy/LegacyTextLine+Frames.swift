@@ -109,8 +109,7 @@ extension LegacyTextLine {
   /// The frame at `address` in the image named `imageName`, with what follows the address,
   /// `bytes[tail]`: "0xBASE + offset" (optionally "// symbol + 0x10" after it), "symbol + 164
   /// (File.swift:42) [inlined]", "???" or nothing. The fields are gathered in locals and the frame
-  /// made once, by its memberwise initialiser (see ``Frame``): a struct of them made first and
-  /// copied into the frame retained and released its strings on every line.
+  /// made once, by its memberwise initialiser (see ``Frame``).
   static func frame(
     _ bytes: UnsafeBufferPointer<UInt8>, tail: Range<Int>, imageName: consuming String?, address: UInt64?,
     texts: SharedTexts.Handle?
@@ -121,8 +120,7 @@ extension LegacyTextLine {
     var sourceFile: String?
     var sourceLine: Int?
     var isInline = false
-    // One block left early, then one return: a local function making the frame captured the
-    // strings (a retain and a release of each on every line).
+    // One block left early, then the one return that makes the frame.
     read: do {
       guard !tail.isEmpty else { break read }
       var symbolPart: Range<Int>? = tail

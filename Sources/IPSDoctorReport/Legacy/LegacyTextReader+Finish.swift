@@ -105,7 +105,7 @@ extension LegacyTextReader {
       return
     }
     var names = Set<String>()
-    // By index: a copy of a thread or frame retains and releases every string it holds.
+    // Threads and frames are read in place, by index.
     for thread in report.threads.indices {
       // Neighbouring frames are mostly in one image: a name equal to the last one is not hashed.
       var last: String?

@@ -45,15 +45,15 @@ struct CommentCheckTests {
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
   }
 
-  @Test("The once-per-report layers pass")
-  func layersPass() throws {
+  @Test("Every target under Sources passes")
+  func sourcesPass() throws {
     let workspace = try CLITest.temporaryDirectory()
     defer { CLITest.cleanUp(workspace) }
     let result = try Self.check(nil, in: workspace)
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
   }
 
-  /// Runs the check on `directory`, or on its default layers when `nil`.
+  /// Runs the check on `directory`, or on all of Sources when `nil`.
   static func check(_ directory: String?, in workingDirectory: URL) throws -> ShellStep.Result {
     let script = Fixtures.root.appendingPathComponent("Tools/check-comments.sh").path
     var environment = ["CHECK_SCRIPT": script]
