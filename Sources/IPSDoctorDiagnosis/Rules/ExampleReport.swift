@@ -13,10 +13,15 @@ import IPSDoctorSupport
 ///
 /// The presets below (``uncaughtException(name:reason:throwingFrames:appFrame:hasBacktrace:asi:crashedFrames:)``,
 /// ``badAccess(_:frames:signal:registers:vmRegionInfo:queue:)``, ``trap(frames:asi:type:signal:)``,
-/// ``jetsam(pageSize:largestProcess:processes:)``, …) fill in the parts a kind of report always
-/// has. Other report kinds (panic, stackshot, resource) give their ``Kind`` and payload; a case that
-/// lives in the text itself (a legacy text report, a header without a body) is written out with
-/// ``text(_:)``. Examples that need a real report use `.fixture(…)` instead.
+/// …) fill in the parts a kind of crash always has. Reports of other kinds are built by what they
+/// are about (`ExampleReport+OtherReports.swift`): ``jetsam(pageSize:largestProcess:processes:)``,
+/// ``panic(_:product:build:)``, ``fullPanic(_:product:build:)``,
+/// ``stackshot(reason:product:processes:frontmost:)``, ``systemWatchdog(process:event:reason:)``,
+/// ``resource(_:event:action:measures:format:)``, ``cpuUsage(cpu:action:)`` and
+/// ``diskWrites(writes:action:format:)``. A case that lives in the text itself (a legacy text
+/// report, a header without a body) is written out with ``text(_:)``; a case whose point is a
+/// malformed or odd body gives its ``Kind`` and payload, and says so. Examples that need a real
+/// report use `.fixture(…)` instead.
 ///
 /// Every image of ``Image`` is listed in `usedImages`, the app at index 0, so a frame names its
 /// image and nothing else.
@@ -230,7 +235,9 @@ package struct ExampleReport: Sendable {
     self.isSimulated = isSimulated
   }
 
-  /// A report of another kind: the example header with `kind`'s bug_type, then `payload`.
+  /// A report of another kind: the example header with `kind`'s bug_type, then `payload`. The
+  /// builders of `ExampleReport+OtherReports.swift` write the bodies of well-formed reports; an
+  /// example gives a payload itself only when its point is a malformed or odd body.
   package init(_ kind: Kind, payload: String) {
     self.init(kind: kind)
     self.payload = payload
@@ -258,43 +265,6 @@ package struct ExampleReport: Sendable {
 }
 
 // MARK: - Presets
-
-extension ExampleReport {
-  /// One process of a jetsam event report: its resident pages, why jetsam killed it (`nil` when it
-  /// did not) and its states ("frontmost", "suspended", "daemon", …).
-  package struct JetsamProcess: Sendable {
-    package var name: String
-    package var pid: Int
-    package var residentPages: Int
-    package var reason: String?
-    package var states: [String]?
-
-    package init(_ name: String, pid: Int, residentPages: Int, reason: String? = nil, states: [String]? = nil) {
-      self.name = name
-      self.pid = pid
-      self.residentPages = residentPages
-      self.reason = reason
-      self.states = states
-    }
-  }
-
-  /// A jetsam event report (bug_type 298) with the memory page size, the largest process and
-  /// `processes`.
-  package static func jetsam(pageSize: Int, largestProcess: String, processes: [JetsamProcess]) -> ExampleReport {
-    let entries = processes.map { process in
-      var fields = [
-        #""name":"# + quoted(process.name), #""pid":\#(process.pid)"#, #""rpages":\#(process.residentPages)"#,
-      ]
-      if let reason = process.reason { fields.append(#""reason":"# + quoted(reason)) }
-      if let states = process.states { fields.append(#""states":"# + quotedList(states)) }
-      return "{" + fields.joined(separator: ",") + "}"
-    }
-    return ExampleReport(
-      .jetsam,
-      payload: #"{"memoryStatus":{"pageSize":\#(pageSize)},"largestProcess":"# + quoted(largestProcess)
-        + #","processes":["# + entries.joined(separator: ",") + "]}")
-  }
-}
 
 extension ExampleReport {
   /// The crashed thread of an uncaught Objective-C exception: the terminate handler's abort.
@@ -536,7 +506,7 @@ extension ExampleReport {
   }
 
   /// A JSON string literal for `text`.
-  private static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -553,7 +523,8 @@ extension ExampleReport {
     return result + "\""
   }
 
-  private static func quotedList(_ items: [String]) -> String {
+  /// A JSON array of the string literals of `items`.
+  static func quotedList(_ items: [String]) -> String {
     "[" + items.map(quoted).joined(separator: ",") + "]"
   }
 }

@@ -29,19 +29,16 @@ package struct ForceResetRule: DiagnosisRule {
     examples: [
       .triggers(
         "full panic log of a button reset",
-        ExampleReport(
-          .fullPanic,
-          payload:
-            #"{"build":"iPhone OS 16.2 (20C65)","product":"iPhone11,8","string":"panic(cpu 1 caller 0xfffffff02e156784): btn_rst\nDebugger message: panic\n"}"#
-        ),
+        .fullPanic(
+          """
+          panic(cpu 1 caller 0xfffffff02e156784): btn_rst
+          Debugger message: panic
+          """,
+          product: "iPhone11,8", build: "iPhone OS 16.2 (20C65)"),
         .definite, summaryContains: ["btn_rst", "force"]),
       .ignores(
         "another panic (kernel-panic)",
-        ExampleReport(
-          .panic,
-          payload:
-            #"{"product":"iBridge2,3","panicString":"panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected\n"}"#
-        )),
+        .panic("panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected", product: "iBridge2,3")),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

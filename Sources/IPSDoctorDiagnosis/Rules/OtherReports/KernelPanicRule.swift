@@ -29,11 +29,14 @@ package struct KernelPanicRule: DiagnosisRule {
     examples: [
       .triggers(
         "bridgeOS panic",
-        ExampleReport(
-          .panic,
-          payload:
-            #"{"build":"Bridge OS 2.4.1 (15P6703)","product":"iBridge2,3","panicString":"panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected\nDebugger message: panic\nPanicked task 0xffffffe000121720: 3422 pages, 204 threads: pid 0: kernel_task\nPanicked thread: 0xffffffe0005b2d90, backtrace: 0xffffffe037663530, tid: 342\n"}"#
-        ),
+        .panic(
+          """
+          panic(cpu 0 caller 0xfffffff009773984): x86 global reset detected
+          Debugger message: panic
+          Panicked task 0xffffffe000121720: 3422 pages, 204 threads: pid 0: kernel_task
+          Panicked thread: 0xffffffe0005b2d90, backtrace: 0xffffffe037663530, tid: 342
+          """,
+          product: "iBridge2,3", build: "Bridge OS 2.4.1 (15P6703)"),
         .definite, summaryContains: ["x86 global reset detected", "pid 0: kernel_task", "not a crash of the app"]),
       .triggers(
         "old kernel panic file with the GPU driver in the backtrace",

@@ -29,17 +29,15 @@ package struct ResourceReportRule: DiagnosisRule {
     examples: [
       .triggers(
         "CPU usage report where the process was killed",
-        ExampleReport(
-          .wakeupsResource,
-          payload:
-            "Date/Time:       2018-09-22 08:58:50 -0500\nCommand:         Example\nPID:             2489\n\nEvent:           cpu usage\nAction taken:    Process killed\nCPU:             48 seconds cpu time over 54 seconds (88% cpu average), exceeding limit of 80% cpu over 60 seconds\n"
-        ),
+        .resource(
+          .wakeupsResource, event: "cpu usage", action: "Process killed",
+          measures: [
+            "CPU": "48 seconds cpu time over 54 seconds (88% cpu average), exceeding limit of 80% cpu over 60 seconds"
+          ]),
         .likely, summaryContains: ["cpu usage", "Process killed", "88% cpu average"]),
       .triggers(
         "JSON disk writes report",
-        ExampleReport(
-          .diskWritesResource,
-          payload: #"{"event":"disk writes","action":"none","procName":"Example","writes":"2147.65 MB"}"#),
+        .diskWrites(writes: "2147.65 MB", format: .json),
         .likely, summaryContains: ["disk writes"]),
       .triggers(
         "ExcUserFault report (bug_type 385)",

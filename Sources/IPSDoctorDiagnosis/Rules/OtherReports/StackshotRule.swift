@@ -28,11 +28,9 @@ package struct StackshotRule: DiagnosisRule {
     examples: [
       .triggers(
         "hang stackshot",
-        ExampleReport(
-          .stackshot,
-          payload:
-            #"{"reason":"watchdog timeout: no checkins from watchdogd in 180 seconds","product":"iPhone14,2","frontmostPids":[412],"processByPid":{"412":{"procname":"Example"},"1":{"procname":"launchd"}}}"#
-        ),
+        .stackshot(
+          reason: "watchdog timeout: no checkins from watchdogd in 180 seconds", product: "iPhone14,2",
+          processes: [412: "Example", 1: "launchd"], frontmost: [412]),
         .definite, summaryContains: ["watchdog timeout", "`Example`", "2 processes"]),
       .ignores(
         "a crash report",

@@ -25,15 +25,13 @@ package struct SystemWatchdogReportRule: DiagnosisRule {
     examples: [
       .triggers(
         "watchdog report",
-        ExampleReport(
-          .systemWatchdog,
-          payload:
-            #"{"procName":"WindowServer","event":"userspace watchdog timeout","reason":"no successful checkins from com.apple.WindowServer in 120 seconds"}"#
-        ),
+        .systemWatchdog(
+          process: "WindowServer", event: "userspace watchdog timeout",
+          reason: "no successful checkins from com.apple.WindowServer in 120 seconds"),
         .definite, summaryContains: ["WindowServer", "no successful checkins"]),
       .ignores(
         "a stackshot",
-        ExampleReport(.stackshot, payload: #"{"reason":"hang","processByPid":{}}"#)),
+        .stackshot(reason: "hang")),
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {

@@ -48,17 +48,12 @@ package struct CPUResourceLimitRule: DiagnosisRule {
         .definite, summaryContains: ["not killed"]),
       .triggers(
         "cpu usage resource report (bug_type 202)",
-        ExampleReport(
-          .cpuResource,
-          payload:
-            "Command:         Example\nEvent:           cpu usage\nAction taken:    none\nCPU:             90 seconds cpu time over 151 seconds (60% cpu average), exceeding limit of 50% cpu over 180 seconds\n"
-        ),
+        .cpuUsage(
+          cpu: "90 seconds cpu time over 151 seconds (60% cpu average), exceeding limit of 50% cpu over 180 seconds"),
         .definite, summaryContains: ["60% cpu average", "not killed"]),
       .ignores(
         "disk writes resource report",
-        ExampleReport(
-          .diskWritesResource,
-          payload: "Command:         Example\nEvent:           disk writes\nAction taken:    none\n")),
+        .diskWrites()),
       .ignores(
         "wakeups limit",
         ExampleReport(

@@ -37,16 +37,14 @@ package struct DiskWritesResourceLimitRule: DiagnosisRule {
         .definite, summaryContains: ["`IO`", "2147.65 MB/day", "EventLog.append(_:)"]),
       .triggers(
         "disk writes resource report (bug_type 145)",
-        ExampleReport(
-          .diskWritesResource,
-          payload:
-            "Command:          Example\nEvent:            disk writes\nAction taken:     none\nWrites:           1073.74 MB of file backed memory dirtied over 8588 seconds, exceeding limit of 12.43 KB per second over 86400 seconds\n"
+        .diskWrites(
+          writes:
+            "1073.74 MB of file backed memory dirtied over 8588 seconds, exceeding limit of 12.43 KB per second over 86400 seconds"
         ),
         .definite, summaryContains: ["1073.74 MB", "not killed"]),
       .ignores(
         "cpu usage resource report (cpu-resource-limit)",
-        ExampleReport(
-          .cpuResource, payload: "Command:         Example\nEvent:           cpu usage\nAction taken:    none\n")),
+        .cpuUsage()),
       .ignores(
         "memory limit",
         ExampleReport(
