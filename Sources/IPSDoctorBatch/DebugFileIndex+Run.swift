@@ -22,9 +22,7 @@ extension DebugFileIndex {
     var paths: [PathName] = []
     for index in 0..<inputs.count {
       guard case .file(let path) = inputs[index].source else { continue }
-      var bytes = path.bytes
-      while let last = bytes.last, last != UInt8(ascii: "/") { bytes.removeLast() }
-      guard folders.insert(PathName(bytes: bytes)).inserted else { continue }
+      guard folders.insert(path.directory).inserted else { continue }
       paths += DebugImageLocator.defaultPaths(forReport: path)
     }
     return paths

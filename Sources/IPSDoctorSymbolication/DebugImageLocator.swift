@@ -52,9 +52,7 @@ package enum DebugImageLocator {
   /// taken only when it leads to a regular file: the scan stays inside the folders it looks in
   /// (`x.dSYM -> /` must not search the machine).
   package static func defaultPaths(forReport report: PathName) -> [PathName] {
-    var bytes = report.bytes
-    while let last = bytes.last, last != UInt8(ascii: "/") { bytes.removeLast() }
-    let folder = bytes.isEmpty ? PathName(".") : PathName(bytes: bytes)
+    let folder = report.directory
     var result: [PathName] = []
     for candidate in [folder, folder.appending(Array("dSYMs".utf8))] {
       guard case .success(let listing) = POSIX.directoryEntries(candidate) else { continue }
