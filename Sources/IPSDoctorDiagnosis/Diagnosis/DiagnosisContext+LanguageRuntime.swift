@@ -86,30 +86,47 @@ extension DiagnosisContext {
 
   /// Whether any of the first `limit` frames of the crashed thread contains `fragment`.
   func crashedThreadTop(_ limit: Int, contains fragment: String) -> (index: Int, evidence: Evidence)? {
-    guard let backtrace = crashedBacktrace else { return nil }
+    guard let backtrace = crashedBacktrace,
+      let index = firstFrameIndex(in: backtrace, before: limit, containing: fragment)
+    else { return nil }
+    return (index, frameEvidence(backtrace, index))
+  }
+
+  /// The first of `markers`, in their order, that one of the first `limit` frames of the crashed
+  /// thread contains, and that frame.
+  func crashedThreadTop(_ limit: Int, containsAny markers: MarkerSet) -> (index: Int, evidence: Evidence)? {
+    guard let backtrace = crashedBacktrace,
+      let index = firstFrameIndex(in: backtrace, before: limit, containingFirstOf: markers)
+    else { return nil }
+    return (index, frameEvidence(backtrace, index))
+  }
+
+  /// The first of the first `limit` frames of `backtrace` whose symbol contains `fragment`.
+  func firstFrameIndex(in backtrace: Backtrace, before limit: Int, containing fragment: String) -> Int? {
     switch backtrace.symbolText?.firstFrame(containing: fragment, before: limit) ?? .undecided {
-    case .found(let index): return (index, frameEvidence(backtrace, index))
+    case .found(let index): return index
     case .absent: return nil
     case .undecided: break
     }
-    for (index, frame) in backtrace.frames.prefix(limit).enumerated() {
-      if let raw = frame.symbol, raw.utf8Contains(fragment) {
-        return (index, frameEvidence(backtrace, index))
-      }
+    return backtrace.frames.prefix(limit).firstIndex { $0.symbol?.utf8Contains(fragment) == true }
+  }
+
+  /// The frame that the first of `markers`, in their order, is found in among the first `limit`
+  /// frames of `backtrace` (as ``firstFrameIndex(in:before:containing:)`` finds each).
+  func firstFrameIndex(in backtrace: Backtrace, before limit: Int, containingFirstOf markers: MarkerSet) -> Int? {
+    // One pass rules out the many backtraces whose top frames hold none of them.
+    if let text = backtrace.symbolText, text.firstFrame(containingAny: markers, before: limit) == nil { return nil }
+    for marker in markers.strings {
+      if let index = firstFrameIndex(in: backtrace, before: limit, containing: marker) { return index }
     }
     return nil
   }
 
-  /// The first of `markers`, in their order, that one of the first `limit` frames of the crashed
-  /// thread contains (as ``crashedThreadTop(_:contains:)`` answers each).
-  func crashedThreadTop(_ limit: Int, containsAny markers: MarkerSet) -> (index: Int, evidence: Evidence)? {
-    guard let backtrace = crashedBacktrace else { return nil }
-    // One pass rules out the many reports whose top frames hold none of them.
-    if let text = backtrace.symbolText, text.firstFrame(containingAny: markers, before: limit) == nil { return nil }
-    for marker in markers.strings {
-      if let found = crashedThreadTop(limit, contains: marker) { return found }
-    }
-    return nil
+  /// The first frame of `backtrace` whose symbol contains any of `markers`.
+  func firstFrameIndex(in backtrace: Backtrace, containingAny markers: MarkerSet) -> Int? {
+    if let text = backtrace.symbolText { return text.firstFrame(containingAny: markers) }
+    let strings = markers.strings
+    return backtrace.frames.firstIndex { frame in strings.contains { frame.symbol?.utf8Contains($0) == true } }
   }
 
   /// Application Specific Information lines that say something (not "abort() called", not the

@@ -133,7 +133,6 @@ struct RuleFactsTests {
   @Test func allThreadSymbolsIsThePlainWalk() {
     var found = 0
     for (path, context) in Self.contexts {
-      let symbols = AllThreadSymbols(context)
       for fragments in Self.threadFragmentLists {
         var plain: (fragment: Int, evidence: Evidence)?
         for (offset, fragment) in fragments.enumerated() {
@@ -142,7 +141,7 @@ struct RuleFactsTests {
             break
           }
         }
-        let fast = symbols.firstFrame(containingFirstOf: fragments, in: context)
+        let fast = context.firstFrameInAnyThread(containingFirstOf: fragments)
         #expect(fast?.fragment == plain?.fragment, "\(path) \(fragments)")
         #expect(fast?.evidence == plain?.evidence, "\(path) \(fragments)")
         if fast != nil { found += 1 }

@@ -55,20 +55,17 @@ package struct DotNetUnhandledExceptionRule: DiagnosisRule {
           ])),
     ])
 
-  static let markers = [
+  static let markers = MarkerSet([
     "xamarin_unhandled_exception_handler", "mono_invoke_unhandled_exception_hook", "xamarin_process_managed_exception",
     "mono_unhandled_exception", "xamarin_throw_product_exception",
-  ]
-
-  /// What every marker contains.
-  static let family = MarkerSet(["xamarin_", "mono_"])
+  ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containing: "Unhandled managed exception")
     // The frames alone only where the runtime's error path ends: an abort or a raised exception.
     let frame =
       context.isAbort || context.lastExceptionBacktrace != nil
-      ? ManagedRuntimeFrames.find(Self.markers, family: Self.family, in: context) : nil
+      ? ManagedRuntimeFrames.find(Self.markers, in: context) : nil
     guard stated != nil || frame != nil else { return nil }
     var evidence: [Evidence] = []
     var summary = "A managed .NET exception was not caught"

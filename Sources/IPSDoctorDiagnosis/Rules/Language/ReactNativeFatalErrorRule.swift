@@ -44,17 +44,14 @@ package struct ReactNativeFatalErrorRule: DiagnosisRule {
         ExampleReport.uncaughtException(name: "NSInternalInconsistencyException", reason: "Invalid update")),
     ])
 
-  static let markers = ["RCTFatal", "RCTExceptionsManager reportFatal"]
-
-  /// What every marker contains.
-  static let family = MarkerSet(["RCT"])
+  static let markers = MarkerSet(["RCTFatal", "RCTExceptionsManager reportFatal"])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let stated = context.reasonText(containing: "Unhandled JS Exception")
     // The frames alone only where the runtime's error path ends: an abort or a raised exception.
     let frame =
       context.isAbort || context.lastExceptionBacktrace != nil
-      ? ManagedRuntimeFrames.find(Self.markers, family: Self.family, in: context) : nil
+      ? ManagedRuntimeFrames.find(Self.markers, in: context) : nil
     guard stated != nil || frame != nil else { return nil }
     var evidence: [Evidence] = []
     var summary = "React Native's fatal handler ended the app on an uncaught JavaScript error"

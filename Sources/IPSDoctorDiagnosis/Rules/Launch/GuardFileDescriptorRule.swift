@@ -78,7 +78,7 @@ package struct GuardFileDescriptorRule: DiagnosisRule {
     }
     summary += "."
     summary += GuardException.stackSentence(context, evidence: &evidence)
-    if AllThreadSymbols(context).firstFrame(containingFirstOf: Self.databaseFrames, in: context) != nil {
+    if context.firstFrameInAnyThread(containingFirstOf: Self.databaseFrames) != nil {
       summary +=
         " SQLite is on a stack in this report: the guarded descriptor may be a database file (Core Data uses guarded descriptors)."
     }

@@ -208,7 +208,7 @@ package struct PrivacyUsageDescriptionMissingRule: DiagnosisRule {
 
   static func inferKey(_ context: DiagnosisContext) -> (Evidence, String)? {
     // The first API any frame calls, in `apiKeys` order.
-    guard let found = AllThreadSymbols(context).firstFrame(containingFirstOf: apiFragments, in: context) else {
+    guard let found = context.firstFrameInAnyThread(containingFirstOf: apiFragments) else {
       return nil
     }
     return (found.evidence, apiKeys[found.fragment].key)

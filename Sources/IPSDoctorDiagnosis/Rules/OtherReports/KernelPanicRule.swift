@@ -65,32 +65,10 @@ package struct KernelPanicRule: DiagnosisRule {
     ])
 
   /// "panic(cpu 1 caller 0x…): \"A \" \"B\" \"\\nC" → "A B"
-  /// `text.replacing(target, with: " ")` over the bytes, for text that is all ASCII without
-  /// carriage returns (there every byte is one `Character`, so the left-to-right matches are the
-  /// same); `nil` for any other text, which `replacing` handles.
-  static func asciiReplacing(_ target: [UInt8], in text: String) -> String? {
-    let bytes = Array(text.utf8)
-    guard bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return nil }
-    var result: [UInt8] = []
-    result.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      if index + target.count <= bytes.count && bytes[index..<index + target.count].elementsEqual(target) {
-        result.append(UInt8(ascii: " "))
-        index += target.count
-      } else {
-        result.append(bytes[index])
-        index += 1
-      }
-    }
-    return String(decoding: result, as: UTF8.self)
-  }
-
   static func panicMessage(_ headline: String) -> String {
     var message = headline.firstRange(of: "): ").map { String(headline[$0.upperBound...]) } ?? headline
     if let range = message.firstRange(of: "\\n") { message = String(message[..<range.lowerBound]) }
-    message = Self.asciiReplacing(Array("\" \"".utf8), in: message) ?? message.replacing("\" \"", with: " ")
-    message = Self.asciiReplacing(Array("  ".utf8), in: message) ?? message.replacing("  ", with: " ")
+    message = message.replacing("\" \"", with: " ").replacing("  ", with: " ")
     while message.first == "\"" || message.first == " " { message.removeFirst() }
     while message.last == "\"" || message.last == " " { message.removeLast() }
     return message

@@ -5,62 +5,26 @@ import IPSDoctorSupport
 package struct AbortCalledRule: DiagnosisRule {
   package init() {}
 
-  static let abortFrames = [
+  static let abortFrames: Set = [
     "abort", "__assert_rtn", "__abort_message", "abort_with_payload", "abort_with_reason",
     "__pthread_kill", "pthread_kill", "raise", "__abort_with_payload", "abort_message",
   ]
-  /// Each of `abortFrames` followed by a space.
-  static let abortFramePrefixes = abortFrames.map { $0 + " " }
-  /// The first bytes of `abortFrames`. A symbol equal to one or starting with one begins with
-  /// its ASCII first character (no other character is canonically equivalent to `a`, `_`, `p`
-  /// or `r`), so one byte rules out most frames before the string comparisons.
-  static let abortFrameInitials: [UInt8] = {
-    var initials: [UInt8] = []
-    for first in abortFrames.compactMap(\.utf8.first) where !initials.contains(first) { initials.append(first) }
-    return initials
-  }()
-  static let throwFramesAndFatalError = throwFrames + ["swift::fatalError"]
-  /// Whether `symbol` is one of `abortFrames` or starts with one and a space (`symbol == frame ||
-  /// symbol.hasPrefix(frame + " ")`), over the bytes: no other character is canonically
-  /// equivalent to a character of those ASCII names, so equality is byte equality, and a byte
-  /// prefix is a `Character` prefix unless a non-ASCII byte (say, a combining mark joining the
-  /// space) follows it, which `hasPrefix` then decides.
-  ///
-  /// Each name is compared once, as the symbol's first bytes (equal when the symbol is no longer,
-  /// a prefix when a space follows), not through the generic `elementsEqual` and `starts(with:)`
-  /// of every name and prefix.
+  /// Whether `symbol` is one of `abortFrames`, alone or before a space (`abort + 12`).
   static func isAbortFrame(_ symbol: String) -> Bool {
-    let names = abortFrameBytes
-    return symbol.withBorrowedUTF8 { bytes in
-      for index in names.indices {
-        let matched = names[index].withUnsafeBufferPointer { name -> Bool in
-          guard bytes.count >= name.count else { return false }
-          for offset in name.indices where bytes[offset] != name[offset] { return false }
-          return true
-        }
-        guard matched else { continue }
-        let length = names[index].count
-        if bytes.count == length { return true }
-        guard bytes[length] == UInt8(ascii: " ") else { continue }
-        if bytes.count == length + 1 || bytes[length + 1] < 0x80 || symbol.hasPrefix(abortFramePrefixes[index]) {
-          return true
-        }
-      }
-      return false
-    }
+    let name = symbol.firstRange(of: " ").map { symbol[..<$0.lowerBound] } ?? symbol[...]
+    return abortFrames.contains(String(name))
   }
-  /// The UTF-8 of `abortFrames`, for `isAbortFrame`.
-  static let abortFrameBytes = abortFrames.map { Array($0.utf8) }
   /// Reason texts of failures that other rules explain (dispatch misuse, dyld, PushKit).
   static let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]
   static let runtimeMessages = [
     "Fatal error", "Precondition failed", "Could not cast value", "Simultaneous accesses",
     "terminating due to uncaught exception", "terminating with uncaught exception", "Assertion failed: ",
   ]
-  static let throwFrames = [
+  /// Frames of a throw or a runtime's fatal error (`swift::fatalError` holds `fatalError`).
+  static let throwFrames = MarkerSet([
     "objc_exception_throw", "__cxa_throw", "std::terminate", "std::__terminate", "_objc_terminate",
     "__cxa_rethrow", "swift_unexpectedError", "_assertionFailure", "fatalError",
-  ]
+  ])
 
   package static let description = RuleDescription(
     id: "abort-called",
@@ -185,18 +149,8 @@ package struct AbortCalledRule: DiagnosisRule {
     if report.exception?.subtype?.contains("LAUNCH_HANG") == true { return nil }
     let lines = context.reasonTexts
     if lines.contains(where: { line in Self.excluded.contains(where: { line.contains($0) }) }) { return nil }
-    // A marker absent from the crashed thread's symbol bytes is in no symbol's characters either.
-    let crashedText = context.crashedBacktrace?.symbolText
-    func mayContain(_ markers: [String]) -> Bool {
-      guard let crashedText else { return true }
-      return markers.contains { crashedText.contains($0) != false }
-    }
-    if mayContain(["objc_exception_throw"]),
-      context.crashedThread?.frames.contains(where: { $0.symbol?.contains("objc_exception_throw") == true })
-        == true
-    {
-      return nil
-    }
+    let backtrace = context.crashedBacktrace
+    if let backtrace, context.firstFrameIndex(in: backtrace, containing: "objc_exception_throw") != nil { return nil }
     let cAssert = lines.first(where: {
       $0.hasPrefix("Assertion failed: (") || $0.contains(", function ") && $0.contains(", line ")
     })
@@ -205,14 +159,10 @@ package struct AbortCalledRule: DiagnosisRule {
     var specificCause = lines.first(where: { line in
       line != cAssert && Self.runtimeMessages.contains(where: { line.contains($0) })
     })
-    if specificCause == nil, let thread = context.crashedThread,
-      mayContain(Self.throwFramesAndFatalError),
-      let frame = thread.frames.first(where: { frame in
-        Self.throwFrames.contains(where: { frame.symbol?.contains($0) == true })
-          || frame.symbol?.hasPrefix("swift::fatalError") == true
-      })
+    if specificCause == nil, let backtrace,
+      let index = context.firstFrameIndex(in: backtrace, containingAny: Self.throwFrames)
     {
-      specificCause = frame.symbol
+      specificCause = backtrace.frames[index].symbol
     }
 
     var evidence: [Evidence] = []
@@ -230,19 +180,9 @@ package struct AbortCalledRule: DiagnosisRule {
       summary += " Application Specific Information: \(quoted.joined(separator: ", "))."
     }
     var confidence: Confidence = abortText != nil ? .likely : .possible
-    if let backtrace = context.crashedBacktrace {
+    if let backtrace {
       let frames = backtrace.frames
-      var lastAbort: Int?
-      if mayContain(Self.abortFrames) {
-        for (index, frame) in frames.enumerated() {
-          if let symbol = frame.symbol, let initial = symbol.utf8.first, Self.abortFrameInitials.contains(initial),
-            Self.isAbortFrame(symbol)
-          {
-            lastAbort = index
-          }
-        }
-      }
-      if let lastAbort {
+      if let lastAbort = frames.lastIndex(where: { $0.symbol.map(Self.isAbortFrame) == true }) {
         if abortText == nil { confidence = .possible }
         evidence.append(Evidence(backtrace.framePath(lastAbort), context.describe(frames[lastAbort])))
         let callers = frames.indices.dropFirst(lastAbort + 1).prefix(2).map {

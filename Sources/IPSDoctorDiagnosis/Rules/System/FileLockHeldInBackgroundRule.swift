@@ -54,7 +54,7 @@ package struct FileLockHeldInBackgroundRule: DiagnosisRule {
     var summary =
       context.killedSentence(match)
       + ": it held a file lock or a SQLite database lock when it was suspended."
-    if let frame = AllThreadSymbols(context).firstFrame(containingFirstOf: Self.lockFrames, in: context)?.evidence {
+    if let frame = context.firstFrameInAnyThread(containingFirstOf: Self.lockFrames)?.evidence {
       summary +=
         " A thread was in file or database code at the time: \(CodeSpan.markdown(frame.detail)) (\(frame.path))."
       evidence.append(frame)

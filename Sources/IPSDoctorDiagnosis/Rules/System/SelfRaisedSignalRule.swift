@@ -75,15 +75,9 @@ package struct SelfRaisedSignalRule: DiagnosisRule {
 
   /// The sender a frame's name is, itself or a variant of it (`pthread_kill$VARIANT$armv81`).
   static func signalSender(named name: String) -> String? {
-    var name = name
-    let index = name.withUTF8 { bytes -> Int? in
-      let base = UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: UInt8(ascii: "$")) ?? bytes.count)])
-      return signalSenderBytes.firstIndex { $0.count == base.count && $0.elementsEqual(base) }
-    }
-    return index.map { signalSenders[$0] }
+    let base = name.firstRange(of: "$").map { name[..<$0.lowerBound] } ?? name[...]
+    return signalSenders.first { $0 == base }
   }
-
-  static let signalSenderBytes = signalSenders.map { Array($0.utf8) }
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
     let report = context.report

@@ -14,20 +14,6 @@ package struct TerminatedBySignalRule: DiagnosisRule {
     "SIGINT": "an interrupt (`SIGINT`), as sent by Control-C in a terminal or a debugger",
   ]
 
-  /// Whether `signal`'s bytes start as one of `signals`' names can: "SIG", then `T`, `Q`, `H` or
-  /// `I`, and six bytes at least. The names are ASCII without `K`, `;` or `` ` `` (the only ASCII
-  /// characters others are canonically equivalent to), so a text with one of them as a
-  /// `Character` prefix has it as a byte prefix; this one test rules out `SIGSEGV`, `SIGABRT`,
-  /// `SIGKILL` and the like before four `hasPrefix` calls.
-  static func mayStartWithName(_ signal: String) -> Bool {
-    signal.withBorrowedUTF8 { bytes in
-      bytes.count >= 6 && bytes[0] == UInt8(ascii: "S") && bytes[1] == UInt8(ascii: "I")
-        && bytes[2] == UInt8(ascii: "G")
-        && (bytes[3] == UInt8(ascii: "T") || bytes[3] == UInt8(ascii: "Q") || bytes[3] == UInt8(ascii: "H")
-          || bytes[3] == UInt8(ascii: "I"))
-    }
-  }
-
   package static let description = RuleDescription(
     id: "terminated-by-signal",
     title: "Terminated By Another Process",
@@ -74,7 +60,7 @@ package struct TerminatedBySignalRule: DiagnosisRule {
     ])
 
   package func diagnose(_ context: DiagnosisContext) -> Diagnosis? {
-    guard let signal = context.report.exception?.signal, Self.mayStartWithName(signal),
+    guard let signal = context.report.exception?.signal,
       let name = Self.signals.keys.first(where: { signal.hasPrefix($0) }), let meaning = Self.signals[name]
     else { return nil }
     if name == "SIGQUIT", context.processIsAppExtension { return nil }

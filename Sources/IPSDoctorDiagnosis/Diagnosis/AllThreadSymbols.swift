@@ -1,9 +1,14 @@
 import IPSDoctorSupport
 
-/// Every thread's frame symbols as one byte string, for rules that ask which of several
-/// fragments some frame of any thread holds: one byte search per fragment, where
-/// `DiagnosisContext.firstFrameInAnyThread(containing:)` walks every frame of every thread for each
-/// (a legacy report lists hundreds of frames; the privacy rule asks for twenty fragments).
+extension DiagnosisContext {
+  /// The first of `fragments`, in their order, that the symbol of a frame of any thread holds,
+  /// with the first such frame.
+  package func firstFrameInAnyThread(containingFirstOf fragments: [String]) -> (fragment: Int, evidence: Evidence)? {
+    AllThreadSymbols(self).firstFrame(containingFirstOf: fragments, in: self)
+  }
+}
+
+/// Every thread's frame symbols as one byte string, searched once per fragment.
 struct AllThreadSymbols {
   private let text: FrameSymbolText?
   /// The thread and frame index of each symbol in `text`, by its index there.
