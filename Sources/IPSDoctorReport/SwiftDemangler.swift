@@ -247,17 +247,6 @@ package enum SwiftDemangler {
   /// Drops module qualifiers and turns argument lists into labels: `M.T.f(_: A, x: B) async -> C`
   /// → `T.f(_:x:)`.
   package static func simplifyEntity(_ text: String) -> String {
-    // In ASCII text without carriage returns every byte is one `Character`, so the bytes give the
-    // answer walking `Character`s gives; other text takes that walk.
-    let bytes = Array(text.utf8)
-    guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
-      return characterSimplifyEntity(text)
-    }
-    return String(decoding: ASCIIName.simplifyEntity(bytes), as: UTF8.self)
-  }
-
-  /// `simplifyEntity` over `Character`s, the reference answer.
-  package static func characterSimplifyEntity(_ text: String) -> String {
     var result = ""
     var index = text.startIndex
     while index < text.endIndex {
@@ -285,7 +274,7 @@ package enum SwiftDemangler {
         let inner = text[text.index(after: index)..<end]
         let isCallArguments = result.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
         if isCallArguments {
-          result += "(" + characterLabels(of: inner) + ")"
+          result += "(" + labels(of: inner) + ")"
           // Drop a trailing " async", " throws", " -> T" signature after the argument list.
           var rest = text[text.index(after: end)...]
           while true {
@@ -331,16 +320,6 @@ package enum SwiftDemangler {
 
   /// "_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse" → "_:didReceive:".
   package static func labels(of arguments: Substring) -> String {
-    // Over the bytes when every byte is one `Character`, as in `simplifyEntity`.
-    let bytes = Array(arguments.utf8)
-    guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
-      return characterLabels(of: arguments)
-    }
-    return String(decoding: ASCIIName.labels(of: bytes[...]), as: UTF8.self)
-  }
-
-  /// `labels(of:)` over `Character`s, the reference answer.
-  package static func characterLabels(of arguments: Substring) -> String {
     guard !arguments.isEmpty else { return "" }
     var labels = ""
     var depth = 0
@@ -397,158 +376,5 @@ package enum SwiftDemangler {
     let parts = name.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }
     return parts.suffix(2).joined(separator: ".") + word[paren...]
-  }
-}
-
-/// `SwiftDemangler.simplifyEntity` and its helpers over the bytes of ASCII text without carriage
-/// returns, where every byte is one `Character` (ASCII letters and digits are the only ASCII
-/// characters `isLetter` and `isNumber` accept). Each function mirrors the `Character`-wise one of
-/// the same name, step by step.
-private enum ASCIIName {
-  package static func simplifyEntity(_ text: [UInt8]) -> [UInt8] {
-    var result: [UInt8] = []
-    result.reserveCapacity(text.count)
-    var index = 0
-    while index < text.count {
-      let byte = text[index]
-      if byte == UInt8(ascii: "(") {
-        // Find the matching parenthesis.
-        var depth = 0
-        var end = index
-        var cursor = index
-        while cursor < text.count {
-          if text[cursor] == UInt8(ascii: "(") { depth += 1 }
-          if text[cursor] == UInt8(ascii: ")") {
-            depth -= 1
-            if depth == 0 {
-              end = cursor
-              break
-            }
-          }
-          cursor += 1
-        }
-        guard depth == 0 else {
-          result += text[index...]
-          break
-        }
-        let isCallArguments = result.last.map { isLetterOrDigit($0) || $0 == UInt8(ascii: "_") } ?? false
-        if isCallArguments {
-          result.append(UInt8(ascii: "("))
-          result += labels(of: text[(index + 1)..<end])
-          result.append(UInt8(ascii: ")"))
-          // Drop a trailing " async", " throws", " -> T" signature after the argument list.
-          var rest = end + 1
-          while true {
-            if hasPrefix(text, at: rest, " async") {
-              rest += 6
-            } else if hasPrefix(text, at: rest, " throws") {
-              rest += 7
-            } else if hasPrefix(text, at: rest, " -> ") {
-              rest = dropType(text, from: rest + 4)
-            } else {
-              break
-            }
-          }
-          index = rest
-          continue
-        }
-        result += text[index...end]
-        index = end + 1
-        continue
-      }
-      result.append(byte)
-      index += 1
-    }
-    return dropModules(result)
-  }
-
-  package static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-      || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-  }
-
-  package static func hasPrefix(_ text: [UInt8], at start: Int, _ prefix: StaticString) -> Bool {
-    guard start + prefix.utf8CodeUnitCount <= text.count else { return false }
-    return prefix.withUTF8Buffer { prefix in
-      prefix.indices.allSatisfy { text[start + $0] == prefix[$0] }
-    }
-  }
-
-  /// The index where the type starting at `start` ends.
-  package static func dropType(_ text: [UInt8], from start: Int) -> Int {
-    var depth = 0
-    var index = start
-    while index < text.count {
-      let byte = text[index]
-      if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[") { depth += 1 }
-      if byte == UInt8(ascii: ")") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "]") {
-        if depth == 0 { break }
-        depth -= 1
-      }
-      if byte == UInt8(ascii: " ") && depth == 0 { break }
-      index += 1
-    }
-    return index
-  }
-
-  package static func labels(of arguments: ArraySlice<UInt8>) -> [UInt8] {
-    guard !arguments.isEmpty else { return [] }
-    var labels: [UInt8] = []
-    var depth = 0
-    var current: [UInt8] = []
-    func flush() {
-      // `trimmingWhitespace`: spaces, tabs and line feeds (there are no carriage returns).
-      var part = current[...]
-      while let first = part.first, first.isSpaceTabOrLineFeed { part = part.dropFirst() }
-      while let last = part.last, last.isSpaceTabOrLineFeed { part = part.dropLast() }
-      if let colon = part.firstIndex(of: UInt8(ascii: ":")) {
-        labels += part[..<colon]
-        labels.append(UInt8(ascii: ":"))
-      } else if !part.isEmpty {
-        labels += "_:".utf8
-      }
-      current.removeAll(keepingCapacity: true)
-    }
-    for byte in arguments {
-      if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[") { depth += 1 }
-      if byte == UInt8(ascii: ")") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "]") { depth -= 1 }
-      if byte == UInt8(ascii: ",") && depth == 0 {
-        flush()
-      } else {
-        current.append(byte)
-      }
-    }
-    flush()
-    return labels
-  }
-
-  package static func dropModules(_ text: [UInt8]) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(text.count)
-    var wordStart = 0
-    var depth = 0
-    for index in text.indices {
-      let byte = text[index]
-      if byte == UInt8(ascii: "(") { depth += 1 }
-      if byte == UInt8(ascii: ")") { depth -= 1 }
-      if byte == UInt8(ascii: " ") && depth <= 0 {
-        output += shorten(text[wordStart..<index])
-        output.append(byte)
-        wordStart = index + 1
-      }
-    }
-    output += shorten(text[wordStart...])
-    return output
-  }
-
-  package static func shorten(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    let paren = word.firstIndex(of: UInt8(ascii: "(")) ?? word.endIndex
-    let parts = word[..<paren].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }
-    var shortened = Array(parts[parts.count - 2])
-    shortened.append(UInt8(ascii: "."))
-    shortened += parts[parts.count - 1]
-    shortened += word[paren...]
-    return shortened[...]
   }
 }
