@@ -302,20 +302,34 @@ package enum SwiftDemangler {
     return dropModules(result)
   }
 
+  /// The text after the type that starts `text`: from the first space or unmatched closing bracket
+  /// outside brackets.
   package static func dropType(_ text: Substring) -> Substring {
     var depth = 0
+    var previous: Character?
     var index = text.startIndex
     while index < text.endIndex {
       let character = text[index]
-      if character == "(" || character == "<" || character == "[" { depth += 1 }
-      if character == ")" || character == ">" || character == "]" {
+      if opensBracket(character) { depth += 1 }
+      if closesBracket(character, after: previous) {
         if depth == 0 { break }
         depth -= 1
       }
       if character == " " && depth == 0 { break }
+      previous = character
       index = text.index(after: index)
     }
     return text[index...]
+  }
+
+  /// `(`, `<` and `[` open a bracket in a demangled type.
+  private static func opensBracket(_ character: Character) -> Bool {
+    character == "(" || character == "<" || character == "["
+  }
+
+  /// `)`, `>` and `]` close a bracket in a demangled type, except the `>` of an arrow (`->`).
+  private static func closesBracket(_ character: Character, after previous: Character?) -> Bool {
+    character == ")" || character == "]" || (character == ">" && previous != "-")
   }
 
   /// "_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse" → "_:didReceive:".
@@ -333,14 +347,16 @@ package enum SwiftDemangler {
       }
       current = ""
     }
+    var previous: Character?
     for character in arguments {
-      if character == "(" || character == "<" || character == "[" { depth += 1 }
-      if character == ")" || character == ">" || character == "]" { depth -= 1 }
+      if opensBracket(character) { depth += 1 }
+      if closesBracket(character, after: previous) { depth -= 1 }
       if character == "," && depth == 0 {
         flush()
       } else {
         current.append(character)
       }
+      previous = character
     }
     flush()
     return labels

@@ -72,11 +72,16 @@ struct SwiftDemanglerTests {
       "merged Module.Type.method<A where A: Swift.Hashable>(x: A, y: Swift.Dictionary<A, Swift.Int>) -> Swift.Optional<A>",
       "merged Type.method<A where A: Swift.Hashable>(x: A, y: Swift.Dictionary<A, Swift.Int>) -> Swift.Optional<A>"
     ),
+    (
+      "M.f(_: (Swift.Int, Swift.Int) -> (), g: [Swift.Int: [Swift.String]]) -> (Swift.Int) -> Swift.String",
+      "M.f(_:g:)"
+    ),
     ("App.T.subscript.getter : (Swift.Int) -> Swift.String", "subscript.getter : (Swift.Int) -> Swift.String"),
     ("(extension in Foo):Bar.Baz.qux() -> ()", "(extension in Foo):Bar.Baz.qux()"),
     ("x.y(z: w) async throws -> Swift.Result<Swift.Int, Swift.Error>", "x.y(z:)"),
     ("x(a: (b) -> c) -> (d) async -> e", "x(a:)"),
     ("M.T.f(x: [A.B]) -> <A>", "T.f(x:)"),
+    ("M.T.f(x: A) -> Swift.Result<(A) -> B, C> rest", "T.f(x:) rest"),
     ("M.T.f(x: A) -> A.B.C.D rest.of.it", "T.f(x:) of.it"),
     ("outlined copy of App.Enum", "outlined copy of App.Enum"),
     ("Module.A.B.C.D.e(f:)", "D.e(f:)"),
@@ -106,7 +111,9 @@ struct SwiftDemanglerTests {
   func labels() {
     let table: [(arguments: Substring, labels: String)] = [
       ("_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse", "_:didReceive:"),
-      ("y: [K: V], z: Set<A>", "y:z:"),
+      // The ">" of an arrow closes no bracket.
+      ("x: (A, B) -> C, y: [K: V], z: Set<A>", "x:y:z:"),
+      ("completion: @escaping (Swift.Bool) -> (), queue: __C.OS_dispatch_queue", "completion:queue:"),
       ("a, b", "_:_:"),
       ("", ""),
       // A CR LF pair is one character, not white space that is trimmed.
