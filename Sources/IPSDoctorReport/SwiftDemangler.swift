@@ -247,150 +247,185 @@ package enum SwiftDemangler {
   /// Drops module qualifiers and turns argument lists into labels: `M.T.f(_: A, x: B) async -> C`
   /// → `T.f(_:x:)`.
   package static func simplifyEntity(_ text: String) -> String {
-    var result = ""
-    var index = text.startIndex
-    while index < text.endIndex {
-      let character = text[index]
-      if character == "(" {
+    String(decoding: DemangledName.simplifyEntity(Array(text.utf8)), as: UTF8.self)
+  }
+
+  /// "_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse" → "_:didReceive:".
+  package static func labels(of arguments: Substring) -> String {
+    String(decoding: DemangledName.labels(of: Array(arguments.utf8)[...]), as: UTF8.self)
+  }
+}
+
+/// `SwiftDemangler.simplifyEntity` and its steps, over the UTF-8 bytes of a demangled name. Every
+/// delimiter of a demangled name (parentheses, brackets, commas, colons, dots, spaces) is ASCII, so
+/// its bytes are its characters; a non-ASCII character counts as a letter, as it can only be part
+/// of an identifier. (A combining mark after a delimiter does not hide the delimiter.)
+private enum DemangledName {
+  static func simplifyEntity(_ text: [UInt8]) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(text.count)
+    var index = 0
+    while index < text.count {
+      let byte = text[index]
+      if byte == UInt8(ascii: "(") {
         // Find the matching parenthesis.
         var depth = 0
         var end = index
         var cursor = index
-        while cursor < text.endIndex {
-          if text[cursor] == "(" { depth += 1 }
-          if text[cursor] == ")" {
+        while cursor < text.count {
+          if text[cursor] == UInt8(ascii: "(") { depth += 1 }
+          if text[cursor] == UInt8(ascii: ")") {
             depth -= 1
             if depth == 0 {
               end = cursor
               break
             }
           }
-          cursor = text.index(after: cursor)
+          cursor += 1
         }
         guard depth == 0 else {
           result += text[index...]
           break
         }
-        let inner = text[text.index(after: index)..<end]
-        let isCallArguments = result.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
+        let isCallArguments = result.last.map(isIdentifierByte) ?? false
         if isCallArguments {
-          result += "(" + labels(of: inner) + ")"
+          result.append(UInt8(ascii: "("))
+          result += labels(of: text[(index + 1)..<end])
+          result.append(UInt8(ascii: ")"))
           // Drop a trailing " async", " throws", " -> T" signature after the argument list.
-          var rest = text[text.index(after: end)...]
+          var rest = end + 1
           while true {
-            if rest.hasPrefix(" async") {
-              rest = rest.dropFirst(6)
-            } else if rest.hasPrefix(" throws") {
-              rest = rest.dropFirst(7)
-            } else if rest.hasPrefix(" -> ") {
-              rest = rest.dropFirst(4)
-              rest = dropType(rest)
+            if hasPrefix(text, at: rest, " async") {
+              rest += 6
+            } else if hasPrefix(text, at: rest, " throws") {
+              rest += 7
+            } else if hasPrefix(text, at: rest, " -> ") {
+              rest = typeEnd(text, from: rest + 4)
             } else {
               break
             }
           }
-          index = rest.startIndex
+          index = rest
           continue
         }
         result += text[index...end]
-        index = text.index(after: end)
+        index = end + 1
         continue
       }
-      result.append(character)
-      index = text.index(after: index)
+      result.append(byte)
+      index += 1
     }
     return dropModules(result)
   }
 
-  /// The text after the type that starts `text`: from the first space or unmatched closing bracket
-  /// outside brackets.
-  package static func dropType(_ text: Substring) -> Substring {
-    var depth = 0
-    var previous: Character?
-    var index = text.startIndex
-    while index < text.endIndex {
-      let character = text[index]
-      if opensBracket(character) { depth += 1 }
-      if closesBracket(character, after: previous) {
-        if depth == 0 { break }
-        depth -= 1
-      }
-      if character == " " && depth == 0 { break }
-      previous = character
-      index = text.index(after: index)
-    }
-    return text[index...]
+  /// An ASCII letter, digit or underscore, or a byte of a non-ASCII character.
+  static func isIdentifierByte(_ byte: UInt8) -> Bool {
+    byte >= 0x80 || byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+      || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+  }
+
+  static func hasPrefix(_ text: [UInt8], at start: Int, _ prefix: StaticString) -> Bool {
+    text.withUnsafeBufferPointer { $0.hasPrefix(prefix, in: start..<$0.count) }
   }
 
   /// `(`, `<` and `[` open a bracket in a demangled type.
-  private static func opensBracket(_ character: Character) -> Bool {
-    character == "(" || character == "<" || character == "["
+  static func opensBracket(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[")
   }
 
   /// `)`, `>` and `]` close a bracket in a demangled type, except the `>` of an arrow (`->`).
-  private static func closesBracket(_ character: Character, after previous: Character?) -> Bool {
-    character == ")" || character == "]" || (character == ">" && previous != "-")
+  static func closesBracket(_ byte: UInt8, after previous: UInt8?) -> Bool {
+    byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]")
+      || (byte == UInt8(ascii: ">") && previous != UInt8(ascii: "-"))
   }
 
-  /// "_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse" → "_:didReceive:".
-  package static func labels(of arguments: Substring) -> String {
-    guard !arguments.isEmpty else { return "" }
-    var labels = ""
+  /// Where the type starting at `start` ends: at the first space or unmatched closing bracket
+  /// outside brackets.
+  static func typeEnd(_ text: [UInt8], from start: Int) -> Int {
     var depth = 0
-    var current = ""
-    func flush() {
-      let part = current.trimmingWhitespace()
-      if let colon = part.firstIndex(of: ":") {
-        labels += part[..<colon] + ":"
-      } else if !part.isEmpty {
-        labels += "_:"
+    var index = start
+    while index < text.count {
+      let byte = text[index]
+      if opensBracket(byte) { depth += 1 }
+      if closesBracket(byte, after: index > start ? text[index - 1] : nil) {
+        if depth == 0 { break }
+        depth -= 1
       }
-      current = ""
+      if byte == UInt8(ascii: " ") && depth == 0 { break }
+      index += 1
     }
-    var previous: Character?
-    for character in arguments {
-      if opensBracket(character) { depth += 1 }
-      if closesBracket(character, after: previous) { depth -= 1 }
-      if character == "," && depth == 0 {
+    return index
+  }
+
+  /// The labels of an argument list, each part's text before its colon, or `_` for a part without
+  /// one: "_: A, didReceive: B" → "_:didReceive:". Parts are split at commas outside brackets and
+  /// trimmed of spaces, tabs, CRs and LFs; empty parts are left out.
+  static func labels(of arguments: ArraySlice<UInt8>) -> [UInt8] {
+    var labels: [UInt8] = []
+    var depth = 0
+    var current: [UInt8] = []
+    func flush() {
+      var part = current[...]
+      while let first = part.first, isWhitespace(first) { part = part.dropFirst() }
+      while let last = part.last, isWhitespace(last) { part = part.dropLast() }
+      if let colon = part.firstIndex(of: UInt8(ascii: ":")) {
+        labels += part[..<colon]
+        labels.append(UInt8(ascii: ":"))
+      } else if !part.isEmpty {
+        labels += "_:".utf8
+      }
+      current.removeAll(keepingCapacity: true)
+    }
+    var previous: UInt8?
+    for byte in arguments {
+      if opensBracket(byte) { depth += 1 }
+      if closesBracket(byte, after: previous) { depth -= 1 }
+      if byte == UInt8(ascii: ",") && depth == 0 {
         flush()
       } else {
-        current.append(character)
+        current.append(byte)
       }
-      previous = character
+      previous = byte
     }
     flush()
     return labels
   }
 
-  /// Removes module prefixes from dotted names: keeps the last two components of `A.B.c`.
-  package static func dropModules(_ text: String) -> String {
-    // Split into words separated by spaces; in each word keep at most Type.member.
-    var output = ""
-    var word = ""
-    func flushWord() {
-      output += shorten(word)
-      word = ""
-    }
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte.isSpaceTabOrLineFeed || byte == UInt8(ascii: "\r")
+  }
+
+  /// Removes module prefixes from dotted names: in each word (split at spaces outside
+  /// parentheses) keeps at most `Type.member`.
+  static func dropModules(_ text: [UInt8]) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(text.count)
+    var wordStart = 0
     var depth = 0
-    for character in text {
-      if character == "(" { depth += 1 }
-      if character == ")" { depth -= 1 }
-      if character == " " && depth <= 0 {
-        flushWord()
-        output.append(character)
-      } else {
-        word.append(character)
+    for index in text.indices {
+      let byte = text[index]
+      if byte == UInt8(ascii: "(") { depth += 1 }
+      if byte == UInt8(ascii: ")") { depth -= 1 }
+      if byte == UInt8(ascii: " ") && depth <= 0 {
+        output += shorten(text[wordStart..<index])
+        output.append(byte)
+        wordStart = index + 1
       }
     }
-    flushWord()
+    output += shorten(text[wordStart...])
     return output
   }
 
-  private static func shorten(_ word: String) -> String {
-    guard let paren = word.firstIndex(of: "(") ?? Optional(word.endIndex) else { return word }
-    let name = word[..<paren]
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+  /// `A.B.c(…)` → `B.c(…)`: the last two components of the name before the first parenthesis,
+  /// when it has more than two and none is empty.
+  static func shorten(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    let paren = word.firstIndex(of: UInt8(ascii: "(")) ?? word.endIndex
+    let parts = word[..<paren].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }
-    return parts.suffix(2).joined(separator: ".") + word[paren...]
+    var shortened = Array(parts[parts.count - 2])
+    shortened.append(UInt8(ascii: "."))
+    shortened += parts[parts.count - 1]
+    shortened += word[paren...]
+    return shortened[...]
   }
 }

@@ -97,7 +97,7 @@ struct SwiftDemanglerTests {
     // Unbalanced and bare parentheses: the text from an unmatched "(" is kept.
     ("x.y.z (unbalanced", "y.z (unbalanced"), ("A.B.C(", "B.C("), ("(((x)))", "(((x)))"),
     ("", ""), ("(", "("), (")", ")"),
-    // Non-ASCII letters are letters; a CR LF pair is one character, not a separator.
+    // A non-ASCII character is part of a name; CR and LF separate nothing.
     ("M.T.\u{E9}(a: b)", "T.\u{E9}(a:)"),
     ("M.T.f(a: b)\r\nM.T.g(c: d)", "T.f(a:)\r\nM.T.g(c:)"),
   ]
@@ -116,8 +116,8 @@ struct SwiftDemanglerTests {
       ("completion: @escaping (Swift.Bool) -> (), queue: __C.OS_dispatch_queue", "completion:queue:"),
       ("a, b", "_:_:"),
       ("", ""),
-      // A CR LF pair is one character, not white space that is trimmed.
-      (" \r\n , c: D", "_:c:"),
+      // CRs and LFs are trimmed like spaces and tabs.
+      (" \r\n , c: D", "c:"),
       ("\tfirst: A\n", "first:"),
     ]
     for row in table {
