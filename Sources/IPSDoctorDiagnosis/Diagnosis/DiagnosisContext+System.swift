@@ -245,13 +245,22 @@ extension String {
     return digits.isEmpty ? nil : String(digits)
   }
 
-  /// The default terminators of `textFollowing(_:upTo:)`.
-  static let lineEnd: Set<Character> = ["\n"]
-
-  /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
-  func textFollowing(_ marker: String, upTo terminators: Set<Character> = String.lineEnd) -> String? {
+  /// The text after `marker` up to the first of the ASCII characters in `terminators` (or the
+  /// end), trimmed; `nil` when that is empty. The terminators are found among the UTF-8 bytes: a
+  /// terminator ends the text also where a combining mark follows it (as `utf8Contains` finds an
+  /// ASCII match there). Non-ASCII characters in `terminators` end nothing.
+  func textFollowing(_ marker: String, upTo terminators: String = "\n") -> String? {
     guard let range = firstRange(of: marker) else { return nil }
-    let value = self[range.upperBound...].prefix(while: { !terminators.contains($0) }).trimmingWhitespace()
+    var stops: (low: UInt64, high: UInt64) = (0, 0)
+    for byte in terminators.utf8 where byte < 0x80 {
+      if byte < 64 { stops.low |= 1 << UInt64(byte) } else { stops.high |= 1 << UInt64(byte - 64) }
+    }
+    let rest = utf8[range.upperBound...]
+    let end =
+      rest.firstIndex { byte in
+        byte < 64 ? stops.low & (1 << UInt64(byte)) != 0 : byte < 0x80 && stops.high & (1 << UInt64(byte - 64)) != 0
+      } ?? rest.endIndex
+    let value = self[range.upperBound..<end].trimmingWhitespace()
     return value.isEmpty ? nil : value
   }
 }
