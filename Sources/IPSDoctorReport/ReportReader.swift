@@ -332,7 +332,7 @@ public enum ReportReader {
     report.warnings = warnings
     // A kernel panic saved as plain text. Its bytes start with those of "panic(" whenever its
     // characters do, so most bodies are told apart without making the text.
-    if header?.bugType == "210" || LegacyTextLine.hasPrefix(body, body.indices, "panic("),
+    if header?.bugType == "210" || body.hasPrefix("panic(", in: body.indices),
       case let text = Scan.text(buffer, start..<buffer.count),
       header?.bugType == "210" || text.hasPrefix("panic(")
     {

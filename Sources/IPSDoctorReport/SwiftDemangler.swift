@@ -247,165 +247,21 @@ package enum SwiftDemangler {
   /// Drops module qualifiers and turns argument lists into labels: `M.T.f(_: A, x: B) async -> C`
   /// → `T.f(_:x:)`.
   package static func simplifyEntity(_ text: String) -> String {
-    // In ASCII text without carriage returns every byte is one `Character`, so the bytes give the
-    // answer walking `Character`s gives; other text takes that walk.
-    let bytes = Array(text.utf8)
-    guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
-      return characterSimplifyEntity(text)
-    }
-    return String(decoding: ASCIIName.simplifyEntity(bytes), as: UTF8.self)
-  }
-
-  /// `simplifyEntity` over `Character`s, the reference answer.
-  package static func characterSimplifyEntity(_ text: String) -> String {
-    var result = ""
-    var index = text.startIndex
-    while index < text.endIndex {
-      let character = text[index]
-      if character == "(" {
-        // Find the matching parenthesis.
-        var depth = 0
-        var end = index
-        var cursor = index
-        while cursor < text.endIndex {
-          if text[cursor] == "(" { depth += 1 }
-          if text[cursor] == ")" {
-            depth -= 1
-            if depth == 0 {
-              end = cursor
-              break
-            }
-          }
-          cursor = text.index(after: cursor)
-        }
-        guard depth == 0 else {
-          result += text[index...]
-          break
-        }
-        let inner = text[text.index(after: index)..<end]
-        let isCallArguments = result.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
-        if isCallArguments {
-          result += "(" + characterLabels(of: inner) + ")"
-          // Drop a trailing " async", " throws", " -> T" signature after the argument list.
-          var rest = text[text.index(after: end)...]
-          while true {
-            if rest.hasPrefix(" async") {
-              rest = rest.dropFirst(6)
-            } else if rest.hasPrefix(" throws") {
-              rest = rest.dropFirst(7)
-            } else if rest.hasPrefix(" -> ") {
-              rest = rest.dropFirst(4)
-              rest = dropType(rest)
-            } else {
-              break
-            }
-          }
-          index = rest.startIndex
-          continue
-        }
-        result += text[index...end]
-        index = text.index(after: end)
-        continue
-      }
-      result.append(character)
-      index = text.index(after: index)
-    }
-    return dropModules(result)
-  }
-
-  package static func dropType(_ text: Substring) -> Substring {
-    var depth = 0
-    var index = text.startIndex
-    while index < text.endIndex {
-      let character = text[index]
-      if character == "(" || character == "<" || character == "[" { depth += 1 }
-      if character == ")" || character == ">" || character == "]" {
-        if depth == 0 { break }
-        depth -= 1
-      }
-      if character == " " && depth == 0 { break }
-      index = text.index(after: index)
-    }
-    return text[index...]
+    String(decoding: DemangledName.simplifyEntity(Array(text.utf8)), as: UTF8.self)
   }
 
   /// "_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse" → "_:didReceive:".
   package static func labels(of arguments: Substring) -> String {
-    // Over the bytes when every byte is one `Character`, as in `simplifyEntity`.
-    let bytes = Array(arguments.utf8)
-    guard bytes.withUnsafeBufferPointer(ByteSearch.isASCII), !bytes.contains(UInt8(ascii: "\r")) else {
-      return characterLabels(of: arguments)
-    }
-    return String(decoding: ASCIIName.labels(of: bytes[...]), as: UTF8.self)
-  }
-
-  /// `labels(of:)` over `Character`s, the reference answer.
-  package static func characterLabels(of arguments: Substring) -> String {
-    guard !arguments.isEmpty else { return "" }
-    var labels = ""
-    var depth = 0
-    var current = ""
-    func flush() {
-      let part = current.trimmingWhitespace()
-      if let colon = part.firstIndex(of: ":") {
-        labels += part[..<colon] + ":"
-      } else if !part.isEmpty {
-        labels += "_:"
-      }
-      current = ""
-    }
-    for character in arguments {
-      if character == "(" || character == "<" || character == "[" { depth += 1 }
-      if character == ")" || character == ">" || character == "]" { depth -= 1 }
-      if character == "," && depth == 0 {
-        flush()
-      } else {
-        current.append(character)
-      }
-    }
-    flush()
-    return labels
-  }
-
-  /// Removes module prefixes from dotted names: keeps the last two components of `A.B.c`.
-  package static func dropModules(_ text: String) -> String {
-    // Split into words separated by spaces; in each word keep at most Type.member.
-    var output = ""
-    var word = ""
-    func flushWord() {
-      output += shorten(word)
-      word = ""
-    }
-    var depth = 0
-    for character in text {
-      if character == "(" { depth += 1 }
-      if character == ")" { depth -= 1 }
-      if character == " " && depth <= 0 {
-        flushWord()
-        output.append(character)
-      } else {
-        word.append(character)
-      }
-    }
-    flushWord()
-    return output
-  }
-
-  private static func shorten(_ word: String) -> String {
-    guard let paren = word.firstIndex(of: "(") ?? Optional(word.endIndex) else { return word }
-    let name = word[..<paren]
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }
-    return parts.suffix(2).joined(separator: ".") + word[paren...]
+    String(decoding: DemangledName.labels(of: Array(arguments.utf8)[...]), as: UTF8.self)
   }
 }
 
-/// `SwiftDemangler.simplifyEntity` and its helpers over the bytes of ASCII text without carriage
-/// returns, where every byte is one `Character` (ASCII letters and digits are the only ASCII
-/// characters `isLetter` and `isNumber` accept). Each function mirrors the `Character`-wise one of
-/// the same name, step by step.
-private enum ASCIIName {
-  package static func simplifyEntity(_ text: [UInt8]) -> [UInt8] {
+/// `SwiftDemangler.simplifyEntity` and its steps, over the UTF-8 bytes of a demangled name. Every
+/// delimiter of a demangled name (parentheses, brackets, commas, colons, dots, spaces) is ASCII, so
+/// its bytes are its characters; a non-ASCII character counts as a letter, as it can only be part
+/// of an identifier. (A combining mark after a delimiter does not hide the delimiter.)
+private enum DemangledName {
+  static func simplifyEntity(_ text: [UInt8]) -> [UInt8] {
     var result: [UInt8] = []
     result.reserveCapacity(text.count)
     var index = 0
@@ -431,7 +287,7 @@ private enum ASCIIName {
           result += text[index...]
           break
         }
-        let isCallArguments = result.last.map { isLetterOrDigit($0) || $0 == UInt8(ascii: "_") } ?? false
+        let isCallArguments = result.last.map(isIdentifierByte) ?? false
         if isCallArguments {
           result.append(UInt8(ascii: "("))
           result += labels(of: text[(index + 1)..<end])
@@ -444,7 +300,7 @@ private enum ASCIIName {
             } else if hasPrefix(text, at: rest, " throws") {
               rest += 7
             } else if hasPrefix(text, at: rest, " -> ") {
-              rest = dropType(text, from: rest + 4)
+              rest = typeEnd(text, from: rest + 4)
             } else {
               break
             }
@@ -462,26 +318,36 @@ private enum ASCIIName {
     return dropModules(result)
   }
 
-  package static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-      || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+  /// An ASCII letter, digit or underscore, or a byte of a non-ASCII character.
+  static func isIdentifierByte(_ byte: UInt8) -> Bool {
+    byte >= 0x80 || byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+      || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
   }
 
-  package static func hasPrefix(_ text: [UInt8], at start: Int, _ prefix: StaticString) -> Bool {
-    guard start + prefix.utf8CodeUnitCount <= text.count else { return false }
-    return prefix.withUTF8Buffer { prefix in
-      prefix.indices.allSatisfy { text[start + $0] == prefix[$0] }
-    }
+  static func hasPrefix(_ text: [UInt8], at start: Int, _ prefix: StaticString) -> Bool {
+    text.withUnsafeBufferPointer { $0.hasPrefix(prefix, in: start..<$0.count) }
   }
 
-  /// The index where the type starting at `start` ends.
-  package static func dropType(_ text: [UInt8], from start: Int) -> Int {
+  /// `(`, `<` and `[` open a bracket in a demangled type.
+  static func opensBracket(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[")
+  }
+
+  /// `)`, `>` and `]` close a bracket in a demangled type, except the `>` of an arrow (`->`).
+  static func closesBracket(_ byte: UInt8, after previous: UInt8?) -> Bool {
+    byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]")
+      || (byte == UInt8(ascii: ">") && previous != UInt8(ascii: "-"))
+  }
+
+  /// Where the type starting at `start` ends: at the first space or unmatched closing bracket
+  /// outside brackets.
+  static func typeEnd(_ text: [UInt8], from start: Int) -> Int {
     var depth = 0
     var index = start
     while index < text.count {
       let byte = text[index]
-      if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[") { depth += 1 }
-      if byte == UInt8(ascii: ")") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "]") {
+      if opensBracket(byte) { depth += 1 }
+      if closesBracket(byte, after: index > start ? text[index - 1] : nil) {
         if depth == 0 { break }
         depth -= 1
       }
@@ -491,16 +357,17 @@ private enum ASCIIName {
     return index
   }
 
-  package static func labels(of arguments: ArraySlice<UInt8>) -> [UInt8] {
-    guard !arguments.isEmpty else { return [] }
+  /// The labels of an argument list, each part's text before its colon, or `_` for a part without
+  /// one: "_: A, didReceive: B" → "_:didReceive:". Parts are split at commas outside brackets and
+  /// trimmed of spaces, tabs, CRs and LFs; empty parts are left out.
+  static func labels(of arguments: ArraySlice<UInt8>) -> [UInt8] {
     var labels: [UInt8] = []
     var depth = 0
     var current: [UInt8] = []
     func flush() {
-      // `trimmingWhitespace`: spaces, tabs and line feeds (there are no carriage returns).
       var part = current[...]
-      while let first = part.first, first.isSpaceTabOrLineFeed { part = part.dropFirst() }
-      while let last = part.last, last.isSpaceTabOrLineFeed { part = part.dropLast() }
+      while let first = part.first, isWhitespace(first) { part = part.dropFirst() }
+      while let last = part.last, isWhitespace(last) { part = part.dropLast() }
       if let colon = part.firstIndex(of: UInt8(ascii: ":")) {
         labels += part[..<colon]
         labels.append(UInt8(ascii: ":"))
@@ -509,20 +376,28 @@ private enum ASCIIName {
       }
       current.removeAll(keepingCapacity: true)
     }
+    var previous: UInt8?
     for byte in arguments {
-      if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "[") { depth += 1 }
-      if byte == UInt8(ascii: ")") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "]") { depth -= 1 }
+      if opensBracket(byte) { depth += 1 }
+      if closesBracket(byte, after: previous) { depth -= 1 }
       if byte == UInt8(ascii: ",") && depth == 0 {
         flush()
       } else {
         current.append(byte)
       }
+      previous = byte
     }
     flush()
     return labels
   }
 
-  package static func dropModules(_ text: [UInt8]) -> [UInt8] {
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte.isSpaceTabOrLineFeed || byte == UInt8(ascii: "\r")
+  }
+
+  /// Removes module prefixes from dotted names: in each word (split at spaces outside
+  /// parentheses) keeps at most `Type.member`.
+  static func dropModules(_ text: [UInt8]) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(text.count)
     var wordStart = 0
@@ -541,7 +416,9 @@ private enum ASCIIName {
     return output
   }
 
-  package static func shorten(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+  /// `A.B.c(…)` → `B.c(…)`: the last two components of the name before the first parenthesis,
+  /// when it has more than two and none is empty.
+  static func shorten(_ word: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
     let paren = word.firstIndex(of: UInt8(ascii: "(")) ?? word.endIndex
     let parts = word[..<paren].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count > 2, parts.allSatisfy({ !$0.isEmpty }) else { return word }

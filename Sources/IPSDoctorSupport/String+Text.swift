@@ -11,6 +11,27 @@ extension UInt8 {
   }
 }
 
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether `self[range]` starts with the UTF-8 of `prefix` (`range` within the buffer).
+  @inlinable package func hasPrefix(_ prefix: StaticString, in range: Range<Int>) -> Bool {
+    let count = prefix.utf8CodeUnitCount
+    guard range.count >= count else { return false }
+    var offset = 0
+    while offset < count {
+      if self[range.lowerBound + offset] != prefix.utf8Start[offset] { return false }
+      offset += 1
+    }
+    return true
+  }
+
+  /// Whether `self[range]` ends with the UTF-8 of `suffix` (`range` within the buffer).
+  @inlinable package func hasSuffix(_ suffix: StaticString, in range: Range<Int>) -> Bool {
+    let count = suffix.utf8CodeUnitCount
+    guard range.count >= count else { return false }
+    return hasPrefix(suffix, in: (range.upperBound - count)..<range.upperBound)
+  }
+}
+
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs, carriage returns and line feeds, each a
   /// `Character` of its own (a carriage return and line feed pair is one `Character`, kept).

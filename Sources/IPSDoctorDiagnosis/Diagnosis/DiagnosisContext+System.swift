@@ -103,7 +103,7 @@ extension DiagnosisContext {
 
   /// "Namespace SPRINGBOARD, Code 0x8badf00d" → "SPRINGBOARD".
   static func namespace(in text: String) -> String? {
-    guard let range = text.prefilteredFirstRange(of: "Namespace ") else { return nil }
+    guard let range = text.firstRange(of: "Namespace ") else { return nil }
     let name = text[range.upperBound...].prefix(while: { $0 != "," && $0 != " " })
     return name.isEmpty ? nil : String(name)
   }
@@ -240,58 +240,27 @@ extension String {
   /// A decimal number that follows `marker` in the text ("allowance of 19.97 seconds" with marker
   /// "allowance of " → "19.97").
   func numberFollowing(_ marker: String) -> String? {
-    guard let range = prefilteredFirstRange(of: marker) else { return nil }
+    guard let range = firstRange(of: marker) else { return nil }
     let digits = self[range.upperBound...].prefix(while: { $0.isNumber || $0 == "." })
     return digits.isEmpty ? nil : String(digits)
   }
 
-  /// The default terminators of `textFollowing(_:upTo:)`.
-  static let lineEnd: Set<Character> = ["\n"]
-
-  /// The text after `marker` up to the first of `terminators` (or the end), trimmed.
-  func textFollowing(_ marker: String, upTo terminators: Set<Character> = String.lineEnd) -> String? {
-    guard let range = prefilteredFirstRange(of: marker) else { return nil }
-    let value =
-      asciiTextFollowing(range.upperBound, upTo: terminators)
-      ?? self[range.upperBound...].prefix(while: { !terminators.contains($0) }).trimmingWhitespace()
-    return value.isEmpty ? nil : value
-  }
-
-  /// What `textFollowing` answers for the text from `start`, over the bytes, when they decide it
-  /// (without walking `Character`s and hashing each into the set): every byte up to and including
-  /// the first terminator is ASCII and not a carriage return, the byte after that terminator (if
-  /// any) is ASCII, and every terminator is one ASCII scalar other than CR. Then every byte up to
-  /// the terminator is one `Character` (only "\r\n" pairs and non-ASCII scalars join bytes, and
-  /// an ASCII `Character` equals only itself among ASCII-scalar terminators), so trimming spaces,
-  /// tabs and line feeds bytewise is `trimmingWhitespace`. `nil` otherwise.
-  func asciiTextFollowing(_ start: Index, upTo terminators: Set<Character>) -> String? {
+  /// The text after `marker` up to the first of the ASCII characters in `terminators` (or the
+  /// end), trimmed; `nil` when that is empty. The terminators are found among the UTF-8 bytes: a
+  /// terminator ends the text also where a combining mark follows it (as `utf8Contains` finds an
+  /// ASCII match there). Non-ASCII characters in `terminators` end nothing.
+  func textFollowing(_ marker: String, upTo terminators: String = "\n") -> String? {
+    guard let range = firstRange(of: marker) else { return nil }
     var stops: (low: UInt64, high: UInt64) = (0, 0)
-    for terminator in terminators {
-      guard terminator.utf8.count == 1, let byte = terminator.utf8.first, byte < 0x80,
-        byte != UInt8(ascii: "\r")
-      else { return nil }
+    for byte in terminators.utf8 where byte < 0x80 {
       if byte < 64 { stops.low |= 1 << UInt64(byte) } else { stops.high |= 1 << UInt64(byte - 64) }
     }
-    let offset = utf8.distance(from: utf8.startIndex, to: start)
-    let result = utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      var end = offset
-      while end < bytes.count {
-        let byte = bytes[end]
-        if byte >= 0x80 || byte == UInt8(ascii: "\r") { return nil }
-        let isStop =
-          byte < 64 ? stops.low & (1 << UInt64(byte)) != 0 : stops.high & (1 << UInt64(byte - 64)) != 0
-        if isStop {
-          if end + 1 < bytes.count && bytes[end + 1] >= 0x80 { return nil }
-          break
-        }
-        end += 1
-      }
-      var lower = offset
-      var upper = end
-      while lower < upper && bytes[lower].isSpaceTabOrLineFeed { lower += 1 }
-      while upper > lower && bytes[upper - 1].isSpaceTabOrLineFeed { upper -= 1 }
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
-    }
-    return result ?? nil
+    let rest = utf8[range.upperBound...]
+    let end =
+      rest.firstIndex { byte in
+        byte < 64 ? stops.low & (1 << UInt64(byte)) != 0 : byte < 0x80 && stops.high & (1 << UInt64(byte - 64)) != 0
+      } ?? rest.endIndex
+    let value = self[range.upperBound..<end].trimmingWhitespace()
+    return value.isEmpty ? nil : value
   }
 }

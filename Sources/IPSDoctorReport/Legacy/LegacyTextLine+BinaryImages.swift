@@ -8,13 +8,7 @@ extension LegacyTextLine {
   /// is canonically equivalent to it, so this agrees with comparing `String`s.
   static func architecture(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
     func equals(_ name: StaticString) -> Bool {
-      guard range.count == name.utf8CodeUnitCount else { return false }
-      var offset = 0
-      while offset < range.count {
-        if bytes[range.lowerBound + offset] != name.utf8Start[offset] { return false }
-        offset += 1
-      }
-      return true
+      range.count == name.utf8CodeUnitCount && bytes.hasPrefix(name, in: range)
     }
     switch range.count {
     case 3: return equals("arm") ? "arm" : equals("ppc") ? "ppc" : nil
@@ -130,12 +124,12 @@ extension LegacyTextLine {
     var descriptor = ByteScanner.trimmed(bytes, restStart..<descriptorEnd)
     var isNoUUID = false
     if case .none = uuid { isNoUUID = true }
-    if !hasPath && isNoUUID && hasSuffix(bytes, descriptor, " ???") {
+    if !hasPath && isNoUUID && bytes.hasSuffix(" ???", in: descriptor) {
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<(descriptor.upperBound - 3))
     }
     var shortVersion: String?
     var version: String?
-    if hasSuffix(bytes, descriptor, ")"), let open = lastIndex(of: 0x28, in: bytes, descriptor) {
+    if bytes.hasSuffix(")", in: descriptor), let open = lastIndex(of: 0x28, in: bytes, descriptor) {
       let inside = ByteScanner.trimmed(bytes, (open + 1)..<(descriptor.upperBound - 1))
       descriptor = ByteScanner.trimmed(bytes, descriptor.lowerBound..<open)
       (shortVersion, version) = readVersion(bytes, inside)
@@ -163,7 +157,7 @@ extension LegacyTextLine {
     // `String.hasSuffix` compares characters; as bytes only when that is the same thing.
     @inline(__always) func hasDylibSuffix(_ column: Range<Int>) -> Bool {
       isASCII || ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[column]))
-        ? hasSuffix(bytes, column, ".dylib") : string(bytes, column).hasSuffix(".dylib")
+        ? bytes.hasSuffix(".dylib", in: column) : string(bytes, column).hasSuffix(".dylib")
     }
     @inline(__always) func slot(_ range: Range<Int>) -> Int16 {
       isASCII
@@ -187,7 +181,7 @@ extension LegacyTextLine {
       // macOS writes the bundle identifier in the name column; the name is then the file name.
       if hasPath, fileName.lowerBound < fileName.upperBound, contains(0x2E, in: bytes, column),
         !hasDylibSuffix(column),
-        !(isASCII ? sameBytes(bytes, column, fileName) : sameText(bytes, column, fileName))
+        !sameText(bytes, column, fileName)
       {
         bundleID = string(bytes, column, texts)
         name = string(bytes, fileName, texts)

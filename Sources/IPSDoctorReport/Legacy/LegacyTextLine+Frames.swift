@@ -165,7 +165,7 @@ extension LegacyTextLine {
       guard var text = symbolPart, !text.isEmpty else { break read }
       // "[inlined]" and the source location may come in either order.
       for _ in 0..<2 {
-        if hasSuffix(bytes, text, "[inlined]") {
+        if bytes.hasSuffix("[inlined]", in: text) {
           isInline = true
           text = ByteScanner.trimmed(bytes, text.lowerBound..<(text.upperBound - 9))
         }

@@ -25,12 +25,12 @@ extension LegacyTextLine {
     -> (type: String?, signal: String?)
   {
     let text = ByteScanner.trimmed(bytes, value)
-    if hasSuffix(bytes, text, ")"), let open = firstIndex(of: 0x28, in: bytes, text) {
+    if bytes.hasSuffix(")", in: text), let open = firstIndex(of: 0x28, in: bytes, text) {
       let type = ByteScanner.trimmed(bytes, text.lowerBound..<open)
       let signal = ByteScanner.trimmed(bytes, (open + 1)..<(text.upperBound - 1))
       return (nonEmptyString(bytes, type), nonEmptyString(bytes, signal))
     }
-    if hasPrefix(bytes, text, "SIG") { return (nil, string(bytes, text)) }
+    if bytes.hasPrefix("SIG", in: text) { return (nil, string(bytes, text)) }
     return (nonEmptyString(bytes, text), nil)
   }
 
@@ -55,7 +55,7 @@ extension LegacyTextLine {
   static func terminationReason(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Termination? {
     let text = ByteScanner.trimmed(bytes, value)
     var termination = Termination()
-    if hasPrefix(bytes, text, "Namespace ") {
+    if bytes.hasPrefix("Namespace ", in: text) {
       let rest = (text.lowerBound + 10)..<text.upperBound
       let marker: StaticString = ", Code "
       let found = ByteSearch.firstIndex(of: marker, in: UnsafeBufferPointer(rebasing: bytes[rest]))
@@ -105,7 +105,7 @@ extension LegacyTextLine {
   /// "???" gives none.
   static func nameAndPid(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> (name: String?, pid: Int?) {
     let text = ByteScanner.trimmed(bytes, value)
-    guard hasSuffix(bytes, text, "]"), let open = lastIndex(of: 0x5B, in: bytes, text) else {
+    guard bytes.hasSuffix("]", in: text), let open = lastIndex(of: 0x5B, in: bytes, text) else {
       return (text.isEmpty || isQuestionMarks(bytes, text) ? nil : string(bytes, text), nil)
     }
     let name = ByteScanner.trimmed(bytes, text.lowerBound..<open)
@@ -123,7 +123,7 @@ extension LegacyTextLine {
     guard let number = decimal(bytes, text.lowerBound..<index) else { return nil }
     while index < text.upperBound && (isSpaceByte(bytes[index]) || bytes[index] == 0x2C) { index += 1 }
     var queue: String?
-    if hasPrefix(bytes, index..<text.upperBound, "Dispatch queue:") {
+    if bytes.hasPrefix("Dispatch queue:", in: index..<text.upperBound) {
       let rest = ByteScanner.trimmed(bytes, (index + 15)..<text.upperBound)
       if !rest.isEmpty { queue = string(bytes, rest) }
     }
@@ -137,7 +137,7 @@ extension LegacyTextLine {
       let part = ByteScanner.trimmed(bytes, part)
       return part.isEmpty || isQuestionMarks(bytes, part) ? nil : string(bytes, part)
     }
-    if hasSuffix(bytes, text, ")"), let open = lastIndex(of: 0x28, in: bytes, text) {
+    if bytes.hasSuffix(")", in: text), let open = lastIndex(of: 0x28, in: bytes, text) {
       return (clean(text.lowerBound..<open), clean((open + 1)..<(text.upperBound - 1)))
     }
     return (clean(text), nil)

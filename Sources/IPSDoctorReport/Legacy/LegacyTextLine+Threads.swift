@@ -25,34 +25,34 @@ extension LegacyTextLine {
       (range.lowerBound + prefix.utf8CodeUnitCount)..<range.upperBound
     }
     func endsWithColon(_ range: Range<Int>) -> Bool { !range.isEmpty && bytes[range.upperBound - 1] == 0x3A }
-    guard hasPrefix(bytes, line, "Thread ") else { return nil }
+    guard bytes.hasPrefix("Thread ", in: line) else { return nil }
     let afterWord = after(line, "Thread ")
     var digitsEnd = afterWord.lowerBound
     while digitsEnd < afterWord.upperBound, bytes[digitsEnd] >= 0x30 && bytes[digitsEnd] <= 0x39 { digitsEnd += 1 }
     guard let number = decimal(bytes, afterWord.lowerBound..<digitsEnd) else { return nil }
     let rest = digitsEnd..<afterWord.upperBound
-    if hasPrefix(bytes, rest, " name:") {
+    if bytes.hasPrefix(" name:", in: rest) {
       let parts = nameAndQueue(bytes, after(rest, " name:"), texts: texts)
       return .name(number: number, name: parts.name, queue: parts.queue)
     }
     var crashed = false
     var tail = rest
-    if hasPrefix(bytes, tail, " Crashed:") {
+    if bytes.hasPrefix(" Crashed:", in: tail) {
       crashed = true
       tail = after(tail, " Crashed:")
-    } else if hasPrefix(bytes, tail, " Highlighted:") {
+    } else if bytes.hasPrefix(" Highlighted:", in: tail) {
       tail = after(tail, " Highlighted:")
-    } else if hasPrefix(bytes, tail, ":") {
+    } else if bytes.hasPrefix(":", in: tail) {
       tail = after(tail, ":")
-    } else if hasPrefix(bytes, tail, " crashed with "), endsWithColon(tail) {
+    } else if bytes.hasPrefix(" crashed with ", in: tail), endsWithColon(tail) {
       let flavor = after(tail, " crashed with ")
       return .state(number: number, flavor: threadStateFlavor(bytes, flavor.lowerBound..<(flavor.upperBound - 1)))
-    } else if hasPrefix(bytes, tail, " "), endsWithColon(ByteScanner.trimmed(bytes, tail)) {
+    } else if bytes.hasPrefix(" ", in: tail), endsWithColon(ByteScanner.trimmed(bytes, tail)) {
       return .other(number: number)
     } else {
       return nil
     }
-    if hasPrefix(bytes, tail, ":") {
+    if bytes.hasPrefix(":", in: tail) {
       let parts = nameAndQueue(bytes, after(tail, ":"), texts: texts)
       return .start(number: number, crashed: crashed, name: parts.name, queue: parts.queue)
     }

@@ -18,21 +18,6 @@ import IPSDoctorSupport
 /// name between them hold spaces ("Example Kit"); then the tail after the address, a symbol with
 /// its offset and source location. Only the image name, the symbol and the file become `String`s.
 enum LegacyTextLine {
-  /// Whether `bytes[range]` starts with the ASCII `prefix`.
-  @inline(__always)
-  static func hasPrefix(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ prefix: StaticString
-  ) -> Bool {
-    let count = prefix.utf8CodeUnitCount
-    guard range.count >= count else { return false }
-    var offset = 0
-    while offset < count {
-      if bytes[range.lowerBound + offset] != prefix.utf8Start[offset] { return false }
-      offset += 1
-    }
-    return true
-  }
-
   @inline(__always)
   static func isSpaceByte(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09
@@ -220,21 +205,6 @@ enum LegacyTextLine {
     return false
   }
 
-  /// Whether `bytes[range]` ends with the ASCII `suffix`.
-  @inline(__always)
-  static func hasSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ suffix: StaticString)
-    -> Bool
-  {
-    let count = suffix.utf8CodeUnitCount
-    guard range.count >= count else { return false }
-    var offset = 0
-    while offset < count {
-      if bytes[range.upperBound - count + offset] != suffix.utf8Start[offset] { return false }
-      offset += 1
-    }
-    return true
-  }
-
   /// `bytes[range]` as a `String` (invalid UTF-8 repaired).
   @inline(__always)
   static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
@@ -265,23 +235,21 @@ enum LegacyTextLine {
     return texts.text(part) { string($0) }
   }
 
-  /// Whether two ranges of `bytes` hold equal text: compared as bytes when both are ASCII (where
-  /// that is `String` equality), else as `String`s, so canonical equivalence still applies.
+  /// Whether two ranges of `bytes` hold equal text, as `String`s compare it (canonical
+  /// equivalence): equal bytes are equal text, and different ASCII bytes are different text (no
+  /// other spelling of an ASCII text is canonically equivalent to it); other bytes are compared as
+  /// `String`s.
   static func sameText(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-    let aBytes = UnsafeBufferPointer(rebasing: bytes[a])
-    let bBytes = UnsafeBufferPointer(rebasing: bytes[b])
-    if ByteSearch.isASCII(aBytes) && ByteSearch.isASCII(bBytes) {
-      return aBytes.count == bBytes.count && aBytes.elementsEqual(bBytes)
+    if a.count == b.count {
+      guard let base = bytes.baseAddress, !a.isEmpty else { return true }
+      if memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0 { return true }
+    }
+    if ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[a]))
+      && ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[b]))
+    {
+      return false
     }
     return string(bytes, a) == string(bytes, b)
-  }
-
-  /// Whether `bytes[a]` and `bytes[b]` are the same bytes.
-  @inline(__always)
-  static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-    guard a.count == b.count else { return false }
-    guard let base = bytes.baseAddress, !a.isEmpty else { return true }
-    return memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0
   }
 
   /// Where the last space or tab of `bytes[range]` is, eight bytes at a time from the end while

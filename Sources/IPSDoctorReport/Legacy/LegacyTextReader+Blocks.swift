@@ -72,14 +72,14 @@ extension LegacyTextReader {
   /// Whether the line `bytes[line]` opens a section, which ends the multi-line block before it.
   static func startsSection(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
     if isThreadLine(bytes, line) { return true }
-    return LegacyTextLine.hasPrefix(bytes, droppingLeadingSpace(bytes, line), "Binary Images")
-      || LegacyTextLine.hasPrefix(bytes, line, "Last Exception Backtrace:")
-      || LegacyTextLine.hasPrefix(bytes, line, "Application Specific Backtrace") || isEOF(bytes, line)
+    return bytes.hasPrefix("Binary Images", in: droppingLeadingSpace(bytes, line))
+      || bytes.hasPrefix("Last Exception Backtrace:", in: line)
+      || bytes.hasPrefix("Application Specific Backtrace", in: line) || isEOF(bytes, line)
   }
 
   /// Whether the line `bytes[line]` is "Thread " and a digit, then anything.
   static func isThreadLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
-    line.count > 7 && LegacyTextLine.hasPrefix(bytes, line, "Thread ") && bytes[line.lowerBound + 7] >= 0x30
+    line.count > 7 && bytes.hasPrefix("Thread ", in: line) && bytes[line.lowerBound + 7] >= 0x30
       && bytes[line.lowerBound + 7] <= 0x39
   }
 
@@ -114,7 +114,7 @@ extension LegacyTextReader {
       let first = bytes[line.lowerBound]
       let continues =
         pendingBlankLines == 0 || LegacyTextLine.isSpaceByte(first)
-        || LegacyTextLine.hasPrefix(bytes, line, "REGION TYPE") || first == 0x3D
+        || bytes.hasPrefix("REGION TYPE", in: line) || first == 0x3D
       if continues && !Self.startsSection(bytes, line) {
         appendVMSummaryLine(LegacyTextLine.string(bytes, line))
         return

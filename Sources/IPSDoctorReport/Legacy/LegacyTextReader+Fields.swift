@@ -15,9 +15,9 @@ extension LegacyTextReader {
     /// `Int(_:)` of the value's text.
     var integer: Int? { Int(LegacyTextLine.string(bytes, value)) }
     guard let field else {
-      if LegacyTextLine.hasPrefix(bytes, key, "VM Regions Near") {
+      if bytes.hasPrefix("VM Regions Near", in: key) {
         block = .vmRegionInfo
-      } else if LegacyTextLine.hasPrefix(bytes, key, "Process "), value.isEmpty {
+      } else if bytes.hasPrefix("Process ", in: key), value.isEmpty {
         readStackshotProcess(LegacyTextLine.string(bytes, key))
       }
       return

@@ -23,25 +23,25 @@ extension LegacyTextReader {
       return
     }
     let content = Self.droppingLeadingSpace(bytes, line)
-    if LegacyTextLine.hasPrefix(bytes, content, "Binary Images"), bytes[line.upperBound - 1] == 0x3A {
+    if bytes.hasPrefix("Binary Images", in: content), bytes[line.upperBound - 1] == 0x3A {
       startImages(remainingBytes: bytes.count - line.upperBound)
       return
     }
-    if LegacyTextLine.hasPrefix(bytes, line, "Last Exception Backtrace:") {
+    if bytes.hasPrefix("Last Exception Backtrace:", in: line) {
       startLastExceptionBacktrace()
       let rest = ByteScanner.trimmed(bytes, (line.lowerBound + 25)..<line.upperBound)
       if !rest.isEmpty && bytes[rest.lowerBound] == 0x28 { readAddressList(bytes, rest, number: number) }
       return
     }
-    if LegacyTextLine.hasPrefix(bytes, line, "Application Specific Backtrace"), bytes[line.upperBound - 1] == 0x3A {
+    if bytes.hasPrefix("Application Specific Backtrace", in: line), bytes[line.upperBound - 1] == 0x3A {
       startApplicationSpecificBacktrace()
       return
     }
-    if LegacyTextLine.hasPrefix(bytes, line, Self.handlerCrashed) {
+    if bytes.hasPrefix(Self.handlerCrashed, in: line) {
       stopped = true
       return
     }
-    if report.threads.isEmpty, LegacyTextLine.hasPrefix(bytes, line, "panic(") {
+    if report.threads.isEmpty, bytes.hasPrefix("panic(", in: line) {
       // The rest of the file is the panic string: its lines are the kernel's, not fields.
       panicStart = line.lowerBound
       stopped = true
@@ -51,7 +51,7 @@ extension LegacyTextReader {
       readField(Field(bytes, key), key: key, value: value, bytes, number: number)
       return
     }
-    if LegacyTextLine.hasPrefix(bytes, line, Self.deadlockStatement) {
+    if bytes.hasPrefix(Self.deadlockStatement, in: line) {
       applicationSpecificLines.append(LegacyTextLine.string(bytes, line))
       return
     }

@@ -117,7 +117,7 @@ struct LegacyTextReader {
     while true {
       let (line, next) = Self.line(bytes, from: cursor)
       let content = Self.droppingLeadingSpace(bytes, line)
-      if Self.openingLabels.contains(where: { LegacyTextLine.hasPrefix(bytes, content, $0) }) {
+      if Self.openingLabels.contains(where: { bytes.hasPrefix($0, in: content) }) {
         start = (offset, cursor)
         indent = content.lowerBound - line.lowerBound
         break

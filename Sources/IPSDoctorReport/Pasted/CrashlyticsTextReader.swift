@@ -56,7 +56,7 @@ enum CrashlyticsTextReader {
       ("# Crashlytics", .comment), ("Fatal Exception:", .fatalException),
       ("Non-fatal Exception:", .nonFatalException), ("Crashed:", .crashed),
     ]
-    for (prefix, header) in headers where LegacyTextLine.hasPrefix(bytes, line, prefix) {
+    for (prefix, header) in headers where bytes.hasPrefix(prefix, in: line) {
       return (header, line.lowerBound + prefix.utf8CodeUnitCount)
     }
     return nil
@@ -113,7 +113,7 @@ enum CrashlyticsTextReader {
         }
         return
       }
-      if LegacyTextLine.hasPrefix(bytes, line, "#") {
+      if bytes.hasPrefix("#", in: line) {
         if case .before = section { section = .comments }
         if case .comments = section { readComment(line) }
         return

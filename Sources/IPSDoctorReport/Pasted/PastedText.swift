@@ -83,17 +83,17 @@ enum PastedText {
   static func looksLikeExcerpt(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     for line in TextLines(text) {
       let content = TextLines.leadingTrimmed(text, line)
-      if LegacyTextLine.hasPrefix(text, content, "Exception Type:")
-        || LegacyTextLine.hasPrefix(text, content, "Last Exception Backtrace:")
+      if text.hasPrefix("Exception Type:", in: content)
+        || text.hasPrefix("Last Exception Backtrace:", in: content)
       {
         return true
       }
-      guard LegacyTextLine.hasPrefix(text, content, "Thread ") else { continue }
+      guard text.hasPrefix("Thread ", in: content) else { continue }
       var index = content.lowerBound + 7
       let digits = index
       while index < content.upperBound, text[index] >= 0x30 && text[index] <= 0x39 { index += 1 }
       guard index > digits, content.upperBound > index else { continue }
-      if text[index] == UInt8(ascii: ":") || LegacyTextLine.hasPrefix(text, index..<content.upperBound, " Crashed:") {
+      if text[index] == UInt8(ascii: ":") || text.hasPrefix(" Crashed:", in: index..<content.upperBound) {
         return true
       }
     }

@@ -32,6 +32,6 @@ struct TextLines: Sequence, IteratorProtocol {
   /// language name.
   static func isFence(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
     let line = leadingTrimmed(bytes, range)
-    return LegacyTextLine.hasPrefix(bytes, line, "```") || LegacyTextLine.hasPrefix(bytes, line, "~~~")
+    return bytes.hasPrefix("```", in: line) || bytes.hasPrefix("~~~", in: line)
   }
 }

@@ -9,36 +9,6 @@ import Testing
 /// what the code they stand in for answers.
 @Suite("Diagnosis context shortcuts")
 struct DiagnosisContextInitTests {
-  /// Demangled names in the shapes `swift demangle` prints, plus malformed ones.
-  static let demangledNames = [
-    "ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()",
-    "(1) await resume partial function for @objc closure #1 () async -> () in ChatApp.PushNotificationDelegate.userNotificationCenter(_: __C.UNUserNotificationCenter, didReceive: __C.UNNotificationResponse) async -> ()",
-    "closure #1 (Swift.Int) -> Swift.Bool in App.Model.filter(items: [App.Item], where: (App.Item) throws -> Swift.Bool) throws -> [App.Item]",
-    "generic specialization <Swift.Int> of Swift.Array.append(__owned A) -> ()",
-    "partial apply for thunk for @escaping @callee_guaranteed (@guaranteed Swift.String) -> (@error @owned Swift.Error)",
-    "merged Module.Type.method<A where A: Swift.Hashable>(x: A, y: Swift.Dictionary<A, Swift.Int>) -> Swift.Optional<A>",
-    "Module.A.B.C.D.e(f:)", "a..b.c", ".a.b.c", "a.b.c.", "x.y.z (unbalanced", "f(a, (b, c), d: e)",
-    "M.f(_: (Swift.Int, Swift.Int) -> (), g: [Swift.Int: [Swift.String]]) -> (Swift.Int) -> Swift.String",
-    "outlined copy of App.Enum", "App.T.subscript.getter : (Swift.Int) -> Swift.String",
-    "(extension in Foo):Bar.Baz.qux() -> ()", "f()", "", "(", ")", "a(b)c(d)",
-    "x.y(z: w) async throws -> Swift.Result<Swift.Int, Swift.Error>",
-    "M.f(a:\tB,\n c: D)", "M.f( , ,)", "M.T.f(x: [A.B]) -> <A>", "M.T.f(x: A) -> A.B.C.D rest.of.it", "(((x)))",
-    "_.f(a: b)",
-    "9.f(a: b)", "x(a: (b) -> c) -> (d) async -> e", "A.B.C(", "M.T.é(a: b)", "M.T.f(a: b)\r\nM.T.g(c: d)",
-  ]
-
-  @Test("simplifyEntity over bytes answers what the Character-wise walk answers")
-  func simplifyEntity() {
-    for name in Self.demangledNames {
-      #expect(
-        SwiftDemangler.simplifyEntity(name) == SwiftDemangler.characterSimplifyEntity(name), "\(name.debugDescription)")
-    }
-    #expect(
-      SwiftDemangler.simplify(Self.demangledNames[1])
-        == "(1) await resume partial function for @objc closure #1 in PushNotificationDelegate.userNotificationCenter(_:didReceive:)"
-    )
-  }
-
   @Test("containsIgnoringCase answers lowercased().contains")
   func containsIgnoringCase() {
     let texts = ["--->  STACK GUARD  16f600000", "stack guard", "Stack Guar", "", "straße STACK GUARD", "a\r\nb"]

@@ -4,24 +4,28 @@ import Testing
 @testable import IPSDoctorReport
 @testable import IPSDoctorSupport
 
-/// Frame descriptions and paths, input → expected; the byte-built texts and the termination-code
-/// shortcut answer exactly what the `String`-built and field-by-field versions answered.
+/// Frame descriptions and paths, numbers in text, summary texts, termination codes and reason
+/// texts, input → expected.
 @Suite("Search helpers")
 struct SearchHelperTests {
-  @Test("UTF8TextBuilder numbers match String(_:) and String.hex")
-  func numbers() {
-    let values: [UInt64] = [
-      0, 1, 9, 10, 15, 16, 99, 100, 255, 4096, 0x8badf00d, 1_000_000_007, .max, .max - 1, 1 << 63,
-    ]
-    for value in values {
-      var decimal = UTF8TextBuilder(capacity: 0)
-      decimal.appendDecimal(value)
-      #expect(decimal.string == String(value))
-      var hex = UTF8TextBuilder(capacity: 0)
-      hex.append("é ")
-      hex.appendHex(value)
-      #expect(hex.string == "é " + String.hex(value))
-    }
+  @Test(
+    "UTF8TextBuilder writes a number in decimal and in lowercase hexadecimal after 0x",
+    arguments: [
+      (0, "0", "0x0"), (1, "1", "0x1"), (9, "9", "0x9"), (10, "10", "0xa"), (15, "15", "0xf"), (16, "16", "0x10"),
+      (99, "99", "0x63"), (100, "100", "0x64"), (255, "255", "0xff"), (4096, "4096", "0x1000"),
+      (0x8bad_f00d, "2343432205", "0x8badf00d"), (1_000_000_007, "1000000007", "0x3b9aca07"),
+      (1 << 63, "9223372036854775808", "0x8000000000000000"),
+      (.max - 1, "18446744073709551614", "0xfffffffffffffffe"), (.max, "18446744073709551615", "0xffffffffffffffff"),
+    ] as [(UInt64, String, String)])
+  func numbers(value: UInt64, decimal: String, hex: String) {
+    var decimalText = UTF8TextBuilder(capacity: 0)
+    decimalText.appendDecimal(value)
+    #expect(decimalText.string == decimal)
+    // After non-ASCII text already in the builder.
+    var hexText = UTF8TextBuilder(capacity: 0)
+    hexText.append("é ")
+    hexText.appendHex(value)
+    #expect(hexText.string == "é " + hex)
   }
 
   /// A frame with a source location.
@@ -129,37 +133,40 @@ struct SearchHelperTests {
     #expect((DiagnosisContext(report: CrashReport(format: .json)).symbol(frame) != nil) == expected)
   }
 
-  @Test("The summary's exception, reason and termination match their String-built forms")
-  func summaryTexts() {
-    let texts: [String?] = [nil, "", "EXC_CRASH", "naïve ✓", String(repeating: "x", count: 40)]
-    for type in texts {
-      for signal in texts {
-        var report = CrashReport(format: .json)
-        report.exception = ExceptionInfo(type: type, signal: signal)
-        report.exceptionReason = ExceptionReason(name: signal, composedMessage: type)
-        let summary = CrashSummary(context: DiagnosisContext(report: report))
-        if let type, let signal {
-          #expect(summary.exception == type + " (" + signal + ")")
-          #expect(summary.reason == signal + ": " + type)
-        }
-      }
-    }
-    for namespace in [nil, "SIGNAL", "FRONTBOARD", "Ünï"] {
-      for code in [nil, 0, 6, 0x8bad_f00d, UInt64.max] as [UInt64?] {
-        for indicator in [nil, "Abort trap: 6", ""] {
-          var report = CrashReport(format: .json)
-          var termination = Termination(namespace: namespace, code: code)
-          termination.indicator = indicator
-          report.termination = termination
-          var parts: [String] = []
-          if let namespace { parts.append(namespace) }
-          if let code { parts.append(namespace == "SIGNAL" ? String(code) : String.hex(code)) }
-          if let indicator { parts.append(indicator) }
-          let summary = CrashSummary(context: DiagnosisContext(report: report))
-          #expect(summary.termination == (parts.isEmpty ? nil : parts.joined(separator: " ")))
-        }
-      }
-    }
+  @Test(
+    "The summary's exception is the type and the signal in parentheses; its reason the name, a colon, the message",
+    arguments: [
+      ("EXC_CRASH", "SIGABRT", "EXC_CRASH (SIGABRT)", "SIGABRT: EXC_CRASH"),
+      ("naïve ✓", "EXC_CRASH", "naïve ✓ (EXC_CRASH)", "EXC_CRASH: naïve ✓"),
+      (
+        String(repeating: "x", count: 40), "", String(repeating: "x", count: 40) + " ()",
+        ": " + String(repeating: "x", count: 40)
+      ),
+      ("", "", " ()", ": "),
+    ])
+  func summaryException(type: String, signal: String, exception: String, reason: String) {
+    var report = CrashReport(format: .json)
+    report.exception = ExceptionInfo(type: type, signal: signal)
+    report.exceptionReason = ExceptionReason(name: signal, composedMessage: type)
+    let summary = CrashSummary(context: DiagnosisContext(report: report))
+    #expect(summary.exception == exception)
+    #expect(summary.reason == reason)
+  }
+
+  @Test(
+    "The summary's termination is its namespace, code (decimal for a signal, else hexadecimal) and indicator",
+    arguments: [
+      (nil, nil, nil, nil), ("SIGNAL", 6, "Abort trap: 6", "SIGNAL 6 Abort trap: 6"),
+      ("SIGNAL", .max, nil, "SIGNAL 18446744073709551615"), ("FRONTBOARD", 0x8bad_f00d, nil, "FRONTBOARD 0x8badf00d"),
+      ("Ünï", 0, nil, "Ünï 0x0"), (nil, .max, "", "0xffffffffffffffff "), (nil, nil, "Abort trap: 6", "Abort trap: 6"),
+      ("SIGNAL", nil, nil, "SIGNAL"), (nil, 6, nil, "0x6"), (nil, nil, "", ""),
+    ] as [(String?, UInt64?, String?, String?)])
+  func summaryTermination(namespace: String?, code: UInt64?, indicator: String?, expected: String?) {
+    var report = CrashReport(format: .json)
+    var termination = Termination(namespace: namespace, code: code)
+    termination.indicator = indicator
+    report.termination = termination
+    #expect(CrashSummary(context: DiagnosisContext(report: report)).termination == expected)
   }
 
   @Test("terminationCode finds the codes the report states, and only those")
@@ -183,60 +190,52 @@ struct SearchHelperTests {
     #expect(DiagnosisContext(report: report).terminationCode(in: [6])?.evidence.path == "termination.code")
   }
 
-  /// `reasonText(containing:)` as it searched the texts one by one, the reference answer.
-  static func referenceReasonText(_ context: DiagnosisContext, _ fragment: String) -> Evidence? {
-    let report = context.report
-    if let message = context.exceptionMessage, message.utf8Contains(fragment) {
-      return Evidence("exceptionReason.composed_message", message)
-    }
-    for info in report.applicationSpecificInfo {
-      for (index, line) in info.lines.enumerated() where line.utf8Contains(fragment) {
-        return Evidence(info.image.map { "asi[\"\($0)\"][\(index)]" } ?? "asi[\(index)]", line)
-      }
-    }
-    if let message = report.exception?.message, message.utf8Contains(fragment) {
-      return Evidence("exception.message", message)
-    }
-    if let termination = report.termination {
-      for (index, reason) in termination.reasons.enumerated() where reason.utf8Contains(fragment) {
-        return Evidence("termination.reasons[\(index)]", reason)
-      }
-      for (index, detail) in termination.details.enumerated() where detail.utf8Contains(fragment) {
-        return Evidence("termination.details[\(index)]", detail)
-      }
-    }
-    return nil
+  /// A report with every kind of reason text: the composed message and the exception message
+  /// when asked for, application-specific lines of a named and an unnamed image, termination
+  /// reasons and details.
+  static func reasonReport(composed: Bool, message: Bool) -> CrashReport {
+    var report = CrashReport(format: .json)
+    report.exceptionReason = composed ? ExceptionReason(composedMessage: "composed line 0") : nil
+    report.applicationSpecificInfo = [
+      ApplicationSpecificInfo(image: "libA", lines: ["alpha line 1", "beta"]),
+      ApplicationSpecificInfo(image: nil, lines: []),
+      ApplicationSpecificInfo(image: nil, lines: ["gamma x\u{301}", "delta é line"]),
+    ]
+    var exception = ExceptionInfo()
+    exception.message = message ? "message line" : nil
+    report.exception = exception
+    var termination = Termination(namespace: "X")
+    termination.reasons = ["reason one", "reason two line"]
+    termination.details = ["detail 0"]
+    report.termination = termination
+    return report
   }
 
-  @Test("reasonText finds the text the one-by-one search finds")
-  func reasonTexts() {
-    let fragments = [
-      "composed", "alpha", "beta", "gamma", "delta", "message", "reason one", "reason two", "detail", "line",
-      "absent", "", "é", "x\u{301}", "0", "line 1", "Line",
-    ]
-    var report = CrashReport(format: .json)
-    for withComposed in [false, true] {
-      for withMessage in [false, true] {
-        report.exceptionReason = withComposed ? ExceptionReason(composedMessage: "composed line 0") : nil
-        report.applicationSpecificInfo = [
-          ApplicationSpecificInfo(image: "libA", lines: ["alpha line 1", "beta"]),
-          ApplicationSpecificInfo(image: nil, lines: []),
-          ApplicationSpecificInfo(image: nil, lines: ["gamma x\u{301}", "delta é line"]),
-        ]
-        var exception = ExceptionInfo()
-        exception.message = withMessage ? "message line" : nil
-        report.exception = exception
-        var termination = Termination(namespace: "X")
-        termination.reasons = ["reason one", "reason two line"]
-        termination.details = ["detail 0"]
-        report.termination = termination
-        let context = DiagnosisContext(report: report)
-        for fragment in fragments {
-          let found = context.reasonText(containing: fragment)
-          let expected = Self.referenceReasonText(context, fragment)
-          #expect(found?.path == expected?.path && found?.detail == expected?.detail, "\(fragment.debugDescription)")
-        }
-      }
-    }
+  @Test(
+    "reasonText is the first text holding the fragment: composed message, application-specific lines, exception message, termination reasons, details",
+    arguments: [
+      (true, true, "composed", "exceptionReason.composed_message", "composed line 0"),
+      (true, true, "line", "exceptionReason.composed_message", "composed line 0"),
+      (true, true, "0", "exceptionReason.composed_message", "composed line 0"),
+      (true, true, "line 1", "asi[\"libA\"][0]", "alpha line 1"), (true, true, "beta", "asi[\"libA\"][1]", "beta"),
+      (true, true, "gamma", "asi[0]", "gamma x\u{301}"), (true, true, "x\u{301}", "asi[0]", "gamma x\u{301}"),
+      (true, true, "é", "asi[1]", "delta é line"), (true, true, "message", "exception.message", "message line"),
+      (true, true, "reason one", "termination.reasons[0]", "reason one"),
+      (true, true, "reason two", "termination.reasons[1]", "reason two line"),
+      (true, true, "detail", "termination.details[0]", "detail 0"),
+      (false, false, "line", "asi[\"libA\"][0]", "alpha line 1"),
+      (false, false, "0", "termination.details[0]", "detail 0"),
+      (false, true, "message", "exception.message", "message line"),
+      // An ASCII fragment is found also where a combining mark follows it.
+      (true, true, "gamma x", "asi[0]", "gamma x\u{301}"),
+      // No text holds these: the empty fragment, a different case, the messages left out.
+      (true, true, "absent", nil, nil), (true, true, "", nil, nil), (true, true, "Line", nil, nil),
+      (false, false, "composed", nil, nil), (false, false, "message", nil, nil),
+    ] as [(Bool, Bool, String, String?, String?)])
+  func reasonText(composed: Bool, message: Bool, fragment: String, path: String?, detail: String?) {
+    let context = DiagnosisContext(report: Self.reasonReport(composed: composed, message: message))
+    let found = context.reasonText(containing: fragment)
+    #expect(found?.path == path)
+    #expect(found?.detail == detail)
   }
 }

@@ -718,4 +718,22 @@ struct LegacyTextByteReaderTests {
       #expect(registers.map(\.value) == [0, 1, 2, 0, 6])
     }
   }
+
+  @Test(
+    "Two ranges of a line hold the same text when their Strings are equal",
+    arguments: [
+      ("A.framework", "A.framework", true), ("com.example.A", "A", false), ("ab", "abc", false), ("", "", true),
+      ("a", "", false),
+      // Canonically equivalent spellings are the same text; different bytes of ASCII are not.
+      ("K", "\u{212A}", true), ("com.caf\u{E9}", "com.cafe\u{301}", true), ("caf\u{E9}", "cafe", false),
+      ("\u{212A}", "k", false),
+    ])
+  func sameText(first: String, second: String, expected: Bool) {
+    let bytes = Array(first.utf8) + Array(second.utf8)
+    let split = first.utf8.count
+    bytes.withUnsafeBufferPointer { bytes in
+      #expect(LegacyTextLine.sameText(bytes, 0..<split, split..<bytes.count) == expected)
+      #expect(LegacyTextLine.sameText(bytes, split..<bytes.count, 0..<split) == expected)
+    }
+  }
 }

@@ -143,4 +143,20 @@ struct TextHelperTests {
     let digits = (0...255).map(UInt8.init).filter(\.isASCIIHexDigit)
     #expect(String(decoding: digits, as: UTF8.self) == "0123456789ABCDEFabcdef")
   }
+
+  @Test(
+    "A range of bytes starts and ends with a literal's bytes",
+    arguments: [
+      // text, range in it, literal, has it as prefix, as suffix
+      ("Thread 0 Crashed:", 0..<17, "Thread ", true, false), ("Thread 0 Crashed:", 8..<17, " Crashed:", true, true),
+      ("Thread 0 Crashed:", 7..<17, " Crashed:", false, true), ("Thread 0 Crashed:", 0..<6, "Thread ", false, false),
+      ("ab", 0..<2, "ab", true, true), ("ab", 1..<1, "", true, true), ("abc", 1..<2, "b", true, true),
+      ("ab", 0..<1, "ab", false, false), ("é)", 0..<3, ")", false, true), ("é)", 0..<3, "é", true, false),
+    ] as [(String, Range<Int>, StaticString, Bool, Bool)])
+  func bytePrefixAndSuffix(text: String, range: Range<Int>, literal: StaticString, prefix: Bool, suffix: Bool) {
+    Array(text.utf8).withUnsafeBufferPointer { bytes in
+      #expect(bytes.hasPrefix(literal, in: range) == prefix)
+      #expect(bytes.hasSuffix(literal, in: range) == suffix)
+    }
+  }
 }

@@ -153,7 +153,7 @@ package struct LibdispatchClientBugRule: DiagnosisRule {
     if let misuse { summary += " — " + misuse.meaning }
     summary += "."
     if message.contains("Block was expected to execute on queue"),
-      let queue = message.textFollowing("queue [", upTo: ["]", " "])
+      let queue = message.textFollowing("queue [", upTo: "] ")
     {
       summary += " The required queue is \(CodeSpan.markdown(queue))."
     }

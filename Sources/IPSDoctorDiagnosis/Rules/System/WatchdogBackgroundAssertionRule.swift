@@ -68,7 +68,7 @@ package struct WatchdogBackgroundAssertionRule: DiagnosisRule {
       let seconds = Double(duration).map { String(Int($0)) } ?? duration
       summary += " The permitted background duration was \(seconds) seconds."
     }
-    if let name = text.detail.textFollowing(" name: ", upTo: ["\n", ")"]).map(Self.assertionName) {
+    if let name = text.detail.textFollowing(" name: ", upTo: "\n)").map(Self.assertionName) {
       summary += " The assertion that was still held is named \"\(name)\"."
       if name.contains("beginBackgroundTask") {
         summary +=

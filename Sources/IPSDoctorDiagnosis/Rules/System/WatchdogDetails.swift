@@ -24,7 +24,7 @@ struct WatchdogDetails: Sendable, Equatable {
   var failedToTerminate: Bool
 
   /// The terminators of the `WatchdogEvent:` and visibility values.
-  private static let separators: Set<Character> = [" ", "|", "\n", ">", ",", "\""]
+  private static let separators = " |\n>,\""
 
   init(text: String) {
     let separators = Self.separators
