@@ -72,6 +72,18 @@ struct DiagnosisTextTests {
   }
 
   @Test(
+    "The memory map's line with the arrow: the first line that holds one, whole",
+    arguments: [
+      ("0x8 is not in any region.\n--->  \n      __TEXT 1043c4000", "--->  "),
+      ("a\n  __DATA 1 ---> 2 [ 16K]\nb ---> c", "  __DATA 1 ---> 2 [ 16K]"), ("---> only", "---> only"),
+      ("no arrow\n-->", nil), ("", nil), ("x\r\n---> y\r\nz", "x\r\n---> y\r\nz"), ("é\n--->é", "--->é"),
+      ("a\n\n--->", "--->"), ("--->\u{301}\n--->", "--->"),
+    ] as [(String, String?)])
+  func arrowLine(text: String, expected: String?) {
+    #expect(MemoryFault.firstArrowLine(in: text).map(String.init) == expected)
+  }
+
+  @Test(
     "The first line after leading line feeds",
     arguments: [
       ("", nil), ("\n", nil), ("\n\n", nil), ("abc", "abc"), ("\n\nabc\ndef", "abc"),

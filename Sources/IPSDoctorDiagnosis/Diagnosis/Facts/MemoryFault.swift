@@ -119,54 +119,23 @@ struct MemoryFault: Sendable {
     return nil
   }
 
-  /// The first of `text.split(separator: "\n")` that contains the arrow. In ASCII text without
-  /// carriage returns (every byte one `Character`), that is the line around the arrow's first
-  /// bytes, found without splitting the text.
-  private static func firstArrowLine(in text: String?) -> Substring? {
-    // A line holds the arrow only when the text does.
-    guard let text, text.prefilteredContains("--->") else { return nil }
-    let found = text.utf8.withContiguousStorageIfAvailable { bytes -> (decided: Bool, line: Substring?) in
-      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return (false, nil) }
-      let marker: StaticString = "--->"
-      let arrow = marker.withUTF8Buffer {
-        ByteSearch.firstIndex(of: UnsafeRawBufferPointer($0), in: UnsafeRawBufferPointer(bytes))
-      }
-      guard let arrow else { return (true, nil) }
-      var start = arrow
-      while start > 0 && bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
-      var end = arrow
-      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-      let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
-      return (true, text[lower..<text.utf8.index(lower, offsetBy: end - start)])
-    }
-    if let found, found.decided { return found.line }
-    return text.split(separator: "\n").first { $0.prefilteredContains("--->") }
+  /// The first line (between `"\n"` characters) of `text` that contains the arrow.
+  static func firstArrowLine(in text: String?) -> Substring? {
+    guard let text, let arrow = text.firstRange(of: "--->") else { return nil }
+    let start = text[..<arrow.lowerBound].lastIndex(of: "\n").map(text.index(after:)) ?? text.startIndex
+    let end = text[arrow.upperBound...].firstIndex(of: "\n") ?? text.endIndex
+    return text[start..<end]
   }
 
-  /// Exactly `line.replacing("--->", with: "")`: over the bytes when `line` is ASCII without
-  /// carriage returns (there every byte is one `Character`, and removing the non-overlapping
-  /// occurrences from left to right is what `replacing` does); `replacing` builds a searcher and a
-  /// new collection `Character` by `Character` otherwise.
+  /// `line` without its `--->` arrows, removed from left to right.
   static func removingArrows(_ line: Substring) -> String {
-    let fast = line.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      guard ByteSearch.isASCII(bytes), !bytes.contains(UInt8(ascii: "\r")) else { return nil }
-      var result: [UInt8] = []
-      result.reserveCapacity(bytes.count)
-      var index = 0
-      while index < bytes.count {
-        if index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"),
-          bytes[index + 2] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ">")
-        {
-          index += 4
-          continue
-        }
-        result.append(bytes[index])
-        index += 1
-      }
-      return String(decoding: result, as: UTF8.self)
+    var rest = String(line)
+    var result = ""
+    while let arrow = rest.firstRange(of: "--->") {
+      result += rest[..<arrow.lowerBound]
+      rest = String(rest[arrow.upperBound...])
     }
-    if let fast, let text = fast { return text }
-    return String(line.replacing("--->", with: ""))
+    return result + rest
   }
 
   /// The first line of `vmRegionInfo`, e.g. "0x8 is not in any region.".
