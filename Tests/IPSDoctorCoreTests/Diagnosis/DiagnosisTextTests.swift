@@ -76,7 +76,7 @@ struct DiagnosisTextTests {
     arguments: [
       ("0x8 is not in any region.\n--->  \n      __TEXT 1043c4000", "--->  "),
       ("a\n  __DATA 1 ---> 2 [ 16K]\nb ---> c", "  __DATA 1 ---> 2 [ 16K]"), ("---> only", "---> only"),
-      ("no arrow\n-->", nil), ("", nil), ("x\r\n---> y\r\nz", "x\r\n---> y\r\nz"), ("é\n--->é", "--->é"),
+      ("no arrow\n-->", nil), ("", nil), ("x\r\n---> y\r\nz", "---> y\r"), ("é\n--->é", "--->é"),
       ("a\n\n--->", "--->"), ("--->\u{301}\n--->", "--->"),
     ] as [(String, String?)])
   func arrowLine(text: String, expected: String?) {

@@ -119,11 +119,13 @@ struct MemoryFault: Sendable {
     return nil
   }
 
-  /// The first line (between `"\n"` characters) of `text` that contains the arrow.
+  /// The first line of `text` that contains the arrow: from after the line feed before the
+  /// arrow to the next one.
   static func firstArrowLine(in text: String?) -> Substring? {
     guard let text, let arrow = text.firstRange(of: "--->") else { return nil }
-    let start = text[..<arrow.lowerBound].lastIndex(of: "\n").map(text.index(after:)) ?? text.startIndex
-    let end = text[arrow.upperBound...].firstIndex(of: "\n") ?? text.endIndex
+    let lineFeed = UInt8(ascii: "\n")
+    let start = text.utf8[..<arrow.lowerBound].lastIndex(of: lineFeed).map(text.utf8.index(after:)) ?? text.startIndex
+    let end = text.utf8[arrow.upperBound...].firstIndex(of: lineFeed) ?? text.endIndex
     return text[start..<end]
   }
 
