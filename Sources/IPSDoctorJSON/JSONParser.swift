@@ -83,7 +83,7 @@ package enum JSONParser {
   }
 
   /// The tape form of ``parsePrefixRecovering(_:from:maxDepth:)``: the document outlives `buffer`.
-  /// Given `source`, the array whose storage `buffer` is, the document keeps it (a retain) instead
+  /// Given `source`, the array whose storage `buffer` is, the document keeps it instead
   /// of a copy of its bytes. `expectedBytes`, when known, is about how long the document is (a
   /// report's header line): the tape's room is sized for it rather than for all of `buffer`.
   ///

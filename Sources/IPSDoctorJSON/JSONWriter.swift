@@ -13,8 +13,7 @@ package struct JSONWriter: ~Copyable {
     case pretty
   }
 
-  /// The UTF-8 written so far. Bytes, not a `String`: a report's JSON is thousands of short
-  /// appends, and a `String` append does far more work than a byte copy even when it does not grow.
+  /// The UTF-8 written so far, made a `String` only when asked (``output``).
   package private(set) var buffer: ByteBuffer
   let style: Style
 

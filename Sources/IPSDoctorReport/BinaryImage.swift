@@ -52,7 +52,7 @@ extension BinaryImage {
 
   package static func appBundle(ofProcessPath path: String?) -> AppBundle? {
     guard let path, let range = path.prefilteredFirstRange(of: ".app/") else { return nil }
-    // Over the UTF-8 view: "/" is ASCII, and stepping back `Character` by `Character` is slow.
+    // Over the UTF-8 view: "/" is ASCII.
     let start =
       path.utf8[..<range.lowerBound].lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) }
       ?? path.startIndex
@@ -121,9 +121,8 @@ extension BinaryImage {
   }
 }
 
-/// An image's UUID (also a report's incident id and slice UUID). A report names dozens of images,
-/// and a 36-byte `String` for each would be an allocation to make and to free; few readers ask for
-/// one. The usual dashed 8-4-4-4-12 form in one letter case is kept as its 16 bytes, anything
+/// An image's UUID (also a report's incident id and slice UUID), made a `String` only when asked.
+/// The usual dashed 8-4-4-4-12 form in one letter case is kept as its 16 bytes, anything
 /// else as its text, so that two values are equal exactly when their texts are.
 enum ImageUUID: Sendable, Equatable {
   case none
@@ -245,9 +244,8 @@ enum ImageUUID: Sendable, Equatable {
   }
 }
 
-/// A short text kept in place: a report's timestamps (its capture and launch times, the header's
-/// timestamp) are about 30 bytes each, too long to be stored inline in a `String`, never repeat, and
-/// few readers ask for them, so each was an allocation to make and a free when the report went.
+/// A short text kept in place, made a `String` only when asked: a report's timestamps (its capture
+/// and launch times, the header's timestamp).
 /// ASCII texts of at most ``capacity`` bytes are kept as their bytes, any other text as a `String`,
 /// so that two values are equal exactly when their texts are (ASCII strings compare byte by byte).
 enum InlineText: Sendable, Equatable {

@@ -25,9 +25,8 @@ extension IPSHeader {
       }
     }
     func path() -> JSONPath { JSONPath([.key("header")]) }
-    // Made by the memberwise initialiser: an initialiser that sets the fields one by one copies
-    // the header when it returns (a retain of each text) and destroys the original. Arguments are
-    // evaluated left to right, which keeps the order of warnings.
+    // Made whole, by the memberwise initialiser. Arguments are evaluated left to right, which
+    // keeps the order of warnings.
     self.init(
       appName: decoder.string(appName, named: "app_name", in: path()),
       appVersion: decoder.string(appVersion, named: "app_version", in: path()),
@@ -419,7 +418,7 @@ extension CrashReport {
       threadName =
         name.kind == .string ? decoder.sharedText(name) : decoder.sharedString(name, named: "name", in: path())
     }
-    // Every report's main thread names the main queue: a literal costs no allocation.
+    // Every report's main thread names the main queue, answered with a literal.
     var threadQueue: String?
     if let queue {
       threadQueue =

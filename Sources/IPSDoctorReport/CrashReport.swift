@@ -248,8 +248,7 @@ package struct IPSHeader: Sendable, Equatable {
   package var bugType: String?
   package var osVersion: String?
   package var platform: Int?
-  /// Made when asked, like ``CrashReport/incidentID``: few readers ask, and a 36-byte `String` is an
-  /// allocation to make and to free.
+  /// Made when asked, like ``CrashReport/incidentID``.
   package var incidentID: String? {
     get { incidentIDStorage.text }
     set { incidentIDStorage = ImageUUID(newValue) }

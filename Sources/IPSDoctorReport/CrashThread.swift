@@ -78,10 +78,9 @@ package struct Frame: Sendable, Equatable {
   /// The absolute address: image base + offset, or as written in a text report.
   package var address: UInt64?
 
-  // The readers use the memberwise initialiser, every field at once: an initialiser that assigns
-  // the fields one by one makes a copy of the frame and destroys the original (retaining and
-  // releasing each string), which is why the public one is in an extension (see
-  // docs/performance-history.md, 'Structs built whole, not field by field').
+  // The readers make a frame whole, with the memberwise initialiser; the public one is in an
+  // extension so that the memberwise one stays (docs/performance-history.md, 'Structs built
+  // whole, not field by field').
 }
 
 extension Frame {

@@ -322,8 +322,7 @@ struct FieldDecoder {
 
   /// The text of `node` (a string), or `existing` when that is the same text. A crash body repeats
   /// a few header fields (incident id, bundle id) and names its process path again as an image's
-  /// path: answering those with the string already made saves its copy, its allocation and its
-  /// release. Only strings too long to be stored inline (more than 15 UTF-8 bytes) are compared.
+  /// path: those are answered with the string already made. Only strings too long to be stored inline (more than 15 UTF-8 bytes) are compared.
   @inline(__always)
   static func text(_ node: JSONNode, reusing existing: String?) -> String {
     if let existing, existing.utf8.count > 15, textEquals(node, existing) { return existing }

@@ -186,7 +186,7 @@ extension BinaryImage {
     }
     func node(_ at: Int) -> JSONNode { JSONNode(view: view, index: at) }
     func text(_ at: Int) -> String? { at < 0 ? nil : FieldDecoder.text(node(at)) }
-    // Through the table's handle, plain pointers: a function capturing the decoder retained it.
+    // Through the table's handle (plain pointers), not the decoder.
     func shared(_ at: Int) -> String? {
       guard at >= 0 else { return nil }
       guard let texts else { return FieldDecoder.text(node(at)) }
@@ -207,8 +207,7 @@ extension BinaryImage {
       bundleShortVersion: text(bundleShortVersionAt), bundleVersion: text(bundleVersionAt))
   }
 
-  // Every image repeats one of a few architectures and sources: a literal costs no copy, check or
-  // release.
+  // Every image repeats one of a few architectures and sources, answered with a literal.
 
   @inline(__always)
   private static func knownArch(_ value: JSONNode) -> String? {
@@ -245,7 +244,7 @@ extension ThreadState {
     var flavor: JSONNode?
     var registerDecoder = FieldDecoder()
     var registers: [Register] = []
-    // Room for x0…x28 too: growing the array once the `x` member came was a second allocation.
+    // Room for x0…x28 too, which the `x` member adds.
     registers.reserveCapacity(object.count + 32)
     var esrDescription: String?
     for (keyNode, member) in object.members {
@@ -326,8 +325,7 @@ extension ThreadState {
       && key.load(fromByteOffset: 4, as: UInt8.self) == 0x65
   }
 
-  /// Every thread state names one of two flavors, too long to be stored inline in a `String`: a
-  /// literal costs no allocation.
+  /// Every thread state names one of two flavors, answered with a literal.
   @inline(__always)
   private static func knownFlavor(_ value: JSONNode) -> String? {
     guard value.kind == .string else { return nil }

@@ -62,8 +62,7 @@ public enum ReportReader {
   /// documents keep it instead of copies of their bytes.
   /// The size from which a report read alone shares its repeated texts through a table of its
   /// own: a report this large is mostly frames, and a deep recursion repeats a few symbols and
-  /// image names hundreds of thousands of times, one allocation each without the table (a
-  /// 1,000,000-frame report: 80 MB of copies). Smaller reports do not repay the hashing.
+  /// image names hundreds of thousands of times, and the table keeps one string of each.
   static let ownTableSize = 4 << 20
 
   package static func read(

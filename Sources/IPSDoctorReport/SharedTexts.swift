@@ -7,14 +7,13 @@ import IPSDoctorSupport
 /// identifiers) and the same system symbols (`__pthread_kill`, `_dispatch_lane_serial_drain`, …): in
 /// the benchmark's 76 distinct JSON reports, three in four of the texts too long to be stored inline
 /// in a `String` repeat one read before, in the same report or an earlier one. A reader given a
-/// table answers such a text with the string made the first time: no allocation, no copy, no UTF-8
-/// validation, and a release instead of a free when the report goes. The strings are equal either
+/// table answers such a text with the string made the first time. The strings are equal either
 /// way; only their storage is shared.
 ///
 /// The table is a fixed number of slots, each holding the last text whose hash chose it, so its
 /// memory is bounded (slots plus the texts they hold) however many reports pass through it. Only
-/// texts of more than 15 and at most ``maxLength`` UTF-8 bytes are kept: shorter ones need no
-/// allocation, longer ones rarely repeat.
+/// texts of more than 15 and at most ``maxLength`` UTF-8 bytes are kept: shorter ones are stored inline
+/// in their `String`, longer ones rarely repeat.
 ///
 /// Not thread-safe: one table per thread (``ReportReader/read(_:sharing:)``).
 public final class SharedTexts {
@@ -170,8 +169,7 @@ public final class SharedTexts {
   }
 
   /// A hash of `count` (at least 16) bytes from their length and three of their words: the first,
-  /// the last and one in the middle, not every word (which would cost more than the rest of a
-  /// lookup); texts that agree in all four (two paths of one length that differ only in between)
+  /// the last and one in the middle; texts that agree in all four (two paths of one length that differ only in between)
   /// merely take turns in a slot: a hit still compares every byte.
   @inline(__always)
   static func hash(_ bytes: UnsafeRawPointer, _ count: Int) -> UInt64 {

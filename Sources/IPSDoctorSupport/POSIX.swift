@@ -321,10 +321,8 @@ package enum POSIX {
     ) { directory, name in openat(directory, name, flags, mode) }
   }
 
-  /// The names in a directory (without "." and ".."), sorted by their bytes.
   /// The folder's entries (without `.` and `..`), sorted by bytes. The folder is read twice, first
-  /// to size the listing exactly: growing it by doubling left up to twice its size allocated (and
-  /// the freed halves raised glibc's mmap threshold), which showed in peak RSS over 10,000 files.
+  /// to size the listing exactly, so that it is held once, at its size.
   package static func directoryEntries(_ path: PathName) -> Result<DirectoryListing, FileError> {
     let descriptor = openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return .failure(error(errno)) }
@@ -417,8 +415,7 @@ package enum POSIX {
   /// The bytes are read into uninitialized memory: one byte more than `sizeHint` (so that a file of
   /// the size `fstat` gave is read in one array, its end seen by one more `read`); only the bytes
   /// `read` wrote are ever part of the result. Input longer than that (a pipe) is read in pieces of up to 4 MiB and joined once at its end,
-  /// each piece freed as it is copied, so that it is held about once, not twice as growing one
-  /// array by copying would.
+  /// each piece freed as it is copied, so that it is held about once.
   ///
   /// With `waitForData`, a non-blocking descriptor with nothing to read yet (`EAGAIN`) is polled
   /// until data or end of file arrives, as for a pipe on standard input that its writer left

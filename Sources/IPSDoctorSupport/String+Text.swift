@@ -58,8 +58,7 @@ extension String {
     return try copy.withUTF8(body)
   }
 
-  /// `a + b + c + d` made in one allocation of the right size (none for a small result), instead
-  /// of a new string for each `+` or an interpolation's generic appends.
+  /// `a + b + c + d`, made at its final size.
   package static func concatenating(_ a: String, _ b: String, _ c: String = "", _ d: String = "") -> String {
     a.withBorrowedUTF8 { a in
       b.withBorrowedUTF8 { b in

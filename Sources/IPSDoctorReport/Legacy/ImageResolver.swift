@@ -36,7 +36,7 @@ struct ImageResolver {
   let images: [BinaryImage]
   /// For each image name the frames use, the first image whose name, bundle identifier or file
   /// name it is. Only the frames' names are looked up: a report has hundreds of images but uses
-  /// a few dozen, and hashing three keys of every image cost more than resolving the frames.
+  /// a few dozen.
   var byName: [String: Int] = [:]
   /// (base, last address, index), sorted by base.
   var ranges: [(base: UInt64, last: UInt64, index: Int)] = []
@@ -152,8 +152,7 @@ struct ImageResolver {
   /// on their own) when every image name a frame uses is ASCII, as is
   /// every image key that might be one: the
   /// names are then kept and compared as bytes (``NameTable``), which for ASCII text is `String`
-  /// equality, and hashed cheaply where a `Set` and a `Dictionary` of `String`s hashed each with
-  /// `Hasher`. `nil` otherwise (the caller then uses ``init(images:frameImageNames:keySlots:)``,
+  /// equality. `nil` otherwise (the caller then uses ``init(images:frameImageNames:keySlots:)``,
   /// which gives the same images for ASCII names).
   init?(
     images: [BinaryImage], threads: [CrashThread], lastExceptionBacktrace: [Frame]?, keySlots: [ImageKeySlots]?
@@ -210,11 +209,9 @@ struct ImageResolver {
   }
 
   /// The image names of a report's frames, kept as their UTF-8 (all ASCII) in an open-addressing
-  /// table, each with the image it resolves to. A class: its lookups run in closures over a
-  /// name's bytes, where a struct was copied (a retain of each of its arrays) on every call. Its
-  /// properties are not checked for exclusive access at run time (a thread-local access set on
-  /// every use cost more than the copies): one resolver uses the table, on one thread, and no
-  /// access to a property overlaps another.
+  /// table, each with the image it resolves to. A class, shared by the closures that look up
+  /// a name's bytes. Its properties are not checked for exclusive access at run time: one resolver
+  /// uses the table, on one thread, and no access to a property overlaps another.
   final class NameTable {
     struct Entry {
       var start: Int

@@ -17,8 +17,8 @@ package enum LegacyTextParser {
 
   /// Whether `text` has at least two of the section labels of a text crash report.
   ///
-  /// Searches UTF-8 bytes (`memmem`), not characters: it runs on every file that is not plain JSON,
-  /// often over the whole text, and `String.contains` costs half the read time there.
+  /// Searches UTF-8 bytes (`memmem`), not characters: every label is ASCII. It runs on every file
+  /// that is not plain JSON, often over the whole text.
   package static func looksLikeTextReport(_ text: String) -> Bool {
     text.withBorrowedUTF8 { looksLikeTextReport($0) }
   }

@@ -61,9 +61,8 @@ extension LegacyTextReader {
     }
   }
 
-  /// "Binary Images:", with `remainingBytes` bytes of text after it. The list is sized once for
-  /// what an image line usually takes (growing it would move hundreds of images several times;
-  /// counting the lines ahead cost as much as the moves).
+  /// "Binary Images:", with `remainingBytes` bytes of text after it. The list is sized once, from
+  /// what an image line usually takes.
   mutating func startImages(remainingBytes: Int) {
     inHeaderBlock = false
     sawBody = true
@@ -124,7 +123,7 @@ extension LegacyTextReader {
       if let name { report.threads[position].name = name }
       if let queue { report.threads[position].queue = queue }
       block = .threadFrames(position)
-      // The frames follow, one a line up to a blank line: sized once rather than grown.
+      // The frames follow, one a line up to a blank line; the array is sized for them first.
       if report.threads[position].frames.isEmpty {
         let ahead = Self.framesAhead(source, from: nextLineStart)
         report.threads[position].frames.reserveCapacity(budget == nil ? ahead : min(ahead, BodyBudget.maxArrayElements))
