@@ -251,15 +251,9 @@ extension String {
   /// ASCII match there). Non-ASCII characters in `terminators` end nothing.
   func textFollowing(_ marker: String, upTo terminators: String = "\n") -> String? {
     guard let range = firstRange(of: marker) else { return nil }
-    var stops: (low: UInt64, high: UInt64) = (0, 0)
-    for byte in terminators.utf8 where byte < 0x80 {
-      if byte < 64 { stops.low |= 1 << UInt64(byte) } else { stops.high |= 1 << UInt64(byte - 64) }
-    }
+    let stops = terminators.utf8.filter { $0 < 0x80 }
     let rest = utf8[range.upperBound...]
-    let end =
-      rest.firstIndex { byte in
-        byte < 64 ? stops.low & (1 << UInt64(byte)) != 0 : byte < 0x80 && stops.high & (1 << UInt64(byte - 64)) != 0
-      } ?? rest.endIndex
+    let end = rest.firstIndex { stops.contains($0) } ?? rest.endIndex
     let value = self[range.upperBound..<end].trimmingWhitespace()
     return value.isEmpty ? nil : value
   }
