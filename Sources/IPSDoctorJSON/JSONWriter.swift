@@ -28,20 +28,17 @@ package struct JSONWriter: ~Copyable {
   /// The text written so far.
   package var output: String { buffer.string }
 
-  /// A writer that keeps what it writes in ``buffer``.
-  package init(style: Style = .pretty) {
-    self.style = style
-    buffer = ByteBuffer(capacity: 8192)
-    sink = nil
-  }
+  /// The buffer's first size, and its size again after a long string.
+  private static let initialCapacity = 8192
 
-  /// A writer that hands its bytes to `sink` as it goes, each chunk whole UTF-8 text: whenever
-  /// ``flushSize`` bytes are buffered at the end of a value, and a string of ``flushSize`` bytes or
-  /// more on its own, from a buffer made at its size. It holds at most one long string's bytes,
-  /// never a whole record's. Call ``flush()`` after the last write.
-  package init(style: Style = .pretty, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+  /// A writer that keeps what it writes in ``buffer`` or, given a `sink`, hands its bytes to it as
+  /// it goes, each chunk whole UTF-8 text: whenever ``flushSize`` bytes are buffered at the end of
+  /// a value, and a string of ``flushSize`` bytes or more on its own, from a buffer made at its
+  /// size. With a sink it holds at most one long string's bytes, never a whole record's; call
+  /// ``flush()`` after the last write.
+  package init(style: Style = .pretty, sink: ((UnsafeRawBufferPointer) -> Void)? = nil) {
     self.style = style
-    buffer = ByteBuffer(capacity: 8192)
+    buffer = ByteBuffer(capacity: Self.initialCapacity)
     self.sink = sink
   }
 
@@ -114,7 +111,7 @@ package struct JSONWriter: ~Copyable {
     buffer = ByteBuffer(capacity: text.utf8.count + 2)
     Self.appendQuoted(text, to: &buffer)
     flush()
-    buffer = ByteBuffer(capacity: 8192)
+    buffer = ByteBuffer(capacity: Self.initialCapacity)
   }
 
   private mutating func newline(_ indent: Int) {
