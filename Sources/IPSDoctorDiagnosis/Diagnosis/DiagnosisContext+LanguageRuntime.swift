@@ -101,16 +101,6 @@ extension DiagnosisContext {
     return (index, frameEvidence(backtrace, index))
   }
 
-  /// The first of the first `limit` frames of `backtrace` whose symbol contains `fragment`.
-  func firstFrameIndex(in backtrace: Backtrace, before limit: Int, containing fragment: String) -> Int? {
-    switch backtrace.symbolText?.firstFrame(containing: fragment, before: limit) ?? .undecided {
-    case .found(let index): return index
-    case .absent: return nil
-    case .undecided: break
-    }
-    return backtrace.frames.prefix(limit).firstIndex { $0.symbol?.utf8Contains(fragment) == true }
-  }
-
   /// The frame that the first of `markers`, in their order, is found in among the first `limit`
   /// frames of `backtrace` (as ``firstFrameIndex(in:before:containing:)`` finds each).
   func firstFrameIndex(in backtrace: Backtrace, before limit: Int, containingFirstOf markers: MarkerSet) -> Int? {

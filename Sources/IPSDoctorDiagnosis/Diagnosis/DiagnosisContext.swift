@@ -367,16 +367,17 @@ public struct DiagnosisContext: Sendable {
 
   /// The index `firstFrame(in:containing:)` finds, without describing the frame.
   func firstFrameIndex(in backtrace: Backtrace, containing fragment: String) -> Int? {
-    switch backtrace.symbolText?.firstFrame(containing: fragment) ?? .undecided {
+    firstFrameIndex(in: backtrace, before: .max, containing: fragment)
+  }
+
+  /// The first of the first `limit` frames of `backtrace` whose symbol contains `fragment`.
+  func firstFrameIndex(in backtrace: Backtrace, before limit: Int, containing fragment: String) -> Int? {
+    switch backtrace.symbolText?.firstFrame(containing: fragment, before: limit) ?? .undecided {
     case .found(let index): return index
     case .absent: return nil
     case .undecided: break
     }
-    for (index, frame) in backtrace.frames.enumerated() {
-      guard let raw = frame.symbol else { continue }
-      if raw.utf8Contains(fragment) { return index }
-    }
-    return nil
+    return backtrace.frames.prefix(limit).firstIndex { $0.symbol?.utf8Contains(fragment) == true }
   }
 
   /// The first frame of the app's own code in `backtrace`, skipping compiler thunks.

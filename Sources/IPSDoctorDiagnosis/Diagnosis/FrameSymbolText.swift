@@ -122,20 +122,21 @@ struct FrameSymbolText: Sendable {
   /// answers frame by frame): `.found` with the frame index, `.absent`, or `.undecided` for a
   /// needle that is not ASCII (those need `String.contains`) or that contains a NUL.
   func firstFrame(containing needle: String) -> ByteSearch.Outcome {
-    firstFrame(containing: needle, searching: bytes.count)
+    firstFrame(containing: needle, before: .max)
   }
 
   /// `firstFrame(containing:)` among the frames before `limit` only: the search stops where the
   /// symbol of the first frame at or after `limit` starts (a match holds no NUL, so it lies inside
   /// one symbol), instead of going through the rest of the backtrace.
   func firstFrame(containing needle: String, before limit: Int) -> ByteSearch.Outcome {
-    // The symbols are few and ascending by frame: the first at or after `limit` ends the search.
-    var end = bytes.count
-    for symbol in symbols where symbol.frame >= limit {
-      end = symbol.start
-      break
-    }
-    return firstFrame(containing: needle, searching: end)
+    firstFrame(containing: needle, searching: end(before: limit))
+  }
+
+  /// Where the symbols of the frames before `limit` end: where the first symbol of a frame at or
+  /// after `limit` starts (the symbols ascend by frame), or the end of the text.
+  private func end(before limit: Int) -> Int {
+    guard let last = symbols.last, last.frame >= limit else { return bytes.count }
+    return symbols.first { $0.frame >= limit }?.start ?? bytes.count
   }
 
   /// `firstFrame(containing:)` over the first `count` bytes, which end where a symbol starts.
@@ -170,11 +171,7 @@ struct FrameSymbolText: Sendable {
   /// match lies inside one symbol.
   func firstFrame(containingAny markers: MarkerSet, before limit: Int = .max) -> Int? {
     guard !symbols.isEmpty else { return nil }
-    var end = bytes.count
-    for symbol in symbols where symbol.frame >= limit {
-      end = symbol.start
-      break
-    }
+    let end = end(before: limit)
     let offset = bytes.withUnsafeBytes { markers.firstOffset(in: UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
     return offset.map { symbols[symbol(containing: $0)].frame }
   }

@@ -11,4 +11,9 @@ extension String {
   /// The standard library's `firstRange(of:)`, for the facts and rules of this module, with the
   /// same byte search as ``contains(_:)``.
   func firstRange(of other: String) -> Range<Index>? { prefilteredFirstRange(of: other) }
+
+  /// The text before the first `other` (as ``firstRange(of:)`` finds it), or all of it.
+  func text(before other: String) -> Substring {
+    firstRange(of: other).map { self[..<$0.lowerBound] } ?? self[...]
+  }
 }

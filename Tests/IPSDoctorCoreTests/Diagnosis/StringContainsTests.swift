@@ -32,4 +32,14 @@ struct StringContainsTests {
     #expect((range != nil) == expected)
     if let range { #expect(text[range] == needle) }
   }
+
+  @Test(
+    "text(before:) is the text up to the first match, or all of it",
+    arguments: [
+      ("abort + 12", " ", "abort"), ("abort", " ", "abort"), ("pthread_kill$VARIANT$armv81", "$", "pthread_kill"),
+      ("", " ", ""), (" x", " ", ""), ("abort \u{301}x", " ", "abort \u{301}x"),
+    ])
+  func textBefore(text: String, separator: String, expected: String) {
+    #expect(text.text(before: separator) == expected)
+  }
 }

@@ -11,8 +11,7 @@ package struct AbortCalledRule: DiagnosisRule {
   ]
   /// Whether `symbol` is one of `abortFrames`, alone or before a space (`abort + 12`).
   static func isAbortFrame(_ symbol: String) -> Bool {
-    let name = symbol.firstRange(of: " ").map { symbol[..<$0.lowerBound] } ?? symbol[...]
-    return abortFrames.contains(String(name))
+    abortFrames.contains(String(symbol.text(before: " ")))
   }
   /// Reason texts of failures that other rules explain (dispatch misuse, dyld, PushKit).
   static let excluded = ["BUG IN CLIENT OF", "Library not loaded", "Symbol not found", "never posted an incoming call"]

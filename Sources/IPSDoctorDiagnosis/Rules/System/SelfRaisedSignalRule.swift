@@ -75,7 +75,7 @@ package struct SelfRaisedSignalRule: DiagnosisRule {
 
   /// The sender a frame's name is, itself or a variant of it (`pthread_kill$VARIANT$armv81`).
   static func signalSender(named name: String) -> String? {
-    let base = name.firstRange(of: "$").map { name[..<$0.lowerBound] } ?? name[...]
+    let base = name.text(before: "$")
     return signalSenders.first { $0 == base }
   }
 
